@@ -1,0 +1,190 @@
+/* ptxi.h — the public C API of ptxi, a PTX interpreter and runtime.
+ * Shaped like the CUDA driver API: a context owns device memory, modules and
+ * streams; a module is PTX text; a kernel is an .entry of a module.
+ * Every call returns a ptxi_status; handles are created and destroyed in pairs. */
+#ifndef PTXI_H
+#define PTXI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Errors. X(ENUM, value, sticky, message). Sticky errors persist in the context
+ * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. */
+#define PTXI_ERROR_LIST(X)                                                                  \
+    X(SUCCESS, 0, 0, "no error")                                                            \
+    X(INVALID_VALUE, 1, 0, "invalid argument")                                              \
+    X(OUT_OF_MEMORY, 2, 0, "out of memory")                                                 \
+    X(NOT_INITIALIZED, 3, 0, "context not initialized")                                     \
+    X(INVALID_CONTEXT, 4, 0, "invalid context")                                             \
+    X(NOT_READY, 5, 0, "operation not yet complete")                                        \
+    X(INVALID_PTX, 6, 0, "the PTX failed to parse or validate")                             \
+    X(UNSUPPORTED_PTX, 7, 0, "the PTX uses an unsupported feature")                         \
+    X(NOT_FOUND, 8, 0, "named symbol not found")                                            \
+    X(INVALID_HANDLE, 9, 0, "invalid resource handle")                                      \
+    X(INVALID_CONFIGURATION, 10, 0, "invalid launch configuration")                         \
+    X(LAUNCH_OUT_OF_RESOURCES, 11, 0, "too many resources requested for launch")            \
+    X(INVALID_PARAMETERS, 12, 0, "kernel parameters do not match the kernel's signature")   \
+    X(UNRESOLVED_EXTERN, 13, 0, "an extern function or variable is not defined")            \
+    X(NOT_SUPPORTED, 14, 0, "operation not supported")                                      \
+    X(NOT_PERMITTED, 15, 0, "operation not permitted")                                      \
+    X(IO, 16, 0, "file could not be read or written")                                       \
+    X(ILLEGAL_ADDRESS, 100, 1, "an illegal memory access was encountered")                  \
+    X(MISALIGNED_ADDRESS, 101, 1, "misaligned address")                                     \
+    X(ASSERT, 102, 1, "device-side assert triggered")                                       \
+    X(LAUNCH_FAILED, 103, 1, "unspecified launch failure")                                  \
+    X(LAUNCH_TIMEOUT, 104, 1, "the launch timed out and was terminated")                    \
+    X(ILLEGAL_INSTRUCTION, 105, 1, "an illegal instruction was encountered")                \
+    X(STACK_OVERFLOW, 106, 1, "the call stack overflowed")                                  \
+    X(BARRIER_DEADLOCK, 107, 1, "threads can never reach a barrier they are waited on at")  \
+    X(INVALID_ADDRESS_SPACE, 108, 1, "an operation was applied to the wrong address space")
+
+typedef enum ptxi_status {
+#define PTXI_X_(e, v, s, m) PTXI_##e = v,
+    PTXI_ERROR_LIST(PTXI_X_)
+#undef PTXI_X_
+} ptxi_status;
+
+const char *ptxi_error_name(ptxi_status s);    /* "PTXI_ILLEGAL_ADDRESS" */
+const char *ptxi_error_string(ptxi_status s);  /* "an illegal memory access was encountered" */
+int ptxi_error_is_sticky(ptxi_status s);
+
+typedef struct ptxi_ctx ptxi_ctx;
+typedef struct ptxi_module ptxi_module;
+typedef struct ptxi_kernel ptxi_kernel;
+typedef struct ptxi_stream ptxi_stream;
+typedef uint64_t ptxi_dptr;                    /* a device address (0 = NULL) */
+
+typedef struct ptxi_dim3 { uint32_t x, y, z; } ptxi_dim3;
+
+/* Context options; zero-initialised means defaults. */
+typedef struct ptxi_ctx_options {
+    unsigned threads;          /* host threads running CTAs; 0 = one per core */
+    double timeout_s;          /* watchdog per launch; 0 = none */
+    size_t global_reserve;     /* bytes of address space for device memory; 0 = default (64 GiB) */
+    int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */
+} ptxi_ctx_options;
+
+ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt);
+ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx);       /* flushes printf output, frees everything */
+/* Frees modules, memory and streams, clears a sticky error; the context stays usable. */
+ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx);
+ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx);   /* waits for all streams; a flush point */
+/* Last error of any call, then cleared (unless sticky); peek leaves it. */
+ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx);
+ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
+/* Text of the last failure: parse diagnostics, or a fault report naming kernel,
+ * PTX line, .cu line, block, thread and address. Owned by ctx; valid until the next call. */
+const char *ptxi_ctx_error_detail(ptxi_ctx *ctx);
+/* Where printf output and fault reports go (default stdout / stderr). */
+void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out);
+
+/* Limits, as cudaLimit. */
+typedef enum ptxi_limit {
+    PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
+    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO */
+    PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
+} ptxi_limit;
+ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
+ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);
+
+/* A plausible sm_90 device. */
+typedef struct ptxi_device_props {
+    char name[256];
+    int major, minor;
+    size_t total_global_mem, shared_mem_per_block, shared_mem_per_block_optin;
+    size_t shared_mem_per_multiprocessor, total_const_mem;
+    int regs_per_block, warp_size, max_threads_per_block;
+    int max_threads_dim[3], max_grid_size[3];
+    int multiprocessor_count, max_threads_per_multiprocessor, max_blocks_per_multiprocessor;
+    int clock_rate_khz, memory_clock_rate_khz, memory_bus_width, l2_cache_size;
+} ptxi_device_props;
+ptxi_status ptxi_device_get_props(ptxi_device_props *out);
+
+/* Modules. The text is copied; `name` is used in diagnostics. Loading is a
+ * printf flush point. On INVALID_PTX, ptxi_ctx_error_detail() holds the diagnostics. */
+ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module **out);
+ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name,
+                                  ptxi_module **out);
+ptxi_status ptxi_module_unload(ptxi_module *m);
+ptxi_status ptxi_module_get_kernel(ptxi_module *m, const char *name, ptxi_kernel **out);
+unsigned ptxi_module_kernel_count(ptxi_module *m);
+ptxi_kernel *ptxi_module_kernel_at(ptxi_module *m, unsigned i);
+/* Address and size of a module-scope variable (.global, .const, managed). */
+ptxi_status ptxi_module_get_global(ptxi_module *m, const char *name, ptxi_dptr *addr, size_t *bytes);
+
+/* Host implementations of .extern .func declarations, bound by name before the
+ * module that declares them is loaded. The signature is taken from the PTX
+ * declaration; params/returns map to C types by size (.b32 -> uint32_t, .f32 -> float...). */
+ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(void));
+
+/* Kernels. */
+const char *ptxi_kernel_name(ptxi_kernel *k);
+unsigned ptxi_kernel_param_count(ptxi_kernel *k);
+/* Size, alignment and offset in the parameter buffer of parameter i; is_ptr set for .ptr params. */
+ptxi_status ptxi_kernel_param_info(ptxi_kernel *k, unsigned i, size_t *size, size_t *align, size_t *offset);
+typedef enum ptxi_kernel_attr {
+    PTXI_KATTR_MAX_THREADS_PER_BLOCK,      /* get: from .maxntid/.reqntid, else 1024 */
+    PTXI_KATTR_STATIC_SHARED_BYTES,        /* get */
+    PTXI_KATTR_LOCAL_BYTES,                /* get: per-thread local (stack frame) bytes */
+    PTXI_KATTR_CONST_BYTES,                /* get */
+    PTXI_KATTR_NUM_REGS,                   /* get */
+    PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES,   /* get/set: the opt-in for > 48 KiB */
+    PTXI_KATTR_PTX_VERSION,                /* get: e.g. 90 */
+    PTXI_KATTR_BINARY_VERSION,             /* get: target SM, e.g. 90 */
+} ptxi_kernel_attr;
+ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value);
+ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value);
+
+/* Device memory. Device pointers are host addresses inside ptxi's arena;
+ * managed memory may be dereferenced by the host directly. */
+ptxi_status ptxi_mem_alloc(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
+ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
+ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p);
+/* Base and size of the allocation containing p (NOT_FOUND when none). */
+ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes);
+/* Blocking copies (flush points); they wait for pending launches first. */
+ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n);
+ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n);
+ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t n);
+ptxi_status ptxi_memset_d8(ptxi_ctx *ctx, ptxi_dptr dst, uint8_t value, size_t n);
+ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t count);
+/* Copies to/from a module-scope variable by name, at a byte offset. */
+ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n);
+ptxi_status ptxi_memcpy_from_symbol(ptxi_module *m, const char *name, size_t offset, void *dst, size_t n);
+
+/* Streams: work on one stream runs in order. NULL = the default stream. */
+ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out);
+ptxi_status ptxi_stream_destroy(ptxi_stream *s);
+ptxi_status ptxi_stream_synchronize(ptxi_stream *s);
+ptxi_status ptxi_stream_query(ptxi_stream *s);     /* SUCCESS or NOT_READY */
+
+/* Launch. `args` is like cuLaunchKernel's kernelParams: args[i] points at the
+ * value of parameter i, whose size comes from the PTX. Validation errors
+ * (INVALID_CONFIGURATION, LAUNCH_OUT_OF_RESOURCES, INVALID_PARAMETERS) are
+ * returned at once; faults during execution (ILLEGAL_ADDRESS, ASSERT, ...) are
+ * returned by the launch or the next synchronizing call, and are sticky. */
+ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
+                        ptxi_stream *s, void **args);
+/* The same with an already packed parameter buffer of exactly the kernel's parameter size. */
+ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
+                               ptxi_stream *s, const void *params, size_t params_size);
+
+/* Counters of the last launch on the context. */
+typedef struct ptxi_launch_stats {
+    uint64_t thread_insns;     /* instructions executed, summed over threads */
+    uint64_t warp_insns;       /* instructions executed, counted once per warp */
+    double seconds;            /* wall time of the launch */
+    uint64_t pmevents[16];     /* pmevent counters */
+} ptxi_launch_stats;
+ptxi_status ptxi_ctx_last_launch_stats(ptxi_ctx *ctx, ptxi_launch_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
