@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Regenerates the committed PTX of every sample (or of the samples named):
+# <name>.sm_90.ptx and one older target (sm_75, or what the file `alt_arch` in
+# the sample names), with -lineinfo so the .loc lines stay. The .file path of
+# the sample's own source is made relative so the PTX does not name this machine.
+# A sample's optional `ptx.grep` lists patterns its sm_90 PTX must contain, and
+# its optional `nvcc.flags` adds options to nvcc.
+set -eu
+cd "$(dirname "$0")"
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=($(for d in */; do echo "${d%/}"; done))
+for name in "${names[@]}"; do
+  [ -f "$name/$name.cu" ] || continue
+  alt=$(cat "$name/alt_arch" 2>/dev/null || echo sm_75)
+  flags=$(cat "$name/nvcc.flags" 2>/dev/null || true)
+  (
+    cd "$name"
+    rm -f "$name".sm_*.ptx
+    for arch in sm_90 $alt; do
+      nvcc -ptx -arch=$arch -lineinfo $flags -o "$name.$arch.ptx" "$name.cu"
+      sed -i "s|\"$PWD/$name.cu\"|\"$name.cu\"|" "$name.$arch.ptx"
+    done
+    if [ -f ptx.grep ]; then
+      while read -r pat; do
+        grep -q -- "$pat" "$name.sm_90.ptx" || { echo "$name: PTX lacks '$pat'" >&2; exit 1; }
+      done < ptx.grep
+    fi
+  )
+  echo "$name: sm_90 $alt"
+done
