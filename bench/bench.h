@@ -1,0 +1,76 @@
+/* bench.h — how a benchmark case describes itself to the driver (ptxi_bench.c):
+ * its buffers, kernel arguments and launch geometry, and the native C
+ * reference the driver times and compares against, one file per case in native/. */
+#ifndef PTXI_BENCH_H
+#define PTXI_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ptxi.h"
+
+enum { BB_IN = 1, BB_OUT = 2, BB_INOUT = BB_IN | BB_OUT };
+enum { BENCH_MAX_BUFS = 4, BENCH_MAX_ARGS = 8 };
+
+typedef struct bench_buf {
+    size_t bytes;
+    int dir;            /* BB_IN / BB_OUT / BB_INOUT; outputs start zeroed */
+    void *init;         /* initial contents (inputs); NULL means zeros */
+    void *ref;          /* the native reference works here */
+    void *got;          /* what ptxi produced, copied back */
+    ptxi_dptr dev;
+} bench_buf;
+
+typedef struct bench_arg {
+    int buf;            /* >= 0: pass that buffer's device address; -1: a scalar */
+    uint64_t bits;      /* the scalar, little-endian, as wide as the PTX parameter */
+} bench_arg;
+
+typedef struct bench_run {
+    bench_buf buf[BENCH_MAX_BUFS];
+    int nbuf;
+    bench_arg arg[BENCH_MAX_ARGS];
+    int narg;
+    ptxi_dim3 grid, block;
+    int64_t p[4];       /* sizes the native reference needs (element counts, ...) */
+    float fp[4];
+} bench_run;
+
+typedef struct bench_case {
+    const char *name;
+    const char *ptx;    /* file under the kernels folder */
+    const char *entry;
+    const char *about;
+    /* Fills `r` (allocating buffer contents with bench_alloc) at size factor `scale`. */
+    void (*setup)(bench_run *r, double scale);
+    /* Computes into the buffers' `ref` copies, which hold the initial contents. */
+    void (*native)(bench_run *r);
+} bench_case;
+
+/* Helpers shared by the cases (ptxi_bench.c). */
+void *bench_alloc(size_t bytes);                          /* zeroed; aborts when out of memory */
+int bench_add_buf(bench_run *r, size_t bytes, int dir);   /* returns the index; init zeroed */
+void bench_arg_buf(bench_run *r, int buf);
+void bench_arg_u32(bench_run *r, uint32_t v);
+void bench_arg_f32(bench_run *r, float v);
+uint64_t bench_rand(uint64_t *state);                     /* splitmix64 */
+void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed);
+/* Uniform in [lo, hi), with 24 random mantissa bits. */
+void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
+int64_t bench_scaled(int64_t base, double scale, int64_t multiple);
+
+static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
+{
+    ptxi_dim3 d = {x, y, z};
+    return d;
+}
+
+#define BENCH_CASES(X) \
+    X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused)
+
+#define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
+BENCH_CASES(BENCH_DECLARE_)
+#undef BENCH_DECLARE_
+
+#endif

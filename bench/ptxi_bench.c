@@ -1,0 +1,484 @@
+/* ptxi_bench.c — the benchmark driver: runs every case of bench.h through the
+ * public API (load, alloc, copy, launch, synchronize) on one host thread and on
+ * all cores, times its native C reference in the same process, checks that the
+ * two results are identical, and prints one table. Each (case, threads) pair
+ * runs in a child process so peak memory is its own and a crash is contained. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#ifndef PTXI_BENCH_KERNELS
+#define PTXI_BENCH_KERNELS "bench/kernels"
+#endif
+
+#define BENCH_ENTRY_(n) &bench_case_##n,
+static const bench_case *const cases[] = {BENCH_CASES(BENCH_ENTRY_)};
+#undef BENCH_ENTRY_
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+typedef struct options {
+    int reps;             /* timed runs after one warm-up; the best counts */
+    double scale;         /* problem-size factor */
+    unsigned threads[8];  /* host thread counts to run (0 = all cores) */
+    int nthreads;
+    unsigned timeout_s;
+    int fork;
+    const char *kernels;  /* folder holding the .ptx files */
+    const char *only;     /* comma-separated case names, or NULL */
+    FILE *csv;
+} options;
+
+/* What one (case, threads) child reports back through a pipe. */
+typedef struct result {
+    int ran;              /* ptxi produced a result */
+    int match;            /* ... identical to the native one */
+    uint64_t thread_insns, warp_insns;
+    double ptxi_s, native_s;
+    long maxrss_kib;
+    char msg[400];
+} result;
+
+/* ---- helpers for the cases (declared in bench.h) ---- */
+
+void *bench_alloc(size_t bytes)
+{
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "ptxi-bench: out of host memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
+int bench_add_buf(bench_run *r, size_t bytes, int dir)
+{
+    bench_buf *b = &r->buf[r->nbuf];
+    memset(b, 0, sizeof *b);
+    b->bytes = bytes;
+    b->dir = dir;
+    b->init = bench_alloc(bytes);
+    return r->nbuf++;
+}
+
+static bench_arg *next_arg(bench_run *r)
+{
+    bench_arg *a = &r->arg[r->narg++];
+    memset(a, 0, sizeof *a);
+    return a;
+}
+
+void bench_arg_buf(bench_run *r, int buf)
+{
+    next_arg(r)->buf = buf;
+}
+
+void bench_arg_u32(bench_run *r, uint32_t v)
+{
+    bench_arg *a = next_arg(r);
+    a->buf = -1;
+    a->bits = v;
+}
+
+void bench_arg_f32(bench_run *r, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    bench_arg_u32(r, u);
+}
+
+uint64_t bench_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i += 2) {
+        uint64_t v = bench_rand(&seed);
+        p[i] = (uint32_t)v;
+        if (i + 1 < n)
+            p[i + 1] = (uint32_t)(v >> 32);
+    }
+}
+
+void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = lo + (hi - lo) * (float)(bench_rand(&seed) >> 40) * 0x1p-24f;
+}
+
+int64_t bench_scaled(int64_t base, double scale, int64_t multiple)
+{
+    int64_t v = (int64_t)llround((double)base * scale / (double)multiple) * multiple;
+    return v < multiple ? multiple : v;
+}
+
+/* ---- running one case ---- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void say(result *res, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->msg, sizeof res->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* Inputs are never written by the reference, so `ref` shares `init` for them. */
+static void reset_refs(bench_run *r)
+{
+    for (int i = 0; i < r->nbuf; i++) {
+        bench_buf *b = &r->buf[i];
+        if (b->dir == BB_IN)
+            b->ref = b->init;
+        else {
+            if (!b->ref)
+                b->ref = bench_alloc(b->bytes);
+            memcpy(b->ref, b->init, b->bytes);
+        }
+    }
+}
+
+static void time_native(const bench_case *c, bench_run *r, const options *o, result *res)
+{
+    res->native_s = INFINITY;
+    for (int rep = 0; rep <= o->reps; rep++) {
+        reset_refs(r);
+        double t0 = now();
+        c->native(r);
+        double t = now() - t0;
+        if (rep > 0 && t < res->native_s)
+            res->native_s = t;
+    }
+}
+
+/* Each output word that differs, reported by its first occurrence and count. */
+static void compare(bench_run *r, result *res)
+{
+    res->match = 1;
+    for (int i = 0; i < r->nbuf; i++) {
+        bench_buf *b = &r->buf[i];
+        if (!(b->dir & BB_OUT) || !memcmp(b->ref, b->got, b->bytes))
+            continue;
+        const uint32_t *want = b->ref, *got = b->got;
+        size_t n = b->bytes / 4, first = n, bad = 0;
+        for (size_t j = 0; j < n; j++)
+            if (want[j] != got[j]) {
+                first = first < n ? first : j;
+                bad++;
+            }
+        float fw, fg;
+        memcpy(&fw, &want[first], 4);
+        memcpy(&fg, &got[first], 4);
+        res->match = 0;
+        say(res, "buffer %d word %zu: ptxi 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ",
+            i, first, got[first], (double)fg, want[first], (double)fw, bad, n);
+        return;
+    }
+}
+
+#define TRY(call)                                                                          \
+    do {                                                                                   \
+        ptxi_status st_ = (call);                                                          \
+        if (st_ != PTXI_SUCCESS) {                                                         \
+            const char *d_ = ctx ? ptxi_ctx_error_detail(ctx) : NULL;                      \
+            say(res, "%s: %s%s%s", #call, ptxi_error_name(st_), d_ && *d_ ? ": " : "",     \
+                d_ ? d_ : "");                                                             \
+            goto out;                                                                      \
+        }                                                                                  \
+    } while (0)
+
+static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads,
+                      result *res)
+{
+    ptxi_ctx *ctx = NULL;
+    ptxi_module *m = NULL;
+    ptxi_kernel *k = NULL;
+    ptxi_ctx_options co = {0};
+    ptxi_launch_stats stats;
+    void *argv[BENCH_MAX_ARGS];
+    char path[4096];
+
+    co.threads = threads;
+    snprintf(path, sizeof path, "%s/%s", o->kernels, c->ptx);
+    TRY(ptxi_ctx_create(&ctx, &co));
+    TRY(ptxi_module_load_file(ctx, path, &m));
+    TRY(ptxi_module_get_kernel(m, c->entry, &k));
+    for (int i = 0; i < r->nbuf; i++)
+        TRY(ptxi_mem_alloc(ctx, r->buf[i].bytes, &r->buf[i].dev));
+    for (int i = 0; i < r->narg; i++)
+        argv[i] = r->arg[i].buf >= 0 ? (void *)&r->buf[r->arg[i].buf].dev : (void *)&r->arg[i].bits;
+
+    res->ptxi_s = INFINITY;
+    for (int rep = 0; rep <= o->reps; rep++) {
+        for (int i = 0; i < r->nbuf; i++) {
+            bench_buf *b = &r->buf[i];
+            if (b->dir & BB_IN)
+                TRY(ptxi_memcpy_htod(ctx, b->dev, b->init, b->bytes));
+            else
+                TRY(ptxi_memset_d8(ctx, b->dev, 0, b->bytes));
+        }
+        TRY(ptxi_ctx_synchronize(ctx));
+        double t0 = now();
+        TRY(ptxi_launch(k, r->grid, r->block, 0, NULL, argv));
+        TRY(ptxi_ctx_synchronize(ctx));
+        double t = now() - t0;
+        if (rep > 0 && t < res->ptxi_s)
+            res->ptxi_s = t;
+    }
+    TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
+    res->thread_insns = stats.thread_insns;
+    res->warp_insns = stats.warp_insns;
+    for (int i = 0; i < r->nbuf; i++) {
+        bench_buf *b = &r->buf[i];
+        if (b->dir & BB_OUT) {
+            b->got = bench_alloc(b->bytes);
+            TRY(ptxi_memcpy_dtoh(ctx, b->got, b->dev, b->bytes));
+        }
+    }
+    res->ran = 1;
+out:
+    if (ctx)
+        ptxi_ctx_destroy(ctx);
+}
+
+static void run_case(const bench_case *c, const options *o, unsigned threads, result *res)
+{
+    bench_run r;
+    struct rusage ru;
+
+    memset(&r, 0, sizeof r);
+    memset(res, 0, sizeof *res);
+    c->setup(&r, o->scale);
+    time_native(c, &r, o, res);
+    time_ptxi(c, &r, o, threads, res);
+    if (res->ran)
+        compare(&r, res);
+    getrusage(RUSAGE_SELF, &ru);
+    res->maxrss_kib = ru.ru_maxrss;
+}
+
+/* Runs one case in a child process (unless --no-fork); a crash, a hang past
+ * the timeout or an exit without a report becomes the row's message. */
+static void run_isolated(const bench_case *c, const options *o, unsigned threads, result *res)
+{
+    int fd[2];
+    if (!o->fork || pipe(fd) != 0) {
+        run_case(c, o, threads, res);
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        alarm(o->timeout_s);
+        run_case(c, o, threads, res);
+        ssize_t w = write(fd[1], res, sizeof *res);
+        _exit(w == (ssize_t)sizeof *res ? 0 : 3);
+    }
+    close(fd[1]);
+    memset(res, 0, sizeof *res);
+    ssize_t got = pid > 0 ? read(fd[0], res, sizeof *res) : -1;
+    close(fd[0]);
+    int status = 0;
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    if (got == (ssize_t)sizeof *res)
+        return;
+    memset(res, 0, sizeof *res);
+    if (pid < 0)
+        say(res, "fork failed: %s", strerror(errno));
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        say(res, "timed out after %u s", o->timeout_s);
+    else if (WIFSIGNALED(status))
+        say(res, "crashed: %s", strsignal(WTERMSIG(status)));
+    else
+        say(res, "exited with status %d and no result", WEXITSTATUS(status));
+}
+
+/* ---- the table ---- */
+
+static unsigned cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static void print_header(const options *o)
+{
+    printf("ptxi-bench: best of %d runs after one warm-up; scale %g; %u cores\n\n",
+           o->reps, o->scale, cores());
+    printf("%-13s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes",
+           "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
+    if (o->csv)
+        fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,peak_mib,native_s,"
+                        "ratio,speedup,check\n");
+}
+
+static void print_row(const options *o, const bench_case *c, unsigned threads, const result *res,
+                      double t1)
+{
+    double lanes = res->warp_insns ? (double)res->thread_insns / (double)res->warp_insns : 0.0;
+    double rate = res->ran ? (double)res->thread_insns / res->ptxi_s : 0.0;
+    double ratio = res->ran ? res->ptxi_s / res->native_s : 0.0;
+    double speedup = threads != 1 && t1 > 0 && res->ran ? t1 / res->ptxi_s : 0.0;
+    const char *check = !res->ran ? "FAIL" : res->match ? "ok" : "MISMATCH";
+    char sp[16] = "-";
+    if (speedup > 0)
+        snprintf(sp, sizeof sp, "%.2fx", speedup);
+    unsigned shown = threads ? threads : cores();
+    if (res->ran)
+        printf("%-13s %4u %12.4g %6.2f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
+               (double)res->thread_insns, lanes, rate, res->ptxi_s, res->maxrss_kib / 1024.0,
+               res->native_s, ratio, sp, check);
+    else
+        printf("%-13s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-",
+               "-", res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
+    if (res->msg[0])
+        printf("    %s\n", res->msg);
+    fflush(stdout);
+    if (o->csv)
+        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s\n", c->name, shown,
+                (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
+                res->ptxi_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check);
+}
+
+static int selected(const options *o, const char *name)
+{
+    if (!o->only)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = o->only; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && !strncmp(p, name, n))
+            return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ptxi-bench [options]\n"
+            "  -k, --only NAME[,NAME...]  run only these kernels (see --list)\n"
+            "  -n, --reps N               timed runs after the warm-up, best counts (default 3)\n"
+            "  -s, --scale F              multiply problem sizes by F (default 1)\n"
+            "  -t, --threads LIST         host thread counts, 0 = all cores (default 1,0)\n"
+            "      --timeout S            give up on one kernel after S seconds (default 300)\n"
+            "      --kernels DIR          folder of the .ptx files (default %s)\n"
+            "      --csv FILE             also write the table as CSV\n"
+            "      --no-fork              run everything in this process (for debuggers)\n"
+            "  -l, --list                 list the kernels and exit\n",
+            PTXI_BENCH_KERNELS);
+}
+
+static int parse_threads(options *o, const char *s)
+{
+    o->nthreads = 0;
+    for (char *end; *s && o->nthreads < 8; s = end + (*end == ',')) {
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || (*end && *end != ','))
+            return -1;
+        o->threads[o->nthreads++] = (unsigned)v;
+    }
+    return o->nthreads ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.reps = 3, .scale = 1.0, .threads = {1, 0}, .nthreads = 2, .timeout_s = 300,
+                 .fork = 1, .kernels = PTXI_BENCH_KERNELS};
+    static const struct option longopts[] = {
+        {"only", required_argument, 0, 'k'},  {"reps", required_argument, 0, 'n'},
+        {"scale", required_argument, 0, 's'}, {"threads", required_argument, 0, 't'},
+        {"timeout", required_argument, 0, 'T'}, {"kernels", required_argument, 0, 'K'},
+        {"csv", required_argument, 0, 'c'},   {"no-fork", no_argument, 0, 'F'},
+        {"list", no_argument, 0, 'l'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    for (int ch; (ch = getopt_long(argc, argv, "k:n:s:t:lh", longopts, NULL)) != -1;) {
+        switch (ch) {
+        case 'k': o.only = optarg; break;
+        case 'n': o.reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 's': o.scale = atof(optarg) > 0 ? atof(optarg) : 1.0; break;
+        case 't':
+            if (parse_threads(&o, optarg)) {
+                fprintf(stderr, "ptxi-bench: bad --threads list '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'T': o.timeout_s = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 'K': o.kernels = optarg; break;
+        case 'c':
+            if (!(o.csv = fopen(optarg, "w"))) {
+                fprintf(stderr, "ptxi-bench: %s: %s\n", optarg, strerror(errno));
+                return 2;
+            }
+            break;
+        case 'F': o.fork = 0; break;
+        case 'l':
+            for (int i = 0; i < NCASES; i++)
+                printf("%-13s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
+            return 0;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        usage(stderr);
+        return 2;
+    }
+
+    int failures = 0, ran = 0;
+    print_header(&o);
+    for (int i = 0; i < NCASES; i++) {
+        const bench_case *c = cases[i];
+        if (!selected(&o, c->name))
+            continue;
+        double t1 = 0;
+        for (int j = 0; j < o.nthreads; j++) {
+            result res;
+            run_isolated(c, &o, o.threads[j], &res);
+            if (o.threads[j] == 1 && res.ran)
+                t1 = res.ptxi_s;
+            print_row(&o, c, o.threads[j], &res, t1);
+            failures += !(res.ran && res.match);
+        }
+        ran++;
+    }
+    if (o.csv)
+        fclose(o.csv);
+    if (!ran) {
+        fprintf(stderr, "ptxi-bench: no kernel matches '%s' (see --list)\n", o.only);
+        return 2;
+    }
+    return failures ? 1 : 0;
+}
