@@ -48,7 +48,7 @@ typedef struct bench_case {
     void (*native)(bench_run *r);
 } bench_case;
 
-/* Helpers shared by the cases (ptxi_bench.c). */
+/* Helpers shared by the cases and the drivers (bench_util.c). */
 void *bench_alloc(size_t bytes);                          /* zeroed; aborts when out of memory */
 int bench_add_buf(bench_run *r, size_t bytes, int dir);   /* returns the index; init zeroed */
 void bench_arg_buf(bench_run *r, int buf);
@@ -59,6 +59,10 @@ void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed);
 /* Uniform in [lo, hi), with 24 random mantissa bits. */
 void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
 int64_t bench_scaled(int64_t base, double scale, int64_t multiple);
+/* Points each buffer's `ref` at its initial contents (a copy for outputs). */
+void bench_reset_refs(bench_run *r);
+/* 1 when every output buffer's `got` equals its `ref`; else 0 and a message. */
+int bench_compare(const bench_run *r, char *msg, size_t len);
 
 static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 {

@@ -51,84 +51,6 @@ typedef struct result {
     char msg[400];
 } result;
 
-/* ---- helpers for the cases (declared in bench.h) ---- */
-
-void *bench_alloc(size_t bytes)
-{
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "ptxi-bench: out of host memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-int bench_add_buf(bench_run *r, size_t bytes, int dir)
-{
-    bench_buf *b = &r->buf[r->nbuf];
-    memset(b, 0, sizeof *b);
-    b->bytes = bytes;
-    b->dir = dir;
-    b->init = bench_alloc(bytes);
-    return r->nbuf++;
-}
-
-static bench_arg *next_arg(bench_run *r)
-{
-    bench_arg *a = &r->arg[r->narg++];
-    memset(a, 0, sizeof *a);
-    return a;
-}
-
-void bench_arg_buf(bench_run *r, int buf)
-{
-    next_arg(r)->buf = buf;
-}
-
-void bench_arg_u32(bench_run *r, uint32_t v)
-{
-    bench_arg *a = next_arg(r);
-    a->buf = -1;
-    a->bits = v;
-}
-
-void bench_arg_f32(bench_run *r, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    bench_arg_u32(r, u);
-}
-
-uint64_t bench_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed)
-{
-    for (size_t i = 0; i < n; i += 2) {
-        uint64_t v = bench_rand(&seed);
-        p[i] = (uint32_t)v;
-        if (i + 1 < n)
-            p[i + 1] = (uint32_t)(v >> 32);
-    }
-}
-
-void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = lo + (hi - lo) * (float)(bench_rand(&seed) >> 40) * 0x1p-24f;
-}
-
-int64_t bench_scaled(int64_t base, double scale, int64_t multiple)
-{
-    int64_t v = (int64_t)llround((double)base * scale / (double)multiple) * multiple;
-    return v < multiple ? multiple : v;
-}
-
 /* ---- running one case ---- */
 
 static double now(void)
@@ -146,56 +68,16 @@ static void say(result *res, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Inputs are never written by the reference, so `ref` shares `init` for them. */
-static void reset_refs(bench_run *r)
-{
-    for (int i = 0; i < r->nbuf; i++) {
-        bench_buf *b = &r->buf[i];
-        if (b->dir == BB_IN)
-            b->ref = b->init;
-        else {
-            if (!b->ref)
-                b->ref = bench_alloc(b->bytes);
-            memcpy(b->ref, b->init, b->bytes);
-        }
-    }
-}
-
 static void time_native(const bench_case *c, bench_run *r, const options *o, result *res)
 {
     res->native_s = INFINITY;
     for (int rep = 0; rep <= o->reps; rep++) {
-        reset_refs(r);
+        bench_reset_refs(r);
         double t0 = now();
         c->native(r);
         double t = now() - t0;
         if (rep > 0 && t < res->native_s)
             res->native_s = t;
-    }
-}
-
-/* Each output word that differs, reported by its first occurrence and count. */
-static void compare(bench_run *r, result *res)
-{
-    res->match = 1;
-    for (int i = 0; i < r->nbuf; i++) {
-        bench_buf *b = &r->buf[i];
-        if (!(b->dir & BB_OUT) || !memcmp(b->ref, b->got, b->bytes))
-            continue;
-        const uint32_t *want = b->ref, *got = b->got;
-        size_t n = b->bytes / 4, first = n, bad = 0;
-        for (size_t j = 0; j < n; j++)
-            if (want[j] != got[j]) {
-                first = first < n ? first : j;
-                bad++;
-            }
-        float fw, fg;
-        memcpy(&fw, &want[first], 4);
-        memcpy(&fg, &got[first], 4);
-        res->match = 0;
-        say(res, "buffer %d word %zu: ptxi 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ",
-            i, first, got[first], (double)fg, want[first], (double)fw, bad, n);
-        return;
     }
 }
 
@@ -275,7 +157,7 @@ static void run_case(const bench_case *c, const options *o, unsigned threads, re
     time_native(c, &r, o, res);
     time_ptxi(c, &r, o, threads, res);
     if (res->ran)
-        compare(&r, res);
+        res->match = bench_compare(&r, res->msg, sizeof res->msg);
     getrusage(RUSAGE_SELF, &ru);
     res->maxrss_kib = ru.ru_maxrss;
 }
