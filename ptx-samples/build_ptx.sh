@@ -19,6 +19,7 @@ for name in "${names[@]}"; do
     for arch in sm_90 $alt; do
       nvcc -ptx -arch=$arch -lineinfo $flags -o "$name.$arch.ptx" "$name.cu"
       sed -i "s|\"$PWD/$name.cu\"|\"$name.cu\"|" "$name.$arch.ptx"
+      ptxas -arch=$arch -o /dev/null "$name.$arch.ptx"   # inline asm is only checked here
     done
     if [ -f ptx.grep ]; then
       while read -r pat; do

@@ -110,6 +110,20 @@ __device__ void apply(cells *c, unsigned t, int *sums)
     } while (atomicCAS(&c->us, so, (unsigned short)(so + 3)) != so);
 }
 
+// The final value of an exchanged cell depends on the order of arrival; its
+// sum with all returned old values does not. Fold it in and clear the cell.
+__device__ void settle(cells *c, int *sums)
+{
+    sums[0] += c->i[2];
+    sums[2] += (int)c->u[2];
+    sums[3] += (int)(c->ull[1] & 0xffff);
+    sums[4] += (int)c->f[1];
+    c->i[2] = -1;
+    c->u[2] = 0xffffffffu;
+    c->ull[1] = ~0ull;
+    c->f[1] = -1.0f;
+}
+
 // Launched with one block of 32 * k threads; g and the global sums start zeroed.
 extern "C" __global__ void atomics(cells *g, cells *sh_out, int *sums)
 {
@@ -127,6 +141,8 @@ extern "C" __global__ void atomics(cells *g, cells *sh_out, int *sums)
     apply(&s, t, ssum);
     __syncthreads();
     if (t == 0) {
+        settle(g, sums);
+        settle(&s, ssum);
         *sh_out = s;
         for (int k = 0; k < 8; k++)
             sums[8 + k] = ssum[k];
