@@ -1,0 +1,215 @@
+/* alu_core_fp.c — f32/f64 arithmetic: add sub mul fma mad div rcp sqrt with every
+ * rounding mode, the .approx transcendentals, min/max, abs/neg/copysign.
+ * Directed rounding runs the host's IEEE operation under fesetround; the operands
+ * and result pass through volatile objects so the operation can neither be folded
+ * nor moved across the mode switches. */
+#include "alu_core_impl.h"
+
+#include <fenv.h>
+#include <math.h>
+
+enum { K_ADD, K_SUB, K_MUL, K_FMA, K_DIV, K_RCP, K_SQRT,                 /* exact */
+       K_RSQRT, K_SIN, K_COS, K_LG2, K_EX2, K_TANH, K_ARCP, K_ASQRT, K_ADIV, K_FDIV };
+enum { F_FTZ = 1, F_SAT = 2, F_NAN = 4, F_XORSIGN = 8 };
+
+#define FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, const uint64_t *s, \
+                              uint32_t *cc __attribute__((unused)))
+
+static const int host_mode[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+
+#define ARITH(T, SUF)                                                              \
+    static inline T apply_##SUF(int k, T a, T b, T c) {                            \
+        switch (k) {                                                               \
+        case K_ADD: return a + b;                                                  \
+        case K_SUB: return a - b;                                                  \
+        case K_MUL: return a * b;                                                  \
+        case K_FMA: return fma##SUF(a, b, c);                                      \
+        case K_DIV: return a / b;                                                  \
+        case K_RCP: return (T)1 / a;                                               \
+        default: return sqrt##SUF(a);                                              \
+        }                                                                          \
+    }                                                                              \
+    static T round_##SUF(int k, int rm, T a, T b, T c) {                           \
+        if (rm == ALU_RN) return apply_##SUF(k, a, b, c);                          \
+        int old = fegetround();                                                    \
+        fesetround(host_mode[rm]);                                                 \
+        volatile T va = a, vb = b, vc = c;                                         \
+        volatile T r = apply_##SUF(k, va, vb, vc);                                 \
+        fesetround(old);                                                           \
+        return r;                                                                  \
+    }
+ARITH(float, f)
+ARITH(double, )
+
+/* ---- f32 ---- */
+
+static inline uint32_t in32(const alu_op *op, uint64_t v) {
+    return op->p[2] & F_FTZ ? alu_ftz32((uint32_t)v) : (uint32_t)v;
+}
+static inline uint32_t out32(const alu_op *op, float r) {
+    uint32_t u = alu_u32(r);
+    if (alu_isnan32(u)) u = ALU_NAN32;
+    if (op->p[2] & F_FTZ) u = alu_ftz32(u);
+    if (op->p[2] & F_SAT) u = alu_sat32(u);
+    return u;
+}
+
+/* p[0] = K_*, p[1] = rounding, p[2] = F_* flags. */
+FN(f_arith32) {
+    (void)cc;
+    float a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1])), c = alu_f32(in32(op, s[2]));
+    d[0] = out32(op, round_f(op->p[0], op->p[1], a, b, c));
+}
+
+/* The approximate forms: the exact function rounded once (see ALU.md for how far
+ * that is from the hardware). */
+static double approx(int k, double a, double b) {
+    switch (k) {
+    case K_RSQRT: return 1 / sqrt(a);
+    case K_SIN: return sin(a);
+    case K_COS: return cos(a);
+    case K_LG2: return log2(a);
+    case K_EX2: return exp2(a);
+    case K_TANH: return tanh(a);
+    case K_ARCP: return 1 / a;
+    case K_ASQRT: return sqrt(a);
+    default: return a / b;
+    }
+}
+FN(f_approx32) {
+    (void)cc;
+    double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1]));
+    int k = op->p[0];
+    if (k == K_ADIV) {    /* a times the (flushed) reciprocal of b */
+        uint32_t r = alu_ftz32(alu_u32((float)(1 / b)));
+        d[0] = out32(op, (float)(a * (double)alu_f32(r)));
+        return;
+    }
+    d[0] = out32(op, (float)approx(k, a, b));
+}
+
+/* min/max: p[0] = 1 for max. A NaN operand is ignored unless .NaN is given or
+ * both are NaN; -0 is below +0. */
+static inline uint32_t minmax32(const alu_op *op, uint32_t a, uint32_t b) {
+    bool na = alu_isnan32(a), nb = alu_isnan32(b);
+    if (na || nb) {
+        if ((op->p[2] & F_NAN) || (na && nb)) return ALU_NAN32;
+        return na ? b : a;
+    }
+    float x = alu_f32(a), y = alu_f32(b);
+    bool pick_a;
+    if (x == y) pick_a = op->p[0] ? !(a >> 31) : (a >> 31);
+    else pick_a = op->p[0] ? x > y : x < y;
+    return pick_a ? a : b;
+}
+FN(f_minmax32) {
+    (void)cc;
+    uint32_t a = in32(op, s[0]), b = in32(op, s[1]);
+    if (op->p[2] & F_XORSIGN) {
+        uint32_t sign = (a ^ b) & 0x80000000u;
+        uint32_t r = minmax32(op, a & 0x7fffffffu, b & 0x7fffffffu);
+        d[0] = alu_isnan32(r) ? r : r | sign;
+        return;
+    }
+    d[0] = minmax32(op, a, b);
+}
+
+/* ---- f64 ---- */
+
+static inline uint64_t out64(const alu_op *op, double r) {
+    uint64_t u = alu_u64(r);
+    if (alu_isnan64(u)) u = ALU_NAN64;
+    if (op->p[2] & F_FTZ) u = alu_ftz64(u);
+    return u;
+}
+FN(f_arith64) {
+    (void)cc;
+    d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(s[1]), alu_f64(s[2])));
+}
+FN(f_approx64) {
+    (void)cc;
+    uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0]) : s[0];
+    d[0] = out64(op, approx(op->p[0], alu_f64(a), 0));
+}
+FN(f_minmax64) {
+    (void)cc;
+    uint64_t a = s[0], b = s[1];
+    bool na = alu_isnan64(a), nb = alu_isnan64(b);
+    if (na || nb) {
+        d[0] = na && nb ? ALU_NAN64 : na ? b : a;
+        return;
+    }
+    double x = alu_f64(a), y = alu_f64(b);
+    bool pick_a = x == y ? (op->p[0] ? !(a >> 63) : (a >> 63)) : (op->p[0] ? x > y : x < y);
+    d[0] = pick_a ? a : b;
+}
+
+/* ---- sign operations (bitwise; .ftz flushes first). p[0] = bits. ---- */
+static inline uint64_t sign_bit(const alu_op *op) { return 1ull << (op->p[0] - 1); }
+static inline uint64_t sin_(const alu_op *op, uint64_t v) {
+    if (!(op->p[2] & F_FTZ)) return v;
+    return op->p[0] == 32 ? alu_ftz32((uint32_t)v) : alu_ftz64(v);
+}
+FN(f_abs) { (void)cc; d[0] = sin_(op, s[0]) & ~sign_bit(op); }
+FN(f_neg) { (void)cc; d[0] = sin_(op, s[0]) ^ sign_bit(op); }
+FN(f_copysign) { (void)cc; d[0] = (s[1] & ~sign_bit(op)) | (s[0] & sign_bit(op)); }
+
+/* ---- builder ---- */
+
+static const struct { const char *name; int k; uint8_t ns; } fops[] = {
+    {"add", K_ADD, 2}, {"sub", K_SUB, 2}, {"mul", K_MUL, 2}, {"fma", K_FMA, 3},
+    {"mad", K_FMA, 3}, {"div", K_DIV, 2}, {"rcp", K_RCP, 1}, {"sqrt", K_SQRT, 1},
+    {"rsqrt", K_RSQRT, 1}, {"sin", K_SIN, 1}, {"cos", K_COS, 1}, {"lg2", K_LG2, 1},
+    {"ex2", K_EX2, 1}, {"tanh", K_TANH, 1},
+    {"min", -1, 2}, {"max", -2, 2}, {"abs", -3, 1}, {"neg", -4, 1}, {"copysign", -5, 2},
+};
+
+int alu_build_fp(const char *opc, alu_mn *m, alu_op *op) {
+    int i = 0, n = sizeof fops / sizeof fops[0];
+    while (i < n && strcmp(fops[i].name, opc)) i++;
+    if (i == n || m->nty != 1 || (m->ty[0] != T_f32 && m->ty[0] != T_f64)) return 0;
+    bool f64 = m->ty[0] == T_f64;
+    int k = fops[i].k;
+    alu_shape(op, 1, m->ty[0], fops[i].ns, m->ty[0]);
+    uint32_t fl = 0;
+    if (alu_take(m, "ftz")) fl |= F_FTZ;
+    if (k < 0) {                        /* min max abs neg copysign */
+        if (k >= -2 && alu_take(m, "NaN")) fl |= F_NAN;
+        if (k >= -2 && alu_take(m, "xorsign")) {
+            if (!alu_take(m, "abs") || f64) return 0;
+            fl |= F_XORSIGN;
+        }
+        if ((fl & (F_FTZ | F_NAN)) && f64 && k >= -2) return 0;
+        static const alu_fn sfn[] = {f_abs, f_neg, f_copysign};
+        op->fn = k >= -2 ? (f64 ? f_minmax64 : f_minmax32) : sfn[-k - 3];
+        op->p[0] = k >= -2 ? (uint32_t)(k == -2) : (f64 ? 64 : 32);
+        op->p[2] = fl;
+        return 1;
+    }
+    if (alu_take(m, "sat")) fl |= F_SAT;
+    int rm = alu_take_rnd(m);
+    bool apx = alu_take(m, "approx"), full = !apx && alu_take(m, "full");
+    if (rm == ALU_RNA || (rm >= 0 && (apx || full))) return 0;
+    if (f64 && (fl & F_SAT)) return 0;
+    if (k >= K_RSQRT) {                 /* only approximate forms exist */
+        if (!apx) return 0;
+    } else if (k == K_DIV) {
+        if (apx) k = K_ADIV;
+        else if (full) k = K_FDIV;
+        else if (rm < 0) return 0;
+    } else if (k == K_RCP || k == K_SQRT) {
+        if (apx) k = k == K_RCP ? K_ARCP : K_ASQRT;
+        else if (rm < 0) return 0;
+    } else if (apx || full) {
+        return 0;
+    } else if (k == K_FMA && rm < 0) {
+        return 0;
+    }
+    if (f64 && (fl & F_FTZ) && k < K_RSQRT) return 0;
+    op->p[0] = k;
+    op->p[1] = rm < 0 ? ALU_RN : rm;
+    op->p[2] = fl;
+    op->approx = k >= K_RSQRT;
+    op->fn = f64 ? (k >= K_RSQRT ? f_approx64 : f_arith64) : (k >= K_RSQRT ? f_approx32 : f_arith32);
+    return 1;
+}
