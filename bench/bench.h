@@ -33,6 +33,7 @@ typedef struct bench_run {
     bench_arg arg[BENCH_MAX_ARGS];
     int narg;
     ptxi_dim3 grid, block;
+    size_t dyn_shared;  /* bytes of dynamic shared memory per CTA */
     int64_t p[4];       /* sizes the native reference needs (element counts, ...) */
     float fp[4];
 } bench_run;
@@ -71,7 +72,8 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 }
 
 #define BENCH_CASES(X) \
-    X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused)
+    X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) \
+    X(triton_rowsum)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

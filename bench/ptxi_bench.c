@@ -124,7 +124,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
         }
         TRY(ptxi_ctx_synchronize(ctx));
         double t0 = now();
-        TRY(ptxi_launch(k, r->grid, r->block, 0, NULL, argv));
+        TRY(ptxi_launch(k, r->grid, r->block, r->dyn_shared, NULL, argv));
         TRY(ptxi_ctx_synchronize(ctx));
         double t = now() - t0;
         if (rep > 0 && t < res->ptxi_s)

@@ -76,7 +76,8 @@ static int check(const bench_case *c, const char *dir)
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
     CK(cuEventRecord(e0, 0));
-    CK(cuLaunchKernel(fn, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, 0, 0, argv, NULL));
+    CK(cuLaunchKernel(fn, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
+                     (unsigned)r.dyn_shared, 0, argv, NULL));
     CK(cuEventRecord(e1, 0));
     CK(cuCtxSynchronize());
     CK(cuEventElapsedTime(&ms, e0, e1));
