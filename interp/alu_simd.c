@@ -1,3 +1,333 @@
-/* alu_simd.c — SIMD video, half/bf16 and fp8 semantics (to be filled in). */
-#include "alu.h"
-int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op) { (void)mnemonic; (void)nopnds; (void)op; return 0; }
+/* alu_simd.c — SIMD and scalar video instructions (vadd2 ... vset4, vadd ... vmad,
+ * vset) and the entry point alu_lookup_simd for every form of this family
+ * (video, packed 16-bit integer, f16/bf16 arithmetic, half and fp8 conversions).
+ *
+ * Operand selectors. PTX writes selectors on operands (`vadd2.u32.u32.u32 %r1.h10,
+ * %r2.h01, %r3.h32, %r4;`, `vmad.s32.s32.s32 %r0, -%r1.b2, %r2, -%r3;`). The
+ * interpreter appends them to the mnemonic it passes here as trailing components
+ * "@d=SEL", "@a=SEL", "@b=SEL", "@c=SEL", SEL without its dot, a leading '-' for a
+ * negated operand ("-" alone: negated, no selector):
+ *     "vadd2.u32.u32.u32.sat@d=h10@a=h01@b=h11", "vmad.s32.s32.s32@a=-b2@c=-".
+ * An absent component means the PTX default selector. */
+#include "alu_simd_int.h"
+#include <stdlib.h>
+
+/* ------------------------------------------------------------ mnemonic split */
+
+int alu_mn_split(alu_mn *m, const char *mnemonic) {
+    memset(m, 0, sizeof *m);
+    size_t n = strlen(mnemonic);
+    if (n >= sizeof m->buf) return 0;
+    memcpy(m->buf, mnemonic, n + 1);
+    for (char *s = strchr(m->buf, '@'); s;) {
+        *s = 0;
+        char *k = s + 1, *next = strchr(k, '@');
+        if (next) *next = 0;
+        int slot = k[0] == 'd' ? 0 : k[0] == 'a' ? 1 : k[0] == 'b' ? 2 : k[0] == 'c' ? 3 : -1;
+        if (slot < 0 || k[1] != '=' || m->sel[slot]) return 0;
+        m->sel[slot] = k + 2;
+        s = next;
+    }
+    m->op = m->buf;
+    char *p = strchr(m->buf, '.');
+    while (p) {
+        *p = 0;
+        if (m->nmod == ALU_MN_MAX) return 0;
+        m->mod[m->nmod++] = p + 1;
+        p = strchr(p + 1, '.');
+    }
+    return 1;
+}
+
+bool alu_mn_take(alu_mn *m, const char *s) {
+    for (int i = 0; i < m->nmod; i++)
+        if (!(m->used >> i & 1) && !strcmp(m->mod[i], s)) {
+            m->used |= 1u << i;
+            return true;
+        }
+    return false;
+}
+
+int alu_mn_take_any(alu_mn *m, const char *const *list) {
+    for (int j = 0; list[j]; j++)
+        if (alu_mn_take(m, list[j])) return j;
+    return -1;
+}
+
+int alu_mn_take_type(alu_mn *m, const char *const *list) {
+    for (int i = m->nmod - 1; i >= 0; i--) {
+        if (m->used >> i & 1) continue;
+        for (int j = 0; list[j]; j++)
+            if (!strcmp(m->mod[i], list[j])) {
+                m->used |= 1u << i;
+                return j;
+            }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------ video helpers */
+
+static const char *const SU[] = {"u32", "s32", NULL};
+static const char *const CMP6[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
+
+static bool cmp6(int c, int64_t a, int64_t b) {
+    switch (c) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    default: return a >= b;
+    }
+}
+
+static int64_t ext(uint64_t v, unsigned bits, bool sgn) {
+    v &= bits == 64 ? ~0ull : (1ull << bits) - 1;
+    if (sgn && bits < 64 && (v >> (bits - 1) & 1)) v |= ~0ull << bits;
+    return (int64_t)v;
+}
+
+static int64_t clamp(int64_t v, unsigned bits, bool sgn) {
+    int64_t lo = sgn ? -(1ll << (bits - 1)) : 0, hi = sgn ? (1ll << (bits - 1)) - 1 : (int64_t)((1ull << bits) - 1);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* --------------------------------------------------------- SIMD video (x2, x4) */
+
+enum { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX, V_SET, V_SHL, V_SHR, V_MAD };
+enum { F_DS = 1 << 8, F_AS = 1 << 9, F_BS = 1 << 10, F_SAT = 1 << 11, F_ADD = 1 << 12, F_N4 = 1 << 13,
+       F_CLAMP = 1 << 14, F_PO = 1 << 15, F_NEGAB = 1 << 16, F_NEGC = 1 << 17 };
+
+static int64_t vop(unsigned o, int cmp, int64_t a, int64_t b) {
+    switch (o) {
+    case V_ADD: return a + b;
+    case V_SUB: return a - b;
+    case V_AVRG: return a + b >= 0 ? (a + b + 1) >> 1 : (a + b) >> 1;
+    case V_ABSDIFF: return a > b ? a - b : b - a;
+    case V_MIN: return a < b ? a : b;
+    case V_MAX: return a > b ? a : b;
+    default: return cmp6(cmp, a, b);
+    }
+}
+
+/* p[0]: op | cmp << 4 | F_*; p[1], p[2]: a/b lane sources (4 bits per lane,
+ * indexes into the 2 or 4 lanes of {b, a}); p[3]: destination lane mask. */
+static void simd_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *cc) {
+    (void)cc;
+    unsigned f = op->p[0], n = f & F_N4 ? 4 : 2, w = 32 / n;
+    uint64_t ab = (s[1] & 0xFFFFFFFFu) << 32 | (s[0] & 0xFFFFFFFFu);
+    uint32_t c = (uint32_t)s[2], r = 0;
+    int64_t acc = (int32_t)c;
+    for (unsigned i = 0; i < n; i++) {
+        int64_t va = ext(ab >> (w * (op->p[1] >> 4 * i & 15)), w, f & F_AS);
+        int64_t vb = ext(ab >> (w * (op->p[2] >> 4 * i & 15)), w, f & F_BS);
+        int64_t t = vop(f & 15, f >> 4 & 15, va, vb);
+        if (f & F_SAT) t = clamp(t, w, f & F_DS);
+        bool on = op->p[3] >> i & 1;
+        if (f & F_ADD) acc += on ? t : 0;
+        else r |= (on ? (uint32_t)t & (0xFFFFFFFFu >> (32 - w)) : c >> (w * i) & (0xFFFFFFFFu >> (32 - w))) << (w * i);
+    }
+    d[0] = f & F_ADD ? (uint32_t)acc : r;
+}
+
+/* "h10"/"b3210" style lane list (most significant lane first) into 4-bit fields;
+ * -1 when malformed. */
+static long lane_list(const char *s, char kind, unsigned n, unsigned maxv) {
+    if (!s) return -2;
+    if (s[0] != kind || strlen(s + 1) != n) return -1;
+    long v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned x = (unsigned)(s[n - i] - '0');
+        if (x > maxv) return -1;
+        v |= (long)x << 4 * i;
+    }
+    return v;
+}
+
+static int lookup_simd_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o, unsigned n) {
+    static const char *const DEF_A[] = {"h10", "b3210"}, *const DEF_B[] = {"h32", "b7654"};
+    char kind = n == 2 ? 'h' : 'b';
+    int bt = alu_mn_take_type(m, SU), cmp = 0, at, dt = 0;
+    if (o == V_SET) {
+        if ((cmp = alu_mn_take_any(m, CMP6)) < 0) return 0;
+        at = alu_mn_take_type(m, SU);
+    } else {
+        at = alu_mn_take_type(m, SU);
+        dt = alu_mn_take_type(m, SU);
+    }
+    if (bt < 0 || at < 0 || dt < 0 || nopnds != 4 || m->sel[3]) return 0;
+    unsigned f = o | (unsigned)cmp << 4 | (dt ? F_DS : 0) | (at ? F_AS : 0) | (bt ? F_BS : 0) | (n == 4 ? F_N4 : 0);
+    if (alu_mn_take(m, "add")) f |= F_ADD;
+    if (o != V_SET && alu_mn_take(m, "sat")) f |= F_SAT;
+    if ((f & F_ADD) && (f & F_SAT)) return 0;
+    long a = lane_list(m->sel[1] ? m->sel[1] : DEF_A[n == 4], kind, n, 2 * n - 1);
+    long b = lane_list(m->sel[2] ? m->sel[2] : DEF_B[n == 4], kind, n, 2 * n - 1);
+    unsigned mask = (1u << n) - 1;
+    if (m->sel[0]) {
+        const char *s = m->sel[0];
+        if (s[0] != kind || !s[1]) return 0;
+        mask = 0;
+        for (s++; *s; s++) {
+            unsigned x = (unsigned)(*s - '0');
+            if (x >= n || (mask >> x & 1)) return 0;
+            mask |= 1u << x;
+        }
+    }
+    if (a < 0 || b < 0 || !alu_mn_done(m)) return 0;
+    alu_shape(op, simd_video, "4", "444");
+    op->p[0] = f, op->p[1] = (uint32_t)a, op->p[2] = (uint32_t)b, op->p[3] = mask;
+    return 1;
+}
+
+/* ------------------------------------------------------------- scalar video */
+
+/* Selector codes: 0 whole word, 1..4 bytes 0..3, 5..6 halves 0..1. */
+static int64_t part(uint32_t x, unsigned sel, bool sgn) {
+    if (sel == 0) return ext(x, 32, sgn);
+    if (sel <= 4) return ext(x >> 8 * (sel - 1), 8, sgn);
+    return ext(x >> 16 * (sel - 5), 16, sgn);
+}
+
+static unsigned sel_bits(unsigned sel) { return sel == 0 ? 32 : sel <= 4 ? 8 : 16; }
+
+static uint32_t merge(unsigned dsel, uint32_t t, uint32_t c) {
+    if (dsel == 0) return t;
+    unsigned sh = dsel <= 4 ? 8 * (dsel - 1) : 16 * (dsel - 5);
+    uint32_t msk = (dsel <= 4 ? 0xFFu : 0xFFFFu) << sh;
+    return (c & ~msk) | (t << sh & msk);
+}
+
+enum { OP2_NONE, OP2_ADD, OP2_MIN, OP2_MAX };
+
+/* p[0]: op | cmp << 4 | F_*; p[1]: asel | bsel << 4 | dsel << 8; p[2]: op2;
+ * p[3]: vmad right shift. */
+static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *cc) {
+    (void)cc;
+    unsigned f = op->p[0], o = f & 15, asel = op->p[1] & 15, bsel = op->p[1] >> 4 & 15, dsel = op->p[1] >> 8 & 15;
+    bool ds = f & F_DS;
+    uint32_t c = op->ns > 2 ? (uint32_t)s[2] : 0;
+    int64_t ta = part((uint32_t)s[0], asel, f & F_AS), tb = part((uint32_t)s[1], bsel, f & F_BS);
+    __int128 t;
+    if (o == V_SHL || o == V_SHR) {
+        uint64_t sh = (uint64_t)tb;
+        sh = f & F_CLAMP ? (sh > 32 ? 32 : sh) : sh & 31;
+        t = o == V_SHL ? (__int128)ta << sh : (__int128)(ta >> sh);
+    } else if (o == V_MAD) {
+        bool negp = f & F_NEGAB, negc = f & F_NEGC;
+        ds = (f & (F_AS | F_BS)) || negp || negc;
+        __int128 prod = (__int128)ta * tb, cv = ds ? (__int128)(int32_t)c : (__int128)c;
+        unsigned lsb = 0;
+        if (f & F_PO) lsb = 1;
+        else if (negp) prod = ~prod, lsb = 1;
+        else if (negc) cv = ~cv, lsb = 1;
+        t = (prod + cv + lsb) >> op->p[3];
+        t = (int64_t)t;   /* the scaled result keeps 64 bits */
+        if (f & F_SAT) t = clamp((int64_t)t, 32, ds);
+        d[0] = (uint32_t)t;
+        return;
+    } else {
+        t = vop(o, f >> 4 & 15, ta, tb);
+    }
+    if (f & F_SAT) {
+        unsigned bits = sel_bits(dsel);
+        int64_t lo = ds ? -(1ll << (bits - 1)) : 0, hi = ds ? (1ll << (bits - 1)) - 1 : (int64_t)((1ull << bits) - 1);
+        t = t < lo ? lo : t > hi ? hi : t;
+    }
+    int64_t cv = ds ? (int64_t)(int32_t)c : (int64_t)c, r = (int64_t)t;
+    switch (op->p[2]) {
+    case OP2_ADD: r = r + cv; break;
+    case OP2_MIN: r = r < cv ? r : cv; break;
+    case OP2_MAX: r = r > cv ? r : cv; break;
+    }
+    d[0] = merge(dsel, (uint32_t)r, c);
+}
+
+/* A scalar selector ("b0".."b3", "h0", "h1", optionally after '-'); -1 if bad. */
+static int scalar_sel(const char *s, bool *neg) {
+    *neg = false;
+    if (!s) return 0;
+    if (*s == '-') *neg = true, s++;
+    if (!*s) return 0;
+    if (s[0] == 'b' && s[1] >= '0' && s[1] <= '3' && !s[2]) return 1 + (s[1] - '0');
+    if (s[0] == 'h' && s[1] >= '0' && s[1] <= '1' && !s[2]) return 5 + (s[1] - '0');
+    return -1;
+}
+
+static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o) {
+    static const char *const OP2[] = {"add", "min", "max", NULL};
+    static const char *const U32[] = {"u32", NULL};
+    int cmp = 0, bt, at, dt = 0;
+    if (o == V_SET) {
+        if ((cmp = alu_mn_take_any(m, CMP6)) < 0) return 0;
+        bt = alu_mn_take_type(m, SU);
+        at = alu_mn_take_type(m, SU);
+    } else {
+        bt = alu_mn_take_type(m, o == V_SHL || o == V_SHR ? U32 : SU);
+        at = alu_mn_take_type(m, SU);
+        dt = alu_mn_take_type(m, SU);
+    }
+    if (bt < 0 || at < 0 || dt < 0) return 0;
+    unsigned f = o | (unsigned)cmp << 4 | (dt ? F_DS : 0) | (at ? F_AS : 0) | (bt ? F_BS : 0);
+    if (o != V_SET && alu_mn_take(m, "sat")) f |= F_SAT;
+    if (o == V_SHL || o == V_SHR) {
+        int mode = alu_mn_take_any(m, (const char *const[]){"clamp", "wrap", NULL});
+        if (mode < 0) return 0;
+        if (mode == 0) f |= F_CLAMP;
+    }
+    unsigned shift = 0;
+    if (o == V_MAD) {
+        if (alu_mn_take(m, "po")) f |= F_PO;
+        int sc = alu_mn_take_any(m, (const char *const[]){"shr7", "shr15", NULL});
+        shift = sc < 0 ? 0 : sc == 0 ? 7 : 15;
+    }
+    int op2 = o == V_MAD ? -1 : alu_mn_take_any(m, OP2);
+    bool na, nb, nc, nd;
+    int asel = scalar_sel(m->sel[1], &na), bsel = scalar_sel(m->sel[2], &nb);
+    int csel = scalar_sel(m->sel[3], &nc), dsel = scalar_sel(m->sel[0], &nd);
+    if (asel < 0 || bsel < 0 || dsel < 0 || csel != 0 || nd || !alu_mn_done(m)) return 0;
+    if (o == V_MAD) {
+        if ((na || nb || nc) && (f & F_PO)) return 0;
+        if ((na != nb) && nc) return 0;   /* the hardware negates either a*b or c */
+        if (na != nb) f |= F_NEGAB;
+        if (nc) f |= F_NEGC;
+        if (nopnds != 4 || dsel) return 0;
+    } else {
+        if (na || nb || nc) return 0;
+        /* 3 operands: plain; 4: secondary op or (with a destination selector) merge */
+        if (nopnds == 3 ? (op2 >= 0 || dsel) : nopnds == 4 ? (op2 >= 0) == (dsel != 0) : true) return 0;
+    }
+    alu_shape(op, scalar_video, "4", nopnds == 4 ? "444" : "44");
+    op->p[0] = f, op->p[1] = (unsigned)asel | (unsigned)bsel << 4 | (unsigned)dsel << 8;
+    op->p[2] = op2 < 0 ? OP2_NONE : (unsigned)op2 + 1, op->p[3] = shift;
+    return 1;
+}
+
+int alu_lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
+    static const char *const NAMES[] = {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset", "vshl", "vshr", "vmad", NULL};
+    const char *name = m->op;
+    size_t len = strlen(name);
+    unsigned n = 0;
+    char base[16];
+    if (len >= sizeof base) return 0;
+    memcpy(base, name, len + 1);
+    if (len && (name[len - 1] == '2' || name[len - 1] == '4')) n = (unsigned)(name[len - 1] - '0'), base[len - 1] = 0;
+    for (unsigned o = 0; NAMES[o]; o++) {
+        if (strcmp(base, NAMES[o])) continue;
+        if (n) return o <= V_SET ? lookup_simd_video(m, nopnds, op, o, n) : 0;
+        if (o == V_AVRG) return 0;
+        return lookup_scalar_video(m, nopnds, op, o);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ entry point */
+
+int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op) {
+    alu_mn m;
+    if (!alu_mn_split(&m, mnemonic)) return 0;
+    if (m.op[0] == 'v') return alu_lookup_video(&m, nopnds, op);
+    if (m.sel[0] || m.sel[1] || m.sel[2] || m.sel[3]) return 0;
+    if (!strcmp(m.op, "cvt")) return alu_lookup_hcvt(&m, nopnds, op);
+    return alu_lookup_half(&m, nopnds, op);
+}

@@ -1,0 +1,198 @@
+/* alu_half.h — bit-exact conversions between double and the narrow float formats
+ * PTX uses (f16, bf16, tf32, fp8 e4m3/e5m2, fp6 e2m3/e3m2, fp4 e2m1, ue8m0), with
+ * every rounding mode and the .satfinite/.relu/.sat/.ftz variants, as static
+ * inline helpers so fast paths can share them with the generic ALU. */
+#ifndef PTXI_ALU_HALF_H
+#define PTXI_ALU_HALF_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How a format spends its top exponent: IEEE (inf and NaN), FN (e4m3: no inf,
+ * only S.1111.111 is NaN), FINITE (fp6/fp4: every code is a number), UE (ue8m0:
+ * unsigned powers of two, 0xFF is NaN, no zero). */
+enum { ALU_FP_IEEE, ALU_FP_FN, ALU_FP_FINITE, ALU_FP_UE };
+
+/* X(name, exponent bits, mantissa bits, kind, canonical NaN as the hardware writes it) */
+#define ALU_FP_FORMATS(X)                                  \
+    X(F16, 5, 10, ALU_FP_IEEE, 0x7FFFu)                    \
+    X(BF16, 8, 7, ALU_FP_IEEE, 0x7FFFu)                    \
+    X(TF32, 8, 10, ALU_FP_IEEE, 0x3FFFFu)                  \
+    X(F32, 8, 23, ALU_FP_IEEE, 0x7FFFFFFFu)                \
+    X(E4M3, 4, 3, ALU_FP_FN, 0x7Fu)                        \
+    X(E5M2, 5, 2, ALU_FP_IEEE, 0x7Fu)                      \
+    X(E2M3, 2, 3, ALU_FP_FINITE, 0u)                       \
+    X(E3M2, 3, 2, ALU_FP_FINITE, 0u)                       \
+    X(E2M1, 2, 1, ALU_FP_FINITE, 0u)                       \
+    X(UE8M0, 8, 0, ALU_FP_UE, 0xFFu)
+
+enum {
+#define X(n, e, m, k, nan) ALU_FMT_##n,
+    ALU_FP_FORMATS(X)
+#undef X
+    ALU_FMT_COUNT
+};
+
+typedef struct { uint8_t ebits, mbits, kind; uint32_t nan; } alu_fpfmt;
+
+static const alu_fpfmt alu_fpfmts[ALU_FMT_COUNT] = {
+#define X(n, e, m, k, nan) {e, m, k, nan},
+    ALU_FP_FORMATS(X)
+#undef X
+};
+
+/* Rounding modes (PTX .rn .rz .rm .rp .rna) and result modifiers. */
+enum { ALU_RN, ALU_RZ, ALU_RM, ALU_RP, ALU_RNA };
+enum {
+    ALU_FP_SATFINITE = 1,  /* overflow and infinity give the largest finite value */
+    ALU_FP_RELU = 2,       /* negative results become +0, NaN stays NaN */
+    ALU_FP_SAT01 = 4,      /* .sat: clamp to [0, 1], NaN gives +0 */
+    ALU_FP_FTZ = 8,        /* subnormal results become signed zero */
+};
+
+static inline unsigned alu_fp_width(int f) {
+    const alu_fpfmt *F = &alu_fpfmts[f];
+    return 1u + F->ebits + F->mbits - (F->kind == ALU_FP_UE);
+}
+static inline int alu_fp_emin(const alu_fpfmt *F) { return 2 - (1 << (F->ebits - 1)); }
+/* Largest finite magnitude code. */
+static inline uint32_t alu_fp_maxcode(const alu_fpfmt *F) {
+    uint32_t all = (1u << (F->ebits + F->mbits)) - 1;
+    switch (F->kind) {
+    case ALU_FP_IEEE: return all - (1u << F->mbits);
+    case ALU_FP_FN: return all - 1;
+    case ALU_FP_UE: return 0xFE;
+    default: return all;
+    }
+}
+
+static inline bool alu_fp_isnan(int f, uint64_t bits) {
+    const alu_fpfmt *F = &alu_fpfmts[f];
+    uint32_t mag = (uint32_t)bits & ((1u << (F->ebits + F->mbits)) - 1);
+    switch (F->kind) {
+    case ALU_FP_IEEE: return mag > alu_fp_maxcode(F) + 1;
+    case ALU_FP_FN: return mag == alu_fp_maxcode(F) + 1;
+    case ALU_FP_UE: return (bits & 0xFF) == 0xFF;
+    default: return false;
+    }
+}
+
+static inline bool alu_fp_issub(int f, uint64_t bits) {
+    const alu_fpfmt *F = &alu_fpfmts[f];
+    uint32_t mag = (uint32_t)bits & ((1u << (F->ebits + F->mbits)) - 1);
+    return F->kind != ALU_FP_UE && mag != 0 && mag < (1u << F->mbits);
+}
+
+/* Raw bits of format f to double (exact for every format here). */
+static inline double alu_fp_decode(int f, uint64_t bits) {
+    const alu_fpfmt *F = &alu_fpfmts[f];
+    if (F->kind == ALU_FP_UE)
+        return (bits & 0xFF) == 0xFF ? NAN : ldexp(1.0, (int)(bits & 0xFF) - 127);
+    if (alu_fp_isnan(f, bits)) return NAN;
+    unsigned w = F->ebits + F->mbits;
+    uint32_t mag = (uint32_t)bits & ((1u << w) - 1);
+    double s = (bits >> w) & 1 ? -1.0 : 1.0;
+    if (F->kind == ALU_FP_IEEE && mag == alu_fp_maxcode(F) + 1) return s * INFINITY;
+    uint32_t e = mag >> F->mbits, m = mag & ((1u << F->mbits) - 1);
+    if (e == 0) return s * ldexp(m, alu_fp_emin(F) - F->mbits);
+    return s * ldexp(m | (1u << F->mbits), (int)e + alu_fp_emin(F) - 1 - F->mbits);
+}
+
+/* Round magnitude a (finite, > 0) to an integer count of quanta. */
+static inline double alu_round_count(double a, int rnd, bool neg) {
+    double fl = floor(a), fr = a - fl;
+    switch (rnd) {
+    case ALU_RZ: return fl;
+    case ALU_RM: return neg && fr != 0 ? fl + 1 : fl;
+    case ALU_RP: return !neg && fr != 0 ? fl + 1 : fl;
+    case ALU_RNA: return fr >= 0.5 ? fl + 1 : fl;
+    default: return fr > 0.5 || (fr == 0.5 && fmod(fl, 2.0) != 0) ? fl + 1 : fl;
+    }
+}
+
+/* double to format f with rounding mode rnd and ALU_FP_* flags. Exact because the
+ * quantum scaling is by a power of two and the count fits in a double. */
+static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
+    const alu_fpfmt *F = &alu_fpfmts[f];
+    unsigned w = F->ebits + F->mbits;
+    uint64_t sign = (uint64_t)(signbit(x) ? 1 : 0) << w;
+    if (F->kind == ALU_FP_UE) sign = 0;
+    if (isnan(x)) return flags & ALU_FP_SAT01 ? 0 : F->nan;
+    if (flags & ALU_FP_SAT01) {
+        if (x <= 0) return 0;   /* -0 and negatives give +0 */
+        if (x >= 1) return alu_fp_encode(f, 1.0, ALU_RN, 0);
+    }
+    if ((flags & ALU_FP_RELU) && signbit(x)) return 0;
+    uint32_t maxc = alu_fp_maxcode(F);
+    double a = fabs(x);
+    uint64_t code;
+    if (F->kind == ALU_FP_UE) {
+        if (a == 0) code = 0;   /* below the smallest power: saturates to 2^-127 */
+        else if (isinf(a)) code = flags & ALU_FP_SATFINITE ? maxc : 0xFF;
+        else {
+            int e;
+            double m = frexp(a, &e);          /* a = m * 2^e, m in [0.5, 1) */
+            int E = e - 1;
+            if (m != 0.5 && rnd == ALU_RP) E++;
+            E += 127;
+            code = E < 0 ? 0 : E > (int)maxc ? (flags & ALU_FP_SATFINITE ? maxc : 0xFF) : (uint64_t)E;
+        }
+        return code;
+    }
+    bool neg = sign != 0;
+    if (isinf(a)) {
+        if ((flags & ALU_FP_SATFINITE) || F->kind == ALU_FP_FINITE) return sign | maxc;
+        return F->kind == ALU_FP_IEEE ? sign | (maxc + 1) : F->nan;
+    }
+    if (a == 0) return sign;
+    int e;
+    frexp(a, &e);
+    int E = e - 1, emin = alu_fp_emin(F);
+    if (E < emin) E = emin;
+    double n = alu_round_count(ldexp(a, F->mbits - E), rnd, neg);
+    code = ((uint64_t)(E - emin) << F->mbits) + (uint64_t)n;
+    if (code > maxc) {
+        bool to_max = (flags & ALU_FP_SATFINITE) || F->kind == ALU_FP_FINITE || rnd == ALU_RZ ||
+                      (rnd == ALU_RM && !neg) || (rnd == ALU_RP && neg);
+        if (to_max) code = maxc;
+        else return F->kind == ALU_FP_IEEE ? sign | (maxc + 1) : F->nan;
+    }
+    if ((flags & ALU_FP_FTZ) && code < (1u << F->mbits)) code = 0;
+    return sign | code;
+}
+
+/* A u64/s64 magnitude as a double that rounds to any format of at most 51
+ * significant bits exactly as the integer would: bits below the 53rd are
+ * folded into a sticky bit. */
+static inline double alu_u64_sticky(uint64_t m) {
+    if (m >> 53 == 0) return (double)m;
+    int s = 64 - 53 - __builtin_clzll(m);
+    uint64_t top = (m >> s) | ((m & ((1ull << s) - 1)) != 0);
+    return ldexp((double)top, s);
+}
+
+/* Bits of one format to bits of another; a NaN becomes the target's canonical NaN
+ * (0x7FFF for f16, 0x7FFFFFFF for f32), as the hardware writes it. */
+static inline uint64_t alu_fp_convert(int to, int from, uint64_t bits, int rnd, unsigned flags) {
+    return alu_fp_encode(to, alu_fp_decode(from, bits), rnd, flags);
+}
+static inline uint32_t alu_f16_to_f32(uint16_t h) { return (uint32_t)alu_fp_convert(ALU_FMT_F32, ALU_FMT_F16, h, ALU_RN, 0); }
+static inline uint32_t alu_bf16_to_f32(uint16_t h) { return (uint32_t)alu_fp_convert(ALU_FMT_F32, ALU_FMT_BF16, h, ALU_RN, 0); }
+static inline uint16_t alu_f32_to_f16_rn(uint32_t f) { return (uint16_t)alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, f, ALU_RN, 0); }
+static inline uint16_t alu_f32_to_bf16_rn(uint32_t f) { return (uint16_t)alu_fp_convert(ALU_FMT_BF16, ALU_FMT_F32, f, ALU_RN, 0); }
+
+/* The approximate half functions (ex2.approx.f16, ex2.approx.ftz.bf16,
+ * tanh.approx.f16/.bf16) as a definition the hardware mostly follows: ex2.f16
+ * truncates 2^x (overflowing to infinity), the others round to nearest; bf16 ex2
+ * flushes subnormal inputs and results. alu_half_approx.h lists the inputs where
+ * the GPU differs from this. */
+static inline uint32_t alu_half_approx_ref(bool ex2, int f, uint32_t x) {
+    bool ftz = ex2 && f == ALU_FMT_BF16;
+    if (ftz && alu_fp_issub(f, x)) x &= 0x8000;
+    double v = alu_fp_decode(f, x), r = ex2 ? exp2(v) : tanh(v);
+    if (ex2 && f == ALU_FMT_F16) return r >= 65536.0 ? 0x7C00 : (uint32_t)alu_fp_encode(f, r, ALU_RZ, 0);
+    return (uint32_t)alu_fp_encode(f, r, ALU_RN, ftz ? ALU_FP_FTZ : 0);
+}
+
+#endif
