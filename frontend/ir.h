@@ -140,7 +140,8 @@ typedef enum ir_opnd_kind {
     IR_OPND_IMM_F64,  /* 0d3FF0..., 1.5 fval, fbits = the 64 bits */
     IR_OPND_VAR,      /* name of a variable (mov %rd, sym; param names)  var, ival = +offset */
     IR_OPND_FUNC,     /* name of a function (call target, function pointer)  func */
-    IR_OPND_ADDR,     /* [base+off]     nsub 0 or 1: sub[0] is REG, VAR or IMM_INT; ival = offset */
+    IR_OPND_ADDR,     /* [base+off]     nsub 1: sub[0] is REG, VAR or IMM_INT; ival = offset.
+                         [a, b, {c, d}] (tex/surface forms): nsub > 1, the items in order */
     IR_OPND_VEC,      /* {a, b, c, d}   sub[0..nsub) (elements may be SINK) */
     IR_OPND_LIST,     /* (a, b)         parenthesised call argument list */
     IR_OPND_LABEL,    /* L1             label = label id in the function */
@@ -177,6 +178,7 @@ typedef struct ir_dbgloc {
 typedef struct ir_insn {
     uint16_t op;                       /* ir_opcode */
     uint8_t ntypes, nmods;
+    uint32_t typemask;                 /* bit i set: the i-th suffix in source order is a type */
     uint8_t types[IR_MAX_TYPES];       /* type suffixes in source order */
     uint16_t mods[IR_MAX_MODS];        /* other suffixes in source order */
     uint64_t modset[IR_MODSET_WORDS];  /* the same modifiers as a bit set */
