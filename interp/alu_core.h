@@ -15,6 +15,7 @@ enum { ALU_RN, ALU_RZ, ALU_RM, ALU_RP, ALU_RNA };
 #define ALU_NAN32 0x7fffffffu
 #define ALU_NAN64 0x7fffffffffffffffull
 #define ALU_NAN16 0x7fffu
+#define ALU_QUIET64 0x0008000000000000ull
 
 static inline float alu_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t alu_u32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -151,24 +152,26 @@ static inline uint32_t alu_prmt(uint32_t a, uint32_t b, uint32_t c, unsigned mod
     return d;
 }
 
-/* bfe: len bits of a from pos (both taken mod 256), sign-filled for signed types. */
+/* bfe: len bits of a from pos, sign-filled for signed types. The 32-bit forms
+ * take pos and len mod 256; the 64-bit forms use them whole (measured). */
 static inline uint64_t alu_bfe(uint64_t a, uint32_t b, uint32_t c, unsigned w, bool sgn) {
-    unsigned pos = b & 0xff, len = c & 0xff, msb = w - 1;
+    uint32_t pos = w == 64 ? b : b & 0xff, len = w == 64 ? c : c & 0xff, msb = w - 1;
     unsigned sbit = 0;
-    if (sgn && len) sbit = (a >> (pos + len - 1 > msb ? msb : pos + len - 1)) & 1;
+    if (sgn && len) sbit = (a >> ((uint64_t)pos + len - 1 > msb ? msb : pos + len - 1)) & 1;
     uint64_t field = pos > msb ? 0 : a >> pos;
-    unsigned avail = pos > msb ? 0 : w - pos;                  /* bits of a above pos */
-    unsigned n = len < avail ? len : avail;
+    uint32_t avail = pos > msb ? 0 : w - pos;                  /* bits of a above pos */
+    uint32_t n = len < avail ? len : avail;
     uint64_t d = field & alu_mask(n);
     if (sbit) d |= ~alu_mask(n);
     return d & alu_mask(w);
 }
 
-/* bfi: insert the low len bits of a into b at pos (mod 256), clipped at the width. */
+/* bfi: insert the low len bits of a into b at pos, clipped at the width; pos and
+ * len as for bfe. */
 static inline uint64_t alu_bfi(uint64_t a, uint64_t b, uint32_t c, uint32_t d, unsigned w) {
-    unsigned pos = c & 0xff, len = d & 0xff;
+    uint32_t pos = w == 64 ? c : c & 0xff, len = w == 64 ? d : d & 0xff;
     if (pos >= w || !len) return b;
-    unsigned n = len < w - pos ? len : w - pos;
+    uint32_t n = len < w - pos ? len : w - pos;
     uint64_t m = alu_mask(n) << pos;
     return (b & ~m) | ((a << pos) & m);
 }

@@ -2,9 +2,6 @@
  * p|q pair), set, selp, slct, testp. */
 #include "alu_core_impl.h"
 
-#define FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, const uint64_t *s, \
-                              uint32_t *cc __attribute__((unused)))
-
 enum { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };
 static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
                                    "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
@@ -63,21 +60,18 @@ static inline bool combine(const alu_op *op, bool r, uint64_t c) {
     default: return r;
     }
 }
-FN(f_setp) {
-    (void)cc;
+ALU_FN(f_setp) {
     bool r = compare(op, s[0], s[1]);
     d[0] = combine(op, r, s[2]);
     if (op->nd == 2) d[1] = combine(op, !r, s[2]);
 }
-FN(f_set) {
-    (void)cc;
+ALU_FN(f_set) {
     bool r = combine(op, compare(op, s[0], s[1]), s[2]);
     d[0] = r ? (op->p[3] & 2 ? 0x3f800000u : 0xffffffffu) : 0;
 }
-FN(f_selp) { (void)cc; (void)op; d[0] = s[2] ? s[0] : s[1]; }
+ALU_FN(f_selp) { d[0] = s[2] ? s[0] : s[1]; }
 /* slct: a when c >= 0 (c as s32 or f32; -0 counts as >= 0, NaN does not). */
-FN(f_slct) {
-    (void)cc;
+ALU_FN(f_slct) {
     bool ge;
     if (op->p[1] == T_f32) {
         uint32_t c = op->p[3] & 1 ? alu_ftz32((uint32_t)s[2]) : (uint32_t)s[2];
@@ -88,8 +82,7 @@ FN(f_slct) {
     d[0] = ge ? s[0] : s[1];
 }
 /* testp: p[0] = class. */
-FN(f_testp) {
-    (void)cc;
+ALU_FN(f_testp) {
     bool f64 = op->p[1] == T_f64;
     uint64_t v = f64 ? s[0] & ~(1ull << 63) : s[0] & 0x7fffffffu;
     uint64_t inf = f64 ? 0x7ff0000000000000ull : 0x7f800000u;
@@ -100,7 +93,7 @@ FN(f_testp) {
     case 1: r = v == inf; break;                    /* infinite */
     case 2: r = v <= inf; break;                    /* number */
     case 3: r = v > inf; break;                     /* notanumber */
-    case 4: r = v >= minn && v < inf; break;        /* normal */
+    case 4: r = (v >= minn || !v) && v < inf; break;   /* normal: zero counts (measured) */
     default: r = v && v < minn; break;              /* subnormal */
     }
     d[0] = r;

@@ -19,21 +19,31 @@ static alu_fmt fmt_of(int t) {
     default: return ALU_F64;
     }
 }
-static uint64_t nan_of(int t) {
-    switch (t) {
-    case T_f16: case T_bf16: return ALU_NAN16;
-    case T_f64: return ALU_NAN64;
-    default: return ALU_NAN32;
+/* The NaN a float-to-float conversion gives (measured on sm_90): from f64 the
+ * sign and the top of the payload survive, quieted; to f64 likewise (through the
+ * canonical f32 NaN under .ftz); bf16 to f32 is a plain shift; tf32 .rna keeps the
+ * operand's bits; everything else gives the canonical NaN of its width. */
+static uint64_t nan_conv(const alu_op *op, uint64_t v, int st, int dt) {
+    alu_fmt sf = fmt_of(st), df = fmt_of(dt);
+    if (op->p[3] & C_SAT) return 0;
+    if (st == T_f32 && (op->p[3] & C_FTZ)) v = ALU_NAN32;
+    if (st == T_bf16 && dt == T_f32) return v << 16;
+    if (dt == T_tf32) return op->p[2] == ALU_RNA ? v & ~0x1fffull : 0x7fffe000u;
+    if (st == T_f64 || dt == T_f64) {
+        uint64_t sign = v >> (sf.ebits + sf.mbits) & 1, pay = v & alu_mask(sf.mbits);
+        pay = df.mbits > sf.mbits ? pay << (df.mbits - sf.mbits) : pay >> (sf.mbits - df.mbits);
+        return sign << (df.ebits + df.mbits) | alu_mask(df.ebits) << df.mbits | 1ull << (df.mbits - 1) | pay;
     }
+    return dt == T_f32 ? ALU_NAN32 : ALU_NAN16;
 }
 static uint64_t enc_bits(int t, uint64_t enc) { return t == T_tf32 ? enc << 13 : enc; }
 
 /* The source as an exact double (float types) or integer; NaN reported apart. */
-typedef struct { bool isint, nan; __int128 i; double f; } val;
+typedef struct { bool isint, nan; __int128 i; double f; uint64_t raw; } val;
 
 static val read_src(const alu_op *op, uint64_t v) {
     int t = op->p[1];
-    val x = {0};
+    val x = {.raw = v};
     char k = alu_tkind(t);
     unsigned w = alu_tbits(t);
     if (k != 'f') {
@@ -65,7 +75,9 @@ static double irnd(double f, int rm) {
     }
 }
 
-/* Float to integer: rounded, saturated to the type's range, NaN gives 0. */
+/* Float to integer: rounded and saturated to the type's range. NaN gives 0,
+ * except from f64 or into 64 bits, where it gives the pattern 0x80...0 of the
+ * destination width (measured). */
 static uint64_t to_int(const alu_op *op, val x, int t) {
     unsigned w = alu_tbits(t);
     bool sg = alu_tkind(t) == 's';
@@ -75,7 +87,8 @@ static uint64_t to_int(const alu_op *op, val x, int t) {
         v = x.i;
         if (!(op->p[3] & C_SAT)) return sg ? (uint64_t)alu_sext((uint64_t)v, w) : (uint64_t)v & alu_mask(w);
     } else if (x.nan) {
-        v = 0;
+        if (op->p[1] != T_f64 && w < 64) return 0;
+        return sg ? (uint64_t)alu_sext(1ull << (w - 1), w) : 1ull << (w - 1);
     } else {
         double r = irnd(x.f, op->p[2]);
         v = r <= -0x1p100 ? lo : r >= 0x1p100 ? hi : (__int128)r;
@@ -93,7 +106,7 @@ static uint64_t to_float(const alu_op *op, val x, int t) {
         unsigned __int128 mag = neg ? -(unsigned __int128)x.i : (unsigned __int128)x.i;
         r = alu_round_pack(f, neg, (uint64_t)mag, 0, false, op->p[2]);
     } else if (x.nan) {
-        return nan_of(t);
+        return nan_conv(op, x.raw, op->p[1], t);
     } else if (isinf(x.f)) {
         r = (((1ull << f.ebits) - 1) << f.mbits) | ((uint64_t)(x.f < 0) << sbit);
     } else {
@@ -118,20 +131,17 @@ static uint64_t convert(const alu_op *op, uint64_t v, int dt) {
     return alu_tkind(dt) == 'f' ? to_float(op, x, dt) : to_int(op, x, dt);
 }
 
-static void f_cvt(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *cc) {
-    (void)cc;
+ALU_FN(f_cvt) {
     d[0] = convert(op, s[0], op->p[0]);
 }
 /* f16x2/bf16x2: the first source goes to the upper half. */
-static void f_cvt_x2(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *cc) {
-    (void)cc;
+ALU_FN(f_cvt_x2) {
     int t = op->p[0] == T_f16x2 ? T_f16 : T_bf16;
     d[0] = convert(op, s[0], t) << 16 | convert(op, s[1], t);
 }
 /* cvt.pack.sat: a and b saturated to the narrow type, a above b; the 8-bit forms
  * put the low half of c above them. */
-static void f_cvt_pack(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *cc) {
-    (void)cc;
+ALU_FN(f_cvt_pack) {
     int t = op->p[0];
     unsigned w = alu_tbits(t);
     uint64_t r = (convert(op, s[0], t) & alu_mask(w)) << w | (convert(op, s[1], t) & alu_mask(w));
@@ -176,7 +186,7 @@ int alu_build_cvt(const char *opc, alu_mn *m, alu_op *op) {
         rm = ir;
     } else if (dfl && (!sfl || alu_tbits(dt) < alu_tbits(st) ||
                        (alu_tbits(dt) == alu_tbits(st) && dt != st && !x2) || x2)) {
-        if (rm < 0) return 0;                            /* inexact: rounding required */
+        if (rm < 0 && !(dt == T_bf16 && st == T_f16)) return 0;   /* inexact: rounding required */
     } else if (!dfl && sfl) {
         return 0;
     }

@@ -12,9 +12,6 @@ enum { K_ADD, K_SUB, K_MUL, K_FMA, K_DIV, K_RCP, K_SQRT,                 /* exac
        K_RSQRT, K_SIN, K_COS, K_LG2, K_EX2, K_TANH, K_ARCP, K_ASQRT, K_ADIV, K_FDIV };
 enum { F_FTZ = 1, F_SAT = 2, F_NAN = 4, F_XORSIGN = 8 };
 
-#define FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, const uint64_t *s, \
-                              uint32_t *cc __attribute__((unused)))
-
 static const int host_mode[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
 
 #define ARITH(T, SUF)                                                              \
@@ -54,11 +51,16 @@ static inline uint32_t out32(const alu_op *op, float r) {
     return u;
 }
 
-/* p[0] = K_*, p[1] = rounding, p[2] = F_* flags. */
-FN(f_arith32) {
-    (void)cc;
+/* p[0] = K_*, p[1] = rounding, p[2] = F_* flags. .ftz flushes results that are
+ * tiny before rounding: one that rounds up to the smallest normal still becomes
+ * zero (measured), which truncation tells apart. */
+ALU_FN(f_arith32) {
     float a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1])), c = alu_f32(in32(op, s[2]));
-    d[0] = out32(op, round_f(op->p[0], op->p[1], a, b, c));
+    float r = round_f(op->p[0], op->p[1], a, b, c);
+    if ((op->p[2] & F_FTZ) && (alu_u32(r) & 0x7fffffffu) == 0x00800000u &&
+        !(alu_u32(round_f(op->p[0], ALU_RZ, a, b, c)) & 0x7f800000u))
+        r = alu_f32(alu_u32(r) & 0x80000000u);
+    d[0] = out32(op, r);
 }
 
 /* The approximate forms: the exact function rounded once (see ALU.md for how far
@@ -76,8 +78,7 @@ static double approx(int k, double a, double b) {
     default: return a / b;
     }
 }
-FN(f_approx32) {
-    (void)cc;
+ALU_FN(f_approx32) {
     double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1]));
     int k = op->p[0];
     if (k == K_ADIV) {    /* a times the (flushed) reciprocal of b */
@@ -102,8 +103,7 @@ static inline uint32_t minmax32(const alu_op *op, uint32_t a, uint32_t b) {
     else pick_a = op->p[0] ? x > y : x < y;
     return pick_a ? a : b;
 }
-FN(f_minmax32) {
-    (void)cc;
+ALU_FN(f_minmax32) {
     uint32_t a = in32(op, s[0]), b = in32(op, s[1]);
     if (op->p[2] & F_XORSIGN) {
         uint32_t sign = (a ^ b) & 0x80000000u;
@@ -116,27 +116,25 @@ FN(f_minmax32) {
 
 /* ---- f64 ---- */
 
+/* f64 NaNs follow the same rules as the host's SSE arithmetic: an operand NaN
+ * comes out quieted (the first one), an invalid operation gives 0xfff8000000000000. */
 static inline uint64_t out64(const alu_op *op, double r) {
     uint64_t u = alu_u64(r);
-    if (alu_isnan64(u)) u = ALU_NAN64;
     if (op->p[2] & F_FTZ) u = alu_ftz64(u);
     return u;
 }
-FN(f_arith64) {
-    (void)cc;
+ALU_FN(f_arith64) {
     d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(s[1]), alu_f64(s[2])));
 }
-FN(f_approx64) {
-    (void)cc;
+ALU_FN(f_approx64) {
     uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0]) : s[0];
     d[0] = out64(op, approx(op->p[0], alu_f64(a), 0));
 }
-FN(f_minmax64) {
-    (void)cc;
+ALU_FN(f_minmax64) {
     uint64_t a = s[0], b = s[1];
     bool na = alu_isnan64(a), nb = alu_isnan64(b);
     if (na || nb) {
-        d[0] = na && nb ? ALU_NAN64 : na ? b : a;
+        d[0] = na && nb ? a | ALU_QUIET64 : na ? b : a;
         return;
     }
     double x = alu_f64(a), y = alu_f64(b);
@@ -144,15 +142,22 @@ FN(f_minmax64) {
     d[0] = pick_a ? a : b;
 }
 
-/* ---- sign operations (bitwise; .ftz flushes first). p[0] = bits. ---- */
+/* ---- sign operations (bitwise; .ftz flushes first). p[0] = bits. A NaN is not
+ * touched bitwise: f32 gives the canonical NaN, f64 the operand quieted. ---- */
 static inline uint64_t sign_bit(const alu_op *op) { return 1ull << (op->p[0] - 1); }
-static inline uint64_t sin_(const alu_op *op, uint64_t v) {
-    if (!(op->p[2] & F_FTZ)) return v;
-    return op->p[0] == 32 ? alu_ftz32((uint32_t)v) : alu_ftz64(v);
+static inline bool sign_op(const alu_op *op, uint64_t *d, uint64_t v) {
+    if (op->p[0] == 32) {
+        if (alu_isnan32((uint32_t)v)) { *d = ALU_NAN32; return false; }
+        *d = op->p[2] & F_FTZ ? alu_ftz32((uint32_t)v) : v;
+    } else {
+        if (alu_isnan64(v)) { *d = v | ALU_QUIET64; return false; }
+        *d = v;
+    }
+    return true;
 }
-FN(f_abs) { (void)cc; d[0] = sin_(op, s[0]) & ~sign_bit(op); }
-FN(f_neg) { (void)cc; d[0] = sin_(op, s[0]) ^ sign_bit(op); }
-FN(f_copysign) { (void)cc; d[0] = (s[1] & ~sign_bit(op)) | (s[0] & sign_bit(op)); }
+ALU_FN(f_abs) { if (sign_op(op, d, s[0])) d[0] &= ~sign_bit(op); }
+ALU_FN(f_neg) { if (sign_op(op, d, s[0])) d[0] ^= sign_bit(op); }
+ALU_FN(f_copysign) { d[0] = (s[1] & ~sign_bit(op)) | (s[0] & sign_bit(op)); }
 
 /* ---- builder ---- */
 

@@ -31,6 +31,10 @@ typedef struct {
     unsigned nopnds;
 } alu_mn;
 
+/* Every per-lane function has this signature; not all of them use op or cc. */
+#define ALU_FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, \
+                                      const uint64_t *s, uint32_t *cc __attribute__((unused)))
+
 /* Consume modifier `w` if present. */
 bool alu_take(alu_mn *m, const char *w);
 /* Consume the first modifier found in the NULL-terminated list; index or -1. */

@@ -8,9 +8,6 @@ typedef __int128 s128;
 
 #define W(op) ((unsigned)(op)->p[0])
 #define SG(op) ((op)->p[1])
-#define FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, const uint64_t *s, \
-                              uint32_t *cc __attribute__((unused)))
-
 static inline uint64_t zx(const alu_op *op, uint64_t v) { return v & alu_mask(W(op)); }
 static inline int64_t sx(const alu_op *op, uint64_t v) { return alu_sext(v, W(op)); }
 /* The operand as a mathematical integer of its type. */
@@ -24,45 +21,48 @@ static inline uint64_t clamp_s(s128 v, unsigned w) {
 }
 
 /* ---- arithmetic ---- */
-FN(f_add) { d[0] = zx(op, s[0] + s[1]); }
-FN(f_sub) { d[0] = zx(op, s[0] - s[1]); }
-FN(f_add_sat) { d[0] = clamp_s(ext(op, s[0]) + ext(op, s[1]), W(op)); }
-FN(f_sub_sat) { d[0] = clamp_s(ext(op, s[0]) - ext(op, s[1]), W(op)); }
+ALU_FN(f_add) { d[0] = zx(op, s[0] + s[1]); }
+ALU_FN(f_sub) { d[0] = zx(op, s[0] - s[1]); }
+ALU_FN(f_add_sat) { d[0] = clamp_s(ext(op, s[0]) + ext(op, s[1]), W(op)); }
+ALU_FN(f_sub_sat) { d[0] = clamp_s(ext(op, s[0]) - ext(op, s[1]), W(op)); }
 
 /* mul/mad: p[2] = 0 lo, 1 hi, 2 wide; p[3] = 1 for mad. */
 static inline u128 mul_part(const alu_op *op, const uint64_t *s) {
     u128 t = prod(op, s[0], s[1]);
     return op->p[2] == 1 ? t >> W(op) : t;
 }
-FN(f_mul) { d[0] = (uint64_t)mul_part(op, s) & alu_mask(W(op) << (op->p[2] == 2)); }
-FN(f_mad) {
+ALU_FN(f_mul) { d[0] = (uint64_t)mul_part(op, s) & alu_mask(W(op) << (op->p[2] == 2)); }
+ALU_FN(f_mad) {
 
     unsigned w = W(op) << (op->p[2] == 2);
     d[0] = (uint64_t)(mul_part(op, s) + s[2]) & alu_mask(w);
 }
-FN(f_mad_hi_sat) {    /* mad.hi.sat.s32: the high half as s32 plus c, saturated */
+ALU_FN(f_mad_hi_sat) {    /* mad.hi.sat.s32: the high half as s32 plus c, saturated */
 
     int32_t hi = (int32_t)(uint32_t)(prod(op, s[0], s[1]) >> 32);
     d[0] = clamp_s((s128)hi + (int32_t)s[2], 32);
 }
 /* mad.cc / madc: adds c and the carry-in at the operand width, reports the carry-out. */
-FN(f_madc) {
+ALU_FN(f_madc) {
     unsigned w = W(op);
     u128 t = (mul_part(op, s) & alu_mask(w)) + (s[2] & alu_mask(w)) + (op->cc_in ? *cc : 0);
     d[0] = (uint64_t)t & alu_mask(w);
     if (op->cc_out) *cc = (uint32_t)(t >> w) & 1;
 }
-/* add.cc addc sub.cc subc: p[2] = 1 for subtraction, where the flag is a borrow. */
-FN(f_addc) {
+/* add.cc addc sub.cc subc: p[2] = 1 for subtraction, computed as a + ~b + CF
+ * (CF = 1 when there is no carry-in), so the flag is a carry, not a borrow: it is
+ * 1 when a - b does not wrap (measured on sm_90). */
+ALU_FN(f_addc) {
     unsigned w = W(op);
-    u128 a = s[0] & alu_mask(w), b = s[1] & alu_mask(w), c = op->cc_in ? *cc : 0;
-    u128 t = op->p[2] ? a - b - c : a + b + c;
+    u128 a = s[0] & alu_mask(w), b = s[1] & alu_mask(w), c = op->cc_in ? *cc : op->p[2];
+    if (op->p[2]) b = ~b & alu_mask(w);
+    u128 t = a + b + c;
     d[0] = (uint64_t)t & alu_mask(w);
     if (op->cc_out) *cc = (uint32_t)(t >> w) & 1;
 }
 
 /* mul24/mad24: p[2] = 1 hi, p[3] = 1 mad, p[4]... sat is p[3] == 2. */
-FN(f_mul24) {
+ALU_FN(f_mul24) {
 
     int64_t a = SG(op) ? alu_sext(s[0], 24) : (int64_t)(s[0] & 0xffffff);
     int64_t b = SG(op) ? alu_sext(s[1], 24) : (int64_t)(s[1] & 0xffffff);
@@ -72,16 +72,15 @@ FN(f_mul24) {
     else d[0] = (uint32_t)(r + (op->p[3] ? (uint32_t)s[2] : 0));
 }
 
-FN(f_sad) {
+ALU_FN(f_sad) {
 
     s128 x = ext(op, s[0]) - ext(op, s[1]);
     d[0] = zx(op, (uint64_t)(x < 0 ? -x : x) + s[2]);
 }
 
-/* Division by zero gives what the GPU's division sequence gives: all ones for
- * the unsigned quotient, the dividend for the remainder; signed forms work on
- * magnitudes and then fix the sign. INT_MIN / -1 wraps. */
-FN(f_div) {
+/* Division by zero gives all ones for the quotient and for the remainder, signed
+ * or not (measured on sm_90). INT_MIN / -1 wraps to INT_MIN, remainder 0. */
+ALU_FN(f_div) {
 
     unsigned w = W(op);
     if (!SG(op)) {
@@ -91,25 +90,27 @@ FN(f_div) {
     }
     int64_t a = sx(op, s[0]), b = sx(op, s[1]);
     uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a, ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
-    uint64_t q = ub ? (ua & alu_mask(w)) / (ub & alu_mask(w)) : alu_mask(w);
+    if (!b) { d[0] = alu_mask(w); return; }
+    uint64_t q = (ua & alu_mask(w)) / (ub & alu_mask(w));
     d[0] = zx(op, (a < 0) != (b < 0) ? -q : q);
 }
-FN(f_rem) {
+ALU_FN(f_rem) {
 
     if (!SG(op)) {
         uint64_t a = zx(op, s[0]), b = zx(op, s[1]);
-        d[0] = b ? a % b : a;
+        d[0] = b ? a % b : alu_mask(W(op));
         return;
     }
     int64_t a = sx(op, s[0]), b = sx(op, s[1]);
     uint64_t ua = (a < 0 ? -(uint64_t)a : (uint64_t)a) & alu_mask(W(op));
     uint64_t ub = (b < 0 ? -(uint64_t)b : (uint64_t)b) & alu_mask(W(op));
-    uint64_t r = ub ? ua % ub : ua;
+    if (!ub) { d[0] = alu_mask(W(op)); return; }
+    uint64_t r = ua % ub;
     d[0] = zx(op, a < 0 ? -r : r);
 }
 
-FN(f_abs) { int64_t a = sx(op, s[0]); d[0] = zx(op, a < 0 ? -(uint64_t)a : (uint64_t)a); }
-FN(f_neg) { d[0] = zx(op, -s[0]); }
+ALU_FN(f_abs) { int64_t a = sx(op, s[0]); d[0] = zx(op, a < 0 ? -(uint64_t)a : (uint64_t)a); }
+ALU_FN(f_neg) { d[0] = zx(op, -s[0]); }
 /* min/max: p[2] = 1 max, p[3] = 1 .relu (clamp the result at 0). */
 static inline uint64_t minmax(const alu_op *op, uint64_t a, uint64_t b) {
     s128 x = ext(op, a), y = ext(op, b);
@@ -117,9 +118,9 @@ static inline uint64_t minmax(const alu_op *op, uint64_t a, uint64_t b) {
     if (op->p[3] && r < 0) r = 0;
     return zx(op, (uint64_t)r);
 }
-FN(f_minmax) { d[0] = minmax(op, s[0], s[1]); }
+ALU_FN(f_minmax) { d[0] = minmax(op, s[0], s[1]); }
 /* s16x2/u16x2: p[2] as for min/max, or 2 for add. */
-FN(f_x2) {
+ALU_FN(f_x2) {
 
     uint64_t r = 0;
     for (int h = 0; h < 32; h += 16) {
@@ -130,16 +131,16 @@ FN(f_x2) {
 }
 
 /* ---- bits ---- */
-FN(f_popc) { d[0] = __builtin_popcountll(zx(op, s[0])); }
-FN(f_clz) { uint64_t a = zx(op, s[0]); d[0] = a ? __builtin_clzll(a) - (64 - W(op)) : W(op); }
-FN(f_brev) {
+ALU_FN(f_popc) { d[0] = __builtin_popcountll(zx(op, s[0])); }
+ALU_FN(f_clz) { uint64_t a = zx(op, s[0]); d[0] = a ? __builtin_clzll(a) - (64 - W(op)) : W(op); }
+ALU_FN(f_brev) {
 
     uint64_t a = s[0], r = 0;
     for (unsigned i = 0; i < W(op); i++) r |= ((a >> i) & 1) << (W(op) - 1 - i);
     d[0] = r;
 }
 /* bfind: p[2] = 1 for .shiftamt. */
-FN(f_bfind) {
+ALU_FN(f_bfind) {
 
     uint64_t a = zx(op, s[0]);
     if (SG(op) && sx(op, a) < 0) a = zx(op, ~a);
@@ -147,15 +148,16 @@ FN(f_bfind) {
     unsigned pos = 63 - __builtin_clzll(a);
     d[0] = op->p[2] ? W(op) - 1 - pos : pos;
 }
-FN(f_bfe) { d[0] = alu_bfe(s[0], (uint32_t)s[1], (uint32_t)s[2], W(op), SG(op)); }
-FN(f_bfi) { d[0] = alu_bfi(s[0], s[1], (uint32_t)s[2], (uint32_t)s[3], W(op)); }
+ALU_FN(f_bfe) { d[0] = alu_bfe(s[0], (uint32_t)s[1], (uint32_t)s[2], W(op), SG(op)); }
+ALU_FN(f_bfi) { d[0] = alu_bfi(s[0], s[1], (uint32_t)s[2], (uint32_t)s[3], W(op)); }
 /* fns: position of the offset-th set bit of mask counting from base (upwards for
  * a positive offset, downwards for a negative one); 0xffffffff if there is none. */
-FN(f_fns) {
+ALU_FN(f_fns) {
 
     uint32_t mask = (uint32_t)s[0], base = (uint32_t)s[1];
     int32_t off = (int32_t)s[2];
     uint32_t r = 0xffffffffu;
+    if (off == INT32_MIN) { d[0] = 0; return; }    /* measured: not "not found" */
     if (base > 31) { d[0] = r; return; }
     if (off == 0) {
         if (mask >> base & 1) r = base;
@@ -173,15 +175,15 @@ static inline unsigned bitcount(const alu_op *op, uint64_t v) {
     uint32_t b = (uint32_t)v;
     return op->p[2] ? (b > 32 ? 32 : b) : (b & 31);
 }
-FN(f_szext) {
+ALU_FN(f_szext) {
 
     unsigned n = bitcount(op, s[1]);
     uint64_t a = s[0] & alu_mask(n);
     d[0] = (uint32_t)(n && SG(op) ? (uint64_t)alu_sext(a, n) : a);
 }
-FN(f_bmsk) { d[0] = (uint32_t)(alu_mask(bitcount(op, s[1])) << bitcount(op, s[0])); }
+ALU_FN(f_bmsk) { d[0] = (uint32_t)(alu_mask(bitcount(op, s[1])) << bitcount(op, s[0])); }
 /* dp4a/dp2a: p[1] signedness of a, p[2] of b, p[3] = 0 dp4a, 1 dp2a.lo, 2 dp2a.hi. */
-FN(f_dp) {
+ALU_FN(f_dp) {
 
     int64_t acc = 0;
     unsigned n = op->p[3] ? 2 : 4, aw = op->p[3] ? 16 : 8, bo = op->p[3] == 2 ? 2 : 0;
@@ -193,24 +195,24 @@ FN(f_dp) {
 }
 
 /* ---- logic and shifts ---- */
-FN(f_and) { d[0] = zx(op, s[0] & s[1]); }
-FN(f_or) { d[0] = zx(op, s[0] | s[1]); }
-FN(f_xor) { d[0] = zx(op, s[0] ^ s[1]); }
-FN(f_not) { d[0] = zx(op, ~s[0]); }
-FN(f_cnot) { d[0] = zx(op, s[0]) == 0; }
-FN(f_mov) { d[0] = zx(op, s[0]); }
-FN(f_shl) { uint32_t n = (uint32_t)s[1]; d[0] = n >= W(op) ? 0 : zx(op, s[0] << n); }
-FN(f_shr) {
+ALU_FN(f_and) { d[0] = zx(op, s[0] & s[1]); }
+ALU_FN(f_or) { d[0] = zx(op, s[0] | s[1]); }
+ALU_FN(f_xor) { d[0] = zx(op, s[0] ^ s[1]); }
+ALU_FN(f_not) { d[0] = zx(op, ~s[0]); }
+ALU_FN(f_cnot) { d[0] = zx(op, s[0]) == 0; }
+ALU_FN(f_mov) { d[0] = zx(op, s[0]); }
+ALU_FN(f_shl) { uint32_t n = (uint32_t)s[1]; d[0] = n >= W(op) ? 0 : zx(op, s[0] << n); }
+ALU_FN(f_shr) {
 
     uint32_t n = (uint32_t)s[1];
     if (n >= W(op)) n = W(op) - 1 + !SG(op);        /* signed: fill with the sign */
     d[0] = n >= W(op) ? 0 : zx(op, SG(op) ? (uint64_t)(sx(op, s[0]) >> n) : zx(op, s[0]) >> n);
 }
-FN(f_lop3) { d[0] = alu_lop3((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], (unsigned)s[3] & 0xff); }
+ALU_FN(f_lop3) { d[0] = alu_lop3((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], (unsigned)s[3] & 0xff); }
 /* shf: p[2] = 1 left, p[3] = 1 wrap. */
-FN(f_shf) { d[0] = alu_shf((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], op->p[2], op->p[3]); }
+ALU_FN(f_shf) { d[0] = alu_shf((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], op->p[2], op->p[3]); }
 /* prmt: p[2] = mode (0 general, 1..6 f4e b4e rc8 ecl ecr rc16). */
-FN(f_prmt) { d[0] = alu_prmt((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], op->p[2]); }
+ALU_FN(f_prmt) { d[0] = alu_prmt((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], op->p[2]); }
 
 /* ---- builder ---- */
 

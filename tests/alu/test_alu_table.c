@@ -90,6 +90,7 @@ Test(alu_table, replay) {
     FILE *f = fopen(TABLE, "r");
     if (!f) cr_skip_test("no GPU recording at %s yet (run gpu/jobs/alu_table)", TABLE);
     char line[512], last_bad[64] = "";
+    bool verbose = getenv("ALU_TABLE_VERBOSE") != NULL;     /* every mismatch, not one per form */
     long rows = 0, exact = 0, approx_ok = 0, bad = 0, unknown = 0, badforms = 0;
     while (fgets(line, sizeof line, f)) {
         row r;
@@ -122,7 +123,7 @@ Test(alu_table, replay) {
             continue;
         }
         bad++;
-        if (strcmp(last_bad, r.mn)) {
+        if (strcmp(last_bad, r.mn) || verbose) {
             badforms++;
             fprintf(stderr, "MISMATCH %s:", r.mn);
             for (unsigned i = 0; i < r.ns; i++) fprintf(stderr, " %#llx", (unsigned long long)r.s[i]);
