@@ -1,0 +1,104 @@
+/* cudart_internal.h — shared state of the libcudart.so.13 replacement: the one ptxi
+ * context behind device 0, the registry of what the program's host stubs registered,
+ * and the error bookkeeping (per-thread last error, context-wide sticky error). */
+#ifndef CR_INTERNAL_H
+#define CR_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "ptxi.h"
+
+#define CR_EXPORT __attribute__((visibility("default")))
+
+/* Makes NAME (e.g. cudaMemcpy_ptds) another name for TARGET: the per-thread default
+ * stream variants behave like the legacy ones because ptxi runs work in order. */
+#define CR_ALIAS(name, target) \
+    extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
+
+/* ---- state.c ---- */
+extern ptxi_ctx *cr_ctx;
+
+/* Creates the context and loads every registered module on first use. Returns
+ * cudaSuccess, the sticky error, or the reason initialisation failed. */
+cudaError_t cr_init(void);
+/* The same without bringing a launch's deferred fault to light (for launches). */
+cudaError_t cr_init_ex(bool promote);
+/* Records e as the calling thread's last error (unless success) and returns it. */
+cudaError_t cr_ret(cudaError_t e);
+/* Maps a ptxi status, makes a sticky one the context's sticky error, records it. */
+cudaError_t cr_st(ptxi_status s);
+cudaError_t cr_map(ptxi_status s);
+/* A fault raised by a launch is reported by the next call that waits on the device,
+ * as on a GPU where the launch returns before the kernel has run. */
+void cr_defer_fault(ptxi_status s);
+cudaError_t cr_sticky(void);
+void cr_clear_sticky(void);
+/* Prints "ptxi: <what>" once per distinct message id. */
+void cr_warn_once(const char *what);
+
+#define CR_ENTER()                         \
+    do {                                   \
+        cudaError_t e_ = cr_init();        \
+        if (e_ != cudaSuccess) return cr_ret(e_); \
+    } while (0)
+
+/* ---- ptrmap.c ---- */
+typedef struct cr_ptrmap {
+    const void **keys;
+    void **vals;
+    size_t cap, n;
+} cr_ptrmap;
+void *cr_map_get(const cr_ptrmap *m, const void *key);
+void cr_map_put(cr_ptrmap *m, const void *key, void *val);
+
+/* ---- register.c ---- */
+typedef struct cr_fatbin cr_fatbin;
+
+typedef struct cr_func {
+    const void *host_fun;           /* the host stub's address: the key of <<<>>> */
+    const char *name;               /* mangled .entry name */
+    cr_fatbin *fb;
+    ptxi_kernel *k;                 /* resolved when the module is loaded */
+} cr_func;
+
+typedef struct cr_var {
+    const void *host_var;           /* the host shadow (for managed: the pointer slot) */
+    const char *name;
+    cr_fatbin *fb;
+    size_t size;
+    bool constant, managed;
+    ptxi_dptr addr;                 /* resolved when the module is loaded */
+} cr_var;
+
+/* Loads the PTX of every registered fatbinary into cr_ctx (done once by cr_init, again
+ * after cudaDeviceReset). Returns the first failure. */
+cudaError_t cr_load_modules(void);
+void cr_forget_modules(void);       /* after ptxi_ctx_reset freed them */
+cr_func *cr_find_func(const void *host_fun);
+cr_var *cr_find_var(const void *host_var);
+/* The kernel behind a host stub, or an error code (cudaErrorInvalidDeviceFunction,
+ * cudaErrorNoKernelImageForDevice...). */
+cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out);
+cudaError_t cr_kernel_of_handle(cudaKernel_t h, ptxi_kernel **out);
+ptxi_module *cr_var_module(const cr_var *v);
+
+/* ---- fatbin.c ---- */
+/* Finds the best PTX for sm_90 in the fatbinary that a __fatBinC_Wrapper_t points to.
+ * On success *ptx is malloc'd NUL-terminated text and *arch its compute_XX. On failure
+ * returns a cudaError_t and writes an explanation into msg. */
+cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
+                          char *msg, size_t msg_size);
+
+/* ---- stream.c ---- */
+ptxi_stream *cr_stream(cudaStream_t s);
+bool cr_stream_valid(cudaStream_t s);
+void cr_streams_forget(void);
+
+/* ---- device.c ---- */
+void cr_fill_props(struct cudaDeviceProp *p);
+
+#endif

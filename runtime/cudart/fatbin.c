@@ -1,0 +1,134 @@
+/* fatbin.c — takes the PTX out of the fatbinary that nvcc embeds in a program: the
+ * wrapper the host stub registers, the fatbin header, its entries (PTX or SASS, per
+ * architecture), LZ4 or zstd compression; picks the PTX that best fits sm_90. */
+#include <lz4.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "cudart_internal.h"
+
+#define WRAPPER_MAGIC 0x466243b1u   /* __fatBinC_Wrapper_t, fatbinary_section.h */
+#define FATBIN_MAGIC 0xba55ed50u
+#define TARGET_ARCH 90u
+
+enum { KIND_PTX = 1, KIND_ELF = 2 };
+enum { FLAG_LZ4 = 0x2000, FLAG_ZSTD = 0x8000 };
+
+typedef struct {
+    uint32_t magic;
+    int32_t version;
+    const void *data;
+    const void *extra;              /* version 2: the prelinked fatbinaries */
+} fb_wrapper;
+
+typedef struct {
+    uint32_t magic;
+    uint16_t version, header_size;
+    uint64_t fat_size;              /* bytes of entries after the header */
+} fb_header;
+
+/* One entry: its header, then payload_size bytes. Sizes as laid down by the
+ * fatbinary tool; compressed payloads record both sizes. */
+typedef struct {
+    uint16_t kind, version;
+    uint32_t header_size;
+    uint64_t payload_size;          /* padded */
+    uint32_t compressed_size;
+    uint32_t options_offset;
+    uint16_t minor, major;          /* of the PTX ISA / ELF format */
+    uint32_t arch;                  /* sm_XX / compute_XX as XX */
+    uint32_t name_offset, name_len;
+    uint64_t flags;
+    uint64_t zero;
+    uint64_t uncompressed_size;
+} fb_entry;
+
+/* Better for running on sm_90: the highest arch <= 90, else the lowest above. */
+static bool better(unsigned cand, unsigned best) {
+    if (!best) return true;
+    if (cand <= TARGET_ARCH) return best > TARGET_ARCH || cand > best;
+    return best > TARGET_ARCH && cand < best;
+}
+
+static char *inflate(const fb_entry *e, const char *payload, size_t *len, char *msg, size_t msg_size) {
+    size_t out_size = e->uncompressed_size;
+    char *out = malloc(out_size + 1);
+    if (!out) return NULL;
+    long got;
+    if (e->flags & FLAG_ZSTD) {
+        size_t r = ZSTD_decompress(out, out_size, payload, e->compressed_size);
+        got = ZSTD_isError(r) ? -1 : (long)r;
+    } else {
+        got = LZ4_decompress_safe(payload, out, (int)e->compressed_size, (int)out_size);
+    }
+    if (got < 0) {
+        snprintf(msg, msg_size, "the PTX for compute_%u in the fatbinary does not decompress", e->arch);
+        free(out);
+        return NULL;
+    }
+    out[got] = 0;
+    *len = strlen(out);
+    return out;
+}
+
+static char *copy_plain(const char *payload, size_t n, size_t *len) {
+    size_t l = strnlen(payload, n);
+    char *out = malloc(l + 1);
+    if (!out) return NULL;
+    memcpy(out, payload, l);
+    out[l] = 0;
+    *len = l;
+    return out;
+}
+
+/* Walks one fatbin; remembers the best PTX entry and which SASS archs exist. */
+static void scan(const fb_header *h, const fb_entry **best, char *sass, size_t sass_size) {
+    if (!h || h->magic != FATBIN_MAGIC) return;
+    const char *p = (const char *)h + h->header_size, *end = p + h->fat_size;
+    while (p + sizeof(fb_entry) <= end) {
+        const fb_entry *e = (const fb_entry *)p;
+        if (e->header_size < 0x40 || e->header_size > 0x1000) break;
+        if (e->kind == KIND_PTX && better(e->arch, *best ? (*best)->arch : 0)) *best = e;
+        if (e->kind == KIND_ELF) {
+            size_t used = strlen(sass);
+            snprintf(sass + used, sass_size - used, "%ssm_%u", used ? ", " : "", e->arch);
+        }
+        p += e->header_size + e->payload_size;
+    }
+}
+
+cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
+                          char *msg, size_t msg_size) {
+    const fb_wrapper *w = wrapper;
+    *ptx = NULL;
+    if (!w || w->magic != WRAPPER_MAGIC) {
+        snprintf(msg, msg_size, "the program registered device code that is not a fatbinary");
+        return cudaErrorInvalidKernelImage;
+    }
+    const fb_entry *best = NULL;
+    char sass[256] = "";
+    scan(w->data, &best, sass, sizeof sass);
+    if (!best) {
+        if (sass[0])
+            snprintf(msg, msg_size,
+                     "the program's device code is SASS only (%s) and holds no PTX, which ptxi needs; "
+                     "rebuild it with -arch=compute_90 or -gencode arch=compute_90,code=compute_90 "
+                     "(or add code=compute_XX to its -gencode options)", sass);
+        else
+            snprintf(msg, msg_size, "the program's fatbinary holds no PTX");
+        return cudaErrorNoKernelImageForDevice;
+    }
+    const char *payload = (const char *)best + best->header_size;
+    if (best->flags & (FLAG_LZ4 | FLAG_ZSTD))
+        *ptx = inflate(best, payload, len, msg, msg_size);
+    else
+        *ptx = copy_plain(payload, best->payload_size, len);
+    if (!*ptx) {
+        if (!msg[0]) snprintf(msg, msg_size, "out of memory reading the fatbinary");
+        return cudaErrorInvalidKernelImage;
+    }
+    *arch = best->arch;
+    return cudaSuccess;
+}

@@ -1,0 +1,220 @@
+/* launch.c — kernel launches: the <<<>>> configuration stack of nvcc's stubs,
+ * __cudaLaunchKernel, cudaLaunchKernel / Cooperative / ExC, kernel attributes and the
+ * occupancy calculator. A fault during a kernel is reported by the next call that
+ * waits for the device, not by the launch, as on a GPU. */
+#include <string.h>
+
+#include "cudart_internal.h"
+
+/* <<<g, b, s, st>>> pushes, the stub pops; nesting comes from launches inside arguments. */
+typedef struct {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+} launch_config;
+
+static _Thread_local launch_config configs[32];
+static _Thread_local unsigned depth;
+
+CR_EXPORT unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                               struct CUstream_st *stream) {
+    if (depth >= sizeof configs / sizeof configs[0]) return 1;
+    configs[depth++] = (launch_config){gridDim, blockDim, sharedMem, stream};
+    return 0;
+}
+
+CR_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream) {
+    if (!depth) return cudaErrorMissingConfiguration;
+    launch_config *c = &configs[--depth];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->shared;
+    *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
+static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared,
+                          cudaStream_t stream) {
+    cudaError_t e = cr_init_ex(false);
+    if (e != cudaSuccess) return cr_ret(e);
+    if (found != cudaSuccess) return cr_ret(found);
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    ptxi_status s = ptxi_launch(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
+                                cr_stream(stream), args);
+    if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
+        cr_defer_fault(s);
+        return cudaSuccess;
+    }
+    return cr_st(s);
+}
+
+CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream) {
+    cudaError_t e = cr_init_ex(false);
+    if (e != cudaSuccess) return cr_ret(e);
+    ptxi_kernel *k = NULL;
+    return launch(cr_kernel_of_handle(kernel, &k), k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                       size_t sharedMem, cudaStream_t stream) {
+    cudaError_t e = cr_init_ex(false);
+    if (e != cudaSuccess) return cr_ret(e);
+    ptxi_kernel *k = NULL;
+    return launch(cr_kernel_of(func, &k), k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+static int max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared);
+
+/* All blocks of a cooperative grid must be resident at once, as on the GPU. */
+static cudaError_t launch_cooperative(const void *func, dim3 g, dim3 b, void **args, size_t shared,
+                                      cudaStream_t stream) {
+    cudaError_t e = cr_init_ex(false);
+    if (e != cudaSuccess) return cr_ret(e);
+    ptxi_kernel *k = NULL;
+    cudaError_t found = cr_kernel_of(func, &k);
+    if (found == cudaSuccess) {
+        struct cudaDeviceProp p;
+        cr_fill_props(&p);
+        unsigned long long blocks = (unsigned long long)g.x * g.y * g.z;
+        int per_sm = max_active_blocks(k, (int)(b.x * b.y * b.z), shared);
+        if (per_sm > 0 && blocks > (unsigned long long)per_sm * (unsigned)p.multiProcessorCount)
+            return cr_ret(cudaErrorCooperativeLaunchTooLarge);
+    }
+    return launch(found, k, g, b, args, shared, stream);
+}
+
+CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream) {
+    return launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* Attributes that change how blocks are grouped (clusters) are not modelled: a
+ * cluster of more than one block is refused rather than run differently. */
+CR_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+    if (!config) return cr_ret(cudaErrorInvalidValue);
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &config->attrs[i];
+        if (a->id == cudaLaunchAttributeCooperative) cooperative = a->val.cooperative != 0;
+        if (a->id == cudaLaunchAttributeClusterDimension &&
+            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
+            cr_warn_once("cudaLaunchKernelExC with a cluster dimension is not implemented");
+            return cr_ret(cudaErrorNotSupported);
+        }
+    }
+    if (cooperative)
+        return launch_cooperative(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                  config->stream);
+    return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                            config->stream);
+}
+
+CR_ALIAS(__cudaLaunchKernel_ptsz, __cudaLaunchKernel);
+CR_ALIAS(cudaLaunchKernel_ptsz, cudaLaunchKernel);
+CR_ALIAS(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel);
+CR_ALIAS(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC);
+
+/* ---- kernel attributes ---- */
+
+static int kattr(ptxi_kernel *k, ptxi_kernel_attr a, int dflt) {
+    int v;
+    return ptxi_kernel_get_attr(k, a, &v) == PTXI_SUCCESS ? v : dflt;
+}
+
+CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+    CR_ENTER();
+    if (!attr) return cr_ret(cudaErrorInvalidValue);
+    ptxi_kernel *k;
+    cudaError_t e = cr_kernel_of(func, &k);
+    if (e != cudaSuccess) return cr_ret(e);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
+    attr->constSizeBytes = (size_t)kattr(k, PTXI_KATTR_CONST_BYTES, 0);
+    attr->localSizeBytes = (size_t)kattr(k, PTXI_KATTR_LOCAL_BYTES, 0);
+    attr->maxThreadsPerBlock = kattr(k, PTXI_KATTR_MAX_THREADS_PER_BLOCK, 1024);
+    attr->numRegs = kattr(k, PTXI_KATTR_NUM_REGS, 32);
+    attr->ptxVersion = kattr(k, PTXI_KATTR_PTX_VERSION, 90);
+    attr->binaryVersion = kattr(k, PTXI_KATTR_BINARY_VERSION, 90);
+    attr->maxDynamicSharedSizeBytes = kattr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, 49152);
+    attr->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+    CR_ENTER();
+    ptxi_kernel *k;
+    cudaError_t e = cr_kernel_of(func, &k);
+    if (e != cudaSuccess) return cr_ret(e);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+        return cr_st(ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value));
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))
+        return cr_ret(cudaErrorInvalidValue);
+    return cudaSuccess;   /* placement hints change nothing here */
+}
+
+CR_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
+    (void)cacheConfig;
+    CR_ENTER();
+    ptxi_kernel *k;
+    return cr_ret(cr_kernel_of(func, &k));
+}
+
+/* ---- occupancy, with sm_90's per-SM resources ---- */
+
+static int max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared) {
+    struct cudaDeviceProp p;
+    cr_fill_props(&p);
+    if (block_size <= 0) return 0;
+    int warps = (block_size + 31) / 32;
+    int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
+    /* Registers are given out per warp in units of 256. */
+    int regs = kattr(k, PTXI_KATTR_NUM_REGS, 32);
+    regs = regs < 1 ? 1 : regs > 255 ? 255 : regs;
+    int warp_regs = (regs * 32 + 255) / 256 * 256;
+    int by_regs = (p.regsPerMultiprocessor / warp_regs) / warps;
+    /* Shared memory: 128-byte granules, plus the 1 KiB each block keeps for the system. */
+    size_t smem = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + dyn_shared + p.reservedSharedMemPerBlock;
+    smem = (smem + 127) / 128 * 128;
+    int by_smem = (int)(p.sharedMemPerMultiprocessor / smem);
+    int n = p.maxBlocksPerMultiProcessor;
+    n = by_threads < n ? by_threads : n;
+    n = by_regs < n ? by_regs : n;
+    n = by_smem < n ? by_smem : n;
+    return block_size > kattr(k, PTXI_KATTR_MAX_THREADS_PER_BLOCK, 1024) ? 0 : n;
+}
+
+CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                            int blockSize, size_t dynamicSMemSize,
+                                                                            unsigned int flags) {
+    (void)flags;
+    CR_ENTER();
+    if (!numBlocks) return cr_ret(cudaErrorInvalidValue);
+    ptxi_kernel *k;
+    cudaError_t e = cr_kernel_of(func, &k);
+    if (e != cudaSuccess) return cr_ret(e);
+    *numBlocks = max_active_blocks(k, blockSize, dynamicSMemSize);
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                                    size_t dynamicSMemSize) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+CR_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                                int numBlocks, int blockSize) {
+    CR_ENTER();
+    if (!dynamicSmemSize || numBlocks <= 0) return cr_ret(cudaErrorInvalidValue);
+    ptxi_kernel *k;
+    cudaError_t e = cr_kernel_of(func, &k);
+    if (e != cudaSuccess) return cr_ret(e);
+    (void)blockSize;
+    struct cudaDeviceProp p;
+    cr_fill_props(&p);
+    size_t per_block = p.sharedMemPerMultiprocessor / (size_t)numBlocks / 128 * 128;
+    size_t fixed = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + p.reservedSharedMemPerBlock;
+    size_t avail = per_block > fixed ? per_block - fixed : 0;
+    *dynamicSmemSize = avail < p.sharedMemPerBlockOptin ? avail : p.sharedMemPerBlockOptin;
+    return cudaSuccess;
+}

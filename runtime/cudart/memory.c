@@ -1,0 +1,364 @@
+/* memory.c — device, managed and page-locked host memory, copies and sets (1D, 2D,
+ * to and from symbols). Page-locked host memory is taken from ptxi's managed memory so
+ * that kernels may reach it, as mapped memory is reached on a GPU with unified addressing. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_internal.h"
+
+enum { KIND_DEVICE, KIND_HOST, KIND_MANAGED };
+
+static pthread_mutex_t kinds_lock = PTHREAD_MUTEX_INITIALIZER;
+static cr_ptrmap kinds;             /* base -> KIND_x + 1 (absent: device or not ours) */
+
+static void set_kind(ptxi_dptr base, int kind) {
+    pthread_mutex_lock(&kinds_lock);
+    cr_map_put(&kinds, (void *)(uintptr_t)base, kind ? (void *)(uintptr_t)(kind + 1) : NULL);
+    pthread_mutex_unlock(&kinds_lock);
+}
+
+/* -1: not ptxi memory (a host pointer of the program's own); else KIND_x. */
+static int kind_of(const void *p, ptxi_dptr *base, size_t *bytes) {
+    ptxi_dptr b;
+    size_t n;
+    if (!p || ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)p, &b, &n) != PTXI_SUCCESS) return -1;
+    if (base) *base = b;
+    if (bytes) *bytes = n;
+    pthread_mutex_lock(&kinds_lock);
+    uintptr_t k = (uintptr_t)cr_map_get(&kinds, (void *)(uintptr_t)b);
+    pthread_mutex_unlock(&kinds_lock);
+    return k ? (int)k - 1 : KIND_DEVICE;
+}
+
+static cudaError_t alloc(void **p, size_t size, int kind) {
+    CR_ENTER();
+    if (!p) return cr_ret(cudaErrorInvalidValue);
+    *p = NULL;
+    if (!size) return cudaSuccess;
+    ptxi_dptr d;
+    ptxi_status s = kind == KIND_DEVICE ? ptxi_mem_alloc(cr_ctx, size, &d) : ptxi_mem_alloc_managed(cr_ctx, size, &d);
+    if (s != PTXI_SUCCESS) return cr_st(s);
+    set_kind(d, kind);
+    *p = (void *)(uintptr_t)d;
+    return cudaSuccess;
+}
+
+static cudaError_t release(void *p, int want) {
+    CR_ENTER();
+    if (!p) return cudaSuccess;
+    ptxi_dptr base;
+    int kind = kind_of(p, &base, NULL);
+    if (kind < 0 || base != (ptxi_dptr)(uintptr_t)p || (want == KIND_HOST) != (kind == KIND_HOST))
+        return cr_ret(cudaErrorInvalidValue);
+    ptxi_status s = ptxi_ctx_synchronize(cr_ctx);   /* cudaFree waits for the device */
+    if (s == PTXI_SUCCESS) s = ptxi_mem_free(cr_ctx, base);
+    if (s == PTXI_SUCCESS) set_kind(base, KIND_DEVICE);
+    return cr_st(s);
+}
+
+CR_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) { return alloc(devPtr, size, KIND_DEVICE); }
+CR_EXPORT cudaError_t cudaFree(void *devPtr) { return release(devPtr, KIND_DEVICE); }
+CR_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return alloc(ptr, size, KIND_HOST); }
+CR_EXPORT cudaError_t cudaFreeHost(void *ptr) { return release(ptr, KIND_HOST); }
+
+CR_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+    (void)flags;
+    return alloc(pHost, size, KIND_HOST);
+}
+
+CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return cr_ret(cudaErrorInvalidValue);
+    return alloc(devPtr, size, KIND_MANAGED);
+}
+
+CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return alloc(devPtr, size, KIND_DEVICE);
+}
+
+CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return release(devPtr, KIND_DEVICE);
+}
+
+/* Rows are padded to a multiple of 512 bytes, the pitch alignment of sm_90. */
+CR_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+    if (!pitch) return cr_ret(cudaErrorInvalidValue);
+    *pitch = (width + 511) & ~(size_t)511;
+    return alloc(devPtr, *pitch * height, KIND_DEVICE);
+}
+
+CR_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+    CR_ENTER();
+    if (!pDevice || flags) return cr_ret(cudaErrorInvalidValue);
+    if (kind_of(pHost, NULL, NULL) != KIND_HOST) return cr_ret(cudaErrorInvalidValue);
+    *pDevice = pHost;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
+    CR_ENTER();
+    if (!pFlags || kind_of(pHost, NULL, NULL) != KIND_HOST) return cr_ret(cudaErrorInvalidValue);
+    *pFlags = cudaHostAllocMapped;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+    CR_ENTER();
+    size_t f = 0, t = 0;
+    ptxi_status s = ptxi_mem_get_info(cr_ctx, &f, &t);
+    if (free_bytes) *free_bytes = f;
+    if (total_bytes) *total_bytes = t;
+    return cr_st(s);
+}
+
+CR_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr) {
+    CR_ENTER();
+    if (!attributes) return cr_ret(cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    int kind = kind_of(ptr, NULL, NULL);
+    static const enum cudaMemoryType types[] = {cudaMemoryTypeDevice, cudaMemoryTypeHost, cudaMemoryTypeManaged};
+    attributes->type = kind < 0 ? cudaMemoryTypeUnregistered : types[kind];
+    attributes->device = kind < 0 ? -2 : 0;
+    attributes->devicePointer = kind < 0 ? NULL : (void *)ptr;
+    attributes->hostPointer = kind == KIND_HOST || kind == KIND_MANAGED || kind < 0 ? (void *)ptr : NULL;
+    if (kind < 0) attributes->devicePointer = NULL;
+    return cudaSuccess;
+}
+
+/* ---- copies ---- */
+
+/* cudaMemcpyDefault: the direction follows from where the pointers live. */
+static enum cudaMemcpyKind resolve(enum cudaMemcpyKind kind, const void *dst, const void *src) {
+    if (kind != cudaMemcpyDefault) return kind;
+    bool d = kind_of(dst, NULL, NULL) >= 0, s = kind_of(src, NULL, NULL) >= 0;
+    return d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+             : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+}
+
+static bool in_device(const void *p, size_t n) {
+    ptxi_dptr base;
+    size_t bytes;
+    return kind_of(p, &base, &bytes) >= 0 && (ptxi_dptr)(uintptr_t)p + n <= base + bytes;
+}
+
+static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
+    ptxi_dptr d = (ptxi_dptr)(uintptr_t)dst, s = (ptxi_dptr)(uintptr_t)src;
+    switch (kind) {
+    case cudaMemcpyHostToDevice: return ptxi_memcpy_htod(cr_ctx, d, src, n);
+    case cudaMemcpyDeviceToHost: return ptxi_memcpy_dtoh(cr_ctx, dst, s, n);
+    case cudaMemcpyDeviceToDevice: return ptxi_memcpy_dtod(cr_ctx, d, s, n);
+    default: {
+        ptxi_status st = ptxi_ctx_synchronize(cr_ctx);
+        if (st == PTXI_SUCCESS) memmove(dst, src, n);
+        return st;
+    }
+    }
+}
+
+static cudaError_t check_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind *kind) {
+    if ((unsigned)*kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    if (!n) return cudaSuccess;
+    if (!dst || !src) return cudaErrorInvalidValue;
+    *kind = resolve(*kind, dst, src);
+    bool dev_dst = *kind == cudaMemcpyHostToDevice || *kind == cudaMemcpyDeviceToDevice;
+    bool dev_src = *kind == cudaMemcpyDeviceToHost || *kind == cudaMemcpyDeviceToDevice;
+    if ((dev_dst && !in_device(dst, n)) || (dev_src && !in_device(src, n))) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    cudaError_t e = check_copy(dst, src, count, &kind);
+    if (e != cudaSuccess || !count) return cr_ret(e);
+    return cr_st(copy(dst, src, count, kind));
+}
+
+/* Work runs in order, so an asynchronous copy is done by the time it returns. */
+CR_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                   size_t height, enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    if (!width || !height) return cudaSuccess;
+    if (width > dpitch || width > spitch) return cr_ret(cudaErrorInvalidPitchValue);
+    size_t span_d = dpitch * (height - 1) + width, span_s = spitch * (height - 1) + width;
+    enum cudaMemcpyKind k = kind;
+    cudaError_t e = check_copy(dst, src, span_d < span_s ? span_d : span_s, &k);
+    if (e == cudaSuccess) e = check_copy(dst, src, 1, &k);
+    if (e == cudaSuccess && k != cudaMemcpyHostToHost) {
+        bool dd = k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToDevice;
+        bool ds = k == cudaMemcpyDeviceToHost || k == cudaMemcpyDeviceToDevice;
+        if ((dd && !in_device(dst, span_d)) || (ds && !in_device(src, span_s))) e = cudaErrorInvalidValue;
+    }
+    if (e != cudaSuccess) return cr_ret(e);
+    for (size_t r = 0; r < height; r++) {
+        ptxi_status s = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, k);
+        if (s != PTXI_SUCCESS) return cr_st(s);
+    }
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                        size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+CR_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) {
+    if (dstDevice || srcDevice) return cr_ret(cudaErrorInvalidDevice);
+    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
+    CR_ENTER();
+    if (!count) return cudaSuccess;
+    if (!in_device(devPtr, count)) return cr_ret(cudaErrorInvalidValue);
+    return cr_st(ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)devPtr, (uint8_t)value, count));
+}
+
+CR_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemset(devPtr, value, count);
+}
+
+CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
+    CR_ENTER();
+    if (!width || !height) return cudaSuccess;
+    if (width > pitch) return cr_ret(cudaErrorInvalidPitchValue);
+    if (!in_device(devPtr, pitch * (height - 1) + width)) return cr_ret(cudaErrorInvalidValue);
+    for (size_t r = 0; r < height; r++) {
+        ptxi_status s = ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)devPtr + r * pitch, (uint8_t)value, width);
+        if (s != PTXI_SUCCESS) return cr_st(s);
+    }
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                                        cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+/* ---- symbols: the host shadow's address names the variable ---- */
+
+static cudaError_t symbol(const void *sym, size_t offset, size_t count, cr_var **out) {
+    cr_var *v = cr_find_var(sym);
+    if (!v || !cr_var_module(v)) return cudaErrorInvalidSymbol;
+    if (offset > v->size || count > v->size - offset) return cudaErrorInvalidValue;
+    *out = v;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    cr_var *v;
+    cudaError_t e = symbol(sym, offset, count, &v);
+    if (e == cudaSuccess && kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        e = cudaErrorInvalidMemcpyDirection;
+    if (e != cudaSuccess || !count) return cr_ret(e);
+    if (kind == cudaMemcpyDefault) kind = kind_of(src, NULL, NULL) >= 0 ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+    const void *from = src;
+    void *tmp = NULL;
+    ptxi_status s = PTXI_SUCCESS;
+    if (kind == cudaMemcpyDeviceToDevice) {
+        if (!in_device(src, count)) return cr_ret(cudaErrorInvalidValue);
+        if (!(from = tmp = malloc(count))) return cr_ret(cudaErrorMemoryAllocation);
+        s = ptxi_memcpy_dtoh(cr_ctx, tmp, (ptxi_dptr)(uintptr_t)src, count);
+    }
+    if (s == PTXI_SUCCESS) s = ptxi_memcpy_to_symbol(cr_var_module(v), v->name, offset, from, count);
+    free(tmp);
+    return cr_st(s);
+}
+
+CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    cr_var *v;
+    cudaError_t e = symbol(sym, offset, count, &v);
+    if (e == cudaSuccess && kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        e = cudaErrorInvalidMemcpyDirection;
+    if (e != cudaSuccess || !count) return cr_ret(e);
+    if (kind == cudaMemcpyDefault) kind = kind_of(dst, NULL, NULL) >= 0 ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+    if (kind == cudaMemcpyDeviceToHost)
+        return cr_st(ptxi_memcpy_from_symbol(cr_var_module(v), v->name, offset, dst, count));
+    if (!in_device(dst, count)) return cr_ret(cudaErrorInvalidValue);
+    void *tmp = malloc(count);
+    if (!tmp) return cr_ret(cudaErrorMemoryAllocation);
+    ptxi_status s = ptxi_memcpy_from_symbol(cr_var_module(v), v->name, offset, tmp, count);
+    if (s == PTXI_SUCCESS) s = ptxi_memcpy_htod(cr_ctx, (ptxi_dptr)(uintptr_t)dst, tmp, count);
+    free(tmp);
+    return cr_st(s);
+}
+
+CR_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count, size_t offset,
+                                              enum cudaMemcpyKind kind, cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemcpyToSymbol(sym, src, count, offset, kind);
+}
+
+CR_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count, size_t offset,
+                                                enum cudaMemcpyKind kind, cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
+}
+
+CR_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym) {
+    CR_ENTER();
+    cr_var *v;
+    cudaError_t e = symbol(sym, 0, 0, &v);
+    if (e != cudaSuccess) return cr_ret(e);
+    if (!devPtr) return cr_ret(cudaErrorInvalidValue);
+    *devPtr = (void *)(uintptr_t)v->addr;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *sym) {
+    CR_ENTER();
+    cr_var *v;
+    cudaError_t e = symbol(sym, 0, 0, &v);
+    if (e != cudaSuccess) return cr_ret(e);
+    if (!size) return cr_ret(cudaErrorInvalidValue);
+    *size = v->size;
+    return cudaSuccess;
+}
+
+/* Hints about where managed memory should live change nothing here. */
+CR_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                           unsigned int flags, cudaStream_t stream) {
+    (void)location, (void)flags;
+    CR_ENTER();
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return in_device(devPtr, count) ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
+}
+
+CR_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                    struct cudaMemLocation location) {
+    (void)advice, (void)location;
+    CR_ENTER();
+    return in_device(devPtr, count) ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
+}
+
+CR_ALIAS(cudaMemcpy_ptds, cudaMemcpy);
+CR_ALIAS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync);
+CR_ALIAS(cudaMemcpy2D_ptds, cudaMemcpy2D);
+CR_ALIAS(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync);
+CR_ALIAS(cudaMemset_ptds, cudaMemset);
+CR_ALIAS(cudaMemsetAsync_ptsz, cudaMemsetAsync);
+CR_ALIAS(cudaMemset2D_ptds, cudaMemset2D);
+CR_ALIAS(cudaMemset2DAsync_ptsz, cudaMemset2DAsync);
+CR_ALIAS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol);
+CR_ALIAS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol);
+CR_ALIAS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync);
+CR_ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);
+CR_ALIAS(cudaMallocAsync_ptsz, cudaMallocAsync);
+CR_ALIAS(cudaFreeAsync_ptsz, cudaFreeAsync);
+CR_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);

@@ -1,0 +1,243 @@
+/* register.c — the registration protocol of nvcc's host stubs (__cudaRegisterFatBinary,
+ * __cudaRegisterFunction, __cudaRegisterVar, ...): remembers each fatbinary's PTX and
+ * which host address stands for which kernel or variable, and loads the PTX into the
+ * ptxi context when the runtime first needs the device. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_internal.h"
+
+struct cr_fatbin {
+    const void *wrapper;
+    char *ptx;
+    size_t len;
+    unsigned arch;
+    cudaError_t err;                /* why this fatbinary cannot run, once known */
+    char msg[512];
+    ptxi_module *mod;
+    bool reported;
+    cr_fatbin *next;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static cr_fatbin *fatbins;
+static cr_ptrmap funcs, vars;
+
+static const char *program_name(void) {
+    extern char *program_invocation_short_name;
+    return program_invocation_short_name;
+}
+
+CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
+    cr_fatbin *fb = calloc(1, sizeof *fb);
+    if (!fb) abort();
+    fb->wrapper = fatCubin;
+    fb->err = cr_fatbin_ptx(fatCubin, &fb->ptx, &fb->len, &fb->arch, fb->msg, sizeof fb->msg);
+    const char *dump = getenv("PTXI_DUMP_PTX");
+    if (dump && fb->ptx) {
+        /* For looking at what will run: DIR/<program>.<n>.compute_XX.ptx */
+        static int seq;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.%d.compute_%u.ptx", dump, program_name(), seq++, fb->arch);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fwrite(fb->ptx, 1, fb->len, f);
+            fclose(f);
+        }
+    }
+    pthread_mutex_lock(&reg_lock);
+    fb->next = fatbins;
+    fatbins = fb;
+    pthread_mutex_unlock(&reg_lock);
+    return (void **)fb;
+}
+
+CR_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle) { (void)fatCubinHandle; }
+
+/* The program is exiting (atexit) or a shared object is unloaded: forget its
+ * registrations. Pending device printf output is not flushed, as on a GPU. */
+CR_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle) {
+    cr_fatbin *fb = (cr_fatbin *)fatCubinHandle;
+    pthread_mutex_lock(&reg_lock);
+    for (cr_fatbin **p = &fatbins; *p; p = &(*p)->next)
+        if (*p == fb) {
+            *p = fb->next;
+            break;
+        }
+    for (size_t i = 0; i < funcs.cap; i++) {
+        cr_func *f = funcs.vals[i];
+        if (f && f->fb == fb) f->fb = NULL, f->k = NULL;
+    }
+    for (size_t i = 0; i < vars.cap; i++) {
+        cr_var *v = vars.vals[i];
+        if (v && v->fb == fb) v->fb = NULL, v->addr = 0;
+    }
+    pthread_mutex_unlock(&reg_lock);
+    /* The records stay allocated: a late stub call must find a dead entry, not freed memory. */
+}
+
+CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                      dim3 *bDim, dim3 *gDim, int *wSize) {
+    (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    cr_func *f = calloc(1, sizeof *f);
+    if (!f) abort();
+    *f = (cr_func){hostFun, deviceFun, (cr_fatbin *)fatCubinHandle, NULL};
+    pthread_mutex_lock(&reg_lock);
+    cr_map_put(&funcs, hostFun, f);
+    pthread_mutex_unlock(&reg_lock);
+}
+
+static void add_var(void **handle, const void *host, const char *name, size_t size, bool constant,
+                    bool managed) {
+    cr_var *v = calloc(1, sizeof *v);
+    if (!v) abort();
+    *v = (cr_var){host, name, (cr_fatbin *)handle, size, constant, managed, 0};
+    pthread_mutex_lock(&reg_lock);
+    cr_map_put(&vars, host, v);
+    pthread_mutex_unlock(&reg_lock);
+}
+
+/* ext=1 marks an `extern __device__` declaration (relocatable device code): its
+ * storage is defined by another translation unit and found by name at load time. */
+CR_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                                 const char *deviceName, int ext, size_t size, int constant, int global) {
+    (void)deviceName, (void)ext, (void)global;
+    add_var(fatCubinHandle, hostVar, deviceAddress, size, constant, false);
+}
+
+/* A __managed__ variable: the host reaches it through the pointer at hostVarPtrAddress,
+ * which is set to the device address when the module is loaded. */
+CR_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                                        const char *deviceName, int ext, size_t size, int constant,
+                                        int global) {
+    (void)deviceName, (void)ext, (void)global;
+    add_var(fatCubinHandle, hostVarPtrAddress, deviceAddress, size, constant, true);
+}
+
+CR_EXPORT void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar,
+                                     size_t size) {
+    (void)fatCubinHandle, (void)deviceName, (void)hostVar, (void)size;
+    cr_warn_once("__cudaRegisterHostVar is not implemented");
+}
+
+/* Called by host code before it first touches a __managed__ variable. */
+CR_EXPORT char __cudaInitModule(void **fatCubinHandle) {
+    (void)fatCubinHandle;
+    return cr_init() == cudaSuccess;
+}
+
+static void report(cr_fatbin *fb) {
+    if (fb->reported) return;
+    fb->reported = true;
+    fprintf(stderr, "ptxi: %s: %s\n", program_name(), fb->msg);
+}
+
+cudaError_t cr_load_modules(void) {
+    cudaError_t first = cudaSuccess;
+    pthread_mutex_lock(&reg_lock);
+    for (cr_fatbin *fb = fatbins; fb; fb = fb->next) {
+        if (fb->mod || fb->err) continue;
+        char name[300];
+        snprintf(name, sizeof name, "%s.compute_%u.ptx", program_name(), fb->arch);
+        ptxi_status s = ptxi_module_load_data(cr_ctx, fb->ptx, fb->len, name, &fb->mod);
+        if (s != PTXI_SUCCESS) {
+            fb->mod = NULL;
+            fb->err = s == PTXI_INVALID_PTX || s == PTXI_UNSUPPORTED_PTX ? cudaErrorInvalidPtx : cr_map(s);
+            const char *detail = ptxi_ctx_error_detail(cr_ctx);
+            snprintf(fb->msg, sizeof fb->msg, "its PTX (compute_%u) cannot be loaded: %s%s%s", fb->arch,
+                     ptxi_error_string(s), detail && *detail ? "\n" : "", detail ? detail : "");
+        }
+    }
+    for (size_t i = 0; i < funcs.cap; i++) {
+        cr_func *f = funcs.vals[i];
+        if (f && f->fb && f->fb->mod && !f->k && ptxi_module_get_kernel(f->fb->mod, f->name, &f->k))
+            f->k = NULL;
+    }
+    for (size_t i = 0; i < vars.cap; i++) {
+        cr_var *v = vars.vals[i];
+        if (!v || !v->fb || !v->fb->mod || v->addr) continue;
+        size_t bytes;
+        if (ptxi_module_get_global(v->fb->mod, v->name, &v->addr, &bytes) != PTXI_SUCCESS) v->addr = 0;
+        if (v->managed) *(void **)v->host_var = (void *)(uintptr_t)v->addr;
+    }
+    for (cr_fatbin *fb = fatbins; fb; fb = fb->next)
+        if (fb->err) {
+            report(fb);
+            if (!first) first = fb->err;
+        }
+    pthread_mutex_unlock(&reg_lock);
+    (void)first;  /* a broken fatbinary fails its own kernels' launches, not every call */
+    return cudaSuccess;
+}
+
+void cr_forget_modules(void) {
+    pthread_mutex_lock(&reg_lock);
+    for (cr_fatbin *fb = fatbins; fb; fb = fb->next) fb->mod = NULL;
+    for (size_t i = 0; i < funcs.cap; i++)
+        if (funcs.vals[i]) ((cr_func *)funcs.vals[i])->k = NULL;
+    for (size_t i = 0; i < vars.cap; i++)
+        if (vars.vals[i]) ((cr_var *)vars.vals[i])->addr = 0;
+    pthread_mutex_unlock(&reg_lock);
+}
+
+cr_func *cr_find_func(const void *host_fun) {
+    pthread_mutex_lock(&reg_lock);
+    cr_func *f = cr_map_get(&funcs, host_fun);
+    pthread_mutex_unlock(&reg_lock);
+    return f;
+}
+
+cr_var *cr_find_var(const void *host_var) {
+    pthread_mutex_lock(&reg_lock);
+    cr_var *v = cr_map_get(&vars, host_var);
+    pthread_mutex_unlock(&reg_lock);
+    return v;
+}
+
+static cudaError_t kernel_of(cr_func *f, ptxi_kernel **out) {
+    if (!f || !f->fb) return cudaErrorInvalidDeviceFunction;
+    if (f->fb->err) return f->fb->err;
+    if (!f->k) return cudaErrorInvalidDeviceFunction;
+    *out = f->k;
+    return cudaSuccess;
+}
+
+cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out) {
+    return kernel_of(cr_find_func(host_fun), out);
+}
+
+cudaError_t cr_kernel_of_handle(cudaKernel_t h, ptxi_kernel **out) {
+    return kernel_of((cr_func *)h, out);
+}
+
+/* The kernel handle the launch macro caches is our record for the stub. */
+CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
+    cr_func *f = cr_find_func(entryFuncAddr);
+    if (!kernelPtr) return cr_ret(cudaErrorInvalidValue);
+    *kernelPtr = (cudaKernel_t)f;
+    return f ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
+}
+
+CR_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
+    return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
+
+CR_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) {
+    cr_func *f = cr_find_func(symbolPtr);
+    if (!functionPtr) return cr_ret(cudaErrorInvalidValue);
+    *functionPtr = (cudaFunction_t)f;
+    return f ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
+}
+
+CR_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
+    cr_func *f = cr_find_func(func);
+    if (!name) return cr_ret(cudaErrorInvalidValue);
+    if (!f) return cr_ret(cudaErrorInvalidDeviceFunction);
+    *name = f->name;
+    return cudaSuccess;
+}
+
+ptxi_module *cr_var_module(const cr_var *v) { return v && v->fb ? v->fb->mod : NULL; }

@@ -1,0 +1,203 @@
+/* state.c — the context behind device 0, created on first use, and the runtime's error
+ * model: a per-thread last error, a context-wide sticky error (a device fault), and
+ * ptxi statuses mapped to cudaError_t values. Also the error names and versions. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_internal.h"
+
+ptxi_ctx *cr_ctx;
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool ready;
+static cudaError_t init_error;
+static _Atomic cudaError_t sticky, pending;
+static _Thread_local cudaError_t last_error;
+
+static double env_double(const char *name) {
+    const char *v = getenv(name);
+    return v ? atof(v) : 0;
+}
+
+/* Options for the context come from the environment, as a program's command line is
+ * its own: PTXI_THREADS, PTXI_DETERMINISTIC, PTXI_TIMEOUT (seconds), PTXI_QUIET (no
+ * fault reports on stderr, so that stderr is only what the program prints). */
+static cudaError_t create_ctx(void) {
+    ptxi_ctx_options o = {0};
+    o.threads = (unsigned)env_double("PTXI_THREADS");
+    o.deterministic = env_double("PTXI_DETERMINISTIC") != 0;
+    o.timeout_s = env_double("PTXI_TIMEOUT");
+    ptxi_status s = ptxi_ctx_create(&cr_ctx, &o);
+    if (s != PTXI_SUCCESS) {
+        fprintf(stderr, "ptxi: cannot create a context: %s\n", ptxi_error_string(s));
+        cr_ctx = NULL;
+        return cudaErrorInitializationError;
+    }
+    const char *quiet = getenv("PTXI_QUIET");
+    if (quiet && *quiet && strcmp(quiet, "0")) {
+        FILE *null = fopen("/dev/null", "w");
+        if (null) ptxi_ctx_set_output(cr_ctx, stdout, null);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cr_init(void) { return cr_init_ex(true); }
+
+cudaError_t cr_init_ex(bool promote) {
+    if (!atomic_load_explicit(&ready, memory_order_acquire)) {
+        pthread_mutex_lock(&init_lock);
+        if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
+            if (!cr_ctx && !init_error) init_error = create_ctx();
+            if (!init_error) cr_load_modules();
+            atomic_store_explicit(&ready, true, memory_order_release);
+        }
+        pthread_mutex_unlock(&init_lock);
+    }
+    if (init_error) return init_error;
+    cudaError_t p = promote ? atomic_exchange(&pending, cudaSuccess) : cudaSuccess;
+    if (p) {
+        cudaError_t none = cudaSuccess;
+        atomic_compare_exchange_strong(&sticky, &none, p);
+    }
+    return atomic_load(&sticky);
+}
+
+cudaError_t cr_ret(cudaError_t e) {
+    if (e != cudaSuccess) last_error = e;
+    return e;
+}
+
+cudaError_t cr_map(ptxi_status s) {
+    switch (s) {
+    case PTXI_SUCCESS: return cudaSuccess;
+    case PTXI_INVALID_VALUE: return cudaErrorInvalidValue;
+    case PTXI_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case PTXI_NOT_INITIALIZED: return cudaErrorInitializationError;
+    case PTXI_INVALID_CONTEXT: return cudaErrorDeviceUninitialized;
+    case PTXI_NOT_READY: return cudaErrorNotReady;
+    case PTXI_INVALID_PTX: return cudaErrorInvalidPtx;
+    case PTXI_UNSUPPORTED_PTX: return cudaErrorUnsupportedPtxVersion;
+    case PTXI_NOT_FOUND: return cudaErrorInvalidSymbol;
+    case PTXI_INVALID_HANDLE: return cudaErrorInvalidResourceHandle;
+    case PTXI_INVALID_CONFIGURATION: return cudaErrorInvalidConfiguration;
+    case PTXI_LAUNCH_OUT_OF_RESOURCES: return cudaErrorLaunchOutOfResources;
+    case PTXI_INVALID_PARAMETERS: return cudaErrorInvalidValue;
+    case PTXI_UNRESOLVED_EXTERN: return cudaErrorInvalidPtx;
+    case PTXI_NOT_SUPPORTED: return cudaErrorNotSupported;
+    case PTXI_NOT_PERMITTED: return cudaErrorNotPermitted;
+    case PTXI_IO: return cudaErrorFileNotFound;
+    case PTXI_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case PTXI_MISALIGNED_ADDRESS: return cudaErrorMisalignedAddress;
+    case PTXI_ASSERT: return cudaErrorAssert;
+    case PTXI_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case PTXI_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
+    case PTXI_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
+    case PTXI_STACK_OVERFLOW: return cudaErrorLaunchFailure;
+    case PTXI_BARRIER_DEADLOCK: return cudaErrorLaunchFailure;
+    case PTXI_INVALID_ADDRESS_SPACE: return cudaErrorInvalidAddressSpace;
+    }
+    return cudaErrorUnknown;
+}
+
+cudaError_t cr_st(ptxi_status s) {
+    cudaError_t e = cr_map(s);
+    if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
+        cudaError_t none = cudaSuccess;
+        atomic_compare_exchange_strong(&sticky, &none, e);
+        atomic_store(&pending, cudaSuccess);
+        return cr_ret(atomic_load(&sticky));
+    }
+    return cr_ret(e);
+}
+
+void cr_defer_fault(ptxi_status s) {
+    cudaError_t none = cudaSuccess;
+    atomic_compare_exchange_strong(&pending, &none, cr_map(s));
+}
+
+cudaError_t cr_sticky(void) { return atomic_load(&sticky); }
+
+void cr_clear_sticky(void) {
+    atomic_store(&sticky, cudaSuccess);
+    atomic_store(&pending, cudaSuccess);
+    last_error = cudaSuccess;
+}
+
+void cr_warn_once(const char *what) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct seen { struct seen *next; char what[]; } *seen;
+    pthread_mutex_lock(&lock);
+    struct seen *s = seen;
+    while (s && strcmp(s->what, what)) s = s->next;
+    if (!s && (s = malloc(sizeof *s + strlen(what) + 1))) {
+        strcpy(s->what, what);
+        s->next = seen;
+        seen = s;
+        fflush(stdout);
+        fprintf(stderr, "ptxi: %s\n", what);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The last error is the thread's own; a sticky error outlives every attempt to clear it. */
+CR_EXPORT cudaError_t cudaGetLastError(void) {
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e ? e : atomic_load(&sticky);
+}
+
+CR_EXPORT cudaError_t cudaPeekAtLastError(void) {
+    return last_error ? last_error : atomic_load(&sticky);
+}
+
+static const struct { int code; const char *name, *text; } errors[] = {
+#define X(v, n, t) {v, #n, t},
+#include "errors.def"
+#undef X
+};
+
+static int error_index(cudaError_t e) {
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == (int)e) return (int)i;
+    return -1;
+}
+
+CR_EXPORT const char *cudaGetErrorName(cudaError_t error) {
+    int i = error_index(error);
+    return i < 0 ? "unrecognized error code" : errors[i].name;
+}
+
+CR_EXPORT const char *cudaGetErrorString(cudaError_t error) {
+    int i = error_index(error);
+    return i < 0 ? "unrecognized error code" : errors[i].text;
+}
+
+CR_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
+    if (!runtimeVersion) return cr_ret(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
+    if (!driverVersion) return cr_ret(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* Destroys the device's state (memory, modules, streams) and clears a sticky error;
+ * the next call starts afresh and reloads the program's modules. */
+CR_EXPORT cudaError_t cudaDeviceReset(void) {
+    pthread_mutex_lock(&init_lock);
+    if (cr_ctx) {
+        ptxi_ctx_reset(cr_ctx);
+        cr_forget_modules();
+        cr_streams_forget();
+    }
+    cr_clear_sticky();
+    atomic_store(&ready, false);
+    pthread_mutex_unlock(&init_lock);
+    return cudaSuccess;
+}

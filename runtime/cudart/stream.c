@@ -1,0 +1,244 @@
+/* stream.c — streams, events and host callbacks. ptxi runs each stream's work in
+ * order, so an event is recorded once the work before it is done (its time is taken
+ * then) and a host callback runs when everything before it on its stream has finished. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cudart_internal.h"
+
+struct CUstream_st {
+    ptxi_stream *s;
+    unsigned flags;
+    int priority;
+    struct CUstream_st *next;
+};
+
+struct CUevent_st {
+    double t;                       /* seconds, CLOCK_MONOTONIC, when recorded */
+    bool recorded;
+    unsigned flags;
+    struct CUevent_st *next;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUstream_st *streams;
+static struct CUevent_st *events;
+
+/* 0, cudaStreamLegacy and cudaStreamPerThread all name the default stream. */
+static bool is_default(cudaStream_t s) { return (uintptr_t)s <= 2; }
+
+#define LIVE(list, type, h)                                          \
+    static bool live_##type(const struct type *h) {                  \
+        pthread_mutex_lock(&lock);                                   \
+        const struct type *p = list;                                 \
+        while (p && p != h) p = p->next;                             \
+        pthread_mutex_unlock(&lock);                                 \
+        return p != NULL;                                            \
+    }
+LIVE(streams, CUstream_st, h)
+LIVE(events, CUevent_st, h)
+
+bool cr_stream_valid(cudaStream_t s) { return is_default(s) || live_CUstream_st(s); }
+
+ptxi_stream *cr_stream(cudaStream_t s) { return is_default(s) ? NULL : s->s; }
+
+void cr_streams_forget(void) {
+    pthread_mutex_lock(&lock);
+    streams = NULL;   /* ptxi_ctx_reset destroyed them; the old handles are now invalid */
+    events = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+static cudaError_t create_stream(cudaStream_t *out, unsigned flags, int priority) {
+    CR_ENTER();
+    if (!out) return cr_ret(cudaErrorInvalidValue);
+    struct CUstream_st *st = calloc(1, sizeof *st);
+    if (!st) return cr_ret(cudaErrorMemoryAllocation);
+    ptxi_status s = ptxi_stream_create(cr_ctx, &st->s);
+    if (s != PTXI_SUCCESS) {
+        free(st);
+        return cr_st(s);
+    }
+    st->flags = flags;
+    st->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
+    pthread_mutex_lock(&lock);
+    st->next = streams;
+    streams = st;
+    pthread_mutex_unlock(&lock);
+    *out = st;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return create_stream(pStream, 0, 0); }
+
+CR_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
+    return create_stream(pStream, flags, 0);
+}
+
+CR_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
+    return create_stream(pStream, flags, priority);
+}
+
+CR_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    CR_ENTER();
+    if (is_default(stream) || !live_CUstream_st(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&lock);
+    for (struct CUstream_st **p = &streams; *p; p = &(*p)->next)
+        if (*p == stream) {
+            *p = stream->next;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    ptxi_status s = ptxi_stream_destroy(stream->s);
+    free(stream);
+    return cr_st(s);
+}
+
+/* Waits for the stream's work; the legacy default stream waits for every stream. */
+static cudaError_t drain(cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cr_st(is_default(stream) ? ptxi_ctx_synchronize(cr_ctx) : ptxi_stream_synchronize(stream->s));
+}
+
+CR_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    CR_ENTER();
+    return drain(stream);
+}
+
+CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    CR_ENTER();
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    ptxi_status s = ptxi_stream_query(cr_stream(stream));
+    return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
+}
+
+CR_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+    (void)flags;
+    CR_ENTER();
+    if (!cr_stream_valid(stream) || !live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;   /* the event's work is already done when it is recorded */
+}
+
+CR_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
+    if (!flags) return cr_ret(cudaErrorInvalidValue);
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    *flags = is_default(hStream) ? 0 : hStream->flags;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
+    if (!priority) return cr_ret(cudaErrorInvalidValue);
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    *priority = is_default(hStream) ? 0 : hStream->priority;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
+    if (!device) return cr_ret(cudaErrorInvalidValue);
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    *device = 0;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                            unsigned int flags) {
+    CR_ENTER();
+    if (!callback || flags) return cr_ret(cudaErrorInvalidValue);
+    cudaError_t e = drain(stream);
+    callback(stream, e, userData);
+    return e;
+}
+
+CR_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+    CR_ENTER();
+    if (!fn) return cr_ret(cudaErrorInvalidValue);
+    cudaError_t e = drain(stream);
+    if (e == cudaSuccess) fn(userData);
+    return e;
+}
+
+/* ---- events ---- */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+CR_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+    CR_ENTER();
+    if (!event || flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess))
+        return cr_ret(cudaErrorInvalidValue);
+    struct CUevent_st *e = calloc(1, sizeof *e);
+    if (!e) return cr_ret(cudaErrorMemoryAllocation);
+    e->flags = flags;
+    pthread_mutex_lock(&lock);
+    e->next = events;
+    events = e;
+    pthread_mutex_unlock(&lock);
+    *event = e;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+
+CR_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    CR_ENTER();
+    if (!live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
+    pthread_mutex_lock(&lock);
+    for (struct CUevent_st **p = &events; *p; p = &(*p)->next)
+        if (*p == event) {
+            *p = event->next;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    free(event);
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    CR_ENTER();
+    if (!live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
+    cudaError_t e = drain(stream);
+    if (e != cudaSuccess) return e;
+    event->t = now();
+    event->recorded = true;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+    (void)flags;
+    return cudaEventRecord(event, stream);
+}
+
+CR_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
+    CR_ENTER();
+    return live_CUevent_st(event) ? cudaSuccess : cr_ret(cudaErrorInvalidResourceHandle);
+}
+
+CR_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    CR_ENTER();
+    return live_CUevent_st(event) ? cudaSuccess : cr_ret(cudaErrorInvalidResourceHandle);
+}
+
+CR_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+    CR_ENTER();
+    if (!ms) return cr_ret(cudaErrorInvalidValue);
+    if (!live_CUevent_st(start) || !live_CUevent_st(end)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if ((start->flags | end->flags) & cudaEventDisableTiming) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (!start->recorded || !end->recorded) return cr_ret(cudaErrorInvalidResourceHandle);
+    *ms = (float)((end->t - start->t) * 1e3);
+    return cudaSuccess;
+}
+
+CR_ALIAS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
+CR_ALIAS(cudaStreamQuery_ptsz, cudaStreamQuery);
+CR_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
+CR_ALIAS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
+CR_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
+CR_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
+CR_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
+CR_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
+CR_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);
+CR_ALIAS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
