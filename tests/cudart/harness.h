@@ -1,0 +1,95 @@
+/* harness.h — helpers for the cudart tests: build a CUDA program with nvcc, run it
+ * on ptxi's libcudart.so.13 and capture its stdout, stderr and exit status. */
+#ifndef CUDART_HARNESS_H
+#define CUDART_HARNESS_H
+
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define LIB_DIR PTXI_BINARY_DIR "/lib"
+#define WORK_DIR PTXI_BINARY_DIR "/cudart-tests"
+
+static inline int have_nvcc(void) { return system("command -v nvcc >/dev/null 2>&1") == 0; }
+
+static inline int have_library(void) {
+    struct stat st;
+    return stat(LIB_DIR "/libcudart.so.13", &st) == 0;
+}
+
+/* Skips the test when it cannot run here, saying why. */
+#define NEED_NVCC_AND_LIBRARY()                                                           \
+    do {                                                                                  \
+        if (!have_nvcc()) cr_skip_test("skipped: nvcc not found");                        \
+        if (!have_library()) cr_skip_test("skipped: libcudart.so.13 was not built (no CUDA headers)"); \
+    } while (0)
+
+static inline char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = 0;
+    fclose(f);
+    return s;
+}
+
+static inline time_t mtime(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_mtime : 0;
+}
+
+static inline int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sh(const char *fmt, ...) {
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int r = system(cmd);
+    return WIFEXITED(r) ? WEXITSTATUS(r) : 128 + WTERMSIG(r);
+}
+
+/* Builds DIR/SRC with `nvcc FLAGS -cudart shared` (in DIR, so __FILE__ reads as on the
+ * GPU) into WORK_DIR/ID, unless that is newer than the source. Returns the binary path. */
+static inline const char *build(const char *dir, const char *src, const char *flags, const char *id) {
+    static char bin[1024];
+    char srcpath[1024];
+    snprintf(bin, sizeof bin, WORK_DIR "/%s", id);
+    snprintf(srcpath, sizeof srcpath, "%s/%s", dir, src);
+    sh("mkdir -p " WORK_DIR);
+    if (mtime(bin) > mtime(srcpath)) return bin;
+    int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' '%s' > '%s.build.log' 2>&1", dir, flags, bin, src, bin);
+    cr_assert_eq(rc, 0, "nvcc failed for %s (%s); see %s.build.log", src, flags, bin);
+    return bin;
+}
+
+typedef struct {
+    char *out, *err;
+    int rc;
+} run_result;
+
+/* Runs BIN in DIR with the replacement library and ENV (e.g. "PTXI_DUMP_PTX=/x"). */
+static inline run_result run_program(const char *dir, const char *bin, const char *env) {
+    run_result r;
+    char out[1100], err[1100];
+    snprintf(out, sizeof out, "%s.stdout", bin);
+    snprintf(err, sizeof err, "%s.stderr", bin);
+    r.rc = sh("cd '%s' && env LD_LIBRARY_PATH=" LIB_DIR " PTXI_QUIET=1 %s timeout 600 '%s' > '%s' 2> '%s' < /dev/null",
+              dir, env ? env : "", bin, out, err);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    if (!r.out) r.out = strdup("");
+    if (!r.err) r.err = strdup("");
+    return r;
+}
+
+#endif
