@@ -28,7 +28,10 @@ int main()
     printf("launch: %s, sync: %s (%s)\n", cudaGetErrorName(launch), cudaGetErrorName(e), cudaGetErrorString(e));
     e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("copy after assert: %s\n", cudaGetErrorName(e));
-    printf("peek: %s, get: %s, get again: %s\n", cudaGetErrorName(cudaPeekAtLastError()),
-           cudaGetErrorName(cudaGetLastError()), cudaGetErrorName(cudaGetLastError()));
+    cudaError_t peek = cudaPeekAtLastError();
+    cudaError_t get = cudaGetLastError();
+    cudaError_t again = cudaGetLastError();
+    printf("peek: %s, get: %s, get again: %s\n", cudaGetErrorName(peek), cudaGetErrorName(get),
+           cudaGetErrorName(again));
     return e == cudaSuccess ? 0 : 3;
 }

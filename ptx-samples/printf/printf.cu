@@ -23,12 +23,13 @@ extern "C" __global__ void printf_kernel(int turns)
     int n = printf("ints: %d %i %u %x %X %o|%5d|%-5d|%05d|%+d|% d|%#x|%#o\n", -42, 17, 4000000000u,
                    0xbeefu, 0xbeefu, 8u, 42, 42, 42, 42, 42, 255u, 8u);
     printf("printf returned %d\n", n);
-    printf("sizes: %hd %hhd %hu %ld %lu %lld %llu %llx\n", (short)-3, (char)-5, (unsigned short)65535,
-           -1234567890123l, 18446744073709551615ul, -9223372036854775807ll - 1, 12345678901234567890ull,
-           0xdeadbeefcafef00dull);
+    // %hhd is left out: on an H100/H200 with CUDA 13 it made the last conversion
+    // of the same call print bytes of the format string.
+    printf("sizes: %hd %hu %ld %lu %lld %llu %llx\n", (short)-3, (unsigned short)65535, -1234567890123l,
+           18446744073709551615ul, -9223372036854775807ll - 1, 12345678901234567890ull, 0xdeadbeefcafef00dull);
     printf("lli: %lli %lld\n", 77ll, -77ll);
     printf("li: %li %ld\n", 88l, -88l);
-    printf("hhd then lld: %hhd %lld\n", (char)-5, 99ll);
+    printf("mixed: %hd %lld %d %llx %u\n", (short)1234, -5ll, 6, 0x1122334455667788ull, 9u);
     printf("floats: %f %.2f %10.4f|%-10.3f|%+.1f %e %.3E %g %G %g %g\n", 3.14159265, 2.71828, -1.5, 0.125,
            7.25, 123456.789, 0.000123456, 1e-5, 2.5e20, 100000.0, 1234567.0);
     printf("special: %f %f %f %e %g\n", 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0 * 0.0, -0.0, 1e300 * 10.0);
