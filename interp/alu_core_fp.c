@@ -81,10 +81,23 @@ static double approx(int k, double a, double b) {
 ALU_FN(f_approx32) {
     double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1]));
     int k = op->p[0];
-    if (k == K_ADIV) {    /* a times the (flushed) reciprocal of b */
+    if (k == K_ADIV) {
+        /* a times the flushed reciprocal of b, so |b| >= 2^126 gives 0; without
+         * .ftz a subnormal divisor is scaled first and divides exactly. */
+        if (!(op->p[2] & F_FTZ) && b != 0 && fabs(b) < 0x1p-126) {
+            d[0] = out32(op, (float)(a / b));
+            return;
+        }
         uint32_t r = alu_ftz32(alu_u32((float)(1 / b)));
         d[0] = out32(op, (float)(a * (double)alu_f32(r)));
         return;
+    }
+    if (k == K_SIN || k == K_COS) {
+        /* The hardware takes the angle in turns, x * (1/2pi) truncated to f32, so
+         * large arguments lose their fraction as it does. */
+        float t = round_f(K_MUL, ALU_RZ, (float)a, 0.15915494f, 0);
+        double fr = (double)t - floor((double)t);
+        a = 6.283185307179586 * fr;
     }
     d[0] = out32(op, (float)approx(k, a, b));
 }
@@ -116,25 +129,33 @@ ALU_FN(f_minmax32) {
 
 /* ---- f64 ---- */
 
-/* f64 NaNs follow the same rules as the host's SSE arithmetic: an operand NaN
- * comes out quieted (the first one), an invalid operation gives 0xfff8000000000000. */
+/* f64 NaNs (measured): an operand NaN comes out quieted; when there are several,
+ * add/sub/mul take b's, fma b's then c's, div a's. An invalid operation gives
+ * 0xfff8000000000000, as the host's does. */
 static inline uint64_t out64(const alu_op *op, double r) {
     uint64_t u = alu_u64(r);
     if (op->p[2] & F_FTZ) u = alu_ftz64(u);
     return u;
 }
 ALU_FN(f_arith64) {
+    static const uint8_t order[][3] = {{1, 0, 0}, {1, 2, 0}, {0, 1, 0}};
+    const uint8_t *o = order[op->p[0] == K_FMA ? 1 : op->p[0] == K_DIV ? 2 : 0];
+    for (int i = 0; i < op->ns; i++)
+        if (alu_isnan64(s[o[i]])) { d[0] = s[o[i]] | ALU_QUIET64; return; }
     d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(s[1]), alu_f64(s[2])));
 }
+/* rcp/rsqrt.approx.ftz.f64 work on the upper 32 bits only: the operand's low
+ * word is ignored (a NaN may turn into inf) and the result's low word is zero. */
 ALU_FN(f_approx64) {
-    uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0]) : s[0];
-    d[0] = out64(op, approx(op->p[0], alu_f64(a), 0));
+    uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0] & ~0xffffffffull) : s[0];
+    uint64_t r = out64(op, approx(op->p[0], alu_f64(a), 0));
+    d[0] = op->p[2] & F_FTZ && !alu_isnan64(r) ? r & ~0xffffffffull : r;
 }
 ALU_FN(f_minmax64) {
     uint64_t a = s[0], b = s[1];
     bool na = alu_isnan64(a), nb = alu_isnan64(b);
     if (na || nb) {
-        d[0] = na && nb ? a | ALU_QUIET64 : na ? b : a;
+        d[0] = na && nb ? b | ALU_QUIET64 : na ? b : a;     /* both NaN: b, quieted */
         return;
     }
     double x = alu_f64(a), y = alu_f64(b);

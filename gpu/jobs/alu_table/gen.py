@@ -113,8 +113,28 @@ cls('f32n', fedge('f32') + [0x477fe000, 0x477ff000, 0x477fefff, 0x4f000000, 0xcf
     lambda: (lambda v: v & 0xffffffff)(R.choice([frand('f32'), rbits(32),
              (R.randrange(2) << 31) | (R.randrange(100, 190) << 23) | (rbits(10) << 13) | R.choice([0x1000, 0xfff, 0x1001, 0x0, 0x1fff, 0x3000])])))
 
+NANS = {'f32': [0x7fc00000, 0x7f800001, 0xffc0002d], 'f64': [0x7ff8000000000000, 0x7ff0000000000001, 0xfff800000000002d]}
+ONE = {'f32': 0x3f800000, 'f64': 0x3ff0000000000000}
+
+def nan_pairs(classes):
+    """Rows with two different NaNs (quiet/signalling, either order) in each pair
+    of float operands: which one propagates."""
+    base = [c[:3] for c in classes]
+    if len(classes) < 2 or any(c not in NANS for c in base) or len(set(base)) != 1:
+        return []
+    t, rows = base[0], []
+    for i in range(len(classes)):
+        for j in range(i + 1, len(classes)):
+            for x in NANS[t]:
+                for y in NANS[t]:
+                    if x != y:
+                        r = [ONE[t]] * len(classes)
+                        r[i], r[j] = x, y
+                        rows.append(r)
+    return rows
+
 def gen_inputs(classes, n):
-    rows = []
+    rows = nan_pairs(classes)
     for i in range(n):
         row = []
         for c in classes:
@@ -409,6 +429,7 @@ def emit_cu(out):
         mn, dk, sk, sc, imm, cc_in, cc_out, count = f
         cls_all = list(sc) + (['pred'] if cc_in else [])
         rows = gen_inputs(cls_all, count)
+        count = len(rows)
         off = len(all_in)
         for r in rows:
             for v, k in zip(r, list(sk) + (['pred'] if cc_in else [])):
