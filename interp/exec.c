@@ -1,0 +1,594 @@
+/* exec.c — the dispatch loop: runs one warp's current lane group through
+ * threaded code until it must yield. Each handler works on all 32 lanes at
+ * once over lane-contiguous registers, so its lane loop vectorizes; the same
+ * bodies build as computed goto (default) or as a switch (PTXI_SWITCH_DISPATCH). */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec_mem.h"
+#include "warp.h"
+
+#ifdef PTXI_SWITCH_DISPATCH
+#define CASE(n) case VM_##n:
+#define DISPATCH goto dispatch
+#else
+#define CASE(n) L_##n:
+#define DISPATCH goto *i->h
+#endif
+
+#define R32(o) ((uint32_t *)(fb + (o)))
+#define R64(o) ((uint64_t *)(fb + (o)))
+#define F32(o) ((float *)(fb + (o)))
+#define F64(o) ((double *)(fb + (o)))
+#define PR(o) (*(uint32_t *)(fb + (o)))
+/* Lanes that execute this instruction: the group, filtered by the guard. */
+#define EXEC (mask & (PR(i->g) ^ i->gx))
+
+/* Runs stmt for each lane of m; the full-mask loop is the one that vectorizes. */
+#define LANES(m, stmt)                                                         \
+    do {                                                                       \
+        uint32_t m_ = (m);                                                     \
+        if (m_ == VM_FULL) {                                                   \
+            for (int l = 0; l < VM_LANES; l++) { stmt; }                       \
+        } else {                                                               \
+            for (int l = 0; l < VM_LANES; l++)                                 \
+                if (m_ >> l & 1) { stmt; }                                     \
+        }                                                                      \
+    } while (0)
+
+/* Instructions run since `seg` by the group `mask` are added to the counters
+ * only when the group or the PC changes non-sequentially, not per instruction. */
+#define ACCOUNT(upto)                                                          \
+    do {                                                                       \
+        uint64_t n_ = (uint64_t)((upto) - seg);                                \
+        cta->warp_insns += n_;                                                 \
+        cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask);          \
+        w->clock += n_;                                                        \
+    } while (0)
+
+#define NEXT                                                                   \
+    do {                                                                       \
+        i++;                                                                   \
+        if (__builtin_expect(i == stop, 0)) { ACCOUNT(i); goto merge; }        \
+        DISPATCH;                                                              \
+    } while (0)
+
+/* Leave the loop, saving the group so the warp resumes exactly here. */
+#define SAVE() (w->pc = i, w->mask = mask)
+
+/* Families of handlers. T is the lane type; operands d, a, b, c are frame offsets. */
+#define BIN(NAME, T, EXPR)                                                     \
+    CASE(NAME) {                                                               \
+        T *d = (T *)(fb + i->d);                                               \
+        const T *a = (const T *)(fb + i->a), *b = (const T *)(fb + i->b);      \
+        LANES(EXEC, d[l] = (EXPR));                                            \
+    }                                                                          \
+    NEXT;
+#define TER(NAME, T, EXPR)                                                     \
+    CASE(NAME) {                                                               \
+        T *d = (T *)(fb + i->d);                                               \
+        const T *a = (const T *)(fb + i->a), *b = (const T *)(fb + i->b);      \
+        const T *c = (const T *)(fb + i->c);                                   \
+        LANES(EXEC, d[l] = (EXPR));                                            \
+    }                                                                          \
+    NEXT;
+#define UN(NAME, TD, TA, EXPR)                                                 \
+    CASE(NAME) {                                                               \
+        TD *d = (TD *)(fb + i->d);                                             \
+        const TA *a = (const TA *)(fb + i->a);                                 \
+        LANES(EXEC, d[l] = (EXPR));                                            \
+    }                                                                          \
+    NEXT;
+/* Mixed widths: destination TD, sources TS (shift amounts are always 32-bit). */
+#define BIN2(NAME, TD, TA, TB, EXPR)                                           \
+    CASE(NAME) {                                                               \
+        TD *d = (TD *)(fb + i->d);                                             \
+        const TA *a = (const TA *)(fb + i->a);                                 \
+        const TB *b = (const TB *)(fb + i->b);                                 \
+        LANES(EXEC, d[l] = (EXPR));                                            \
+    }                                                                          \
+    NEXT;
+#define TER2(NAME, TD, TA, EXPR)                                               \
+    CASE(NAME) {                                                               \
+        TD *d = (TD *)(fb + i->d);                                             \
+        const TA *a = (const TA *)(fb + i->a), *b = (const TA *)(fb + i->b);   \
+        const TD *c = (const TD *)(fb + i->c);                                 \
+        LANES(EXEC, d[l] = (EXPR));                                            \
+    }                                                                          \
+    NEXT;
+/* setp: builds the lane mask of the comparison, writes it under the exec mask. */
+#define CMP(NAME, T, EXPR)                                                     \
+    CASE(NAME) {                                                               \
+        const T *a = (const T *)(fb + i->a), *b = (const T *)(fb + i->b);      \
+        uint32_t r = 0, m = EXEC;                                              \
+        for (int l = 0; l < VM_LANES; l++) r |= (uint32_t)(EXPR) << l;         \
+        PR(i->d) = (PR(i->d) & ~m) | (r & m);                                  \
+    }                                                                          \
+    NEXT;
+#define CMPS(T, SUF)                                                           \
+    CMP(EQ_##SUF, T, a[l] == b[l]) CMP(NE_##SUF, T, a[l] != b[l])              \
+    CMP(LT_##SUF, T, a[l] < b[l]) CMP(LE_##SUF, T, a[l] <= b[l])               \
+    CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
+/* Float ne is ordered in PTX: false when either side is NaN. */
+#define CMPF(T, SUF)                                                           \
+    CMP(EQ_##SUF, T, a[l] == b[l]) CMP(NE_##SUF, T, a[l] < b[l] || a[l] > b[l])\
+    CMP(LT_##SUF, T, a[l] < b[l]) CMP(LE_##SUF, T, a[l] <= b[l])               \
+    CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
+
+/* The GPU's canonical NaNs. */
+static inline float canon_f32(float r) {
+    union { uint32_t u; float f; } n = {0x7fffffffu};
+    return r == r ? r : n.f;
+}
+static inline double canon_f64(double r) {
+    union { uint64_t u; double f; } n = {0x7fffffffffffffffull};
+    return r == r ? r : n.f;
+}
+
+static const void *const *handler_table;
+
+const void *const *vm_handler_table(void) {
+    if (!handler_table) vm_exec(NULL, 0);
+    return handler_table;
+}
+
+static uint64_t sreg_value(vm_warp *w, const vm_insn *i, int l);
+
+vm_yield vm_exec(vm_warp *w, uint32_t budget) {
+#ifndef PTXI_SWITCH_DISPATCH
+    static const void *const labels[] = {
+#define X(n) &&L_##n,
+        VM_OP_LIST(X)
+#undef X
+    };
+    if (!w) { handler_table = labels; return VM_Y_DONE; }
+#else
+    if (!w) return VM_Y_DONE;
+#endif
+    vm_cta *cta = w->cta;
+    const vm_insn *i, *stop, *seg;
+    uint32_t mask;
+    vm_frame *fr;
+    uint8_t *fb;
+    vm_yield why;
+
+reload:
+    i = w->pc;
+    mask = w->mask;
+    stop = w->lpc_stop;
+    fr = &w->frames[w->depth - 1];
+    fb = fr->fb;
+    seg = i;
+    DISPATCH;
+
+#ifdef PTXI_SWITCH_DISPATCH
+dispatch:
+    switch ((vm_opid)i->op) {
+#endif
+
+    CASE(NOP) NEXT;
+
+    /* bra: all executing lanes jump; if that splits the group, the lanes that
+     * did not jump wait at the next instruction and the smallest PC runs first. */
+    CASE(BRA) {
+        uint32_t m = EXEC;
+        if (m == mask) {
+            ACCOUNT(i + 1);
+            i = i->target;
+            seg = i;
+            if (i->flags & VM_F_BACK && --budget == 0) { SAVE(); why = VM_Y_SLICE; goto out; }
+            if (i >= stop) goto merge;
+            DISPATCH;
+        }
+        if (m == 0) NEXT;
+        ACCOUNT(i + 1);
+        for (int l = 0; l < VM_LANES; l++)
+            if (mask >> l & 1) w->lpc[l] = (m >> l & 1) ? i->target : i + 1;
+        goto resched;
+    }
+    /* brx.idx: per-lane index into a table of targets (i->p). */
+    CASE(BRX) {
+        uint32_t m = EXEC;
+        const vm_insn *const *tab = i->p;
+        const uint32_t *ix = R32(i->a);
+        ACCOUNT(i + 1);
+        for (int l = 0; l < VM_LANES; l++)
+            if (mask >> l & 1) {
+                if (m >> l & 1) {
+                    if (ix[l] >= (uint32_t)i->imm) {
+                        SAVE();
+                        vm_fault_at(w, i, l, 105, "brx.idx index %u out of range (%u targets)", ix[l], (unsigned)i->imm);
+                        why = VM_Y_FAULT;
+                        goto out;
+                    }
+                    w->lpc[l] = tab[ix[l]];
+                } else
+                    w->lpc[l] = i + 1;
+            }
+        goto resched;
+    }
+    CASE(EXIT) {
+        uint32_t m = EXEC;
+        ACCOUNT(i + 1);
+        w->exited |= m;
+        for (int l = 0; l < VM_LANES; l++)
+            if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
+        goto resched;
+    }
+    CASE(RET) {
+        uint32_t m = EXEC;
+        ACCOUNT(i + 1);
+        if (w->depth == 1) w->exited |= m;   /* ret from the kernel ends the thread */
+        else fr->done |= m;
+        for (int l = 0; l < VM_LANES; l++)
+            if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
+        goto resched;
+    }
+    CASE(FALLOFF) {
+        /* Falling off the end of a function body behaves as ret. */
+        ACCOUNT(i);
+        if (w->depth == 1) w->exited |= mask;
+        else fr->done |= mask;
+        goto resched;
+    }
+    CASE(CALL) {
+        uint32_t m = EXEC;
+        ACCOUNT(i + 1);
+        SAVE();
+        int r = vm_do_call(w, i, m);
+        if (r < 0) { why = VM_Y_FAULT; goto out; }
+        /* vm_do_call set up lpc for every lane of the group */
+        goto resched;
+    }
+    CASE(TRAP) {
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        SAVE();
+        if (i->x == 1) vm_fault_at(w, i, __builtin_ctz(m), 105, "instruction '%s' is not supported", (const char *)i->p);
+        else vm_fault_at(w, i, __builtin_ctz(m), 103, "trap instruction executed");
+        why = VM_Y_FAULT;
+        goto out;
+    }
+    CASE(BRKPT) {
+        /* Without a debugger attached the GPU stops the kernel as for trap. */
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        SAVE();
+        vm_fault_at(w, i, __builtin_ctz(m), 103, "brkpt instruction executed with no debugger attached");
+        why = VM_Y_FAULT;
+        goto out;
+    }
+    CASE(BAR) CASE(BAR_RED) {
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        ACCOUNT(i + 1);
+        SAVE();
+        if (vm_bar_arrive(w, i, m) < 0) { why = VM_Y_FAULT; goto out; }
+        goto resched;
+    }
+    CASE(BAR_WARP) {
+        /* bar.warp.sync: the members must all be in the group; lanes from other
+         * branches are waited for by the collective machinery (sched.c). */
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        uint32_t members = i->a ? R32(i->a)[__builtin_ctz(m)] : VM_FULL;
+        if ((members & w->present & ~w->exited & ~mask) == 0) NEXT;
+        ACCOUNT(i);
+        SAVE();
+        int r = vm_collective_wait(w, i, m, members);
+        if (r < 0) { why = VM_Y_FAULT; goto out; }
+        goto resched;
+    }
+    CASE(NANOSLEEP) {
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        ACCOUNT(i + 1);
+        w->pc = i + 1;
+        w->mask = mask;
+        w->sleep_until = (uint64_t)(vm_now() * 1e9) + (i->a ? R32(i->a)[__builtin_ctz(m)] : 0);
+        why = VM_Y_SLICE;
+        goto out;
+    }
+    CASE(PMEVENT) {
+        if (EXEC) atomic_fetch_add(&cta->grid->pmevents[i->imm & 15], 1);
+        NEXT;
+    }
+
+    /* ---- moves ---- */
+    UN(MOV32, uint32_t, uint32_t, a[l])
+    UN(MOV64, uint64_t, uint64_t, a[l])
+    CASE(MOVP) {
+        uint32_t m = EXEC;
+        PR(i->d) = (PR(i->d) & ~m) | ((PR(i->a) ^ (uint32_t)i->imm) & m);
+    }
+    NEXT;
+    CASE(MOV_SREG) {
+        uint32_t m = EXEC;
+        if (i->flags & VM_F_D64) {
+            uint64_t *d = R64(i->d);
+            LANES(m, d[l] = sreg_value(w, i, l));
+        } else {
+            uint32_t *d = R32(i->d);
+            LANES(m, d[l] = (uint32_t)sreg_value(w, i, l));
+        }
+    }
+    NEXT;
+    /* Addresses known only at run time: kernel parameters and frame locals. */
+    CASE(MOV_ADDR) {
+        uint32_t m = EXEC;
+        uint64_t v = i->sp == VM_SP_KPARAM ? cta->grid->cfg->params + (uint64_t)i->imm
+                                           : (uint64_t)fr->local_base + (uint64_t)i->imm;
+        if (i->flags & VM_F_D64) {
+            uint64_t *d = R64(i->d);
+            LANES(m, d[l] = v);
+        } else {
+            uint32_t *d = R32(i->d);
+            LANES(m, d[l] = (uint32_t)v);
+        }
+    }
+    NEXT;
+    /* mov.b64 d, {a, b} and mov.b64 {a, b}, d (also b32 from b16 halves: sz = part bytes). */
+    CASE(MOV_PACK) {
+        const vm_vec *v = i->p;
+        uint32_t m = EXEC;
+        if (i->sz == 4) {
+            uint64_t *d = R64(i->d);
+            const uint32_t *lo = R32(v->e[0].off), *hi = R32(v->e[1].off);
+            LANES(m, d[l] = (uint64_t)lo[l] | (uint64_t)hi[l] << 32);
+        } else {
+            uint32_t *d = R32(i->d);
+            const uint32_t *lo = R32(v->e[0].off), *hi = R32(v->e[1].off);
+            LANES(m, d[l] = (lo[l] & 0xffff) | hi[l] << 16);
+        }
+    }
+    NEXT;
+    CASE(MOV_UNPACK) {
+        const vm_vec *v = i->p;
+        uint32_t m = EXEC;
+        if (i->sz == 4) {
+            const uint64_t *a = R64(i->a);
+            if (v->e[0].kind != VM_K_SINK) { uint32_t *lo = R32(v->e[0].off); LANES(m, lo[l] = (uint32_t)a[l]); }
+            if (v->e[1].kind != VM_K_SINK) { uint32_t *hi = R32(v->e[1].off); LANES(m, hi[l] = (uint32_t)(a[l] >> 32)); }
+        } else {
+            const uint32_t *a = R32(i->a);
+            if (v->e[0].kind != VM_K_SINK) { uint32_t *lo = R32(v->e[0].off); LANES(m, lo[l] = a[l] & 0xffff); }
+            if (v->e[1].kind != VM_K_SINK) { uint32_t *hi = R32(v->e[1].off); LANES(m, hi[l] = a[l] >> 16); }
+        }
+    }
+    NEXT;
+    /* cvta between generic and shared/local: the generic window base is added
+     * or removed (i->imm = the window). Source/destination widths by flags. */
+    CASE(CVTA_TO) CASE(CVTA_FROM) {
+        uint32_t m = EXEC;
+        uint64_t win = (uint64_t)i->imm;
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1) {
+                uint64_t a = i->flags & VM_F_BASE_REG64 ? R64(i->a)[l] : R32(i->a)[l];
+                uint64_t r = i->op == VM_CVTA_TO ? a - win : a + win;
+                if (i->flags & VM_F_D64) R64(i->d)[l] = r; else R32(i->d)[l] = (uint32_t)r;
+            }
+    }
+    NEXT;
+    CASE(ISSPACEP) {
+        uint32_t m = EXEC, r = 0;
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1) {
+                uint64_t a = i->flags & VM_F_BASE_REG64 ? R64(i->a)[l] : R32(i->a)[l];
+                r |= (uint32_t)vm_isspace(w, i->sp, a) << l;
+            }
+        PR(i->d) = (PR(i->d) & ~m) | (r & m);
+    }
+    NEXT;
+    UN(CVT_U64_U32, uint64_t, uint32_t, (uint64_t)a[l])
+    UN(CVT_S64_S32, uint64_t, uint32_t, (uint64_t)(int64_t)(int32_t)a[l])
+    UN(CVT_U32_U64, uint32_t, uint64_t, (uint32_t)a[l])
+    CASE(SELP32) {
+        uint32_t *d = R32(i->d);
+        const uint32_t *a = R32(i->a), *b = R32(i->b);
+        uint32_t p = PR(i->c) ^ (uint32_t)i->imm;
+        LANES(EXEC, d[l] = (p >> l & 1) ? a[l] : b[l]);
+    }
+    NEXT;
+    CASE(SELP64) {
+        uint64_t *d = R64(i->d);
+        const uint64_t *a = R64(i->a), *b = R64(i->b);
+        uint32_t p = PR(i->c) ^ (uint32_t)i->imm;
+        LANES(EXEC, d[l] = (p >> l & 1) ? a[l] : b[l]);
+    }
+    NEXT;
+
+    /* ---- integer ---- (unsigned arithmetic: PTX wraps, C's signed overflow would be undefined) */
+    BIN(ADD32, uint32_t, a[l] + b[l])
+    BIN(SUB32, uint32_t, a[l] - b[l])
+    BIN(MUL32, uint32_t, a[l] * b[l])
+    TER(MAD32, uint32_t, a[l] * b[l] + c[l])
+    BIN(AND32, uint32_t, a[l] & b[l])
+    BIN(OR32, uint32_t, a[l] | b[l])
+    BIN(XOR32, uint32_t, a[l] ^ b[l])
+    UN(NOT32, uint32_t, uint32_t, ~a[l])
+    BIN(SHL32, uint32_t, b[l] > 31 ? 0 : a[l] << b[l])
+    BIN(SHRU32, uint32_t, b[l] > 31 ? 0 : a[l] >> b[l])
+    BIN(SHRS32, uint32_t, (uint32_t)((int32_t)a[l] >> (b[l] > 31 ? 31 : b[l])))
+    BIN(MINS32, uint32_t, (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l])
+    BIN(MAXS32, uint32_t, (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l])
+    BIN(MINU32, uint32_t, a[l] < b[l] ? a[l] : b[l])
+    BIN(MAXU32, uint32_t, a[l] > b[l] ? a[l] : b[l])
+    BIN(ADD64, uint64_t, a[l] + b[l])
+    BIN(SUB64, uint64_t, a[l] - b[l])
+    BIN(MUL64, uint64_t, a[l] * b[l])
+    TER(MAD64, uint64_t, a[l] * b[l] + c[l])
+    BIN(AND64, uint64_t, a[l] & b[l])
+    BIN(OR64, uint64_t, a[l] | b[l])
+    BIN(XOR64, uint64_t, a[l] ^ b[l])
+    UN(NOT64, uint64_t, uint64_t, ~a[l])
+    BIN2(SHL64, uint64_t, uint64_t, uint32_t, b[l] > 63 ? 0 : a[l] << b[l])
+    BIN2(SHRU64, uint64_t, uint64_t, uint32_t, b[l] > 63 ? 0 : a[l] >> b[l])
+    BIN2(SHRS64, uint64_t, uint64_t, uint32_t, (uint64_t)((int64_t)a[l] >> (b[l] > 63 ? 63 : b[l])))
+    BIN2(MULWS32, uint64_t, uint32_t, uint32_t, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]))
+    BIN2(MULWU32, uint64_t, uint32_t, uint32_t, (uint64_t)a[l] * b[l])
+    TER2(MADWS32, uint64_t, uint32_t, (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + c[l])
+    TER2(MADWU32, uint64_t, uint32_t, (uint64_t)a[l] * b[l] + c[l])
+    BIN(MULHIU32, uint32_t, (uint32_t)(((uint64_t)a[l] * b[l]) >> 32))
+    BIN(MULHIS32, uint32_t, (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32))
+
+    /* ---- float, round to nearest even, subnormals kept ---- */
+    BIN(ADDF32, float, canon_f32(a[l] + b[l]))
+    BIN(SUBF32, float, canon_f32(a[l] - b[l]))
+    BIN(MULF32, float, canon_f32(a[l] * b[l]))
+    TER(FMAF32, float, canon_f32(fmaf(a[l], b[l], c[l])))
+    BIN(ADDF64, double, canon_f64(a[l] + b[l]))
+    BIN(SUBF64, double, canon_f64(a[l] - b[l]))
+    BIN(MULF64, double, canon_f64(a[l] * b[l]))
+    TER(FMAF64, double, canon_f64(fma(a[l], b[l], c[l])))
+
+    /* ---- comparisons ---- */
+    CMPS(int32_t, S32)
+    CMPS(uint32_t, U32)
+    CMPS(int64_t, S64)
+    CMPS(uint64_t, U64)
+    CMPF(float, F32)
+    CMPF(double, F64)
+    /* predicate logic: i->imm / i->x carry the `!` of each source as xor masks */
+    CASE(PAND) { uint32_t m = EXEC; PR(i->d) = (PR(i->d) & ~m) | (((PR(i->a) ^ (uint32_t)i->imm) & (PR(i->b) ^ (uint32_t)-(int32_t)(i->x & 1))) & m); } NEXT;
+    CASE(POR) { uint32_t m = EXEC; PR(i->d) = (PR(i->d) & ~m) | (((PR(i->a) ^ (uint32_t)i->imm) | (PR(i->b) ^ (uint32_t)-(int32_t)(i->x & 1))) & m); } NEXT;
+    CASE(PXOR) { uint32_t m = EXEC; PR(i->d) = (PR(i->d) & ~m) | (((PR(i->a) ^ (uint32_t)i->imm) ^ (PR(i->b) ^ (uint32_t)-(int32_t)(i->x & 1))) & m); } NEXT;
+    CASE(PNOT) { uint32_t m = EXEC; PR(i->d) = (PR(i->d) & ~m) | (~(PR(i->a) ^ (uint32_t)i->imm) & m); } NEXT;
+
+    /* Every other ALU form: gather each lane's operands, call the table's
+     * per-lane function, scatter the results (alu.h). */
+    CASE(ALU) {
+        uint32_t m = EXEC;
+        if (m) vm_alu_run(w, fb, i->p, m);
+    }
+    NEXT;
+
+    /* ---- memory ---- (exec_mem.h: per-lane translation and checks) */
+    CASE(LD) {
+        uint32_t m = EXEC;
+        if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+    CASE(ST) {
+        uint32_t m = EXEC;
+        if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+    CASE(LDV) {
+        uint32_t m = EXEC;
+        if (m && !vm_ldv(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+    CASE(STV) {
+        uint32_t m = EXEC;
+        if (m && !vm_stv(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+    /* ld.param of a kernel parameter: one value for every lane. */
+    CASE(LD_KPARAM) {
+        uint32_t m = EXEC;
+        const uint8_t *src = (const uint8_t *)(uintptr_t)(cta->grid->cfg->params + (uint64_t)i->imm);
+        uint64_t v = 0;
+        memcpy(&v, src, i->sz);
+        if (i->flags & VM_F_SIGNED && i->sz < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * i->sz)) >> (64 - 8 * i->sz));
+        if (i->flags & VM_F_D64) { uint64_t *d = R64(i->d); LANES(m, d[l] = v); }
+        else { uint32_t *d = R32(i->d); LANES(m, d[l] = (uint32_t)v); }
+    }
+    NEXT;
+    CASE(ATOM) {
+        uint32_t m = EXEC;
+        if (m && !vm_atom(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+    CASE(FENCE) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    NEXT;
+    CASE(ALLOCA) CASE(STACKSAVE) CASE(STACKRESTORE) {
+        uint32_t m = EXEC;
+        if (m && !vm_stackop(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+    }
+    NEXT;
+
+    /* ---- warp collectives ---- (all member lanes must be in the group; if some
+     * are elsewhere the group waits for them: sched.c) */
+    CASE(SHFL) CASE(VOTE) CASE(ACTIVEMASK) CASE(MATCH) CASE(REDUX) {
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        int r = vm_collective(w, fb, i, m);
+        if (r == 0) NEXT;
+        ACCOUNT(i + 1);
+        SAVE();
+        if (r < 0) { why = VM_Y_FAULT; goto out; }
+        /* 1: the executing lanes wait at i for the others; 2: lanes that were
+         * waiting joined in; either way every lane's position is set, pick again */
+        goto resched;
+    }
+
+#ifdef PTXI_SWITCH_DISPATCH
+    default:
+        break;
+    }
+    SAVE();
+    why = VM_Y_FAULT;
+    goto out;
+#endif
+
+merge:
+    /* The group reached the PC where other lanes wait: record where everyone is
+     * and pick again (smallest PC first). */
+    for (int l = 0; l < VM_LANES; l++)
+        if (mask >> l & 1) w->lpc[l] = i;
+resched:
+    if (atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) { why = VM_Y_FAULT; goto out_nosave; }
+    if (!vm_reschedule(w)) {
+        why = (w->exited & w->present) == w->present ? VM_Y_DONE : VM_Y_BLOCKED;
+        goto out_nosave;
+    }
+    goto reload;
+
+out:
+    ACCOUNT(i);
+out_nosave:
+    return why;
+}
+
+/* Special registers that vary per lane or over time. */
+static uint64_t sreg_value(vm_warp *w, const vm_insn *i, int l) {
+    const vm_cta *cta = w->cta;
+    const vm_launch_cfg *cfg = cta->grid->cfg;
+    unsigned c = i->sz;
+    switch ((ir_sreg)i->x) {
+    case IR_SREG_TID: return w->tid[c][l];
+    case IR_SREG_NTID: return cfg->block[c];
+    case IR_SREG_CTAID: return cta->ctaid[c];
+    case IR_SREG_NCTAID: return cfg->grid[c];
+    case IR_SREG_LANEID: return (uint32_t)l;
+    case IR_SREG_WARPID: return w->id;
+    case IR_SREG_NWARPID: return 64;
+    case IR_SREG_SMID: return (uint32_t)(cta->linear % 132);
+    case IR_SREG_NSMID: return 132;
+    case IR_SREG_GRIDID: return 1;
+    case IR_SREG_LANEMASK_EQ: return 1u << l;
+    case IR_SREG_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
+    case IR_SREG_LANEMASK_LT: return (1u << l) - 1;
+    case IR_SREG_LANEMASK_GE: return ~((1u << l) - 1);
+    case IR_SREG_LANEMASK_GT: return (uint32_t)~((2ull << l) - 1);
+    case IR_SREG_CLOCK: return (uint32_t)w->clock;
+    case IR_SREG_CLOCK_HI: return (uint32_t)(w->clock >> 32);
+    case IR_SREG_CLOCK64: return w->clock;
+    case IR_SREG_GLOBALTIMER: return (uint64_t)(vm_now() * 1e9);
+    case IR_SREG_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(vm_now() * 1e9);
+    case IR_SREG_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(vm_now() * 1e9) >> 32);
+    case IR_SREG_DYNAMIC_SMEM_SIZE: return cfg->dyn_shared;
+    case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_size;
+    case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_size;
+    case IR_SREG_NCLUSTERID: return cfg->grid[c];
+    case IR_SREG_CLUSTERID: return cta->ctaid[c];
+    case IR_SREG_CLUSTER_NCTAID: return 1;
+    case IR_SREG_CLUSTER_CTAID: return 0;
+    case IR_SREG_CLUSTER_CTARANK: return 0;
+    case IR_SREG_CLUSTER_NCTARANK: return 1;
+    default: return 0;   /* %envregN, %pmN, reserved offsets: zero as on a plain launch */
+    }
+}

@@ -1,0 +1,298 @@
+/* exec_mem.h — the memory handlers' per-lane work: address computation,
+ * translation of each state space (and of generic addresses through their
+ * windows) to host memory, the checks that turn a bad access into a report,
+ * and atomics. Included by exec.c only, so everything here inlines. */
+#ifndef PTXI_EXEC_MEM_H
+#define PTXI_EXEC_MEM_H
+
+#include <string.h>
+
+#include "warp.h"
+
+/* Atomic operations and types (vm_insn.x = op << 8 | type). */
+enum { VM_AO_ADD, VM_AO_MIN, VM_AO_MAX, VM_AO_INC, VM_AO_DEC, VM_AO_AND, VM_AO_OR, VM_AO_XOR,
+       VM_AO_EXCH, VM_AO_CAS };
+enum { VM_AT_U32, VM_AT_S32, VM_AT_U64, VM_AT_S64, VM_AT_F32, VM_AT_F64, VM_AT_F16, VM_AT_BF16,
+       VM_AT_F16X2, VM_AT_BF16X2, VM_AT_B16 };
+
+static inline uint64_t lane_addr(const vm_frame *fr, const uint8_t *fb, const vm_insn *i, int l) {
+    uint64_t a;
+    if (i->flags & VM_F_BASE_REG64) a = ((const uint64_t *)(fb + i->a))[l] + (uint64_t)i->imm;
+    else if (i->flags & VM_F_BASE_REG32) a = (uint32_t)(((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm);
+    else a = (uint64_t)i->imm;
+    if (i->flags & VM_F_FRAME_SYM) a += fr->local_base;
+    return a;
+}
+
+static const char *const sp_name[] = {"global", "shared", "local", "const", "generic", "param", "param"};
+
+/* Host address of n bytes at device address a for lane l, or NULL after
+ * recording a fault. */
+static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, uint64_t a, unsigned n, bool wr) {
+    vm_cta *cta = w->cta;
+    vm_arena *arena = cta->grid->cfg->kernel->prog->rt->arena;
+    int sp = i->sp;
+    if (a & (n - 1)) {
+        vm_fault_at(w, i, l, 101, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
+                    wr ? "write" : "read", n, (unsigned long long)a);
+        return NULL;
+    }
+    if (sp == VM_SP_GENERIC) {
+        if (a - vm_shared_win < VM_WIN_SIZE) a -= vm_shared_win, sp = VM_SP_SHARED;
+        else if (a - vm_local_win < VM_WIN_SIZE) a -= vm_local_win, sp = VM_SP_LOCAL;
+        else sp = VM_SP_GLOBAL;
+    }
+    switch (sp) {
+    case VM_SP_SHARED:
+        if (a + n <= cta->smem_size) return cta->smem + a;
+        break;
+    case VM_SP_LOCAL:
+        if (a + n <= w->local_stride) return w->local + (size_t)l * w->local_stride + a;
+        break;
+    case VM_SP_FPARAM:
+        if (a + n <= i->b) return fb + i->c + (size_t)l * i->b + a;
+        break;
+    default:
+        if (vm_arena_ok(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
+        if (wr && vm_arena_ok(arena, a, n, false)) {
+            vm_fault_at(w, i, l, 100, "write of %u bytes to read-only %s memory at 0x%llx", n,
+                        vm_shadow(arena, a) == VM_SH_CONST ? ".const" : ".param", (unsigned long long)a);
+            return NULL;
+        }
+        break;
+    }
+    char where[256];
+    where[0] = 0;
+    if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
+    else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
+                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->b);
+    vm_fault_at(w, i, l, 100, "out-of-bounds %s %s of %u bytes at address 0x%llx%s", sp_name[i->sp],
+                wr ? "write" : "read", n, (unsigned long long)a, where);
+    return NULL;
+}
+
+static inline uint64_t load_bits(const uint8_t *p, unsigned n, bool sgn) {
+    switch (n) {
+    case 1: return sgn ? (uint64_t)(int64_t) * (const int8_t *)p : *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_bits(uint8_t *p, unsigned n, uint64_t v) {
+    switch (n) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static inline void put_reg(uint8_t *fb, uint32_t off, uint8_t kind, int l, uint64_t v) {
+    if (kind == VM_K_R64) ((uint64_t *)(fb + off))[l] = v;
+    else if (kind != VM_K_SINK) ((uint32_t *)(fb + off))[l] = (uint32_t)v;
+}
+
+static inline uint64_t get_reg(const uint8_t *fb, uint32_t off, uint8_t kind, int l) {
+    return kind == VM_K_R64 ? ((const uint64_t *)(fb + off))[l] : ((const uint32_t *)(fb + off))[l];
+}
+
+static inline bool vm_ld(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    unsigned n = i->sz;
+    uint8_t kind = i->flags & VM_F_D64 ? VM_K_R64 : VM_K_R32;
+    bool sgn = i->flags & VM_F_SIGNED;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, false);
+            if (!p) return false;
+            put_reg(fb, i->d, kind, l, load_bits(p, n, sgn));
+        }
+    return true;
+}
+
+static inline bool vm_st(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    unsigned n = i->sz;
+    uint8_t kind = i->flags & VM_F_D64 ? VM_K_R64 : VM_K_R32;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
+            if (!p) return false;
+            store_bits(p, n, get_reg(fb, i->b, kind, l));
+        }
+    return true;
+}
+
+static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const vm_vec *v = i->p;
+    unsigned n = i->sz;
+    bool sgn = i->flags & VM_F_SIGNED;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n * v->n, false);
+            if (!p) return false;
+            for (uint32_t k = 0; k < v->n; k++) put_reg(fb, v->e[k].off, v->e[k].kind, l, load_bits(p + k * n, n, sgn));
+        }
+    return true;
+}
+
+static inline bool vm_stv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const vm_vec *v = i->p;
+    unsigned n = i->sz;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n * v->n, true);
+            if (!p) return false;
+            for (uint32_t k = 0; k < v->n; k++)
+                if (v->e[k].kind != VM_K_SINK) store_bits(p + k * n, n, get_reg(fb, v->e[k].off, v->e[k].kind, l));
+        }
+    return true;
+}
+
+/* f32 atomic add on the GPU rounds to nearest and flushes subnormal inputs
+ * and results to sign-preserving zero. */
+static inline float ftz32(float x) {
+    union { float f; uint32_t u; } v = {x};
+    if ((v.u & 0x7f800000u) == 0) v.u &= 0x80000000u;
+    return v.f;
+}
+
+#define ATOM_CAS_LOOP(T, UT, p, NEWEXPR)                                       \
+    do {                                                                       \
+        UT o_ = __atomic_load_n((UT *)(p), __ATOMIC_RELAXED), n_;              \
+        T ov_, nv_;                                                            \
+        do {                                                                   \
+            memcpy(&ov_, &o_, sizeof o_);                                      \
+            nv_ = (NEWEXPR);                                                   \
+            memcpy(&n_, &nv_, sizeof n_);                                      \
+        } while (!__atomic_compare_exchange_n((UT *)(p), &o_, n_, false,       \
+                                              __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
+        old = o_;                                                              \
+    } while (0)
+
+/* One lane's atomic. Returns the old value. */
+static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t b, uint64_t c) {
+    uint64_t old = 0;
+    bool wide = ty == VM_AT_U64 || ty == VM_AT_S64 || ty == VM_AT_F64;
+    if (ty == VM_AT_F32 && op == VM_AO_ADD) {
+        float fb_;
+        uint32_t bb = (uint32_t)b;
+        memcpy(&fb_, &bb, 4);
+        ATOM_CAS_LOOP(float, uint32_t, p, ftz32(ftz32(ov_) + ftz32(fb_)));
+        return old;
+    }
+    if (ty == VM_AT_F64 && op == VM_AO_ADD) {
+        double fb_;
+        memcpy(&fb_, &b, 8);
+        ATOM_CAS_LOOP(double, uint64_t, p, ov_ + fb_);
+        return old;
+    }
+    if (!wide) {
+        uint32_t *q = (uint32_t *)p, bv = (uint32_t)b;
+        switch (op) {
+        case VM_AO_ADD: return __atomic_fetch_add(q, bv, __ATOMIC_SEQ_CST);
+        case VM_AO_AND: return __atomic_fetch_and(q, bv, __ATOMIC_SEQ_CST);
+        case VM_AO_OR: return __atomic_fetch_or(q, bv, __ATOMIC_SEQ_CST);
+        case VM_AO_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_SEQ_CST);
+        case VM_AO_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_SEQ_CST);
+        case VM_AO_CAS: {
+            uint32_t e = bv;
+            __atomic_compare_exchange_n(q, &e, (uint32_t)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+            return e;
+        }
+        case VM_AO_MIN:
+            if (ty == VM_AT_S32) ATOM_CAS_LOOP(int32_t, uint32_t, p, ov_ < (int32_t)bv ? ov_ : (int32_t)bv);
+            else ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ < bv ? ov_ : bv);
+            return old;
+        case VM_AO_MAX:
+            if (ty == VM_AT_S32) ATOM_CAS_LOOP(int32_t, uint32_t, p, ov_ > (int32_t)bv ? ov_ : (int32_t)bv);
+            else ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ > bv ? ov_ : bv);
+            return old;
+        case VM_AO_INC: ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ >= bv ? 0 : ov_ + 1); return old;
+        case VM_AO_DEC: ATOM_CAS_LOOP(uint32_t, uint32_t, p, (ov_ == 0 || ov_ > bv) ? bv : ov_ - 1); return old;
+        }
+        return old;
+    }
+    uint64_t *q = (uint64_t *)p;
+    switch (op) {
+    case VM_AO_ADD: return __atomic_fetch_add(q, b, __ATOMIC_SEQ_CST);
+    case VM_AO_AND: return __atomic_fetch_and(q, b, __ATOMIC_SEQ_CST);
+    case VM_AO_OR: return __atomic_fetch_or(q, b, __ATOMIC_SEQ_CST);
+    case VM_AO_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_SEQ_CST);
+    case VM_AO_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_SEQ_CST);
+    case VM_AO_CAS: {
+        uint64_t e = b;
+        __atomic_compare_exchange_n(q, &e, c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        return e;
+    }
+    case VM_AO_MIN:
+        if (ty == VM_AT_S64) ATOM_CAS_LOOP(int64_t, uint64_t, p, ov_ < (int64_t)b ? ov_ : (int64_t)b);
+        else ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ < b ? ov_ : b);
+        return old;
+    case VM_AO_MAX:
+        if (ty == VM_AT_S64) ATOM_CAS_LOOP(int64_t, uint64_t, p, ov_ > (int64_t)b ? ov_ : (int64_t)b);
+        else ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ > b ? ov_ : b);
+        return old;
+    case VM_AO_INC: ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ >= b ? 0 : ov_ + 1); return old;
+    case VM_AO_DEC: ATOM_CAS_LOOP(uint64_t, uint64_t, p, (ov_ == 0 || ov_ > b) ? b : ov_ - 1); return old;
+    }
+    return old;
+}
+
+/* atom / red: lanes in lane order; d is a sink for red. */
+static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const vm_alu *ops = i->p;     /* d[0] destination, s[0] value, s[1] compare/swap value */
+    unsigned op = i->x >> 8, ty = i->x & 0xff, n = i->sz;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
+            if (!p) return false;
+            uint64_t b = get_reg(fb, ops->s[0].off, ops->s[0].kind, l);
+            uint64_t c = op == VM_AO_CAS ? get_reg(fb, ops->s[1].off, ops->s[1].kind, l) : 0;
+            uint64_t old = atom_lane(p, op, ty, b, c);
+            put_reg(fb, ops->d[0].off, ops->d[0].kind, l, old);
+        }
+    return true;
+}
+
+/* alloca / stacksave / stackrestore on the per-lane local stack. */
+static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    (void)fr;
+    uint8_t kind = i->flags & VM_F_D64 ? VM_K_R64 : VM_K_R32;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            if (i->op == VM_STACKSAVE) {
+                put_reg(fb, i->d, kind, l, w->lsp[l]);
+            } else if (i->op == VM_STACKRESTORE) {
+                w->lsp[l] = (uint32_t)get_reg(fb, i->a, kind, l);
+            } else {
+                uint64_t size = get_reg(fb, i->a, kind, l);
+                uint32_t align = i->imm > 0 ? (uint32_t)i->imm : 8;
+                uint64_t at = ((uint64_t)w->lsp[l] + align - 1) & ~(uint64_t)(align - 1);
+                if (at + size > w->local_stride) {
+                    vm_fault_at(w, i, l, 106, "alloca of %llu bytes overflows the %u-byte stack",
+                                (unsigned long long)size, w->local_stride);
+                    return false;
+                }
+                w->lsp[l] = (uint32_t)(at + size);
+                put_reg(fb, i->d, kind, l, at);
+            }
+        }
+    return true;
+}
+
+static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
+    vm_arena *arena = w->cta->grid->cfg->kernel->prog->rt->arena;
+    switch (sp) {
+    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_size;
+    case VM_SP_LOCAL: return a - vm_local_win < w->local_stride;
+    case VM_SP_CONST: return vm_shadow(arena, a) == VM_SH_CONST;
+    case VM_SP_KPARAM: return vm_shadow(arena, a) == VM_SH_PARAM;
+    default: {
+        uint8_t s = vm_shadow(arena, a);
+        return s == VM_SH_GLOBAL || s == VM_SH_HEAP || s == VM_SH_MANAGED;
+    }
+    }
+}
+
+#endif

@@ -1,0 +1,1038 @@
+/* lower.c — IR to threaded code. Per function: lay out the register frame
+ * (predicates, 32-bit and 64-bit lane arrays, constants, per-lane .param
+ * regions), then pick one handler per instruction so handlers never test what
+ * kind an operand is. Forms without a fast handler go to the ALU tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec_mem.h"
+#include "vm.h"
+#include "warp.h"
+
+const char *const vm_op_name[VM_OP__COUNT] = {
+#define X(n) #n,
+    VM_OP_LIST(X)
+#undef X
+};
+
+typedef struct lctx {
+    vm_program *prog;
+    vm_func *vf;
+    const ir_func *f;
+    uint8_t *img;              /* frame image being built */
+    uint32_t size, cap;
+    vm_insn *code;
+    vm_src *src;
+    uint32_t n, ncap;
+    uint32_t *label_code;      /* label id -> code index (UINT32_MAX until seen) */
+    uint32_t *var_off;         /* per function-scope variable: frame region / local offset */
+    const ir_insn *cur;
+    char *err;
+    size_t errlen;
+    int failed;
+} lctx;
+
+#define FAIL(lc, ...) do { if (!(lc)->failed) snprintf((lc)->err, (lc)->errlen, __VA_ARGS__); (lc)->failed = 1; } while (0)
+
+static uint32_t reserve(lctx *lc, uint32_t bytes, uint32_t align) {
+    uint32_t at = (lc->size + align - 1) & ~(align - 1);
+    if (at + bytes > lc->cap) {
+        uint32_t nc = lc->cap ? lc->cap : 4096;
+        while (nc < at + bytes) nc *= 2;
+        uint8_t *ni = realloc(lc->img, nc);
+        if (!ni) { FAIL(lc, "out of memory"); return 0; }
+        memset(ni + lc->cap, 0, nc - lc->cap);
+        lc->img = ni;
+        lc->cap = nc;
+    }
+    lc->size = at + bytes;
+    return at;
+}
+
+/* Constant slots: an immediate replicated over the 32 lanes. */
+static uint32_t konst(lctx *lc, uint64_t v, bool wide) {
+    uint32_t off = reserve(lc, wide ? 8 * VM_LANES : 4 * VM_LANES, 64);
+    if (lc->failed) return 0;
+    for (int l = 0; l < VM_LANES; l++) {
+        if (wide) ((uint64_t *)(lc->img + off))[l] = v;
+        else ((uint32_t *)(lc->img + off))[l] = (uint32_t)v;
+    }
+    return off;
+}
+
+static uint8_t reg_kind(const ir_reg *r) {
+    if (r->type == IR_T_PRED) return VM_K_PRED;
+    return ir_type_bytes[r->type] == 8 ? VM_K_R64 : VM_K_R32;
+}
+
+static uint8_t type_kind(uint8_t t) {
+    if (t == IR_T_PRED) return VM_K_PRED;
+    return ir_type_bytes[t] == 8 ? VM_K_R64 : VM_K_R32;
+}
+
+static uint64_t f32_bits(double v) {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t f64_bits(double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
+}
+
+static void emit_raw(lctx *lc, vm_insn in);
+
+static bool is_kparam(const lctx *lc, const ir_var *v, uint32_t *k) {
+    if (!lc->f->is_entry) return false;
+    for (uint32_t i = 0; i < lc->f->nparams; i++)
+        if (lc->f->params[i] == v) { *k = i; return true; }
+    return false;
+}
+
+/* Frame region of a per-lane .param variable (function params/returns, call-sequence params). */
+static bool fparam_region(const lctx *lc, const ir_var *v, uint32_t *off) {
+    const ir_func *f = lc->f;
+    for (uint32_t i = 0; i < f->nparams && !f->is_entry; i++)
+        if (f->params[i] == v) { *off = lc->vf->param_off[i]; return true; }
+    for (uint32_t i = 0; i < f->nrets; i++)
+        if (f->rets[i] == v) { *off = lc->vf->ret_off[i]; return true; }
+    for (uint32_t i = 0; i < f->nlocals; i++)
+        if (f->locals[i] == v && v->space == IR_SPACE_PARAM) { *off = lc->var_off[i]; return true; }
+    return false;
+}
+
+static bool local_var_off(const lctx *lc, const ir_var *v, uint32_t *off) {
+    for (uint32_t i = 0; i < lc->f->nlocals; i++)
+        if (lc->f->locals[i] == v && v->space == IR_SPACE_LOCAL) { *off = lc->var_off[i]; return true; }
+    return false;
+}
+
+static int64_t global_index(const vm_program *p, const ir_var *v) {
+    for (uint32_t i = 0; i < p->ir->nglobals; i++)
+        if (p->ir->globals[i] == v) return i;
+    return -1;
+}
+
+/* Shared offset or device address of a variable whose address is fixed at load. */
+static bool static_addr(lctx *lc, const ir_var *v, uint64_t *addr) {
+    int64_t gi = global_index(lc->prog, v);
+    if (gi >= 0) {
+        if (v->space == IR_SPACE_SHARED) *addr = lc->prog->shared_off[gi];
+        else *addr = lc->prog->gaddr[gi];
+        return true;
+    }
+    if (v->space == IR_SPACE_SHARED)   /* function-scope .shared: laid out after module ones */
+        for (uint32_t i = 0; i < lc->f->nlocals; i++)
+            if (lc->f->locals[i] == v) { *addr = lc->var_off[i]; return true; }
+    return false;
+}
+
+static uint32_t scratch(lctx *lc, bool wide) { return reserve(lc, wide ? 8 * VM_LANES : 4 * VM_LANES, 64); }
+
+static vm_insn base_insn(lctx *lc, uint16_t op) {
+    vm_insn in;
+    memset(&in, 0, sizeof in);
+    in.op = op;
+    in.g = lc->vf->true_slot;
+    return in;
+}
+
+/* Source operand -> frame slot of the wanted kind; materialises immediates,
+ * special registers, addresses and negated predicates. */
+static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
+    uint8_t want = type_kind(type);
+    bool wide = want == VM_K_R64;
+    bool isf = ir_type_class_of[type] == IR_TC_FLOAT;
+    vm_opnd r = {0, want};
+    switch (o->kind) {
+    case IR_OPND_REG: {
+        const ir_reg *rg = &lc->f->regs[o->reg];
+        r.off = lc->vf->reg_off[o->reg];
+        r.kind = reg_kind(rg);
+        if (o->neg && r.kind == VM_K_PRED) {
+            uint32_t t = reserve(lc, 4, 4);
+            vm_insn in = base_insn(lc, VM_PNOT);
+            in.d = t;
+            in.a = r.off;
+            emit_raw(lc, in);
+            r.off = t;
+        }
+        return r;
+    }
+    case IR_OPND_IMM_INT:
+        if (want == VM_K_PRED) {
+            uint32_t t = reserve(lc, 4, 4);
+            *(uint32_t *)(lc->img + t) = o->ival ? VM_FULL : 0;
+            r.off = t;
+            return r;
+        }
+        if (isf) r.off = konst(lc, type == IR_T_F64 ? f64_bits((double)o->ival) : f32_bits((double)o->ival), wide);
+        else r.off = konst(lc, (uint64_t)o->ival, wide);
+        return r;
+    case IR_OPND_IMM_F32:
+        r.off = konst(lc, wide ? f64_bits(o->fval) : (o->fbits & 0xffffffffu), wide);
+        return r;
+    case IR_OPND_IMM_F64:
+        r.off = konst(lc, wide ? o->fbits : f32_bits(o->fval), wide);
+        return r;
+    case IR_OPND_SREG: {
+        vm_insn in = base_insn(lc, VM_MOV_SREG);
+        in.x = o->sreg;
+        in.sz = o->comp;
+        in.d = scratch(lc, wide);
+        if (wide) in.flags |= VM_F_D64;
+        emit_raw(lc, in);
+        r.off = in.d;
+        return r;
+    }
+    case IR_OPND_FUNC:
+        for (uint32_t k = 0; k < lc->prog->nfuncs; k++)
+            if (lc->prog->funcs[k].ir == o->func) { r.off = konst(lc, lc->prog->funcs[k].fnaddr, wide); return r; }
+        FAIL(lc, "function '%s' has no address", o->func->name);
+        return r;
+    case IR_OPND_VAR: {
+        uint64_t a;
+        uint32_t k;
+        if (static_addr(lc, o->var, &a)) { r.off = konst(lc, a + (uint64_t)o->ival, wide); return r; }
+        vm_insn in = base_insn(lc, VM_MOV_ADDR);
+        in.d = scratch(lc, wide);
+        if (wide) in.flags |= VM_F_D64;
+        if (is_kparam(lc, o->var, &k)) { in.sp = VM_SP_KPARAM; in.imm = lc->vf->param_off[k] + o->ival; }
+        else if (local_var_off(lc, o->var, &k)) { in.sp = VM_SP_LOCAL; in.imm = (int64_t)k + o->ival; }
+        else { FAIL(lc, "the address of '%s' cannot be taken here", o->var->name); return r; }
+        emit_raw(lc, in);
+        r.off = in.d;
+        return r;
+    }
+    case IR_OPND_SINK:
+        r.kind = VM_K_SINK;
+        return r;
+    default:
+        FAIL(lc, "unsupported operand form");
+        return r;
+    }
+}
+
+static vm_opnd dst_opnd(lctx *lc, const ir_operand *o) {
+    vm_opnd r = {0, VM_K_SINK};
+    if (o->kind == IR_OPND_SINK) return r;
+    if (o->kind != IR_OPND_REG) { FAIL(lc, "destination must be a register"); return r; }
+    r.off = lc->vf->reg_off[o->reg];
+    r.kind = reg_kind(&lc->f->regs[o->reg]);
+    return r;
+}
+
+static void emit_raw(lctx *lc, vm_insn in) {
+    if (lc->n + 1 >= lc->ncap) {
+        uint32_t nc = lc->ncap ? lc->ncap * 2 : 256;
+        vm_insn *c = realloc(lc->code, nc * sizeof *c);
+        vm_src *s = realloc(lc->src, nc * sizeof *s);
+        if (!c || !s) { free(c ? c : lc->code); lc->code = NULL; FAIL(lc, "out of memory"); return; }
+        lc->code = c;
+        lc->src = s;
+        lc->ncap = nc;
+    }
+    if (lc->failed) return;
+    lc->src[lc->n] = (vm_src){lc->cur ? lc->cur->loc : (ir_loc){0, 0}, lc->cur ? lc->cur->dbg : (ir_dbgloc){0, 0, 0}};
+    lc->code[lc->n++] = in;
+}
+
+/* Emits `in` with the current instruction's guard. */
+static void emit(lctx *lc, vm_insn in) {
+    const ir_insn *ii = lc->cur;
+    if (ii->guard >= 0) {
+        in.g = lc->vf->reg_off[ii->guard];
+        in.gx = ii->guard_neg ? VM_FULL : 0;
+    }
+    emit_raw(lc, in);
+}
+
+static bool has(const ir_insn *in, ir_mod m) { return ir_has_mod(in, m); }
+static uint8_t ty(const ir_insn *in, unsigned k) { return in->ntypes > k ? in->types[k] : IR_T_NONE; }
+
+/* Everything the ALU tables know: gather operand slots, look up the form. */
+static bool lower_alu(lctx *lc, const ir_insn *in) {
+    char mn[160];
+    ir_insn_mnemonic(in, mn, sizeof mn);
+    unsigned nop = 0;
+    for (uint32_t k = 0; k < in->nopnds; k++) nop += in->opnds[k].kind == IR_OPND_PAIR ? 2 : 1;
+    vm_alu *a = calloc(1, sizeof *a);
+    if (!a) { FAIL(lc, "out of memory"); return true; }
+    if (!alu_lookup(mn, nop, &a->op)) { free(a); return false; }
+    unsigned di = 0, si = 0;
+    for (uint32_t k = 0; k < in->nopnds && !lc->failed; k++) {
+        const ir_operand *o = &in->opnds[k];
+        if (o->kind == IR_OPND_PAIR) {
+            a->d[di++] = dst_opnd(lc, &o->sub[0]);
+            a->d[di++] = dst_opnd(lc, &o->sub[1]);
+        } else if (di < a->op.nd) {
+            a->d[di++] = dst_opnd(lc, o);
+        } else if (si < 6) {
+            uint8_t b = a->op.sbytes[si];
+            uint8_t t = b == 0 ? IR_T_PRED : b == 8 ? IR_T_B64 : IR_T_B32;
+            if (o->kind == IR_OPND_IMM_F32 || o->kind == IR_OPND_IMM_F64) t = b == 8 ? IR_T_F64 : IR_T_F32;
+            a->s[si++] = src_opnd(lc, o, t);
+        }
+    }
+    vm_insn vi = base_insn(lc, VM_ALU);
+    vi.p = a;
+    emit(lc, vi);
+    return true;
+}
+
+/* Address operand [base+off] -> flags/a/imm/sp of a memory instruction. */
+static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
+    vi->sp = (uint8_t)space;
+    if (o->kind != IR_OPND_ADDR) { FAIL(lc, "expected an address operand"); return; }
+    vi->imm = o->ival;
+    if (!o->nsub) return;
+    const ir_operand *b = &o->sub[0];
+    if (b->kind == IR_OPND_REG) {
+        vi->a = lc->vf->reg_off[b->reg];
+        vi->flags |= reg_kind(&lc->f->regs[b->reg]) == VM_K_R64 ? VM_F_BASE_REG64 : VM_F_BASE_REG32;
+        return;
+    }
+    if (b->kind == IR_OPND_IMM_INT) { vi->imm += b->ival; return; }
+    if (b->kind != IR_OPND_VAR) { FAIL(lc, "unsupported address form"); return; }
+    const ir_var *v = b->var;
+    uint64_t a;
+    uint32_t k;
+    vi->imm += b->ival;
+    if (v->space == IR_SPACE_PARAM) {
+        if (is_kparam(lc, v, &k)) { vi->sp = VM_SP_KPARAM; vi->imm += lc->vf->param_off[k]; vi->x = 1; return; }
+        if (fparam_region(lc, v, &k)) {
+            vi->sp = VM_SP_FPARAM;
+            vi->c = k;
+            vi->b = (uint32_t)(v->size ? v->size : 8);
+            return;
+        }
+    }
+    if (local_var_off(lc, v, &k)) { vi->imm += k; vi->flags |= VM_F_FRAME_SYM; if (space == VM_SP_GENERIC) vi->imm += (int64_t)vm_local_win; return; }
+    if (static_addr(lc, v, &a)) {
+        vi->imm += (int64_t)a;
+        if (v->space == IR_SPACE_SHARED && space == VM_SP_GENERIC) vi->imm += (int64_t)vm_shared_win;
+        return;
+    }
+    FAIL(lc, "cannot address '%s' here", v->name);
+}
+
+static int space_of(const ir_insn *in) {
+    if (has(in, IR_MOD_SHARED) || has(in, IR_MOD_SHARED_CTA) || has(in, IR_MOD_SHARED_CLUSTER)) return VM_SP_SHARED;
+    if (has(in, IR_MOD_GLOBAL)) return VM_SP_GLOBAL;
+    if (has(in, IR_MOD_LOCAL)) return VM_SP_LOCAL;
+    if (has(in, IR_MOD_CONST)) return VM_SP_CONST;
+    if (has(in, IR_MOD_PARAM) || has(in, IR_MOD_PARAM_ENTRY) || has(in, IR_MOD_PARAM_FUNC)) return VM_SP_KPARAM;
+    return VM_SP_GENERIC;
+}
+
+static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
+    int sp = space_of(in);
+    uint8_t t = ty(in, 0);
+    unsigned sz = ir_type_bytes[t];
+    const ir_operand *addr = &in->opnds[store ? 0 : 1], *val = &in->opnds[store ? 1 : 0];
+    vm_insn vi = base_insn(lc, 0);
+    vi.sz = (uint8_t)sz;
+    if (ir_type_class_of[t] == IR_TC_SINT) vi.flags |= VM_F_SIGNED;
+    if (sz > 8 || !sz) { FAIL(lc, "unsupported access type .%s", ir_type_name[t]); return; }
+    if (val->kind == IR_OPND_VEC) {
+        vm_vec *v = calloc(1, sizeof *v);
+        if (!v) { FAIL(lc, "out of memory"); return; }
+        v->n = val->nsub;
+        for (uint32_t k = 0; k < val->nsub && k < 8; k++)
+            v->e[k] = store ? src_opnd(lc, &val->sub[k], t) : dst_opnd(lc, &val->sub[k]);
+        vi.op = store ? VM_STV : VM_LDV;
+        vi.p = v;
+    } else if (store) {
+        vm_opnd s = src_opnd(lc, val, t);
+        vi.op = VM_ST;
+        vi.b = s.off;
+        if (s.kind == VM_K_R64) vi.flags |= VM_F_D64;
+    } else {
+        vm_opnd d = dst_opnd(lc, val);
+        vi.op = VM_LD;
+        vi.d = d.off;
+        if (d.kind == VM_K_R64) vi.flags |= VM_F_D64;
+        if (d.kind == VM_K_SINK) { vi.op = VM_NOP; }
+    }
+    lower_addr(lc, addr, sp, &vi);
+    if (vi.op == VM_LD && vi.sp == VM_SP_KPARAM && vi.x == 1 && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32)))
+        vi.op = VM_LD_KPARAM;
+    vi.x = 0;
+    emit(lc, vi);
+}
+
+static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
+    static const struct { ir_mod m; int op; } ops[] = {
+        {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_INC, VM_AO_INC},
+        {IR_MOD_DEC, VM_AO_DEC}, {IR_MOD_AND, VM_AO_AND}, {IR_MOD_OR, VM_AO_OR}, {IR_MOD_XOR, VM_AO_XOR},
+        {IR_MOD_EXCH, VM_AO_EXCH}, {IR_MOD_CAS, VM_AO_CAS}};
+    int op = -1;
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (has(in, ops[k].m)) op = ops[k].op;
+    uint8_t t = ty(in, 0);
+    int at;
+    switch (t) {
+    case IR_T_S32: at = VM_AT_S32; break;
+    case IR_T_U64: case IR_T_B64: at = VM_AT_U64; break;
+    case IR_T_S64: at = VM_AT_S64; break;
+    case IR_T_F32: at = VM_AT_F32; break;
+    case IR_T_F64: at = VM_AT_F64; break;
+    case IR_T_U32: case IR_T_B32: at = VM_AT_U32; break;
+    default: at = -1;
+    }
+    if (op < 0 || at < 0 || (op != VM_AO_ADD && (at == VM_AT_F32 || at == VM_AT_F64)) || in->ntypes > 1) {
+        char mn[128];
+        ir_insn_mnemonic(in, mn, sizeof mn);
+        FAIL(lc, "unsupported atomic '%s'", mn);
+        return;
+    }
+    vm_alu *a = calloc(1, sizeof *a);
+    if (!a) { FAIL(lc, "out of memory"); return; }
+    uint32_t k = 0;
+    vm_insn vi = base_insn(lc, VM_ATOM);
+    a->d[0] = red ? (vm_opnd){0, VM_K_SINK} : dst_opnd(lc, &in->opnds[k++]);
+    const ir_operand *addr = &in->opnds[k++];
+    a->s[0] = src_opnd(lc, &in->opnds[k++], t);
+    if (op == VM_AO_CAS && k < in->nopnds) a->s[1] = src_opnd(lc, &in->opnds[k++], t);
+    vi.p = a;
+    vi.x = (uint16_t)(op << 8 | at);
+    vi.sz = ir_type_bytes[t];
+    lower_addr(lc, addr, space_of(in), &vi);
+    emit(lc, vi);
+}
+
+/* Fast integer/float forms: (opcode, type, modifiers) -> handler, else 0. */
+static int fast_binop(const ir_insn *in, uint8_t *kind) {
+    uint8_t t = ty(in, 0);
+    bool w64 = ir_type_bytes[t] == 8;
+    int tc = ir_type_class_of[t];
+    *kind = w64 ? VM_K_R64 : VM_K_R32;
+    if (in->ntypes != 1 || (ir_type_bytes[t] != 4 && ir_type_bytes[t] != 8)) return 0;
+    unsigned nm = in->nmods;
+    bool lo = has(in, IR_MOD_LO);
+    bool f = tc == IR_TC_FLOAT;
+    if (f && (t != IR_T_F32 && t != IR_T_F64)) return 0;
+    bool rn_only = nm == 0 || (nm == 1 && has(in, IR_MOD_RN));
+    switch (in->op) {
+    case IR_OP_ADD: if (f) return rn_only ? (w64 ? VM_ADDF64 : VM_ADDF32) : 0; return nm ? 0 : w64 ? VM_ADD64 : VM_ADD32;
+    case IR_OP_SUB: if (f) return rn_only ? (w64 ? VM_SUBF64 : VM_SUBF32) : 0; return nm ? 0 : w64 ? VM_SUB64 : VM_SUB32;
+    case IR_OP_MUL:
+        if (f) return rn_only ? (w64 ? VM_MULF64 : VM_MULF32) : 0;
+        if (nm == 1 && lo) return w64 ? VM_MUL64 : VM_MUL32;
+        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) { *kind = VM_K_R64; return tc == IR_TC_SINT ? VM_MULWS32 : VM_MULWU32; }
+        if (nm == 1 && has(in, IR_MOD_HI) && !w64) return tc == IR_TC_SINT ? VM_MULHIS32 : VM_MULHIU32;
+        return 0;
+    case IR_OP_AND: return nm || f ? 0 : w64 ? VM_AND64 : VM_AND32;
+    case IR_OP_OR: return nm || f ? 0 : w64 ? VM_OR64 : VM_OR32;
+    case IR_OP_XOR: return nm || f ? 0 : w64 ? VM_XOR64 : VM_XOR32;
+    case IR_OP_SHL: return nm || f ? 0 : w64 ? VM_SHL64 : VM_SHL32;
+    case IR_OP_SHR: return nm || f ? 0 : tc == IR_TC_SINT ? (w64 ? VM_SHRS64 : VM_SHRS32) : (w64 ? VM_SHRU64 : VM_SHRU32);
+    case IR_OP_MIN: return nm || f || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
+    case IR_OP_MAX: return nm || f || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
+    case IR_OP_FMA: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_FMAF64 : VM_FMAF32) : 0;
+    case IR_OP_MAD:
+        if (f) return 0;
+        if (nm == 1 && lo) return w64 ? VM_MAD64 : VM_MAD32;
+        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) { *kind = VM_K_R64; return tc == IR_TC_SINT ? VM_MADWS32 : VM_MADWU32; }
+        return 0;
+    default: return 0;
+    }
+}
+
+static const struct { ir_mod m; int base; } cmp_mods[] = {
+    {IR_MOD_EQ, 0}, {IR_MOD_NE, 1}, {IR_MOD_LT, 2}, {IR_MOD_LE, 3}, {IR_MOD_GT, 4}, {IR_MOD_GE, 5},
+    {IR_MOD_LO, 2}, {IR_MOD_LS, 3}, {IR_MOD_HI, 4}, {IR_MOD_HS, 5}};
+
+static int fast_setp(const ir_insn *in) {
+    if (in->nmods != 1 || in->ntypes != 1 || in->nopnds != 3 || in->opnds[0].kind != IR_OPND_REG) return 0;
+    int c = -1;
+    for (size_t k = 0; k < sizeof cmp_mods / sizeof cmp_mods[0]; k++)
+        if (in->mods[0] == cmp_mods[k].m) c = cmp_mods[k].base;
+    if (c < 0) return 0;
+    int base;
+    switch (in->types[0]) {
+    case IR_T_S32: base = VM_EQ_S32; break;
+    case IR_T_U32: case IR_T_B32: base = VM_EQ_U32; break;
+    case IR_T_S64: base = VM_EQ_S64; break;
+    case IR_T_U64: case IR_T_B64: base = VM_EQ_U64; break;
+    case IR_T_F32: base = VM_EQ_F32; break;
+    case IR_T_F64: base = VM_EQ_F64; break;
+    default: return 0;
+    }
+    /* lo/ls/hi/hs only make sense unsigned */
+    return base + c;
+}
+
+static void lower_mov(lctx *lc, const ir_insn *in) {
+    const ir_operand *d = &in->opnds[0], *s = &in->opnds[1];
+    uint8_t t = ty(in, 0);
+    if (s->kind == IR_OPND_VEC || d->kind == IR_OPND_VEC) {
+        const ir_operand *v = s->kind == IR_OPND_VEC ? s : d;
+        vm_vec *vv = calloc(1, sizeof *vv);
+        if (!vv) { FAIL(lc, "out of memory"); return; }
+        unsigned part = ir_type_bytes[t] / (v->nsub ? v->nsub : 1);
+        if (v->nsub != 2 || (part != 4 && part != 2)) { free(vv); FAIL(lc, "unsupported vector mov"); return; }
+        vv->n = 2;
+        vm_insn vi = base_insn(lc, s->kind == IR_OPND_VEC ? VM_MOV_PACK : VM_MOV_UNPACK);
+        for (int k = 0; k < 2; k++)
+            vv->e[k] = s->kind == IR_OPND_VEC ? src_opnd(lc, &v->sub[k], part == 4 ? IR_T_B32 : IR_T_B16)
+                                              : dst_opnd(lc, &v->sub[k]);
+        vi.sz = (uint8_t)part;
+        if (s->kind == IR_OPND_VEC) vi.d = dst_opnd(lc, d).off;
+        else vi.a = src_opnd(lc, s, t).off;
+        vi.p = vv;
+        emit(lc, vi);
+        return;
+    }
+    vm_opnd dd = dst_opnd(lc, d);
+    if (dd.kind == VM_K_PRED) {
+        vm_insn vi = base_insn(lc, VM_MOVP);
+        vi.d = dd.off;
+        vi.a = src_opnd(lc, s, IR_T_PRED).off;
+        emit(lc, vi);
+        return;
+    }
+    if (s->kind == IR_OPND_SREG) {
+        vm_insn vi = base_insn(lc, VM_MOV_SREG);
+        vi.x = s->sreg;
+        vi.sz = s->comp;
+        vi.d = dd.off;
+        if (dd.kind == VM_K_R64) vi.flags |= VM_F_D64;
+        emit(lc, vi);
+        return;
+    }
+    vm_opnd ss = src_opnd(lc, s, dd.kind == VM_K_R64 ? (ir_type_class_of[t] == IR_TC_FLOAT ? IR_T_F64 : IR_T_B64)
+                                                     : (t == IR_T_F32 ? IR_T_F32 : IR_T_B32));
+    vm_insn vi = base_insn(lc, dd.kind == VM_K_R64 ? VM_MOV64 : VM_MOV32);
+    if (ss.kind != dd.kind) {   /* relaxed typing: move the low bits */
+        vi.op = dd.kind == VM_K_R64 ? VM_CVT_U64_U32 : VM_CVT_U32_U64;
+    }
+    vi.d = dd.off;
+    vi.a = ss.off;
+    emit(lc, vi);
+}
+
+static void lower_call(lctx *lc, const ir_insn *in) {
+    vm_callinfo *ci = calloc(1, sizeof *ci);
+    if (!ci) { FAIL(lc, "out of memory"); return; }
+    uint32_t k = 0;
+    const ir_operand *rets = NULL, *args = NULL;
+    if (k < in->nopnds && in->opnds[k].kind == IR_OPND_LIST) rets = &in->opnds[k++];
+    if (k >= in->nopnds) { free(ci); FAIL(lc, "call without target"); return; }
+    const ir_operand *tgt = &in->opnds[k++];
+    if (k < in->nopnds && in->opnds[k].kind == IR_OPND_LIST) args = &in->opnds[k++];
+    if (tgt->kind == IR_OPND_FUNC) {
+        for (uint32_t j = 0; j < lc->prog->nfuncs; j++)
+            if (lc->prog->funcs[j].ir == tgt->func) ci->callee = &lc->prog->funcs[j];
+        if (ci->callee && !ci->callee->ir->has_body && lc->prog->rt && lc->prog->rt->resolve_func) {
+            vm_func *ext = lc->prog->rt->resolve_func(lc->prog->rt->ctx, tgt->func->name);
+            if (ext) ci->callee = ext;
+        }
+    } else if (tgt->kind == IR_OPND_REG) {
+        ci->fptr = lc->vf->reg_off[tgt->reg];
+    } else { free(ci); FAIL(lc, "unsupported call target"); return; }
+    const ir_operand *lists[2] = {rets, args};
+    for (int li = 0; li < 2; li++) {
+        const ir_operand *L = lists[li];
+        for (uint32_t j = 0; L && j < L->nsub; j++) {
+            const ir_operand *o = &L->sub[j];
+            uint32_t off;
+            if (o->kind != IR_OPND_VAR || !fparam_region(lc, o->var, &off) || j >= (li ? 32u : 8u)) {
+                FAIL(lc, "call arguments must be .param variables");
+                free(ci);
+                return;
+            }
+            uint32_t sz = (uint32_t)(o->var->size ? o->var->size : 8);
+            if (li) { ci->argoff[j] = off; ci->argsize[j] = sz; ci->nargs = j + 1; }
+            else { ci->retoff[j] = off; ci->retsize[j] = sz; ci->nrets = j + 1; }
+        }
+    }
+    vm_insn vi = base_insn(lc, VM_CALL);
+    vi.p = ci;
+    emit(lc, vi);
+}
+
+static void lower_collective(lctx *lc, const ir_insn *in) {
+    vm_alu *a = calloc(1, sizeof *a);
+    if (!a) { FAIL(lc, "out of memory"); return; }
+    vm_insn vi = base_insn(lc, 0);
+    vi.p = a;
+    const ir_operand *o = in->opnds;
+    uint32_t n = in->nopnds;
+    const ir_operand *d = &o[0];
+    if (d->kind == IR_OPND_PAIR) {
+        a->d[1] = dst_opnd(lc, &d->sub[1]);
+        d = &d->sub[0];
+    }
+    vi.d = dst_opnd(lc, d).off;
+    switch (in->op) {
+    case IR_OP_ACTIVEMASK: vi.op = VM_ACTIVEMASK; break;
+    case IR_OP_SHFL:
+        vi.op = VM_SHFL;
+        vi.x = has(in, IR_MOD_UP) ? 1 : has(in, IR_MOD_DOWN) ? 2 : has(in, IR_MOD_BFLY) ? 3 : 0;
+        if (n < 4) { FAIL(lc, "shfl needs 4 or 5 operands"); return; }
+        vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
+        vi.b = src_opnd(lc, &o[2], IR_T_B32).off;
+        vi.c = src_opnd(lc, &o[3], IR_T_B32).off;
+        vi.imm = n > 4 ? src_opnd(lc, &o[4], IR_T_B32).off : konst(lc, VM_FULL, false);
+        break;
+    case IR_OP_VOTE:
+        vi.op = VM_VOTE;
+        vi.x = has(in, IR_MOD_ALL) ? 0 : has(in, IR_MOD_ANY) ? 1 : has(in, IR_MOD_UNI) ? 2 : 3;
+        vi.a = src_opnd(lc, &(ir_operand){.kind = o[1].kind, .reg = o[1].reg, .ival = o[1].ival}, IR_T_PRED).off;
+        vi.b = o[1].neg ? VM_FULL : 0;
+        vi.imm = n > 2 ? src_opnd(lc, &o[2], IR_T_B32).off : konst(lc, VM_FULL, false);
+        break;
+    case IR_OP_MATCH:
+        vi.op = VM_MATCH;
+        vi.x = has(in, IR_MOD_ALL) ? 1 : 0;
+        if (ir_type_bytes[ty(in, 0)] == 8) vi.flags |= VM_F_D64;
+        vi.a = src_opnd(lc, &o[1], ty(in, 0)).off;
+        vi.imm = src_opnd(lc, &o[2], IR_T_B32).off;
+        break;
+    case IR_OP_REDUX: {
+        vi.op = VM_REDUX;
+        bool s = ty(in, 0) == IR_T_S32;
+        vi.x = has(in, IR_MOD_ADD) ? 0 : has(in, IR_MOD_MIN) ? (s ? 6 : 1) : has(in, IR_MOD_MAX) ? (s ? 7 : 2)
+             : has(in, IR_MOD_AND) ? 3 : has(in, IR_MOD_OR) ? 4 : 5;
+        vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
+        vi.imm = src_opnd(lc, &o[2], IR_T_B32).off;
+        break;
+    }
+    default: break;
+    }
+    emit(lc, vi);
+}
+
+static void lower_bar(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_BAR);
+    if (has(in, IR_MOD_WARP)) {
+        vi.op = VM_BAR_WARP;
+        vi.a = in->nopnds ? src_opnd(lc, &in->opnds[0], IR_T_B32).off : 0;
+        emit(lc, vi);
+        return;
+    }
+    uint32_t k = 0;
+    if (has(in, IR_MOD_RED)) {
+        vi.op = VM_BAR_RED;
+        vi.sz = has(in, IR_MOD_POPC) ? 1 : has(in, IR_MOD_AND) ? 2 : 3;
+        vi.d = dst_opnd(lc, &in->opnds[k++]).off;
+    }
+    if (has(in, IR_MOD_ARRIVE)) vi.x = 1;
+    vi.a = k < in->nopnds ? src_opnd(lc, &in->opnds[k++], IR_T_B32).off : konst(lc, 0, false);
+    uint32_t rest = in->nopnds - k;
+    if ((vi.op == VM_BAR_RED && rest == 2) || (vi.op == VM_BAR && rest == 1)) {
+        vi.b = src_opnd(lc, &in->opnds[k++], IR_T_B32).off;
+        vi.flags |= VM_F_SIGNED;
+    }
+    if (vi.op == VM_BAR_RED) {
+        const ir_operand *p = &in->opnds[k];
+        vi.c = lc->vf->reg_off[p->reg];
+        vi.imm = p->neg ? VM_FULL : 0;
+    }
+    emit(lc, vi);
+}
+
+static void lower_cvta(lctx *lc, const ir_insn *in) {
+    bool to = has(in, IR_MOD_TO);
+    int sp = space_of(in);
+    vm_opnd d = dst_opnd(lc, &in->opnds[0]);
+    vm_opnd s = src_opnd(lc, &in->opnds[1], ty(in, 0));
+    vm_insn vi = base_insn(lc, 0);
+    vi.d = d.off;
+    vi.a = s.off;
+    if (sp != VM_SP_SHARED && sp != VM_SP_LOCAL) {
+        vi.op = d.kind == s.kind ? (d.kind == VM_K_R64 ? VM_MOV64 : VM_MOV32)
+                                 : (d.kind == VM_K_R64 ? VM_CVT_U64_U32 : VM_CVT_U32_U64);
+    } else {
+        vi.op = to ? VM_CVTA_TO : VM_CVTA_FROM;
+        vi.imm = (int64_t)(sp == VM_SP_SHARED ? vm_shared_win : vm_local_win);
+        if (d.kind == VM_K_R64) vi.flags |= VM_F_D64;
+        if (s.kind == VM_K_R64) vi.flags |= VM_F_BASE_REG64;
+    }
+    emit(lc, vi);
+}
+
+static void lower_insn(lctx *lc, const ir_insn *in) {
+    lc->cur = in;
+    uint8_t kind;
+    int op;
+    switch (in->op) {
+    case IR_OP_MOV: lower_mov(lc, in); return;
+    case IR_OP_LD: case IR_OP_LDU: lower_ldst(lc, in, false); return;
+    case IR_OP_ST: lower_ldst(lc, in, true); return;
+    case IR_OP_ATOM: lower_atom(lc, in, false); return;
+    case IR_OP_RED: lower_atom(lc, in, true); return;
+    case IR_OP_CALL: lower_call(lc, in); return;
+    case IR_OP_CVTA: lower_cvta(lc, in); return;
+    case IR_OP_BAR: case IR_OP_BARRIER: lower_bar(lc, in); return;
+    case IR_OP_SHFL: case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_ACTIVEMASK:
+        lower_collective(lc, in);
+        return;
+    case IR_OP_BRA: {
+        vm_insn vi = base_insn(lc, VM_BRA);
+        vi.imm = in->opnds[0].label;   /* resolved after the body */
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_BRX: {
+        vm_insn vi = base_insn(lc, VM_BRX);
+        vi.a = src_opnd(lc, &in->opnds[0], IR_T_U32).off;
+        vi.x = (uint16_t)in->opnds[1].label;
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_EXIT: emit(lc, base_insn(lc, VM_EXIT)); return;
+    case IR_OP_RET: emit(lc, base_insn(lc, VM_RET)); return;
+    case IR_OP_TRAP: emit(lc, base_insn(lc, VM_TRAP)); return;
+    case IR_OP_BRKPT: emit(lc, base_insn(lc, VM_BRKPT)); return;
+    case IR_OP_MEMBAR: case IR_OP_FENCE: emit(lc, base_insn(lc, VM_FENCE)); return;
+    case IR_OP_PREFETCH: case IR_OP_PREFETCHU: case IR_OP_APPLYPRIORITY: case IR_OP_DISCARD:
+        emit(lc, base_insn(lc, VM_NOP));
+        return;
+    case IR_OP_CREATEPOLICY: {
+        vm_insn vi = base_insn(lc, VM_MOV64);
+        vi.d = dst_opnd(lc, &in->opnds[0]).off;
+        vi.a = konst(lc, 0x10e0000000000000ull, true);   /* an opaque policy value */
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_NANOSLEEP: {
+        vm_insn vi = base_insn(lc, VM_NANOSLEEP);
+        vi.a = in->nopnds ? src_opnd(lc, &in->opnds[0], IR_T_U32).off : 0;
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_PMEVENT: {
+        vm_insn vi = base_insn(lc, VM_PMEVENT);
+        vi.imm = in->nopnds && in->opnds[0].kind == IR_OPND_IMM_INT ? in->opnds[0].ival : 0;
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_ISSPACEP: {
+        vm_insn vi = base_insn(lc, VM_ISSPACEP);
+        vi.sp = (uint8_t)space_of(in);
+        vi.d = dst_opnd(lc, &in->opnds[0]).off;
+        vm_opnd s = src_opnd(lc, &in->opnds[1], IR_T_B64);
+        vi.a = s.off;
+        if (s.kind == VM_K_R64) vi.flags |= VM_F_BASE_REG64;
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_ALLOCA: case IR_OP_STACKSAVE: case IR_OP_STACKRESTORE: {
+        vm_insn vi = base_insn(lc, in->op == IR_OP_ALLOCA ? VM_ALLOCA : in->op == IR_OP_STACKSAVE ? VM_STACKSAVE : VM_STACKRESTORE);
+        bool wide = ir_type_bytes[ty(in, 0)] == 8;
+        if (wide) vi.flags |= VM_F_D64;
+        if (in->op == IR_OP_STACKRESTORE) vi.a = src_opnd(lc, &in->opnds[0], ty(in, 0)).off;
+        else vi.d = dst_opnd(lc, &in->opnds[0]).off;
+        if (in->op == IR_OP_ALLOCA) {
+            vi.a = src_opnd(lc, &in->opnds[1], ty(in, 0)).off;
+            vi.imm = in->nopnds > 2 ? in->opnds[2].ival : 8;
+        }
+        emit(lc, vi);
+        return;
+    }
+    case IR_OP_SETP:
+        if ((op = fast_setp(in)) != 0) {
+            vm_insn vi = base_insn(lc, (uint16_t)op);
+            vi.d = dst_opnd(lc, &in->opnds[0]).off;
+            vi.a = src_opnd(lc, &in->opnds[1], in->types[0]).off;
+            vi.b = src_opnd(lc, &in->opnds[2], in->types[0]).off;
+            emit(lc, vi);
+            return;
+        }
+        break;
+    case IR_OP_SELP: {
+        uint8_t t = ty(in, 0);
+        unsigned b = ir_type_bytes[t];
+        if (in->ntypes == 1 && (b == 4 || b == 8) && in->opnds[3].kind == IR_OPND_REG) {
+            vm_insn vi = base_insn(lc, b == 8 ? VM_SELP64 : VM_SELP32);
+            vi.d = dst_opnd(lc, &in->opnds[0]).off;
+            vi.a = src_opnd(lc, &in->opnds[1], t).off;
+            vi.b = src_opnd(lc, &in->opnds[2], t).off;
+            vi.c = lc->vf->reg_off[in->opnds[3].reg];
+            vi.imm = in->opnds[3].neg ? VM_FULL : 0;
+            emit(lc, vi);
+            return;
+        }
+        break;
+    }
+    case IR_OP_CVT:
+        if (in->nmods == 0 && in->ntypes == 2) {
+            uint8_t dt = in->types[0], st = in->types[1];
+            int vop = 0;
+            if ((dt == IR_T_U64 || dt == IR_T_S64) && st == IR_T_U32) vop = VM_CVT_U64_U32;
+            else if ((dt == IR_T_S64 || dt == IR_T_U64) && st == IR_T_S32) vop = VM_CVT_S64_S32;
+            else if ((dt == IR_T_U32 || dt == IR_T_S32) && (st == IR_T_U64 || st == IR_T_S64)) vop = VM_CVT_U32_U64;
+            if (vop && in->opnds[1].kind == IR_OPND_REG) {
+                vm_insn vi = base_insn(lc, (uint16_t)vop);
+                vi.d = dst_opnd(lc, &in->opnds[0]).off;
+                vi.a = src_opnd(lc, &in->opnds[1], st).off;
+                emit(lc, vi);
+                return;
+            }
+        }
+        break;
+    case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR: case IR_OP_NOT:
+        if (ty(in, 0) == IR_T_PRED) {
+            vm_insn vi = base_insn(lc, in->op == IR_OP_AND ? VM_PAND : in->op == IR_OP_OR ? VM_POR
+                                       : in->op == IR_OP_XOR ? VM_PXOR : VM_PNOT);
+            vi.d = dst_opnd(lc, &in->opnds[0]).off;
+            const ir_operand *a = &in->opnds[1];
+            vi.a = src_opnd(lc, &(ir_operand){.kind = a->kind, .reg = a->reg, .ival = a->ival}, IR_T_PRED).off;
+            vi.imm = a->neg ? VM_FULL : 0;
+            if (in->op != IR_OP_NOT) {
+                const ir_operand *b = &in->opnds[2];
+                vi.b = src_opnd(lc, &(ir_operand){.kind = b->kind, .reg = b->reg, .ival = b->ival}, IR_T_PRED).off;
+                vi.x = b->neg;
+            }
+            emit(lc, vi);
+            return;
+        }
+        if (in->op == IR_OP_NOT && in->ntypes == 1 && in->nmods == 0) {
+            bool w = ir_type_bytes[ty(in, 0)] == 8;
+            if (ir_type_bytes[ty(in, 0)] == 4 || w) {
+                vm_insn vi = base_insn(lc, w ? VM_NOT64 : VM_NOT32);
+                vi.d = dst_opnd(lc, &in->opnds[0]).off;
+                vi.a = src_opnd(lc, &in->opnds[1], ty(in, 0)).off;
+                emit(lc, vi);
+                return;
+            }
+        }
+        break;
+    default: break;
+    }
+    if ((op = fast_binop(in, &kind)) != 0) {
+        vm_opnd d = dst_opnd(lc, &in->opnds[0]);
+        uint8_t t = ty(in, 0);
+        bool shift = in->op == IR_OP_SHL || in->op == IR_OP_SHR;
+        if (d.kind == kind && in->nopnds >= 3) {
+            vm_opnd a = src_opnd(lc, &in->opnds[1], t);
+            vm_opnd b = src_opnd(lc, &in->opnds[2], shift ? IR_T_U32 : t);
+            vm_opnd c = {0, VM_K_R32};
+            if (in->nopnds > 3) c = src_opnd(lc, &in->opnds[3], kind == VM_K_R64 && ir_type_bytes[t] == 4 ? IR_T_B64 : t);
+            bool ok = a.kind == type_kind(t) && b.kind == (shift ? VM_K_R32 : type_kind(t));
+            if (ok) {
+                vm_insn vi = base_insn(lc, (uint16_t)op);
+                vi.d = d.off;
+                vi.a = a.off;
+                vi.b = b.off;
+                vi.c = c.off;
+                emit(lc, vi);
+                return;
+            }
+        }
+    }
+    if (lower_alu(lc, in)) return;
+    /* Not executable (yet): the instruction traps when reached, so modules
+     * using it still load and everything else runs. */
+    char mn[160];
+    ir_insn_mnemonic(in, mn, sizeof mn);
+    vm_insn vi = base_insn(lc, VM_TRAP);
+    vi.p = strdup(mn);
+    vi.x = 1;
+    emit(lc, vi);
+}
+
+/* Frame layout of one function, before any code is lowered (calls need the callee's). */
+static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err, size_t errlen) {
+    const ir_func *f = vf->ir;
+    lctx lc = {.prog = prog, .vf = vf, .f = f, .err = err, .errlen = errlen};
+    vf->true_slot = reserve(&lc, 4, 4);
+    *(uint32_t *)(lc.img + vf->true_slot) = VM_FULL;
+    vf->reg_off = calloc(f->nregs + 1, sizeof *vf->reg_off);
+    vf->param_off = calloc(f->nparams + 1, sizeof *vf->param_off);
+    vf->ret_off = calloc(f->nrets + 1, sizeof *vf->ret_off);
+    if (!vf->reg_off || !vf->param_off || !vf->ret_off) { free(lc.img); snprintf(err, errlen, "out of memory"); return -1; }
+    for (uint32_t k = 0; k < f->nregs; k++)
+        if (f->regs[k].type == IR_T_PRED) vf->reg_off[k] = reserve(&lc, 4, 4);
+    for (uint32_t k = 0; k < f->nregs; k++) {
+        const ir_reg *r = &f->regs[k];
+        if (r->type == IR_T_PRED) continue;
+        if (ir_type_bytes[r->type] > 8 || r->vec > 1) {
+            snprintf(err, errlen, "register %s: type .%s%s is not supported", r->name, ir_type_name[r->type],
+                     r->vec > 1 ? " (vector)" : "");
+            free(lc.img);
+            return -1;
+        }
+        vf->reg_off[k] = reserve(&lc, ir_type_bytes[r->type] == 8 ? 8 * VM_LANES : 4 * VM_LANES, 64);
+    }
+    if (f->is_entry) {
+        uint32_t off = 0;
+        for (uint32_t k = 0; k < f->nparams; k++) {
+            const ir_var *p = f->params[k];
+            uint32_t al = p->align ? p->align : 1;
+            off = (off + al - 1) / al * al;
+            vf->param_off[k] = off;
+            off += (uint32_t)p->size;
+        }
+        vf->param_size = off;
+    } else {
+        for (uint32_t k = 0; k < f->nparams; k++)
+            vf->param_off[k] = reserve(&lc, (uint32_t)(f->params[k]->size ? f->params[k]->size : 8) * VM_LANES, 64);
+        for (uint32_t k = 0; k < f->nrets; k++)
+            vf->ret_off[k] = reserve(&lc, (uint32_t)(f->rets[k]->size ? f->rets[k]->size : 8) * VM_LANES, 64);
+    }
+    /* function-scope variables: per-lane .param regions, .local offsets, .shared offsets */
+    uint32_t *voff = calloc(f->nlocals + 1, sizeof *voff);
+    if (!voff) { free(lc.img); return -1; }
+    uint32_t loc = 0, lal = 1;
+    for (uint32_t k = 0; k < f->nlocals; k++) {
+        const ir_var *v = f->locals[k];
+        uint32_t al = v->align ? v->align : 1;
+        if (v->space == IR_SPACE_PARAM) voff[k] = reserve(&lc, (uint32_t)(v->size ? v->size : 8) * VM_LANES, 64);
+        else if (v->space == IR_SPACE_LOCAL) {
+            loc = (loc + al - 1) / al * al;
+            voff[k] = loc;
+            loc += (uint32_t)v->size;
+            if (al > lal) lal = al;
+        } else if (v->space == IR_SPACE_SHARED) {
+            *shared_top = (*shared_top + al - 1) / al * al;
+            voff[k] = *shared_top;
+            *shared_top += (uint32_t)v->size;
+        }
+    }
+    vf->local_size = loc;
+    vf->local_align = lal;
+    vf->frame_init = lc.img;
+    vf->frame_size = lc.size;
+    vf->ncode = 0;
+    vf->code = (vm_insn *)voff;   /* parked until lowering: the variable offsets */
+    return 0;
+}
+
+static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
+    const ir_func *f = vf->ir;
+    lctx lc = {.prog = prog, .vf = vf, .f = f, .err = err, .errlen = errlen};
+    lc.img = vf->frame_init;
+    lc.size = lc.cap = vf->frame_size;
+    lc.var_off = (uint32_t *)vf->code;
+    vf->code = NULL;
+    lc.label_code = malloc((f->nlabels + 1) * sizeof *lc.label_code);
+    if (!lc.label_code) return -1;
+    for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
+        const ir_stmt *s = &f->body[k];
+        if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
+        else if (s->kind == IR_ST_INSN) lower_insn(&lc, &s->u.insn);
+        else if (s->kind == IR_ST_BRANCHTARGETS) lc.label_code[s->u.targets.label] = lc.n;
+    }
+    lc.cur = NULL;
+    emit_raw(&lc, base_insn(&lc, VM_FALLOFF));
+    /* the carry flag of .cc instructions: one hidden lane array at the frame's end */
+    reserve(&lc, 4 * VM_LANES, 64);
+    if (lc.failed) goto fail;
+    const void *const *tab = vm_handler_table();
+    for (uint32_t k = 0; k < lc.n; k++) {
+        vm_insn *vi = &lc.code[k];
+#ifndef PTXI_SWITCH_DISPATCH
+        vi->h = tab[vi->op];
+#else
+        (void)tab;
+#endif
+        if (vi->op == VM_BRA) {
+            uint32_t t = lc.label_code[vi->imm];
+            vi->target = &lc.code[t];
+            if (t <= k) vi->flags |= VM_F_BACK;
+            vi->imm = 0;
+        } else if (vi->op == VM_BRX) {
+            const ir_stmt *bt = NULL;
+            for (uint32_t s = 0; s < f->nbody; s++)
+                if (f->body[s].kind == IR_ST_BRANCHTARGETS && f->body[s].u.targets.label == vi->x) bt = &f->body[s];
+            if (!bt) { snprintf(err, errlen, "brx.idx: '%s' is not a .branchtargets list", f->labels[vi->x].name); goto fail; }
+            const vm_insn **tabs = malloc((bt->u.targets.n + 1) * sizeof *tabs);
+            if (!tabs) goto fail;
+            for (uint32_t t = 0; t < bt->u.targets.n; t++) tabs[t] = &lc.code[lc.label_code[bt->u.targets.labels[t]]];
+            vi->p = (void *)tabs;
+            vi->imm = bt->u.targets.n;
+        }
+    }
+    vf->code = lc.code;
+    vf->src = lc.src;
+    vf->ncode = lc.n - 1;
+    vf->frame_init = lc.img;
+    vf->frame_size = lc.size;
+    free(lc.label_code);
+    free(lc.var_off);
+    return 0;
+fail:
+    if (!err[0]) snprintf(err, errlen, "out of memory");
+    vf->code = lc.code;
+    vf->src = lc.src;
+    vf->ncode = lc.n;
+    vf->frame_init = lc.img;
+    free(lc.label_code);
+    free(lc.var_off);
+    return -1;
+}
+
+int vm_lower(vm_program *prog, char *err, size_t errlen) {
+    const ir_module *m = prog->ir;
+    err[0] = 0;
+    prog->nfuncs = m->nfuncs;
+    prog->funcs = calloc(m->nfuncs + 1, sizeof *prog->funcs);
+    prog->shared_off = calloc(m->nglobals + 1, sizeof *prog->shared_off);
+    if (!prog->funcs || !prog->shared_off) { snprintf(err, errlen, "out of memory"); return -1; }
+    /* module-scope .shared variables; extern unsized ones alias the dynamic region */
+    uint32_t top = 0, dynal = 16;
+    for (uint32_t k = 0; k < m->nglobals; k++) {
+        const ir_var *v = m->globals[k];
+        if (v->space != IR_SPACE_SHARED || (v->linkage == IR_LINK_EXTERN && !v->size)) continue;
+        uint32_t al = v->align ? v->align : 1;
+        top = (top + al - 1) / al * al;
+        prog->shared_off[k] = top;
+        top += (uint32_t)v->size;
+    }
+    for (uint32_t k = 0; k < m->nfuncs; k++) {
+        prog->funcs[k].ir = m->funcs[k];
+        prog->funcs[k].prog = prog;
+        prog->funcs[k].fnaddr = (uint64_t)(uintptr_t)&prog->funcs[k];
+        if (m->funcs[k]->has_body && layout(prog, &prog->funcs[k], &top, err, errlen) < 0) return -1;
+    }
+    for (uint32_t k = 0; k < m->nglobals; k++) {
+        const ir_var *v = m->globals[k];
+        if (v->space == IR_SPACE_SHARED && v->linkage == IR_LINK_EXTERN && !v->size && v->align > dynal) dynal = v->align;
+    }
+    uint32_t dyn = (top + dynal - 1) / dynal * dynal;
+    for (uint32_t k = 0; k < m->nglobals; k++) {
+        const ir_var *v = m->globals[k];
+        if (v->space == IR_SPACE_SHARED && v->linkage == IR_LINK_EXTERN && !v->size) prog->shared_off[k] = dyn;
+    }
+    prog->shared_static = top;
+    prog->dyn_shared_align = dynal;
+    for (uint32_t k = 0; k < m->nfuncs; k++)
+        if (m->funcs[k]->has_body && lower_func(prog, &prog->funcs[k], err, errlen) < 0) {
+            size_t n = strlen(err);
+            const ir_insn *bad = NULL;
+            (void)bad;
+            snprintf(err + n, errlen - n, " (in function '%s')", m->funcs[k]->name);
+            return -1;
+        }
+    return 0;
+}
+
+void vm_program_free(vm_program *prog) {
+    if (!prog || !prog->funcs) return;
+    for (uint32_t k = 0; k < prog->nfuncs; k++) {
+        vm_func *f = &prog->funcs[k];
+        for (uint32_t c = 0; f->code && c < f->ncode; c++) {
+            vm_insn *vi = &f->code[c];
+            if (vi->op == VM_ALU || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV || vi->op == VM_ATOM ||
+                vi->op == VM_MOV_PACK || vi->op == VM_MOV_UNPACK || vi->op == VM_BRX || vi->op == VM_TRAP ||
+                vi->op == VM_SHFL || vi->op == VM_VOTE || vi->op == VM_MATCH || vi->op == VM_REDUX ||
+                vi->op == VM_ACTIVEMASK)
+                free(vi->p);
+        }
+        free(f->code);
+        free(f->src);
+        free(f->frame_init);
+        free(f->reg_off);
+        free(f->param_off);
+        free(f->ret_off);
+    }
+    free(prog->funcs);
+    free(prog->shared_off);
+    prog->funcs = NULL;
+}

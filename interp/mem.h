@@ -1,0 +1,70 @@
+/* mem.h — device memory as the interpreter sees it: one reserved arena for
+ * global/const/param/heap memory (device pointers are host addresses inside it),
+ * a shadow map that makes every access checkable, and the generic-address
+ * windows of the per-CTA shared and per-thread local spaces. */
+#ifndef PTXI_VM_MEM_H
+#define PTXI_VM_MEM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Shadow granule: allocations are aligned and padded to this, like cudaMalloc's 256 bytes. */
+#define VM_GRANULE_SHIFT 8
+#define VM_GRANULE ((uint64_t)1 << VM_GRANULE_SHIFT)
+
+/* What a granule of the arena holds. */
+enum { VM_SH_NONE = 0, VM_SH_GLOBAL = 1, VM_SH_CONST = 2, VM_SH_PARAM = 3, VM_SH_HEAP = 4, VM_SH_MANAGED = 5 };
+
+/* Generic windows of the shared and local spaces: a generic address
+ * VM_SHARED_WIN + a is shared address a of the running CTA; VM_LOCAL_WIN + a is
+ * local address a of the running thread. Both windows are reserved (PROT_NONE)
+ * in the host address space so nothing else can live there. */
+extern uint64_t vm_shared_win, vm_local_win;
+#define VM_WIN_SIZE ((uint64_t)1 << 32)
+
+typedef struct vm_alloc {
+    uint64_t addr, size;       /* size as requested */
+    uint8_t kind;              /* VM_SH_* */
+    const char *what;          /* symbol name for module variables, else NULL */
+} vm_alloc;
+
+typedef struct vm_arena {
+    uint8_t *base;
+    uint64_t reserve;          /* bytes of address space */
+    uint64_t top;              /* bump pointer (offset) */
+    uint64_t in_use;
+    uint8_t *shadow;           /* one byte per granule */
+    pthread_mutex_t lock;
+    uint32_t n, cap;           /* allocations sorted by address */
+    vm_alloc *v;
+    uint32_t nfree, capfree;   /* freed ranges available for reuse: {offset, granule-rounded size} */
+    uint64_t (*freed)[2];
+} vm_arena;
+
+int vm_arena_init(vm_arena *a, uint64_t reserve);
+void vm_arena_destroy(vm_arena *a);
+/* Zeroed memory; returns the device address or 0 when out of memory. */
+uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what);
+/* 0 on success, -1 if addr is not the start of a live allocation. */
+int vm_arena_free(vm_arena *a, uint64_t addr);
+/* The allocation containing addr, else the nearest one (NULL when none); *inside says which. */
+const vm_alloc *vm_arena_find(vm_arena *a, uint64_t addr, bool *inside);
+
+/* Shadow kind of the granule holding addr, VM_SH_NONE outside the arena. */
+static inline uint8_t vm_shadow(const vm_arena *a, uint64_t addr) {
+    uint64_t off = addr - (uint64_t)(uintptr_t)a->base;
+    return off < a->top ? a->shadow[off >> VM_GRANULE_SHIFT] : VM_SH_NONE;
+}
+
+/* Is [addr, addr+n) readable (write=false) or writable? One test per granule touched;
+ * n is at most 16 so it spans at most two granules. */
+static inline bool vm_arena_ok(const vm_arena *a, uint64_t addr, uint32_t n, bool write) {
+    uint8_t s0 = vm_shadow(a, addr), s1 = vm_shadow(a, addr + n - 1);
+    if (!s0 || !s1) return false;
+    if (write && (s0 == VM_SH_CONST || s0 == VM_SH_PARAM || s1 == VM_SH_CONST || s1 == VM_SH_PARAM)) return false;
+    return true;
+}
+
+#endif

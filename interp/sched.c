@@ -1,0 +1,531 @@
+/* sched.c — scheduling: lane groups within a warp (smallest PC first), call
+ * frames, barriers, warps within a CTA, and CTAs over a pool of host threads.
+ * Also the fault report every bad access or trap ends in. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "warp.h"
+
+#define SLICE 4096                 /* backward branches per time slice */
+#define NO_STOP ((const vm_insn *)UINTPTR_MAX)
+
+double vm_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- faults ---- */
+
+void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len) {
+    bool inside;
+    const vm_alloc *n = vm_arena_find(a, addr, &inside);
+    if (!addr) snprintf(buf, len, " (null pointer)");
+    else if (!n) snprintf(buf, len, " (no device memory is allocated)");
+    else if (inside) snprintf(buf, len, " (inside %s%s%s of %llu bytes at 0x%llx, freed or read-only)",
+                              n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
+                              (unsigned long long)n->size, (unsigned long long)n->addr);
+    else if (addr >= n->addr + n->size)
+        snprintf(buf, len, " (%llu bytes after the end of %s%s%s of %llu bytes at 0x%llx)",
+                 (unsigned long long)(addr - n->addr - n->size), n->what ? "'" : "the allocation",
+                 n->what ? n->what : "", n->what ? "'" : "", (unsigned long long)n->size, (unsigned long long)n->addr);
+    else
+        snprintf(buf, len, " (%llu bytes before %s%s%s of %llu bytes at 0x%llx)", (unsigned long long)(n->addr - addr),
+                 n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
+                 (unsigned long long)n->size, (unsigned long long)n->addr);
+}
+
+static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
+    for (uint32_t d = w->depth; d-- > 0;) {
+        const vm_func *f = w->frames[d].fn;
+        if (i >= f->code && i <= f->code + f->ncode) return f;
+    }
+    return w->frames[0].fn;
+}
+
+void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...) {
+    vm_cta *cta = w->cta;
+    vm_grid *g = cta->grid;
+    pthread_mutex_lock(&g->lock);
+    if (!g->status) {
+        const vm_func *f = func_of(w, i);
+        const vm_src *src = &f->src[i - f->code];
+        char what[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        char cu[300] = "";
+        const ir_module *m = f->prog->ir;
+        if (src->dbg.file)
+            for (uint32_t k = 0; k < m->nfiles; k++)
+                if (m->files[k].index == src->dbg.file) {
+                    snprintf(cu, sizeof cu, " (%s:%u)", m->files[k].name, src->dbg.line);
+                    break;
+                }
+        unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
+        if (status == 102)   /* assert: the message is the GPU's line, printed at the next flush */
+            snprintf(g->fault->msg, sizeof g->fault->msg, "%s", what);
+        else
+            snprintf(g->fault->msg, sizeof g->fault->msg,
+                 "ptxi: kernel '%s': %s\n  at %s:%u:%u%s in %s\n  block (%u,%u,%u), thread (%u,%u,%u)",
+                 g->cfg->kernel->ir->name, what, f->prog->path ? f->prog->path : "<ptx>", src->loc.line,
+                 src->loc.col, cu, f->ir->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % bx, t / bx % by,
+                 t / (bx * by));
+        g->fault->status = status;
+        g->status = status;
+    }
+    pthread_mutex_unlock(&g->lock);
+    atomic_store(&g->stop, 1);
+}
+
+/* ---- lane groups and frames ---- */
+
+bool vm_reschedule(vm_warp *w) {
+    for (;;) {
+        vm_frame *f = &w->frames[w->depth - 1];
+        uint32_t live = f->lanes & ~f->done & ~w->exited;
+        uint32_t cand = live & ~w->blocked;
+        if (!cand) {
+            if (live) {
+                /* Everyone left waits. Lanes waiting in a collective whose other
+                 * members can never come run it now with the lanes that are there. */
+                uint32_t cw = live & w->collwait;
+                if (cw && (live & w->blocked & ~w->collwait) == 0) {
+                    const vm_insn *lo = NO_STOP;
+                    for (int l = 0; l < VM_LANES; l++)
+                        if (cw >> l & 1 && w->lpc[l] < lo) lo = w->lpc[l];
+                    uint32_t g = 0;
+                    for (int l = 0; l < VM_LANES; l++)
+                        if (cw >> l & 1 && w->lpc[l] == lo) g |= 1u << l;
+                    w->blocked &= ~g;
+                    w->collwait &= ~g;
+                    w->forced = true;
+                    w->pc = lo;
+                    w->mask = g;
+                    w->lpc_stop = NO_STOP;
+                    return true;
+                }
+                w->state = VM_W_BLOCKED;
+                return false;
+            }
+            if (w->depth == 1) { w->state = VM_W_DONE; return false; }
+            /* Every lane of the frame returned: back to the caller. */
+            vm_frame *c = &w->frames[w->depth - 2];
+            const vm_callinfo *ci = f->call->p;
+            uint32_t back = f->done & ~w->exited;
+            for (uint32_t k = 0; k < ci->nrets && k < f->fn->ir->nrets; k++)
+                for (int l = 0; l < VM_LANES; l++)
+                    if (back >> l & 1)
+                        memcpy(c->fb + ci->retoff[k] + (size_t)l * ci->retsize[k],
+                               f->fb + f->fn->ret_off[k] + (size_t)l * ci->retsize[k], ci->retsize[k]);
+            for (int l = 0; l < VM_LANES; l++)
+                if (f->lanes >> l & 1) {
+                    w->lpc[l] = f->ret;
+                    w->lsp[l] = f->local_base;
+                }
+            free(f->fb);
+            w->depth--;
+            continue;
+        }
+        const vm_insn *lo = NO_STOP, *next = NO_STOP;
+        for (int l = 0; l < VM_LANES; l++)
+            if (cand >> l & 1 && w->lpc[l] < lo) lo = w->lpc[l];
+        uint32_t g = 0;
+        for (int l = 0; l < VM_LANES; l++)
+            if (cand >> l & 1) {
+                if (w->lpc[l] == lo) g |= 1u << l;
+                else if (w->lpc[l] < next) next = w->lpc[l];
+            }
+        w->pc = lo;
+        w->mask = g;
+        w->lpc_stop = next;
+        w->state = VM_W_READY;
+        return true;
+    }
+}
+
+int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret) {
+    if (w->depth == w->cap) {
+        uint32_t nc = w->cap ? w->cap * 2 : 8;
+        if (nc > 4096) return -1;
+        vm_frame *nf = realloc(w->frames, nc * sizeof *nf);
+        if (!nf) return -1;
+        w->frames = nf;
+        w->cap = nc;
+    }
+    uint8_t *fb = aligned_alloc(64, (fn->frame_size + 63) & ~63u);
+    if (!fb) return -1;
+    memcpy(fb, fn->frame_init, fn->frame_size);
+    uint32_t base = 0, align = fn->local_align ? fn->local_align : 1;
+    for (int l = 0; l < VM_LANES; l++)
+        if (lanes >> l & 1 && w->lsp[l] > base) base = w->lsp[l];
+    base = (base + align - 1) & ~(align - 1);
+    if ((uint64_t)base + fn->local_size > w->local_stride) { free(fb); return -2; }
+    for (int l = 0; l < VM_LANES; l++)
+        if (lanes >> l & 1) {
+            w->lpc[l] = fn->code;
+            w->lsp[l] = base + fn->local_size;
+        }
+    w->frames[w->depth++] = (vm_frame){fn, fb, ret, call, lanes, 0, base};
+    return 0;
+}
+
+/* ---- barriers ---- */
+
+static uint32_t live_threads(const vm_cta *cta) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < cta->nwarps; k++)
+        n += (uint32_t)__builtin_popcount(cta->warps[k].present & ~cta->warps[k].exited);
+    return n;
+}
+
+/* Releases barrier b if every thread it waits for has arrived. */
+static void check_barrier(vm_cta *cta, unsigned b) {
+    vm_barrier *bar = &cta->bars[b];
+    if (!bar->arrived) return;
+    uint32_t need = bar->expected ? bar->expected : live_threads(cta);
+    if (bar->arrived < need) return;
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        uint32_t lanes = w->barwait[b];
+        if (!lanes) continue;
+        if (bar->redop) {
+            /* bar.red: the result goes to each waiting lane's destination */
+            uint32_t res = bar->redop == 1 ? bar->red : bar->redop == 2 ? (bar->red == bar->arrived) : (bar->red != 0);
+            vm_frame *f = &w->frames[w->depth - 1];
+            for (int l = 0; l < VM_LANES; l++)
+                if (lanes >> l & 1) {
+                    const vm_insn *bi = w->lpc[l] - 1;
+                    if (bar->redop == 1) ((uint32_t *)(f->fb + bi->d))[l] = res;
+                    else *(uint32_t *)(f->fb + bi->d) = (*(uint32_t *)(f->fb + bi->d) & ~(1u << l)) | (res << l);
+                }
+        }
+        w->blocked &= ~lanes;
+        w->barwait[b] = 0;
+        if (w->state == VM_W_BLOCKED) w->state = VM_W_READY;
+    }
+    *bar = (vm_barrier){0};
+}
+
+/* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
+ * b = thread count (when VM_F_SIGNED set), c = predicate for bar.red;
+ * x = 1 for arrive-only, redop in sz (1 popc, 2 and, 3 or). */
+int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
+    vm_cta *cta = w->cta;
+    uint8_t *fb = w->frames[w->depth - 1].fb;
+    int l0 = __builtin_ctz(m);
+    uint32_t id = ((uint32_t *)(fb + i->a))[l0];
+    if (id >= 16) { vm_fault_at(w, i, l0, 105, "barrier id %u out of range (0..15)", id); return -1; }
+    vm_barrier *bar = &cta->bars[id];
+    uint32_t count = i->flags & VM_F_SIGNED ? ((uint32_t *)(fb + i->b))[l0] : 0;
+    if (count && (count % 32 || count > cta->nthreads + 31)) {
+        vm_fault_at(w, i, l0, 105, "barrier thread count %u is not a multiple of 32 within the block", count);
+        return -1;
+    }
+    if (count) bar->expected = count;
+    if (i->op == VM_BAR_RED) {
+        uint32_t p = *(uint32_t *)(fb + i->c) ^ (uint32_t)i->imm;
+        bar->redop = i->sz;
+        bar->red += (uint32_t)__builtin_popcount(p & m);
+    }
+    bar->arrived += (uint32_t)__builtin_popcount(m);
+    for (int l = 0; l < VM_LANES; l++)
+        if (w->mask >> l & 1) w->lpc[l] = i + 1;
+    if (!(i->x & 1)) {
+        w->blocked |= m;
+        w->barwait[id] |= m;
+    }
+    check_barrier(cta, id);
+    return 0;
+}
+
+/* ---- calls ---- */
+
+static vm_func *func_from_addr(vm_program *p, uint64_t a) {
+    for (uint32_t k = 0; k < p->nfuncs; k++)
+        if (p->funcs[k].fnaddr == a) return &p->funcs[k];
+    return NULL;
+}
+
+int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes);
+
+int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
+    const vm_callinfo *ci = i->p;
+    vm_frame *fr = &w->frames[w->depth - 1];
+    for (int l = 0; l < VM_LANES; l++)
+        if ((w->mask & ~m) >> l & 1) w->lpc[l] = i + 1;
+    if (!m) return 0;
+    vm_func *callee = ci->callee;
+    uint32_t lanes = m;
+    if (!callee) {
+        const uint64_t *fp = (const uint64_t *)(fr->fb + ci->fptr);
+        int l0 = __builtin_ctz(m);
+        callee = func_from_addr(fr->fn->prog, fp[l0]);
+        if (!callee) {
+            vm_fault_at(w, i, l0, 105, "indirect call through 0x%llx, which is not a function address",
+                        (unsigned long long)fp[l0]);
+            return -1;
+        }
+        lanes = 0;
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1 && fp[l] == fp[l0]) lanes |= 1u << l;
+        for (int l = 0; l < VM_LANES; l++)   /* lanes calling elsewhere call after this group returns */
+            if ((m & ~lanes) >> l & 1) w->lpc[l] = i;
+    }
+    if (!callee->ir->has_body) {
+        int r = vm_builtin_call(w, i, callee, lanes);
+        if (r < 0) return -1;
+        for (int l = 0; l < VM_LANES; l++)
+            if (lanes >> l & 1) w->lpc[l] = i + 1;
+        return 0;
+    }
+    int r = vm_push_frame(w, callee, lanes, i, i + 1);
+    if (r < 0) {
+        vm_fault_at(w, i, __builtin_ctz(lanes), 106, r == -2 ? "call to '%s' overflows the per-thread stack"
+                                                             : "call to '%s' nests too deeply", callee->ir->name);
+        return -1;
+    }
+    vm_frame *nf = &w->frames[w->depth - 1], *caller = &w->frames[w->depth - 2];
+    for (uint32_t k = 0; k < ci->nargs && k < callee->ir->nparams; k++) {
+        uint32_t sz = ci->argsize[k];
+        for (int l = 0; l < VM_LANES; l++)
+            if (lanes >> l & 1)
+                memcpy(nf->fb + callee->param_off[k] + (size_t)l * sz, caller->fb + ci->argoff[k] + (size_t)l * sz, sz);
+    }
+    return 0;
+}
+
+/* ---- CTAs ---- */
+
+static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
+    const vm_launch_cfg *cfg = g->cfg;
+    cta->grid = g;
+    cta->linear = linear;
+    cta->ctaid[0] = (uint32_t)(linear % cfg->grid[0]);
+    cta->ctaid[1] = (uint32_t)(linear / cfg->grid[0] % cfg->grid[1]);
+    cta->ctaid[2] = (uint32_t)(linear / ((uint64_t)cfg->grid[0] * cfg->grid[1]));
+    memset(cta->smem, 0, cta->smem_size);
+    memset(cta->bars, 0, sizeof cta->bars);
+    vm_func *k = cfg->kernel;
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        vm_warp *w = &cta->warps[wi];
+        for (uint32_t d = 1; d < w->depth; d++) free(w->frames[d].fb);
+        uint8_t *fb0 = w->depth ? w->frames[0].fb : NULL;
+        w->depth = 0;
+        w->pc = k->code;
+        w->exited = 0;
+        w->blocked = w->collwait = 0;
+        memset(w->barwait, 0, sizeof w->barwait);
+        w->forced = false;
+        w->present = 0;
+        w->id = wi;
+        w->cta = cta;
+        w->clock = 0;
+        w->sleep_until = 0;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t t = wi * VM_LANES + (uint32_t)l;
+            if (t < cta->nthreads) w->present |= 1u << l;
+            w->tid[0][l] = t % cfg->block[0];
+            w->tid[1][l] = t / cfg->block[0] % cfg->block[1];
+            w->tid[2][l] = t / (cfg->block[0] * cfg->block[1]);
+            w->lsp[l] = 0;
+        }
+        w->exited = ~w->present;
+        if (fb0) free(fb0);
+        if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
+        w->mask = w->present;
+        w->lpc_stop = NO_STOP;
+        w->state = VM_W_READY;
+    }
+    return 0;
+}
+
+static void report_deadlock(vm_cta *cta) {
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        uint32_t waiting = w->blocked & ~w->exited;
+        if (!waiting) continue;
+        int l = __builtin_ctz(waiting);
+        unsigned b = 0;
+        while (b < 16 && !(w->barwait[b] >> l & 1)) b++;
+        const vm_insn *at = w->lpc[l] - (b < 16 ? 1 : 0);
+        if (b < 16) {
+            vm_barrier *bar = &cta->bars[b];
+            uint32_t need = bar->expected ? bar->expected : live_threads(cta);
+            /* name the first thread that is neither exited nor waiting here */
+            int mw = -1, ml = -1;
+            for (uint32_t q = 0; q < cta->nwarps && mw < 0; q++) {
+                uint32_t miss = cta->warps[q].present & ~cta->warps[q].exited & ~cta->warps[q].barwait[b];
+                if (miss) mw = (int)q, ml = __builtin_ctz(miss);
+            }
+            char who[96] = "";
+            if (mw >= 0) {
+                unsigned t = (unsigned)mw * VM_LANES + (unsigned)ml, bx = cta->grid->cfg->block[0],
+                         by = cta->grid->cfg->block[1];
+                snprintf(who, sizeof who, "; thread (%u,%u,%u) never arrives", t % bx, t / bx % by, t / (bx * by));
+            }
+            vm_fault_at(w, at, l, 107, "barrier %u deadlock: %u of %u threads arrived%s", b, bar->arrived, need, who);
+        } else {
+            vm_fault_at(w, at, l, 107, "warp collective waits for lanes that never arrive");
+        }
+        return;
+    }
+}
+
+/* Runs one CTA's warps round robin until all are done. */
+static void run_cta(vm_cta *cta) {
+    vm_grid *g = cta->grid;
+    uint32_t done = 0;
+    while (done < cta->nwarps) {
+        bool progressed = false;
+        uint64_t sleeper = 0;
+        done = 0;
+        for (uint32_t k = 0; k < cta->nwarps; k++) {
+            vm_warp *w = &cta->warps[k];
+            if (w->state == VM_W_DONE) { done++; continue; }
+            if (w->state == VM_W_BLOCKED) continue;
+            if (w->sleep_until) {
+                uint64_t now = (uint64_t)(vm_now() * 1e9);
+                if (now < w->sleep_until) {
+                    if (!sleeper || w->sleep_until < sleeper) sleeper = w->sleep_until;
+                    continue;
+                }
+                w->sleep_until = 0;
+            }
+            progressed = true;
+            vm_yield y = vm_exec(w, SLICE);
+            if (y == VM_Y_FAULT || atomic_load(&g->stop)) return;
+            if (y == VM_Y_DONE) {
+                w->state = VM_W_DONE;
+                done++;
+                /* exited threads no longer count toward barriers */
+                for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
+            }
+            if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
+                vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
+                            g->cfg->timeout_s);
+                return;
+            }
+        }
+        if (done == cta->nwarps) break;
+        if (!progressed) {
+            if (sleeper) {
+                uint64_t now = (uint64_t)(vm_now() * 1e9);
+                if (sleeper > now) {
+                    struct timespec ts = {0, (long)((sleeper - now) < 1000000 ? sleeper - now : 1000000)};
+                    nanosleep(&ts, NULL);
+                }
+                continue;
+            }
+            report_deadlock(cta);
+            return;
+        }
+    }
+}
+
+typedef struct worker {
+    vm_grid *g;
+    vm_cta cta;
+    pthread_t th;
+} worker;
+
+static void free_cta(vm_cta *cta) {
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        for (uint32_t d = 0; d < w->depth; d++) free(w->frames[d].fb);
+        free(w->frames);
+        free(w->local);
+    }
+    free(cta->warps);
+    free(cta->smem);
+}
+
+static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
+    memset(cta, 0, sizeof *cta);
+    cta->nthreads = cfg->block[0] * cfg->block[1] * cfg->block[2];
+    cta->nwarps = (cta->nthreads + VM_LANES - 1) / VM_LANES;
+    cta->smem_size = cfg->kernel->prog->shared_static;
+    if (cfg->dyn_shared) {
+        uint32_t al = cfg->kernel->prog->dyn_shared_align ? cfg->kernel->prog->dyn_shared_align : 16;
+        cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;
+    }
+    cta->smem = calloc(1, cta->smem_size + 16);
+    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
+    if (!cta->smem || !cta->warps) return -1;
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        cta->warps[k].local_stride = cfg->stack_size;
+        cta->warps[k].local = calloc(VM_LANES, cfg->stack_size);
+        if (!cta->warps[k].local) return -1;
+    }
+    return 0;
+}
+
+static void *worker_main(void *arg) {
+    worker *wk = arg;
+    vm_grid *g = wk->g;
+    for (;;) {
+        if (atomic_load(&g->stop)) break;
+        uint64_t c = atomic_fetch_add(&g->next_cta, 1);
+        if (c >= g->ncta) break;
+        if (init_cta(&wk->cta, g, c) < 0) {
+            pthread_mutex_lock(&g->lock);
+            if (!g->status) {
+                g->status = 2;
+                g->fault->status = 2;
+                snprintf(g->fault->msg, sizeof g->fault->msg, "ptxi: out of host memory for a CTA");
+            }
+            pthread_mutex_unlock(&g->lock);
+            atomic_store(&g->stop, 1);
+            break;
+        }
+        run_cta(&wk->cta);
+    }
+    atomic_fetch_add(&g->thread_insns, wk->cta.thread_insns);
+    atomic_fetch_add(&g->warp_insns, wk->cta.warp_insns);
+    return NULL;
+}
+
+int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
+    vm_grid g;
+    memset(&g, 0, sizeof g);
+    g.cfg = cfg;
+    g.fault = fault;
+    g.ncta = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    pthread_mutex_init(&g.lock, NULL);
+    if (cfg->timeout_s > 0) g.deadline = vm_now() + cfg->timeout_s;
+    unsigned n = cfg->threads ? cfg->threads : 1;
+    if (n > g.ncta) n = (unsigned)g.ncta;
+    if (!n) n = 1;
+    worker *ws = calloc(n, sizeof *ws);
+    int rc = 0;
+    if (!ws) rc = 2;
+    for (unsigned k = 0; k < n && !rc; k++) {
+        ws[k].g = &g;
+        if (alloc_cta(&ws[k].cta, cfg) < 0) rc = 2;
+    }
+    if (!rc) {
+        if (n == 1) worker_main(&ws[0]);
+        else {
+            for (unsigned k = 0; k < n; k++) pthread_create(&ws[k].th, NULL, worker_main, &ws[k]);
+            for (unsigned k = 0; k < n; k++) pthread_join(ws[k].th, NULL);
+        }
+    }
+    for (unsigned k = 0; ws && k < n; k++) free_cta(&ws[k].cta);
+    free(ws);
+    if (rc) {
+        fault->status = rc;
+        snprintf(fault->msg, sizeof fault->msg, "ptxi: out of host memory for the launch");
+    }
+    if (stats) {
+        stats->thread_insns = atomic_load(&g.thread_insns);
+        stats->warp_insns = atomic_load(&g.warp_insns);
+        for (int k = 0; k < 16; k++) stats->pmevents[k] = atomic_load(&g.pmevents[k]);
+    }
+    pthread_mutex_destroy(&g.lock);
+    return rc ? rc : g.status;
+}

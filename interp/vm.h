@@ -1,0 +1,173 @@
+/* vm.h — the interpreter's internal model: lowered code (threaded-code records),
+ * warps (32 lanes, per-lane PCs, lane-contiguous register frames), CTAs and
+ * launches. Used by lowering (lower.c), execution (exec.c), scheduling (sched.c)
+ * and the host runtime. */
+#ifndef PTXI_VM_H
+#define PTXI_VM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alu.h"
+#include "ir.h"
+#include "mem.h"
+
+#define VM_LANES 32
+#define VM_FULL 0xffffffffu
+
+/* Handlers. X(NAME) — one per (operation, type, operand shape); see exec.c. */
+#include "vm_ops.h"
+
+typedef enum vm_opid {
+#define X(n) VM_##n,
+    VM_OP_LIST(X)
+#undef X
+    VM_OP__COUNT
+} vm_opid;
+extern const char *const vm_op_name[VM_OP__COUNT];
+
+struct vm_func;
+struct vm_program;
+
+/* One lowered instruction. Register operands are byte offsets into the
+ * frame (a 32-bit register is uint32_t[32], a 64-bit one uint64_t[32], a
+ * predicate one uint32_t lane mask); immediates live in constant slots of the
+ * same frame, so handlers never ask what kind an operand is. */
+typedef struct vm_insn {
+    const void *h;             /* handler address (computed goto) */
+    uint16_t op;               /* vm_opid */
+    uint8_t sz;                /* access size in bytes / misc small parameter */
+    uint8_t flags;             /* VM_F_* */
+    uint8_t sp;                /* state space of a memory access (VM_SP_*) / misc */
+    uint16_t x;                /* misc: comparison, atomic op and type, shfl mode, ... */
+    uint32_t g;                /* guard predicate offset (an all-ones slot when unguarded) */
+    uint32_t gx;               /* xor applied to the guard: 0 or ~0 */
+    uint32_t d, a, b, c;       /* operand offsets */
+    int64_t imm;               /* address offset / small constant */
+    void *p;                   /* extra: alu op, vector operand list, call info, ... */
+    const struct vm_insn *target; /* branch target */
+} vm_insn;
+
+enum {
+    VM_F_SIGNED = 1,           /* sign-extend loads */
+    VM_F_D64 = 2,              /* destination register is 64-bit */
+    VM_F_BASE_REG64 = 4,       /* address = 64-bit register + imm */
+    VM_F_BASE_REG32 = 8,       /* address = 32-bit register + imm */
+    VM_F_BACK = 16,            /* backward branch */
+    VM_F_FRAME_SYM = 32,       /* address is frame-relative (function-scope .param/.local) */
+};
+
+/* State spaces as the memory handlers see them. */
+enum { VM_SP_GLOBAL, VM_SP_SHARED, VM_SP_LOCAL, VM_SP_CONST, VM_SP_GENERIC, VM_SP_KPARAM, VM_SP_FPARAM };
+
+/* Where an operand of a multi-operand instruction lives. */
+typedef struct vm_opnd {
+    uint32_t off;              /* frame offset */
+    uint8_t kind;              /* VM_K_* */
+} vm_opnd;
+enum { VM_K_R32, VM_K_R64, VM_K_PRED, VM_K_SINK, VM_K_R16 };
+
+typedef struct vm_alu {
+    alu_op op;
+    vm_opnd d[2], s[6];
+} vm_alu;
+
+typedef struct vm_vec {        /* ld/st .v2/.v4 register lists */
+    uint32_t n;
+    vm_opnd e[8];
+} vm_vec;
+
+typedef struct vm_callinfo {
+    struct vm_func *callee;    /* NULL for an indirect call */
+    uint32_t nargs, nrets;
+    uint32_t argoff[32], argsize[32];   /* caller frame offsets of per-lane .param regions */
+    uint32_t retoff[8], retsize[8];
+    uint32_t fptr;             /* indirect: 64-bit register holding the function address */
+} vm_callinfo;
+
+/* Source position of each lowered instruction, for reports and the debugger. */
+typedef struct vm_src {
+    ir_loc loc;
+    ir_dbgloc dbg;
+} vm_src;
+
+typedef struct vm_func {
+    const ir_func *ir;
+    struct vm_program *prog;
+    vm_insn *code;             /* ncode records + one trailing "fell off the end" */
+    vm_src *src;
+    uint32_t ncode;
+    uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
+    uint8_t *frame_init;       /* initial frame image (constants set, registers zero) */
+    uint32_t true_slot;        /* offset of the all-ones predicate */
+    uint32_t *param_off;       /* .func: frame offsets of per-lane param regions; .entry: offsets in the param buffer */
+    uint32_t param_size;       /* .entry: bytes of the parameter buffer */
+    uint32_t *ret_off;         /* .func return params */
+    uint32_t local_size;       /* bytes of .local variables per thread */
+    uint32_t local_align;
+    uint32_t *reg_off;         /* frame offset of each ir register */
+    uint64_t fnaddr;           /* the value of the function's address in PTX (mov %rd, f) */
+    void (*host_fn)(void);     /* bound host implementation of an .extern .func */
+    void *ffi;                 /* rt_ffi_sig for host_fn */
+} vm_func;
+
+/* A module lowered. Owned by the runtime's module. */
+typedef struct vm_program {
+    const ir_module *ir;
+    const char *path;
+    uint32_t nfuncs;
+    vm_func *funcs;            /* parallel to ir->funcs */
+    uint64_t *gaddr;           /* device address of each ir global (parallel to ir->globals) */
+    uint32_t shared_static;    /* bytes of static shared memory (all module .shared vars) */
+    uint32_t *shared_off;      /* shared offset per global (for .shared vars) */
+    uint32_t dyn_shared_align; /* alignment of extern .shared arrays */
+    struct vm_runtime *rt;
+} vm_program;
+
+/* Services the interpreter asks of the host runtime. */
+typedef struct vm_runtime {
+    vm_arena *arena;
+    void *ctx;
+    /* device printf: returns what vprintf returns */
+    int (*vprintf)(void *ctx, uint64_t fmt, uint64_t args);
+    uint64_t (*malloc)(void *ctx, uint64_t size, uint64_t align);
+    int (*free)(void *ctx, uint64_t p);   /* 0 ok, else report */
+    /* resolves .extern .func / .extern variables: returns the vm_func or address */
+    vm_func *(*resolve_func)(void *ctx, const char *name);
+    uint64_t (*resolve_var)(void *ctx, const char *name);
+} vm_runtime;
+
+/* Why a launch stopped early. */
+typedef struct vm_fault {
+    int status;                /* ptxi_status */
+    char msg[1024];            /* the report */
+} vm_fault;
+
+typedef struct vm_launch_cfg {
+    vm_func *kernel;
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;
+    uint64_t params;           /* device address of the parameter buffer */
+    uint32_t threads;          /* host threads */
+    double timeout_s;
+    uint32_t stack_size;       /* local bytes per thread */
+} vm_launch_cfg;
+
+typedef struct vm_stats {
+    uint64_t thread_insns, warp_insns;
+    uint64_t pmevents[16];
+} vm_stats;
+
+/* Lowering: builds a vm_program for a parsed module. Global addresses must be
+ * assigned (prog->gaddr) before lowering. Returns 0 or -1 with a message. */
+int vm_lower(vm_program *prog, char *err, size_t errlen);
+void vm_program_free(vm_program *prog);
+
+/* Runs a whole grid. Returns 0 or a ptxi_status with *fault filled. */
+int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault);
+/* Seconds on the monotonic clock. */
+double vm_now(void);
+
+#endif

@@ -1,0 +1,37 @@
+/* vm_ops.h — the handler list (X-macro): the enum, the names and the
+ * computed-goto table are all made from it, so a handler missing from exec.c
+ * is a compile error. */
+#ifndef PTXI_VM_OPS_H
+#define PTXI_VM_OPS_H
+
+#define VM_CMP_LIST(X, T) X(EQ_##T) X(NE_##T) X(LT_##T) X(LE_##T) X(GT_##T) X(GE_##T)
+
+#define VM_OP_LIST(X)                                                                         \
+    /* control */                                                                             \
+    X(NOP) X(BRA) X(BRX) X(EXIT) X(RET) X(CALL) X(FALLOFF) X(TRAP) X(BRKPT)                   \
+    X(BAR) X(BAR_RED) X(BAR_WARP) X(NANOSLEEP) X(PMEVENT)                                     \
+    /* moves */                                                                               \
+    X(MOV32) X(MOV64) X(MOVP) X(MOV_SREG) X(MOV_ADDR) X(MOV_PACK) X(MOV_UNPACK)             \
+    X(CVTA_TO) X(CVTA_FROM) X(ISSPACEP) X(CVT_U64_U32) X(CVT_S64_S32) X(CVT_U32_U64)        \
+    X(SELP32) X(SELP64)                                                                       \
+    /* integer fast paths */                                                                  \
+    X(ADD32) X(SUB32) X(MUL32) X(MAD32) X(AND32) X(OR32) X(XOR32) X(NOT32)                  \
+    X(SHL32) X(SHRU32) X(SHRS32) X(MINS32) X(MAXS32) X(MINU32) X(MAXU32)                     \
+    X(ADD64) X(SUB64) X(MUL64) X(MAD64) X(AND64) X(OR64) X(XOR64) X(NOT64)                  \
+    X(SHL64) X(SHRU64) X(SHRS64)                                                              \
+    X(MULWS32) X(MULWU32) X(MADWS32) X(MADWU32) X(MULHIU32) X(MULHIS32)                      \
+    /* float fast paths (round to nearest, no ftz) */                                         \
+    X(ADDF32) X(SUBF32) X(MULF32) X(FMAF32) X(ADDF64) X(SUBF64) X(MULF64) X(FMAF64)          \
+    /* comparisons */                                                                         \
+    VM_CMP_LIST(X, S32) VM_CMP_LIST(X, U32) VM_CMP_LIST(X, S64) VM_CMP_LIST(X, U64)           \
+    VM_CMP_LIST(X, F32) VM_CMP_LIST(X, F64)                                                   \
+    X(PAND) X(POR) X(PXOR) X(PNOT)                                                            \
+    /* everything else the ALU tables know */                                                 \
+    X(ALU)                                                                                    \
+    /* memory */                                                                              \
+    X(LD) X(ST) X(LDV) X(STV) X(LD_KPARAM) X(ATOM) X(FENCE) X(ALLOCA) X(STACKSAVE)          \
+    X(STACKRESTORE)                                                                           \
+    /* warp collectives */                                                                    \
+    X(SHFL) X(VOTE) X(ACTIVEMASK) X(MATCH) X(REDUX)
+
+#endif

@@ -1,0 +1,123 @@
+/* warp.h — execution state: a warp's whole state lives here (never on the C
+ * stack), so it can be suspended before any instruction — at a barrier, a
+ * collective waiting for lanes, nanosleep or the end of a time slice. */
+#ifndef PTXI_WARP_H
+#define PTXI_WARP_H
+
+#include "vm.h"
+
+/* A call frame. The entry function is frame 0. Lanes not in `lanes` wait in
+ * an outer frame at their lpc until every lane of this frame has returned. */
+typedef struct vm_frame {
+    vm_func *fn;
+    uint8_t *fb;               /* register frame: registers, constants, per-lane params */
+    const vm_insn *ret;        /* where returning lanes continue in the caller */
+    const vm_insn *call;       /* the call instruction (return values to copy) */
+    uint32_t lanes;            /* lanes that entered the frame */
+    uint32_t done;             /* lanes that have returned */
+    uint32_t local_base;       /* local address of this frame's .local variables */
+} vm_frame;
+
+typedef enum vm_wstate {
+    VM_W_READY, VM_W_BLOCKED, VM_W_DONE, VM_W_SLEEP
+} vm_wstate;
+
+struct vm_cta;
+
+typedef struct vm_warp {
+    /* the lane group running now */
+    const vm_insn *pc;
+    uint32_t mask;
+    uint32_t exited;           /* lanes that executed exit (or never existed) */
+    uint32_t blocked;          /* lanes waiting at a barrier or collective */
+    uint32_t collwait;         /* of those, lanes waiting in a warp collective for other lanes */
+    uint32_t barwait[16];      /* of those, lanes waiting at each named barrier */
+    bool forced;               /* run the collective at pc with the lanes that are there */
+    uint32_t present;          /* lanes that exist (a partial last warp has fewer) */
+    const vm_insn *lpc[VM_LANES];  /* where each lane not in the group continues */
+    const vm_insn *lpc_stop;   /* smallest lpc of a waiting lane above pc: the group merges there */
+    uint32_t depth;            /* frames in use */
+    uint32_t cap;
+    vm_frame *frames;
+    uint8_t *local;            /* per-lane local memory: lane l at local + l * local_stride */
+    uint32_t local_stride;
+    uint32_t lsp[VM_LANES];    /* per-lane local stack pointer (alloca) */
+    uint32_t tid[3][VM_LANES];
+    uint32_t id;               /* warp index in the CTA */
+    uint8_t state;             /* vm_wstate */
+    uint8_t bar_id;            /* barrier waited on when blocked at a barrier */
+    uint32_t bar_count;        /* thread count of that barrier instruction (0 = all) */
+    uint64_t clock;            /* %clock64: advances with executed instructions */
+    uint64_t sleep_until;      /* ns, for nanosleep */
+    struct vm_cta *cta;
+} vm_warp;
+
+typedef struct vm_barrier {
+    uint32_t arrived;          /* threads arrived in this phase */
+    uint32_t expected;         /* threads the barrier waits for (0 = unset) */
+    uint32_t red;              /* bar.red accumulator */
+    uint8_t redop;
+} vm_barrier;
+
+/* Shared by every CTA of one launch. */
+typedef struct vm_grid {
+    const vm_launch_cfg *cfg;
+    atomic_uint_fast64_t next_cta;
+    uint64_t ncta;
+    atomic_int stop;           /* set on the first fault */
+    pthread_mutex_t lock;
+    vm_fault *fault;
+    int status;
+    double deadline;           /* watchdog, seconds on the monotonic clock (0 = none) */
+    atomic_uint_fast64_t thread_insns, warp_insns;
+    atomic_uint_fast64_t pmevents[16];
+} vm_grid;
+
+typedef struct vm_cta {
+    vm_grid *grid;
+    uint32_t ctaid[3];
+    uint64_t linear;           /* linear CTA index */
+    uint8_t *smem;
+    uint32_t smem_size;
+    uint32_t nwarps, nthreads;
+    vm_warp *warps;
+    vm_barrier bars[16];
+    /* per-worker counters, added to the grid at the end */
+    uint64_t thread_insns, warp_insns;
+} vm_cta;
+
+/* What vm_exec returns. */
+typedef enum vm_yield {
+    VM_Y_DONE,                 /* every lane exited */
+    VM_Y_BLOCKED,              /* waiting at a barrier / collective */
+    VM_Y_SLICE,                /* time slice over (or nanosleep) */
+    VM_Y_FAULT,                /* a fault was recorded in the grid */
+} vm_yield;
+
+vm_yield vm_exec(vm_warp *w, uint32_t budget);
+/* The handler address table (computed-goto builds), indexed by vm_opid. */
+const void *const *vm_handler_table(void);
+
+/* Records the first fault of the launch: status, message naming kernel, PTX
+ * line, .loc line, block, thread (lane) — then stops the grid. */
+void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Appends a description of addr (which allocation, or nearest) to buf. */
+void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len);
+
+/* Frame management (sched.c). */
+int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret);
+/* Chooses the next lane group: smallest PC first. Returns false when no lane
+ * of the warp can run now (all exited or blocked). */
+bool vm_reschedule(vm_warp *w);
+
+
+/* Out-of-line parts of handlers (sched.c, collectives.c). Negative = fault recorded. */
+int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m);
+int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
+/* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
+int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
+void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
+
+#endif

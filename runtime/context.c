@@ -1,0 +1,243 @@
+/* context.c — contexts: creation and reset, errors (last and sticky), limits,
+ * the printf flush points, and the services the interpreter asks of the host
+ * (vprintf, malloc/free, cross-module symbol resolution). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+#define DEFAULT_RESERVE ((uint64_t)64 << 30)
+
+ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s) {
+    if (!ctx) return s;
+    if (s) ctx->last = s;
+    if (ptxi_error_is_sticky(s) && !ctx->sticky) ctx->sticky = s;
+    return s;
+}
+
+void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->detail, sizeof ctx->detail, fmt, ap);
+    va_end(ap);
+}
+
+void rt_flush(ptxi_ctx *ctx) {
+    if (ctx->fifo) rt_fifo_flush(ctx->fifo, ctx->out);
+    fflush(ctx->out);
+    if (ctx->pending) {
+        fputs(ctx->pending, ctx->err);
+        fflush(ctx->err);
+        free(ctx->pending);
+        ctx->pending = NULL;
+    }
+}
+
+/* ---- services for the interpreter ---- */
+
+static int read_dev(void *c, uint64_t addr, void *dst, size_t n) {
+    ptxi_ctx *ctx = c;
+    for (size_t k = 0; k < n; k += 64) {
+        size_t chunk = n - k < 64 ? n - k : 64;
+        if (!vm_arena_ok(&ctx->arena, addr + k, (uint32_t)chunk, false)) {
+            /* byte by byte at the edge: the granule test above is coarse */
+            for (size_t b = 0; b < chunk; b++)
+                if (!vm_arena_ok(&ctx->arena, addr + k + b, 1, false)) return 0;
+        }
+    }
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 1;
+}
+
+static int svc_vprintf(void *c, uint64_t fmt, uint64_t args) {
+    ptxi_ctx *ctx = c;
+    return rt_fifo_push(ctx->fifo, fmt, args, read_dev, ctx);
+}
+
+int rt_ensure_heap(ptxi_ctx *ctx) {
+    pthread_mutex_lock(&ctx->lock);
+    int rc = 0;
+    if (!ctx->heap_ready) {
+        ctx->heap_base = vm_arena_alloc(&ctx->arena, ctx->heap_size, VM_SH_HEAP, "device heap");
+        if (!ctx->heap_base || rt_heap_init(&ctx->heap, (void *)(uintptr_t)ctx->heap_base, ctx->heap_size) < 0) rc = -1;
+        else ctx->heap_ready = true;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return rc;
+}
+
+static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
+    ptxi_ctx *ctx = c;
+    if (!ctx->heap_ready && rt_ensure_heap(ctx) < 0) return 0;
+    return (uint64_t)(uintptr_t)rt_heap_malloc(&ctx->heap, size, align);
+}
+
+static int svc_free(void *c, uint64_t p) {
+    ptxi_ctx *ctx = c;
+    if (!ctx->heap_ready) return -1;
+    return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p) == PTXI_SUCCESS ? 0 : -1;
+}
+
+static vm_func *svc_resolve_func(void *c, const char *name) {
+    ptxi_ctx *ctx = c;
+    for (ptxi_module *m = ctx->modules; m; m = m->next)
+        for (uint32_t k = 0; k < m->prog.nfuncs; k++)
+            if (m->prog.funcs[k].ir->has_body && m->prog.funcs[k].ir->linkage != IR_LINK_NONE &&
+                !strcmp(m->prog.funcs[k].ir->name, name))
+                return &m->prog.funcs[k];
+    return NULL;
+}
+
+static uint64_t svc_resolve_var(void *c, const char *name) {
+    ptxi_ctx *ctx = c;
+    for (ptxi_module *m = ctx->modules; m; m = m->next)
+        for (uint32_t k = 0; k < m->ir->nglobals; k++)
+            if (m->prog.gaddr[k] && m->ir->globals[k]->linkage != IR_LINK_EXTERN &&
+                !strcmp(m->ir->globals[k]->name, name))
+                return m->prog.gaddr[k];
+    return 0;
+}
+
+/* ---- the context ---- */
+
+ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
+    if (!out) return PTXI_INVALID_VALUE;
+    ptxi_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return PTXI_OUT_OF_MEMORY;
+    if (opt) ctx->opt = *opt;
+    if (ctx->opt.deterministic) ctx->opt.threads = 1;
+    if (!ctx->opt.threads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        ctx->opt.threads = n > 0 ? (unsigned)n : 1;
+    }
+    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0) {
+        free(ctx);
+        return PTXI_OUT_OF_MEMORY;
+    }
+    pthread_mutex_init(&ctx->lock, NULL);
+    ctx->out = stdout;
+    ctx->err = stderr;
+    ctx->stack_size = rt_default_limit(PTXI_LIMIT_STACK_SIZE);
+    ctx->fifo_size = rt_default_limit(PTXI_LIMIT_PRINTF_FIFO_SIZE);
+    ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
+    ctx->fifo = rt_fifo_create(ctx->fifo_size);
+    ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var};
+    ctx->null_stream.ctx = ctx;
+    if (!ctx->fifo) {
+        vm_arena_destroy(&ctx->arena);
+        free(ctx);
+        return PTXI_OUT_OF_MEMORY;
+    }
+    *out = ctx;
+    return PTXI_SUCCESS;
+}
+
+static void release_all(ptxi_ctx *ctx) {
+    while (ctx->modules) ptxi_module_unload(ctx->modules);
+    if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
+    ctx->heap_ready = false;
+    vm_arena_destroy(&ctx->arena);
+}
+
+ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    rt_flush(ctx);
+    release_all(ctx);
+    rt_fifo_destroy(ctx->fifo);
+    for (rt_bind *b = ctx->binds, *n; b; b = n) {
+        n = b->next;
+        free(b->name);
+        free(b);
+    }
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    rt_flush(ctx);
+    release_all(ctx);
+    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0)
+        return PTXI_OUT_OF_MEMORY;
+    ctx->sticky = ctx->last = PTXI_SUCCESS;
+    ctx->detail[0] = 0;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    rt_flush(ctx);
+    return ctx->sticky;
+}
+
+ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    ptxi_status s = ctx->sticky ? ctx->sticky : ctx->last;
+    ctx->last = PTXI_SUCCESS;
+    return s;
+}
+
+ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    return ctx->sticky ? ctx->sticky : ctx->last;
+}
+
+const char *ptxi_ctx_error_detail(ptxi_ctx *ctx) { return ctx ? ctx->detail : ""; }
+
+void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out) {
+    if (!ctx) return;
+    if (printf_out) ctx->out = printf_out;
+    if (report_out) ctx->err = report_out;
+}
+
+ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
+    RT_CHECK_STICKY(ctx);
+    switch (which) {
+    case PTXI_LIMIT_STACK_SIZE:
+        if (value > (1u << 20)) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+        ctx->stack_size = (value + 15) & ~(size_t)15;
+        return PTXI_SUCCESS;
+    case PTXI_LIMIT_PRINTF_FIFO_SIZE:
+        if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+        ctx->fifo_size = value;
+        return PTXI_SUCCESS;
+    case PTXI_LIMIT_MALLOC_HEAP_SIZE:
+        /* As on the GPU: fixed once a launch has created the heap. */
+        if (ctx->heap_ready) return rt_set_error(ctx, PTXI_NOT_PERMITTED);
+        ctx->heap_size = value;
+        return PTXI_SUCCESS;
+    }
+    return rt_set_error(ctx, PTXI_INVALID_VALUE);
+}
+
+ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    if (!value) return PTXI_INVALID_VALUE;
+    switch (which) {
+    case PTXI_LIMIT_STACK_SIZE: *value = ctx->stack_size; return PTXI_SUCCESS;
+    case PTXI_LIMIT_PRINTF_FIFO_SIZE: *value = ctx->fifo_size; return PTXI_SUCCESS;
+    case PTXI_LIMIT_MALLOC_HEAP_SIZE: *value = ctx->heap_size; return PTXI_SUCCESS;
+    }
+    return PTXI_INVALID_VALUE;
+}
+
+ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(void)) {
+    RT_CHECK_STICKY(ctx);
+    if (!name || !fn) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    rt_bind *b = calloc(1, sizeof *b);
+    if (!b || !(b->name = strdup(name))) { free(b); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+    b->fn = fn;
+    b->next = ctx->binds;
+    ctx->binds = b;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_ctx_last_launch_stats(ptxi_ctx *ctx, ptxi_launch_stats *out) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    if (!out) return PTXI_INVALID_VALUE;
+    *out = ctx->stats;
+    return PTXI_SUCCESS;
+}

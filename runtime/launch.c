@@ -1,0 +1,285 @@
+/* launch.c — kernels (parameters, attributes), launch validation as a GPU
+ * does it, the launch itself, device memory, and streams. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+#define SHARED_DEFAULT_MAX (48 * 1024)
+#define SHARED_OPTIN_MAX 232448   /* sm_90: 227 KiB per block with the opt-in */
+
+/* ---- kernels ---- */
+
+const char *ptxi_kernel_name(ptxi_kernel *k) { return k ? k->vf->ir->name : NULL; }
+unsigned ptxi_kernel_param_count(ptxi_kernel *k) { return k ? k->vf->ir->nparams : 0; }
+
+ptxi_status ptxi_kernel_param_info(ptxi_kernel *k, unsigned i, size_t *size, size_t *align, size_t *offset) {
+    if (!k || i >= k->vf->ir->nparams) return PTXI_INVALID_VALUE;
+    const ir_var *p = k->vf->ir->params[i];
+    if (size) *size = p->size;
+    if (align) *align = p->align ? p->align : 1;
+    if (offset) *offset = k->vf->param_off[i];
+    return PTXI_SUCCESS;
+}
+
+static uint32_t block_limit(const ir_func *f) {
+    const uint32_t *t = f->reqntid[0] ? f->reqntid : f->maxntid;
+    if (!t[0]) return 1024;
+    return t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1);
+}
+
+static uint32_t local_bytes(const ptxi_kernel *k) { return k->vf->local_size; }
+
+ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value) {
+    if (!k || !value) return PTXI_INVALID_VALUE;
+    const vm_program *p = k->vf->prog;
+    switch (a) {
+    case PTXI_KATTR_MAX_THREADS_PER_BLOCK: *value = (int)block_limit(k->vf->ir); break;
+    case PTXI_KATTR_STATIC_SHARED_BYTES: *value = (int)p->shared_static; break;
+    case PTXI_KATTR_LOCAL_BYTES: *value = (int)local_bytes(k); break;
+    case PTXI_KATTR_CONST_BYTES: {
+        uint64_t n = 0;
+        for (uint32_t g = 0; g < p->ir->nglobals; g++)
+            if (p->ir->globals[g]->space == IR_SPACE_CONST) n += p->ir->globals[g]->size;
+        *value = (int)n;
+        break;
+    }
+    case PTXI_KATTR_NUM_REGS: *value = k->vf->ir->nregs < 255 ? (int)k->vf->ir->nregs : 255; break;
+    case PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES: *value = k->max_dyn_shared - (int)p->shared_static; break;
+    case PTXI_KATTR_PTX_VERSION: *value = (int)(p->ir->version_major * 10 + p->ir->version_minor); break;
+    case PTXI_KATTR_BINARY_VERSION: *value = (int)(p->ir->sm ? p->ir->sm : 90); break;
+    default: return PTXI_INVALID_VALUE;
+    }
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value) {
+    if (!k) return PTXI_INVALID_VALUE;
+    if (a != PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES) return rt_set_error(k->mod->ctx, PTXI_INVALID_VALUE);
+    if (value < 0 || (uint64_t)value + k->vf->prog->shared_static > SHARED_OPTIN_MAX)
+        return rt_set_error(k->mod->ctx, PTXI_INVALID_VALUE);
+    k->max_dyn_shared = value + (int)k->vf->prog->shared_static;
+    return PTXI_SUCCESS;
+}
+
+/* ---- launch ---- */
+
+static ptxi_status config_error(ptxi_ctx *ctx, ptxi_status s, const char *fmt, uint64_t a, uint64_t b) {
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, (unsigned long long)a, (unsigned long long)b);
+    rt_detail(ctx, "launch rejected: %s", msg);
+    return rt_set_error(ctx, s);
+}
+
+static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn) {
+    ptxi_ctx *ctx = k->mod->ctx;
+    const ir_func *f = k->vf->ir;
+    if (!b.x || !b.y || !b.z || b.x > 1024 || b.y > 1024 || b.z > 64)
+        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "block dimension out of range (x %llu, y/z as given)", b.x, 0);
+    uint64_t nt = (uint64_t)b.x * b.y * b.z;
+    if (nt > 1024) return config_error(ctx, PTXI_INVALID_CONFIGURATION, "%llu threads per block exceed 1024", nt, 0);
+    if (!g.x || !g.y || !g.z || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "grid dimension out of range (x %llu, y %llu)", g.x, g.y);
+    if (f->reqntid[0] && (b.x != f->reqntid[0] || b.y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
+                          b.z != (f->reqntid[2] ? f->reqntid[2] : 1)))
+        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "block of %llu threads differs from .reqntid (%llu)", nt,
+                            block_limit(f));
+    if (nt > block_limit(f))
+        return config_error(ctx, PTXI_LAUNCH_OUT_OF_RESOURCES, "%llu threads per block exceed .maxntid (%llu)", nt,
+                            block_limit(f));
+    uint64_t shared = k->vf->prog->shared_static + dyn;
+    uint64_t limit = (uint64_t)k->max_dyn_shared > SHARED_DEFAULT_MAX ? (uint64_t)k->max_dyn_shared : SHARED_DEFAULT_MAX;
+    if (shared > limit)
+        return config_error(ctx, PTXI_INVALID_VALUE, "%llu bytes of shared memory exceed the %llu-byte limit", shared, limit);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                               const void *params, size_t params_size) {
+    if (!k) return PTXI_INVALID_HANDLE;
+    ptxi_ctx *ctx = k->mod->ctx;
+    (void)s;
+    RT_CHECK_STICKY(ctx);
+    ptxi_status st = validate(k, grid, block, dyn_shared);
+    if (st) return st;
+    if (params_size != k->vf->param_size || (params_size && !params)) {
+        rt_detail(ctx, "kernel '%s' takes %u bytes of parameters, %zu given", k->vf->ir->name, k->vf->param_size,
+                  params_size);
+        return rt_set_error(ctx, PTXI_INVALID_PARAMETERS);
+    }
+    rt_flush(ctx);
+    if (rt_ensure_heap(ctx) < 0) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    uint64_t pbuf = vm_arena_alloc(&ctx->arena, params_size ? params_size : 1, VM_SH_PARAM, "kernel parameters");
+    if (!pbuf) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    memcpy((void *)(uintptr_t)pbuf, params, params_size);
+    vm_launch_cfg cfg = {
+        .kernel = k->vf,
+        .grid = {grid.x, grid.y, grid.z},
+        .block = {block.x, block.y, block.z},
+        .dyn_shared = (uint32_t)dyn_shared,
+        .params = pbuf,
+        .threads = ctx->opt.threads,
+        .timeout_s = ctx->opt.timeout_s,
+        .stack_size = (uint32_t)ctx->stack_size,
+    };
+    vm_stats stats;
+    vm_fault fault = {0};
+    double t0 = vm_now();
+    int rc = vm_launch(&cfg, &stats, &fault);
+    ctx->stats.seconds = vm_now() - t0;
+    ctx->stats.thread_insns = stats.thread_insns;
+    ctx->stats.warp_insns = stats.warp_insns;
+    memcpy(ctx->stats.pmevents, stats.pmevents, sizeof stats.pmevents);
+    vm_arena_free(&ctx->arena, pbuf);
+    if (!rc) return PTXI_SUCCESS;
+    rt_detail(ctx, "%s", fault.msg);
+    if (rc == PTXI_ASSERT) {
+        /* the GPU prints the assertion at the next flush point */
+        size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = strlen(fault.msg);
+        char *p = realloc(ctx->pending, n + m + 2);
+        if (p) {
+            memcpy(p + n, fault.msg, m);
+            p[n + m] = '\n';
+            p[n + m + 1] = 0;
+            ctx->pending = p;
+        }
+    } else {
+        fprintf(ctx->err, "%s\n", fault.msg);
+        fflush(ctx->err);
+    }
+    return rt_set_error(ctx, (ptxi_status)rc);
+}
+
+ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                        void **args) {
+    if (!k) return PTXI_INVALID_HANDLE;
+    const vm_func *f = k->vf;
+    uint8_t *buf = calloc(1, f->param_size + 1);
+    if (!buf) return rt_set_error(k->mod->ctx, PTXI_OUT_OF_MEMORY);
+    for (uint32_t i = 0; i < f->ir->nparams; i++) {
+        if (!args || !args[i]) { free(buf); return rt_set_error(k->mod->ctx, PTXI_INVALID_PARAMETERS); }
+        memcpy(buf + f->param_off[i], args[i], f->ir->params[i]->size);
+    }
+    ptxi_status st = ptxi_launch_packed(k, grid, block, dyn_shared, s, buf, f->param_size);
+    free(buf);
+    return st;
+}
+
+/* ---- device memory ---- */
+
+ptxi_status ptxi_mem_alloc(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out) {
+    RT_CHECK_STICKY(ctx);
+    if (!out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    *out = bytes ? vm_arena_alloc(&ctx->arena, bytes, VM_SH_GLOBAL, NULL) : 0;
+    return bytes && !*out ? rt_set_error(ctx, PTXI_OUT_OF_MEMORY) : PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out) {
+    RT_CHECK_STICKY(ctx);
+    if (!out || !bytes) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    *out = vm_arena_alloc(&ctx->arena, bytes, VM_SH_MANAGED, NULL);
+    return *out ? PTXI_SUCCESS : rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+}
+
+ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p) {
+    RT_CHECK_STICKY(ctx);
+    if (!p) return PTXI_SUCCESS;
+    bool inside;
+    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
+    if (!a || !inside || a->addr != p || (a->kind != VM_SH_GLOBAL && a->kind != VM_SH_MANAGED))
+        return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    return vm_arena_free(&ctx->arena, p) ? rt_set_error(ctx, PTXI_INVALID_VALUE) : PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    bool inside;
+    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
+    if (!a || !inside) return PTXI_NOT_FOUND;
+    if (base) *base = a->addr;
+    if (bytes) *bytes = a->size;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    ptxi_device_props p;
+    ptxi_device_get_props(&p);
+    if (total_bytes) *total_bytes = p.total_global_mem;
+    if (free_bytes) *free_bytes = p.total_global_mem > ctx->arena.in_use ? p.total_global_mem - ctx->arena.in_use : 0;
+    return PTXI_SUCCESS;
+}
+
+/* A device range the host may copy: inside one live allocation. */
+static bool dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (!n) return true;
+    bool inside;
+    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
+    return a && inside && p + n <= a->addr + (a->size ? a->size : 1);
+}
+
+#define COPY_CHECK(ctx, ok)                                                    \
+    do {                                                                       \
+        RT_CHECK_STICKY(ctx);                                                  \
+        if (!(ok)) return rt_set_error(ctx, PTXI_INVALID_VALUE);               \
+        rt_flush(ctx);                                                         \
+    } while (0)
+
+ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
+    COPY_CHECK(ctx, (src || !n) && dev_range(ctx, dst, n));
+    if (n) memcpy((void *)(uintptr_t)dst, src, n);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) {
+    COPY_CHECK(ctx, (dst || !n) && dev_range(ctx, src, n));
+    if (n) memcpy(dst, (const void *)(uintptr_t)src, n);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t n) {
+    COPY_CHECK(ctx, dev_range(ctx, dst, n) && dev_range(ctx, src, n));
+    if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memset_d8(ptxi_ctx *ctx, ptxi_dptr dst, uint8_t value, size_t n) {
+    COPY_CHECK(ctx, dev_range(ctx, dst, n));
+    if (n) memset((void *)(uintptr_t)dst, value, n);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t count) {
+    COPY_CHECK(ctx, !(dst & 3) && dev_range(ctx, dst, count * 4));
+    uint32_t *p = (uint32_t *)(uintptr_t)dst;
+    for (size_t i = 0; i < count; i++) p[i] = value;
+    return PTXI_SUCCESS;
+}
+
+/* ---- streams: launches run to completion when issued, so a stream is always idle ---- */
+
+ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out) {
+    RT_CHECK_STICKY(ctx);
+    if (!out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    *out = calloc(1, sizeof **out);
+    if (!*out) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    (*out)->ctx = ctx;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
+    if (!s) return PTXI_INVALID_HANDLE;
+    free(s);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_stream_synchronize(ptxi_stream *s) {
+    if (!s) return PTXI_INVALID_HANDLE;
+    rt_flush(s->ctx);
+    return s->ctx->sticky;
+}
+
+ptxi_status ptxi_stream_query(ptxi_stream *s) {
+    if (!s) return PTXI_INVALID_HANDLE;
+    return s->ctx->sticky;
+}

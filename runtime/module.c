@@ -1,0 +1,244 @@
+/* module.c — modules: parse and validate PTX, give module-scope variables
+ * device memory (initializers and address relocations applied), resolve
+ * .extern symbols against modules already loaded, lower to threaded code,
+ * and symbol lookup/copies by name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+static const char *const builtin_funcs[] = {"vprintf", "malloc", "free", "__nv_aligned_device_malloc", "__assertfail"};
+
+static bool is_builtin(const char *name) {
+    for (size_t k = 0; k < sizeof builtin_funcs / sizeof builtin_funcs[0]; k++)
+        if (!strcmp(builtin_funcs[k], name)) return true;
+    return false;
+}
+
+static ptxi_status fail(ptxi_ctx *ctx, ptxi_module *m, ptxi_status s) {
+    if (m) {
+        m->next = NULL;
+        ptxi_module_unload(m);
+    }
+    return rt_set_error(ctx, s);
+}
+
+/* Device memory for every module-scope .global/.const variable. */
+static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m) {
+    const ir_module *ir = m->ir;
+    for (uint32_t k = 0; k < ir->nglobals; k++) {
+        const ir_var *v = ir->globals[k];
+        if (v->space != IR_SPACE_GLOBAL && v->space != IR_SPACE_CONST) continue;
+        if (v->linkage == IR_LINK_EXTERN) {
+            m->prog.gaddr[k] = ctx->vmrt.resolve_var(ctx, v->name);
+            if (!m->prog.gaddr[k]) {
+                rt_detail(ctx, "%s:%u:%u: error: extern variable '%s' is not defined by any loaded module", m->path,
+                          v->loc.line, v->loc.col, v->name);
+                return PTXI_UNRESOLVED_EXTERN;
+            }
+            continue;
+        }
+        uint8_t kind = v->space == IR_SPACE_CONST ? VM_SH_CONST : v->managed ? VM_SH_MANAGED : VM_SH_GLOBAL;
+        uint64_t a = vm_arena_alloc(&ctx->arena, v->size ? v->size : 1, kind, v->name);
+        if (!a) return PTXI_OUT_OF_MEMORY;
+        if (v->has_init && v->init) memcpy((void *)(uintptr_t)a, v->init, v->size);
+        m->prog.gaddr[k] = a;
+    }
+    return PTXI_SUCCESS;
+}
+
+static uint64_t global_addr(const ptxi_module *m, const ir_var *v) {
+    for (uint32_t k = 0; k < m->ir->nglobals; k++)
+        if (m->ir->globals[k] == v) return v->space == IR_SPACE_SHARED ? m->prog.shared_off[k] : m->prog.gaddr[k];
+    return 0;
+}
+
+/* Initializers holding addresses of other variables or functions. */
+static void apply_relocs(ptxi_module *m) {
+    const ir_module *ir = m->ir;
+    for (uint32_t k = 0; k < ir->nglobals; k++) {
+        const ir_var *v = ir->globals[k];
+        if (!m->prog.gaddr[k] || v->linkage == IR_LINK_EXTERN) continue;
+        for (uint32_t r = 0; r < v->nrelocs; r++) {
+            const ir_reloc *rl = &v->relocs[r];
+            uint64_t a = 0;
+            if (rl->is_func) {
+                for (uint32_t f = 0; f < m->prog.nfuncs; f++)
+                    if (m->prog.funcs[f].ir == rl->func) a = m->prog.funcs[f].fnaddr;
+            } else {
+                a = global_addr(m, rl->var);
+                if (rl->generic && rl->var->space == IR_SPACE_SHARED) a += vm_shared_win;
+            }
+            a += (uint64_t)rl->addend;
+            if (rl->mask) a = (a >> rl->shift) & rl->mask;
+            uint8_t *dst = (uint8_t *)(uintptr_t)m->prog.gaddr[k] + rl->offset;
+            memcpy(dst, &a, rl->size > 8 ? 8 : rl->size);
+        }
+    }
+}
+
+ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out) {
+    RT_CHECK_STICKY(ctx);
+    if (!text || !out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    rt_flush(ctx);
+    ptxi_module *m = calloc(1, sizeof *m);
+    if (!m) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    m->ctx = ctx;
+    m->path = strdup(name ? name : "<ptx>");
+    fe_diags d = {.path = m->path, .src = text, .srclen = len};
+    m->ir = fe_parse(text, len, m->path, &d);
+    if (m->ir && !d.nerrors) fe_validate(m->ir, &d);
+    if (!m->ir || d.nerrors) {
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        if (f) {
+            fe_diags_print(&d, f);
+            fclose(f);
+            rt_detail(ctx, "%s", buf ? buf : "");
+            free(buf);
+        }
+        fe_diags_free(&d);
+        return fail(ctx, m, PTXI_INVALID_PTX);
+    }
+    fe_diags_free(&d);
+    m->prog.ir = m->ir;
+    m->prog.path = m->path;
+    m->prog.rt = &ctx->vmrt;
+    m->prog.gaddr = calloc(m->ir->nglobals + 1, sizeof *m->prog.gaddr);
+    if (!m->prog.gaddr) return fail(ctx, m, PTXI_OUT_OF_MEMORY);
+    ptxi_status s = place_globals(ctx, m);
+    if (s) return fail(ctx, m, s);
+    char err[512];
+    if (vm_lower(&m->prog, err, sizeof err) < 0) {
+        rt_detail(ctx, "%s: error: %s", m->path, err);
+        return fail(ctx, m, PTXI_UNSUPPORTED_PTX);
+    }
+    /* .extern .func: another module, a host binding, or a built-in */
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
+        vm_func *f = &m->prog.funcs[k];
+        if (f->ir->has_body || f->ir->is_proto || is_builtin(f->ir->name)) continue;
+        if (ctx->vmrt.resolve_func(ctx, f->ir->name)) continue;
+        bool bound = false;
+        for (rt_bind *b = ctx->binds; b; b = b->next)
+            if (!strcmp(b->name, f->ir->name)) { f->host_fn = b->fn; bound = true; }
+        if (!bound) {
+            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' is not defined by any loaded module or host binding",
+                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
+            return fail(ctx, m, PTXI_UNRESOLVED_EXTERN);
+        }
+    }
+    apply_relocs(m);
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++) m->nkernels += m->prog.funcs[k].ir->is_entry;
+    m->kernels = calloc(m->nkernels + 1, sizeof *m->kernels);
+    if (!m->kernels) return fail(ctx, m, PTXI_OUT_OF_MEMORY);
+    unsigned n = 0;
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++)
+        if (m->prog.funcs[k].ir->is_entry) m->kernels[n++] = (ptxi_kernel){m, &m->prog.funcs[k], 48 * 1024};
+    m->next = ctx->modules;
+    ctx->modules = m;
+    *out = m;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module **out) {
+    RT_CHECK_STICKY(ctx);
+    if (!path) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        rt_detail(ctx, "%s: cannot open file", path);
+        return rt_set_error(ctx, PTXI_IO);
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            cap = cap ? cap * 2 : 1 << 20;
+            char *nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(f); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (!r) break;
+    }
+    fclose(f);
+    ptxi_status s = ptxi_module_load_data(ctx, buf, n, path, out);
+    free(buf);
+    return s;
+}
+
+ptxi_status ptxi_module_unload(ptxi_module *m) {
+    if (!m) return PTXI_INVALID_HANDLE;
+    ptxi_ctx *ctx = m->ctx;
+    rt_flush(ctx);
+    for (ptxi_module **p = &ctx->modules; *p; p = &(*p)->next)
+        if (*p == m) { *p = m->next; break; }
+    if (m->prog.gaddr && m->ir)
+        for (uint32_t k = 0; k < m->ir->nglobals; k++)
+            if (m->prog.gaddr[k] && m->ir->globals[k]->linkage != IR_LINK_EXTERN &&
+                (m->ir->globals[k]->space == IR_SPACE_GLOBAL || m->ir->globals[k]->space == IR_SPACE_CONST))
+                vm_arena_free(&ctx->arena, m->prog.gaddr[k]);
+    vm_program_free(&m->prog);
+    free(m->prog.gaddr);
+    ir_module_free(m->ir);
+    free(m->kernels);
+    free(m->path);
+    free(m);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_module_get_kernel(ptxi_module *m, const char *name, ptxi_kernel **out) {
+    if (!m || !name || !out) return PTXI_INVALID_VALUE;
+    for (unsigned k = 0; k < m->nkernels; k++)
+        if (!strcmp(m->kernels[k].vf->ir->name, name)) { *out = &m->kernels[k]; return PTXI_SUCCESS; }
+    rt_detail(m->ctx, "no kernel named '%s' in %s", name, m->path);
+    return rt_set_error(m->ctx, PTXI_NOT_FOUND);
+}
+
+unsigned ptxi_module_kernel_count(ptxi_module *m) { return m ? m->nkernels : 0; }
+ptxi_kernel *ptxi_module_kernel_at(ptxi_module *m, unsigned i) { return m && i < m->nkernels ? &m->kernels[i] : NULL; }
+
+ptxi_status ptxi_module_get_global(ptxi_module *m, const char *name, ptxi_dptr *addr, size_t *bytes) {
+    if (!m || !name) return PTXI_INVALID_VALUE;
+    for (uint32_t k = 0; k < m->ir->nglobals; k++) {
+        const ir_var *v = m->ir->globals[k];
+        if (strcmp(v->name, name) || !m->prog.gaddr[k]) continue;
+        if (addr) *addr = m->prog.gaddr[k];
+        if (bytes) *bytes = v->size;
+        return PTXI_SUCCESS;
+    }
+    return rt_set_error(m->ctx, PTXI_NOT_FOUND);
+}
+
+static ptxi_status symbol_range(ptxi_module *m, const char *name, size_t offset, size_t n, uint8_t **p) {
+    ptxi_dptr a;
+    size_t size;
+    ptxi_status s = ptxi_module_get_global(m, name, &a, &size);
+    if (s) return s;
+    if (offset > size || n > size - offset) return rt_set_error(m->ctx, PTXI_INVALID_VALUE);
+    *p = (uint8_t *)(uintptr_t)a + offset;
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n) {
+    if (!m) return PTXI_INVALID_HANDLE;
+    RT_CHECK_STICKY(m->ctx);
+    uint8_t *p = NULL;
+    ptxi_status s = symbol_range(m, name, offset, n, &p);
+    if (s) return s;
+    rt_flush(m->ctx);
+    memcpy(p, src, n);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_memcpy_from_symbol(ptxi_module *m, const char *name, size_t offset, void *dst, size_t n) {
+    if (!m) return PTXI_INVALID_HANDLE;
+    RT_CHECK_STICKY(m->ctx);
+    uint8_t *p = NULL;
+    ptxi_status s = symbol_range(m, name, offset, n, &p);
+    if (s) return s;
+    rt_flush(m->ctx);
+    memcpy(dst, p, n);
+    return PTXI_SUCCESS;
+}

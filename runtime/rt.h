@@ -1,0 +1,77 @@
+/* rt.h — the host runtime's internal objects behind the opaque handles of
+ * ptxi.h: a context owns the device arena, the device heap, the printf FIFO,
+ * modules and streams. Launches run synchronously on the calling thread
+ * (spread over the context's worker threads), so streams are in order. */
+#ifndef PTXI_RT_H
+#define PTXI_RT_H
+
+#include <pthread.h>
+
+#include "heap.h"
+#include "printf_fifo.h"
+#include "ptxi.h"
+#include "vm.h"
+
+typedef struct rt_bind {
+    char *name;
+    void (*fn)(void);
+    struct rt_bind *next;
+} rt_bind;
+
+struct ptxi_kernel {
+    ptxi_module *mod;
+    vm_func *vf;
+    int max_dyn_shared;        /* the opt-in attribute */
+};
+
+struct ptxi_module {
+    ptxi_ctx *ctx;
+    ir_module *ir;
+    vm_program prog;
+    unsigned nkernels;
+    ptxi_kernel *kernels;
+    char *path;
+    ptxi_module *next;
+};
+
+struct ptxi_stream {
+    ptxi_ctx *ctx;
+};
+
+struct ptxi_ctx {
+    ptxi_ctx_options opt;
+    vm_arena arena;
+    vm_runtime vmrt;
+    pthread_mutex_t lock;
+    ptxi_status last, sticky;
+    char detail[8192];
+    FILE *out, *err;
+    rt_fifo *fifo;
+    size_t fifo_size, heap_size, stack_size;
+    rt_heap heap;
+    uint64_t heap_base;
+    bool heap_ready;           /* the heap exists: its size is fixed from now on */
+    char *pending;             /* reports (assert lines) printed at the next flush */
+    ptxi_module *modules;
+    rt_bind *binds;
+    ptxi_launch_stats stats;
+    struct ptxi_stream null_stream;
+};
+
+/* Records an error as the last error (and as the sticky one when it is). */
+ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);
+/* Writes pending printf records and reports: the flush points call this. */
+void rt_flush(ptxi_ctx *ctx);
+void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rt_ensure_heap(ptxi_ctx *ctx);
+/* Defaults of the limits as CUDA reports them on an H100 (props.c). */
+size_t rt_default_limit(ptxi_limit which);
+
+/* Every API call on a context with a sticky error returns that error. */
+#define RT_CHECK_STICKY(ctx)                                                   \
+    do {                                                                       \
+        if (!(ctx)) return PTXI_INVALID_CONTEXT;                               \
+        if ((ctx)->sticky) return (ctx)->sticky;                               \
+    } while (0)
+
+#endif
