@@ -29,6 +29,7 @@ struct alu_op {
 /* `mnemonic` is opcode, modifiers and types in source order ("cvt.rzi.s32.f32");
  * `nopnds` counts operands with a `%p|%q` destination pair counted as two.
  * Operands are destinations first, then sources, in PTX order.
+ * Operand selectors (video: %r1.h10, -%r2.b1) are appended as "@d=h10@a=-b1" (alu_simd.c).
  * Return 1 and fill *op when the form is known, 0 otherwise. */
 int alu_lookup_core(const char *mnemonic, unsigned nopnds, alu_op *op);  /* integer, f32/f64, cvt, setp... */
 int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op);  /* video, f16/bf16, fp8, packed */

@@ -191,10 +191,12 @@ static int64_t part(uint32_t x, unsigned sel, bool sgn) {
 
 static unsigned sel_bits(unsigned sel) { return sel == 0 ? 32 : sel <= 4 ? 8 : 16; }
 
+/* Bytes and the low half are shifted into place; the GPU takes .h1 straight
+ * from the upper half of the result, unshifted. */
 static uint32_t merge(unsigned dsel, uint32_t t, uint32_t c) {
     if (dsel == 0) return t;
-    unsigned sh = dsel <= 4 ? 8 * (dsel - 1) : 16 * (dsel - 5);
-    uint32_t msk = (dsel <= 4 ? 0xFFu : 0xFFFFu) << sh;
+    unsigned sh = dsel <= 4 ? 8 * (dsel - 1) : 0;
+    uint32_t msk = dsel <= 4 ? 0xFFu << sh : dsel == 5 ? 0xFFFFu : 0xFFFF0000u;
     return (c & ~msk) | (t << sh & msk);
 }
 
@@ -229,12 +231,26 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
     } else {
         t = vop(o, f >> 4 & 15, ta, tb);
     }
+    /* .sat as the GPU does it: a full-word unsigned result clamps below at 0 but
+     * wraps above; a full-word signed one clamps exactly; a byte/half result
+     * clamps the low 34 bits of the exact value read as unsigned (so a negative
+     * value saturates to the maximum). */
     if (f & F_SAT) {
-        unsigned bits = sel_bits(dsel);
-        int64_t lo = ds ? -(1ll << (bits - 1)) : 0, hi = ds ? (1ll << (bits - 1)) - 1 : (int64_t)((1ull << bits) - 1);
-        t = t < lo ? lo : t > hi ? hi : t;
+        if (dsel == 0) t = ds ? clamp((int64_t)t, 32, true) : t < 0 ? 0 : (uint32_t)t;
+        else t = clamp((int64_t)(t & (((__int128)1 << 34) - 1)), sel_bits(dsel), ds);
     }
-    int64_t cv = ds ? (int64_t)(int32_t)c : (int64_t)c, r = (int64_t)t;
+    /* The secondary min/max compare as recorded on the GPU, against c extended
+     * by the result's type: vadd/vsub results as 32-bit values (sign-extended to
+     * 33 bits and read unsigned when the type is unsigned), the other ops' exact
+     * results (their low 33 bits when unsigned). */
+    if (o == V_SET) ds = f & F_AS;   /* vset: min/max signedness follows .atype on the GPU */
+    int64_t r = (int64_t)t, cv = ds ? (int32_t)c : (int64_t)c;
+    if (op->p[2] == OP2_MIN || op->p[2] == OP2_MAX) {
+        bool wrap32 = o == V_ADD || o == V_SUB;
+        uint64_t m33 = 0x1FFFFFFFFull;
+        if (ds) r = wrap32 ? (int32_t)r : r;
+        else r = (int64_t)((wrap32 ? (uint64_t)(int64_t)(int32_t)r : (uint64_t)r) & m33);
+    }
     switch (op->p[2]) {
     case OP2_ADD: r = r + cv; break;
     case OP2_MIN: r = r < cv ? r : cv; break;
