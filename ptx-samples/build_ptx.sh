@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed PTX of every sample (or of the samples named):
 # <name>.sm_90.ptx and one older target (sm_75, or what the file `alt_arch` in
-# the sample names), with -lineinfo so the .loc lines stay. The .file path of
+# the sample names; `none` for sm_90-only features), with -lineinfo so the .loc lines stay. The .file path of
 # the sample's own source is made relative so the PTX does not name this machine.
 # A sample's optional `ptx.grep` lists patterns its sm_90 PTX must contain, and
 # its optional `nvcc.flags` adds options to nvcc.
@@ -16,7 +16,7 @@ for name in "${names[@]}"; do
   (
     cd "$name"
     rm -f "$name".sm_*.ptx
-    for arch in sm_90 $alt; do
+    for arch in sm_90 ${alt/none/}; do
       nvcc -ptx -arch=$arch -lineinfo $flags -o "$name.$arch.ptx" "$name.cu"
       sed -i "s|\"$PWD/$name.cu\"|\"$name.cu\"|" "$name.$arch.ptx"
       ptxas -arch=$arch -o /dev/null "$name.$arch.ptx"   # inline asm is only checked here

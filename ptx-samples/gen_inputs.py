@@ -147,6 +147,8 @@ def gen_more():
             row[3] = bits_f32([1e-40, 1.0, 0.0, float('nan')][i])
         v += row
     write('asm_misc', 'in.bin', 'I', v)
+    r = Lcg(24)
+    write('coop_groups', 'in.bin', 'i', [r.range(-50, 50) for _ in range(96)])
 
 
 if __name__ == '__main__':
