@@ -78,6 +78,12 @@ static double irnd(double f, int rm) {
 /* Float to integer: rounded and saturated to the type's range. NaN gives 0,
  * except from f64 or into 64 bits, where it gives the pattern 0x80...0 of the
  * destination width (measured). */
+/* An integer result as register bits: an 8-bit type is held in a 32-bit
+ * register, sign-extended for s8 (measured); wider types fill their width. */
+static uint64_t int_bits(uint64_t v, unsigned w, bool sg) {
+    v = sg ? (uint64_t)alu_sext(v, w) : v & alu_mask(w);
+    return v & alu_mask(w == 8 ? 32 : w);
+}
 static uint64_t to_int(const alu_op *op, val x, int t) {
     unsigned w = alu_tbits(t);
     bool sg = alu_tkind(t) == 's';
@@ -85,16 +91,16 @@ static uint64_t to_int(const alu_op *op, val x, int t) {
     __int128 v;
     if (x.isint) {
         v = x.i;
-        if (!(op->p[3] & C_SAT)) return sg ? (uint64_t)alu_sext((uint64_t)v, w) : (uint64_t)v & alu_mask(w);
+        if (!(op->p[3] & C_SAT)) return int_bits((uint64_t)v, w, sg);
     } else if (x.nan) {
         if (op->p[1] != T_f64 && w < 64) return 0;
-        return sg ? (uint64_t)alu_sext(1ull << (w - 1), w) : 1ull << (w - 1);
+        return int_bits(1ull << (w - 1), w, sg);
     } else {
         double r = irnd(x.f, op->p[2]);
         v = r <= -0x1p100 ? lo : r >= 0x1p100 ? hi : (__int128)r;
     }
     v = v < lo ? lo : v > hi ? hi : v;
-    return (uint64_t)v;
+    return int_bits((uint64_t)v, w, sg);
 }
 
 static uint64_t to_float(const alu_op *op, val x, int t) {
