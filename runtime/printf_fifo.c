@@ -472,11 +472,13 @@ void rt_fifo_flush(rt_fifo *f, FILE *out)
         }
         ring_out(f, f->head, rec.p, h.size);
         ring_drop_front(f);
-        format_record(out, rec.p);
+        if (out)
+            format_record(out, rec.p);
     }
     while (f->used) /* only when out of memory above */
         ring_drop_front(f), count_lost(f);
     pthread_mutex_unlock(&f->lock);
-    fflush(out);
+    if (out)
+        fflush(out);
     free(rec.p);
 }

@@ -28,7 +28,7 @@ enum {
 rt_fifo *rt_fifo_create(size_t bytes);
 void rt_fifo_destroy(rt_fifo *f);                  /* NULL is a no-op; pending records are lost */
 /* Changes the capacity, keeping the newest records that fit. 0 on success,
- * -1 when out of memory (the FIFO is then unchanged). */
+ * -1 when out of memory (the FIFO is then unchanged). Not while pushes run. */
 int rt_fifo_resize(rt_fifo *f, size_t bytes);
 size_t rt_fifo_capacity(const rt_fifo *f);
 
@@ -39,7 +39,8 @@ size_t rt_fifo_capacity(const rt_fifo *f);
  * the format consumes (CUDA's printf return value), or an RT_FIFO_* code. */
 int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void *read_ctx);
 
-/* Formats every pending record, oldest first, onto out, and empties the FIFO. */
+/* Formats every pending record, oldest first, onto out (NULL discards them),
+ * and empties the FIFO. */
 void rt_fifo_flush(rt_fifo *f, FILE *out);
 
 /* Records evicted to make room (or too large to hold) since the FIFO was created. */
