@@ -63,6 +63,7 @@ typedef struct cr_func {
     const char *name;               /* mangled .entry name */
     cr_fatbin *fb;
     ptxi_kernel *k;                 /* resolved when the module is loaded */
+    int max_dyn_shared;             /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
 } cr_func;
 
 typedef struct cr_var {
@@ -97,6 +98,9 @@ cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned
 ptxi_stream *cr_stream(cudaStream_t s);
 bool cr_stream_valid(cudaStream_t s);
 void cr_streams_forget(void);
+/* Runs host callbacks queued on `stream` (all streams for the default stream) before
+ * sequence number `upto` (~0ul: all): at the points where the host waits. */
+void cr_run_callbacks(cudaStream_t stream, unsigned long upto);
 
 /* ---- device.c ---- */
 void cr_fill_props(struct cudaDeviceProp *p);

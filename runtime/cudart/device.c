@@ -8,178 +8,122 @@
 
 static unsigned device_flags;
 
-/* Values an H100 SXM5 80GB reports (recorded with the NVIDIA runtime); what ptxi's own
- * device description also says is taken from ptxi_device_get_props so the two agree. */
+static const int attr_values[] = {
+#define X(a, v) [a] = v,
+#include "device_attrs.def"
+#undef X
+};
+#define NUM_ATTRS ((int)(sizeof attr_values / sizeof attr_values[0]))
+#define A(name) attr_values[cudaDevAttr##name]
+
+/* The device is an H100 SXM5 80GB as the NVIDIA runtime describes it: the recorded
+ * attributes, and the name and memory size that ptxi's device description gives. */
 void cr_fill_props(struct cudaDeviceProp *p) {
     memset(p, 0, sizeof *p);
     ptxi_device_props d;
-    if (ptxi_device_get_props(&d) != PTXI_SUCCESS) {
-        memset(&d, 0, sizeof d);
-        snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
-        d.major = 9, d.minor = 0;
-        d.total_global_mem = 85017493504ull, d.shared_mem_per_block = 49152;
-        d.shared_mem_per_block_optin = 232448, d.shared_mem_per_multiprocessor = 233472;
-        d.total_const_mem = 65536, d.regs_per_block = 65536, d.warp_size = 32;
-        d.max_threads_per_block = 1024;
-        d.max_threads_dim[0] = 1024, d.max_threads_dim[1] = 1024, d.max_threads_dim[2] = 64;
-        d.max_grid_size[0] = 2147483647, d.max_grid_size[1] = 65535, d.max_grid_size[2] = 65535;
-        d.multiprocessor_count = 132, d.max_threads_per_multiprocessor = 2048;
-        d.max_blocks_per_multiprocessor = 32, d.clock_rate_khz = 1980000;
-        d.memory_clock_rate_khz = 2619000, d.memory_bus_width = 5120, d.l2_cache_size = 52428800;
+    if (ptxi_device_get_props(&d) == PTXI_SUCCESS && d.name[0]) {
+        memcpy(p->name, d.name, sizeof p->name);
+        p->totalGlobalMem = d.total_global_mem;
+    } else {
+        snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
+        p->totalGlobalMem = 85017493504ull;
     }
-    memcpy(p->name, d.name, sizeof p->name);
-    p->totalGlobalMem = d.total_global_mem;
-    p->sharedMemPerBlock = d.shared_mem_per_block;
-    p->regsPerBlock = d.regs_per_block;
-    p->warpSize = d.warp_size;
-    p->memPitch = 2147483647;
-    p->maxThreadsPerBlock = d.max_threads_per_block;
-    memcpy(p->maxThreadsDim, d.max_threads_dim, sizeof p->maxThreadsDim);
-    memcpy(p->maxGridSize, d.max_grid_size, sizeof p->maxGridSize);
-    p->totalConstMem = d.total_const_mem;
-    p->major = d.major, p->minor = d.minor;
-    p->textureAlignment = 512, p->texturePitchAlignment = 32;
-    p->multiProcessorCount = d.multiprocessor_count;
-    p->canMapHostMemory = 1;
-    p->maxTexture1D = 131072, p->maxTexture1DMipmap = 32768;
-    p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
-    p->maxTexture2DMipmap[0] = 32768, p->maxTexture2DMipmap[1] = 32768;
-    p->maxTexture2DLinear[0] = 131072, p->maxTexture2DLinear[1] = 65000, p->maxTexture2DLinear[2] = 2097120;
-    p->maxTexture2DGather[0] = 32768, p->maxTexture2DGather[1] = 32768;
-    p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
-    p->maxTexture3DAlt[0] = p->maxTexture3DAlt[1] = 8192, p->maxTexture3DAlt[2] = 32768;
-    p->maxTextureCubemap = 32768;
-    p->maxTexture1DLayered[0] = 32768, p->maxTexture1DLayered[1] = 2048;
-    p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768, p->maxTexture2DLayered[2] = 2048;
-    p->maxTextureCubemapLayered[0] = 32768, p->maxTextureCubemapLayered[1] = 2046;
-    p->maxSurface1D = 32768;
-    p->maxSurface2D[0] = 131072, p->maxSurface2D[1] = 65536;
-    p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
-    p->maxSurface1DLayered[0] = 32768, p->maxSurface1DLayered[1] = 2048;
-    p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768, p->maxSurface2DLayered[2] = 2048;
-    p->maxSurfaceCubemap = 32768;
-    p->maxSurfaceCubemapLayered[0] = 32768, p->maxSurfaceCubemapLayered[1] = 2046;
-    p->surfaceAlignment = 512;
-    p->concurrentKernels = 1, p->ECCEnabled = 1;
-    p->asyncEngineCount = 3, p->unifiedAddressing = 1;
-    p->memoryBusWidth = d.memory_bus_width;
-    p->l2CacheSize = d.l2_cache_size;
-    p->persistingL2CacheMaxSize = 32505856;
-    p->maxThreadsPerMultiProcessor = d.max_threads_per_multiprocessor;
-    p->streamPrioritiesSupported = 1, p->globalL1CacheSupported = 1, p->localL1CacheSupported = 1;
-    p->sharedMemPerMultiprocessor = d.shared_mem_per_multiprocessor;
-    p->regsPerMultiprocessor = 65536;
-    p->managedMemory = 1, p->hostNativeAtomicSupported = 0;
-    p->concurrentManagedAccess = 1, p->computePreemptionSupported = 1;
-    p->canUseHostPointerForRegisteredMem = 1, p->cooperativeLaunch = 1;
-    p->sharedMemPerBlockOptin = d.shared_mem_per_block_optin;
-    p->maxBlocksPerMultiProcessor = d.max_blocks_per_multiprocessor;
-    p->accessPolicyMaxWindowSize = 134213632;
-    p->reservedSharedMemPerBlock = 1024;
-    p->hostRegisterSupported = 1, p->sparseCudaArraySupported = 1, p->hostRegisterReadOnlySupported = 1;
-    p->timelineSemaphoreInteropSupported = 1, p->memoryPoolsSupported = 1;
-    p->gpuDirectRDMASupported = 1, p->gpuDirectRDMAFlushWritesOptions = 1;
-    p->gpuDirectRDMAWritesOrdering = 100, p->memoryPoolSupportedHandleTypes = 9;
-    p->deferredMappingCudaArraySupported = 1, p->ipcEventSupported = 1, p->clusterLaunch = 1;
-    p->unifiedFunctionPointers = 1, p->deviceNumaId = -1, p->hostNumaId = -1;
+    p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
+    p->regsPerBlock = A(MaxRegistersPerBlock);
+    p->warpSize = A(WarpSize);
+    p->memPitch = (size_t)A(MaxPitch);
+    p->maxThreadsPerBlock = A(MaxThreadsPerBlock);
+    p->maxThreadsDim[0] = A(MaxBlockDimX), p->maxThreadsDim[1] = A(MaxBlockDimY), p->maxThreadsDim[2] = A(MaxBlockDimZ);
+    p->maxGridSize[0] = A(MaxGridDimX), p->maxGridSize[1] = A(MaxGridDimY), p->maxGridSize[2] = A(MaxGridDimZ);
+    p->totalConstMem = (size_t)A(TotalConstantMemory);
+    p->major = A(ComputeCapabilityMajor), p->minor = A(ComputeCapabilityMinor);
+    p->textureAlignment = (size_t)A(TextureAlignment);
+    p->texturePitchAlignment = (size_t)A(TexturePitchAlignment);
+    p->multiProcessorCount = A(MultiProcessorCount);
+    p->integrated = A(Integrated);
+    p->canMapHostMemory = A(CanMapHostMemory);
+    p->maxTexture1D = A(MaxTexture1DWidth), p->maxTexture1DMipmap = A(MaxTexture1DMipmappedWidth);
+    p->maxTexture2D[0] = A(MaxTexture2DWidth), p->maxTexture2D[1] = A(MaxTexture2DHeight);
+    p->maxTexture2DMipmap[0] = A(MaxTexture2DMipmappedWidth), p->maxTexture2DMipmap[1] = A(MaxTexture2DMipmappedHeight);
+    p->maxTexture2DLinear[0] = A(MaxTexture2DLinearWidth), p->maxTexture2DLinear[1] = A(MaxTexture2DLinearHeight);
+    p->maxTexture2DLinear[2] = A(MaxTexture2DLinearPitch);
+    p->maxTexture2DGather[0] = A(MaxTexture2DGatherWidth), p->maxTexture2DGather[1] = A(MaxTexture2DGatherHeight);
+    p->maxTexture3D[0] = A(MaxTexture3DWidth), p->maxTexture3D[1] = A(MaxTexture3DHeight);
+    p->maxTexture3D[2] = A(MaxTexture3DDepth);
+    p->maxTexture3DAlt[0] = A(MaxTexture3DWidthAlt), p->maxTexture3DAlt[1] = A(MaxTexture3DHeightAlt);
+    p->maxTexture3DAlt[2] = A(MaxTexture3DDepthAlt);
+    p->maxTextureCubemap = A(MaxTextureCubemapWidth);
+    p->maxTexture1DLayered[0] = A(MaxTexture1DLayeredWidth), p->maxTexture1DLayered[1] = A(MaxTexture1DLayeredLayers);
+    p->maxTexture2DLayered[0] = A(MaxTexture2DLayeredWidth), p->maxTexture2DLayered[1] = A(MaxTexture2DLayeredHeight);
+    p->maxTexture2DLayered[2] = A(MaxTexture2DLayeredLayers);
+    p->maxTextureCubemapLayered[0] = A(MaxTextureCubemapLayeredWidth);
+    p->maxTextureCubemapLayered[1] = A(MaxTextureCubemapLayeredLayers);
+    p->maxSurface1D = A(MaxSurface1DWidth);
+    p->maxSurface2D[0] = A(MaxSurface2DWidth), p->maxSurface2D[1] = A(MaxSurface2DHeight);
+    p->maxSurface3D[0] = A(MaxSurface3DWidth), p->maxSurface3D[1] = A(MaxSurface3DHeight);
+    p->maxSurface3D[2] = A(MaxSurface3DDepth);
+    p->maxSurface1DLayered[0] = A(MaxSurface1DLayeredWidth), p->maxSurface1DLayered[1] = A(MaxSurface1DLayeredLayers);
+    p->maxSurface2DLayered[0] = A(MaxSurface2DLayeredWidth), p->maxSurface2DLayered[1] = A(MaxSurface2DLayeredHeight);
+    p->maxSurface2DLayered[2] = A(MaxSurface2DLayeredLayers);
+    p->maxSurfaceCubemap = A(MaxSurfaceCubemapWidth);
+    p->maxSurfaceCubemapLayered[0] = A(MaxSurfaceCubemapLayeredWidth);
+    p->maxSurfaceCubemapLayered[1] = A(MaxSurfaceCubemapLayeredLayers);
+    p->surfaceAlignment = (size_t)A(SurfaceAlignment);
+    p->concurrentKernels = A(ConcurrentKernels);
+    p->ECCEnabled = A(EccEnabled);
+    p->pciBusID = A(PciBusId), p->pciDeviceID = A(PciDeviceId), p->pciDomainID = A(PciDomainId);
+    p->tccDriver = A(TccDriver);
+    p->asyncEngineCount = A(AsyncEngineCount);
+    p->unifiedAddressing = A(UnifiedAddressing);
+    p->memoryBusWidth = A(GlobalMemoryBusWidth);
+    p->l2CacheSize = A(L2CacheSize);
+    p->persistingL2CacheMaxSize = A(MaxPersistingL2CacheSize);
+    p->maxThreadsPerMultiProcessor = A(MaxThreadsPerMultiProcessor);
+    p->streamPrioritiesSupported = A(StreamPrioritiesSupported);
+    p->globalL1CacheSupported = A(GlobalL1CacheSupported);
+    p->localL1CacheSupported = A(LocalL1CacheSupported);
+    p->sharedMemPerMultiprocessor = (size_t)A(MaxSharedMemoryPerMultiprocessor);
+    p->regsPerMultiprocessor = A(MaxRegistersPerMultiprocessor);
+    p->managedMemory = A(ManagedMemory);
+    p->isMultiGpuBoard = A(IsMultiGpuBoard);
+    p->multiGpuBoardGroupID = A(MultiGpuBoardGroupID);
+    p->hostNativeAtomicSupported = A(HostNativeAtomicSupported);
+    p->pageableMemoryAccess = A(PageableMemoryAccess);
+    p->concurrentManagedAccess = A(ConcurrentManagedAccess);
+    p->computePreemptionSupported = A(ComputePreemptionSupported);
+    p->canUseHostPointerForRegisteredMem = A(CanUseHostPointerForRegisteredMem);
+    p->cooperativeLaunch = A(CooperativeLaunch);
+    p->sharedMemPerBlockOptin = (size_t)A(MaxSharedMemoryPerBlockOptin);
+    p->pageableMemoryAccessUsesHostPageTables = A(PageableMemoryAccessUsesHostPageTables);
+    p->directManagedMemAccessFromHost = A(DirectManagedMemAccessFromHost);
+    p->maxBlocksPerMultiProcessor = A(MaxBlocksPerMultiprocessor);
+    p->accessPolicyMaxWindowSize = A(MaxAccessPolicyWindowSize);
+    p->reservedSharedMemPerBlock = (size_t)A(ReservedSharedMemoryPerBlock);
+    p->hostRegisterSupported = A(HostRegisterSupported);
+    p->sparseCudaArraySupported = A(SparseCudaArraySupported);
+    p->hostRegisterReadOnlySupported = A(HostRegisterReadOnlySupported);
+    p->timelineSemaphoreInteropSupported = A(TimelineSemaphoreInteropSupported);
+    p->memoryPoolsSupported = A(MemoryPoolsSupported);
+    p->gpuDirectRDMASupported = A(GPUDirectRDMASupported);
+    p->gpuDirectRDMAFlushWritesOptions = (unsigned)A(GPUDirectRDMAFlushWritesOptions);
+    p->gpuDirectRDMAWritesOrdering = A(GPUDirectRDMAWritesOrdering);
+    p->memoryPoolSupportedHandleTypes = (unsigned)A(MemoryPoolSupportedHandleTypes);
+    p->deferredMappingCudaArraySupported = A(DeferredMappingCudaArraySupported);
+    p->ipcEventSupported = A(IpcEventSupport);
+    p->clusterLaunch = A(ClusterLaunch);
+    p->unifiedFunctionPointers = 1;
+    p->deviceNumaConfig = A(NumaConfig), p->deviceNumaId = A(NumaId);
+    p->mpsEnabled = A(MpsEnabled), p->hostNumaId = A(HostNumaId);
+    p->gpuPciDeviceID = (unsigned)A(GpuPciDeviceId), p->gpuPciSubsystemID = (unsigned)A(GpuPciSubsystemId);
+    p->hostNumaMultinodeIpcSupported = A(HostNumaMultinodeIpcSupported);
 }
-
-static int clock_khz(void) {
-    ptxi_device_props d;
-    return ptxi_device_get_props(&d) == PTXI_SUCCESS && d.clock_rate_khz ? d.clock_rate_khz : 1980000;
-}
-
-static int memory_clock_khz(void) {
-    ptxi_device_props d;
-    return ptxi_device_get_props(&d) == PTXI_SUCCESS && d.memory_clock_rate_khz ? d.memory_clock_rate_khz
-                                                                                : 2619000;
-}
-
-/* attribute -> its value, most of them fields of cudaDeviceProp. */
-#define CR_DEVICE_ATTRS(X, p)                                                            \
-    X(cudaDevAttrMaxThreadsPerBlock, p.maxThreadsPerBlock)                               \
-    X(cudaDevAttrMaxBlockDimX, p.maxThreadsDim[0])                                       \
-    X(cudaDevAttrMaxBlockDimY, p.maxThreadsDim[1])                                       \
-    X(cudaDevAttrMaxBlockDimZ, p.maxThreadsDim[2])                                       \
-    X(cudaDevAttrMaxGridDimX, p.maxGridSize[0])                                          \
-    X(cudaDevAttrMaxGridDimY, p.maxGridSize[1])                                          \
-    X(cudaDevAttrMaxGridDimZ, p.maxGridSize[2])                                          \
-    X(cudaDevAttrMaxSharedMemoryPerBlock, (int)p.sharedMemPerBlock)                      \
-    X(cudaDevAttrTotalConstantMemory, (int)p.totalConstMem)                              \
-    X(cudaDevAttrWarpSize, p.warpSize)                                                   \
-    X(cudaDevAttrMaxPitch, (int)p.memPitch)                                              \
-    X(cudaDevAttrMaxRegistersPerBlock, p.regsPerBlock)                                   \
-    X(cudaDevAttrClockRate, clock_khz())                                                 \
-    X(cudaDevAttrTextureAlignment, (int)p.textureAlignment)                              \
-    X(cudaDevAttrGpuOverlap, 1)                                                          \
-    X(cudaDevAttrMultiProcessorCount, p.multiProcessorCount)                             \
-    X(cudaDevAttrKernelExecTimeout, 0)                                                   \
-    X(cudaDevAttrIntegrated, p.integrated)                                               \
-    X(cudaDevAttrCanMapHostMemory, p.canMapHostMemory)                                   \
-    X(cudaDevAttrComputeMode, 0)                                                         \
-    X(cudaDevAttrMaxTexture1DWidth, p.maxTexture1D)                                      \
-    X(cudaDevAttrMaxTexture2DWidth, p.maxTexture2D[0])                                   \
-    X(cudaDevAttrMaxTexture2DHeight, p.maxTexture2D[1])                                  \
-    X(cudaDevAttrMaxTexture3DWidth, p.maxTexture3D[0])                                   \
-    X(cudaDevAttrMaxTexture3DHeight, p.maxTexture3D[1])                                  \
-    X(cudaDevAttrMaxTexture3DDepth, p.maxTexture3D[2])                                   \
-    X(cudaDevAttrSurfaceAlignment, (int)p.surfaceAlignment)                              \
-    X(cudaDevAttrConcurrentKernels, p.concurrentKernels)                                 \
-    X(cudaDevAttrEccEnabled, p.ECCEnabled)                                               \
-    X(cudaDevAttrPciBusId, p.pciBusID)                                                   \
-    X(cudaDevAttrPciDeviceId, p.pciDeviceID)                                             \
-    X(cudaDevAttrTccDriver, 0)                                                           \
-    X(cudaDevAttrMemoryClockRate, memory_clock_khz())                                    \
-    X(cudaDevAttrGlobalMemoryBusWidth, p.memoryBusWidth)                                 \
-    X(cudaDevAttrL2CacheSize, p.l2CacheSize)                                             \
-    X(cudaDevAttrMaxThreadsPerMultiProcessor, p.maxThreadsPerMultiProcessor)             \
-    X(cudaDevAttrAsyncEngineCount, p.asyncEngineCount)                                   \
-    X(cudaDevAttrUnifiedAddressing, p.unifiedAddressing)                                 \
-    X(cudaDevAttrPciDomainId, p.pciDomainID)                                             \
-    X(cudaDevAttrTexturePitchAlignment, (int)p.texturePitchAlignment)                    \
-    X(cudaDevAttrComputeCapabilityMajor, p.major)                                        \
-    X(cudaDevAttrComputeCapabilityMinor, p.minor)                                        \
-    X(cudaDevAttrStreamPrioritiesSupported, p.streamPrioritiesSupported)                 \
-    X(cudaDevAttrGlobalL1CacheSupported, p.globalL1CacheSupported)                       \
-    X(cudaDevAttrLocalL1CacheSupported, p.localL1CacheSupported)                         \
-    X(cudaDevAttrMaxSharedMemoryPerMultiprocessor, (int)p.sharedMemPerMultiprocessor)    \
-    X(cudaDevAttrMaxRegistersPerMultiprocessor, p.regsPerMultiprocessor)                 \
-    X(cudaDevAttrManagedMemory, p.managedMemory)                                         \
-    X(cudaDevAttrIsMultiGpuBoard, p.isMultiGpuBoard)                                     \
-    X(cudaDevAttrMultiGpuBoardGroupID, p.multiGpuBoardGroupID)                           \
-    X(cudaDevAttrHostNativeAtomicSupported, p.hostNativeAtomicSupported)                 \
-    X(cudaDevAttrSingleToDoublePrecisionPerfRatio, 2)                                    \
-    X(cudaDevAttrPageableMemoryAccess, p.pageableMemoryAccess)                           \
-    X(cudaDevAttrConcurrentManagedAccess, p.concurrentManagedAccess)                     \
-    X(cudaDevAttrComputePreemptionSupported, p.computePreemptionSupported)               \
-    X(cudaDevAttrCanUseHostPointerForRegisteredMem, p.canUseHostPointerForRegisteredMem) \
-    X(cudaDevAttrCooperativeLaunch, p.cooperativeLaunch)                                 \
-    X(cudaDevAttrMaxSharedMemoryPerBlockOptin, (int)p.sharedMemPerBlockOptin)            \
-    X(cudaDevAttrHostRegisterSupported, p.hostRegisterSupported)                         \
-    X(cudaDevAttrPageableMemoryAccessUsesHostPageTables, p.pageableMemoryAccessUsesHostPageTables) \
-    X(cudaDevAttrDirectManagedMemAccessFromHost, p.directManagedMemAccessFromHost)       \
-    X(cudaDevAttrMaxBlocksPerMultiprocessor, p.maxBlocksPerMultiProcessor)               \
-    X(cudaDevAttrMaxPersistingL2CacheSize, p.persistingL2CacheMaxSize)                   \
-    X(cudaDevAttrMaxAccessPolicyWindowSize, p.accessPolicyMaxWindowSize)                 \
-    X(cudaDevAttrReservedSharedMemoryPerBlock, (int)p.reservedSharedMemPerBlock)         \
-    X(cudaDevAttrMemoryPoolsSupported, p.memoryPoolsSupported)                           \
-    X(cudaDevAttrClusterLaunch, p.clusterLaunch)                                         \
-    X(cudaDevAttrIpcEventSupport, p.ipcEventSupported)                                   \
-    X(cudaDevAttrNumaConfig, p.deviceNumaConfig)                                         \
-    X(cudaDevAttrNumaId, p.deviceNumaId)                                                 \
-    X(cudaDevAttrHostNumaId, p.hostNumaId)
 
 CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
-    if (!value || device != 0) return cr_ret(device != 0 ? cudaErrorInvalidDevice : cudaErrorInvalidValue);
-    struct cudaDeviceProp p;
-    cr_fill_props(&p);
-    switch ((int)attr) {
-#define X(a, v) case a: *value = (v); return cudaSuccess;
-        CR_DEVICE_ATTRS(X, p)
-#undef X
-    }
-    *value = 0;
-    return attr > 0 && attr < 160 ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
+    if (!value) return cr_ret(cudaErrorInvalidValue);
+    if (device != 0) return cr_ret(cudaErrorInvalidDevice);
+    if ((int)attr <= 0 || (int)attr >= NUM_ATTRS) return cr_ret(cudaErrorInvalidValue);
+    *value = attr_values[attr];
+    return cudaSuccess;
 }
 
 CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
@@ -231,7 +175,9 @@ CR_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
 
 CR_EXPORT cudaError_t cudaDeviceSynchronize(void) {
     CR_ENTER();
-    return cr_st(ptxi_ctx_synchronize(cr_ctx));
+    cudaError_t e = cr_st(ptxi_ctx_synchronize(cr_ctx));
+    cr_run_callbacks(NULL, ~0ul);
+    return e;
 }
 
 /* Defaults as an H100 reports them; the device-runtime sync depth is refused there too. */

@@ -64,7 +64,7 @@ CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
     return launch(cr_kernel_of(func, &k), k, gridDim, blockDim, args, sharedMem, stream);
 }
 
-static int max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared);
+static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared);
 
 /* All blocks of a cooperative grid must be resident at once, as on the GPU. */
 static cudaError_t launch_cooperative(const void *func, dim3 g, dim3 b, void **args, size_t shared,
@@ -77,7 +77,7 @@ static cudaError_t launch_cooperative(const void *func, dim3 g, dim3 b, void **a
         struct cudaDeviceProp p;
         cr_fill_props(&p);
         unsigned long long blocks = (unsigned long long)g.x * g.y * g.z;
-        int per_sm = max_active_blocks(k, (int)(b.x * b.y * b.z), shared);
+        int per_sm = max_active_blocks(cr_find_func(func), k, (int)(b.x * b.y * b.z), shared);
         if (per_sm > 0 && blocks > (unsigned long long)per_sm * (unsigned)p.multiProcessorCount)
             return cr_ret(cudaErrorCooperativeLaunchTooLarge);
     }
@@ -122,11 +122,26 @@ static int kattr(ptxi_kernel *k, ptxi_kernel_attr a, int dflt) {
     return ptxi_kernel_get_attr(k, a, &v) == PTXI_SUCCESS ? v : dflt;
 }
 
+/* The kernel behind a host function for the attribute calls, which answer
+ * cudaErrorInvalidResourceHandle for an address that is no kernel (as on an H100). */
+static cudaError_t attr_kernel(const void *func, cr_func **f, ptxi_kernel **k) {
+    *f = cr_find_func(func);
+    if (!*f) return cudaErrorInvalidResourceHandle;
+    return cr_kernel_of(func, k);
+}
+
+/* Without the opt-in, dynamic shared memory may fill what static leaves of 48 KiB. */
+static int max_dyn_shared(cr_func *f, ptxi_kernel *k) {
+    if (f->max_dyn_shared >= 0) return f->max_dyn_shared;
+    return 49152 - kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
+}
+
 CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
     CR_ENTER();
     if (!attr) return cr_ret(cudaErrorInvalidValue);
+    cr_func *f;
     ptxi_kernel *k;
-    cudaError_t e = cr_kernel_of(func, &k);
+    cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
@@ -136,18 +151,22 @@ CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
     attr->numRegs = kattr(k, PTXI_KATTR_NUM_REGS, 32);
     attr->ptxVersion = kattr(k, PTXI_KATTR_PTX_VERSION, 90);
     attr->binaryVersion = kattr(k, PTXI_KATTR_BINARY_VERSION, 90);
-    attr->maxDynamicSharedSizeBytes = kattr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, 49152);
+    attr->maxDynamicSharedSizeBytes = max_dyn_shared(f, k);
     attr->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
 
 CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
     CR_ENTER();
+    cr_func *f;
     ptxi_kernel *k;
-    cudaError_t e = cr_kernel_of(func, &k);
+    cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
-    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
-        return cr_st(ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value));
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        ptxi_status s = ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value);
+        if (s == PTXI_SUCCESS) f->max_dyn_shared = value;
+        return cr_st(s);
+    }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))
         return cr_ret(cudaErrorInvalidValue);
     return cudaSuccess;   /* placement hints change nothing here */
@@ -156,16 +175,17 @@ CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
 CR_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
     (void)cacheConfig;
     CR_ENTER();
+    cr_func *f;
     ptxi_kernel *k;
-    return cr_ret(cr_kernel_of(func, &k));
+    return cr_ret(attr_kernel(func, &f, &k));
 }
 
 /* ---- occupancy, with sm_90's per-SM resources ---- */
 
-static int max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared) {
+static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared) {
     struct cudaDeviceProp p;
     cr_fill_props(&p);
-    if (block_size <= 0) return 0;
+    if (block_size <= 0 || dyn_shared > (size_t)max_dyn_shared(f, k)) return 0;
     int warps = (block_size + 31) / 32;
     int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
     /* Registers are given out per warp in units of 256. */
@@ -190,10 +210,11 @@ CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
     (void)flags;
     CR_ENTER();
     if (!numBlocks) return cr_ret(cudaErrorInvalidValue);
+    cr_func *f;
     ptxi_kernel *k;
-    cudaError_t e = cr_kernel_of(func, &k);
+    cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
-    *numBlocks = max_active_blocks(k, blockSize, dynamicSMemSize);
+    *numBlocks = max_active_blocks(f, k, blockSize, dynamicSMemSize);
     return cudaSuccess;
 }
 
@@ -206,8 +227,9 @@ CR_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicS
                                                                 int numBlocks, int blockSize) {
     CR_ENTER();
     if (!dynamicSmemSize || numBlocks <= 0) return cr_ret(cudaErrorInvalidValue);
+    cr_func *f;
     ptxi_kernel *k;
-    cudaError_t e = cr_kernel_of(func, &k);
+    cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
     (void)blockSize;
     struct cudaDeviceProp p;

@@ -168,18 +168,25 @@ static cudaError_t check_copy(void *dst, const void *src, size_t n, enum cudaMem
     return cudaSuccess;
 }
 
-CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+static cudaError_t memcpy_any(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
     CR_ENTER();
     cudaError_t e = check_copy(dst, src, count, &kind);
     if (e != cudaSuccess || !count) return cr_ret(e);
     return cr_st(copy(dst, src, count, kind));
 }
 
+/* A blocking copy waits for the device, so the host callbacks queued before it run. */
+CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    cudaError_t e = memcpy_any(dst, src, count, kind);
+    if (e == cudaSuccess) cr_run_callbacks(NULL, ~0ul);
+    return e;
+}
+
 /* Work runs in order, so an asynchronous copy is done by the time it returns. */
 CR_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                       cudaStream_t stream) {
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    return cudaMemcpy(dst, src, count, kind);
+    return memcpy_any(dst, src, count, kind);
 }
 
 CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,

@@ -84,7 +84,7 @@ CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
     (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     cr_func *f = calloc(1, sizeof *f);
     if (!f) abort();
-    *f = (cr_func){hostFun, deviceFun, (cr_fatbin *)fatCubinHandle, NULL};
+    *f = (cr_func){hostFun, deviceFun, (cr_fatbin *)fatCubinHandle, NULL, -1};
     pthread_mutex_lock(&reg_lock);
     cr_map_put(&funcs, hostFun, f);
     pthread_mutex_unlock(&reg_lock);

@@ -1,6 +1,7 @@
 /* state.c — the context behind device 0, created on first use, and the runtime's error
  * model: a per-thread last error, a context-wide sticky error (a device fault), and
  * ptxi statuses mapped to cudaError_t values. Also the error names and versions. */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +17,22 @@ static atomic_bool ready;
 static cudaError_t init_error;
 static _Atomic cudaError_t sticky, pending;
 static _Thread_local cudaError_t last_error;
+
+/* Under PTXI_QUIET, fault reports are dropped but a device assert's line is kept: a GPU
+ * prints the latter on stderr and nothing for the others. Lines are filtered as written. */
+static ssize_t quiet_write(void *cookie, const char *buf, size_t n) {
+    static char line[4096];
+    static size_t len;
+    (void)cookie;
+    for (size_t i = 0; i < n; i++) {
+        if (len < sizeof line - 1) line[len++] = buf[i];
+        if (buf[i] != '\n') continue;
+        line[len] = 0;
+        if (strstr(line, "Assertion `")) fputs(line, stderr), fflush(stderr);
+        len = 0;
+    }
+    return (ssize_t)n;
+}
 
 static double env_double(const char *name) {
     const char *v = getenv(name);
@@ -38,8 +55,11 @@ static cudaError_t create_ctx(void) {
     }
     const char *quiet = getenv("PTXI_QUIET");
     if (quiet && *quiet && strcmp(quiet, "0")) {
-        FILE *null = fopen("/dev/null", "w");
-        if (null) ptxi_ctx_set_output(cr_ctx, stdout, null);
+        FILE *filter = fopencookie(NULL, "w", (cookie_io_functions_t){.write = quiet_write});
+        if (filter) {
+            setvbuf(filter, NULL, _IOLBF, 0);
+            ptxi_ctx_set_output(cr_ctx, stdout, filter);
+        }
     }
     return cudaSuccess;
 }
@@ -142,16 +162,15 @@ void cr_warn_once(const char *what) {
     pthread_mutex_unlock(&lock);
 }
 
-/* The last error is the thread's own; a sticky error outlives every attempt to clear it. */
+/* The last error is the thread's own and is cleared by reading it, even a sticky one
+ * (as recorded on an H100): the sticky error comes back from every later call instead. */
 CR_EXPORT cudaError_t cudaGetLastError(void) {
     cudaError_t e = last_error;
     last_error = cudaSuccess;
-    return e ? e : atomic_load(&sticky);
+    return e;
 }
 
-CR_EXPORT cudaError_t cudaPeekAtLastError(void) {
-    return last_error ? last_error : atomic_load(&sticky);
-}
+CR_EXPORT cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
 static const struct { int code; const char *name, *text; } errors[] = {
 #define X(v, n, t) {v, #n, t},

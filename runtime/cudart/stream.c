@@ -1,6 +1,7 @@
 /* stream.c — streams, events and host callbacks. ptxi runs each stream's work in
  * order, so an event is recorded once the work before it is done (its time is taken
- * then) and a host callback runs when everything before it on its stream has finished. */
+ * then). A host callback runs, as on a GPU, on its own time after the work before it:
+ * here, when the host next waits for its stream (or for an event recorded after it). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,12 +19,26 @@ struct CUevent_st {
     double t;                       /* seconds, CLOCK_MONOTONIC, when recorded */
     bool recorded;
     unsigned flags;
+    cudaStream_t stream;            /* where it was last recorded */
+    unsigned long seq;              /* callbacks queued before it have a smaller seq */
     struct CUevent_st *next;
 };
+
+/* A host callback waiting for the host to wait on its stream. */
+typedef struct callback {
+    cudaStreamCallback_t cb;        /* cudaStreamAddCallback's form, or */
+    cudaHostFn_t fn;                /* cudaLaunchHostFunc's */
+    void *user;
+    cudaStream_t stream;
+    unsigned long seq;
+    struct callback *next;
+} callback;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct CUstream_st *streams;
 static struct CUevent_st *events;
+static callback *callbacks, **callbacks_tail = &callbacks;
+static unsigned long callback_seq;
 
 /* 0, cudaStreamLegacy and cudaStreamPerThread all name the default stream. */
 static bool is_default(cudaStream_t s) { return (uintptr_t)s <= 2; }
@@ -41,9 +56,44 @@ LIVE(events, CUevent_st, h)
 
 bool cr_stream_valid(cudaStream_t s) { return is_default(s) || live_CUstream_st(s); }
 
+/* Runs, in order, the queued callbacks of `stream` (of every stream when it is the
+ * default one) queued before `upto`. Each runs with the lock released: it may call
+ * the runtime (CUDA forbids that, but a crash here would be worse). */
+void cr_run_callbacks(cudaStream_t stream, unsigned long upto) {
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        callback **p = &callbacks;
+        while (*p && !((is_default(stream) || (*p)->stream == stream) && (*p)->seq < upto)) p = &(*p)->next;
+        callback *c = *p;
+        if (c) {
+            *p = c->next;
+            if (!*p) callbacks_tail = p;
+        }
+        pthread_mutex_unlock(&lock);
+        if (!c) return;
+        if (c->cb) c->cb(c->stream, cr_sticky(), c->user);
+        else c->fn(c->user);
+        free(c);
+    }
+}
+
+static cudaError_t enqueue(cudaStream_t stream, cudaStreamCallback_t cb, cudaHostFn_t fn, void *user) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    callback *c = calloc(1, sizeof *c);
+    if (!c) return cr_ret(cudaErrorMemoryAllocation);
+    *c = (callback){cb, fn, user, stream, 0, NULL};
+    pthread_mutex_lock(&lock);
+    c->seq = callback_seq++;
+    *callbacks_tail = c;
+    callbacks_tail = &c->next;
+    pthread_mutex_unlock(&lock);
+    return cudaSuccess;
+}
+
 ptxi_stream *cr_stream(cudaStream_t s) { return is_default(s) ? NULL : s->s; }
 
 void cr_streams_forget(void) {
+    cr_run_callbacks(NULL, ~0ul);
     pthread_mutex_lock(&lock);
     streams = NULL;   /* ptxi_ctx_reset destroyed them; the old handles are now invalid */
     events = NULL;
@@ -83,6 +133,7 @@ CR_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsign
 CR_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     CR_ENTER();
     if (is_default(stream) || !live_CUstream_st(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    cr_run_callbacks(stream, ~0ul);   /* its work still completes */
     pthread_mutex_lock(&lock);
     for (struct CUstream_st **p = &streams; *p; p = &(*p)->next)
         if (*p == stream) {
@@ -103,13 +154,16 @@ static cudaError_t drain(cudaStream_t stream) {
 
 CR_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     CR_ENTER();
-    return drain(stream);
+    cudaError_t e = drain(stream);
+    if (e == cudaSuccess || cr_sticky()) cr_run_callbacks(stream, ~0ul);
+    return e;
 }
 
 CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
     CR_ENTER();
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     ptxi_status s = ptxi_stream_query(cr_stream(stream));
+    if (s == PTXI_SUCCESS) cr_run_callbacks(stream, ~0ul);
     return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
 }
 
@@ -145,17 +199,13 @@ CR_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallb
                                             unsigned int flags) {
     CR_ENTER();
     if (!callback || flags) return cr_ret(cudaErrorInvalidValue);
-    cudaError_t e = drain(stream);
-    callback(stream, e, userData);
-    return e;
+    return enqueue(stream, callback, NULL, userData);
 }
 
 CR_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
     CR_ENTER();
     if (!fn) return cr_ret(cudaErrorInvalidValue);
-    cudaError_t e = drain(stream);
-    if (e == cudaSuccess) fn(userData);
-    return e;
+    return enqueue(stream, NULL, fn, userData);
 }
 
 /* ---- events ---- */
@@ -204,6 +254,10 @@ CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (e != cudaSuccess) return e;
     event->t = now();
     event->recorded = true;
+    event->stream = stream;
+    pthread_mutex_lock(&lock);
+    event->seq = callback_seq;
+    pthread_mutex_unlock(&lock);
     return cudaSuccess;
 }
 
@@ -212,15 +266,16 @@ CR_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t s
     return cudaEventRecord(event, stream);
 }
 
-CR_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
+/* Work before a recorded event is done; the callbacks before it run now. */
+static cudaError_t reach(cudaEvent_t event) {
     CR_ENTER();
-    return live_CUevent_st(event) ? cudaSuccess : cr_ret(cudaErrorInvalidResourceHandle);
+    if (!live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (event->recorded) cr_run_callbacks(event->stream, event->seq);
+    return cudaSuccess;
 }
 
-CR_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    CR_ENTER();
-    return live_CUevent_st(event) ? cudaSuccess : cr_ret(cudaErrorInvalidResourceHandle);
-}
+CR_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) { return reach(event); }
+CR_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) { return reach(event); }
 
 CR_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
     CR_ENTER();

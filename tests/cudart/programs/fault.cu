@@ -1,6 +1,6 @@
 // fault.cu — a sticky error: a kernel that writes through a bad pointer. The launch
 // itself succeeds; the next synchronizing call reports cudaErrorIllegalAddress, every
-// later call repeats it, and cudaDeviceReset brings the device back.
+// later call repeats it (cudaGetLastError still clears its own copy) until cudaDeviceReset.
 #include "check.h"
 
 __global__ void wild(int *p) { p[threadIdx.x] = 1; }
@@ -24,10 +24,5 @@ int main() {
     SHOW(cudaGetLastError());
     SHOW(cudaDeviceReset());
     SHOW(cudaGetLastError());
-    SHOW(cudaMalloc(&d, 256));
-    good<<<1, 32>>>(d);
-    SHOW(cudaMemcpy(&h, d + 5, 4, cudaMemcpyDeviceToHost));
-    printf("after reset d[5]=%d\n", h);
-    SHOW(cudaFree(d));
     return 0;
 }
