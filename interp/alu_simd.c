@@ -216,17 +216,22 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
         sh = f & F_CLAMP ? (sh > 32 ? 32 : sh) : sh & 31;
         t = o == V_SHL ? (__int128)ta << sh : (__int128)(ta >> sh);
     } else if (o == V_MAD) {
+        /* As recorded on the GPU: whole-word operands multiply as signed 32-bit
+         * values whatever their type (selected bytes/halves follow the type), c is
+         * signed, the scale shift is logical when the final type is unsigned, and
+         * .sat clamps by the final type. */
         bool negp = f & F_NEGAB, negc = f & F_NEGC;
         ds = (f & (F_AS | F_BS)) || negp || negc;
-        __int128 prod = (__int128)ta * tb, cv = ds ? (__int128)(int32_t)c : (__int128)c;
+        int64_t ma = asel ? ta : (int32_t)s[0], mb = bsel ? tb : (int32_t)s[1];
+        __int128 prod = (__int128)ma * mb, cv = (int32_t)c;
         unsigned lsb = 0;
         if (f & F_PO) lsb = 1;
         else if (negp) prod = ~prod, lsb = 1;
         else if (negc) cv = ~cv, lsb = 1;
-        t = (prod + cv + lsb) >> op->p[3];
-        t = (int64_t)t;   /* the scaled result keeps 64 bits */
-        if (f & F_SAT) t = clamp((int64_t)t, 32, ds);
-        d[0] = (uint32_t)t;
+        int64_t r = (int64_t)(prod + cv + lsb);
+        if (op->p[3]) r = ds ? r >> op->p[3] : (int64_t)((uint64_t)r >> op->p[3]);
+        if (f & F_SAT) r = ds ? clamp(r, 32, true) : r < 0 ? 0 : r > 0xFFFFFFFFll ? 0xFFFFFFFFll : r;
+        d[0] = (uint32_t)r;
         return;
     } else {
         t = vop(o, f >> 4 & 15, ta, tb);
@@ -242,14 +247,14 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
     /* The secondary min/max compare as recorded on the GPU, against c extended
      * by the result's type: vadd/vsub results as 32-bit values (sign-extended to
      * 33 bits and read unsigned when the type is unsigned), the other ops' exact
-     * results (their low 33 bits when unsigned). */
+     * results (their low 33 bits when unsigned; shifts: all of it). */
     if (o == V_SET) ds = f & F_AS;   /* vset: min/max signedness follows .atype on the GPU */
-    int64_t r = (int64_t)t, cv = ds ? (int32_t)c : (int64_t)c;
+    __int128 r = t, cv = ds ? (int32_t)c : (int64_t)c;
     if (op->p[2] == OP2_MIN || op->p[2] == OP2_MAX) {
         bool wrap32 = o == V_ADD || o == V_SUB;
         uint64_t m33 = 0x1FFFFFFFFull;
         if (ds) r = wrap32 ? (int32_t)r : r;
-        else r = (int64_t)((wrap32 ? (uint64_t)(int64_t)(int32_t)r : (uint64_t)r) & m33);
+        else if (o != V_SHL && o != V_SHR) r = (int64_t)((wrap32 ? (uint64_t)(int64_t)(int32_t)r : (uint64_t)r) & m33);
     }
     switch (op->p[2]) {
     case OP2_ADD: r = r + cv; break;
