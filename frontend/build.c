@@ -22,6 +22,8 @@ static char *dup_span(fe_parser *p, fe_span s) { return fe_strndup(p->a, s.s, s.
 void fe_version(fe_parser *p, fe_span text, ir_loc loc) {
     unsigned maj = 0, min = 0;
     char buf[32];
+    if (!text.n)
+        return;
     size_t n = text.n < 31 ? text.n : 31;
     memcpy(buf, text.s, n);
     buf[n] = 0;
@@ -448,9 +450,25 @@ static ir_operand *push_op(fe_parser *p, int kind, ir_loc loc) {
     return o;
 }
 
+/* ".b3210" -> IR_SEL_* encoding; 0 when s is not a selector */
+static uint16_t parse_sel(const char *s, uint32_t n) {
+    if (n < 3 || n > 6 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h'))
+        return 0;
+    uint16_t v = s[1] == 'h' ? IR_SEL_HALF : 0;
+    v |= (uint16_t)((n - 2) << 12);
+    for (uint32_t i = 2; i < n; i++)
+        v |= (uint16_t)((s[i] - '0') << (3 * (n - 1 - i)));
+    return v;
+}
+
 void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, bool neg) {
     ir_operand *o = push_op(p, IR_OPND_REG, loc);
     o->neg = neg;
+    const char *dot = memchr(name.s, '.', name.n);
+    if (dot && (dot[1] == 'b' || dot[1] == 'h')) {
+        o->sel = parse_sel(dot, (uint32_t)(name.s + name.n - dot));
+        name.n = (uint32_t)(dot - name.s);
+    }
     fe_sym *e = fe_sym_find(&p->syms, name.s, name.n, -1);
     if (e && e->kind == SYM_REG) {
         o->reg = e->id;
@@ -496,8 +514,12 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
         o->kind = IR_OPND_FUNC;
         o->func = e->ptr;
     } else if (e) {
-        fe_error(p, v->loc, "register '%.*s' used as a symbol", (int)v->sym.n, v->sym.s);
-        p->insn_bad = true;
+        /* a register named without '%' (inline asm often declares these) */
+        o->kind = IR_OPND_REG;
+        o->reg = e->id;
+    } else if (v->sym.n == 7 && !memcmp(v->sym.s, "WARP_SZ", 7) && !v->i) {
+        o->kind = IR_OPND_IMM_INT;   /* the one predefined constant */
+        o->ival = 32;
     } else {
         /* a label, or a function declared further down */
         o->kind = IR_OPND_LABEL;

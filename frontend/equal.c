@@ -43,7 +43,7 @@ static bool opnd_eq(const ir_operand *a, const ir_operand *b) {
     if (a->kind != b->kind || a->neg != b->neg || a->nsub != b->nsub)
         return false;
     switch (a->kind) {
-    case IR_OPND_REG: if (a->reg != b->reg) return false; break;
+    case IR_OPND_REG: if (a->reg != b->reg || a->sel != b->sel) return false; break;
     case IR_OPND_SREG: if (a->sreg != b->sreg || a->comp != b->comp) return false; break;
     case IR_OPND_IMM_INT: if (a->ival != b->ival) return false; break;
     case IR_OPND_IMM_F32: case IR_OPND_IMM_F64: if (a->fbits != b->fbits) return false; break;

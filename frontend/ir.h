@@ -150,21 +150,37 @@ typedef enum ir_opnd_kind {
 } ir_opnd_kind;
 
 typedef struct ir_operand {
+    /* Fields that no kind uses together share storage (see the kind list):
+     * reg|label, ival|fbits and var|func|sub. Read only what the kind says. */
     uint8_t kind;              /* ir_opnd_kind */
     bool neg;                  /* leading '!' on a predicate operand */
     uint8_t comp;              /* SREG: component / index */
     uint16_t sreg;             /* SREG: ir_sreg */
-    uint32_t reg;              /* REG */
-    uint32_t label;            /* LABEL */
-    int64_t ival;              /* IMM_INT value; VAR/ADDR offset */
-    double fval;               /* IMM_F32/IMM_F64 */
-    uint64_t fbits;            /* IMM_F32 (low 32 bits) / IMM_F64 */
-    struct ir_var *var;        /* VAR */
-    struct ir_func *func;      /* FUNC */
+    uint16_t sel;              /* REG: video byte/half selector, 0 = none; see IR_SEL_* */
+    union {
+        uint32_t reg;          /* REG */
+        uint32_t label;        /* LABEL */
+    };
     uint32_t nsub;
-    struct ir_operand *sub;    /* ADDR, VEC, LIST, PAIR */
     ir_loc loc;
+    union {
+        int64_t ival;          /* IMM_INT value; VAR/ADDR offset */
+        uint64_t fbits;        /* IMM_F32 (low 32 bits) / IMM_F64 */
+    };
+    double fval;               /* IMM_F32/IMM_F64 */
+    union {
+        struct ir_var *var;    /* VAR */
+        struct ir_func *func;  /* FUNC */
+        struct ir_operand *sub;/* ADDR, VEC, LIST, PAIR */
+    };
 } ir_operand;
+
+/* Register selectors of the video instructions (%r1.b0, %r2.h1, %r3.b3210):
+ * IR_SEL_HALF set for .hN..., the digit count in bits 12-14, the digits in
+ * bits 0-11, three bits each, the first (leftmost) digit highest. */
+#define IR_SEL_HALF 0x8000u
+#define IR_SEL_COUNT(s) (((s) >> 12) & 7u)
+#define IR_SEL_DIGIT(s, i) (((s) >> (3 * (IR_SEL_COUNT(s) - 1 - (i)))) & 7u)
 
 /* The `.loc` in effect for an instruction: file index into ir_module.files. */
 typedef struct ir_dbgloc {
@@ -180,14 +196,14 @@ typedef struct ir_insn {
     uint8_t ntypes, nmods;
     uint32_t typemask;                 /* bit i set: the i-th suffix in source order is a type */
     uint8_t types[IR_MAX_TYPES];       /* type suffixes in source order */
+    int32_t guard;                     /* register id of @%p, -1 when unguarded */
     uint16_t mods[IR_MAX_MODS];        /* other suffixes in source order */
     uint64_t modset[IR_MODSET_WORDS];  /* the same modifiers as a bit set */
-    int32_t guard;                     /* register id of @%p, -1 when unguarded */
-    bool guard_neg;                    /* @!%p */
-    uint32_t nopnds;
     ir_operand *opnds;
+    uint32_t nopnds;
     ir_loc loc;                        /* of the opcode (or of the guard) */
     ir_dbgloc dbg;                     /* .loc in effect, file 0 when none */
+    bool guard_neg;                    /* @!%p */
 } ir_insn;
 
 static inline bool ir_has_mod(const ir_insn *in, ir_mod m) {

@@ -36,7 +36,14 @@ static void print_sreg(FILE *out, const ir_operand *o) {
 
 static void print_operand(FILE *out, const ir_func *f, const ir_operand *o) {
     switch (o->kind) {
-    case IR_OPND_REG: fprintf(out, "%s%s", o->neg ? "!" : "", f->regs[o->reg].name); break;
+    case IR_OPND_REG:
+        fprintf(out, "%s%s", o->neg ? "!" : "", f->regs[o->reg].name);
+        if (o->sel) {
+            fprintf(out, ".%c", o->sel & IR_SEL_HALF ? 'h' : 'b');
+            for (unsigned i = 0; i < IR_SEL_COUNT(o->sel); i++)
+                fputc('0' + (int)IR_SEL_DIGIT(o->sel, i), out);
+        }
+        break;
     case IR_OPND_SREG: print_sreg(out, o); break;
     case IR_OPND_IMM_INT: fprintf(out, "%" PRId64, o->ival); break;
     case IR_OPND_IMM_F32: fprintf(out, "0f%08" PRIX32, (uint32_t)o->fbits); break;

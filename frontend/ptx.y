@@ -54,7 +54,7 @@ static void ptx_error(fe_yyltype *loc, void *scanner, fe_parser *p, const char *
 %left '*' '/'
 %precedence UNARY
 
-%type <cv> cexpr oexpr catom range
+%type <cv> cexpr oexpr catom range oname
 %type <guard> guard
 %type <u> mark
 %type <str> dname pname
@@ -124,7 +124,8 @@ init_opt:
   ;
 initval:
     cexpr                       { fe_init_elem(p, &$1); }
-  | OPCODE                      { fe_cval v = fe_cv_name(p, $1.text, L(@1)); fe_init_elem(p, &v); }
+  | oname                       { fe_init_elem(p, &$1); }
+  | OPCODE '(' cexpr ')'        { fe_cval v = fe_cv_call(p, $1.text, $3, L(@1)); fe_init_elem(p, &v); }
   | '{' { fe_init_open(p, L(@1)); } initlist '}' { fe_init_close(p); }
   ;
 initlist:
@@ -229,6 +230,8 @@ guard:
     %empty                      { fe_insn_begin(p); $$.present = false; $$.neg = false; $$.loc = (ir_loc){ 0, 0 }; $$.name = (fe_span){ 0, 0 }; }
   | '@' REG                     { fe_insn_begin(p); $$.present = true; $$.neg = false; $$.name = $2; $$.loc = L(@1); }
   | '@' '!' REG                 { fe_insn_begin(p); $$.present = true; $$.neg = true; $$.name = $3; $$.loc = L(@1); }
+  | '@' IDENT                   { fe_insn_begin(p); $$.present = true; $$.neg = false; $$.name = $2; $$.loc = L(@1); }
+  | '@' '!' IDENT               { fe_insn_begin(p); $$.present = true; $$.neg = true; $$.name = $3; $$.loc = L(@1); }
   ;
 operands:
     %empty
@@ -242,6 +245,7 @@ mark: %empty                    { $$ = fe_op_mark(p); } ;
 operand:
     REG                         { fe_op_reg(p, $1, L(@1), false); }
   | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
+  | '!' IDENT                   { fe_op_reg(p, $2, L(@1), true); }
   | REG '|' REG                 { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
   | '_'                         { fe_op_sink(p, L(@1)); }
   | oexpr                       { fe_op_cval(p, &$1); }
@@ -267,10 +271,15 @@ veclist:
   ;
 vitem:
     REG                         { fe_op_reg(p, $1, L(@1), false); }
+  | oname                       { fe_op_cval(p, &$1); }
   | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
   | '_'                         { fe_op_sink(p, L(@1)); }
   | cexpr                       { fe_op_cval(p, &$1); }
   ;
+
+/* a name right after '{' scans as an instruction word; here it is a name */
+oname: OPCODE                   { $$ = fe_cv_name(p, $1.text, L(@1));
+                                  if (memchr($1.text.s, '.', $1.text.n)) { fe_error(p, L(@1), "unexpected '%.*s'", (int)$1.text.n, $1.text.s); $$.kind = CV_BAD; } } ;
 
 /* ---- constant expressions; oexpr is one that cannot start with '(' so a
  * parenthesised operand is always an argument list ---- */
