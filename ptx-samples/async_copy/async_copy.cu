@@ -3,6 +3,8 @@
 //  - cooperative_groups::memcpy_async with cg::wait;
 //  - __pipeline_memcpy_async with zero-fill (src smaller than dst), commit
 //    and wait_prior, double-buffered;
+//  - a bulk copy (cuda::memcpy_async of a 16-byte aligned size, issued by one
+//    thread: cp.async.bulk with mbarrier transaction counts on sm_90);
 //  - a producer/consumer pipeline: one warp fills a ring of shared buffers,
 //    the others consume, synchronized by "full" and "empty" barriers.
 #include <cooperative_groups.h>
@@ -31,6 +33,21 @@ extern "C" __global__ void barrier_copy(const int *in, int *out)
     v *= 2;
     bar.wait(std::move(token));
     out[t] = v;
+}
+
+extern "C" __global__ void bulk_copy(const int4 *in, int *out)
+{
+    __shared__ alignas(128) int4 buf[128];
+    __shared__ barrier bar;
+    auto block = cg::this_thread_block();
+    if (block.thread_rank() == 0)
+        init(&bar, block.size());
+    block.sync();
+    if (block.thread_rank() == 0)
+        cuda::memcpy_async(buf, in, cuda::aligned_size_t<16>(sizeof(buf)), bar);
+    bar.arrive_and_wait();
+    int4 v = buf[127 - threadIdx.x];
+    out[threadIdx.x] = v.x + v.y * 3 + v.z * 5 + v.w * 7;
 }
 
 extern "C" __global__ void cg_copy(const float *in, float *out)

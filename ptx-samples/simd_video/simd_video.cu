@@ -45,3 +45,34 @@ extern "C" __global__ void simd_video(const unsigned *a, const unsigned *b, unsi
     o[k++] = (unsigned)__vibmax_s32((int)x, (int)y, &pred);
     o[k++] = pred;
 }
+
+// The guide's list of SIMD video instructions (vadd, vsub, vavrg, vabsdiff,
+// vmin, vmax, vset on 2 and 4 lanes) in inline PTX with saturation,
+// accumulation (.add) and merge, plus scalar video instructions with byte and
+// halfword selectors.
+#define VIDEO(X)                                                                                  \
+    X("vadd2.u32.u32.u32.sat %0, %1, %2, %3;") X("vadd4.s32.s32.s32.sat %0, %1, %2, %3;")         \
+    X("vadd2.s32.s32.s32.add %0, %1, %2, %3;") X("vsub2.s32.s32.s32 %0, %1, %2, %3;")             \
+    X("vsub4.u32.u32.u32.add %0, %1, %2, %3;") X("vsub4.s32.s32.s32.sat %0, %1, %2, %3;")         \
+    X("vavrg2.u32.u32.u32 %0, %1, %2, %3;") X("vavrg4.s32.s32.s32.add %0, %1, %2, %3;")           \
+    X("vabsdiff2.u32.u32.u32 %0, %1, %2, %3;") X("vabsdiff4.s32.s32.s32.sat %0, %1, %2, %3;")     \
+    X("vmin2.s32.s32.s32 %0, %1, %2, %3;") X("vmin4.u32.u32.u32.add %0, %1, %2, %3;")             \
+    X("vmax2.u32.u32.u32.add %0, %1, %2, %3;") X("vmax4.s32.s32.s32 %0, %1, %2, %3;")             \
+    X("vset2.u32.u32.ne %0, %1, %2, %3;") X("vset4.s32.s32.lt %0, %1, %2, %3;")                   \
+    X("vset4.u32.u32.gt.add %0, %1, %2, %3;") X("vset2.s32.u32.ge.add %0, %1, %2, %3;")           \
+    X("vadd.s32.u32.s32.sat %0, %1.b1, %2.h0;") X("vsub.u32.s32.s32.sat.add %0, %1.b3, %2.b0, %3;") \
+    X("vabsdiff.u32.u32.u32.max %0, %1.h1, %2.h0, %3;") X("vmin.s32.s32.s32.min %0, %1, %2.b2, %3;") \
+    X("vmax.s32.u32.s32 %0, %1.h0, %2.h1;") X("vshl.u32.u32.u32.clamp.add %0, %1, %2.b0, %3;")    \
+    X("vshr.s32.s32.u32.wrap %0, %1, %2.b0;") X("vmad.s32.s32.u32.sat %0, %1.h0, %2.b1, %3;")     \
+    X("vset.s32.u32.lt.add %0, %1.b2, %2.b2, %3;") X("vadd.u32.u32.u32.sat %0.h1, %1, %2, %3;")
+
+extern "C" __global__ void video_asm(const unsigned *a, const unsigned *b, unsigned *out)
+{
+    unsigned t = threadIdx.x;
+    unsigned x = a[t], y = b[t], z = a[63 - t] ^ b[(t * 5) & 63];
+    unsigned *o = out + t * 32;
+    int k = 0;
+    unsigned r;
+#define V(text) asm(text : "=r"(r) : "r"(x), "r"(y), "r"(z)); o[k++] = r;
+    VIDEO(V)
+}
