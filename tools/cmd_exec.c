@@ -31,7 +31,7 @@ static int find_library_dir(char *dir, size_t size) {
         snprintf(dir, size, "%s", env);
         return has_library(dir);
     }
-    char exe[PATH_MAX];
+    char exe[PATH_MAX - 16];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return 0;
     exe[n] = 0;
