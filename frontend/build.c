@@ -133,14 +133,12 @@ void fe_loc_directive(fe_parser *p, fe_span line, ir_loc loc) {
         return;
     }
     p->dbg = (ir_dbgloc){ (uint32_t)f, (uint32_t)l, (uint32_t)col };
-    if (!p->fn)
+    if (!p->fn || !get_char(&c, ','))
         return;
+    skip_ws(&c);
     ir_stmt *s = push_stmt(p, IR_ST_LOC, loc);
     s->u.locd.dbg = p->dbg;
-    if (get_char(&c, ',')) {
-        skip_ws(&c);
-        s->u.locd.text = fe_strndup(p->a, c.s, (size_t)(c.e - c.s));
-    }
+    s->u.locd.text = (char *)fe_intern(p, c.s, (uint32_t)(c.e - c.s));
 }
 
 void fe_section(fe_parser *p, fe_span text) { *VEC_PUSH(p, p->sections) = dup_span(p, text); }
@@ -743,6 +741,7 @@ ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d)
     m->path = fe_strndup(&arena, path ? path : "<input>", strlen(path ? path : "<input>"));
     fe_sym_init(&p->syms);
     fe_sym_init(&p->labels);
+    fe_sym_init(&p->strings);
     *VEC_PUSH(p, p->scope_parent) = 0;
     void *scanner;
     ptx_lex_init_extra(p, &scanner);
@@ -752,6 +751,7 @@ ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d)
     fe_module_end(p);
     fe_sym_free(&p->syms);
     fe_sym_free(&p->labels);
+    fe_sym_free(&p->strings);
     void *vecs[] = { p->globals.v, p->funcs.v, p->targets.v, p->files.v, p->sections.v, p->pend_labels.v,
                      p->pend_globals.v, p->scope_parent.v, p->scope_marks.v, p->dirs.v, p->dims.v, p->ints.v,
                      p->ibuf.v, p->irel.v, p->irel_names.v, p->irel_locs.v, p->ilevel.v, p->params.v, p->rets.v,

@@ -142,11 +142,11 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
         for (uint64_t i = 0; i < count; i++) {
             ir_reg *r = VEC_PUSH(p, p->regs);
             if (has_range) {
-                char buf[32];
-                int k = snprintf(buf, sizeof buf, "%lu", (unsigned long)i);
-                r->name = fe_alloc(p->a, name.n + (size_t)k + 1);
-                memcpy(r->name, name.s, name.n);
-                memcpy(r->name + name.n, buf, (size_t)k + 1);
+                char buf[96];
+                uint32_t k = name.n < 64 ? name.n : 64;
+                memcpy(buf, name.s, k);
+                k += (uint32_t)snprintf(buf + k, sizeof buf - k, "%lu", (unsigned long)i);
+                r->name = (char *)(k < sizeof buf - 1 ? fe_intern(p, buf, k) : fe_strndup(p->a, buf, k));
             } else {
                 r->name = v->name;
             }

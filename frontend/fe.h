@@ -122,6 +122,7 @@ typedef struct fe_parser {
     VEC(char *) sections;
     fe_symtab syms;            /* registers, variables, functions */
     fe_symtab labels;          /* labels of the current function, keyed by scope */
+    fe_symtab strings;         /* interned register names and .loc texts, shared module-wide */
     VEC(fe_pending) pend_labels;
     VEC(fe_pending) pend_globals;
     VEC(uint32_t) scope_parent;/* scope id -> parent scope id */
@@ -235,6 +236,7 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
 void fe_add_var_sym(fe_parser *p, ir_var *v);
 
 /* symbols */
+const char *fe_intern(fe_parser *p, const char *s, uint32_t n);
 void fe_sym_init(fe_symtab *t);
 void fe_sym_free(fe_symtab *t);
 fe_sym *fe_sym_find(fe_symtab *t, const char *s, uint32_t n, int scope);

@@ -151,7 +151,8 @@ typedef enum ir_opnd_kind {
 
 typedef struct ir_operand {
     /* Fields that no kind uses together share storage (see the kind list):
-     * reg|label, ival|fbits and var|func|sub. Read only what the kind says. */
+     * reg|label, ival|fbits and fval|var|func|sub. Read only what the kind
+     * says; this keeps an operand at 40 bytes (a module holds millions). */
     uint8_t kind;              /* ir_opnd_kind */
     bool neg;                  /* leading '!' on a predicate operand */
     uint8_t comp;              /* SREG: component / index */
@@ -167,8 +168,8 @@ typedef struct ir_operand {
         int64_t ival;          /* IMM_INT value; VAR/ADDR offset */
         uint64_t fbits;        /* IMM_F32 (low 32 bits) / IMM_F64 */
     };
-    double fval;               /* IMM_F32/IMM_F64 */
     union {
+        double fval;           /* IMM_F32/IMM_F64 */
         struct ir_var *var;    /* VAR */
         struct ir_func *func;  /* FUNC */
         struct ir_operand *sub;/* ADDR, VEC, LIST, PAIR */
@@ -188,7 +189,7 @@ typedef struct ir_dbgloc {
 } ir_dbgloc;
 
 #define IR_MAX_TYPES 4
-#define IR_MAX_MODS 16
+#define IR_MAX_MODS 12                 /* the longest PTX 9.0 mnemonic has 10 suffixes */
 #define IR_MODSET_WORDS ((IR_MOD__COUNT + 63) / 64)
 
 typedef struct ir_insn {
@@ -269,7 +270,9 @@ typedef struct ir_label {
 typedef enum ir_stmt_kind {
     IR_ST_INSN,
     IR_ST_LABEL,               /* label */
-    IR_ST_LOC,                 /* .loc: dbg (+ function_name/inlined_at text kept in text) */
+    IR_ST_LOC,                 /* .loc with function_name/inlined_at: dbg + that text. A plain
+                                  .loc has no statement: insn.dbg of every instruction after it
+                                  holds it (about one line in five is a .loc in -lineinfo code) */
     IR_ST_SCOPE_BEGIN,         /* { */
     IR_ST_SCOPE_END,           /* } */
     IR_ST_REG_DECL,            /* .reg ...: regs [first, first+count) */

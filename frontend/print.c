@@ -169,11 +169,15 @@ static void print_params(FILE *out, ir_var *const *v, uint32_t n, const char *se
     fputc(')', out);
 }
 
-static void print_stmt(FILE *out, const ir_func *f, const ir_stmt *s) {
+static void print_stmt(FILE *out, const ir_func *f, const ir_stmt *s, ir_dbgloc *dbg) {
     switch (s->kind) {
     case IR_ST_INSN: {
         const ir_insn *in = &s->u.insn;
         char mn[256];
+        if (in->dbg.file != dbg->file || in->dbg.line != dbg->line || in->dbg.col != dbg->col) {
+            *dbg = in->dbg;
+            fprintf(out, "\t.loc\t%u %u %u\n", dbg->file, dbg->line, dbg->col);
+        }
         ir_insn_mnemonic(in, mn, sizeof mn);
         fputc('\t', out);
         if (in->guard >= 0)
@@ -188,6 +192,7 @@ static void print_stmt(FILE *out, const ir_func *f, const ir_stmt *s) {
     }
     case IR_ST_LABEL: fprintf(out, "%s:\n", f->labels[s->u.label].name); break;
     case IR_ST_LOC:
+        *dbg = s->u.locd.dbg;
         fprintf(out, "\t.loc\t%u %u %u", s->u.locd.dbg.file, s->u.locd.dbg.line, s->u.locd.dbg.col);
         if (s->u.locd.text)
             fprintf(out, ", %s", s->u.locd.text);
@@ -273,8 +278,9 @@ static void print_func(FILE *out, const ir_func *f) {
         return;
     }
     fputs("{\n", out);
+    ir_dbgloc dbg = { 0, 0, 0 };
     for (uint32_t i = 0; i < f->nbody; i++)
-        print_stmt(out, f, &f->body[i]);
+        print_stmt(out, f, &f->body[i], &dbg);
     fputs("}\n\n", out);
 }
 

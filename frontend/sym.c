@@ -72,3 +72,12 @@ void fe_sym_truncate(fe_symtab *t, uint32_t n) {
         t->buckets[e->hash & (t->nbuckets - 1)] = e->next;
     }
 }
+
+/* Register names (%r0, %r1, ...) and .loc texts repeat in every function;
+ * one copy each keeps a large module's IR small. */
+const char *fe_intern(fe_parser *p, const char *s, uint32_t n) {
+    fe_sym *e = fe_sym_find(&p->strings, s, n, -1);
+    if (!e)
+        e = fe_sym_add(&p->strings, fe_strndup(p->a, s, n), n, 0, 0);
+    return e->name;
+}
