@@ -53,7 +53,8 @@ CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
-    return launch(cr_kernel_of_handle(kernel, &k), k, gridDim, blockDim, args, sharedMem, stream);
+    cudaError_t found = cr_kernel_of_handle(kernel, &k);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream);
 }
 
 CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -61,7 +62,8 @@ CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
-    return launch(cr_kernel_of(func, &k), k, gridDim, blockDim, args, sharedMem, stream);
+    cudaError_t found = cr_kernel_of(func, &k);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream);
 }
 
 static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared);

@@ -162,7 +162,8 @@ CR_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
     CR_ENTER();
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    ptxi_status s = ptxi_stream_query(cr_stream(stream));
+    ptxi_status s = is_default(stream) ? ptxi_ctx_peek_last_error(cr_ctx) : ptxi_stream_query(stream->s);
+    if (s != PTXI_SUCCESS && !ptxi_error_is_sticky(s)) s = PTXI_SUCCESS;   /* an old non-sticky error */
     if (s == PTXI_SUCCESS) cr_run_callbacks(stream, ~0ul);
     return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
 }
