@@ -38,6 +38,7 @@ for dir in "$SAMPLES"/*/; do
   name=$(basename "$dir")
   if [ ${#only[@]} -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]]; then continue; fi
   exp=$RES/$name/expected
+  rm -rf "$RES/$name"          # no leftovers from an earlier recording
   if [ -f "$dir/run.args" ]; then
     i=0
     while IFS= read -r line || [ -n "$line" ]; do
