@@ -16,18 +16,12 @@ static const int attr_values[] = {
 #define NUM_ATTRS ((int)(sizeof attr_values / sizeof attr_values[0]))
 #define A(name) attr_values[cudaDevAttr##name]
 
-/* The device is an H100 SXM5 80GB as the NVIDIA runtime describes it: the recorded
- * attributes, and the name and memory size that ptxi's device description gives. */
+/* The device is the H100 SXM5 80GB whose answers ptxi reproduces, as the NVIDIA
+ * runtime describes it (recorded), so that programs print what they print there. */
 void cr_fill_props(struct cudaDeviceProp *p) {
     memset(p, 0, sizeof *p);
-    ptxi_device_props d;
-    if (ptxi_device_get_props(&d) == PTXI_SUCCESS && d.name[0]) {
-        memcpy(p->name, d.name, sizeof p->name);
-        p->totalGlobalMem = d.total_global_mem;
-    } else {
-        snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
-        p->totalGlobalMem = 85017493504ull;
-    }
+    snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
+    p->totalGlobalMem = 85017493504ull;
     p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
     p->regsPerBlock = A(MaxRegistersPerBlock);
     p->warpSize = A(WarpSize);

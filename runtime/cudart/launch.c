@@ -45,6 +45,9 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
         cr_defer_fault(s);
         return cudaSuccess;
     }
+    /* CUDA 13 on an H100 answers every refused configuration (block or grid size,
+     * launch bounds, shared memory) with cudaErrorInvalidValue (ptx-samples/app_errors). */
+    if (s == PTXI_INVALID_CONFIGURATION || s == PTXI_LAUNCH_OUT_OF_RESOURCES) return cr_ret(cudaErrorInvalidValue);
     return cr_st(s);
 }
 

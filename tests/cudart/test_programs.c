@@ -15,16 +15,18 @@ typedef struct {
     char expected[600];     /* PREFIX of PREFIX.stdout, .stderr, .rc (and .sort) */
 } program;
 
-static size_t add(program **list, size_t n, size_t *cap) {
-    if (n == *cap) {
+/* Appends a zeroed entry; returns it (the list may move). */
+static program *add(program **list, size_t *n, size_t *cap) {
+    if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 32;
         program *bigger = cr_malloc(*cap * sizeof(program));
-        if (n) memcpy(bigger, *list, n * sizeof(program));
+        if (*n) memcpy(bigger, *list, *n * sizeof(program));
         if (*list) cr_free(*list);
         *list = bigger;
     }
-    memset(&(*list)[n], 0, sizeof(program));
-    return n;
+    program *p = &(*list)[(*n)++];
+    memset(p, 0, sizeof *p);
+    return p;
 }
 
 static void free_programs(struct criterion_test_params *p) { cr_free(p->params); }
@@ -39,8 +41,7 @@ ParameterizedTestParameters(cudart, programs) {
         char id[64], src[64];
         int used = 0;
         if (line[0] == '#' || sscanf(line, "%63s %63s %n", id, src, &used) < 2) continue;
-        program *p = &list[add(&list, n, &cap)];
-        n++;
+        program *p = add(&list, &n, &cap);
         snprintf(p->id, sizeof p->id, "%s", id);
         snprintf(p->dir, sizeof p->dir, "%s", dir);
         snprintf(p->src, sizeof p->src, "%s", src);
@@ -56,8 +57,7 @@ ParameterizedTestParameters(cudart, programs) {
         char main_cu[1024];
         snprintf(main_cu, sizeof main_cu, PTXI_SOURCE_DIR "/ptx-samples/%s/main.cu", e->d_name);
         if (e->d_name[0] == '.' || !mtime(main_cu)) continue;
-        program *p = &list[add(&list, n, &cap)];
-        n++;
+        program *p = add(&list, &n, &cap);
         snprintf(p->id, sizeof p->id, "sample-%.50s", e->d_name);
         snprintf(p->dir, sizeof p->dir, PTXI_SOURCE_DIR "/ptx-samples/%s", e->d_name);
         snprintf(p->src, sizeof p->src, "main.cu");
