@@ -236,12 +236,16 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
     } else {
         t = vop(o, f >> 4 & 15, ta, tb);
     }
-    /* .sat as the GPU does it: a full-word unsigned result clamps below at 0 but
+    /* .sat otherwise as the GPU does it: a full-word unsigned result clamps below at 0 but
      * wraps above; a full-word signed one clamps exactly; a byte/half result
      * clamps the low 34 bits of the exact value read as unsigned (so a negative
      * value saturates to the maximum). */
-    if (f & F_SAT) {
-        if (dsel == 0) t = ds ? clamp((int64_t)t, 32, true) : t < 0 ? 0 : (uint32_t)t;
+    if ((f & F_SAT) && (o == V_SHL || o == V_SHR)) {
+        /* shifts: the low 34 bits read as signed, clamped to 32 bits even when a
+         * byte or half is selected (which then takes the clamped value's low bits) */
+        t = clamp(ext((uint64_t)t, 34, true), 32, ds);
+    } else if (f & F_SAT) {
+        if (dsel == 0) t = ds ? clamp((int64_t)t, 32, true) : t < 0 ? 0 : t;
         else t = clamp((int64_t)(t & (((__int128)1 << 34) - 1)), sel_bits(dsel), ds);
     }
     /* The secondary min/max compare as recorded on the GPU, against c extended
