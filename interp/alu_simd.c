@@ -214,7 +214,7 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
     if (o == V_SHL || o == V_SHR) {
         uint64_t sh = (uint64_t)tb;
         sh = f & F_CLAMP ? (sh > 32 ? 32 : sh) : sh & 31;
-        t = o == V_SHL ? (__int128)ta << sh : (__int128)(ta >> sh);
+        t = o == V_SHL ? (__int128)((unsigned __int128)(__int128)ta << sh) : (__int128)(ta >> sh);
     } else if (o == V_MAD) {
         /* As recorded on the GPU: whole-word operands multiply as signed 32-bit
          * values whatever their type (selected bytes/halves follow the type), c is
