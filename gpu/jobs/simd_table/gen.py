@@ -4,6 +4,8 @@ fp8/packed-conversion differential table on a GPU (see run.sh).  Every form is
 one kernel running one inline-asm instruction over a fixed set of inputs.
 
 Usage: gen.py OUTDIR [--list]   (--list prints the forms and exits)
+SIMD_TABLE_SALT=x draws different random inputs (edge values stay), to check
+that what was learnt from one recording holds on fresh data.
 Table row: <mnemonic> <nopnds> | <sources, 0x hex> | <destinations, 0x hex>
 Operand selectors written on operands in PTX are appended to the mnemonic as
 "@d=SEL", "@a=SEL", "@b=SEL", "@c=SEL" (a leading '-' on SEL is a negation)."""
@@ -103,7 +105,7 @@ EDGES = {"i32": I32_EDGE, "sh": [0, 1, 16, 31, 32, 33, 0xFFFFFFFF], "i16": I16_E
 
 def make_inputs(name, kinds, rows):
     """rows x len(kinds) values: edge values crossed first, then random ones."""
-    rng = random.Random(zlib.crc32(name.encode()))
+    rng = random.Random(zlib.crc32((name + os.environ.get("SIMD_TABLE_SALT", "")).encode()))
     out = []
     edges = [EDGES[k] for k in kinds]
     for i in range(rows):
@@ -205,6 +207,13 @@ def video_scalar():
             mn = "%s.%s.%s.%s" % (op, TY2[i % 2], TY2[(i + 1) % 2], TY2[(i // 2) % 2])
             add(mn + sel_suffix(s), 3, mn + " " + video_operands(s, "dab") + ";", [R], [R, R], ["i32"] * 2)
             add(mn + ".add" + sel_suffix(s), 4, mn + ".add " + video_operands(s) + ";", [R], [R, R, R], ["i32"] * 3)
+        for (dt, at, bt), ds in itertools.product(itertools.product(TY2, TY2, TY2), ("b1", "h1")):
+            mn = "%s.%s.%s.%s.sat" % (op, dt, at, bt)
+            s = [("d", ds), ("b", "b2" if ds == "h1" else "")]
+            add(mn + sel_suffix(s), 4, mn + " " + video_operands(s) + ";", [R], [R, R, R], ["i32"] * 3)
+        for i, s in enumerate(SCALAR_SELS[:3]):
+            mn = "%s.%s.%s.%s.sat.%s" % (op, TY2[i % 2], TY2[(i + 1) % 2], TY2[(i // 2) % 2], ("min", "max", "add")[i])
+            add(mn + sel_suffix(s), 4, mn + " " + video_operands(s) + ";", [R], [R, R, R], ["i32"] * 3)
     for op in ("vshl", "vshr"):
         for dt, at, mode, sat in itertools.product(TY2, TY2, (".clamp", ".wrap"), ("", ".sat")):
             mn = "%s.%s.%s.u32%s%s" % (op, dt, at, sat, mode)
@@ -216,6 +225,11 @@ def video_scalar():
             mn = "%s.%s.%s.u32%s" % (op, TY2[i % 2], TY2[(i // 2) % 2], ".wrap" if i % 3 else ".sat.clamp")
             s = [("d", ds), ("a", ("b3", "h1", "b0", "h0", "b2", "b1")[i])]
             add(mn + sel_suffix(s), 4, mn + " " + video_operands(s) + ";", [R], [R, R, R], ["i32", "sh", "i32"])
+    for op in ("vshl", "vshr"):
+        for (dt, at), ds in itertools.product(itertools.product(TY2, TY2), ("h1", "b2")):
+            mn = "%s.%s.%s.u32.sat.wrap" % (op, dt, at)
+            s = [("d", ds), ("a", "h0" if ds == "b2" else "")]
+            add(mn + sel_suffix(s), 4, mn + " " + video_operands(s) + ";", [R], [R, R, R], ["i32", "sh", "i32"])
     for dt, at, bt in itertools.product(TY2, TY2, TY2):
         for mod in ("", ".sat", ".shr7", ".sat.shr15"):
             mn = "vmad.%s.%s.%s%s" % (dt, at, bt, mod)
@@ -225,6 +239,9 @@ def video_scalar():
         add(mn, 4, mn + " " + video_operands([]) + ";", [R], [R, R, R], ["i32"] * 3)
     negs = ([("a", "-")], [("b", "-")], [("c", "-")], [("a", "-"), ("b", "-")], [("a", "-"), ("c", "-")],
             [("a", "-h1"), ("b", "b2")], [("a", "b3"), ("b", "-h0"), ("c", "-")], [("a", "h0"), ("b", "h1")])
+    for (dt, at, bt), s in itertools.product(TYPES_MIX, ([("a", "b1"), ("b", "h1")], [("a", "-h0"), ("b", "b3")])):
+        mn = "vmad.%s.%s.%s.sat.shr7" % (dt, at, bt)
+        add(mn + sel_suffix(s), 4, mn + " " + video_operands(s) + ";", [R], [R, R, R], ["i32"] * 3)
     for i, s in enumerate(negs):
         for dt, at, bt in TYPES_MIX:
             for sat in ("", ".sat"):
