@@ -168,6 +168,10 @@ CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
     cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        struct cudaDeviceProp p;
+        cr_fill_props(&p);
+        if (value < 0 || (size_t)value + (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) > p.sharedMemPerBlockOptin)
+            return cr_ret(cudaErrorInvalidValue);
         ptxi_status s = ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value);
         if (s == PTXI_SUCCESS) f->max_dyn_shared = value;
         return cr_st(s);

@@ -197,8 +197,10 @@ cr_var *cr_find_var(const void *host_var) {
     return v;
 }
 
+/* An address that is no registered kernel is an invalid handle (as CUDA 13 answers). */
 static cudaError_t kernel_of(cr_func *f, ptxi_kernel **out) {
-    if (!f || !f->fb) return cudaErrorInvalidDeviceFunction;
+    if (!f) return cudaErrorInvalidResourceHandle;
+    if (!f->fb) return cudaErrorInvalidDeviceFunction;
     if (f->fb->err) return f->fb->err;
     if (!f->k) return cudaErrorInvalidDeviceFunction;
     *out = f->k;

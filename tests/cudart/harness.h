@@ -58,16 +58,25 @@ static inline int sh(const char *fmt, ...) {
     return WIFEXITED(r) ? WEXITSTATUS(r) : 128 + WTERMSIG(r);
 }
 
-/* Builds DIR/SRC with `nvcc FLAGS -cudart shared` (in DIR, so __FILE__ reads as on the
- * GPU) into WORK_DIR/ID, unless that is newer than the source. Returns the binary path. */
+/* Builds DIR/SRC (several files: "a.cu,b.cu") with `nvcc FLAGS -cudart shared`, in DIR
+ * so that __FILE__ reads as on the GPU, into WORK_DIR/ID unless that is newer than every
+ * source. Returns the binary's path. */
 static inline const char *build(const char *dir, const char *src, const char *flags, const char *id) {
     static char bin[1024];
-    char srcpath[1024];
+    char files[1024], path[2048];
     snprintf(bin, sizeof bin, WORK_DIR "/%s", id);
-    snprintf(srcpath, sizeof srcpath, "%s/%s", dir, src);
+    snprintf(files, sizeof files, "%s", src);
+    time_t newest = 0;
+    for (char *save, *f = strtok_r(files, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        snprintf(path, sizeof path, "%s/%s", dir, f);
+        if (mtime(path) > newest) newest = mtime(path);
+    }
+    snprintf(files, sizeof files, "%s", src);
+    for (char *c = files; *c; c++)
+        if (*c == ',') *c = ' ';
     sh("mkdir -p " WORK_DIR);
-    if (mtime(bin) > mtime(srcpath)) return bin;
-    int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' '%s' > '%s.build.log' 2>&1", dir, flags, bin, src, bin);
+    if (mtime(bin) > newest) return bin;
+    int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' %s > '%s.build.log' 2>&1", dir, flags, bin, files, bin);
     cr_assert_eq(rc, 0, "nvcc failed for %s (%s); see %s.build.log", src, flags, bin);
     return bin;
 }

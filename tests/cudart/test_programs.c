@@ -10,7 +10,7 @@
 typedef struct {
     char id[64];            /* the binary's name */
     char dir[512];          /* where it is built and run */
-    char src[64];
+    char src[128];
     char flags[256];
     char expected[600];     /* PREFIX of PREFIX.stdout, .stderr, .rc (and .sort) */
 } program;
@@ -38,9 +38,9 @@ ParameterizedTestParameters(cudart, programs) {
     FILE *f = fopen(PTXI_SOURCE_DIR "/tests/cudart/programs/programs.list", "r");
     char line[512];
     while (f && fgets(line, sizeof line, f)) {
-        char id[64], src[64];
+        char id[64], src[128];
         int used = 0;
-        if (line[0] == '#' || sscanf(line, "%63s %63s %n", id, src, &used) < 2) continue;
+        if (line[0] == '#' || sscanf(line, "%63s %127s %n", id, src, &used) < 2) continue;
         program *p = add(&list, &n, &cap);
         snprintf(p->id, sizeof p->id, "%s", id);
         snprintf(p->dir, sizeof p->dir, "%s", dir);

@@ -8,7 +8,7 @@ bin=$(mktemp -d)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 grep -v '^#' "$src/programs.list" | while read -r id file flags; do
   [ -n "$id" ] || continue
-  if ! (cd "$src" && nvcc $flags -cudart shared -o "$bin/$id" "$file"); then
+  if ! (cd "$src" && nvcc $flags -cudart shared -o "$bin/$id" ${file//,/ }); then
     echo "build of $id failed"
     continue
   fi
