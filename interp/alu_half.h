@@ -48,7 +48,7 @@ enum {
     ALU_FP_SATFINITE = 1,  /* overflow and infinity give the largest finite value */
     ALU_FP_RELU = 2,       /* negative results become +0, NaN stays NaN */
     ALU_FP_SAT01 = 4,      /* .sat: clamp to [0, 1], NaN gives +0 */
-    ALU_FP_FTZ = 8,        /* subnormal results become signed zero */
+    ALU_FP_FTZ = 8,        /* results below the smallest normal (before rounding) become signed zero */
 };
 
 static inline unsigned alu_fp_width(int f) {
@@ -147,6 +147,9 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
     }
     if (a == 0) return sign;
     int e;
+    /* .ftz: tininess is judged before rounding, as the GPU does (a product that
+     * would round up to the smallest normal still flushes) */
+    if ((flags & ALU_FP_FTZ) && a < ldexp(1.0, alu_fp_emin(F))) return sign;
     frexp(a, &e);
     int E = e - 1, emin = alu_fp_emin(F);
     if (E < emin) E = emin;
@@ -158,7 +161,6 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
         if (to_max) code = maxc;
         else return F->kind == ALU_FP_IEEE ? sign | (maxc + 1) : F->nan;
     }
-    if ((flags & ALU_FP_FTZ) && code < (1u << F->mbits)) code = 0;
     return sign | code;
 }
 

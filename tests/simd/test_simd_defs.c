@@ -117,6 +117,10 @@ Test(half, arithmetic) {
     EQ(R3("add.sat.f16", 0x3C00, 0x3C00), 0x3C00);
     EQ(R3("add.ftz.f16", 0x0001, 0x0001), 0x0000);
     EQ(R3("add.f16", 0x0001, 0x0001), 0x0002);
+    /* 0.99951 * -2^-14 rounds to -2^-14, but .ftz judges tininess before rounding
+     * (recorded on an H100) */
+    EQ(R3("mul.ftz.f16", 0x3BFF, 0x8400), 0x8000);
+    EQ(R3("mul.f16", 0x3BFF, 0x8400), 0x8400);
     EQ(R2("neg.bf16x2", 0x3F80BF80), 0xBF803F80);
     EQ(R2("abs.f16", 0xC000), 0x4000);
     EQ(R3("min.f16", 0x7E00, 0x3C00), 0x3C00);          /* NaN ignored */
