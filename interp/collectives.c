@@ -228,6 +228,35 @@ void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
 
 /* ---- built-in device functions ---- */
 
+/* Device memory as one thread sees it: generic addresses through the shared
+ * and local windows, else the arena. For vprintf's format, arguments and %s. */
+typedef struct lane_view {
+    vm_warp *w;
+    int lane;
+    uint64_t bad;
+} lane_view;
+
+static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
+    lane_view *v = c;
+    vm_warp *w = v->w;
+    const uint8_t *src = NULL;
+    if (a - vm_shared_win < VM_WIN_SIZE) {
+        uint64_t o = a - vm_shared_win;
+        if (o + n <= w->cta->smem_size) src = w->cta->smem + o;
+    } else if (a - vm_local_win < VM_WIN_SIZE) {
+        uint64_t o = a - vm_local_win;
+        if (o + n <= w->local_stride) src = w->local + (size_t)v->lane * w->local_stride + o;
+    } else {
+        vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
+        bool ok = true;
+        for (size_t k = 0; k < n && ok; k += VM_GRANULE) ok = vm_arena_ok(ar, a + k, 1, false);
+        if (ok && n && vm_arena_ok(ar, a + n - 1, 1, false)) src = (const uint8_t *)(uintptr_t)a;
+    }
+    if (!src) { v->bad = a; return 0; }
+    memcpy(dst, src, n);
+    return 1;
+}
+
 int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes) {
     const vm_callinfo *ci = i->p;
     vm_frame *fr = &w->frames[w->depth - 1];
@@ -240,10 +269,17 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
     for (int l = 0; l < VM_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         if (!strcmp(name, "vprintf")) {
-            RET(l, (uint64_t)(int64_t)rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l)));
+            lane_view v = {w, l, 0};
+            int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
+            if (r < -1) {
+                vm_fault_at(w, i, l, 100, "printf: the format or a %%s argument at 0x%llx is not readable",
+                            (unsigned long long)v.bad);
+                return -1;
+            }
+            RET(l, (uint64_t)(int64_t)r);
         } else if (!strcmp(name, "malloc")) {
             RET(l, rt->malloc(rt->ctx, ARG(0, l), 16));
-        } else if (!strcmp(name, "__nv_aligned_device_malloc")) {
+        } else if (!strcmp(name, "__nv_aligned_device_malloc") || !strcmp(name, "__cuda_syscall_aligned_malloc")) {
             RET(l, rt->malloc(rt->ctx, ARG(0, l), ARG(1, l)));
         } else if (!strcmp(name, "free")) {
             uint64_t p = ARG(0, l);

@@ -121,9 +121,18 @@ static inline float canon_f32(float r) {
     union { uint32_t u; float f; } n = {0x7fffffffu};
     return r == r ? r : n.f;
 }
-static inline double canon_f64(double r) {
-    union { uint64_t u; double f; } n = {0x7fffffffffffffffull};
-    return r == r ? r : n.f;
+/* f64 keeps NaN payloads (quieted); with two NaN operands the GPU returns b's,
+ * where the host returns a's: pick b when the result is NaN and b is. */
+static inline double quiet_f64(double x) {
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    u |= 1ull << 51;
+    memcpy(&x, &u, 8);
+    return x;
+}
+static inline double canon_f64(double r, double b) { return r == r || b == b ? r : quiet_f64(b); }
+static inline double canon_fma64(double r, double b, double c) {
+    return r == r ? r : b != b ? quiet_f64(b) : c != c ? quiet_f64(c) : r;
 }
 
 static const void *const *handler_table;
@@ -437,10 +446,10 @@ dispatch:
     BIN(SUBF32, float, canon_f32(a[l] - b[l]))
     BIN(MULF32, float, canon_f32(a[l] * b[l]))
     TER(FMAF32, float, canon_f32(fmaf(a[l], b[l], c[l])))
-    BIN(ADDF64, double, canon_f64(a[l] + b[l]))
-    BIN(SUBF64, double, canon_f64(a[l] - b[l]))
-    BIN(MULF64, double, canon_f64(a[l] * b[l]))
-    TER(FMAF64, double, canon_f64(fma(a[l], b[l], c[l])))
+    BIN(ADDF64, double, canon_f64(a[l] + b[l], b[l]))
+    BIN(SUBF64, double, canon_f64(a[l] - b[l], b[l]))
+    BIN(MULF64, double, canon_f64(a[l] * b[l], b[l]))
+    TER(FMAF64, double, canon_fma64(fma(a[l], b[l], c[l]), b[l], c[l]))
 
     /* ---- comparisons ---- */
     CMPS(int32_t, S32)

@@ -50,7 +50,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
         if (a + n <= w->local_stride) return w->local + (size_t)l * w->local_stride + a;
         break;
     case VM_SP_FPARAM:
-        if (a + n <= i->b) return fb + i->c + (size_t)l * i->b + a;
+        if (a + n <= i->x) return fb + i->c + (size_t)l * i->x + a;
         break;
     default:
         if (vm_arena_ok(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
@@ -65,7 +65,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     where[0] = 0;
     if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
     else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
-                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->b);
+                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->x);
     vm_fault_at(w, i, l, 100, "out-of-bounds %s %s of %u bytes at address 0x%llx%s", sp_name[i->sp],
                 wr ? "write" : "read", n, (unsigned long long)a, where);
     return NULL;
@@ -287,10 +287,12 @@ static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
     case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_size;
     case VM_SP_LOCAL: return a - vm_local_win < w->local_stride;
     case VM_SP_CONST: return vm_shadow(arena, a) == VM_SH_CONST;
-    case VM_SP_KPARAM: return vm_shadow(arena, a) == VM_SH_PARAM;
+    /* On an H100 the generic address of a kernel parameter (__grid_constant__)
+     * is a global address and not a .param one (ptx-samples/state_spaces). */
+    case VM_SP_KPARAM: return false;
     default: {
         uint8_t s = vm_shadow(arena, a);
-        return s == VM_SH_GLOBAL || s == VM_SH_HEAP || s == VM_SH_MANAGED;
+        return s == VM_SH_GLOBAL || s == VM_SH_HEAP || s == VM_SH_MANAGED || s == VM_SH_PARAM;
     }
     }
 }

@@ -306,7 +306,7 @@ static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
         if (fparam_region(lc, v, &k)) {
             vi->sp = VM_SP_FPARAM;
             vi->c = k;
-            vi->b = (uint32_t)(v->size ? v->size : 8);
+            vi->x = (uint16_t)(v->size ? v->size : 8);
             return;
         }
     }
@@ -358,9 +358,10 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
         if (d.kind == VM_K_SINK) { vi.op = VM_NOP; }
     }
     lower_addr(lc, addr, sp, &vi);
-    if (vi.op == VM_LD && vi.sp == VM_SP_KPARAM && vi.x == 1 && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32)))
-        vi.op = VM_LD_KPARAM;
-    vi.x = 0;
+    if (vi.sp == VM_SP_KPARAM && vi.x == 1) {
+        if (vi.op == VM_LD && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32))) vi.op = VM_LD_KPARAM;
+        vi.x = 0;
+    }
     emit(lc, vi);
 }
 

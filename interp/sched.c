@@ -198,16 +198,18 @@ static void check_barrier(vm_cta *cta, unsigned b) {
             /* bar.red: the result goes to each waiting lane's destination */
             uint32_t res = bar->redop == 1 ? bar->red : bar->redop == 2 ? (bar->red == bar->arrived) : (bar->red != 0);
             vm_frame *f = &w->frames[w->depth - 1];
-            for (int l = 0; l < VM_LANES; l++)
-                if (lanes >> l & 1) {
-                    const vm_insn *bi = w->lpc[l] - 1;
-                    if (bar->redop == 1) ((uint32_t *)(f->fb + bi->d))[l] = res;
-                    else *(uint32_t *)(f->fb + bi->d) = (*(uint32_t *)(f->fb + bi->d) & ~(1u << l)) | (res << l);
-                }
+            for (int l = 0; l < VM_LANES; l++) {
+                const vm_insn *bi = w->lpc[l] - 1;
+                if (!(lanes >> l & 1) || bi->op != VM_BAR_RED) continue;
+                if (bi->sz == 1) ((uint32_t *)(f->fb + bi->d))[l] = res;
+                else *(uint32_t *)(f->fb + bi->d) = (*(uint32_t *)(f->fb + bi->d) & ~(1u << l)) | (res << l);
+            }
         }
         w->blocked &= ~lanes;
         w->barwait[b] = 0;
-        if (w->state == VM_W_BLOCKED) w->state = VM_W_READY;
+        /* A suspended warp resumes from its lanes' positions (it stopped at
+         * the barrier itself); a running one picks them up at its next merge. */
+        if (w->state == VM_W_BLOCKED) vm_reschedule(w);
     }
     *bar = (vm_barrier){0};
 }
@@ -398,14 +400,15 @@ static void run_cta(vm_cta *cta) {
                 w->sleep_until = 0;
             }
             progressed = true;
+            uint32_t exited = w->exited;
             vm_yield y = vm_exec(w, SLICE);
             if (y == VM_Y_FAULT || atomic_load(&g->stop)) return;
             if (y == VM_Y_DONE) {
                 w->state = VM_W_DONE;
                 done++;
-                /* exited threads no longer count toward barriers */
-                for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
             }
+            if (w->exited != exited)   /* exited threads no longer count toward barriers */
+                for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
             if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
                 vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
                             g->cfg->timeout_s);

@@ -130,8 +130,10 @@ typedef struct vm_program {
 typedef struct vm_runtime {
     vm_arena *arena;
     void *ctx;
-    /* device printf: returns what vprintf returns */
-    int (*vprintf)(void *ctx, uint64_t fmt, uint64_t args);
+    /* device printf: returns what vprintf returns (< -1: the format or a
+     * string was unreadable). `read` copies generic device memory as the
+     * calling thread sees it. */
+    int (*vprintf)(void *ctx, uint64_t fmt, uint64_t args, int (*read)(void *, uint64_t, void *, size_t), void *rctx);
     uint64_t (*malloc)(void *ctx, uint64_t size, uint64_t align);
     int (*free)(void *ctx, uint64_t p);   /* 0 ok, else report */
     /* resolves .extern .func / .extern variables: returns the vm_func or address */

@@ -37,23 +37,10 @@ void rt_flush(ptxi_ctx *ctx) {
 
 /* ---- services for the interpreter ---- */
 
-static int read_dev(void *c, uint64_t addr, void *dst, size_t n) {
+static int svc_vprintf(void *c, uint64_t fmt, uint64_t args, int (*read)(void *, uint64_t, void *, size_t),
+                       void *rctx) {
     ptxi_ctx *ctx = c;
-    for (size_t k = 0; k < n; k += 64) {
-        size_t chunk = n - k < 64 ? n - k : 64;
-        if (!vm_arena_ok(&ctx->arena, addr + k, (uint32_t)chunk, false)) {
-            /* byte by byte at the edge: the granule test above is coarse */
-            for (size_t b = 0; b < chunk; b++)
-                if (!vm_arena_ok(&ctx->arena, addr + k + b, 1, false)) return 0;
-        }
-    }
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 1;
-}
-
-static int svc_vprintf(void *c, uint64_t fmt, uint64_t args) {
-    ptxi_ctx *ctx = c;
-    return rt_fifo_push(ctx->fifo, fmt, args, read_dev, ctx);
+    return rt_fifo_push(ctx->fifo, fmt, args, read, rctx);
 }
 
 int rt_ensure_heap(ptxi_ctx *ctx) {

@@ -7,7 +7,8 @@
 
 #include "rt.h"
 
-static const char *const builtin_funcs[] = {"vprintf", "malloc", "free", "__nv_aligned_device_malloc", "__assertfail"};
+static const char *const builtin_funcs[] = {"vprintf", "malloc", "free", "__nv_aligned_device_malloc",
+                                            "__cuda_syscall_aligned_malloc", "__assertfail"};
 
 static bool is_builtin(const char *name) {
     for (size_t k = 0; k < sizeof builtin_funcs / sizeof builtin_funcs[0]; k++)

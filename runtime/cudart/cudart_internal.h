@@ -94,6 +94,11 @@ ptxi_module *cr_var_module(const cr_var *v);
 cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
                           char *msg, size_t msg_size);
 
+/* ---- ptxlink.c ---- */
+/* Joins the PTX of n translation units of relocatable device code into one module's
+ * text (malloc'd). */
+char *cr_ptx_link(char *const *units, size_t n, size_t *len);
+
 /* ---- stream.c ---- */
 ptxi_stream *cr_stream(cudaStream_t s);
 bool cr_stream_valid(cudaStream_t s);

@@ -99,17 +99,11 @@ static void scan(const fb_header *h, const fb_entry **best, char *sass, size_t s
     }
 }
 
-cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
-                          char *msg, size_t msg_size) {
-    const fb_wrapper *w = wrapper;
-    *ptx = NULL;
-    if (!w || w->magic != WRAPPER_MAGIC) {
-        snprintf(msg, msg_size, "the program registered device code that is not a fatbinary");
-        return cudaErrorInvalidKernelImage;
-    }
+/* The best PTX of one fatbin, inflated. */
+static cudaError_t extract(const fb_header *h, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size) {
     const fb_entry *best = NULL;
     char sass[256] = "";
-    scan(w->data, &best, sass, sizeof sass);
+    scan(h, &best, sass, sizeof sass);
     if (!best) {
         if (sass[0])
             snprintf(msg, msg_size,
@@ -131,4 +125,32 @@ cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned
     }
     *arch = best->arch;
     return cudaSuccess;
+}
+
+cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
+                          char *msg, size_t msg_size) {
+    const fb_wrapper *w = wrapper;
+    *ptx = NULL;
+    if (!w || w->magic != WRAPPER_MAGIC) {
+        snprintf(msg, msg_size, "the program registered device code that is not a fatbinary");
+        return cudaErrorInvalidKernelImage;
+    }
+    if (w->version != 2 || !w->extra) return extract(w->data, ptx, len, arch, msg, msg_size);
+    /* Relocatable device code: `data` holds the device-linked SASS; the PTX is in the
+     * fatbins of the translation units (a NULL-terminated array), to be joined. */
+    const fb_header *const *units = w->extra;
+    size_t n = 0;
+    while (units[n]) n++;
+    char **texts = calloc(n + 1, sizeof *texts);
+    cudaError_t e = texts ? cudaSuccess : cudaErrorMemoryAllocation;
+    for (size_t i = 0; i < n && e == cudaSuccess; i++) {
+        size_t l;
+        unsigned a;
+        e = extract(units[i], &texts[i], &l, &a, msg, msg_size);
+        if (e == cudaSuccess && (i == 0 || a > *arch)) *arch = a;
+    }
+    if (e == cudaSuccess) *ptx = cr_ptx_link(texts, n, len);
+    for (size_t i = 0; texts && i < n; i++) free(texts[i]);
+    free(texts);
+    return e;
 }
