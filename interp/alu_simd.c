@@ -328,7 +328,7 @@ static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned 
     return 1;
 }
 
-int alu_lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
+static int lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
     static const char *const NAMES[] = {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset", "vshl", "vshr", "vmad", NULL};
     const char *name = m->op;
     size_t len = strlen(name);
@@ -351,7 +351,7 @@ int alu_lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
 int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op) {
     alu_mn m;
     if (!alu_mn_split(&m, mnemonic)) return 0;
-    if (m.op[0] == 'v') return alu_lookup_video(&m, nopnds, op);
+    if (m.op[0] == 'v') return lookup_video(&m, nopnds, op);
     if (m.sel[0] || m.sel[1] || m.sel[2] || m.sel[3]) return 0;
     if (!strcmp(m.op, "cvt")) return alu_lookup_hcvt(&m, nopnds, op);
     return alu_lookup_half(&m, nopnds, op);

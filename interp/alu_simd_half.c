@@ -8,7 +8,7 @@
 #include "alu_simd_int.h"
 
 enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_EX2, H_TANH, H_SETP, H_SET,
-       I_ADD, I_SUB, I_MIN, I_MAX };
+       I_ADD, I_MIN, I_MAX };
 enum { HF_FTZ = 1, HF_SAT = 2, HF_RELU = 4, HF_NAN = 8, HF_XORSIGN = 16, HF_X2 = 32, HF_OOB = 64,
        HF_SIGNED = 128 };
 
@@ -78,7 +78,7 @@ static uint32_t lane(const alu_op *op, uint32_t a, uint32_t b, uint32_t c) {
     unsigned hf = op->p[2], o = op->p[0];
     if (o >= I_ADD) {
         int32_t x = (hf & HF_SIGNED) ? (int16_t)a : (int32_t)a, y = (hf & HF_SIGNED) ? (int16_t)b : (int32_t)b;
-        int32_t r = o == I_ADD ? x + y : o == I_SUB ? x - y : o == I_MIN ? (x < y ? x : y) : (x > y ? x : y);
+        int32_t r = o == I_ADD ? x + y : o == I_MIN ? (x < y ? x : y) : (x > y ? x : y);
         if ((hf & HF_RELU) && r < 0) r = 0;
         return (uint32_t)r & 0xFFFF;
     }
@@ -176,7 +176,7 @@ static int lookup_int16x2(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o) {
     static const char *const T[] = {"u16x2", "s16x2", NULL};
     int t = alu_mn_take_type(m, T);
     bool relu = (o == I_MIN || o == I_MAX) && t == 1 && alu_mn_take(m, "relu");
-    if (t < 0 || nopnds != 3 || !alu_mn_done(m) || (o == I_SUB && false)) return 0;
+    if (t < 0 || nopnds != 3 || !alu_mn_done(m)) return 0;
     alu_shape(op, half_fn, "4", "44");
     op->p[0] = o, op->p[2] = HF_X2 | (t ? HF_SIGNED : 0) | (relu ? HF_RELU : 0);
     return 1;
@@ -192,7 +192,7 @@ int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op) {
     if (o < 0) return 0;
     if (o == H_SETP || o == H_SET) return lookup_setp_set(m, nopnds, op, o == H_SET);
     if (m->nmod && strstr(m->mod[m->nmod - 1], "16x2") && m->mod[m->nmod - 1][0] != 'f' && m->mod[m->nmod - 1][0] != 'b') {
-        if (o <= H_SUB) return lookup_int16x2(m, nopnds, op, I_ADD + (unsigned)o);
+        if (o == H_ADD) return lookup_int16x2(m, nopnds, op, I_ADD);   /* ptxas has no sub.*16x2 */
         if (o == H_MIN || o == H_MAX) return lookup_int16x2(m, nopnds, op, I_MIN + (unsigned)(o - H_MIN));
         return 0;
     }
@@ -226,6 +226,5 @@ int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op) {
     static const char *const SRC[] = {"2", "22", "222"}, *const SRC2[] = {"4", "44", "444"};
     alu_shape(op, half_fn, hf & HF_X2 ? "4" : "2", (hf & HF_X2 ? SRC2 : SRC)[NSRC[o] - 1]);
     op->p[0] = (unsigned)o, op->p[1] = f16 ? ALU_FMT_F16 : ALU_FMT_BF16, op->p[2] = hf;
-    op->approx = false;
     return 1;
 }

@@ -31,7 +31,6 @@ int alu_mn_take_type(alu_mn *m, const char *const *list);
 /* Every modifier was understood. */
 static inline bool alu_mn_done(const alu_mn *m) { return m->used == (1u << m->nmod) - 1; }
 
-int alu_lookup_video(alu_mn *m, unsigned nopnds, alu_op *op);
 int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op);
 int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op);
 
