@@ -98,7 +98,7 @@ for b in (16, 32, 64):
 cls('i8', edge_int(8) + [0x7f, 0x80, 0xff, 0x100, 0x17f, 0xffffff80], lambda: rand_int(32) if R.randrange(2) else rand_int(8))
 cls('sh', [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 255, 256, 0x80000000, 0xffffffff],
     lambda: R.randrange(70) if R.randrange(4) else rbits(32))
-cls('pos', [0, 1, 8, 15, 16, 31, 32, 33, 63, 64, 255, 256],
+cls('pos', [0, 1, 8, 15, 16, 31, 32, 33, 63, 64, 255, 256, 0x101, 0x120, 0x1000, 0xffffffff],
     lambda: R.randrange(70) if R.randrange(4) else rbits(8))
 cls('pred', [0, 1], lambda: R.randrange(2))
 for t in FMT:
@@ -253,7 +253,8 @@ def int_forms():
             form('slct.%s.%s' % (dt, ct), [IK[dt]], [IK[dt], IK[dt], IK[ct]], [IC.get(dt, 'i32'), IC.get(dt, 'i32'), IC[ct]], 12)
     form('slct.ftz.f32.f32', ['f32'], ['f32'] * 3, ['f32'] * 3, 16)
     form('slct.b64.s32', ['b64'], ['b64', 'b64', 'b32'], ['i64', 'i64', 'i32'], 8)
-    form('mov.b32', ['b32'], ['b32'], ['i32'], 4)
+    for t in ('b16', 'b32', 'b64', 'u32', 's64', 'f32', 'f64', 'pred'):
+        form('mov.' + t, [IK[t]], [IK[t]], [IC.get(t, 'i' + t[1:])], 4)
 
 def cmp_forms():
     for t in ('s16', 'u16', 's32', 'u32', 's64', 'u64', 'b32', 'b64'):
@@ -274,6 +275,9 @@ def cmp_forms():
         form('setp.ne.%s.u64' % bo, ['pred', 'pred'], ['b64', 'b64', 'pred'], ['i64', 'i64', 'pred'], 12)
     form('setp.ge.f32', ['pred', 'pred'], ['f32', 'f32'], ['f32', 'f32'], 16)
     form('setp.eq.ftz.f32', ['pred'], ['f32', 'f32'], ['f32', 'f32'], 16)
+    form('setp.hi.or.u16', ['pred', 'pred'], ['b16', 'b16', 'pred'], ['i16', 'i16', 'pred'], 12)
+    form('setp.nan.xor.f64', ['pred', 'pred'], ['f64', 'f64', 'pred'], ['f64', 'f64', 'pred'], 12)
+    form('setp.leu.ftz.and.f32', ['pred'], ['f32', 'f32', 'pred'], ['f32', 'f32', 'pred'], 16)
     for dt in ('u32', 's32', 'f32'):
         for st in ('s32', 'u32', 'f32', 'f64', 's64'):
             for c in (['lt', 'ne', 'lo'] if st[0] == 'u' else ['lt', 'ne', 'geu', 'nan'] if st[0] == 'f' else ['lt', 'ge']):
@@ -288,13 +292,13 @@ def float_forms():
             for f in ftz:
                 for s in (['', '.sat'] if t == 'f32' else ['']):
                     for op in ('add', 'sub', 'mul'):
-                        form('%s%s%s%s.%s' % (op, r, f, s, t), [t], [t, t], [t, t], 40 if r else 24)
+                        form('%s%s%s%s.%s' % (op, r, f, s, t), [t], [t, t], [t, t], 80 if r else 24)
                     if r:
-                        form('fma%s%s%s.%s' % (r, f, s, t), [t], [t] * 3, [t] * 3, 48)
+                        form('fma%s%s%s.%s' % (r, f, s, t), [t], [t] * 3, [t] * 3, 96)
                 if r:
-                    form('div%s%s.%s' % (r, f, t), [t], [t, t], [t, t], 48)
+                    form('div%s%s.%s' % (r, f, t), [t], [t, t], [t, t], 80)
                     form('rcp%s%s.%s' % (r, f, t), [t], [t], [t], 32)
-                    form('sqrt%s%s.%s' % (r, f, t), [t], [t], [t], 32)
+                    form('sqrt%s%s.%s' % (r, f, t), [t], [t], [t], 48)
         form('mad.rn.%s' % t, [t], [t] * 3, [t] * 3, 24)
         for f in ftz:
             for op in ('abs', 'neg'):
@@ -335,9 +339,9 @@ def cvt_forms():
             fc = {'f32': 'f32n', 'f64': 'f64n'}.get(f, f)
             for r in RND:
                 if not (f == 'bf16' and i in ('s8', 'u8')):
-                    form('cvt.%s.%s.%s' % (r, f, i), [IK[f]], [IK[i]], [IC[i]], 16)
+                    form('cvt.%s.%s.%s' % (r, f, i), [IK[f]], [IK[i]], [IC[i]], 32)
                 if not (f == 'bf16' and i in ('s8', 'u8')):
-                    form('cvt.%si.%s.%s' % (r, i, f), [IK[i]], [IK[f]], [fc], 24)
+                    form('cvt.%si.%s.%s' % (r, i, f), [IK[i]], [IK[f]], [fc], 32)
             if f == 'f32':
                 form('cvt.rzi.ftz.%s.f32' % i, [IK[i]], ['f32'], ['f32n'], 16)
                 form('cvt.rni.sat.%s.f32' % i, [IK[i]], ['f32'], ['f32n'], 16)
@@ -354,7 +358,7 @@ def cvt_forms():
                 form('cvt.%s.%s' % (d, s), [IK[d]], [IK[s]], [sc], 32)
             else:
                 for r in RND:
-                    form('cvt.%s.%s.%s' % (r, d, s), [IK[d]], [IK[s]], [sc], 40)
+                    form('cvt.%s.%s.%s' % (r, d, s), [IK[d]], [IK[s]], [sc], 64)
     for r in ('rni', 'rzi', 'rmi', 'rpi', 'rn', 'rz', 'rm', 'rp'):
         for f in ('', '.ftz'):
             form('cvt.%s%s.sat.f32.f64' % (r, f) if r[-1] != 'i' else 'cvt.%s%s.f32.f32' % (r, f),
