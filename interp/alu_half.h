@@ -179,10 +179,35 @@ static inline double alu_u64_sticky(uint64_t m) {
 static inline uint64_t alu_fp_convert(int to, int from, uint64_t bits, int rnd, unsigned flags) {
     return alu_fp_encode(to, alu_fp_decode(from, bits), rnd, flags);
 }
-static inline uint32_t alu_f16_to_f32(uint16_t h) { return (uint32_t)alu_fp_convert(ALU_FMT_F32, ALU_FMT_F16, h, ALU_RN, 0); }
-static inline uint32_t alu_bf16_to_f32(uint16_t h) { return (uint32_t)alu_fp_convert(ALU_FMT_F32, ALU_FMT_BF16, h, ALU_RN, 0); }
-static inline uint16_t alu_f32_to_f16_rn(uint32_t f) { return (uint16_t)alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, f, ALU_RN, 0); }
-static inline uint16_t alu_f32_to_bf16_rn(uint32_t f) { return (uint16_t)alu_fp_convert(ALU_FMT_BF16, ALU_FMT_F32, f, ALU_RN, 0); }
+/* Bit-twiddling forms of the common conversions for the interpreter's hot paths;
+ * they agree with alu_fp_convert (test_half_fast.c checks it). */
+static inline uint32_t alu_f16_to_f32(uint16_t h) {
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1F, m = h & 0x3FF;
+    if (e == 0x1F) return m ? 0x7FFFFFFFu : s | 0x7F800000u;
+    if (e) return s | (e + 112) << 23 | m << 13;
+    if (!m) return s;
+    int sh = __builtin_clz(m) - 21;   /* bring the leading one to bit 10 */
+    return s | (uint32_t)(113 - sh) << 23 | (m << sh & 0x3FF) << 13;
+}
+static inline uint32_t alu_bf16_to_f32(uint16_t h) { return (uint32_t)h << 16; }   /* NaNs kept as they are */
+static inline uint16_t alu_f32_to_f16_rn(uint32_t x) {
+    uint32_t sign = x >> 16 & 0x8000, a = x & 0x7FFFFFFF;
+    if (a > 0x7F800000) return 0x7FFF;
+    if (a >= 0x477FF000) return (uint16_t)(sign | 0x7C00);           /* 65520 and up round to inf */
+    if (a >= 0x38800000) {                                          /* normal: rebias, round to even */
+        uint32_t r = a - 0x38000000;
+        return (uint16_t)(sign | (r + 0x0FFF + (r >> 13 & 1)) >> 13);
+    }
+    if (a <= 0x33000000) return (uint16_t)sign;                     /* up to 2^-25 (a tie) rounds to 0 */
+    uint32_t e = a >> 23, m = (a & 0x7FFFFF) | 0x800000, sh = 126 - e;
+    uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+    q += rem > half || (rem == half && (q & 1));
+    return (uint16_t)(sign | q);
+}
+static inline uint16_t alu_f32_to_bf16_rn(uint32_t x) {
+    if ((x & 0x7FFFFFFF) > 0x7F800000) return 0x7FFF;
+    return (uint16_t)((x + 0x7FFF + (x >> 16 & 1)) >> 16);
+}
 
 /* The approximate half functions (ex2.approx.f16, ex2.approx.ftz.bf16,
  * tanh.approx.f16/.bf16) as a definition the hardware mostly follows: ex2.f16
