@@ -341,6 +341,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, fe_pars
     int len;
     if (la == YYSYMBOL_YYEOF)
         len = snprintf(buf, sizeof buf, "unexpected end of file");
+    else if (yysymbol_name(la)[0] == '\'')   /* punctuation and keywords name themselves */
+        len = snprintf(buf, sizeof buf, "unexpected %s", yysymbol_name(la));
     else
         len = snprintf(buf, sizeof buf, "unexpected %s '%.*s'", yysymbol_name(la),
                        (int)(p->tok.n > 40 ? 40 : p->tok.n), p->tok.s);

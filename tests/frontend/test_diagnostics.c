@@ -1,0 +1,249 @@
+/* test_diagnostics.c — malformed PTX: each case must fail with an error at
+ * the exact line:column and with the exact message given here (positions
+ * counted by hand from the input: 1-based, a tab is one column). Nothing may
+ * crash; a few cases also go through `ptxi check` for the exit status. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ir.h"
+
+#define H ".version 8.0\n.target sm_90\n.address_size 64\n"   /* lines 1-3 */
+#define FN(body) H ".visible .entry k()\n{\n" body "}\n"        /* body starts on line 6 */
+#define REGS "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n\t.reg .f32 %f<2>;\n" /* lines 6-9 */
+
+typedef struct {
+    const char *name, *src;
+    size_t len;                  /* 0: strlen(src) */
+    unsigned line, col;
+    const char *msg;
+} diag_case;
+
+static const diag_case cases[] = {
+    { "missing_semicolon", FN("\tret\n"), 0, 6, 5, "expected ';' at end of statement" },
+    { "missing_semicolon_mid", FN(REGS "\tadd.s32 %r1, %r2, %r3\n\tret;\n"), 0, 10, 23, "expected ';' at end of statement" },
+    { "unknown_opcode", FN("\tfrobnicate.u32 %r1;\n"), 0, 6, 2, "unknown instruction 'frobnicate'" },
+    { "unknown_modifier", FN(REGS "\tadd.bogus.s32 %r0, %r1, 1;\n"), 0, 10, 5, "unknown modifier '.bogus' for 'add'" },
+    { "unknown_modifier_second", FN(REGS "\tld.global.zz.u32 %r0, [%rd0];\n"), 0, 10, 11, "unknown modifier '.zz' for 'ld'" },
+    { "too_many_modifiers", FN("\tbar.sync.sync.sync.sync.sync.sync.sync.sync.sync.sync.sync.sync.sync 0;\n"), 0, 6, 65, "too many modifiers" },
+    { "undeclared_register", FN(REGS "\tadd.s32 %r0, %r5, 1;\n"), 0, 10, 15, "undeclared register '%r5'" },
+    { "undeclared_predicate", FN("\t@%p9 ret;\n"), 0, 6, 2, "undeclared predicate '%p9'" },
+    { "bad_special_register", FN(REGS "\tmov.u32 %r0, %tid.w;\n"), 0, 10, 15, "undeclared register '%tid.w'" },
+    { "undefined_label", FN("\tbra L9;\n"), 0, 6, 6, "undeclared identifier 'L9'" },
+    { "duplicate_label", FN("L1:\nL1:\n\tret;\n"), 0, 7, 1, "duplicate label 'L1'" },
+    { "register_redefined", FN("\t.reg .b32 %r1;\n\t.reg .b32 %r1;\n"), 0, 7, 12, "redefinition of '%r1'" },
+    { "variable_redefined", H ".global .u32 a;\n.global .u32 a;\n", 0, 5, 14, "redefinition of 'a'" },
+    { "function_redefined", H ".entry k()\n{\n\tret;\n}\n.entry k()\n{\n\tret;\n}\n", 0, 8, 8, "redefinition of function 'k'" },
+    { "unterminated_comment", H "/* never closed\n.entry k() { ret; }\n", 0, 4, 1, "unterminated comment" },
+    { "unterminated_string", FN("\t.pragma \"nounroll;\n"), 0, 6, 10, "unterminated string" },
+    { "unterminated_file_string", H ".file 1 \"a.cu\n", 0, 4, 1, "unterminated string in .file directive" },
+    { "embedded_nul", H "\0.entry k() { ret; }\n", sizeof(H "\0.entry k() { ret; }\n") - 1, 4, 1, "embedded NUL byte" },
+    { "embedded_nul_in_comment", H "// a\0b\n", sizeof(H "// a\0b\n") - 1, 4, 5, "embedded NUL byte" },
+    { "invalid_utf8", H "\xff\n", 0, 4, 1, "invalid UTF-8 byte 0xff" },
+    { "invalid_utf8_in_comment", H "// ok \xc3\x28\n", 0, 4, 7, "invalid UTF-8 byte 0xc3" },
+    { "invalid_utf8_overlong", H "/* \xc0\xaf */\n", 0, 4, 4, "invalid UTF-8 byte 0xc0" },
+    { "valid_utf8_out_of_place", H "\xc3\xa9\n", 0, 4, 1, "unexpected character '\xc3\xa9'" },
+    { "unexpected_character", H "#include\n", 0, 4, 1, "unexpected character '#'" },
+    { "control_character", H "\x01\n", 0, 4, 1, "unexpected control character 0x01" },
+    { "bad_hex_immediate", FN(REGS "\tmov.u32 %r0, 0x;\n"), 0, 10, 15, "invalid numeric literal '0x'" },
+    { "bad_octal_immediate", FN(REGS "\tmov.u32 %r0, 08;\n"), 0, 10, 15, "invalid digit '8' in octal literal" },
+    { "immediate_overflow", FN(REGS "\tmov.u64 %rd0, 99999999999999999999;\n"), 0, 10, 16,
+      "integer literal '99999999999999999999' does not fit in 64 bits" },
+    { "short_float_immediate", FN(REGS "\tmov.f32 %f0, 0f3F80;\n"), 0, 10, 15, "invalid numeric literal '0f3F80'" },
+    { "offset_not_integer", FN(REGS "\tld.global.u32 %r0, [%rd0+0f3F800000];\n"), 0, 10, 27, "address offset must be an integer constant" },
+    { "generic_in_instruction", H ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd0, generic(g);\n}\n", 0, 8, 16,
+      "generic() and mask() are only allowed in initializers" },
+    { "truncated_file", H ".entry k()\n{\n\tret;\n", 0, 7, 1, "unexpected end of file" },
+    { "truncated_in_operands", H ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tadd.s32 %r1,", 0, 7, 14, "unexpected end of file" },
+    { "instruction_outside_function", H "ret;\n", 0, 4, 1, "unexpected identifier 'ret'" },
+    { "register_outside_function", H ".reg .b32 %r1;\n", 0, 4, 11, "register declared outside a function" },
+    { "stray_close_brace", H "}\n", 0, 4, 1, "unexpected '}'" },
+    { "missing_type", H ".global x;\n", 0, 4, 9, "missing type in declaration of 'x'" },
+    { "unknown_directive", H ".global .u32 .frob x;\n", 0, 4, 14, "unknown directive '.frob' in declaration" },
+    { "bad_alignment", H ".global .align 3 .u32 x;\n", 0, 4, 9, "alignment must be a power of two" },
+    { "too_many_initializers", H ".global .u32 a[2] = {1, 2, 3};\n", 0, 4, 28, "too many initializers for 'a'" },
+    { "float_for_integer", H ".global .u32 a = 1.5;\n", 0, 4, 18, "floating-point initializer for integer variable 'a'" },
+    { "division_by_zero", H ".global .u32 a = 1/0;\n", 0, 4, 19, "division by zero in constant expression" },
+    { "shared_initializer", H ".shared .u32 a = 1;\n", 0, 4, 16, "only .global and .const variables can be initialized" },
+    { "too_many_braces", H ".global .u32 a = {{1}};\n", 0, 4, 19, "too many levels of braces in initializer of 'a'" },
+    { "range_on_variable", H ".global .u32 a<4>;\n", 0, 4, 14, "a '<N>' range is only allowed on .reg declarations" },
+    { "zero_dimension", H ".global .u32 a[0];\n", 0, 4, 16, "array dimension must be a positive integer" },
+    { "unsized_inner_dimension", H ".global .u32 a[2][];\n", 0, 4, 18, "only the first array dimension may be left out" },
+    { "huge_register_range", FN("\t.reg .b32 %r<4000000000>;\n"), 0, 6, 12, "too many registers in one function" },
+    { "address_size", H ".address_size 48\n", 0, 4, 15, "address size must be 32 or 64" },
+    { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
+    { "version_not_number", ".version abc\n", 0, 1, 10, "unexpected identifier 'abc', expected number" },
+    { "version_unsupported", ".version 12.0\n", 0, 1, 10, "unsupported PTX version 12.0" },
+    { "malformed_loc", FN("\t.loc 1 x\n\tret;\n"), 0, 6, 2, "malformed .loc directive: expected file, line and column numbers" },
+    { "malformed_file", H ".file x \"a.cu\"\n", 0, 4, 1, "malformed .file directive: expected an index and a quoted file name" },
+    { "maxntid_too_many", H ".entry k() .maxntid 1, 2, 3, 4\n{\n\tret;\n}\n", 0, 4, 12, "wrong number of values for this directive (at most 3)" },
+    { "undeclared_function", FN("\tcall.uni nothere, ();\n"), 0, 6, 11, "undeclared identifier 'nothere'" },
+    { "undeclared_calltarget", FN("Ftbl: .calltargets f1;\n\tret;\n"), 0, 6, 20, "undeclared function 'f1'" },
+    { "undefined_branchtarget", FN("ts: .branchtargets L1, L2;\nL1:\n\tret;\n"), 0, 6, 24, "undefined label 'L2'" },
+    { "bad_address", FN(REGS "\tld.global.u32 %r0, [{%r0, %r1}];\n"), 0, 10, 22, "invalid address: expected a register, a variable or an integer" },
+    { "linkage_before_entry", H ".global .entry k()\n{\n\tret;\n}\n", 0, 4, 1, "'.global' is not allowed before '.entry'" },
+};
+
+/* the runner may re-execute this binary at another address: pass indexes, not pointers */
+#define NCASES (sizeof cases / sizeof cases[0])
+static size_t case_index[NCASES];
+
+ParameterizedTestParameters(diagnostics, malformed) {
+    for (size_t i = 0; i < NCASES; i++)
+        case_index[i] = i;
+    return cr_make_param_array(size_t, case_index, NCASES);
+}
+
+static const char *joined(const fe_diags *d) {
+    static char buf[4096];
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < d->n && n < sizeof buf - 200; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "  %u:%u: %s\n", d->v[i].loc.line, d->v[i].loc.col, d->v[i].msg);
+    return buf;
+}
+
+static void run_case(const diag_case *c, fe_diags *d) {
+    size_t len = c->len ? c->len : strlen(c->src);
+    ir_module *m = fe_parse(c->src, len, "case.ptx", d);
+    if (!d->nerrors)
+        fe_validate(m, d);
+    FILE *null = fopen("/dev/null", "w");
+    fe_diags_print(d, null); /* printing must cope with every input too */
+    fclose(null);
+    ir_module_free(m);
+}
+
+ParameterizedTest(size_t *idx, diagnostics, malformed) {
+    const diag_case *c = &cases[*idx];
+    fe_diags d = { 0 };
+    run_case(c, &d);
+    cr_assert(d.nerrors > 0, "%s: no error reported", c->name);
+    bool found = false;
+    for (uint32_t i = 0; i < d.n; i++)
+        if (d.v[i].loc.line == c->line && d.v[i].loc.col == c->col && !strcmp(d.v[i].msg, c->msg))
+            found = true;
+    cr_assert(found, "%s: expected %u:%u: %s\ngot:\n%s", c->name, c->line, c->col, c->msg, joined(&d));
+    fe_diags_free(&d);
+}
+
+/* every error is reported, not just the first: recovery at ';' */
+Test(diagnostics, reports_every_error) {
+    const char *src = FN(REGS "\tadd.s32 %r0, %r9, 1;\n\tfoo.u32 %r0;\n\tmov.u32 %r0, 0x;\n\tret;\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, strlen(src), "case.ptx", &d);
+    cr_assert_eq(d.nerrors, 3, "got:\n%s", joined(&d));
+    ir_module_free(m);
+    fe_diags_free(&d);
+}
+
+Test(diagnostics, print_format) {
+    const char *src = FN("\tfoo;\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, strlen(src), "x.ptx", &d);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fe_diags_print(&d, f);
+    fclose(f);
+    cr_assert_str_eq(out, "x.ptx:6:2: error: unknown instruction 'foo'\n\tfoo;\n\t^\n");
+    free(out);
+    ir_module_free(m);
+    fe_diags_free(&d);
+}
+
+/* nesting beyond the parser stack is an error, not a crash */
+Test(diagnostics, deeply_nested_scopes) {
+    size_t depth = 100000;
+    char *src = malloc(depth * 2 + 256);
+    size_t n = (size_t)sprintf(src, FN(""));
+    n -= 2; /* drop the closing "}\n" */
+    memset(src + n, '{', depth);
+    n += depth;
+    n += (size_t)sprintf(src + n, "\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, n, "deep.ptx", &d);
+    cr_assert(d.nerrors > 0);
+    bool found = false;
+    for (uint32_t i = 0; i < d.n; i++)
+        found |= d.v[i].loc.line == 6 && strstr(d.v[i].msg, "nested too deeply") != NULL;
+    cr_assert(found, "got:\n%s", joined(&d));
+    ir_module_free(m);
+    fe_diags_free(&d);
+    free(src);
+}
+
+Test(diagnostics, deeply_nested_initializer) {
+    size_t depth = 100000;
+    char *src = malloc(depth * 2 + 256);
+    size_t n = (size_t)sprintf(src, H ".global .u32 a[1] = ");
+    memset(src + n, '{', depth);
+    n += depth;
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, n, "deep.ptx", &d);
+    cr_assert(d.nerrors > 0);
+    cr_assert_eq(d.v[0].loc.line, 4);
+    cr_assert_str_eq(d.v[0].msg, "too many levels of braces in initializer of 'a'");
+    ir_module_free(m);
+    fe_diags_free(&d);
+    free(src);
+}
+
+/* a very long token and a very long file of garbage */
+Test(diagnostics, huge_identifier) {
+    size_t len = 8u << 20;
+    char *src = malloc(len);
+    memset(src, 'a', len);
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, len, "huge.ptx", &d);
+    cr_assert(d.nerrors > 0);
+    cr_assert_eq(d.v[0].loc.line, 1);
+    cr_assert_eq(d.v[0].loc.col, 1);
+    cr_assert_str_eq(d.v[0].msg, "unexpected instruction 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'");
+    ir_module_free(m);
+    fe_diags_free(&d);
+    free(src);
+}
+
+Test(diagnostics, many_errors_are_capped) {
+    size_t reps = 200000, n = 0;
+    char *src = malloc(reps * 8 + 256);
+    n += (size_t)sprintf(src, H);
+    for (size_t i = 0; i < reps; i++)
+        n += (size_t)sprintf(src + n, "@;\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, n, "many.ptx", &d);
+    cr_assert(d.nerrors >= 1000);
+    cr_assert(d.n <= 1000);
+    ir_module_free(m);
+    fe_diags_free(&d);
+    free(src);
+}
+
+/* `ptxi check` exits 1 on errors and 0 on a clean file */
+static int check_file(const char *text, size_t len) {
+    char path[] = "/tmp/ptxi-check-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/bin/ptxi check %s >/dev/null 2>&1", PTXI_BINARY_DIR, path);
+    int st = system(cmd);
+    unlink(path);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(diagnostics, cli_exit_status) {
+    static const int picks[] = { 0, 3, 6, 14, 17, 19, 31 };
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        const diag_case *c = &cases[picks[i]];
+        cr_assert_eq(check_file(c->src, c->len ? c->len : strlen(c->src)), 1, "%s", c->name);
+    }
+    const char *ok = FN("\tret;\n");
+    cr_assert_eq(check_file(ok, strlen(ok)), 0);
+}
