@@ -51,3 +51,20 @@ Test(library, unimplemented_entry_point_says_so_once, .timeout = 300) {
     cr_expect_str_eq(r.err, "ptxi: cudaGraphCreate is not implemented\n");
     cr_expect_eq(r.rc, 0);
 }
+
+Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
+    NEED_NVCC_AND_LIBRARY();
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/cudart/programs", "vadd.cu", "-arch=sm_90", "vadd");
+    char out[1100];
+    snprintf(out, sizeof out, "%s.exec.out", bin);
+    /* No LD_LIBRARY_PATH given: ptxi exec must find build/lib/libcudart.so.13 itself. */
+    int rc = sh("env -u LD_LIBRARY_PATH " PTXI_BINARY_DIR "/bin/ptxi exec '%s' > '%s' 2>&1", bin, out);
+    char *text = slurp(out);
+    char *want = slurp(PTXI_SOURCE_DIR "/tests/cudart/programs/expected/vadd.stdout");
+    cr_assert(want);
+    cr_expect_eq(rc, 0, "%s", text);
+    cr_expect_str_eq(text, want);
+    rc = sh(PTXI_BINARY_DIR "/bin/ptxi exec /nonexistent/program > '%s' 2>&1", out);
+    cr_expect_eq(rc, 127);
+    cr_expect(strstr(slurp(out), "cannot run /nonexistent/program"), "%s", slurp(out));
+}
