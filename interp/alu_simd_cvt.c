@@ -180,6 +180,31 @@ static int type_code(const char *s, bool *x2) {
     return -1;
 }
 
+/* Which combinations PTX defines (r: rounding index into RND, -1 none; c: C_*).
+ * Narrow formats below f16 exist only packed in pairs; tf32 only as a result. */
+static bool cvt_defined(int dt, bool dx2, int st, bool sx2, int r, unsigned c) {
+    bool mini_d = dt >= ALU_FMT_E4M3 && dt <= ALU_FMT_UE8M0, mini_s = st >= ALU_FMT_E4M3 && st <= ALU_FMT_UE8M0;
+    bool f8d = dt == ALU_FMT_E4M3 || dt == ALU_FMT_E5M2, relu = c & C_RELU, sf = c & C_SATFINITE;
+    bool half_d = dt == ALU_FMT_F16 || dt == ALU_FMT_BF16;
+    if (c & (C_SAT | C_FTZ) && (dx2 || sx2 || mini_d || mini_s)) return false;
+    if (st == ALU_FMT_TF32 || (r == 4 && dt != ALU_FMT_TF32)) return false;
+    if (dx2 && !sx2) {                        /* two f32 sources into a pair */
+        if (st != ALU_FMT_F32) return false;
+        if (half_d) return r == 0 || r == 1;
+        if (dt == ALU_FMT_UE8M0) return (r == 1 || r == 3) && !relu;
+        return mini_d && r == 0 && sf;
+    }
+    if (dx2 && sx2) {                         /* one packed register into another */
+        if (f8d && st == ALU_FMT_F16) return r == 0 && sf;
+        if (dt == ALU_FMT_F16 && mini_s && st != ALU_FMT_UE8M0) return r == 0 && !sf;
+        if (dt == ALU_FMT_UE8M0 && st == ALU_FMT_BF16) return (r == 1 || r == 3) && !relu;
+        return dt == ALU_FMT_BF16 && st == ALU_FMT_UE8M0 && r == 0 && !relu && !sf;
+    }
+    if (sx2 || mini_d || mini_s) return false;
+    if (dt == ALU_FMT_TF32) return st == ALU_FMT_F32 && (r == 4 ? !relu : r == 0 || r == 1);
+    return !(relu || sf) || (half_d && st == ALU_FMT_F32 && (r == 0 || r == 1));
+}
+
 static int lookup_pack(alu_mn *m, unsigned nopnds, alu_op *op) {
     static const char *const CT[] = {"u16", "s16", "u8", "s8", "u4", "s4", "u2", "s2", NULL};
     if (!alu_mn_take(m, "sat")) return 0;
@@ -210,7 +235,7 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
     if (alu_mn_take(m, "sat")) c |= C_SAT;
     if (alu_mn_take(m, "relu")) c |= C_RELU;
     if (alu_mn_take(m, "satfinite")) c |= C_SATFINITE;
-    if (!alu_mn_done(m)) return 0;
+    if (!alu_mn_done(m) || !cvt_defined(dt, dx2, st, sx2, r, c)) return 0;
     bool dfloat = dt < T_INT, sfloat = st < T_INT;
     if (r >= 5) {                       /* integer rounding: to an integer type, or integral in place */
         if (!sfloat) return 0;

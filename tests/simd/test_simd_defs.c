@@ -72,6 +72,11 @@ Test(video, malformed_forms_are_refused) {
     cr_expect(!alu_lookup_simd("vadd.u32.u32.u32", 4, &op));            /* 4 operands need .op2 or a merge */
     cr_expect(!alu_lookup_simd("add.rz.f16", 3, &op));
     cr_expect(!alu_lookup_simd("cvt.rn.f32.f64", 2, &op));              /* the core ALU's */
+    cr_expect(!alu_lookup_simd("cvt.rn.e4m3x2.f32", 3, &op));           /* .satfinite is required */
+    cr_expect(!alu_lookup_simd("cvt.rn.satfinite.e4m3.f32", 2, &op));   /* fp8 only in pairs */
+    cr_expect(!alu_lookup_simd("cvt.rna.relu.e3m2x2.bf16x2", 2, &op));
+    cr_expect(!alu_lookup_simd("cvt.rn.f32.tf32", 2, &op));             /* tf32 only as a result */
+    cr_expect(!alu_lookup_simd("cvt.rn.relu.f16.f64", 2, &op));
 }
 
 Test(half, exact_conversions) {
