@@ -26,7 +26,7 @@ int main(void) {
         printf("static const uint16_t alu_approx_%s[][2] = {\n", ids[f]);
         for (unsigned x = 0; x < 65536; x++) {
             if (alu_half_approx_ref(f < 2, fmt, x) == hw[f][x]) continue;
-            printf("{0x%04x,0x%04x},%s", x, hw[f][x], ++n % 8 ? "" : "\n");
+            printf("{0x%04x,0x%04x},%s", x, hw[f][x], ++n % 16 ? "" : "\n");
         }
         printf("{0xFFFF,0xFFFF}};\n");   /* sentinel: no search runs off the end */
         fprintf(stderr, "%s: %d exceptions\n", names[f], n);
