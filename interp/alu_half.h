@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* How a format spends its top exponent: IEEE (inf and NaN), FN (e4m3: no inf,
  * only S.1111.111 is NaN), FINITE (fp6/fp4: every code is a number), UE (ue8m0:
@@ -92,27 +93,41 @@ static inline double alu_fp_decode(int f, uint64_t bits) {
     if (alu_fp_isnan(f, bits)) return NAN;
     unsigned w = F->ebits + F->mbits;
     uint32_t mag = (uint32_t)bits & ((1u << w) - 1);
-    double s = (bits >> w) & 1 ? -1.0 : 1.0;
-    if (F->kind == ALU_FP_IEEE && mag == alu_fp_maxcode(F) + 1) return s * INFINITY;
-    uint32_t e = mag >> F->mbits, m = mag & ((1u << F->mbits) - 1);
-    if (e == 0) return s * ldexp(m, alu_fp_emin(F) - F->mbits);
-    return s * ldexp(m | (1u << F->mbits), (int)e + alu_fp_emin(F) - 1 - F->mbits);
+    uint64_t r = ((bits >> w) & 1) << 63;
+    if (F->kind == ALU_FP_IEEE && mag == alu_fp_maxcode(F) + 1) r |= 0x7FF0000000000000ull;
+    else if (mag) {
+        /* build the double's bits: exponent rebias, mantissa moved to the top */
+        uint32_t e = mag >> F->mbits, m = mag & ((1u << F->mbits) - 1);
+        int E = (int)e + alu_fp_emin(F) - 1;              /* unbiased, for normals */
+        if (e == 0) {                                     /* subnormal: normalise */
+            int lz = __builtin_clz(m) - (31 - F->mbits);  /* shifts to put the leading one at bit mbits */
+            m = (m << lz) & ((1u << F->mbits) - 1);
+            E = alu_fp_emin(F) - lz;
+        }
+        r |= (uint64_t)(E + 1023) << 52 | (uint64_t)m << (52 - F->mbits);
+    }
+    double d;
+    memcpy(&d, &r, sizeof d);
+    return d;
 }
 
-/* Round magnitude a (finite, > 0) to an integer count of quanta. */
-static inline double alu_round_count(double a, int rnd, bool neg) {
-    double fl = floor(a), fr = a - fl;
+/* Whether a count q of quanta with remainder rem (of 2^sh per quantum) rounds
+ * up under mode rnd; sh >= 64 means the whole value is a nonzero remainder
+ * below half a quantum. */
+static inline bool alu_round_up(int rnd, bool neg, uint64_t q, uint64_t rem, unsigned sh) {
+    if (sh >= 64) return rnd == ALU_RM ? neg : rnd == ALU_RP ? !neg : false;
+    uint64_t half = 1ull << (sh - 1);
     switch (rnd) {
-    case ALU_RZ: return fl;
-    case ALU_RM: return neg && fr != 0 ? fl + 1 : fl;
-    case ALU_RP: return !neg && fr != 0 ? fl + 1 : fl;
-    case ALU_RNA: return fr >= 0.5 ? fl + 1 : fl;
-    default: return fr > 0.5 || (fr == 0.5 && fmod(fl, 2.0) != 0) ? fl + 1 : fl;
+    case ALU_RZ: return false;
+    case ALU_RM: return neg && rem;
+    case ALU_RP: return !neg && rem;
+    case ALU_RNA: return rem >= half;
+    default: return rem > half || (rem == half && (q & 1));
     }
 }
 
-/* double to format f with rounding mode rnd and ALU_FP_* flags. Exact because the
- * quantum scaling is by a power of two and the count fits in a double. */
+/* double to format f with rounding mode rnd and ALU_FP_* flags: one exact
+ * rounding done on the double's bits. */
 static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
     const alu_fpfmt *F = &alu_fpfmts[f];
     unsigned w = F->ebits + F->mbits;
@@ -146,15 +161,22 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
         return F->kind == ALU_FP_IEEE ? sign | (maxc + 1) : F->nan;
     }
     if (a == 0) return sign;
-    int e;
+    int emin = alu_fp_emin(F);
     /* .ftz: tininess is judged before rounding, as the GPU does (a product that
      * would round up to the smallest normal still flushes) */
-    if ((flags & ALU_FP_FTZ) && a < ldexp(1.0, alu_fp_emin(F))) return sign;
-    frexp(a, &e);
-    int E = e - 1, emin = alu_fp_emin(F);
-    if (E < emin) E = emin;
-    double n = alu_round_count(ldexp(a, F->mbits - E), rnd, neg);
-    code = ((uint64_t)(E - emin) << F->mbits) + (uint64_t)n;
+    if ((flags & ALU_FP_FTZ) && a < ldexp(1.0, emin)) return sign;
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int e = (int)(bits >> 52) - 1023;                   /* a = m * 2^(e - 52) */
+    uint64_t m = bits & ((1ull << 52) - 1);
+    if (e == -1023) e = -1022;
+    else m |= 1ull << 52;
+    int E = e < emin ? emin : e;
+    unsigned sh = (unsigned)(52 - F->mbits + (E - e));
+    uint64_t q = sh >= 64 ? 0 : m >> sh, rem = sh >= 64 ? m : m & ((1ull << sh) - 1);
+    q += alu_round_up(rnd, neg, q, rem, sh);
+    /* a carry out of the mantissa moves into the exponent field by itself */
+    code = ((uint64_t)(E - emin) << F->mbits) + q;
     if (code > maxc) {
         bool to_max = (flags & ALU_FP_SATFINITE) || F->kind == ALU_FP_FINITE || rnd == ALU_RZ ||
                       (rnd == ALU_RM && !neg) || (rnd == ALU_RP && neg);
