@@ -127,6 +127,98 @@ static inline double alu_widen(alu_fmt f, uint64_t v) {
     return sign ? -r : r;
 }
 
+/* ---- hot float forms, round to nearest, as sm_90 computes them ---- */
+
+/* An f32 result: any NaN becomes the canonical one, then .ftz. */
+static inline uint32_t alu_f32_res(float r, bool ftz) {
+    uint32_t u = alu_u32(r);
+    if (alu_isnan32(u)) u = ALU_NAN32;
+    return ftz ? alu_ftz32(u) : u;
+}
+/* add/sub.rn[.ftz].f32. A sum that is tiny is exact (no rounding), so flushing
+ * the rounded result is the same as flushing before rounding. */
+static inline uint32_t alu_add_f32(uint32_t a, uint32_t b, bool ftz) {
+    if (ftz) { a = alu_ftz32(a); b = alu_ftz32(b); }
+    return alu_f32_res(alu_f32(a) + alu_f32(b), ftz);
+}
+static inline uint32_t alu_sub_f32(uint32_t a, uint32_t b, bool ftz) {
+    if (ftz) { a = alu_ftz32(a); b = alu_ftz32(b); }
+    return alu_f32_res(alu_f32(a) - alu_f32(b), ftz);
+}
+/* mul.rn[.ftz].f32: the product is exact in double, so .ftz can test tininess
+ * before rounding, as the hardware does, and one rounding to float follows. */
+static inline uint32_t alu_mul_f32(uint32_t a, uint32_t b, bool ftz) {
+    if (ftz) { a = alu_ftz32(a); b = alu_ftz32(b); }
+    double p = (double)alu_f32(a) * alu_f32(b);
+    if (ftz && __builtin_fabs(p) < 0x1p-126) p = __builtin_copysign(0.0, p);
+    return alu_f32_res((float)p, ftz);
+}
+/* fma.rn[.ftz].f32. Under .ftz a result that rounded up to the smallest normal
+ * is flushed when the exact value was below it: a*b is exact in double and
+ * TwoSum gives the error of adding c, so the test is exact. */
+static inline uint32_t alu_fma_f32(uint32_t a, uint32_t b, uint32_t c, bool ftz) {
+    if (ftz) { a = alu_ftz32(a); b = alu_ftz32(b); c = alu_ftz32(c); }
+    float fa = alu_f32(a), fb = alu_f32(b), fc = alu_f32(c);
+    float r = __builtin_fmaf(fa, fb, fc);
+    if (ftz && (alu_u32(r) & 0x7fffffffu) == 0x00800000u) {
+        double p = (double)fa * fb, sum = p + fc, bb = sum - p, err = (p - (sum - bb)) + (fc - bb);
+        double m = __builtin_fabs(sum);
+        if (m < 0x1p-126 || (m == 0x1p-126 && err != 0 && (err < 0) != (sum < 0)))
+            r = __builtin_copysignf(0.0f, r);
+    }
+    return alu_f32_res(r, ftz);
+}
+
+/* f64 NaNs: an operand NaN comes out quieted, chosen in the order the hardware
+ * uses (indices into s, n of them); otherwise an invalid operation gives the
+ * default NaN 0xfff8000000000000 whatever the host's is. */
+static inline bool alu_nan_in64(const uint64_t *s, const uint8_t *order, int n, uint64_t *d) {
+    for (int i = 0; i < n; i++)
+        if (alu_isnan64(s[order[i]])) { *d = s[order[i]] | ALU_QUIET64; return true; }
+    return false;
+}
+static inline uint64_t alu_f64_res(double r) {
+    uint64_t u = alu_u64(r);
+    return alu_isnan64(u) ? 0xfff8000000000000ull : u;
+}
+static inline uint64_t alu_add_f64(uint64_t a, uint64_t b) {
+    uint64_t s[2] = {a, b}, d;
+    if (alu_nan_in64(s, (const uint8_t[]){1, 0}, 2, &d)) return d;
+    return alu_f64_res(alu_f64(a) + alu_f64(b));
+}
+static inline uint64_t alu_mul_f64(uint64_t a, uint64_t b) {
+    uint64_t s[2] = {a, b}, d;
+    if (alu_nan_in64(s, (const uint8_t[]){1, 0}, 2, &d)) return d;
+    return alu_f64_res(alu_f64(a) * alu_f64(b));
+}
+static inline uint64_t alu_fma_f64(uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t s[3] = {a, b, c}, d;
+    if (alu_nan_in64(s, (const uint8_t[]){1, 2, 0}, 3, &d)) return d;
+    return alu_f64_res(__builtin_fma(alu_f64(a), alu_f64(b), alu_f64(c)));
+}
+
+/* min/max.f32 (no .NaN): a lone NaN operand is ignored, two give the canonical
+ * NaN, -0 is below +0. */
+static inline uint32_t alu_minmax_f32(uint32_t a, uint32_t b, bool max, bool nan_wins) {
+    bool na = alu_isnan32(a), nb = alu_isnan32(b);
+    if (na || nb) return nan_wins || (na && nb) ? ALU_NAN32 : na ? b : a;
+    float x = alu_f32(a), y = alu_f32(b);
+    bool pick_a = x == y ? (max ? !(a >> 31) : (a >> 31)) : (max ? x > y : x < y);
+    return pick_a ? a : b;
+}
+
+/* cvt.rzi/rni/rmi/rpi.s32.f32: rounded, saturated, NaN gives 0 (measured). */
+static inline uint32_t alu_f32_to_s32(uint32_t u, int rm, bool ftz) {
+    if (ftz) u = alu_ftz32(u);
+    float f = alu_f32(u);
+    if (f != f) return 0;
+    f = rm == ALU_RZ ? __builtin_truncf(f) : rm == ALU_RM ? __builtin_floorf(f)
+      : rm == ALU_RP ? __builtin_ceilf(f) : __builtin_rintf(f);
+    if (f >= 0x1p31f) return 0x7fffffffu;
+    if (f < -0x1p31f) return 0x80000000u;
+    return (uint32_t)(int32_t)f;
+}
+
 /* ---- integer helpers ---- */
 
 static inline uint64_t alu_mask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }

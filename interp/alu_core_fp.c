@@ -55,6 +55,14 @@ static inline uint32_t out32(const alu_op *op, float r) {
  * tiny before rounding: one that rounds up to the smallest normal still becomes
  * zero (measured), which truncation tells apart. */
 ALU_FN(f_arith32) {
+    bool ftz = op->p[2] & F_FTZ;
+    if (op->p[1] == ALU_RN && op->p[0] <= K_FMA) {      /* the shared hot forms */
+        uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1];
+        uint32_t r = op->p[0] == K_ADD ? alu_add_f32(a, b, ftz) : op->p[0] == K_SUB ? alu_sub_f32(a, b, ftz)
+                   : op->p[0] == K_MUL ? alu_mul_f32(a, b, ftz) : alu_fma_f32(a, b, (uint32_t)s[2], ftz);
+        d[0] = op->p[2] & F_SAT ? alu_sat32(r) : r;
+        return;
+    }
     float a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1])), c = alu_f32(in32(op, s[2]));
     float r = round_f(op->p[0], op->p[1], a, b, c);
     if ((op->p[2] & F_FTZ) && (alu_u32(r) & 0x7fffffffu) == 0x00800000u &&
@@ -102,19 +110,9 @@ ALU_FN(f_approx32) {
     d[0] = out32(op, (float)approx(k, a, b));
 }
 
-/* min/max: p[0] = 1 for max. A NaN operand is ignored unless .NaN is given or
- * both are NaN; -0 is below +0. */
+/* min/max: p[0] = 1 for max; .NaN makes any NaN operand win. */
 static inline uint32_t minmax32(const alu_op *op, uint32_t a, uint32_t b) {
-    bool na = alu_isnan32(a), nb = alu_isnan32(b);
-    if (na || nb) {
-        if ((op->p[2] & F_NAN) || (na && nb)) return ALU_NAN32;
-        return na ? b : a;
-    }
-    float x = alu_f32(a), y = alu_f32(b);
-    bool pick_a;
-    if (x == y) pick_a = op->p[0] ? !(a >> 31) : (a >> 31);
-    else pick_a = op->p[0] ? x > y : x < y;
-    return pick_a ? a : b;
+    return alu_minmax_f32(a, b, op->p[0], op->p[2] & F_NAN);
 }
 ALU_FN(f_minmax32) {
     uint32_t a = in32(op, s[0]), b = in32(op, s[1]);
@@ -133,21 +131,20 @@ ALU_FN(f_minmax32) {
  * add/sub/mul take b's, fma b's then c's, div a's. An invalid operation gives
  * 0xfff8000000000000, as the host's does. */
 static inline uint64_t out64(const alu_op *op, double r) {
-    uint64_t u = alu_u64(r);
+    uint64_t u = alu_f64_res(r);
     if (op->p[2] & F_FTZ) u = alu_ftz64(u);
     return u;
 }
 ALU_FN(f_arith64) {
     static const uint8_t order[][3] = {{1, 0, 0}, {1, 2, 0}, {0, 1, 0}};
-    const uint8_t *o = order[op->p[0] == K_FMA ? 1 : op->p[0] == K_DIV ? 2 : 0];
-    for (int i = 0; i < op->ns; i++)
-        if (alu_isnan64(s[o[i]])) { d[0] = s[o[i]] | ALU_QUIET64; return; }
+    if (alu_nan_in64(s, order[op->p[0] == K_FMA ? 1 : op->p[0] == K_DIV || op->ns == 1 ? 2 : 0], op->ns, d)) return;
     d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(s[1]), alu_f64(s[2])));
 }
 /* rcp/rsqrt.approx.ftz.f64 work on the upper 32 bits only: the operand's low
  * word is ignored (a NaN may turn into inf) and the result's low word is zero. */
 ALU_FN(f_approx64) {
     uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0] & ~0xffffffffull) : s[0];
+    if (alu_nan_in64(&a, (const uint8_t[]){0}, 1, d)) return;
     uint64_t r = out64(op, approx(op->p[0], alu_f64(a), 0));
     d[0] = op->p[2] & F_FTZ && !alu_isnan64(r) ? r & ~0xffffffffull : r;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alu.h"
+#include "alu_core.h"
 
 #define TABLE PTXI_SOURCE_DIR "/tests/alu/alu_table.txt"
 
@@ -143,4 +144,59 @@ Test(alu_table, replay) {
     cr_expect(rows >= 10000, "table too small: %ld rows", rows);
     cr_expect(unknown == 0, "%ld rows name forms alu_lookup does not know", unknown);
     cr_expect(bad == 0, "%ld rows differ from the GPU", bad);
+}
+
+/* The static inline helpers of alu_core.h that specialised handlers use, checked
+ * against the same recording. */
+static int helper(const row *r, uint64_t *out) {
+    static const char *const rnd[] = {"rn", "rz", "rm", "rp"};
+    char m[64];
+    snprintf(m, sizeof m, "%s", r->mn);
+    bool ftz = strstr(m, ".ftz") != NULL;
+    const uint64_t *s = r->s;
+    if (!strcmp(m, "add.f32") || !strcmp(m, "add.rn.f32") || !strcmp(m, "add.ftz.f32") || !strcmp(m, "add.rn.ftz.f32"))
+        *out = alu_add_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
+    else if (!strcmp(m, "sub.f32") || !strcmp(m, "sub.rn.f32") || !strcmp(m, "sub.ftz.f32") || !strcmp(m, "sub.rn.ftz.f32"))
+        *out = alu_sub_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
+    else if (!strcmp(m, "mul.f32") || !strcmp(m, "mul.rn.f32") || !strcmp(m, "mul.ftz.f32") || !strcmp(m, "mul.rn.ftz.f32"))
+        *out = alu_mul_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
+    else if (!strcmp(m, "fma.rn.f32") || !strcmp(m, "fma.rn.ftz.f32") || !strcmp(m, "mad.rn.f32"))
+        *out = alu_fma_f32((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], ftz);
+    else if (!strcmp(m, "add.f64") || !strcmp(m, "add.rn.f64"))
+        *out = alu_add_f64(s[0], s[1]);
+    else if (!strcmp(m, "mul.f64") || !strcmp(m, "mul.rn.f64"))
+        *out = alu_mul_f64(s[0], s[1]);
+    else if (!strcmp(m, "fma.rn.f64") || !strcmp(m, "mad.rn.f64"))
+        *out = alu_fma_f64(s[0], s[1], s[2]);
+    else if (!strcmp(m, "min.f32") || !strcmp(m, "max.f32") || !strcmp(m, "min.NaN.f32") || !strcmp(m, "max.NaN.f32"))
+        *out = alu_minmax_f32((uint32_t)s[0], (uint32_t)s[1], m[1] == 'a', strstr(m, "NaN") != NULL);
+    else {
+        for (int k = 0; k < 4; k++) {
+            char f[40];
+            snprintf(f, sizeof f, "cvt.%si%s.s32.f32", rnd[k], ftz ? ".ftz" : "");
+            if (!strcmp(m, f)) { *out = alu_f32_to_s32((uint32_t)s[0], k, ftz); return 1; }
+        }
+        return 0;
+    }
+    return 1;
+}
+
+Test(alu_table, inline_helpers) {
+    FILE *f = fopen(TABLE, "r");
+    if (!f) cr_skip_test("no GPU recording at %s yet (run gpu/jobs/alu_table)", TABLE);
+    char line[512];
+    long n = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        row r;
+        uint64_t got;
+        if (!parse(line, &r) || !helper(&r, &got)) continue;
+        n++;
+        if (got != r.d[0]) {
+            if (bad++ < 10) fprintf(stderr, "helper mismatch %s", line);
+        }
+    }
+    fclose(f);
+    cr_expect(n > 1000, "only %ld rows for the helpers", n);
+    cr_expect(bad == 0, "%ld of %ld rows differ", bad, n);
+    fprintf(stderr, "inline helpers: %ld rows checked\n", n);
 }
