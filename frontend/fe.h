@@ -103,6 +103,8 @@ typedef struct fe_parser {
     fe_yyltype prev_end, cur_end; /* end of the previous / current token */
     fe_span tok;               /* text of the last token returned */
     bool at_stmt;              /* next identifier starts an instruction */
+    bool brace_is_block;       /* the last '{' opened a block, not an initializer */
+    int prev_tok;
     uint8_t guard_state;
     size_t comment_start;
     uint32_t comment_line, comment_col;

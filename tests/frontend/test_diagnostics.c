@@ -85,6 +85,21 @@ static const diag_case cases[] = {
     { "undeclared_calltarget", FN("Ftbl: .calltargets f1;\n\tret;\n"), 0, 6, 20, "undeclared function 'f1'" },
     { "undefined_branchtarget", FN("ts: .branchtargets L1, L2;\nL1:\n\tret;\n"), 0, 6, 24, "undefined label 'L2'" },
     { "bad_address", FN(REGS "\tld.global.u32 %r0, [{%r0, %r1}];\n"), 0, 10, 22, "invalid address: expected a register, a variable or an integer" },
+    /* fe_validate: operand counts and kinds, register types */
+    { "type_float_register", FN(REGS "\tadd.s32 %r0, %f1, 1;\n"), 0, 10, 15,
+      "operand 2 of 'add.s32': register '%f1' of type .f32 does not match .s32" },
+    { "type_size", FN(REGS "\tadd.s32 %rd0, %r1, %r2;\n"), 0, 10, 10,
+      "operand 1 of 'add.s32': register '%rd0' of type .b64 does not match .s32" },
+    { "type_predicate_as_data", FN(REGS "\tadd.u32 %r0, %p1, 1;\n"), 0, 10, 15,
+      "operand 2 of 'add.u32': register '%p1' of type .pred does not match .u32" },
+    { "type_shift_amount", FN(REGS "\tshl.b64 %rd0, %rd1, %rd2;\n"), 0, 10, 22,
+      "operand 3 of 'shl.b64': register '%rd2' of type .b64 does not match .u32" },
+    { "type_wide_destination", FN(REGS "\tmul.wide.s32 %r0, %r1, %r2;\n"), 0, 10, 15,
+      "operand 1 of 'mul.wide.s32': register '%r0' of type .b32 does not match .s64" },
+    { "operand_count", FN(REGS "\tadd.s32 %r0, %r1;\n"), 0, 10, 2, "'add.s32' takes 3 operands, not 2" },
+    { "destination_immediate", FN(REGS "\tadd.s32 5, %r1, %r2;\n"), 0, 10, 10, "operand 1 of 'add.s32' must be a register" },
+    { "branch_to_register", FN(REGS "\tbra %r1;\n"), 0, 10, 6, "operand 1 of 'bra' must be a label" },
+    { "load_from_register", FN(REGS "\tld.global.u32 %r0, %rd0;\n"), 0, 10, 21, "operand 2 of 'ld.global.u32' must be an address" },
     { "linkage_before_entry", H ".global .entry k()\n{\n\tret;\n}\n", 0, 4, 1, "'.global' is not allowed before '.entry'" },
 };
 
@@ -128,6 +143,20 @@ ParameterizedTest(size_t *idx, diagnostics, malformed) {
         if (d.v[i].loc.line == c->line && d.v[i].loc.col == c->col && !strcmp(d.v[i].msg, c->msg))
             found = true;
     cr_assert(found, "%s: expected %u:%u: %s\ngot:\n%s", c->name, c->line, c->col, c->msg, joined(&d));
+    fe_diags_free(&d);
+}
+
+/* what the relaxed rules allow must stay clean */
+Test(diagnostics, relaxed_type_rules_accept) {
+    const char *src = FN(REGS "\tld.global.u8 %r0, [%rd0];\n\tst.global.u16 [%rd0], %r1;\n\tcvt.u32.u16 %r0, %r1;\n"
+                              "\tadd.f32 %f0, %r1, %r2;\n\tmul.wide.s32 %rd0, %r1, %r2;\n\tshl.b64 %rd0, %rd1, %r2;\n"
+                              "\tmov.b64 %rd0, {%r0, %r1};\n\tsetp.lt.s32 %p0, %r0, 5;\n\tselp.b32 %r0, %r1, %r2, %p0;\n"
+                              "\tadd.u32 %r0, %r1, -1;\n\tmov.f32 %f0, 0f3F800000;\n\tret;\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, strlen(src), "ok.ptx", &d);
+    fe_validate(m, &d);
+    cr_assert_eq(d.nerrors, 0, "got:\n%s", joined(&d));
+    ir_module_free(m);
     fe_diags_free(&d);
 }
 
