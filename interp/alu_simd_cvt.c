@@ -133,10 +133,10 @@ static void cvt_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
     switch (op->p[0]) {
     case K_SCALAR:
         d[0] = conv(dt, st, s[0], c);
-        /* a signed integer result fills its whole register, whatever its width
-         * (s8 in a .b16 or .b32 register), so it is returned sign-extended */
-        if (dt >= T_INT && int_signed(dt) && int_bits(dt) < 64 && (d[0] >> (int_bits(dt) - 1) & 1))
-            d[0] |= ~0ull << int_bits(dt);
+        /* an s8/s16 result fills its whole register, a .b16 or a .b32 one alike,
+         * so it is returned sign-extended to 32 bits */
+        if (dt >= T_INT && int_signed(dt) && int_bits(dt) < 32 && (d[0] >> (int_bits(dt) - 1) & 1))
+            d[0] |= 0xFFFFFFFFull << int_bits(dt) & 0xFFFFFFFFull;
         break;
     case K_PAIR: {   /* a to the upper lane, b to the lower */
         unsigned w = lane_bits(dt);
