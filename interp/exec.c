@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "exec_mem.h"
+#include "lower_ext.h"
 #include "warp.h"
 
 #ifdef PTXI_SWITCH_DISPATCH
@@ -532,6 +533,43 @@ dispatch:
         /* 1: the executing lanes wait at i for the others; 2: lanes that were
          * waiting joined in; either way every lane's position is set, pick again */
         goto resched;
+    }
+
+    /* Extension instructions (lower_ext.h): the record's p starts with its run function. */
+    CASE(EXT) {
+        uint32_t m = EXEC;
+        if (!m) NEXT;
+        SAVE();
+        int r = (*(vm_ext_fn *)i->p)(w, fb, i, m);
+        if (r == VM_EXT_NEXT) NEXT;
+        ACCOUNT(i + 1);
+        if (r < 0) { why = VM_Y_FAULT; goto out; }
+        if (r == VM_EXT_YIELD) {
+            w->pc = i + 1;
+            why = VM_Y_SLICE;
+            goto out_nosave;
+        }
+        goto resched;
+    }
+
+    CASE(DBG) {
+        /* Reached only through i->h in debugged code: ask the debugger, then
+         * run the instruction's own handler. */
+        vm_runtime *rt = fr->fn->prog->rt;
+        SAVE();
+        ACCOUNT(i);
+        seg = i;
+        if (rt->dbg && rt->dbg(rt->dbg_ctx, w, i) < 0) {
+            vm_fault_at(w, i, __builtin_ctz(mask), 103, "killed by the debugger");
+            why = VM_Y_FAULT;
+            goto out_nosave;
+        }
+        /* the debugger may have changed registers, never the group or frame */
+#ifndef PTXI_SWITCH_DISPATCH
+        goto *labels[i->op];
+#else
+        goto dispatch;
+#endif
     }
 
 #ifdef PTXI_SWITCH_DISPATCH

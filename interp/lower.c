@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exec_mem.h"
+#include "lower_ext.h"
 #include "vm.h"
 #include "warp.h"
 
@@ -828,6 +829,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
         }
     }
     if (lower_alu(lc, in)) return;
+    if (vm_lower_ext(lc, in)) return;
     /* Not executable (yet): the instruction traps when reached, so modules
      * using it still load and everything else runs. */
     char mn[160];
@@ -929,7 +931,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     for (uint32_t k = 0; k < lc.n; k++) {
         vm_insn *vi = &lc.code[k];
 #ifndef PTXI_SWITCH_DISPATCH
-        vi->h = tab[vi->op];
+        vi->h = tab[prog->rt && prog->rt->dbg ? VM_DBG : vi->op];
 #else
         (void)tab;
 #endif
@@ -1014,6 +1016,16 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     return 0;
 }
 
+/* ---- services for extensions (lower_ext.h) ---- */
+
+vm_opnd vm_lsrc(lctx *lc, const ir_operand *o, uint8_t type) { return src_opnd(lc, o, type); }
+vm_opnd vm_ldst(lctx *lc, const ir_operand *o) { return dst_opnd(lc, o); }
+void vm_laddr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) { lower_addr(lc, o, space, vi); }
+int vm_lspace(const ir_insn *in) { return space_of(in); }
+vm_insn vm_lbase(lctx *lc, uint16_t op) { return base_insn(lc, op); }
+void vm_lemit(lctx *lc, vm_insn vi) { emit(lc, vi); }
+void vm_lfail(lctx *lc, const char *msg) { FAIL(lc, "%s", msg); }
+
 void vm_program_free(vm_program *prog) {
     if (!prog || !prog->funcs) return;
     for (uint32_t k = 0; k < prog->nfuncs; k++) {
@@ -1023,7 +1035,7 @@ void vm_program_free(vm_program *prog) {
             if (vi->op == VM_ALU || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV || vi->op == VM_ATOM ||
                 vi->op == VM_MOV_PACK || vi->op == VM_MOV_UNPACK || vi->op == VM_BRX || vi->op == VM_TRAP ||
                 vi->op == VM_SHFL || vi->op == VM_VOTE || vi->op == VM_MATCH || vi->op == VM_REDUX ||
-                vi->op == VM_ACTIVEMASK)
+                vi->op == VM_ACTIVEMASK || vi->op == VM_EXT)
                 free(vi->p);
         }
         free(f->code);

@@ -30,6 +30,7 @@ extern const char *const vm_op_name[VM_OP__COUNT];
 
 struct vm_func;
 struct vm_program;
+struct vm_warp;
 
 /* One lowered instruction. Register operands are byte offsets into the
  * frame (a 32-bit register is uint32_t[32], a 64-bit one uint64_t[32], a
@@ -139,6 +140,12 @@ typedef struct vm_runtime {
     /* resolves .extern .func / .extern variables: returns the vm_func or address */
     vm_func *(*resolve_func)(void *ctx, const char *name);
     uint64_t (*resolve_var)(void *ctx, const char *name);
+    /* Debugger: when set before a module is loaded, every instruction of that
+     * module first calls dbg(dbg_ctx, warp, insn) (struct vm_warp, warp.h).
+     * Return 0 to execute it, -1 to stop the launch (kill). Normal runs never
+     * pay for this: the trampoline is only in the code of debugged modules. */
+    int (*dbg)(void *dbg_ctx, struct vm_warp *w, const struct vm_insn *i);
+    void *dbg_ctx;
 } vm_runtime;
 
 /* Why a launch stopped early. */

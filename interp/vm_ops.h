@@ -32,6 +32,10 @@
     X(LD) X(ST) X(LDV) X(STV) X(LD_KPARAM) X(ATOM) X(FENCE) X(ALLOCA) X(STACKSAVE)          \
     X(STACKRESTORE)                                                                           \
     /* warp collectives */                                                                    \
-    X(SHFL) X(VOTE) X(ACTIVEMASK) X(MATCH) X(REDUX)
+    X(SHFL) X(VOTE) X(ACTIVEMASK) X(MATCH) X(REDUX)                                           \
+    /* instructions lowered by an extension (lower_ext.h): mbarrier, cp.async, ... */         \
+    X(EXT)                                                                                    \
+    /* debugger trampoline: every record's handler when a debugger is attached */             \
+    X(DBG)
 
 #endif

@@ -110,7 +110,8 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->fifo_size = rt_default_limit(PTXI_LIMIT_PRINTF_FIFO_SIZE);
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
-    ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var};
+    ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
+                             NULL, NULL};
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);

@@ -1,0 +1,37 @@
+/* lower_ext.h — how instruction families that live in their own files
+ * (asynchronous barriers and copies, ...) are lowered and executed without
+ * touching the core: vm_lower_ext() is offered every instruction the core does
+ * not handle itself, and emits VM_EXT records whose `p` points at a struct
+ * that starts with the run function. */
+#ifndef PTXI_LOWER_EXT_H
+#define PTXI_LOWER_EXT_H
+
+#include "warp.h"
+
+typedef struct lctx lctx;
+
+/* What a run function returns. */
+enum {
+    VM_EXT_FAULT = -1,         /* vm_fault_at() was called */
+    VM_EXT_NEXT = 0,           /* done: continue with the next instruction */
+    VM_EXT_RESCHED = 1,        /* lane positions (w->lpc, blocked) were set: choose again */
+    VM_EXT_YIELD = 2,          /* done, and give the host thread to other warps (a wait that failed) */
+};
+/* m: the lanes executing; fb: the frame; i->p: the extension's record. */
+typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+
+/* Offered every instruction the core has no handler for; returns true when it
+ * emitted code for it. Implemented by the extension (async.c). */
+bool vm_lower_ext(lctx *lc, const ir_insn *in);
+
+/* Lowering services for extensions. */
+vm_opnd vm_lsrc(lctx *lc, const ir_operand *o, uint8_t type);   /* source -> frame slot (immediates materialised) */
+vm_opnd vm_ldst(lctx *lc, const ir_operand *o);                 /* destination register (or sink) */
+/* [addr] operand -> vi->flags/a/imm/sp; then lane_addr()/xlate() (exec_mem.h) give host pointers. */
+void vm_laddr(lctx *lc, const ir_operand *o, int space, vm_insn *vi);
+int vm_lspace(const ir_insn *in);                               /* VM_SP_* from .shared/.global/... */
+vm_insn vm_lbase(lctx *lc, uint16_t op);                        /* a record with no guard applied yet */
+void vm_lemit(lctx *lc, vm_insn vi);                            /* emits with the instruction's guard */
+void vm_lfail(lctx *lc, const char *msg);
+
+#endif
