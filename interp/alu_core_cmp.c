@@ -62,11 +62,12 @@ static inline bool combine(const alu_op *op, bool r, uint64_t c) {
 }
 ALU_FN(f_setp) {
     bool r = compare(op, s[0], s[1]);
-    d[0] = combine(op, r, s[2]);
-    if (op->nd == 2) d[1] = combine(op, !r, s[2]);
+    uint64_t c = alu_src(op, s, 2);
+    d[0] = combine(op, r, c);
+    if (op->nd == 2) d[1] = combine(op, !r, c);
 }
 ALU_FN(f_set) {
-    bool r = combine(op, compare(op, s[0], s[1]), s[2]);
+    bool r = combine(op, compare(op, s[0], s[1]), alu_src(op, s, 2));
     d[0] = r ? (op->p[3] & 2 ? 0x3f800000u : 0xffffffffu) : 0;
 }
 ALU_FN(f_selp) { d[0] = s[2] ? s[0] : s[1]; }

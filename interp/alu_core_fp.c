@@ -59,11 +59,12 @@ ALU_FN(f_arith32) {
     if (op->p[1] == ALU_RN && op->p[0] <= K_FMA) {      /* the shared hot forms */
         uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1];
         uint32_t r = op->p[0] == K_ADD ? alu_add_f32(a, b, ftz) : op->p[0] == K_SUB ? alu_sub_f32(a, b, ftz)
-                   : op->p[0] == K_MUL ? alu_mul_f32(a, b, ftz) : alu_fma_f32(a, b, (uint32_t)s[2], ftz);
+                   : op->p[0] == K_MUL ? alu_mul_f32(a, b, ftz) : alu_fma_f32(a, b, (uint32_t)alu_src(op, s, 2), ftz);
         d[0] = op->p[2] & F_SAT ? alu_sat32(r) : r;
         return;
     }
-    float a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1])), c = alu_f32(in32(op, s[2]));
+    float a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, alu_src(op, s, 1)));
+    float c = alu_f32(in32(op, alu_src(op, s, 2)));
     float r = round_f(op->p[0], op->p[1], a, b, c);
     if ((op->p[2] & F_FTZ) && (alu_u32(r) & 0x7fffffffu) == 0x00800000u &&
         !(alu_u32(round_f(op->p[0], ALU_RZ, a, b, c)) & 0x7f800000u))
@@ -87,7 +88,7 @@ static double approx(int k, double a, double b) {
     }
 }
 ALU_FN(f_approx32) {
-    double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, s[1]));
+    double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, alu_src(op, s, 1)));
     int k = op->p[0];
     if (k == K_ADIV) {
         /* a times the flushed reciprocal of b, so |b| >= 2^126 gives 0; without
@@ -138,7 +139,7 @@ static inline uint64_t out64(const alu_op *op, double r) {
 ALU_FN(f_arith64) {
     static const uint8_t order[][3] = {{1, 0, 0}, {1, 2, 0}, {0, 1, 0}};
     if (alu_nan_in64(s, order[op->p[0] == K_FMA ? 1 : op->p[0] == K_DIV || op->ns == 1 ? 2 : 0], op->ns, d)) return;
-    d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(s[1]), alu_f64(s[2])));
+    d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(alu_src(op, s, 1)), alu_f64(alu_src(op, s, 2))));
 }
 /* rcp/rsqrt.approx.ftz.f64 work on the upper 32 bits only: the operand's low
  * word is ignored (a NaN may turn into inf) and the result's low word is zero. */

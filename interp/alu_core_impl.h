@@ -35,6 +35,9 @@ typedef struct {
 #define ALU_FN(name) static void name(const alu_op *op __attribute__((unused)), uint64_t *d, \
                                       const uint64_t *s, uint32_t *cc __attribute__((unused)))
 
+/* Source i, or 0 past the form's sources (callers may pass a shorter array). */
+static inline uint64_t alu_src(const alu_op *op, const uint64_t *s, int i) { return i < op->ns ? s[i] : 0; }
+
 /* Consume modifier `w` if present. */
 bool alu_take(alu_mn *m, const char *w);
 /* Consume the first modifier found in the NULL-terminated list; index or -1. */
