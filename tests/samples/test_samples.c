@@ -200,7 +200,19 @@ static void compare_file(report *r, const char *what, const char *want_path, con
             fail(r, "  %s differs at byte %zu:\n    GPU:  %.*s\n    ptxi: %.*s\n", what, i, wl, want + start, gl,
                  got + start);
         } else {
-            fail(r, "  %s differs at byte %zu (GPU %zu bytes, ptxi %zu bytes)\n", what, i, wn, gn);
+            /* The aligned 8 bytes around the first difference, and how many differ. */
+            size_t at = i & ~(size_t)7, ndiff = 0;
+            for (size_t k = 0; k < wn && k < gn; k++)
+                ndiff += want[k] != got[k];
+            char hw[40] = "", hg[40] = "";
+            for (size_t k = at; k < at + 8; k++) {
+                if (k < wn)
+                    snprintf(hw + 3 * (k - at), 4, "%02x ", (unsigned char)want[k]);
+                if (k < gn)
+                    snprintf(hg + 3 * (k - at), 4, "%02x ", (unsigned char)got[k]);
+            }
+            fail(r, "  %s differs at byte %zu (GPU %zu bytes, ptxi %zu; %zu bytes differ)\n"
+                    "    GPU  @%zu: %s\n    ptxi @%zu: %s\n", what, i, wn, gn, ndiff, at, hw, at, hg);
         }
     }
     free(want);
