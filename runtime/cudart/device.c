@@ -243,3 +243,18 @@ CR_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, in
 
 CR_EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 CR_EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* Returned by value, so it must not fall to the generic "not implemented" stub. */
+CR_EXPORT struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+    return (struct cudaChannelFormatDesc){x, y, z, w, f};
+}
+
+CR_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
+CR_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+    if (!pciBusId || len <= 0) return cr_ret(cudaErrorInvalidValue);
+    if (device != 0) return cr_ret(cudaErrorInvalidDevice);
+    snprintf(pciBusId, (size_t)len, "%04X:%02X:%02X.0", attr_values[cudaDevAttrPciDomainId],
+             attr_values[cudaDevAttrPciBusId], attr_values[cudaDevAttrPciDeviceId]);
+    return cudaSuccess;
+}

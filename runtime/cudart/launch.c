@@ -189,6 +189,22 @@ CR_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCach
     return cr_ret(attr_kernel(func, &f, &k));
 }
 
+CR_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                           size_t *paramSize) {
+    CR_ENTER();
+    cr_func *f;
+    ptxi_kernel *k;
+    cudaError_t e = attr_kernel(func, &f, &k);
+    if (e != cudaSuccess) return cr_ret(e);
+    size_t size, align, offset;
+    if (paramIndex >= ptxi_kernel_param_count(k) ||
+        ptxi_kernel_param_info(k, (unsigned)paramIndex, &size, &align, &offset) != PTXI_SUCCESS)
+        return cr_ret(cudaErrorInvalidValue);
+    if (paramOffset) *paramOffset = offset;
+    if (paramSize) *paramSize = size;
+    return cudaSuccess;
+}
+
 /* ---- occupancy, with sm_90's per-SM resources ---- */
 
 static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared) {

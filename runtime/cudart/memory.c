@@ -222,6 +222,13 @@ CR_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, 
     return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
+CR_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                          cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (dstDevice || srcDevice) return cr_ret(cudaErrorInvalidDevice);
+    return memcpy_any(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
 CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
     CR_ENTER();
     if (!count) return cudaSuccess;

@@ -196,6 +196,30 @@ CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
     return cudaSuccess;
 }
 
+/* Stream capture (CUDA graphs) is not implemented, so no stream is ever capturing. */
+CR_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+    if (!pCaptureStatus) return cr_ret(cudaErrorInvalidValue);
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    *pCaptureStatus = cudaStreamCaptureStatusNone;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
+    static _Thread_local enum cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
+    if (!mode) return cr_ret(cudaErrorInvalidValue);
+    enum cudaStreamCaptureMode old = current;
+    current = *mode;
+    *mode = old;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) {
+    if (!streamId) return cr_ret(cudaErrorInvalidValue);
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    *streamId = is_default(hStream) ? 0 : (unsigned long long)(uintptr_t)hStream;
+    return cudaSuccess;
+}
+
 CR_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                             unsigned int flags) {
     CR_ENTER();
@@ -297,4 +321,6 @@ CR_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
 CR_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
 CR_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
 CR_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);
+CR_ALIAS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);
+CR_ALIAS(cudaStreamGetId_ptsz, cudaStreamGetId);
 CR_ALIAS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
