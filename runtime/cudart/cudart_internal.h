@@ -36,8 +36,7 @@ cudaError_t cr_map(ptxi_status s);
  * as on a GPU where the launch returns before the kernel has run. */
 void cr_defer_fault(ptxi_status s);
 cudaError_t cr_sticky(void);
-void cr_clear_sticky(void);
-/* Prints "ptxi: <what>" once per distinct message id. */
+/* Prints "ptxi: <what>" on stderr, once per distinct text. */
 void cr_warn_once(const char *what);
 
 #define CR_ENTER()                         \

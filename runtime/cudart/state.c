@@ -140,7 +140,7 @@ void cr_defer_fault(ptxi_status s) {
 
 cudaError_t cr_sticky(void) { return atomic_load(&sticky); }
 
-void cr_clear_sticky(void) {
+static void clear_sticky(void) {
     atomic_store(&sticky, cudaSuccess);
     atomic_store(&pending, cudaSuccess);
     last_error = cudaSuccess;
@@ -215,7 +215,7 @@ CR_EXPORT cudaError_t cudaDeviceReset(void) {
         cr_forget_modules();
         cr_streams_forget();
     }
-    cr_clear_sticky();
+    clear_sticky();
     atomic_store(&ready, false);
     pthread_mutex_unlock(&init_lock);
     return cudaSuccess;
