@@ -45,6 +45,10 @@ static const diag_case cases[] = {
     { "embedded_nul_in_comment", H "// a\0b\n", sizeof(H "// a\0b\n") - 1, 4, 5, "embedded NUL byte" },
     { "invalid_utf8", H "\xff\n", 0, 4, 1, "invalid UTF-8 byte 0xff" },
     { "invalid_utf8_in_comment", H "// ok \xc3\x28\n", 0, 4, 7, "invalid UTF-8 byte 0xc3" },
+    /* found by fuzzing: 0xff bytes inside a comment (overflowed flex's -CF tables) */
+    { "invalid_utf8_ff_in_comment", H "// x\xff\xff\n", 0, 4, 5, "invalid UTF-8 byte 0xff" },
+    /* found by fuzzing: an integer version number */
+    { "version_integer", ".version 7\n", 0, 1, 10, "expected a version number such as 8.0" },
     { "invalid_utf8_overlong", H "/* \xc0\xaf */\n", 0, 4, 4, "invalid UTF-8 byte 0xc0" },
     { "valid_utf8_out_of_place", H "\xc3\xa9\n", 0, 4, 1, "unexpected character '\xc3\xa9'" },
     { "unexpected_character", H "#include\n", 0, 4, 1, "unexpected character '#'" },
