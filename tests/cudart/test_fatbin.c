@@ -1,7 +1,7 @@
 /* test_fatbin.c — the PTX that libcudart.so.13 takes out of a program's fatbinary must be
  * the PTX nvcc generated (kept with --keep), for every way of building: default arch,
  * sm_90, compute_80 only, several PTX archs (the best for sm_90 is chosen), zstd, LZ4
- * and no compression. A SASS-only build is refused with advice on how to rebuild. */
+ * and no compression, debug (-G) and line information. A SASS-only build is refused with advice on how to rebuild. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <ctype.h>
@@ -26,6 +26,8 @@ ParameterizedTestParameters(fatbin, extracts_nvcc_ptx) {
         {"size", "-arch=sm_90 -compress-mode=size", 90, 1},
         {"lz4", "-arch=sm_90 -compress-mode=speed", 90, 1},
         {"none", "-arch=sm_90 -no-compress", 90, 1},
+        {"debug", "-arch=sm_90 -G", 90, 1},
+        {"lineinfo", "-arch=sm_90 -lineinfo", 90, 1},
         {"multi", "-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 "
                   "-gencode arch=compute_100,code=compute_100", 90, 0},
         {"above_only", "-gencode arch=compute_100,code=compute_100 -gencode arch=compute_120,code=compute_120", 100, 0},
