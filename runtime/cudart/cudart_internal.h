@@ -27,6 +27,9 @@ extern ptxi_ctx *cr_ctx;
 cudaError_t cr_init(void);
 /* The same without bringing a launch's deferred fault to light (for launches). */
 cudaError_t cr_init_ex(bool promote);
+/* A fatbinary registered after the context exists (a shared object opened later, or a
+ * static constructor that used the runtime first) is loaded at once. */
+void cr_late_registration(void);
 /* Records e as the calling thread's last error (unless success) and returns it. */
 cudaError_t cr_ret(cudaError_t e);
 /* Maps a ptxi status, makes a sticky one the context's sticky error, records it. */

@@ -54,7 +54,11 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
     return (void **)fb;
 }
 
-CR_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle) { (void)fatCubinHandle; }
+/* Its kernels and variables are registered by now. */
+CR_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle) {
+    (void)fatCubinHandle;
+    cr_late_registration();
+}
 
 /* The program is exiting (atexit) or a shared object is unloaded: forget its
  * registrations. Pending device printf output is not flushed, as on a GPU. */

@@ -85,6 +85,13 @@ cudaError_t cr_init_ex(bool promote) {
     return atomic_load(&sticky);
 }
 
+void cr_late_registration(void) {
+    if (!atomic_load_explicit(&ready, memory_order_acquire)) return;
+    pthread_mutex_lock(&init_lock);
+    if (cr_ctx && !init_error) cr_load_modules();
+    pthread_mutex_unlock(&init_lock);
+}
+
 cudaError_t cr_ret(cudaError_t e) {
     if (e != cudaSuccess) last_error = e;
     return e;

@@ -68,3 +68,18 @@ Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
     cr_expect_eq(rc, 127);
     cr_expect(strstr(slurp(out), "cannot run /nonexistent/program"), "%s", slurp(out));
 }
+
+/* By definition: the plugin's kernel stores 4242, which it then prints. */
+Test(library, shared_object_opened_later_is_loaded, .timeout = 300) {
+    NEED_NVCC_AND_LIBRARY();
+    const char *dir = WORK_DIR "/plugin";
+    cr_assert_eq(sh("mkdir -p %s && cd %s && nvcc -arch=sm_90 -cudart shared -shared -Xcompiler -fPIC -o libplugin.so "
+                    PTXI_SOURCE_DIR "/tests/cudart/programs/plugin_lib.cu > build.log 2>&1 && "
+                    "nvcc -arch=sm_90 -cudart shared -o plugin_host " PTXI_SOURCE_DIR
+                    "/tests/cudart/programs/plugin_host.cu -ldl >> build.log 2>&1", dir, dir), 0,
+                 "build failed: %s/build.log", dir);
+    run_result r = run_program(dir, WORK_DIR "/plugin/plugin_host", NULL);
+    cr_expect_str_eq(r.out, "host: cudaSuccess\nplugin: 4242 cudaSuccess\n");
+    cr_expect_str_eq(r.err, "");
+    cr_expect_eq(r.rc, 0);
+}
