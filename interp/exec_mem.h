@@ -170,9 +170,36 @@ static inline float ftz32(float x) {
         old = o_;                                                              \
     } while (0)
 
-/* One lane's atomic. Returns the old value. */
-static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t b, uint64_t c) {
+/* One lane's atomic. Returns the old value. `h` computes 16-bit float
+ * operations (the ALU's add/min/max for f16, bf16 and their x2 forms). */
+static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t b, uint64_t c, const alu_op *h) {
     uint64_t old = 0;
+    if (ty == VM_AT_F16 || ty == VM_AT_BF16) {
+        uint16_t o = __atomic_load_n((uint16_t *)p, __ATOMIC_RELAXED), n;
+        do {
+            uint64_t s[2] = {o, b & 0xffff}, d[2] = {0, 0};
+            uint32_t cc = 0;
+            h->fn(h, d, s, &cc);
+            n = (uint16_t)d[0];
+        } while (!__atomic_compare_exchange_n((uint16_t *)p, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return o;
+    }
+    if (ty == VM_AT_F16X2 || ty == VM_AT_BF16X2) {
+        uint32_t o = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), n;
+        do {
+            uint64_t s[2] = {o, b & 0xffffffffu}, d[2] = {0, 0};
+            uint32_t cc = 0;
+            h->fn(h, d, s, &cc);
+            n = (uint32_t)d[0];
+        } while (!__atomic_compare_exchange_n((uint32_t *)p, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return o;
+    }
+    if (ty == VM_AT_B16) {
+        uint16_t e = (uint16_t)b;
+        if (op == VM_AO_EXCH) return __atomic_exchange_n((uint16_t *)p, e, __ATOMIC_SEQ_CST);
+        __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        return e;
+    }
     bool wide = ty == VM_AT_U64 || ty == VM_AT_S64 || ty == VM_AT_F64;
     if (ty == VM_AT_F32 && op == VM_AO_ADD) {
         float fb_;
@@ -249,7 +276,7 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
             if (!p) return false;
             uint64_t b = get_reg(fb, ops->s[0].off, ops->s[0].kind, l);
             uint64_t c = op == VM_AO_CAS ? get_reg(fb, ops->s[1].off, ops->s[1].kind, l) : 0;
-            uint64_t old = atom_lane(p, op, ty, b, c);
+            uint64_t old = atom_lane(p, op, ty, b, c, &ops->op);
             put_reg(fb, ops->d[0].off, ops->d[0].kind, l, old);
         }
     return true;

@@ -383,8 +383,23 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     case IR_T_F32: at = VM_AT_F32; break;
     case IR_T_F64: at = VM_AT_F64; break;
     case IR_T_U32: case IR_T_B32: at = VM_AT_U32; break;
+    case IR_T_B16: case IR_T_U16: at = VM_AT_B16; break;
+    case IR_T_F16: at = VM_AT_F16; break;
+    case IR_T_BF16: at = VM_AT_BF16; break;
+    case IR_T_F16X2: at = VM_AT_F16X2; break;
+    case IR_T_BF16X2: at = VM_AT_BF16X2; break;
     default: at = -1;
     }
+    bool half = at == VM_AT_F16 || at == VM_AT_BF16 || at == VM_AT_F16X2 || at == VM_AT_BF16X2;
+    alu_op hop = {0};
+    if (half) {
+        /* 16-bit float atomics compute with the ALU's own add/min/max (round to nearest, no flush) */
+        char mn[48];
+        snprintf(mn, sizeof mn, "%s%s.%s", op == VM_AO_ADD ? "add.rn" : op == VM_AO_MIN ? "min" : "max",
+                 "", ir_type_name[t]);
+        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &hop)) op = -1;
+    }
+    if (at == VM_AT_B16 && op != VM_AO_CAS && op != VM_AO_EXCH) op = -1;
     if (op < 0 || at < 0 || (op != VM_AO_ADD && (at == VM_AT_F32 || at == VM_AT_F64)) || in->ntypes > 1) {
         char mn[128];
         ir_insn_mnemonic(in, mn, sizeof mn);
@@ -394,6 +409,7 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     vm_alu *a = calloc(1, sizeof *a);
     if (!a) { FAIL(lc, "out of memory"); return; }
     uint32_t k = 0;
+    a->op = hop;
     vm_insn vi = base_insn(lc, VM_ATOM);
     a->d[0] = red ? (vm_opnd){0, VM_K_SINK} : dst_opnd(lc, &in->opnds[k++]);
     const ir_operand *addr = &in->opnds[k++];

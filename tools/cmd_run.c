@@ -208,6 +208,8 @@ int cmd_run(int argc, char **argv) {
             goto done;
         }
     }
+    /* Like a CUDA program that needs it, opt in to more than 48 KiB of dynamic shared memory. */
+    if (shared > 48 * 1024) ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, (int)shared);
     st = ptxi_launch(k, grid, block, shared, NULL, pv);
     ptxi_status sync = ptxi_ctx_synchronize(ctx);
     if (!st) st = sync;
