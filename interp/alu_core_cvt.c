@@ -28,7 +28,10 @@ static uint64_t nan_conv(const alu_op *op, uint64_t v, int st, int dt) {
     if (op->p[3] & C_SAT) return 0;
     if (st == T_f32 && (op->p[3] & C_FTZ)) v = ALU_NAN32;
     if (st == T_bf16 && dt == T_f32) return v << 16;
-    if (dt == T_tf32) return op->p[2] == ALU_RNA ? v & ~0x1fffull : 0x7fffe000u;
+    if (dt == T_tf32) {          /* .satfinite lowers an all-ones exponent by one unit, NaN or not */
+        if (op->p[2] != ALU_RNA) return 0x7fffe000u;
+        return (v & ~0x1fffull) - (op->p[3] & C_SATFINITE ? 0x2000 : 0);
+    }
     if (st == T_f64 || dt == T_f64) {
         uint64_t sign = v >> (sf.ebits + sf.mbits) & 1, pay = v & alu_mask(sf.mbits);
         pay = df.mbits > sf.mbits ? pay << (df.mbits - sf.mbits) : pay >> (sf.mbits - df.mbits);
@@ -140,6 +143,8 @@ static uint64_t convert(const alu_op *op, uint64_t v, int dt) {
 ALU_FN(f_cvt) {
     d[0] = convert(op, s[0], op->p[0]);
 }
+/* A float cvt to its own type without modifiers is a move: NaNs keep their bits. */
+ALU_FN(f_cvt_move) { d[0] = s[0] & alu_mask(alu_tbits(op->p[0])); }
 /* f16x2/bf16x2: the first source goes to the upper half. */
 ALU_FN(f_cvt_x2) {
     int t = op->p[0] == T_f16x2 ? T_f16 : T_bf16;
@@ -198,7 +203,7 @@ int alu_build_cvt(const char *opc, alu_mn *m, alu_op *op) {
     }
     if (rm == ALU_RNA && dt != T_tf32) return 0;
     if ((fl & C_FTZ) && st != T_f32 && dt != T_f32) return 0;
-    op->fn = x2 ? f_cvt_x2 : f_cvt;
+    op->fn = x2 ? f_cvt_x2 : dt == st && dfl && !fl && rm < 0 ? f_cvt_move : f_cvt;
     op->p[0] = dt;
     op->p[1] = st;
     op->p[2] = rm < 0 ? ALU_RN : rm;

@@ -364,6 +364,10 @@ def cvt_forms():
             form('cvt.%s%s.sat.f32.f64' % (r, f) if r[-1] != 'i' else 'cvt.%s%s.f32.f32' % (r, f),
                  ['f32'], ['f64' if r[-1] != 'i' else 'f32'], ['f64n' if r[-1] != 'i' else 'f32n'], 24)
     form('cvt.ftz.f32.f32', ['f32'], ['f32'], ['f32'], 24)
+    form('cvt.f32.f32', ['f32'], ['f32'], ['f32'], 16)
+    form('cvt.f64.f64', ['f64'], ['f64'], ['f64'], 16)
+    form('cvt.u32.u32', ['b32'], ['b32'], ['i32'], 4)
+    form('cvt.s16.s16', ['b16'], ['b16'], ['i16'], 4)
     form('cvt.sat.f32.f32', ['f32'], ['f32'], ['f32'], 24)
     form('cvt.ftz.sat.f32.f32', ['f32'], ['f32'], ['f32'], 16)
     form('cvt.rn.sat.f16.f32', ['b16'], ['f32'], ['f32n'], 24)
@@ -372,6 +376,10 @@ def cvt_forms():
     form('cvt.rn.relu.f16.f32', ['b16'], ['f32'], ['f32n'], 24)
     form('cvt.rn.relu.bf16.f32', ['b16'], ['f32'], ['f32n'], 24)
     form('cvt.rna.tf32.f32', ['b32'], ['f32'], ['f32n'], 40)
+    form('cvt.rna.satfinite.tf32.f32', ['b32'], ['f32'], ['f32n'], 24)
+    for d in ('f16', 'bf16'):
+        form('cvt.rn.satfinite.%s.f32' % d, ['b16'], ['f32'], ['f32n'], 32)
+        form('cvt.rn.relu.satfinite.%sx2.f32' % d, ['b32'], ['f32', 'f32'], ['f32n', 'f32n'], 16)
     form('cvt.rn.tf32.f32', ['b32'], ['f32'], ['f32n'], 40)
     form('cvt.rz.tf32.f32', ['b32'], ['f32'], ['f32n'], 40)
     form('cvt.rn.relu.tf32.f32', ['b32'], ['f32'], ['f32n'], 24)
