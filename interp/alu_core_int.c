@@ -33,7 +33,6 @@ static inline u128 mul_part(const alu_op *op, const uint64_t *s) {
 }
 ALU_FN(f_mul) { d[0] = (uint64_t)mul_part(op, s) & alu_mask(W(op) << (op->p[2] == 2)); }
 ALU_FN(f_mad) {
-
     unsigned w = W(op) << (op->p[2] == 2);
     d[0] = (uint64_t)(mul_part(op, s) + s[2]) & alu_mask(w);
 }
@@ -61,9 +60,8 @@ ALU_FN(f_addc) {
     if (op->cc_out) *cc = (uint32_t)(t >> w) & 1;
 }
 
-/* mul24/mad24: p[2] = 1 hi, p[3] = 1 mad, p[4]... sat is p[3] == 2. */
+/* mul24/mad24: p[2] = 1 for .hi; p[3] = 0 mul, 1 mad, 2 mad.hi.sat. */
 ALU_FN(f_mul24) {
-
     int64_t a = SG(op) ? alu_sext(s[0], 24) : (int64_t)(s[0] & 0xffffff);
     int64_t b = SG(op) ? alu_sext(s[1], 24) : (int64_t)(s[1] & 0xffffff);
     uint64_t t = (uint64_t)(a * b);
@@ -73,7 +71,6 @@ ALU_FN(f_mul24) {
 }
 
 ALU_FN(f_sad) {
-
     s128 x = ext(op, s[0]) - ext(op, s[1]);
     d[0] = zx(op, (uint64_t)(x < 0 ? -x : x) + s[2]);
 }
@@ -81,7 +78,6 @@ ALU_FN(f_sad) {
 /* Division by zero gives all ones for the quotient and for the remainder, signed
  * or not (measured on sm_90). INT_MIN / -1 wraps to INT_MIN, remainder 0. */
 ALU_FN(f_div) {
-
     unsigned w = W(op);
     if (!SG(op)) {
         uint64_t a = zx(op, s[0]), b = zx(op, s[1]);
@@ -95,7 +91,6 @@ ALU_FN(f_div) {
     d[0] = zx(op, (a < 0) != (b < 0) ? -q : q);
 }
 ALU_FN(f_rem) {
-
     if (!SG(op)) {
         uint64_t a = zx(op, s[0]), b = zx(op, s[1]);
         d[0] = b ? a % b : alu_mask(W(op));
@@ -121,7 +116,6 @@ static inline uint64_t minmax(const alu_op *op, uint64_t a, uint64_t b) {
 ALU_FN(f_minmax) { d[0] = minmax(op, s[0], s[1]); }
 /* s16x2/u16x2: p[2] as for min/max, or 2 for add. */
 ALU_FN(f_x2) {
-
     uint64_t r = 0;
     for (int h = 0; h < 32; h += 16) {
         uint64_t a = (s[0] >> h) & 0xffff, b = (s[1] >> h) & 0xffff;
@@ -134,14 +128,12 @@ ALU_FN(f_x2) {
 ALU_FN(f_popc) { d[0] = __builtin_popcountll(zx(op, s[0])); }
 ALU_FN(f_clz) { uint64_t a = zx(op, s[0]); d[0] = a ? __builtin_clzll(a) - (64 - W(op)) : W(op); }
 ALU_FN(f_brev) {
-
     uint64_t a = s[0], r = 0;
     for (unsigned i = 0; i < W(op); i++) r |= ((a >> i) & 1) << (W(op) - 1 - i);
     d[0] = r;
 }
 /* bfind: p[2] = 1 for .shiftamt. */
 ALU_FN(f_bfind) {
-
     uint64_t a = zx(op, s[0]);
     if (SG(op) && sx(op, a) < 0) a = zx(op, ~a);
     if (!a) { d[0] = 0xffffffffu; return; }
@@ -153,7 +145,6 @@ ALU_FN(f_bfi) { d[0] = alu_bfi(s[0], s[1], (uint32_t)s[2], (uint32_t)s[3], W(op)
 /* fns: position of the offset-th set bit of mask counting from base (upwards for
  * a positive offset, downwards for a negative one); 0xffffffff if there is none. */
 ALU_FN(f_fns) {
-
     uint32_t mask = (uint32_t)s[0], base = (uint32_t)s[1];
     int32_t off = (int32_t)s[2];
     uint32_t r = 0xffffffffu;
@@ -176,7 +167,6 @@ static inline unsigned bitcount(const alu_op *op, uint64_t v) {
     return op->p[2] ? (b > 32 ? 32 : b) : (b & 31);
 }
 ALU_FN(f_szext) {
-
     unsigned n = bitcount(op, s[1]);
     uint64_t a = s[0] & alu_mask(n);
     d[0] = (uint32_t)(n && SG(op) ? (uint64_t)alu_sext(a, n) : a);
@@ -184,7 +174,6 @@ ALU_FN(f_szext) {
 ALU_FN(f_bmsk) { d[0] = (uint32_t)(alu_mask(bitcount(op, s[1])) << bitcount(op, s[0])); }
 /* dp4a/dp2a: p[1] signedness of a, p[2] of b, p[3] = 0 dp4a, 1 dp2a.lo, 2 dp2a.hi. */
 ALU_FN(f_dp) {
-
     int64_t acc = 0;
     unsigned n = op->p[3] ? 2 : 4, aw = op->p[3] ? 16 : 8, bo = op->p[3] == 2 ? 2 : 0;
     for (unsigned i = 0; i < n; i++) {
@@ -203,7 +192,6 @@ ALU_FN(f_cnot) { d[0] = zx(op, s[0]) == 0; }
 ALU_FN(f_mov) { d[0] = zx(op, s[0]); }
 ALU_FN(f_shl) { uint32_t n = (uint32_t)s[1]; d[0] = n >= W(op) ? 0 : zx(op, s[0] << n); }
 ALU_FN(f_shr) {
-
     uint32_t n = (uint32_t)s[1];
     if (n >= W(op)) n = W(op) - 1 + !SG(op);        /* signed: fill with the sign */
     d[0] = n >= W(op) ? 0 : zx(op, SG(op) ? (uint64_t)(sx(op, s[0]) >> n) : zx(op, s[0]) >> n);
