@@ -187,7 +187,11 @@ dispatch:
             ACCOUNT(i + 1);
             i = i->target;
             seg = i;
-            if (i->flags & VM_F_BACK && --budget == 0) { SAVE(); why = VM_Y_SLICE; goto out; }
+            if (i->flags & VM_F_BACK && --budget == 0) {
+                why = VM_Y_SLICE;
+                if (!vm_yield_group(w, i)) why = VM_Y_BLOCKED;
+                goto out_nosave;
+            }
             if (i >= stop) goto merge;
             DISPATCH;
         }
@@ -294,11 +298,11 @@ dispatch:
         uint32_t m = EXEC;
         if (!m) NEXT;
         ACCOUNT(i + 1);
-        w->pc = i + 1;
-        w->mask = mask;
         w->sleep_until = (uint64_t)(vm_now() * 1e9) + (i->a ? R32(i->a)[__builtin_ctz(m)] : 0);
         why = VM_Y_SLICE;
-        goto out;
+        if (!vm_yield_group(w, i + 1)) why = VM_Y_BLOCKED;
+        else if (w->mask != mask) w->sleep_until = 0;   /* another group of the warp runs meanwhile */
+        goto out_nosave;
     }
     CASE(PMEVENT) {
         if (EXEC) atomic_fetch_add(&cta->grid->pmevents[i->imm & 15], 1);

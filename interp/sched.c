@@ -85,11 +85,24 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
 
 /* ---- lane groups and frames ---- */
 
+/* Independent thread scheduling: a group that spins (time slice over, or
+ * nanosleep) lets the other groups of its warp run first, so a lane waiting
+ * for a lock held by another lane of the same warp makes progress. */
+bool vm_yield_group(vm_warp *w, const vm_insn *at) {
+    for (int l = 0; l < VM_LANES; l++)
+        if (w->mask >> l & 1) w->lpc[l] = at;
+    w->avoid = w->mask;
+    bool r = vm_reschedule(w);
+    w->avoid = 0;
+    return r;
+}
+
 bool vm_reschedule(vm_warp *w) {
     for (;;) {
         vm_frame *f = &w->frames[w->depth - 1];
         uint32_t live = f->lanes & ~f->done & ~w->exited;
         uint32_t cand = live & ~w->blocked;
+        if (cand & ~w->avoid) cand &= ~w->avoid;
         if (!cand) {
             if (live) {
                 /* Everyone left waits. Lanes waiting in a collective whose other

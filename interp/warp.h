@@ -33,6 +33,7 @@ typedef struct vm_warp {
     uint32_t collwait;         /* of those, lanes waiting in a warp collective for other lanes */
     uint32_t barwait[16];      /* of those, lanes waiting at each named barrier */
     bool forced;               /* run the collective at pc with the lanes that are there */
+    uint32_t avoid;            /* lanes that just yielded: others go first */
     uint32_t present;          /* lanes that exist (a partial last warp has fewer) */
     const vm_insn *lpc[VM_LANES];  /* where each lane not in the group continues */
     const vm_insn *lpc_stop;   /* smallest lpc of a waiting lane above pc: the group merges there */
@@ -110,6 +111,8 @@ int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, 
 /* Chooses the next lane group: smallest PC first. Returns false when no lane
  * of the warp can run now (all exited or blocked). */
 bool vm_reschedule(vm_warp *w);
+/* The running group (about to continue at `at`) steps aside for the warp's other groups. */
+bool vm_yield_group(vm_warp *w, const vm_insn *at);
 
 
 /* Out-of-line parts of handlers (sched.c, collectives.c). Negative = fault recorded. */
