@@ -77,9 +77,9 @@ typedef struct cr_var {
     ptxi_dptr addr;                 /* resolved when the module is loaded */
 } cr_var;
 
-/* Loads the PTX of every registered fatbinary into cr_ctx (done once by cr_init, again
- * after cudaDeviceReset). Returns the first failure. */
-cudaError_t cr_load_modules(void);
+/* Loads the PTX of every registered fatbinary not yet loaded into cr_ctx (by cr_init,
+ * again after cudaDeviceReset, and for late registrations). */
+void cr_load_modules(void);
 void cr_forget_modules(void);       /* after ptxi_ctx_reset freed them */
 cr_func *cr_find_func(const void *host_fun);
 cr_var *cr_find_var(const void *host_var);

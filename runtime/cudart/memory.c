@@ -194,18 +194,16 @@ CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
     CR_ENTER();
     if (!width || !height) return cudaSuccess;
     if (width > dpitch || width > spitch) return cr_ret(cudaErrorInvalidPitchValue);
+    /* Direction from the first bytes, then the whole pitched spans must be in place. */
+    cudaError_t e = check_copy(dst, src, width, &kind);
     size_t span_d = dpitch * (height - 1) + width, span_s = spitch * (height - 1) + width;
-    enum cudaMemcpyKind k = kind;
-    cudaError_t e = check_copy(dst, src, span_d < span_s ? span_d : span_s, &k);
-    if (e == cudaSuccess) e = check_copy(dst, src, 1, &k);
-    if (e == cudaSuccess && k != cudaMemcpyHostToHost) {
-        bool dd = k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToDevice;
-        bool ds = k == cudaMemcpyDeviceToHost || k == cudaMemcpyDeviceToDevice;
-        if ((dd && !in_device(dst, span_d)) || (ds && !in_device(src, span_s))) e = cudaErrorInvalidValue;
-    }
+    bool dev_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool dev_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (e == cudaSuccess && ((dev_dst && !in_device(dst, span_d)) || (dev_src && !in_device(src, span_s))))
+        e = cudaErrorInvalidValue;
     if (e != cudaSuccess) return cr_ret(e);
     for (size_t r = 0; r < height; r++) {
-        ptxi_status s = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, k);
+        ptxi_status s = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);
         if (s != PTXI_SUCCESS) return cr_st(s);
     }
     return cudaSuccess;

@@ -139,8 +139,9 @@ static void report(cr_fatbin *fb) {
     fprintf(stderr, "ptxi: %s: %s\n", program_name(), fb->msg);
 }
 
-cudaError_t cr_load_modules(void) {
-    cudaError_t first = cudaSuccess;
+/* A fatbinary that cannot be loaded is reported once and fails its own kernels'
+ * launches, not every call of the program. */
+void cr_load_modules(void) {
     pthread_mutex_lock(&reg_lock);
     for (cr_fatbin *fb = fatbins; fb; fb = fb->next) {
         if (fb->mod || fb->err) continue;
@@ -168,13 +169,8 @@ cudaError_t cr_load_modules(void) {
         if (v->managed) *(void **)v->host_var = (void *)(uintptr_t)v->addr;
     }
     for (cr_fatbin *fb = fatbins; fb; fb = fb->next)
-        if (fb->err) {
-            report(fb);
-            if (!first) first = fb->err;
-        }
+        if (fb->err) report(fb);
     pthread_mutex_unlock(&reg_lock);
-    (void)first;  /* a broken fatbinary fails its own kernels' launches, not every call */
-    return cudaSuccess;
 }
 
 void cr_forget_modules(void) {
