@@ -213,17 +213,18 @@ CR_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
     return cudaSuccess;
 }
 
-/* Destroys the device's state (memory, modules, streams) and clears a sticky error;
- * the next call starts afresh and reloads the program's modules. */
+/* Destroys the device's state (memory, modules, streams) and clears a sticky error.
+ * The program's modules are loaded again at once, so that __managed__ variables,
+ * which the host reaches without calling the runtime, point at live memory. */
 CR_EXPORT cudaError_t cudaDeviceReset(void) {
     pthread_mutex_lock(&init_lock);
     if (cr_ctx) {
         ptxi_ctx_reset(cr_ctx);
         cr_forget_modules();
         cr_streams_forget();
+        cr_load_modules();
     }
     clear_sticky();
-    atomic_store(&ready, false);
     pthread_mutex_unlock(&init_lock);
     return cudaSuccess;
 }
