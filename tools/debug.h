@@ -1,0 +1,144 @@
+/* debug.h — `ptxi debug`, the step debugger: its session state, shared by the
+ * command loop and execution control (cmd_debug.c), breakpoints and watchpoints
+ * (debug_break.c) and inspection (debug_show.c). The debugger runs inside the
+ * interpreter's per-instruction hook (vm_runtime.dbg), on the thread running
+ * the warp; launches are deterministic (one host thread). */
+#ifndef PTXI_DEBUG_H
+#define PTXI_DEBUG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "launch_opts.h"
+#include "rt.h"
+#include "warp.h"
+
+/* runtime/debug_attach.c: installs the hooks; must precede module loads. */
+void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data);
+/* The fault hook (vm_runtime.dbg_fault) where the interpreter has one; returns whether it does. */
+bool rt_attach_fault_hook(ptxi_ctx *ctx,
+                          void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *));
+
+#define DBG_MAX_BP 64
+#define DBG_MAX_WATCH 8
+#define DBG_MAX_DISPLAY 16
+
+/* Marks on instructions (dbg.mark[function][code index]). */
+enum { DBG_M_BREAK = 1, DBG_M_BRKPT = 2 };
+
+typedef struct dbg_loc {
+    uint32_t fn, idx;          /* function of the program, code index */
+} dbg_loc;
+
+typedef struct dbg_bp {
+    int id;
+    bool enabled, temp;
+    char spec[256], cond[256];
+    dbg_loc *locs;
+    uint32_t nlocs;
+    unsigned hits;
+} dbg_bp;
+
+typedef struct dbg_watch {
+    int id;
+    char spec[256];
+    uint8_t *host;             /* the watched bytes as the host sees them */
+    uint32_t len;
+    uint8_t old[8];
+} dbg_watch;
+
+typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;
+
+typedef struct dbg {
+    cli_launch lo;
+    const char *path;
+    ptxi_ctx *ctx;
+    ptxi_module *mod;
+    cli_prepared prep;
+    vm_program *prog;
+    uint8_t **mark;            /* per function, per code index: DBG_M_* */
+    char **ptx;                /* the PTX file's lines (1-based: ptx[line - 1]) */
+    uint32_t nptx;
+    /* breakpoints, watchpoints, displays */
+    dbg_bp bp[DBG_MAX_BP];
+    int nbp, next_id;
+    dbg_watch watch[DBG_MAX_WATCH];
+    int nwatch;
+    char display[DBG_MAX_DISPLAY][128];
+    int ndisplay;
+    bool break_on_launch;
+    /* execution */
+    bool started, running, killing, quit;
+    dbg_mode mode;
+    int repeat;                /* steps still to make before stopping */
+    uint64_t step_cta;         /* the warp being stepped: CTA and warp index */
+    uint32_t step_warp, step_depth, step_file, step_line, step_idx;
+    bool step_by_line;
+    const vm_insn *step_pc;
+    /* where the launch is stopped: the warp that hit the stop, its instruction */
+    vm_cta *cta;
+    vm_warp *stop_w;
+    const vm_insn *stop_i;
+    bool faulted;
+    /* focus: warp and lane of the current CTA */
+    uint32_t fwarp, flane;
+    /* the last instruction run (for watchpoints): warp, instruction, executing lanes */
+    vm_warp *prev_w;
+    const vm_insn *prev_i;
+    uint32_t prev_m;
+    /* input */
+    FILE *in, *devnull;
+    bool tty, echo;
+    char last[512];
+    unsigned nvalues;          /* $N of print */
+} dbg;
+
+/* debug_break.c */
+int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err, size_t errlen);
+void dbg_remark(dbg *d);
+int dbg_cmd_break(dbg *d, const char *args, bool temp);
+int dbg_cmd_delete(dbg *d, const char *args);
+int dbg_cmd_enable(dbg *d, const char *args, bool on);
+void dbg_info_breakpoints(dbg *d);
+/* Lanes of the group at a marked instruction for which a breakpoint there holds; sets *hit. */
+uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit);
+int dbg_cmd_watch(dbg *d, const char *args);
+/* Reports a changed watchpoint and returns true. */
+bool dbg_check_watch(dbg *d);
+void dbg_free_breaks(dbg *d);
+
+/* debug_show.c */
+typedef struct dbg_val {
+    uint64_t bits;
+    uint8_t type;              /* ir_type */
+    bool ok;
+} dbg_val;
+/* The warp and lane in focus (NULL when not stopped). */
+vm_warp *dbg_fwarp(dbg *d);
+/* The function and code index of insn i of warp w. */
+const vm_func *dbg_func_of(const vm_warp *w, const vm_insn *i);
+/* Evaluates a register, special register, symbol or number for lane l of w. */
+int dbg_eval(dbg *d, vm_warp *w, int l, const char *expr, dbg_val *v, char *err, size_t errlen);
+/* Evaluates "A op B" (or a single operand, true when non-zero) for lane l. */
+int dbg_cond(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen);
+/* Resolves "[@space] base [+ off]" to host bytes that may be read (len at most `want`). */
+uint8_t *dbg_address(dbg *d, const char *expr, uint32_t want, char *desc, size_t desclen, char *err, size_t errlen);
+/* The lane of the last instruction run whose store covered [p, p+n), or -1. */
+int dbg_writer_lane(dbg *d, const uint8_t *p, uint32_t n);
+void dbg_where(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_t len);
+void dbg_show_stop(dbg *d, const vm_warp *w, const vm_insn *i);
+void dbg_focus_line(dbg *d, char *buf, size_t len);
+int dbg_cmd_print(dbg *d, const char *fmt, const char *args);
+int dbg_cmd_x(dbg *d, const char *fmt, const char *args);
+int dbg_cmd_set_var(dbg *d, const char *args);
+int dbg_cmd_info(dbg *d, const char *args);
+int dbg_cmd_backtrace(dbg *d);
+int dbg_cmd_list(dbg *d, const char *args);
+void dbg_run_displays(dbg *d);
+/* The source line `line` of .file `file` if the file is readable (static buffer), else NULL. */
+const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line);
+const char *dbg_file_name(dbg *d, uint32_t file);
+const char *dbg_base(const char *path);
+
+#endif

@@ -1,0 +1,311 @@
+/* debug_break.c — where `ptxi debug` stops: locations ([FILE:]LINE of the PTX
+ * or, through .loc, of the .cu source; function and label names) resolved to
+ * code indexes, breakpoints with per-lane conditions, and watchpoints that
+ * compare the watched bytes before every instruction. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+
+const char *dbg_base(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static bool all_digits(const char *s) {
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return false;
+    return true;
+}
+
+/* Appends every (function, index) where `match` holds and the previous
+ * instruction of the function does not (the start of each run of a line). */
+typedef bool (*line_fn)(const vm_src *s, uint32_t file, uint32_t line);
+static bool ptx_at(const vm_src *s, uint32_t file, uint32_t line) { (void)file; return s->loc.line == line; }
+static bool cu_at(const vm_src *s, uint32_t file, uint32_t line) { return s->dbg.file == file && s->dbg.line == line; }
+
+static int collect(dbg *d, line_fn at, uint32_t file, uint32_t line, dbg_loc **out, uint32_t *n) {
+    *n = 0;
+    *out = NULL;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
+        const vm_func *vf = &d->prog->funcs[f];
+        for (uint32_t k = 0; k < vf->ncode; k++) {
+            if (!at(&vf->src[k], file, line) || (k && at(&vf->src[k - 1], file, line))) continue;
+            dbg_loc *nv = realloc(*out, (*n + 1) * sizeof **out);
+            if (!nv) return -1;
+            *out = nv;
+            nv[(*n)++] = (dbg_loc){f, k};
+        }
+    }
+    return 0;
+}
+
+/* The first line at or after `line` that has code, for the lines `at` reads. */
+static uint32_t line_with_code(dbg *d, bool cu, uint32_t file, uint32_t line) {
+    uint32_t best = 0;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
+        const vm_func *vf = &d->prog->funcs[f];
+        for (uint32_t k = 0; k < vf->ncode; k++) {
+            const vm_src *s = &vf->src[k];
+            uint32_t l = cu ? (s->dbg.file == file ? s->dbg.line : 0) : s->loc.line;
+            if (l >= line && (!best || l < best)) best = l;
+        }
+    }
+    return best;
+}
+
+int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err, size_t errlen) {
+    const ir_module *m = d->prog->ir;
+    const char *colon = strrchr(spec, ':');
+    if (colon && all_digits(colon + 1)) {
+        uint32_t line = (uint32_t)strtoul(colon + 1, NULL, 10);
+        char file[256];
+        snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
+        if (!strcmp(dbg_base(file), dbg_base(d->path))) {
+            uint32_t l = line_with_code(d, false, 0, line);
+            if (!l) { snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file); return -1; }
+            return collect(d, ptx_at, 0, l, out, n);
+        }
+        for (uint32_t k = 0; k < m->nfiles; k++)
+            if (!strcmp(dbg_base(m->files[k].name), dbg_base(file))) {
+                uint32_t l = line_with_code(d, true, m->files[k].index, line);
+                if (!l) continue;
+                return collect(d, cu_at, m->files[k].index, l, out, n);
+            }
+        snprintf(err, errlen, "No source file named %s.", file);
+        return -1;
+    }
+    if (all_digits(spec)) {
+        uint32_t l = line_with_code(d, false, 0, (uint32_t)strtoul(spec, NULL, 10));
+        if (!l) { snprintf(err, errlen, "Line %s of \"%s\" has no code after it.", spec, dbg_base(d->path)); return -1; }
+        return collect(d, ptx_at, 0, l, out, n);
+    }
+    *n = 0;
+    *out = malloc(sizeof **out);
+    if (!*out) return -1;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
+        const vm_func *vf = &d->prog->funcs[f];
+        if (vf->ncode && !strcmp(vf->ir->name, spec)) {
+            **out = (dbg_loc){f, 0};
+            *n = 1;
+            return 0;
+        }
+        for (uint32_t k = 0; k < vf->ir->nlabels; k++)
+            if (!strcmp(vf->ir->labels[k].name, spec)) {
+                uint32_t line = vf->ir->labels[k].loc.line, idx = 0;
+                while (idx < vf->ncode && vf->src[idx].loc.line < line) idx++;
+                if (idx == vf->ncode) break;
+                **out = (dbg_loc){f, idx};
+                *n = 1;
+                return 0;
+            }
+    }
+    free(*out);
+    *out = NULL;
+    snprintf(err, errlen, "Function or label \"%s\" not defined.", spec);
+    return -1;
+}
+
+void dbg_remark(dbg *d) {
+    if (!d->mark) return;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++)
+        for (uint32_t k = 0; k <= d->prog->funcs[f].ncode; k++) d->mark[f][k] &= (uint8_t)~DBG_M_BREAK;
+    for (int b = 0; b < d->nbp; b++)
+        if (d->bp[b].enabled)
+            for (uint32_t k = 0; k < d->bp[b].nlocs; k++) d->mark[d->bp[b].locs[k].fn][d->bp[b].locs[k].idx] |= DBG_M_BREAK;
+}
+
+static void describe_loc(dbg *d, const dbg_loc *l, char *buf, size_t len) {
+    const vm_func *vf = &d->prog->funcs[l->fn];
+    const vm_src *s = &vf->src[l->idx];
+    int k = snprintf(buf, len, "%s at %s:%u", vf->ir->name, dbg_base(d->path), s->loc.line);
+    const char *cu = s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
+    if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), s->dbg.line);
+}
+
+int dbg_cmd_break(dbg *d, const char *args, bool temp) {
+    char spec[256], cond[256] = "", err[300];
+    if (!*args) {
+        if (!d->stop_w) { printf("No default breakpoint location now.\n"); return -1; }
+        const vm_func *f = dbg_func_of(d->stop_w, d->stop_i);
+        snprintf(spec, sizeof spec, "%s:%u", dbg_base(d->path), f->src[d->stop_i - f->code].loc.line);
+    } else {
+        snprintf(spec, sizeof spec, "%s", args);
+    }
+    char *ifp = strstr(spec, " if ");
+    if (ifp) {
+        snprintf(cond, sizeof cond, "%s", ifp + 4);
+        *ifp = 0;
+    }
+    if (d->nbp == DBG_MAX_BP) { printf("Too many breakpoints.\n"); return -1; }
+    dbg_bp *b = &d->bp[d->nbp];
+    memset(b, 0, sizeof *b);
+    if (dbg_resolve(d, spec, &b->locs, &b->nlocs, err, sizeof err) || !b->nlocs) {
+        printf("%s\n", b->nlocs || !b->locs ? err : "No code at that location.");
+        free(b->locs);
+        return -1;
+    }
+    b->id = d->next_id++;
+    b->enabled = true;
+    b->temp = temp;
+    snprintf(b->spec, sizeof b->spec, "%s", spec);
+    snprintf(b->cond, sizeof b->cond, "%s", cond);
+    d->nbp++;
+    char where[400];
+    describe_loc(d, &b->locs[0], where, sizeof where);
+    printf("%s %d at %s", temp ? "Temporary breakpoint" : "Breakpoint", b->id, where);
+    if (b->nlocs > 1) printf(" (%u locations)", b->nlocs);
+    printf("\n");
+    dbg_remark(d);
+    return 0;
+}
+
+/* Applies fn to each breakpoint named in args (all when none). */
+static int each_bp(dbg *d, const char *args, void (*fn)(dbg *, int, bool), bool on) {
+    if (!*args) {
+        for (int k = d->nbp; k-- > 0;) fn(d, k, on);
+    } else {
+        for (const char *p = args; *p;) {
+            char *end;
+            long id = strtol(p, &end, 10);
+            if (end == p) { printf("Bad breakpoint number '%s'\n", p); return -1; }
+            int k = 0;
+            while (k < d->nbp && d->bp[k].id != id) k++;
+            if (k == d->nbp) printf("No breakpoint number %ld.\n", id);
+            else fn(d, k, on);
+            p = end;
+            while (*p == ' ') p++;
+        }
+    }
+    dbg_remark(d);
+    return 0;
+}
+
+static void delete_one(dbg *d, int k, bool on) {
+    (void)on;
+    free(d->bp[k].locs);
+    memmove(&d->bp[k], &d->bp[k + 1], (size_t)(d->nbp - k - 1) * sizeof d->bp[0]);
+    d->nbp--;
+}
+
+static void enable_one(dbg *d, int k, bool on) { d->bp[k].enabled = on; }
+
+int dbg_cmd_delete(dbg *d, const char *args) {
+    if (!strncmp(args, "display", 7)) return 0;
+    return each_bp(d, args, delete_one, false);
+}
+
+int dbg_cmd_enable(dbg *d, const char *args, bool on) { return each_bp(d, args, enable_one, on); }
+
+void dbg_info_breakpoints(dbg *d) {
+    if (!d->nbp && !d->nwatch) { printf("No breakpoints or watchpoints.\n"); return; }
+    printf("Num     Type            Disp Enb What\n");
+    for (int k = 0; k < d->nbp; k++) {
+        const dbg_bp *b = &d->bp[k];
+        char where[400];
+        describe_loc(d, &b->locs[0], where, sizeof where);
+        printf("%-7d breakpoint      %-4s %-3s %s\n", b->id, b->temp ? "del" : "keep", b->enabled ? "y" : "n", where);
+        if (b->cond[0]) printf("\tstop only if %s\n", b->cond);
+        if (b->hits) printf("\tbreakpoint already hit %u time%s\n", b->hits, b->hits == 1 ? "" : "s");
+    }
+    for (int k = 0; k < d->nwatch; k++)
+        printf("%-7d hw watchpoint   keep y   %s\n", d->watch[k].id, d->watch[k].spec);
+}
+
+uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit) {
+    const vm_func *f = w->frames[w->depth - 1].fn;
+    uint32_t fi = (uint32_t)(f - d->prog->funcs), idx = (uint32_t)(i - f->code);
+    for (int b = 0; b < d->nbp; b++) {
+        dbg_bp *bp = &d->bp[b];
+        if (!bp->enabled) continue;
+        uint32_t k = 0;
+        while (k < bp->nlocs && (bp->locs[k].fn != fi || bp->locs[k].idx != idx)) k++;
+        if (k == bp->nlocs) continue;
+        uint32_t lanes = w->mask;
+        if (bp->cond[0]) {
+            /* the condition is evaluated for each lane of the group; it stops the
+             * warp when it holds for at least one */
+            uint32_t yes = 0;
+            for (int l = 0; l < VM_LANES; l++) {
+                bool v;
+                char err[200];
+                if (!(lanes >> l & 1)) continue;
+                if (dbg_cond(d, w, l, bp->cond, &v, err, sizeof err)) {
+                    printf("Error in testing condition for breakpoint %d: %s\n", bp->id, err);
+                    yes = lanes;
+                    break;
+                }
+                if (v) yes |= 1u << l;
+            }
+            lanes = yes;
+        }
+        if (lanes) {
+            *hit = bp;
+            return lanes;
+        }
+    }
+    return 0;
+}
+
+int dbg_cmd_watch(dbg *d, const char *args) {
+    uint32_t len = 4;
+    if (*args == '/') {
+        char *end;
+        len = (uint32_t)strtoul(args + 1, &end, 0);
+        args = end;
+        while (*args == ' ') args++;
+    }
+    if (!len || len > 8) { printf("A watchpoint covers 1 to 8 bytes.\n"); return -1; }
+    if (!d->stop_w) { printf("The program is not being run: watch an address once it is stopped.\n"); return -1; }
+    if (d->nwatch == DBG_MAX_WATCH) { printf("Too many watchpoints.\n"); return -1; }
+    char desc[200], err[300];
+    uint8_t *p = dbg_address(d, args, len, desc, sizeof desc, err, sizeof err);
+    if (!p) { printf("%s\n", err); return -1; }
+    dbg_watch *wt = &d->watch[d->nwatch++];
+    wt->id = d->next_id++;
+    wt->host = p;
+    wt->len = len;
+    memcpy(wt->old, p, len);
+    snprintf(wt->spec, sizeof wt->spec, "%s (%u bytes)", desc, len);
+    printf("Hardware watchpoint %d: %s\n", wt->id, wt->spec);
+    return 0;
+}
+
+static uint64_t bytes_value(const uint8_t *p, uint32_t n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+
+bool dbg_check_watch(dbg *d) {
+    for (int k = 0; k < d->nwatch; k++) {
+        dbg_watch *wt = &d->watch[k];
+        if (!wt->host || !memcmp(wt->old, wt->host, wt->len)) continue;
+        uint64_t o = bytes_value(wt->old, wt->len), nv = bytes_value(wt->host, wt->len);
+        printf("\nHardware watchpoint %d: %s\n\nOld value = %llu (0x%llx)\nNew value = %llu (0x%llx)\n", wt->id,
+               wt->spec, (unsigned long long)o, (unsigned long long)o, (unsigned long long)nv,
+               (unsigned long long)nv);
+        memcpy(wt->old, wt->host, wt->len);
+        if (d->prev_w) {
+            vm_warp *w = d->prev_w;
+            int l = dbg_writer_lane(d, wt->host, wt->len);
+            char where[400];
+            dbg_where(d, w, d->prev_i, where, sizeof where);
+            if (l >= 0)
+                printf("Written by block (%u,%u,%u) thread (%u,%u,%u) (warp %u lane %d) at %s\n", w->cta->ctaid[0],
+                       w->cta->ctaid[1], w->cta->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l], w->id, l, where);
+            else
+                printf("Written by block (%u,%u,%u) warp %u (lanes 0x%08x) at %s\n", w->cta->ctaid[0],
+                       w->cta->ctaid[1], w->cta->ctaid[2], w->id, d->prev_m, where);
+        }
+        return true;
+    }
+    return false;
+}
+
+void dbg_free_breaks(dbg *d) {
+    for (int k = 0; k < d->nbp; k++) free(d->bp[k].locs);
+    d->nbp = 0;
+}
