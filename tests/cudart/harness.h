@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +72,22 @@ static inline const char *build(const char *dir, const char *src, const char *fl
         snprintf(path, sizeof path, "%s/%s", dir, f);
         if (mtime(path) > newest) newest = mtime(path);
     }
+    snprintf(path, sizeof path, "%s/check.h", dir);
+    if (mtime(path) > newest) newest = mtime(path);
     snprintf(files, sizeof files, "%s", src);
     for (char *c = files; *c; c++)
         if (*c == ',') *c = ' ';
     sh("mkdir -p " WORK_DIR);
-    if (mtime(bin) > newest) return bin;
+    /* The flags it was built with are kept beside it: other flags, other binary. */
+    snprintf(path, sizeof path, "%s.flags", bin);
+    char *old = slurp(path);
+    bool same = old && !strcmp(old, flags);
+    free(old);
+    if (same && mtime(bin) > newest) return bin;
     int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' %s > '%s.build.log' 2>&1", dir, flags, bin, files, bin);
     cr_assert_eq(rc, 0, "nvcc failed for %s (%s); see %s.build.log", src, flags, bin);
+    FILE *f = fopen(path, "w");
+    if (f) fputs(flags, f), fclose(f);
     return bin;
 }
 
