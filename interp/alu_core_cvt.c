@@ -81,11 +81,12 @@ static double irnd(double f, int rm) {
 /* Float to integer: rounded and saturated to the type's range. NaN gives 0,
  * except from f64 or into 64 bits, where it gives the pattern 0x80...0 of the
  * destination width (measured). */
-/* An integer result as register bits: an 8-bit type is held in a 32-bit
- * register, sign-extended for s8 (measured); wider types fill their width. */
+/* An integer result as register bits: 8- and 16-bit types written to a 32-bit
+ * register come out sign-extended (s8, s16) or zero-extended to 32 bits
+ * (measured); a 16-bit register keeps the low half. */
 static uint64_t int_bits(uint64_t v, unsigned w, bool sg) {
     v = sg ? (uint64_t)alu_sext(v, w) : v & alu_mask(w);
-    return v & alu_mask(w == 8 ? 32 : w);
+    return v & alu_mask(w < 32 ? 32 : w);
 }
 static uint64_t to_int(const alu_op *op, val x, int t) {
     unsigned w = alu_tbits(t);

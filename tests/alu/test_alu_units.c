@@ -135,6 +135,9 @@ Test(alu_units, integer_saturation_and_conversion) {
     EQ(EV("cvt.sat.u8.s32", 2, 300), 255);
     EQ(EV("cvt.s8.s32", 2, 0x1ff), 0xffffffff);                       /* wraps; s8 sign-extended in 32 bits */
     EQ(EV("cvt.u8.s32", 2, 0x1ff), 0xff);
+    EQ(EV("cvt.s16.s32", 2, 0x18000), 0xffff8000);                    /* measured in a 32-bit register */
+    EQ(EV("cvt.u16.s32", 2, 0xffffffff), 0xffff);
+    EQ(EV("cvt.sat.s16.s32", 2, 0xfffe7960), 0xffff8000);             /* -100000 saturates, measured */
     EQ(EV("cvt.s32.s8", 2, 0x80), 0xffffff80);
     EQ(EV("cvt.u64.s32", 2, 0xffffffff), ~0ull);
     EQ(EV("cvt.pack.sat.u8.s32.b32", 4, 300, 0xffffffff, 0x1234), 0x1234ff00);
