@@ -1,7 +1,8 @@
 /* test_samples.c — runs every ptx-samples/<name>/run.args line through
  * `ptxi run` on each committed PTX of the sample (sm_90 and the older target)
- * and compares exit status, stdout and every output file with what a real GPU
- * produced for the same PTX (ptx-samples/<name>/expected/, from gpu/jobs/samples). */
+ * and compares exit status, stdout, the CUDA error named on a failure and every
+ * output file with what a real GPU produced for the same PTX
+ * (ptx-samples/<name>/expected/, recorded by gpu/jobs/samples). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -293,6 +294,21 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
         snprintf(got, sizeof got, "%s/%s", tmp, outs[i]);
         compare_file(&r, outs[i], want, got, 0);
     }
+    /* A failed run must fail for the GPU's reason: ptxi's stderr names the
+     * error of the GPU's "error: CUDA_ERROR_X: message" line, as CUDA_ERROR_X
+     * or under ptxi's own prefix (PTXI_X): X must appear. */
+    expected_path(c, "stderr", want, sizeof want);
+    char *gpu_err = read_all(want, NULL), *name = gpu_err ? strstr(gpu_err, "error: CUDA_ERROR_") : NULL;
+    if (name) {
+        name += strlen("error: CUDA_ERROR_");
+        name[strcspn(name, ": \n")] = 0;
+        snprintf(got, sizeof got, "%s/stderr", tmp);
+        char *err = read_all(got, NULL);
+        if (!err || !strstr(err, name))
+            fail(&r, "  the GPU failed with CUDA_ERROR_%s; ptxi's stderr does not name %s\n", name, name);
+        free(err);
+    }
+    free(gpu_err);
     if (r.len) {
         snprintf(got, sizeof got, "%s/stderr", tmp);
         char *err = read_all(got, NULL);
