@@ -7,10 +7,25 @@
 
 #include "cudart_internal.h"
 
-enum { KIND_DEVICE, KIND_HOST, KIND_MANAGED };
+/* KIND_REGISTERED: the program's own memory, registered with cudaHostRegister. */
+enum { KIND_DEVICE, KIND_HOST, KIND_MANAGED, KIND_REGISTERED };
 
 static pthread_mutex_t kinds_lock = PTHREAD_MUTEX_INITIALIZER;
 static cr_ptrmap kinds;             /* base -> KIND_x + 1 (absent: device or not ours) */
+
+typedef struct registered {
+    uintptr_t base;
+    size_t size;
+    unsigned flags;
+    struct registered *next;
+} registered;
+static registered *regs;            /* under kinds_lock */
+
+static registered **find_registered(const void *p) {
+    registered **r = &regs;
+    while (*r && !((uintptr_t)p >= (*r)->base && (uintptr_t)p < (*r)->base + (*r)->size)) r = &(*r)->next;
+    return r;
+}
 
 static void set_kind(ptxi_dptr base, int kind) {
     pthread_mutex_lock(&kinds_lock);
@@ -18,11 +33,18 @@ static void set_kind(ptxi_dptr base, int kind) {
     pthread_mutex_unlock(&kinds_lock);
 }
 
-/* -1: not ptxi memory (a host pointer of the program's own); else KIND_x. */
+/* -1: the program's own host memory; KIND_REGISTERED: the same, registered; else
+ * ptxi memory of kind KIND_x. */
 static int kind_of(const void *p, ptxi_dptr *base, size_t *bytes) {
     ptxi_dptr b;
     size_t n;
-    if (!p || ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)p, &b, &n) != PTXI_SUCCESS) return -1;
+    if (!p) return -1;
+    if (ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)p, &b, &n) != PTXI_SUCCESS) {
+        pthread_mutex_lock(&kinds_lock);
+        bool reg = *find_registered(p) != NULL;
+        pthread_mutex_unlock(&kinds_lock);
+        return reg ? KIND_REGISTERED : -1;
+    }
     if (base) *base = b;
     if (bytes) *bytes = n;
     pthread_mutex_lock(&kinds_lock);
@@ -49,7 +71,8 @@ static cudaError_t release(void *p, int want) {
     if (!p) return cudaSuccess;
     ptxi_dptr base;
     int kind = kind_of(p, &base, NULL);
-    if (kind < 0 || base != (ptxi_dptr)(uintptr_t)p || (want == KIND_HOST) != (kind == KIND_HOST))
+    if (kind < 0 || kind == KIND_REGISTERED || base != (ptxi_dptr)(uintptr_t)p ||
+        (want == KIND_HOST) != (kind == KIND_HOST))
         return cr_ret(cudaErrorInvalidValue);
     ptxi_status s = ptxi_ctx_synchronize(cr_ctx);   /* cudaFree waits for the device */
     if (s == PTXI_SUCCESS) s = ptxi_mem_free(cr_ctx, base);
@@ -92,16 +115,51 @@ CR_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width
 CR_EXPORT cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
     CR_ENTER();
     if (!pDevice || flags) return cr_ret(cudaErrorInvalidValue);
-    if (kind_of(pHost, NULL, NULL) != KIND_HOST) return cr_ret(cudaErrorInvalidValue);
+    int kind = kind_of(pHost, NULL, NULL);
+    if (kind != KIND_HOST && kind != KIND_REGISTERED) return cr_ret(cudaErrorInvalidValue);
     *pDevice = pHost;
     return cudaSuccess;
 }
 
 CR_EXPORT cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
     CR_ENTER();
-    if (!pFlags || kind_of(pHost, NULL, NULL) != KIND_HOST) return cr_ret(cudaErrorInvalidValue);
+    int kind = pFlags ? kind_of(pHost, NULL, NULL) : -1;
+    if (kind != KIND_HOST && kind != KIND_REGISTERED) return cr_ret(cudaErrorInvalidValue);
     *pFlags = cudaHostAllocMapped;
+    if (kind == KIND_REGISTERED) {
+        pthread_mutex_lock(&kinds_lock);
+        *pFlags = (*find_registered(pHost))->flags | cudaHostRegisterMapped;
+        pthread_mutex_unlock(&kinds_lock);
+    }
     return cudaSuccess;
+}
+
+/* Page-locking changes nothing here, so copies from registered memory just work. ptxi
+ * cannot let a kernel reach memory outside its arena: a kernel that dereferences
+ * registered memory gets an illegal-address report. */
+CR_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+    CR_ENTER();
+    if (!ptr || !size) return cr_ret(cudaErrorInvalidValue);
+    if (kind_of(ptr, NULL, NULL) >= 0 || kind_of((char *)ptr + size - 1, NULL, NULL) >= 0)
+        return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
+    registered *r = malloc(sizeof *r);
+    if (!r) return cr_ret(cudaErrorMemoryAllocation);
+    pthread_mutex_lock(&kinds_lock);
+    *r = (registered){(uintptr_t)ptr, size, flags, regs};
+    regs = r;
+    pthread_mutex_unlock(&kinds_lock);
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaHostUnregister(void *ptr) {
+    CR_ENTER();
+    pthread_mutex_lock(&kinds_lock);
+    registered **r = find_registered(ptr), *gone = *r;
+    if (gone && gone->base == (uintptr_t)ptr) *r = gone->next;
+    else gone = NULL;
+    pthread_mutex_unlock(&kinds_lock);
+    free(gone);
+    return gone ? cudaSuccess : cr_ret(cudaErrorHostMemoryNotRegistered);
 }
 
 CR_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
@@ -118,12 +176,12 @@ CR_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *att
     if (!attributes) return cr_ret(cudaErrorInvalidValue);
     memset(attributes, 0, sizeof *attributes);
     int kind = kind_of(ptr, NULL, NULL);
-    static const enum cudaMemoryType types[] = {cudaMemoryTypeDevice, cudaMemoryTypeHost, cudaMemoryTypeManaged};
+    static const enum cudaMemoryType types[] = {cudaMemoryTypeDevice, cudaMemoryTypeHost, cudaMemoryTypeManaged,
+                                                cudaMemoryTypeHost};
     attributes->type = kind < 0 ? cudaMemoryTypeUnregistered : types[kind];
     attributes->device = kind < 0 ? -2 : 0;
     attributes->devicePointer = kind < 0 ? NULL : (void *)ptr;
-    attributes->hostPointer = kind == KIND_HOST || kind == KIND_MANAGED || kind < 0 ? (void *)ptr : NULL;
-    if (kind < 0) attributes->devicePointer = NULL;
+    attributes->hostPointer = kind == KIND_DEVICE ? NULL : (void *)ptr;
     return cudaSuccess;
 }
 
@@ -132,7 +190,8 @@ CR_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *att
 /* cudaMemcpyDefault: the direction follows from where the pointers live. */
 static enum cudaMemcpyKind resolve(enum cudaMemcpyKind kind, const void *dst, const void *src) {
     if (kind != cudaMemcpyDefault) return kind;
-    bool d = kind_of(dst, NULL, NULL) >= 0, s = kind_of(src, NULL, NULL) >= 0;
+    int kd = kind_of(dst, NULL, NULL), ks = kind_of(src, NULL, NULL);
+    bool d = kd >= 0 && kd != KIND_REGISTERED, s = ks >= 0 && ks != KIND_REGISTERED;
     return d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
              : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
 }
@@ -140,7 +199,8 @@ static enum cudaMemcpyKind resolve(enum cudaMemcpyKind kind, const void *dst, co
 static bool in_device(const void *p, size_t n) {
     ptxi_dptr base;
     size_t bytes;
-    return kind_of(p, &base, &bytes) >= 0 && (ptxi_dptr)(uintptr_t)p + n <= base + bytes;
+    int kind = kind_of(p, &base, &bytes);
+    return kind >= 0 && kind != KIND_REGISTERED && (ptxi_dptr)(uintptr_t)p + n <= base + bytes;
 }
 
 static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
@@ -276,7 +336,7 @@ CR_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_
         kind != cudaMemcpyDefault)
         e = cudaErrorInvalidMemcpyDirection;
     if (e != cudaSuccess || !count) return cr_ret(e);
-    if (kind == cudaMemcpyDefault) kind = kind_of(src, NULL, NULL) >= 0 ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+    if (kind == cudaMemcpyDefault) kind = in_device(src, 1) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
     const void *from = src;
     void *tmp = NULL;
     ptxi_status s = PTXI_SUCCESS;
@@ -299,7 +359,7 @@ CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t co
         kind != cudaMemcpyDefault)
         e = cudaErrorInvalidMemcpyDirection;
     if (e != cudaSuccess || !count) return cr_ret(e);
-    if (kind == cudaMemcpyDefault) kind = kind_of(dst, NULL, NULL) >= 0 ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+    if (kind == cudaMemcpyDefault) kind = in_device(dst, 1) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
     if (kind == cudaMemcpyDeviceToHost)
         return cr_st(ptxi_memcpy_from_symbol(cr_var_module(v), v->name, offset, dst, count));
     if (!in_device(dst, count)) return cr_ret(cudaErrorInvalidValue);
