@@ -149,6 +149,16 @@ def gen_more():
     write('asm_misc', 'in.bin', 'I', v)
     r = Lcg(24)
     write('coop_groups', 'in.bin', 'i', [r.range(-50, 50) for _ in range(96)])
+    r = Lcg(25)
+    write('syncwarp', 'in.bin', 'i', [r.range(-100, 100) for _ in range(64)])
+    r = Lcg(26)
+    d = [1.0, 3.0, 0.1, 2.0, 1e-310, -0.5, 1e308, 10.0, -1e308, 0.0, -0.0, 1.0, float('inf'), 1.0, 2.0,
+         float('nan'), 2.0, 3.0, 1.0000000000000002, 0.9999999999999999, -1e-300, 4.9e-324, 0.5, 1e-20,
+         9007199254740993.0, 3.0, 1e19, -1.5, 2.5, -3.5e9]
+    d += [(-1) ** i * 10 ** r.float(-40, 40) * 1.0000000000001 for i in range(192 - len(d))]
+    write('double_rounding', 'in.bin', 'd', d)
+    r = Lcg(27)
+    write('many_blocks', 'in.bin', 'I', [r.u32() for _ in range(50000)])
 
 
 if __name__ == '__main__':

@@ -98,15 +98,15 @@ static void parse_float(const char *s, int bytes, unsigned char *out)
         return;
     }
     char *end;
-    double d = strtod(s, &end);
-    if (end == s || *end)
-        die("bad float '%s'", s);
-    if (bytes == 4) {
-        float f = (float)d;
+    if (bytes == 4) {       /* strtof: one rounding, straight to float */
+        float f = strtof(s, &end);
         memcpy(out, &f, 4);
     } else {
+        double d = strtod(s, &end);
         memcpy(out, &d, 8);
     }
+    if (end == s || *end)
+        die("bad float '%s'", s);
 }
 
 static const struct { const char *prefix; int bytes, is_signed, is_float; } scalar_kinds[] = {
