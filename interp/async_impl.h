@@ -1,0 +1,111 @@
+/* async_impl.h — what the asynchronous barrier (async_mbar.c) and copy
+ * (async_copy.c) run functions share with their lowering (async.c): the
+ * extension record, operand addressing, and the mbarrier state word. */
+#ifndef PTXI_ASYNC_IMPL_H
+#define PTXI_ASYNC_IMPL_H
+
+#include "exec_mem.h"
+#include "lower_ext.h"
+
+/* Status codes of the faults raised here (ptxi_status values). */
+enum {
+    AS_ILLEGAL_ADDRESS = 100,
+    AS_MISALIGNED = 101,
+    AS_ILLEGAL_INSTRUCTION = 105,
+    AS_DEADLOCK = 107,
+    AS_WRONG_SPACE = 108,
+};
+
+/* An [address] operand: base register (or none) + immediate, in a state space. */
+typedef struct as_addr {
+    int64_t imm;
+    uint32_t base;
+    uint8_t flags;             /* VM_F_BASE_REG64 / VM_F_BASE_REG32 / VM_F_FRAME_SYM */
+    uint8_t sp;                /* VM_SP_SHARED, VM_SP_GLOBAL or VM_SP_GENERIC */
+} as_addr;
+
+/* The record behind a VM_EXT instruction (vm_insn.p). */
+typedef struct as_rec {
+    vm_ext_fn run;             /* first, as lower_ext.h requires */
+    uint16_t flags;            /* AS_F_* */
+    uint8_t redop, redty;      /* cp.reduce.async.bulk: VM_AO_*, VM_AT_* */
+    uint32_t size;             /* cp.async cp-size; element bytes of a reduction */
+    vm_opnd d;                 /* result register (or sink) */
+    vm_opnd s[2];              /* count / txCount / token / parity / size; src-size or ignore-src */
+    as_addr bar, dst, src;
+    alu_op half;               /* cp.reduce.async.bulk on f16/bf16: the ALU's add/min/max */
+} as_rec;
+
+enum {
+    AS_F_COUNT = 1,            /* s[0] is an arrival count */
+    AS_F_EXPECT_TX = 2,        /* arrive.expect_tx: s[0] is a transaction count */
+    AS_F_DROP = 4,             /* arrive_drop */
+    AS_F_NOCOMPLETE = 8,       /* .noComplete */
+    AS_F_PARITY = 16,          /* test_wait/try_wait.parity */
+    AS_F_TRY = 32,             /* try_wait (else test_wait) */
+    AS_F_COMPLETE_TX = 64,     /* complete_tx (else expect_tx); bulk copy signals bar */
+    AS_F_SRCSIZE = 128,        /* cp.async: s[1] is src-size */
+    AS_F_IGNORE_SRC = 256,     /* cp.async: s[1] is the ignore-src predicate */
+    AS_F_NOINC = 512,          /* cp.async.mbarrier.arrive.noinc */
+};
+
+/* The mbarrier object is the 64-bit word in shared memory itself:
+ *   bits  0..19  pending arrivals of the current phase
+ *   bits 20..39  expected arrivals of each phase (arrive_drop lowers it)
+ *   bits 40..60  transaction count, 21-bit two's complement
+ *   bits 61..62  phase number modulo 4 (a token two or three phases old is caught)
+ *   bit  63      set by init, cleared by inval: a zeroed or invalidated word is
+ *                not a barrier, so arriving on it is reported.
+ * A state token (what arrive returns) is the word as it was before the arrive. */
+#define MB_MAX_COUNT 0xfffffu
+#define MB_VALID (1ull << 63)
+#define MB_PEND(s) ((uint32_t)(s) & MB_MAX_COUNT)
+#define MB_EXP(s) ((uint32_t)((s) >> 20) & MB_MAX_COUNT)
+#define MB_TX(s) ((int32_t)((uint32_t)((s) >> 40) << 11) >> 11)
+#define MB_PHASE(s) ((unsigned)((s) >> 61) & 3u)
+
+static inline uint64_t mb_make(uint32_t pend, uint32_t exp, int32_t tx, unsigned phase) {
+    return MB_VALID | (uint64_t)(phase & 3u) << 61 | (uint64_t)((uint32_t)tx & 0x1fffffu) << 40 |
+           (uint64_t)(exp & MB_MAX_COUNT) << 20 | (pend & MB_MAX_COUNT);
+}
+
+static inline uint64_t as_ea(const vm_warp *w, const uint8_t *fb, const as_addr *a, int l) {
+    uint64_t v = (uint64_t)a->imm;
+    if (a->flags & VM_F_BASE_REG64) v += ((const uint64_t *)(fb + a->base))[l];
+    else if (a->flags & VM_F_BASE_REG32) v = (uint32_t)(((const uint32_t *)(fb + a->base))[l] + (uint32_t)a->imm);
+    if (a->flags & VM_F_FRAME_SYM) v += w->frames[w->depth - 1].local_base;
+    return v;
+}
+
+static inline bool as_pred(const uint8_t *fb, uint32_t off, int l) { return *(const uint32_t *)(fb + off) >> l & 1; }
+
+static inline void as_put_pred(uint8_t *fb, vm_opnd d, int l, bool v) {
+    if (d.kind != VM_K_PRED) return;
+    uint32_t *p = (uint32_t *)(fb + d.off);
+    *p = (*p & ~(1u << l)) | (uint32_t)v << l;
+}
+
+/* Host pointer of n bytes of shared memory at address a of operand `ad`
+ * (a shared-window offset, or a generic address that must fall in the shared
+ * window), aligned to `align`; NULL after a fault naming `what`. */
+uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, int l, uint32_t n, uint32_t align,
+                   const char *what);
+/* complete_tx of `bytes` on the barrier at *bar (shared address sa); false after a fault. */
+bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes);
+/* One arrive-on of `count` (as mbarrier.arrive and cp.async.mbarrier.arrive.noinc). */
+bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t count, uint16_t flags,
+               uint64_t *old);
+
+/* Run functions (vm_ext_fn). */
+int as_mbar_init(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_mbar_inval(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_mbar_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_mbar_tx(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_mbar_wait(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_mbar_pending(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+
+#endif
