@@ -317,6 +317,78 @@ CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, s
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
+/* ---- pitched 3D linear memory (CUDA arrays are not implemented) ---- */
+
+CR_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+    if (!pitchedDevPtr) return cr_ret(cudaErrorInvalidValue);
+    size_t pitch = (extent.width + 511) & ~(size_t)511;
+    void *p = NULL;
+    cudaError_t e = alloc(&p, pitch * extent.height * extent.depth, KIND_DEVICE);
+    if (e == cudaSuccess) *pitchedDevPtr = (struct cudaPitchedPtr){p, pitch, extent.width, extent.height};
+    return e;
+}
+
+/* Byte address of (x bytes, y, z) in pitched memory. */
+static char *at(struct cudaPitchedPtr p, size_t x, size_t y, size_t z) {
+    return (char *)p.ptr + (z * p.ysize + y) * p.pitch + x;
+}
+
+CR_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent) {
+    CR_ENTER();
+    if (!extent.width || !extent.height || !extent.depth) return cudaSuccess;
+    if (extent.width > p.pitch) return cr_ret(cudaErrorInvalidValue);
+    if (!in_device(p.ptr, (size_t)(at(p, extent.width, extent.height - 1, extent.depth - 1) - (char *)p.ptr)))
+        return cr_ret(cudaErrorInvalidValue);
+    for (size_t z = 0; z < extent.depth; z++)
+        for (size_t y = 0; y < extent.height; y++) {
+            ptxi_status s = ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)at(p, 0, y, z), (uint8_t)value, extent.width);
+            if (s != PTXI_SUCCESS) return cr_st(s);
+        }
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
+                                        cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemset3D(p, value, extent);
+}
+
+CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+    CR_ENTER();
+    if (!p) return cr_ret(cudaErrorInvalidValue);
+    if (p->srcArray || p->dstArray) {
+        cr_warn_once("cudaMemcpy3D with CUDA arrays is not implemented");
+        return cr_ret(cudaErrorNotSupported);
+    }
+    const struct cudaExtent e = p->extent;
+    if (!e.width || !e.height || !e.depth) return cudaSuccess;
+    if (p->srcPos.x + e.width > p->srcPtr.pitch || p->dstPos.x + e.width > p->dstPtr.pitch)
+        return cr_ret(cudaErrorInvalidPitchValue);
+    enum cudaMemcpyKind kind = p->kind;
+    char *d0 = at(p->dstPtr, p->dstPos.x, p->dstPos.y, p->dstPos.z);
+    const char *s0 = at(p->srcPtr, p->srcPos.x, p->srcPos.y, p->srcPos.z);
+    cudaError_t err = check_copy(d0, s0, e.width, &kind);
+    char *dl = at(p->dstPtr, p->dstPos.x + e.width, p->dstPos.y + e.height - 1, p->dstPos.z + e.depth - 1);
+    const char *sl = at(p->srcPtr, p->srcPos.x + e.width, p->srcPos.y + e.height - 1, p->srcPos.z + e.depth - 1);
+    bool dev_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool dev_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (err == cudaSuccess && ((dev_dst && !in_device(d0, (size_t)(dl - d0))) || (dev_src && !in_device(s0, (size_t)(sl - s0)))))
+        err = cudaErrorInvalidValue;
+    if (err != cudaSuccess) return cr_ret(err);
+    for (size_t z = 0; z < e.depth; z++)
+        for (size_t y = 0; y < e.height; y++) {
+            ptxi_status s = copy(at(p->dstPtr, p->dstPos.x, p->dstPos.y + y, p->dstPos.z + z),
+                                 at(p->srcPtr, p->srcPos.x, p->srcPos.y + y, p->srcPos.z + z), e.width, kind);
+            if (s != PTXI_SUCCESS) return cr_st(s);
+        }
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cudaMemcpy3D(p);
+}
+
 /* ---- symbols: the host shadow's address names the variable ---- */
 
 static cudaError_t symbol(const void *sym, size_t offset, size_t count, cr_var **out) {
@@ -434,3 +506,7 @@ CR_ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);
 CR_ALIAS(cudaMallocAsync_ptsz, cudaMallocAsync);
 CR_ALIAS(cudaFreeAsync_ptsz, cudaFreeAsync);
 CR_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);
+CR_ALIAS(cudaMemset3D_ptds, cudaMemset3D);
+CR_ALIAS(cudaMemset3DAsync_ptsz, cudaMemset3DAsync);
+CR_ALIAS(cudaMemcpy3D_ptds, cudaMemcpy3D);
+CR_ALIAS(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync);
