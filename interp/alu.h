@@ -35,7 +35,9 @@ int alu_lookup_core(const char *mnemonic, unsigned nopnds, alu_op *op);  /* inte
 int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op);  /* video, f16/bf16, fp8, packed */
 
 static inline int alu_lookup(const char *mnemonic, unsigned nopnds, alu_op *op) {
-    return alu_lookup_core(mnemonic, nopnds, op) || alu_lookup_simd(mnemonic, nopnds, op);
+    /* The SIMD/half tables first: for the f16/bf16/tf32 forms both know, theirs
+     * match the GPU recordings (tests/simd). */
+    return alu_lookup_simd(mnemonic, nopnds, op) || alu_lookup_core(mnemonic, nopnds, op);
 }
 
 #endif

@@ -255,9 +255,25 @@ static bool has(const ir_insn *in, ir_mod m) { return ir_has_mod(in, m); }
 static uint8_t ty(const ir_insn *in, unsigned k) { return in->ntypes > k ? in->types[k] : IR_T_NONE; }
 
 /* Everything the ALU tables know: gather operand slots, look up the form. */
+/* Video instructions carry byte/half selectors on their operands; the ALU
+ * tables take them as "@d=h10@a=b3210..." after the mnemonic (alu_simd.c). */
+static void append_selectors(const ir_insn *in, char *mn, size_t cap) {
+    static const char names[] = "dabc";
+    if (ir_opcode_name[in->op][0] != 'v' || in->op == IR_OP_VOTE) return;
+    size_t n = strlen(mn);
+    for (uint32_t k = 0; k < in->nopnds && k < 4; k++) {
+        uint16_t sel = in->opnds[k].kind == IR_OPND_REG ? in->opnds[k].sel : 0;
+        if (!sel || n + 16 >= cap) continue;
+        n += (size_t)snprintf(mn + n, cap - n, "@%c=%c", names[k], sel & IR_SEL_HALF ? 'h' : 'b');
+        for (unsigned d = 0; d < IR_SEL_COUNT(sel); d++) mn[n++] = (char)('0' + IR_SEL_DIGIT(sel, d));
+        mn[n] = 0;
+    }
+}
+
 static bool lower_alu(lctx *lc, const ir_insn *in) {
     char mn[160];
     ir_insn_mnemonic(in, mn, sizeof mn);
+    append_selectors(in, mn, sizeof mn);
     unsigned nop = 0;
     for (uint32_t k = 0; k < in->nopnds; k++) nop += in->opnds[k].kind == IR_OPND_PAIR ? 2 : 1;
     vm_alu *a = calloc(1, sizeof *a);
@@ -429,6 +445,7 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     int tc = ir_type_class_of[t];
     *kind = w64 ? VM_K_R64 : VM_K_R32;
     if (in->ntypes != 1 || (ir_type_bytes[t] != 4 && ir_type_bytes[t] != 8)) return 0;
+    if (t == IR_T_S16X2 || t == IR_T_U16X2 || t == IR_T_F16X2 || t == IR_T_BF16X2 || t == IR_T_TF32) return 0;
     unsigned nm = in->nmods;
     bool lo = has(in, IR_MOD_LO);
     bool f = tc == IR_TC_FLOAT;
