@@ -143,6 +143,24 @@ void fe_loc_directive(fe_parser *p, fe_span line, ir_loc loc) {
 
 void fe_section(fe_parser *p, fe_span text) { *VEC_PUSH(p, p->sections) = dup_span(p, text); }
 
+/* .alias a, b: `a` names function `b` from here on (calls bind to b itself) */
+void fe_alias(fe_parser *p, fe_span alias, fe_span target, ir_loc aloc, ir_loc tloc) {
+    fe_sym *t = fe_sym_find(&p->syms, target.s, target.n, 0);
+    if (!t || t->kind != SYM_FUNC) {
+        fe_error(p, tloc, "'.alias' target '%.*s' is not a declared function", (int)target.n, target.s);
+        return;
+    }
+    void *fn = t->ptr;
+    fe_sym *e = fe_sym_find(&p->syms, alias.s, alias.n, 0);
+    if (e && (e->kind != SYM_FUNC || ((ir_func *)e->ptr)->has_body)) {
+        fe_error(p, aloc, "'.alias' name '%.*s' is already defined", (int)alias.n, alias.s);
+        return;
+    }
+    if (!e) /* normally declared first, as a prototype */
+        e = fe_sym_add(&p->syms, dup_span(p, alias), alias.n, SYM_FUNC, 0);
+    e->ptr = fn;
+}
+
 /* ---- scopes and functions ---- */
 
 static uint32_t new_scope(fe_parser *p, uint32_t parent) {

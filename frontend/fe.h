@@ -191,6 +191,7 @@ void fe_address_size(fe_parser *p, uint64_t v, ir_loc loc);
 void fe_file_directive(fe_parser *p, fe_span line, ir_loc loc);
 void fe_loc_directive(fe_parser *p, fe_span line, ir_loc loc);
 void fe_section(fe_parser *p, fe_span text);
+void fe_alias(fe_parser *p, fe_span alias, fe_span target, ir_loc aloc, ir_loc tloc);
 void fe_dirs_reset(fe_parser *p);
 void fe_dir_push(fe_parser *p, int v, uint32_t arg, fe_span text, ir_loc loc);
 void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint64_t range);

@@ -44,6 +44,7 @@ static void ptx_error(fe_yyltype *loc, void *scanner, fe_parser *p, const char *
 %token <dir> ENTRY "'.entry'" FUNC "'.func'" ALIGN "'.align'" ATTRIBUTE "'.attribute'"
 %token <dir> PRAGMA "'.pragma'" NORETURN "'.noreturn'" BRANCHTARGETS "'.branchtargets'"
 %token <dir> CALLTARGETS "'.calltargets'" CALLPROTOTYPE "'.callprototype'" PERF "performance directive"
+%token <dir> ALIAS "'.alias'"
 %token SHL "'<<'" SHR "'>>'"
 
 %left '|'
@@ -76,6 +77,7 @@ top:
   | LOC                         { fe_loc_directive(p, $1, L(@1)); }
   | decl ';'
   | func
+  | ALIAS IDENT ',' IDENT ';'   { fe_alias(p, $2, $4, L(@2), L(@4)); }
   | error ';'                   { yyerrok; }
   | error '}'                   { yyerrok; }
   ;

@@ -55,7 +55,7 @@ static const struct { const char *name; int tok, val; } directives[] = {
     { "entry", ENTRY, 0 }, { "func", FUNC, 0 }, { "align", ALIGN, 0 },
     { "attribute", ATTRIBUTE, 0 }, { "pragma", PRAGMA, 0 }, { "noreturn", NORETURN, 0 },
     { "branchtargets", BRANCHTARGETS, 0 }, { "calltargets", CALLTARGETS, 0 },
-    { "callprototype", CALLPROTOTYPE, 0 },
+    { "callprototype", CALLPROTOTYPE, 0 }, { "alias", ALIAS, 0 },
     { "maxntid", PERF, PERF_MAXNTID }, { "reqntid", PERF, PERF_REQNTID },
     { "minnctapersm", PERF, PERF_MINNCTAPERSM }, { "maxnctapersm", PERF, PERF_MAXNCTAPERSM },
     { "maxnreg", PERF, PERF_MAXNREG }, { "explicitcluster", PERF, PERF_EXPLICITCLUSTER },
