@@ -40,6 +40,7 @@ typedef struct ev_reg {
     bool local;           /* declared by the snippet itself: neither */
     bool is_imm;          /* asm "n" operand: substituted as a literal */
     bool asm_op;          /* an asm() operand: read/written as its constraint says */
+    bool shown;           /* display kind settled by its first use */
     int order_out;        /* order of first write */
     const char *value;    /* NAME=VALUE text from the command line */
     uint64_t *vals;       /* per lane, raw bits (set by cmd_eval) */

@@ -9,7 +9,7 @@
 
 /* bytes: 0 predicate (0/1), else the register width; kind as ev_type.kind. */
 #define EV_FMT(M) M(                                                                       \
-static int ev_fmt(char *buf, unsigned long long v, int bytes, char kind) {                  \
+static __attribute__((unused)) int ev_fmt(char *buf, unsigned long long v, int bytes, char kind) {                  \
     if (bytes == 0) return sprintf(buf, "%llu", v & 1);                                    \
     if (bytes < 8) v &= (1ULL << (bytes * 8)) - 1;                                          \
     int n = sprintf(buf, "0x%0*llx", bytes * 2, v);                                        \
@@ -41,7 +41,7 @@ static int ev_fmt(char *buf, unsigned long long v, int bytes, char kind) {      
 }                                                                                          \
 /* One line per output (per lane and output when lanes > 1); csv: a header, then one      \
  * row of raw values per lane. */                                                          \
-static void ev_print(FILE *f, int nout, const char *const *names, const int *bytes,        \
+static __attribute__((unused)) void ev_print(FILE *f, int nout, const char *const *names, const int *bytes,        \
                      const char *kinds, unsigned lanes, const unsigned long long *out,      \
                      int csv) {                                                            \
     char buf[128];                                                                         \
@@ -67,7 +67,7 @@ static void ev_print(FILE *f, int nout, const char *const *names, const int *byt
     }                                                                                      \
 }                                                                                          \
 /* The 32-bit words of a --mem buffer that the snippet changed. */                         \
-static void ev_print_mem(FILE *f, const char *name, const unsigned char *before,           \
+static __attribute__((unused)) void ev_print_mem(FILE *f, const char *name, const unsigned char *before,           \
                          const unsigned char *after, size_t n) {                           \
     for (size_t i = 0; i < n; i += 4) {                                                    \
         size_t k = n - i < 4 ? n - i : 4;                                                  \

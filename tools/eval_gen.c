@@ -199,7 +199,7 @@ int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned la
     /* data */
     size_t nin = (size_t)lanes * (size_t)lay->nin;
     fprintf(f, "static const unsigned long long IN[] = {");
-    for (size_t i = 0; i < nin; i++) fprintf(f, "%s0x%llxull", i % 6 ? ", " : "\n  ", (unsigned long long)in[i]);
+    for (size_t i = 0; i < nin; i++) fprintf(f, "%s0x%llxull", !i ? "\n  " : i % 6 ? ", " : ",\n  ", (unsigned long long)in[i]);
     fprintf(f, "%s};\n", nin ? "\n" : "0");
     fprintf(f, "static const char *const NAMES[] = {");
     for (int s = 0; s < lay->nout; s++)

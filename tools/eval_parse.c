@@ -122,10 +122,14 @@ static int fail(ev_snippet *sn, int off, const char *fmt, ...) {
 typedef struct use { int reg; int pos; bool in_vec; int vec_n; bool addr; } use;
 
 static void note_type(ev_snippet *sn, ev_reg *r, const char *mnemonic, const use *u, int nd) {
-    if (r->fixed) return;
     ev_type t;
     if (u->addr) t = (ev_type){8, 'u'};
     else if (!ev_operand_type(mnemonic, u->pos, nd, u->in_vec, u->vec_n, &t)) return;
+    if (r->fixed) {         /* a constraint gives the width; the instruction may say how to show it */
+        if (r->asm_op && !r->shown && t.bytes == r->type.bytes && r->type.kind != 'f') r->type.kind = t.kind;
+        r->shown = true;
+        return;
+    }
     if (!r->typed || (r->type.kind == 'b' && t.kind != 'b' && ev_reg_bytes(sn, t) == ev_reg_bytes(sn, r->type))) {
         r->type = t;
         r->typed = true;

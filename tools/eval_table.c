@@ -190,7 +190,12 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
             fprintf(stderr, "%s: %s: %s\n%s\n", path, f->mn, ptxi_error_string(st), ptxi_ctx_error_detail(ctx));
             f->bad = true;
             rc = 1;
-            if (ptxi_error_is_sticky(st)) ptxi_ctx_reset(ctx);
+            if (ptxi_error_is_sticky(st)) {      /* the reset frees the module: load the rest again */
+                free(in);
+                free(out);
+                ptxi_ctx_reset(ctx);
+                return rc | (i + 1 < hi ? chunk(ctx, forms, i + 1, hi, rows, path) : 0);
+            }
         } else {
             ptxi_mem_free(ctx, din);
             ptxi_mem_free(ctx, dout);
@@ -203,7 +208,7 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
         free(in);
         free(out);
     }
-    if (ptxi_ctx_peek_last_error(ctx) == PTXI_SUCCESS) ptxi_module_unload(m);
+    ptxi_module_unload(m);
     return rc;
 }
 
