@@ -470,6 +470,8 @@ static int parse_asm(ev_snippet *sn, const char *src) {
         }
         ev_reg *r = ev_find(sn, ops[idx].expr);
         if (r->is_imm) {                             /* "n": the value itself */
+            char *end;
+            if (!r->value && (strtoll(r->name, &end, 0), !*end)) r->value = r->name;   /* "n"(4) */
             if (!r->value) {
                 sn->err_off = o;
                 snprintf(sn->err, sizeof sn->err, "asm operand %d (%s) has no value (give %s=VALUE)", idx,
