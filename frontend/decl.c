@@ -134,6 +134,10 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
         if (v->ndims)
             fe_error(p, loc, "register '%s' cannot be an array", v->name);
         uint64_t count = has_range ? range : 1;
+        if (!count) {
+            fe_error(p, loc, "register range '%s<0>' declares no registers", v->name);
+            return;
+        }
         if (p->regs.n + count > MAX_REGS_PER_FUNC) {
             fe_error(p, loc, "too many registers in one function");
             return;
