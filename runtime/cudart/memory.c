@@ -363,7 +363,7 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
     const struct cudaExtent e = p->extent;
     if (!e.width || !e.height || !e.depth) return cudaSuccess;
     if (p->srcPos.x + e.width > p->srcPtr.pitch || p->dstPos.x + e.width > p->dstPtr.pitch)
-        return cr_ret(cudaErrorInvalidPitchValue);
+        return cr_ret(cudaErrorInvalidValue);   /* not InvalidPitchValue as for 2D (recorded) */
     enum cudaMemcpyKind kind = p->kind;
     char *d0 = at(p->dstPtr, p->dstPos.x, p->dstPos.y, p->dstPos.z);
     const char *s0 = at(p->srcPtr, p->srcPos.x, p->srcPos.y, p->srcPos.z);
