@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alu_core.h"
 #include "exec_mem.h"
 #include "lower_ext.h"
 #include "warp.h"
@@ -445,6 +446,20 @@ dispatch:
     TER2(MADWU32, uint64_t, uint32_t, (uint64_t)a[l] * b[l] + c[l])
     BIN(MULHIU32, uint32_t, (uint32_t)(((uint64_t)a[l] * b[l]) >> 32))
     BIN(MULHIS32, uint32_t, (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32))
+
+    /* bit manipulation (alu_core.h holds the definitions the ALU tables use too) */
+    TER(SHFLW, uint32_t, alu_shf(a[l], b[l], c[l], true, true))
+    TER(SHFRW, uint32_t, alu_shf(a[l], b[l], c[l], false, true))
+    TER(SHFLC, uint32_t, alu_shf(a[l], b[l], c[l], true, false))
+    TER(SHFRC, uint32_t, alu_shf(a[l], b[l], c[l], false, false))
+    TER(LOP3, uint32_t, alu_lop3(a[l], b[l], c[l], (unsigned)i->imm))
+    TER(PRMT, uint32_t, alu_prmt(a[l], b[l], c[l], 0))
+    TER(BFEU32, uint32_t, (uint32_t)alu_bfe(a[l], b[l], c[l], 32, false))
+    TER(BFES32, uint32_t, (uint32_t)alu_bfe(a[l], b[l], c[l], 32, true))
+    /* int -> f32 round to nearest is the host's conversion; f32 -> s32 .rzi saturates as the GPU */
+    UN(CVTF32U32, float, uint32_t, (float)a[l])
+    UN(CVTF32S32, float, int32_t, (float)a[l])
+    UN(CVTRZIS32F32, uint32_t, uint32_t, alu_f32_to_s32(a[l], ALU_RZ, false))
 
     /* ---- float, round to nearest even, subnormals kept ---- */
     BIN(ADDF32, float, canon_f32(a[l] + b[l]))

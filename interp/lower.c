@@ -477,6 +477,29 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     }
 }
 
+/* Bit-field, funnel-shift, lop3, prmt and common cvt forms with 32-bit operands. */
+static int fast_bits(const ir_insn *in) {
+    uint8_t t0 = ty(in, 0), t1 = ty(in, 1);
+    switch (in->op) {
+    case IR_OP_SHF:
+        if (in->nopnds != 4 || t0 != IR_T_B32 || in->nmods != 2) return 0;
+        if (has(in, IR_MOD_L)) return has(in, IR_MOD_WRAP) ? VM_SHFLW : VM_SHFLC;
+        return has(in, IR_MOD_WRAP) ? VM_SHFRW : VM_SHFRC;
+    case IR_OP_LOP3:
+        return in->nopnds == 5 && in->nmods == 0 && t0 == IR_T_B32 && in->opnds[4].kind == IR_OPND_IMM_INT ? VM_LOP3 : 0;
+    case IR_OP_PRMT: return in->nopnds == 4 && in->nmods == 0 && t0 == IR_T_B32 ? VM_PRMT : 0;
+    case IR_OP_BFE:
+        if (in->nopnds != 4 || in->nmods) return 0;
+        return t0 == IR_T_U32 ? VM_BFEU32 : t0 == IR_T_S32 ? VM_BFES32 : 0;
+    case IR_OP_CVT:
+        if (in->nopnds != 2 || in->nmods != 1 || in->ntypes != 2) return 0;
+        if (has(in, IR_MOD_RN) && t0 == IR_T_F32) return t1 == IR_T_U32 ? VM_CVTF32U32 : t1 == IR_T_S32 ? VM_CVTF32S32 : 0;
+        if (has(in, IR_MOD_RZI) && t0 == IR_T_S32 && t1 == IR_T_F32) return VM_CVTRZIS32F32;
+        return 0;
+    default: return 0;
+    }
+}
+
 static const struct { ir_mod m; int base; } cmp_mods[] = {
     {IR_MOD_EQ, 0}, {IR_MOD_NE, 1}, {IR_MOD_LT, 2}, {IR_MOD_LE, 3}, {IR_MOD_GT, 4}, {IR_MOD_GE, 5},
     {IR_MOD_LO, 2}, {IR_MOD_LS, 3}, {IR_MOD_HI, 4}, {IR_MOD_HS, 5}};
@@ -839,6 +862,16 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
         }
         break;
     default: break;
+    }
+    if ((op = fast_bits(in)) != 0) {
+        vm_insn vi = base_insn(lc, (uint16_t)op);
+        vi.d = dst_opnd(lc, &in->opnds[0]).off;
+        vm_opnd a = src_opnd(lc, &in->opnds[1], IR_T_B32);
+        vi.a = a.off;
+        if (in->nopnds > 2) vi.b = src_opnd(lc, &in->opnds[2], IR_T_B32).off;
+        if (in->nopnds > 3) vi.c = src_opnd(lc, &in->opnds[3], IR_T_B32).off;
+        if (op == VM_LOP3) vi.imm = in->opnds[4].ival & 0xff;
+        if (a.kind == VM_K_R32) { emit(lc, vi); return; }
     }
     if ((op = fast_binop(in, &kind)) != 0) {
         vm_opnd d = dst_opnd(lc, &in->opnds[0]);

@@ -20,6 +20,8 @@
     X(ADD64) X(SUB64) X(MUL64) X(MAD64) X(AND64) X(OR64) X(XOR64) X(NOT64)                  \
     X(SHL64) X(SHRU64) X(SHRS64)                                                              \
     X(MULWS32) X(MULWU32) X(MADWS32) X(MADWU32) X(MULHIU32) X(MULHIS32)                      \
+    X(SHFLW) X(SHFRW) X(SHFLC) X(SHFRC) X(LOP3) X(PRMT) X(BFEU32) X(BFES32)                   \
+    X(CVTF32U32) X(CVTF32S32) X(CVTRZIS32F32)                                                 \
     /* float fast paths (round to nearest, no ftz) */                                         \
     X(ADDF32) X(SUBF32) X(MULF32) X(FMAF32) X(ADDF64) X(SUBF64) X(MULF64) X(FMAF64)          \
     /* comparisons */                                                                         \
