@@ -46,6 +46,8 @@ for dir in "$SAMPLES"/*/; do
       read -r -a args <<< "$line"
       run_one "$name" "$name.sm_90.ptx" "$exp" "$i" "${args[@]}"
       echo "$name[$i] sm_90 rc=$(cat "$exp/$i.rc")" >> "$RES/summary.txt"
+      # rc 2 is gpurun refusing the command line, never a GPU result
+      [ "$(cat "$exp/$i.rc")" = 2 ] && echo "$name[$i] BAD RUN LINE: $(head -c 200 "$exp/$i.stderr")" >> "$RES/summary.txt"
       for ptx in "$dir"/"$name".sm_*.ptx; do
         arch=$(basename "$ptx" .ptx); arch=${arch##*.}
         [ "$arch" = sm_90 ] && continue
