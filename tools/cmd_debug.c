@@ -84,9 +84,13 @@ static uint32_t exec_mask(const vm_warp *w, const vm_insn *i) {
     return w->mask & (*(const uint32_t *)(fb + i->g) ^ i->gx);
 }
 
+/* Focus moves to the stopping warp, on the first lane of `lanes` unless the
+ * lane in focus is one of them; lanes = 0 (a step) keeps the lane in its warp. */
 static void switch_focus(dbg *d, vm_warp *w, uint32_t lanes) {
+    bool same = d->cta == w->cta && d->fwarp == w->id;
+    if (!lanes && !same) lanes = w->mask;
     uint32_t lane = lanes ? (uint32_t)__builtin_ctz(lanes) : d->flane;
-    bool changed = d->cta != w->cta || d->fwarp != w->id || (d->flane != lane && !(lanes >> d->flane & 1));
+    bool changed = !same || (lanes && !(lanes >> d->flane & 1));
     d->cta = w->cta;
     if (!changed) return;
     d->fwarp = w->id;
@@ -110,7 +114,7 @@ static void begin_step(dbg *d, dbg_mode mode) {
     d->step_idx = (uint32_t)(w->pc - f->code);
     d->step_file = s->dbg.file;
     d->step_line = s->dbg.line;
-    d->step_by_line = s->dbg.file != 0;
+    d->step_by_line = s->dbg.file && s->dbg.line;
 }
 
 /* Does the step in progress end before instruction i of warp w? */
@@ -125,22 +129,23 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     const vm_func *f = dbg_func_of(w, i);
     const vm_src *s = &f->src[i - f->code];
     uint32_t depth = w->depth, idx = (uint32_t)(i - f->code);
+    bool has_line = s->dbg.file && s->dbg.line;   /* line 0: code the compiler made, no line of its own */
     bool moved = s->dbg.file != d->step_file || s->dbg.line != d->step_line || depth != d->step_depth;
     switch (d->mode) {
     case DBG_STEPI: return true;
     case DBG_FINISH: return depth < d->step_depth;
     case DBG_STEP:
         if (!d->step_by_line) return true;
-        return s->dbg.file && moved;
+        return has_line && moved;
     case DBG_NEXT:
         if (depth > d->step_depth) return false;
         if (!d->step_by_line) return true;
-        return depth < d->step_depth || (s->dbg.file && moved);
+        return depth < d->step_depth || (has_line && moved);
     case DBG_UNTIL:
         if (depth > d->step_depth) return false;
         if (depth < d->step_depth) return true;
         if (idx <= d->step_idx) return false;
-        return !d->step_by_line || (s->dbg.file && moved);
+        return !d->step_by_line || (has_line && moved);
     default: return false;
     }
 }
@@ -163,11 +168,15 @@ static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const
     return r;
 }
 
-/* Ends the launch; the runtime's report of it is not news to the user. */
-static int kill_launch(dbg *d) {
-    d->killing = true;
+/* The runtime's report of a kill, or of a fault already shown, is not news. */
+static void mute_report(dbg *d) {
     if (!d->devnull) d->devnull = fopen("/dev/null", "w");
     if (d->devnull) ptxi_ctx_set_output(d->ctx, stdout, d->devnull);
+}
+
+static int kill_launch(dbg *d) {
+    d->killing = true;
+    mute_report(d);
     return -1;
 }
 
@@ -210,7 +219,7 @@ static int hook(void *p, vm_warp *w, const vm_insn *i) {
             d->repeat--;
             begin_step(d, d->mode);
         } else {
-            stop = true, lanes = w->mask;
+            stop = true, lanes = 0;
         }
     }
     if (stop && stop_here(d, w, i, lanes, why[0] ? why : NULL) < 0) return kill_launch(d);
@@ -230,6 +239,7 @@ static void fault_hook(void *p, vm_warp *w, const vm_insn *i, int lane, int stat
     char why[1200];
     snprintf(why, sizeof why, "CUDA Exception: %s\nThe kernel stopped at the faulting instruction, ", report);
     if (stop_here(d, w, i, lane >= 0 ? 1u << lane : 0, why) < 0) kill_launch(d);
+    else mute_report(d);
     d->faulted = false;
 }
 #endif
@@ -323,9 +333,10 @@ static int need_stopped(dbg *d) {
 /* Execution commands: start or resume, with a repeat count for the steps. */
 static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
     if (need_stopped(d)) return STAY;
-    if (d->faulted) {
-        printf("The kernel faulted: it cannot go on ('kill' or 'continue' end it).\n");
-        return mode == DBG_RUN ? RESUME : STAY;
+    if (d->faulted) {   /* continue lets the launch end with the fault's error */
+        if (mode == DBG_RUN) return RESUME;
+        printf("The kernel faulted: it cannot go on ('continue' or 'kill' end it).\n");
+        return STAY;
     }
     if (mode == DBG_FINISH && dbg_fwarp(d)->depth == 1) {
         printf("\"finish\" not meaningful in the outermost frame.\n");
@@ -527,7 +538,8 @@ static int execute(dbg *d, char *line) {
     if (IS("display", NULL)) {
         if (!*a) { dbg_run_displays(d); return STAY; }
         if (d->ndisplay == DBG_MAX_DISPLAY) { printf("Too many displays.\n"); return STAY; }
-        snprintf(d->display[d->ndisplay++], sizeof d->display[0], "%s%s%s", fmt[0] ? "/" : "", fmt, a);
+        snprintf(d->display[d->ndisplay++], sizeof d->display[0], "%s%s%s%s", fmt[0] ? "/" : "", fmt,
+                 fmt[0] ? " " : "", a);
         if (d->stop_w) {
             int keep = d->ndisplay;
             dbg_run_displays(d);

@@ -32,7 +32,11 @@ static int collect(dbg *d, line_fn at, uint32_t file, uint32_t line, dbg_loc **o
     for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
         const vm_func *vf = &d->prog->funcs[f];
         for (uint32_t k = 0; k < vf->ncode; k++) {
-            if (!at(&vf->src[k], file, line) || (k && at(&vf->src[k - 1], file, line))) continue;
+            if (!at(&vf->src[k], file, line)) continue;
+            /* compiler-made instructions (.loc line 0) inside a line do not start it again */
+            uint32_t p = k;
+            while (p > 0 && file && vf->src[p - 1].dbg.file && !vf->src[p - 1].dbg.line) p--;
+            if (p > 0 && at(&vf->src[p - 1], file, line)) continue;
             dbg_loc *nv = realloc(*out, (*n + 1) * sizeof **out);
             if (!nv) return -1;
             *out = nv;

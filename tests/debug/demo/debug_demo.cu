@@ -1,5 +1,8 @@
 // debug_demo.cu — kernels to walk through with `ptxi debug` (tools/DEBUGGER.md):
 // divergence, a call, shared and local memory, a brkpt instruction.
+__constant__ int scale[4] = {2, 3, 5, 7};
+__device__ int hits;
+
 __device__ __noinline__ int square_plus(int x, int k) {
   int r = x * x;
   return r + k;
@@ -18,13 +21,14 @@ extern "C" __global__ void demo(const int *in, int *out, int n) {
   if (t % 2 == 0) {
     acc = square_plus(v, local[1]);
   } else {
-    acc = v - local[t % 4];
+    acc = v - local[t % 4] * scale[t % 4];
   }
   if (i < n) out[i] = acc;
 }
 
 extern "C" __global__ void stop_here(int *out) {
   out[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x == 6) atomicAdd(&hits, 1);
   if (threadIdx.x == 3) asm volatile("brkpt;");
   out[threadIdx.x] += 1;
 }
