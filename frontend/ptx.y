@@ -249,6 +249,9 @@ operand:
   | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
   | '!' IDENT                   { fe_op_reg(p, $2, L(@1), true); }
   | REG '|' REG                 { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
+  | REG '|' IDENT               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
+  | IDENT '|' REG               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
+  | IDENT '|' IDENT             { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
   | '_'                         { fe_op_sink(p, L(@1)); }
   | oexpr                       { fe_op_cval(p, &$1); }
   | '[' mark addrlist ']'       { fe_op_group(p, $2, IR_OPND_ADDR, L(@1)); }
