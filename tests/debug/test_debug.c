@@ -254,7 +254,7 @@ Test(debug, assert_stops_at_the_faulting_instruction) {
                         "run\ncuda block\ncuda thread\nstep\nkill\n");
     EXPECT(o, "[Switching focus to block (1,0,0), thread (5,0,0), warp 0, lane 5]",
            "Assertion `v < 1000` failed.", "The kernel stopped at the faulting instruction, assert_kernel at",
-           "(assert.cu:14)", "block (1,0,0)\nthread (5,0,0)", "The kernel faulted: it cannot go on",
+           "(assert.cu:14)", "block (1,0,0)", "thread (5,0,0)", "The kernel faulted: it cannot go on",
            "[Kernel killed]");
     free(o);
 }
@@ -264,8 +264,8 @@ Test(debug, out_of_bounds_stops_at_the_faulting_instruction) {
                         "faults.sm_90.ptx --kernel faults --block 64 --arg zeros:256 --arg s32:4 --arg zeros:256",
                         "run\ninfo cuda warps\ncontinue\n");
     EXPECT(o, "[Switching focus to block (0,0,0), thread (3,0,0), warp 0, lane 3]",
-           "out-of-bounds shared read of 4 bytes", "(faults.cu:21)", "=> 115\tld.volatile.shared.u32",
-           "active 0x00000008", "*  0  0x00000008", "[Kernel terminated: PTXI_");
+           "out-of-bounds shared read of 4 bytes", "(faults.cu:21)", "active 0x00000008",
+           "=> 115\tld.volatile.shared.u32", "*  0  0x00000008", "[Kernel terminated: PTXI_");
     free(o);
 }
 
