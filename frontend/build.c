@@ -696,7 +696,11 @@ static void bind_labels(fe_parser *p) {
 }
 
 void fe_module_end(fe_parser *p) {
-    if (p->fn) /* truncated input: keep what was read of the function */
+    /* input that ended (or overflowed the parser) mid-declaration: finish
+     * what was read so the module is consistent, if not usable */
+    if (p->cur_var)
+        fe_decl_end(p);
+    if (p->fn)
         fe_func_end(p, true);
     for (uint32_t i = 0; i < p->pend_globals.n; i++) {
         fe_pending *q = &p->pend_globals.v[i];

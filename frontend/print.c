@@ -157,16 +157,15 @@ static void print_var(FILE *out, const ir_var *v, bool is_param) {
         print_init(out, v);
 }
 
-static void print_params(FILE *out, ir_var *const *v, uint32_t n, const char *sep) {
+/* "(.param .b32 a, .param .b64 b)", one per line when `lines` */
+static void print_params(FILE *out, ir_var *const *v, uint32_t n, bool lines) {
     fputc('(', out);
     for (uint32_t i = 0; i < n; i++) {
         fputs(i ? "," : "", out);
-        fputs(sep, out);
+        fputs(lines ? "\n\t" : i ? " " : "", out);
         print_var(out, v[i], true);
     }
-    if (n)
-        fputs(*sep ? "\n" : "", out);
-    fputc(')', out);
+    fputs(lines && n ? "\n)" : ")", out);
 }
 
 static void print_stmt(FILE *out, const ir_func *f, const ir_stmt *s, ir_dbgloc *dbg) {
@@ -233,9 +232,9 @@ static void print_stmt(FILE *out, const ir_func *f, const ir_stmt *s, ir_dbgloc 
         const ir_func *pr = s->u.proto.proto;
         fputs("\t.callprototype ", out);
         if (pr->nrets)
-            print_params(out, pr->rets, pr->nrets, "");
+            print_params(out, pr->rets, pr->nrets, false);
         fputs(" _ ", out);
-        print_params(out, pr->params, pr->nparams, "");
+        print_params(out, pr->params, pr->nparams, false);
         fputs(pr->noreturn ? " .noreturn;\n" : ";\n", out);
         break;
     }
@@ -250,12 +249,12 @@ static void print_func(FILE *out, const ir_func *f) {
     } else {
         fputs(".func ", out);
         if (f->nrets) {
-            print_params(out, f->rets, f->nrets, " ");
+            print_params(out, f->rets, f->nrets, false);
             fputc(' ', out);
         }
         fputs(f->name, out);
     }
-    print_params(out, f->params, f->nparams, "\n\t");
+    print_params(out, f->params, f->nparams, true);
     fputc('\n', out);
     const uint32_t *tri[] = { f->maxntid, f->reqntid, f->reqnctapercluster };
     const char *tri_name[] = { "maxntid", "reqntid", "reqnctapercluster" };
