@@ -109,6 +109,14 @@ void cr_streams_forget(void);
  * sequence number `upto` (~0ul: all): at the points where the host waits. */
 void cr_run_callbacks(cudaStream_t stream, unsigned long upto);
 
+/* Work issued on `stream` (0: the legacy default stream): the handle must be valid, and
+ * host callbacks queued before it run first, since on a GPU the work waits for them. */
+#define CR_STREAM_WORK(stream)                                                   \
+    do {                                                                         \
+        if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle); \
+        cr_run_callbacks(stream, ~0ul);                                          \
+    } while (0)
+
 /* ---- device.c ---- */
 void cr_fill_props(struct cudaDeviceProp *p);
 

@@ -38,7 +38,7 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     if (found != cudaSuccess) return cr_ret(found);
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     ptxi_status s = ptxi_launch(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
                                 cr_stream(stream), args);
     if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {

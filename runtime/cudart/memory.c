@@ -96,12 +96,12 @@ CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int
 }
 
 CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
-    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(hStream);
     return alloc(devPtr, size, KIND_DEVICE);
 }
 
 CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
-    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(hStream);
     return release(devPtr, KIND_DEVICE);
 }
 
@@ -230,6 +230,7 @@ static cudaError_t check_copy(void *dst, const void *src, size_t n, enum cudaMem
 
 static cudaError_t memcpy_any(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     cudaError_t e = check_copy(dst, src, count, &kind);
     if (e != cudaSuccess || !count) return cr_ret(e);
     return cr_st(copy(dst, src, count, kind));
@@ -245,13 +246,14 @@ CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum 
 /* Work runs in order, so an asynchronous copy is done by the time it returns. */
 CR_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                       cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return memcpy_any(dst, src, count, kind);
 }
 
 CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                    size_t height, enum cudaMemcpyKind kind) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     if (!width || !height) return cudaSuccess;
     if (width > dpitch || width > spitch) return cr_ret(cudaErrorInvalidPitchValue);
     /* Direction from the first bytes, then the whole pitched spans must be in place. */
@@ -271,7 +273,7 @@ CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
 
 CR_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                         size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -282,25 +284,27 @@ CR_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, 
 
 CR_EXPORT cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
                                           cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     if (dstDevice || srcDevice) return cr_ret(cudaErrorInvalidDevice);
     return memcpy_any(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
 CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     if (!count) return cudaSuccess;
     if (!in_device(devPtr, count)) return cr_ret(cudaErrorInvalidValue);
     return cr_st(ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)devPtr, (uint8_t)value, count));
 }
 
 CR_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemset(devPtr, value, count);
 }
 
 CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     if (!width || !height) return cudaSuccess;
     if (width > pitch) return cr_ret(cudaErrorInvalidPitchValue);
     if (!in_device(devPtr, pitch * (height - 1) + width)) return cr_ret(cudaErrorInvalidValue);
@@ -313,7 +317,7 @@ CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 
 CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                         cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 
@@ -335,6 +339,7 @@ static char *at(struct cudaPitchedPtr p, size_t x, size_t y, size_t z) {
 
 CR_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     if (!extent.width || !extent.height || !extent.depth) return cudaSuccess;
     if (extent.width > p.pitch) return cr_ret(cudaErrorInvalidValue);
     if (!in_device(p.ptr, (size_t)(at(p, extent.width, extent.height - 1, extent.depth - 1) - (char *)p.ptr)))
@@ -349,12 +354,13 @@ CR_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cu
 
 CR_EXPORT cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
                                         cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemset3D(p, value, extent);
 }
 
 CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
     CR_ENTER();
+    CR_STREAM_WORK(0);
     if (!p) return cr_ret(cudaErrorInvalidValue);
     if (p->srcArray || p->dstArray) {
         cr_warn_once("cudaMemcpy3D with CUDA arrays is not implemented");
@@ -385,7 +391,7 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
 }
 
 CR_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemcpy3D(p);
 }
 
@@ -445,13 +451,13 @@ CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t co
 
 CR_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count, size_t offset,
                                               enum cudaMemcpyKind kind, cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemcpyToSymbol(sym, src, count, offset, kind);
 }
 
 CR_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count, size_t offset,
                                                 enum cudaMemcpyKind kind, cudaStream_t stream) {
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
 }
 
@@ -480,7 +486,7 @@ CR_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, str
                                            unsigned int flags, cudaStream_t stream) {
     (void)location, (void)flags;
     CR_ENTER();
-    if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    CR_STREAM_WORK(stream);
     return in_device(devPtr, count) ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
 }
 
