@@ -453,7 +453,6 @@ void fe_proto_end(fe_parser *p) {
 void fe_insn_begin(fe_parser *p) {
     p->ops.n = 0;
     p->unbound_in_insn = 0;
-    p->insn_bad = false;
 }
 
 uint32_t fe_op_mark(fe_parser *p) { return p->ops.n; }
@@ -503,7 +502,6 @@ void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, bool neg) {
         return;
     }
     fe_error(p, loc, "undeclared register '%.*s'", (int)name.n, name.s);
-    p->insn_bad = true;
 }
 
 void fe_op_sink(fe_parser *p, ir_loc loc) { push_op(p, IR_OPND_SINK, loc); }
@@ -514,11 +512,10 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
     case CV_INT: o->ival = v->i; return;
     case CV_F32: o->kind = IR_OPND_IMM_F32; o->fval = v->f; o->fbits = v->bits; return;
     case CV_F64: case CV_DEC: o->kind = IR_OPND_IMM_F64; o->fval = v->f; o->fbits = v->bits; return;
-    case CV_BAD: p->insn_bad = true; return;
+    case CV_BAD: return;
     }
     if (v->generic || v->mask) {
         fe_error(p, v->loc, "generic() and mask() are only allowed in initializers");
-        p->insn_bad = true;
         return;
     }
     o->ival = v->i;
@@ -550,10 +547,9 @@ void fe_op_addr_off(fe_parser *p, const fe_cval *v, bool minus) {
     if (v->kind != CV_INT) {
         if (v->kind != CV_BAD)
             fe_error(p, v->loc, "address offset must be an integer constant");
-        p->insn_bad = true;
         return;
     }
-    o->ival = minus ? -v->i : v->i;
+    o->ival = minus ? (int64_t)(0 - (uint64_t)v->i) : v->i;
 }
 
 static ir_operand *pop_group(fe_parser *p, uint32_t mark, int kind, ir_loc loc) {
@@ -583,7 +579,6 @@ void fe_op_group(fe_parser *p, uint32_t mark, int kind, ir_loc loc) {
         break;
     default:
         fe_error(p, b->loc, "invalid address: expected a register, a variable or an integer");
-        p->insn_bad = true;
     }
 }
 
@@ -616,7 +611,6 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
     in.guard = -1;
     in.loc = guard ? gloc : loc;
     in.dbg = p->dbg;
-    bool bad = p->insn_bad;
     while (dot < end) {
         const char *s = dot + 1, *e = s;
         while (e < end && *e != '.')
@@ -626,7 +620,6 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
         if (ty > 0) {
             if (in.ntypes == IR_MAX_TYPES) {
                 fe_error(p, sl, "too many type suffixes");
-                bad = true;
             } else {
                 in.typemask |= 1u << (in.ntypes + in.nmods);
                 in.types[in.ntypes++] = (uint8_t)ty;
@@ -635,10 +628,8 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
             int md = fe_lookup_mod(s, (size_t)(e - s));
             if (md <= 0) {
                 fe_error(p, sl, "unknown modifier '.%.*s' for '%s'", (int)(e - s), s, ir_opcode_name[in.op]);
-                bad = true;
             } else if (in.nmods == IR_MAX_MODS) {
                 fe_error(p, sl, "too many modifiers");
-                bad = true;
             } else {
                 in.mods[in.nmods++] = (uint16_t)md;
                 in.modset[md >> 6] |= 1ull << (md & 63);
@@ -650,7 +641,6 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
         fe_sym *e = fe_sym_find(&p->syms, guard->s, guard->n, -1);
         if (!e || e->kind != SYM_REG) {
             fe_error(p, gloc, "undeclared predicate '%.*s'", (int)guard->n, guard->s);
-            bad = true;
         } else {
             in.guard = (int32_t)e->id;
             in.guard_neg = guard_neg;
@@ -660,7 +650,7 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
     in.opnds = in.nopnds ? fe_memdup(p->a, p->ops.v, in.nopnds * sizeof *in.opnds) : NULL;
     if (p->unbound_in_insn)
         note_unbound(p, in.opnds, in.nopnds);
-    (void)bad; /* an instruction with errors is kept so later checks see it; the module is marked bad */
+    /* an instruction with errors is kept (the diagnostics mark the module unusable) */
     ir_stmt *s = push_stmt(p, IR_ST_INSN, in.loc);
     s->u.insn = in;
 }

@@ -124,7 +124,6 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
 
 void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint64_t range) {
     p->cur_var = NULL;
-    p->cur_var_nregs = 0;
     ir_var *v = fe_var_from_dirs(p, name, loc, IR_SPACE_NONE);
     if (v->space == IR_SPACE_REG) {
         if (!p->fn) {
@@ -173,8 +172,6 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
         s->loc = loc;
         s->u.regs.first = first;
         s->u.regs.count = (uint32_t)count;
-        p->cur_var_first_reg = first;
-        p->cur_var_nregs = (uint32_t)count;
         return;
     }
     if (has_range)

@@ -106,7 +106,6 @@ typedef struct fe_parser {
     bool brace_is_block;       /* the last '{' opened a block, not an initializer */
     int prev_tok;
     uint8_t guard_state;
-    size_t comment_start;
     uint32_t comment_line, comment_col;
     uint32_t sect_depth;
     size_t sect_start;
@@ -136,7 +135,6 @@ typedef struct fe_parser {
     VEC(uint64_t) dims;
     VEC(uint32_t) ints;
     ir_var *cur_var;
-    uint32_t cur_var_first_reg, cur_var_nregs;
     VEC(uint8_t) ibuf;         /* initializer bytes */
     VEC(ir_reloc) irel;
     VEC(fe_span) irel_names;
@@ -165,10 +163,7 @@ typedef struct fe_parser {
     /* operands of the instruction being parsed */
     VEC(ir_operand) ops;
     uint32_t unbound_in_insn;
-    bool insn_bad;
 } fe_parser;
-
-typedef union { int i; } fe_unused;
 
 /* scanner / tables */
 int fe_lookup_opcode(const char *s, size_t n);
