@@ -503,6 +503,72 @@ dispatch:
         if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
     }
     NEXT;
+    /* 4-byte shared and global accesses with a register base: one pass checks
+     * every lane (bounds, alignment); any bad lane falls back to vm_ld/vm_st,
+     * which reports it. The common case is then a plain gather/scatter. */
+    CASE(LDS4) {
+        uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
+        const uint32_t *a = R32(i->a);
+        uint32_t *d = R32(i->d), off = (uint32_t)i->imm;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t ad = a[l] + off;
+            bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+        }
+        if (__builtin_expect(bad != 0 || cta->smem_size < 4, 0)) {
+            if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+            NEXT;
+        }
+        LANES(m, memcpy(&d[l], cta->smem + (uint32_t)(a[l] + off), 4));
+    }
+    NEXT;
+    CASE(STS4) {
+        uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
+        const uint32_t *a = R32(i->a), *v = R32(i->b), off = (uint32_t)i->imm;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t ad = a[l] + off;
+            bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+        }
+        if (__builtin_expect(bad != 0 || cta->smem_size < 4, 0)) {
+            if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+            NEXT;
+        }
+        LANES(m, memcpy(cta->smem + (uint32_t)(a[l] + off), &v[l], 4));
+    }
+    NEXT;
+    CASE(LDG4) {
+        uint32_t m = EXEC;
+        const vm_arena *ar = fr->fn->prog->rt->arena;
+        const uint64_t *a = R64(i->a);
+        uint32_t *d = R32(i->d), ok = 0;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint64_t ad = a[l] + (uint64_t)i->imm;
+            ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
+        }
+        if (__builtin_expect((ok & m) != m, 0)) {
+            if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+            NEXT;
+        }
+        LANES(m, memcpy(&d[l], (const void *)(uintptr_t)(a[l] + (uint64_t)i->imm), 4));
+    }
+    NEXT;
+    CASE(STG4) {
+        uint32_t m = EXEC;
+        const vm_arena *ar = fr->fn->prog->rt->arena;
+        const uint64_t *a = R64(i->a);
+        const uint32_t *v = R32(i->b);
+        uint32_t ok = 0;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint64_t ad = a[l] + (uint64_t)i->imm;
+            uint8_t sh = vm_shadow(ar, ad);
+            ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << l;
+        }
+        if (__builtin_expect((ok & m) != m, 0)) {
+            if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
+            NEXT;
+        }
+        LANES(m, memcpy((void *)(uintptr_t)(a[l] + (uint64_t)i->imm), &v[l], 4));
+    }
+    NEXT;
     CASE(LDV) {
         uint32_t m = EXEC;
         if (m && !vm_ldv(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }

@@ -375,6 +375,11 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
         if (d.kind == VM_K_SINK) { vi.op = VM_NOP; }
     }
     lower_addr(lc, addr, sp, &vi);
+    /* the 4-byte shared/global forms with a register base have their own handlers */
+    if ((vi.op == VM_LD || vi.op == VM_ST) && sz == 4 && !(vi.flags & (VM_F_D64 | VM_F_FRAME_SYM))) {
+        if (vi.sp == VM_SP_SHARED && vi.flags & VM_F_BASE_REG32) vi.op = vi.op == VM_LD ? VM_LDS4 : VM_STS4;
+        else if (vi.sp == VM_SP_GLOBAL && vi.flags & VM_F_BASE_REG64) vi.op = vi.op == VM_LD ? VM_LDG4 : VM_STG4;
+    }
     if (vi.sp == VM_SP_KPARAM && vi.x == 1) {
         if (vi.op == VM_LD && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32))) vi.op = VM_LD_KPARAM;
         vi.x = 0;

@@ -317,6 +317,24 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
 
 /* ---- CTAs ---- */
 
+/* Per-warp state that is the same for every CTA of the launch (thread ids,
+ * lanes present) is set once per worker; a new CTA only resets what runs. */
+static void init_warps_once(vm_cta *cta, const vm_launch_cfg *cfg) {
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+        vm_warp *w = &cta->warps[wi];
+        w->present = 0;
+        w->id = wi;
+        w->cta = cta;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t t = wi * VM_LANES + (uint32_t)l;
+            if (t < cta->nthreads) w->present |= 1u << l;
+            w->tid[0][l] = t % cfg->block[0];
+            w->tid[1][l] = t / cfg->block[0] % cfg->block[1];
+            w->tid[2][l] = t / (cfg->block[0] * cfg->block[1]);
+        }
+    }
+}
+
 static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     const vm_launch_cfg *cfg = g->cfg;
     cta->grid = g;
@@ -324,35 +342,32 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     cta->ctaid[0] = (uint32_t)(linear % cfg->grid[0]);
     cta->ctaid[1] = (uint32_t)(linear / cfg->grid[0] % cfg->grid[1]);
     cta->ctaid[2] = (uint32_t)(linear / ((uint64_t)cfg->grid[0] * cfg->grid[1]));
-    memset(cta->smem, 0, cta->smem_size);
+    if (cta->smem_size) memset(cta->smem, 0, cta->smem_size);
     memset(cta->bars, 0, sizeof cta->bars);
     vm_func *k = cfg->kernel;
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         vm_warp *w = &cta->warps[wi];
         for (uint32_t d = 1; d < w->depth; d++) free(w->frames[d].fb);
-        uint8_t *fb0 = w->depth ? w->frames[0].fb : NULL;
-        w->depth = 0;
-        w->pc = k->code;
-        w->exited = 0;
         w->blocked = w->collwait = 0;
         memset(w->barwait, 0, sizeof w->barwait);
+        memset(w->lsp, 0, sizeof w->lsp);
         w->forced = false;
-        w->present = 0;
-        w->id = wi;
-        w->cta = cta;
         w->clock = 0;
         w->sleep_until = 0;
-        for (int l = 0; l < VM_LANES; l++) {
-            uint32_t t = wi * VM_LANES + (uint32_t)l;
-            if (t < cta->nthreads) w->present |= 1u << l;
-            w->tid[0][l] = t % cfg->block[0];
-            w->tid[1][l] = t / cfg->block[0] % cfg->block[1];
-            w->tid[2][l] = t / (cfg->block[0] * cfg->block[1]);
-            w->lsp[l] = 0;
-        }
         w->exited = ~w->present;
-        if (fb0) free(fb0);
-        if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
+        if (w->depth && w->frames[0].fn == k) {
+            /* the entry frame is reused: no allocation per CTA */
+            memcpy(w->frames[0].fb, k->frame_init, k->frame_size);
+            w->depth = 1;
+            w->frames[0].done = 0;
+            for (int l = 0; l < VM_LANES; l++) w->lpc[l] = k->code;
+            for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
+        } else {
+            if (w->depth) free(w->frames[0].fb);
+            w->depth = 0;
+            if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
+        }
+        w->pc = k->code;
         w->mask = w->present;
         w->lpc_stop = NO_STOP;
         w->state = VM_W_READY;
@@ -523,6 +538,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     for (unsigned k = 0; k < n && !rc; k++) {
         ws[k].g = &g;
         if (alloc_cta(&ws[k].cta, cfg) < 0) rc = 2;
+        else init_warps_once(&ws[k].cta, cfg);
     }
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);

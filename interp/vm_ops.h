@@ -31,7 +31,7 @@
     /* everything else the ALU tables know */                                                 \
     X(ALU)                                                                                    \
     /* memory */                                                                              \
-    X(LD) X(ST) X(LDV) X(STV) X(LD_KPARAM) X(ATOM) X(FENCE) X(ALLOCA) X(STACKSAVE)          \
+    X(LD) X(ST) X(LDS4) X(STS4) X(LDG4) X(STG4) X(LDV) X(STV) X(LD_KPARAM) X(ATOM) X(FENCE) X(ALLOCA) X(STACKSAVE)          \
     X(STACKRESTORE)                                                                           \
     /* warp collectives */                                                                    \
     X(SHFL) X(VOTE) X(ACTIVEMASK) X(MATCH) X(REDUX)                                           \

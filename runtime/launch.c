@@ -71,21 +71,24 @@ static ptxi_status config_error(ptxi_ctx *ctx, ptxi_status s, const char *fmt, u
     return rt_set_error(ctx, s);
 }
 
+/* Every configuration error is INVALID_VALUE, as cuLaunchKernel and CUDA 13's
+ * cudaLaunchKernel report them on an H100 (ptx-samples/app_errors, launch_bounds);
+ * the detail message says which limit was exceeded. */
 static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn) {
     ptxi_ctx *ctx = k->mod->ctx;
     const ir_func *f = k->vf->ir;
     if (!b.x || !b.y || !b.z || b.x > 1024 || b.y > 1024 || b.z > 64)
-        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "block dimension out of range (x %llu, y/z as given)", b.x, 0);
+        return config_error(ctx, PTXI_INVALID_VALUE, "block dimension out of range (x %llu, y/z as given)", b.x, 0);
     uint64_t nt = (uint64_t)b.x * b.y * b.z;
-    if (nt > 1024) return config_error(ctx, PTXI_INVALID_CONFIGURATION, "%llu threads per block exceed 1024", nt, 0);
+    if (nt > 1024) return config_error(ctx, PTXI_INVALID_VALUE, "%llu threads per block exceed 1024", nt, 0);
     if (!g.x || !g.y || !g.z || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "grid dimension out of range (x %llu, y %llu)", g.x, g.y);
+        return config_error(ctx, PTXI_INVALID_VALUE, "grid dimension out of range (x %llu, y %llu)", g.x, g.y);
     if (f->reqntid[0] && (b.x != f->reqntid[0] || b.y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
                           b.z != (f->reqntid[2] ? f->reqntid[2] : 1)))
-        return config_error(ctx, PTXI_INVALID_CONFIGURATION, "block of %llu threads differs from .reqntid (%llu)", nt,
+        return config_error(ctx, PTXI_INVALID_VALUE, "block of %llu threads differs from .reqntid (%llu)", nt,
                             block_limit(f));
     if (nt > block_limit(f))
-        return config_error(ctx, PTXI_LAUNCH_OUT_OF_RESOURCES, "%llu threads per block exceed .maxntid (%llu)", nt,
+        return config_error(ctx, PTXI_INVALID_VALUE, "%llu threads per block exceed .maxntid (%llu)", nt,
                             block_limit(f));
     uint64_t shared = k->vf->prog->shared_static + dyn;
     uint64_t limit = (uint64_t)k->max_dyn_shared > SHARED_DEFAULT_MAX ? (uint64_t)k->max_dyn_shared : SHARED_DEFAULT_MAX;
