@@ -278,3 +278,22 @@ Test(debug, transcripts_are_deterministic) {
     free(a);
     free(b);
 }
+
+Test(debug, launch_stop_repeat_counts_until_barriers_and_rerun) {
+    char *o = debug_run(DEMO_DIR,
+                        "debug_demo.sm_90.ptx -k demo -g 2 -b 48 -a file:in.bin -a zeros:512 -a s32:40",
+                        "set cuda break_on_launch on\nrun\nstepi 3\nbreak 83\ncontinue\ncontinue\ninfo cuda barriers\n"
+                        "info cuda blocks\nuntil\nuntil 162\nx/2wx 0\ndelete\nset cuda break_on_launch off\ncontinue\n"
+                        "break 83\nrun\nquit\n");
+    EXPECT(o, "Kernel launch: demo", "=> 51\t", "(ptxi) stepi 3", "=> 53\tld.param.u64",
+           "Breakpoint 1, demo at debug_demo.sm_90.ptx:83", "[block (0,0,0), warp 0, active 0xffffffff]",
+           "Breakpoint 1, demo at debug_demo.sm_90.ptx:83", "[block (0,0,0), warp 1, active 0x0000ffff]",
+           /* warp 0's 32 threads wait; warp 1 (16 threads) is about to arrive */
+           "barrier 0: 32 thread(s) arrived, expecting 48; waiting warps: 0 (lanes 0xffffffff)",
+           "Grid (2,1,1): 0 block(s) finished, 1 waiting to start", "(ptxi) until\n", "=> 85\trem.u32",
+           "Temporary breakpoint 2 at demo at debug_demo.sm_90.ptx:162",
+           "Temporary breakpoint 2, demo at debug_demo.sm_90.ptx:162", "Cannot access memory at address 0x0",
+           "[Kernel finished]", "Breakpoint 3 at demo", "Starting kernel demo<<<(2,1,1),(48,1,1)>>>",
+           "Breakpoint 3, demo at debug_demo.sm_90.ptx:83", "[Kernel killed]");
+    free(o);
+}
