@@ -501,7 +501,10 @@ uint8_t *dbg_address(dbg *d, const char *expr, uint32_t want, char *desc, size_t
 int dbg_writer_lane(dbg *d, const uint8_t *p, uint32_t n) {
     const vm_insn *i = d->prev_i;
     vm_warp *w = d->prev_w;
-    if (!i || !w || (i->op != VM_ST && i->op != VM_STV && i->op != VM_ATOM)) return -1;
+    static const uint16_t stores[] = {VM_ST, VM_STS4, VM_STG4, VM_STV, VM_ATOM};
+    int k = 0;
+    while (k < 5 && (!i || i->op != stores[k])) k++;
+    if (k == 5 || !w) return -1;
     const vm_frame *fr = &w->frames[w->depth - 1];
     uint32_t size = i->sz ? i->sz : 4;
     if (i->op == VM_STV) size *= ((const vm_vec *)i->p)->n;
