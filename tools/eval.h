@@ -72,6 +72,7 @@ const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf); /* "
  * Returns 0, or -1 with sn->err / sn->err_off set. */
 int ev_parse(ev_snippet *sn, const char *text);
 ev_reg *ev_find(ev_snippet *sn, const char *name);
+bool ev_is_special(const char *id);                   /* "tid", "laneid"...: without the '%' */
 ev_reg *ev_add_reg(ev_snippet *sn, const char *name);
 
 /* Type of operand `pos` (0-based; a `d|p` pair counts as two, `nd` destinations)

@@ -27,6 +27,9 @@ void ev_layout_make(const ev_snippet *sn, ev_layout *lay) {
         if (sn->regs[i].output && !sn->regs[i].local && lay->out_slot[i] < 0) lay->out_slot[i] = lay->nout++;
 }
 
+#define CUDA_PREFIX "%%_e"   /* %r1 -> %%_er1 inside a CUDA asm template */
+#define CUDA_PREFIX_FMT "%%%%_e"
+
 static bool idc(int c) { return isalnum(c) || c == '_' || c == '$'; }
 
 static const ev_mem *mem_named(const ev_snippet *sn, const char *s, size_t n) {
@@ -47,6 +50,18 @@ static void body(ev_text *t, const ev_snippet *sn, bool pct2, const char *const 
             const ev_mem *m = mem_named(sn, s + i, e - i);
             if (m) ev_put(t, mem_ref[m - sn->mem], strlen(mem_ref[m - sn->mem]), -1), t->origin[t->n - 1] = o;
             else for (size_t k = i; k < e; k++) ev_put(t, s + k, 1, sn->body.origin[k]);
+            i = e;
+            continue;
+        }
+        if (pct2 && s[i] == '%' && i + 1 < sn->body.n && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_')) {
+            /* inside asm(), %r1 could be one of nvcc's own registers that the
+             * operands %0.. stand for: the snippet's get a prefix of their own */
+            size_t e = i + 1;
+            while (e < sn->body.n && idc((unsigned char)s[e])) e++;
+            char id[EV_NAME];
+            snprintf(id, sizeof id, "%.*s", (int)(e - i - 1 < EV_NAME - 1 ? e - i - 1 : EV_NAME - 1), s + i + 1);
+            ev_put(t, ev_is_special(id) ? "%%" : CUDA_PREFIX, ev_is_special(id) ? 2 : strlen(CUDA_PREFIX), o);
+            for (size_t k = i + 1; k < e; k++) ev_put(t, s + k, 1, sn->body.origin[k]);
             i = e;
             continue;
         }
@@ -160,15 +175,15 @@ int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned la
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (r->local || r->is_imm) continue;
-        fprintf(f, ".reg %s %%", ev_decl_type(sn, r, tb));
-        c_lit(f, r->ptx, strlen(r->ptx));
+        fprintf(f, ".reg %s " CUDA_PREFIX_FMT, ev_decl_type(sn, r, tb));
+        c_lit(f, r->ptx + 1, strlen(r->ptx + 1));
         fprintf(f, ";\\n\"\n      \"");
     }
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (lay->in_slot[i] < 0) continue;
-        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "setp.ne.b32 %%%s, %%%d, 0;\\n\"\n      \"", r->ptx, op_of_in[i]);
-        else fprintf(f, "mov.b%d %%%s, %%%d;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, r->ptx, op_of_in[i]);
+        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "setp.ne.b32 " CUDA_PREFIX_FMT "%s, %%%d, 0;\\n\"\n      \"", r->ptx + 1, op_of_in[i]);
+        else fprintf(f, "mov.b%d " CUDA_PREFIX_FMT "%s, %%%d;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, r->ptx + 1, op_of_in[i]);
     }
     ev_text b = {0};
     body(&b, sn, true, mem_ref);
@@ -178,8 +193,8 @@ int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned la
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (lay->out_slot[i] < 0) continue;
-        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "selp.u32 %%%d, 1, 0, %%%s;\\n\"\n      \"", op_of_out[i], r->ptx);
-        else fprintf(f, "mov.b%d %%%d, %%%s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, op_of_out[i], r->ptx);
+        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "selp.u32 %%%d, 1, 0, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", op_of_out[i], r->ptx + 1);
+        else fprintf(f, "mov.b%d %%%d, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, op_of_out[i], r->ptx + 1);
     }
     fprintf(f, "}\"\n      :");
     int k = 0;

@@ -92,7 +92,7 @@ static const char *const SPECIAL[] = {
     "cluster_ctaid", "cluster_nctaid", "cluster_ctarank", "cluster_nctarank",
     "current_graph_exec", NULL};
 
-static bool is_special(const char *id) {   /* id without its '%' */
+bool ev_is_special(const char *id) {   /* id without its '%' */
     for (const char *const *s = SPECIAL; *s; s++)
         if (!strcmp(id, *s)) return true;
     return !strncmp(id, "pm", 2) || !strncmp(id, "envreg", 6) || !strncmp(id, "reserved_smem", 13);
@@ -214,7 +214,7 @@ static int instruction(ev_snippet *sn, size_t at, size_t n, const char *guard, i
             char name[EV_NAME];
             snprintf(name, sizeof name, "%.*s", (int)(k - b), s + b);
             k--;
-            if (is_special(name + 1)) continue;
+            if (ev_is_special(name + 1)) continue;
             ev_reg *r = by_ptx(sn, name);
             if (!r) return fail(sn, (int)(at + b), "too many registers");
             if (nu < 64) uses[nu++] = (use){(int)(r - sn->regs), pos, depth_br > 0, 1, depth_sq > 0};

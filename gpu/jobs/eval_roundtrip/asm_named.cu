@@ -17,16 +17,16 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i1 = (unsigned)s[1];
   unsigned i2 = (unsigned)s[2];
   asm volatile("{\n"
-      ".reg .b32 %%_acc;\n"
-      ".reg .b32 %%_x;\n"
-      ".reg .b32 %%_y;\n"
-      "mov.b32 %%_acc, %1;\n"
-      "mov.b32 %%_x, %2;\n"
-      "mov.b32 %%_y, %3;\n"
+      ".reg .b32 %%_e_acc;\n"
+      ".reg .b32 %%_e_x;\n"
+      ".reg .b32 %%_e_y;\n"
+      "mov.b32 %%_e_acc, %1;\n"
+      "mov.b32 %%_e_x, %2;\n"
+      "mov.b32 %%_e_y, %3;\n"
       "{ .reg .u32 t;\n"
-      "\tmul.lo.u32 t, %%_x, %%_y;\n"
-      "\tadd.u32 %%_acc, %%_acc, t; }\n"
-      "mov.b32 %0, %%_acc;\n"
+      "\tmul.lo.u32 t, %%_e_x, %%_e_y;\n"
+      "\tadd.u32 %%_e_acc, %%_e_acc, t; }\n"
+      "mov.b32 %0, %%_e_acc;\n"
       "}"
       : "=r"(o0)
       : "r"(i0), "r"(i1), "r"(i2)

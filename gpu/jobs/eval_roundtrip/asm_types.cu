@@ -16,14 +16,14 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned long long o1;
   unsigned i0 = (unsigned)s[0];
   asm volatile("{\n"
-      ".reg .b16 %%_h;\n"
-      ".reg .f64 %%_d;\n"
-      ".reg .f32 %%_f;\n"
-      "mov.b32 %%_f, %2;\n"
-      "cvt.rn.f16.f32 %%_h, %%_f;\n"
-      "\tcvt.f64.f32 %%_d, %%_f;\n"
-      "mov.b16 %0, %%_h;\n"
-      "mov.b64 %1, %%_d;\n"
+      ".reg .b16 %%_e_h;\n"
+      ".reg .f64 %%_e_d;\n"
+      ".reg .f32 %%_e_f;\n"
+      "mov.b32 %%_e_f, %2;\n"
+      "cvt.rn.f16.f32 %%_e_h, %%_e_f;\n"
+      "\tcvt.f64.f32 %%_e_d, %%_e_f;\n"
+      "mov.b16 %0, %%_e_h;\n"
+      "mov.b64 %1, %%_e_d;\n"
       "}"
       : "=h"(o0), "=l"(o1)
       : "r"(i0)

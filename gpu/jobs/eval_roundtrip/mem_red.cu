@@ -14,9 +14,9 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned long long *o = out + (size_t)i * 1;
   unsigned i0 = (unsigned)s[0];
   asm volatile("{\n"
-      ".reg .b32 %%r1;\n"
-      "mov.b32 %%r1, %0;\n"
-      "red.global.add.u32 [%1], %%r1; red.global.max.u32 [%1+4], %%r1;\n"
+      ".reg .b32 %%_er1;\n"
+      "mov.b32 %%_er1, %0;\n"
+      "red.global.add.u32 [%1], %%_er1; red.global.max.u32 [%1+4], %%_er1;\n"
       "}"
       :
       : "r"(i0), "l"(m0)

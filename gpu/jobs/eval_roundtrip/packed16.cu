@@ -18,17 +18,17 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i0 = (unsigned)s[0];
   unsigned i1 = (unsigned)s[1];
   asm volatile("{\n"
-      ".reg .b32 %%r1;\n"
-      ".reg .b32 %%r2;\n"
-      ".reg .b32 %%r3;\n"
-      ".reg .b32 %%r4;\n"
-      ".reg .b32 %%r5;\n"
-      "mov.b32 %%r2, %3;\n"
-      "mov.b32 %%r3, %4;\n"
-      "add.u16x2 %%r1, %%r2, %%r3; min.s16x2 %%r4, %%r2, %%r3; max.u16x2 %%r5, %%r2, %%r3;\n"
-      "mov.b32 %0, %%r1;\n"
-      "mov.b32 %1, %%r4;\n"
-      "mov.b32 %2, %%r5;\n"
+      ".reg .b32 %%_er1;\n"
+      ".reg .b32 %%_er2;\n"
+      ".reg .b32 %%_er3;\n"
+      ".reg .b32 %%_er4;\n"
+      ".reg .b32 %%_er5;\n"
+      "mov.b32 %%_er2, %3;\n"
+      "mov.b32 %%_er3, %4;\n"
+      "add.u16x2 %%_er1, %%_er2, %%_er3; min.s16x2 %%_er4, %%_er2, %%_er3; max.u16x2 %%_er5, %%_er2, %%_er3;\n"
+      "mov.b32 %0, %%_er1;\n"
+      "mov.b32 %1, %%_er4;\n"
+      "mov.b32 %2, %%_er5;\n"
       "}"
       : "=r"(o0), "=r"(o1), "=r"(o2)
       : "r"(i0), "r"(i1)

@@ -17,15 +17,15 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i1 = (unsigned)s[1];
   unsigned i2 = (unsigned)s[2];
   asm volatile("{\n"
-      ".reg .b32 %%_result;\n"
-      ".reg .b32 %%_A;\n"
-      ".reg .b32 %%_B;\n"
-      ".reg .b32 %%_C;\n"
-      "mov.b32 %%_A, %1;\n"
-      "mov.b32 %%_B, %2;\n"
-      "mov.b32 %%_C, %3;\n"
-      "vabsdiff4.u32.u32.u32.add %%_result, %%_A, %%_B, %%_C;\n"
-      "mov.b32 %0, %%_result;\n"
+      ".reg .b32 %%_e_result;\n"
+      ".reg .b32 %%_e_A;\n"
+      ".reg .b32 %%_e_B;\n"
+      ".reg .b32 %%_e_C;\n"
+      "mov.b32 %%_e_A, %1;\n"
+      "mov.b32 %%_e_B, %2;\n"
+      "mov.b32 %%_e_C, %3;\n"
+      "vabsdiff4.u32.u32.u32.add %%_e_result, %%_e_A, %%_e_B, %%_e_C;\n"
+      "mov.b32 %0, %%_e_result;\n"
       "}"
       : "=r"(o0)
       : "r"(i0), "r"(i1), "r"(i2)

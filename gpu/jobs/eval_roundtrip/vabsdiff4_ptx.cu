@@ -17,15 +17,15 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i1 = (unsigned)s[1];
   unsigned i2 = (unsigned)s[2];
   asm volatile("{\n"
-      ".reg .b32 %%r1;\n"
-      ".reg .b32 %%r2;\n"
-      ".reg .b32 %%r3;\n"
-      ".reg .b32 %%r4;\n"
-      "mov.b32 %%r2, %1;\n"
-      "mov.b32 %%r3, %2;\n"
-      "mov.b32 %%r4, %3;\n"
-      "vabsdiff4.u32.u32.u32.add %%r1, %%r2, %%r3, %%r4;\n"
-      "mov.b32 %0, %%r1;\n"
+      ".reg .b32 %%_er1;\n"
+      ".reg .b32 %%_er2;\n"
+      ".reg .b32 %%_er3;\n"
+      ".reg .b32 %%_er4;\n"
+      "mov.b32 %%_er2, %1;\n"
+      "mov.b32 %%_er3, %2;\n"
+      "mov.b32 %%_er4, %3;\n"
+      "vabsdiff4.u32.u32.u32.add %%_er1, %%_er2, %%_er3, %%_er4;\n"
+      "mov.b32 %0, %%_er1;\n"
       "}"
       : "=r"(o0)
       : "r"(i0), "r"(i1), "r"(i2)

@@ -18,17 +18,17 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i1 = (unsigned)s[1];
   unsigned i2 = (unsigned)s[2];
   asm volatile("{\n"
-      ".reg .b32 %%r1;\n"
-      ".reg .b32 %%r2;\n"
-      ".reg .b32 %%r3;\n"
-      ".reg .b32 %%r4;\n"
-      ".reg .b32 %%r5;\n"
-      "mov.b32 %%r2, %2;\n"
-      "mov.b32 %%r3, %3;\n"
-      "mov.b32 %%r4, %4;\n"
-      "vadd2.u32.u32.u32.sat %%r1.h10, %%r2.h01, %%r3.h11, %%r4; vmax4.s32.s32.s32 %%r5.b20, %%r2.b1357, %%r3.b0246, %%r4;\n"
-      "mov.b32 %0, %%r1;\n"
-      "mov.b32 %1, %%r5;\n"
+      ".reg .b32 %%_er1;\n"
+      ".reg .b32 %%_er2;\n"
+      ".reg .b32 %%_er3;\n"
+      ".reg .b32 %%_er4;\n"
+      ".reg .b32 %%_er5;\n"
+      "mov.b32 %%_er2, %2;\n"
+      "mov.b32 %%_er3, %3;\n"
+      "mov.b32 %%_er4, %4;\n"
+      "vadd2.u32.u32.u32.sat %%_er1.h10, %%_er2.h01, %%_er3.h11, %%_er4; vmax4.s32.s32.s32 %%_er5.b20, %%_er2.b1357, %%_er3.b0246, %%_er4;\n"
+      "mov.b32 %0, %%_er1;\n"
+      "mov.b32 %1, %%_er5;\n"
       "}"
       : "=r"(o0), "=r"(o1)
       : "r"(i0), "r"(i1), "r"(i2)
