@@ -252,6 +252,36 @@ Test(mbarrier, waiting_warp_lets_others_run)
     cr_expect_eq(out[0], 20000, "warp 1 saw warp 0's store made before its arrival");
 }
 
+/* One warp: lanes 1-31 wait for lane 0, whose arrival comes later in the
+ * code, so the waiting lane group must let the other group of its own warp run
+ * (independent thread scheduling, as on sm_70 and later). Needs the EXT
+ * handler's VM_EXT_YIELD to step aside with vm_yield_group() as nanosleep does;
+ * until then the waiting group spins and the wait is reported as a deadlock. */
+Test(mbarrier, waiting_lanes_let_their_own_warp_run, .disabled = true)
+{
+    uint64_t out[NOUT];
+    expect_ok("setp.ne.u32 %p1, %r0, 0;\n"
+              "@%p1 bra SYNC;\n"
+              "mbarrier.init.shared.b64 [%r1], 1;\n"
+              "SYNC:\nbar.sync 0;\n"
+              "setp.eq.u32 %p2, %r0, 0;\n"
+              "@%p2 bra PRODUCE;\n"
+              "LOOP:\n"
+              "mbarrier.try_wait.parity.shared.b64 %p4, [%r1], 0;\n"
+              "@!%p4 bra LOOP;\n"
+              "ld.shared.u32 %r21, [%r3];\n"
+              "setp.eq.u32 %p5, %r0, 31;\n"
+              "@!%p5 bra END;\n" PUT32("%r21", 0)
+              "bra.uni END;\n"
+              "PRODUCE:\n"
+              "mov.u32 %r20, 77;\n"
+              "st.shared.u32 [%r3], %r20;\n"
+              "mbarrier.arrive.shared.b64 %rd1, [%r1];\n"
+              "END:\n",
+              32, out);
+    cr_expect_eq(out[0], 77);
+}
+
 /* ---- asynchronous copies ---- */
 
 Test(cp_async, zero_fill_and_ignore_src)
