@@ -111,11 +111,22 @@ void cr_run_callbacks(cudaStream_t stream, unsigned long upto);
 
 /* Work issued on `stream` (0: the legacy default stream): the handle must be valid, and
  * host callbacks queued before it run first, since on a GPU the work waits for them. */
-#define CR_STREAM_WORK(stream)                                                   \
-    do {                                                                         \
+#define CR_STREAM_WORK(stream)                                                       \
+    do {                                                                             \
         if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle); \
-        cr_run_callbacks(stream, ~0ul);                                          \
+        if (cr_capturing(stream)) return cr_ret(cudaErrorStreamCaptureUnsupported);  \
+        cr_run_callbacks(stream, ~0ul);                                              \
     } while (0)
+
+/* ---- graph.c: stream capture records work instead of running it ---- */
+bool cr_capturing(cudaStream_t s);
+cudaError_t cr_capture_kernel(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);
+cudaError_t cr_capture_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
+cudaError_t cr_capture_set(void *dst, int value, size_t count, cudaStream_t s);
+cudaError_t cr_capture_host(cudaHostFn_t fn, void *user, cudaStream_t s);
+
+/* ---- launch.c ---- */
+cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);
 
 /* ---- device.c ---- */
 void cr_fill_props(struct cudaDeviceProp *p);

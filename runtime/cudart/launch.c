@@ -38,6 +38,7 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     if (found != cudaSuccess) return cr_ret(found);
+    if (cr_capturing(stream)) return cr_capture_kernel(k, g, b, args, shared, stream);
     CR_STREAM_WORK(stream);
     ptxi_status s = ptxi_launch(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
                                 cr_stream(stream), args);
@@ -49,6 +50,10 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
      * launch bounds, shared memory) with cudaErrorInvalidValue (ptx-samples/app_errors). */
     if (s == PTXI_INVALID_CONFIGURATION || s == PTXI_LAUNCH_OUT_OF_RESOURCES) return cr_ret(cudaErrorInvalidValue);
     return cr_st(s);
+}
+
+cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s) {
+    return launch(cudaSuccess, k, g, b, args, shared, s);
 }
 
 CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,

@@ -246,6 +246,7 @@ CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum 
 /* Work runs in order, so an asynchronous copy is done by the time it returns. */
 CR_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                       cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_copy(dst, src, count, kind, stream);
     CR_STREAM_WORK(stream);
     return memcpy_any(dst, src, count, kind);
 }
@@ -298,6 +299,7 @@ CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
 }
 
 CR_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_set(devPtr, value, count, stream);
     CR_STREAM_WORK(stream);
     return cudaMemset(devPtr, value, count);
 }

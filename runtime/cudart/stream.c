@@ -196,11 +196,10 @@ CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
     return cudaSuccess;
 }
 
-/* Stream capture (CUDA graphs) is not implemented, so no stream is ever capturing. */
 CR_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
     if (!pCaptureStatus) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    *pCaptureStatus = cudaStreamCaptureStatusNone;
+    *pCaptureStatus = cr_capturing(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
     return cudaSuccess;
 }
 
@@ -230,6 +229,7 @@ CR_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallb
 CR_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
     CR_ENTER();
     if (!fn) return cr_ret(cudaErrorInvalidValue);
+    if (cr_capturing(stream)) return cr_capture_host(fn, userData, stream);
     return enqueue(stream, NULL, fn, userData);
 }
 
@@ -275,6 +275,7 @@ CR_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
 CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     CR_ENTER();
     if (!live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (cr_capturing(stream)) return cudaSuccess;   /* events inside a capture order nothing here */
     cudaError_t e = drain(stream);
     if (e != cudaSuccess) return e;
     event->t = now();
