@@ -76,7 +76,13 @@ static uint32_t fold(unsigned op, uint32_t x, uint32_t y) {
 
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_alu *o = i->p;
-    uint32_t members = i->op == VM_ACTIVEMASK ? m : ((uint32_t *)(fb + (uint32_t)i->imm))[__builtin_ctz(m)];
+    /* Each lane names its own member mask: tiles of one warp (16 lanes with
+     * 0x0000ffff, 16 with 0xffff0000) run their collectives side by side. */
+    uint32_t mm[VM_LANES], members = 0;
+    for (int l = 0; l < VM_LANES; l++) {
+        mm[l] = i->op == VM_ACTIVEMASK ? m : ((const uint32_t *)(fb + (uint32_t)i->imm))[l];
+        if (m >> l & 1) members |= mm[l];
+    }
     uint32_t have = m;
     bool joined = false;
     if (i->op != VM_ACTIVEMASK && (members & ~m)) {
@@ -126,14 +132,17 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         break;
     }
     case VM_VOTE: {
-        uint32_t pred = (*(uint32_t *)(fb + i->a) ^ (uint32_t)i->b) & have & members;
-        uint32_t act = have & members;
-        if (i->x == VO_BALLOT) {
-            for (int l = 0; l < VM_LANES; l++) if (have >> l & 1) d[l] = pred;
-        } else {
-            bool r = i->x == VO_ALL ? pred == act : i->x == VO_ANY ? pred != 0 : (pred == 0 || pred == act);
+        uint32_t pv = *(uint32_t *)(fb + i->a) ^ (uint32_t)i->b, res = 0;
+        for (int l = 0; l < VM_LANES; l++)
+            if (have >> l & 1) {
+                uint32_t act = have & mm[l], pred = pv & act;
+                if (i->x == VO_BALLOT) d[l] = pred;
+                else res |= (uint32_t)(i->x == VO_ALL ? pred == act : i->x == VO_ANY ? pred != 0
+                                                                          : (pred == 0 || pred == act)) << l;
+            }
+        if (i->x != VO_BALLOT) {
             uint32_t *p = (uint32_t *)(fb + i->d);
-            *p = r ? (*p | have) : (*p & ~have);
+            *p = (*p & ~have) | (res & have);
         }
         break;
     }
@@ -142,11 +151,10 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         uint64_t v[VM_LANES];
         for (int l = 0; l < VM_LANES; l++)
             v[l] = wide ? ((const uint64_t *)(fb + i->a))[l] : ((const uint32_t *)(fb + i->a))[l];
-        uint32_t act = have & members;
         uint32_t pv = 0;
         for (int l = 0; l < VM_LANES; l++)
             if (have >> l & 1) {
-                uint32_t same = 0;
+                uint32_t same = 0, act = have & mm[l];
                 for (int k = 0; k < VM_LANES; k++)
                     if (act >> k & 1 && v[k] == v[l]) same |= 1u << k;
                 if (i->x == MA_ANY) d[l] = same;
@@ -164,14 +172,19 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     }
     case VM_REDUX: {
         const uint32_t *a = (const uint32_t *)(fb + i->a);
-        uint32_t act = have & members, acc = 0;
-        bool first = true;
-        for (int l = 0; l < VM_LANES; l++)
-            if (act >> l & 1) {
-                acc = first ? a[l] : fold(i->x, acc, a[l]);
-                first = false;
-            }
-        for (int l = 0; l < VM_LANES; l++) if (have >> l & 1) d[l] = acc;
+        uint32_t res[VM_LANES];
+        for (int l = 0; l < VM_LANES; l++) {
+            if (!(have >> l & 1)) continue;
+            uint32_t act = have & mm[l], acc = 0;
+            bool first = true;
+            for (int k = 0; k < VM_LANES; k++)
+                if (act >> k & 1) {
+                    acc = first ? a[k] : fold(i->x, acc, a[k]);
+                    first = false;
+                }
+            res[l] = acc;
+        }
+        for (int l = 0; l < VM_LANES; l++) if (have >> l & 1) d[l] = res[l];
         break;
     }
     default:
