@@ -30,6 +30,7 @@ static const char help_text[] =
     "run (r)                      start the kernel\n"
     "continue (c)                 run until the next stop\n"
     "stepi (si) [N]               one PTX instruction of the warp in focus\n"
+    "nexti (ni) [N]               one PTX instruction, stepping over calls\n"
     "step (s) / next (n) [N]      one source line (.loc), else one instruction; next steps over calls\n"
     "finish                       run until the current function returns\n"
     "until (u) [LOCATION]         like next, but never stop going backwards; or run to LOCATION\n"
@@ -133,6 +134,7 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     bool moved = s->dbg.file != d->step_file || s->dbg.line != d->step_line || depth != d->step_depth;
     switch (d->mode) {
     case DBG_STEPI: return true;
+    case DBG_NEXTI: return depth <= d->step_depth;
     case DBG_FINISH: return depth < d->step_depth;
     case DBG_STEP:
         if (!d->step_by_line) return true;
@@ -506,13 +508,14 @@ static int execute(dbg *d, char *line) {
         return STAY;
     }
     if (IS("continue", "c")) return exec_cmd(d, DBG_RUN, a);
-    if (IS("stepi", "si") || IS("step", "s") || IS("next", "n") || IS("nexti", "ni")) {
-        dbg_mode m = c[0] == 'n' ? (c[1] == 'i' || (n > 4 && c[4] == 'i') ? DBG_STEPI : DBG_NEXT)
-                   : (n == 2 || n == 5) ? DBG_STEPI : DBG_STEP;
-        int r = exec_cmd(d, m, "");
-        if (r == RESUME && *a) d->repeat = atoi(a) > 1 ? atoi(a) - 1 : 0;
-        return r;
-    }
+    static const struct { const char *name, *abbrev; dbg_mode mode; } steps[] = {
+        {"stepi", "si", DBG_STEPI}, {"nexti", "ni", DBG_NEXTI}, {"step", "s", DBG_STEP}, {"next", "n", DBG_NEXT}};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
+        if (IS(steps[k].name, steps[k].abbrev)) {
+            int r = exec_cmd(d, steps[k].mode, "");
+            if (r == RESUME && *a) d->repeat = atoi(a) > 1 ? atoi(a) - 1 : 0;
+            return r;
+        }
     if (IS("finish", "fin")) return exec_cmd(d, DBG_FINISH, a);
     if (IS("until", "u") || IS("advance", NULL)) return exec_cmd(d, DBG_UNTIL, a);
     if (IS("kill", "k")) {

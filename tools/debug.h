@@ -48,7 +48,7 @@ typedef struct dbg_watch {
     uint8_t old[8];
 } dbg_watch;
 
-typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;
+typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_NEXTI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;
 
 typedef struct dbg {
     cli_launch lo;

@@ -155,6 +155,13 @@ Test(debug, step_into_finish_and_next_over_calls) {
     free(o);
 }
 
+Test(debug, nexti_steps_over_the_call_instruction) {
+    char *o = debug_run(DEMO_DIR, DEMO, "break debug_demo.cu:22\nrun\nnexti 2\nnexti\nkill\n");
+    EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:119", "=> 123\tcall.uni", "=> 129\tld.param.b32");
+    cr_assert(!strstr(o, "_Z11square_plusii at"), "nexti went into the call:\n%s", o);
+    free(o);
+}
+
 Test(debug, next_steps_over_the_call) {
     char *o = debug_run(DEMO_DIR, DEMO, "break debug_demo.cu:22\nrun\nnext\nnext\nkill\n");
     EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:119", "demo at debug_demo.sm_90.ptx:135 (debug_demo.cu:24)",
