@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "async_impl.h"
 #include "debug.h"
 #include "exec_mem.h"
 
@@ -725,6 +726,21 @@ static void info_barriers(dbg *d) {
     if (!any) printf("No thread of block (%u,%u,%u) waits at a barrier.\n", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
 }
 
+/* An mbarrier is its own 64-bit word in shared memory (async_impl.h). */
+static void info_mbarrier(dbg *d, const char *expr) {
+    char desc[200], err[300];
+    const uint8_t *p = dbg_address(d, expr, 8, desc, sizeof desc, err, sizeof err);
+    if (!p) { printf("%s\n", *expr ? err : "info cuda mbarrier ADDRESS (e.g. @shared %r1)"); return; }
+    uint64_t s;
+    memcpy(&s, p, 8);
+    if (!(s & MB_VALID)) {
+        printf("%s: not an initialized mbarrier (0x%016llx)\n", desc, (unsigned long long)s);
+        return;
+    }
+    printf("%s: mbarrier phase %u, %u of %u arrivals pending, transaction count %d\n", desc, MB_PHASE(s), MB_PEND(s),
+           MB_EXP(s), MB_TX(s));
+}
+
 int dbg_cmd_info(dbg *d, const char *args) {
     size_t n = strcspn(args, " ");
     const char *rest = args + n;
@@ -753,7 +769,8 @@ int dbg_cmd_info(dbg *d, const char *args) {
         else if (!strncmp(s, "threads", 7)) info_threads(d);
         else if (!strncmp(s, "blocks", 6)) info_blocks(d);
         else if (!strncmp(s, "barriers", 8)) info_barriers(d);
-        else printf("info cuda: warps, lanes, threads, blocks or barriers\n");
+        else if (!strncmp(s, "mbarrier", 8)) info_mbarrier(d, s + strcspn(s, " ") + (s[strcspn(s, " ")] ? 1 : 0));
+        else printf("info cuda: warps, lanes, threads, blocks, barriers or mbarrier ADDRESS\n");
         return 0;
     }
 #undef ARG

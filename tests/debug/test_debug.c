@@ -304,3 +304,15 @@ Test(debug, launch_stop_repeat_counts_until_barriers_and_rerun) {
            "Breakpoint 3, demo at debug_demo.sm_90.ptx:83", "[Kernel killed]");
     free(o);
 }
+
+/* init(&bar, 256), then one warp's 32 arrivals: 224 of 256 still pending (PTX ISA, mbarrier) */
+Test(debug, mbarrier_state) {
+    char *o = debug_run(SAMPLES "/async_barrier",
+                        "async_barrier.sm_90.ptx --kernel split_arrive_wait --block 256 --arg s32:6 --arg file:split.bin",
+                        "break 116\nrun\ninfo cuda mbarrier @shared %r23\nstepi\ninfo cuda mbarrier @shared %r23\n"
+                        "info cuda mbarrier @shared 0x100000\nkill\n");
+    EXPECT(o, "=> 116\tmbarrier.arrive", "mbarrier phase 0, 256 of 256 arrivals pending, transaction count 0",
+           "mbarrier phase 0, 224 of 256 arrivals pending, transaction count 0", "Cannot access memory at @shared 0x100000",
+           "[Kernel killed]");
+    free(o);
+}
