@@ -94,6 +94,9 @@ void ev_gen_header(ev_text *t);
 int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned lanes,
                 const uint64_t *in, int table_csv);
 
+void ev_gen_cuda_prelude(FILE *f);
+void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, const char *kname);
+
 /* Table replay (tests/alu/README.md format); returns the exit status. */
 int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda);
 bool ev_table_looks_replay(const char *line);

@@ -124,6 +124,119 @@ static void drop_snippet(form *f) {
 
 static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const char *path);
 
+/* The form's rows as the lanes' input slots (source %sK is the row's K-th value). */
+static uint64_t *inputs(const form *f, const row *rows) {
+    uint64_t *in = calloc((size_t)f->nrows * (size_t)(f->lay.nin ? f->lay.nin : 1), 8);
+    for (int j = 0; j < f->nrows; j++) {
+        const row *r = &rows[f->rows[j]];
+        for (int s = 0; s < f->sn->nregs; s++) {
+            const ev_reg *g = &f->sn->regs[s];
+            int slot = f->lay.in_slot[s];
+            if (slot < 0 || g->name[1] != 's') continue;
+            int idx = atoi(g->name + 2);
+            in[(size_t)j * (size_t)f->lay.nin + (size_t)slot] = idx < r->ns ? strtoull(r->src[idx], NULL, 16) : 0;
+        }
+    }
+    return in;
+}
+
+static void c_str(FILE *o, const char *s) {
+    fputc('"', o);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', o);
+        fputc(*s, o);
+    }
+    fputc('"', o);
+}
+
+/* --emit-cuda with a table: one kernel per form, the rows as lanes, and a main
+ * printing the table with the GPU's destinations (a diff against the recording
+ * checks the PTX ptxi generates, not ptxi). */
+static int emit_table(FILE *o, form *forms, int nforms, row *rows, size_t n, bool padded, const char *path) {
+    ev_gen_cuda_prelude(o);
+    for (int i = 0; i < nforms; i++) {
+        form *f = &forms[i];
+        if (f->bad || form_snippet(f, &rows[f->rows[0]], f->padded)) {
+            fprintf(stderr, "%s: %s: cannot make a snippet for this form\n", path, f->mn);
+            f->bad = true;
+            drop_snippet(f);
+            continue;
+        }
+        char kname[32];
+        snprintf(kname, sizeof kname, "ev_f%d", i);
+        ev_gen_cuda_kernel(o, f->sn, &f->lay, kname);
+        uint64_t *in = inputs(f, rows);
+        size_t nin = (size_t)f->nrows * (size_t)(f->lay.nin ? f->lay.nin : 1);
+        fprintf(o, "static const unsigned long long IN%d[] = {", i);
+        for (size_t k = 0; k < nin; k++) fprintf(o, "%s0x%llxull", !k ? "\n  " : k % 6 ? ", " : ",\n  ", (unsigned long long)in[k]);
+        fprintf(o, "};\n\n");
+        free(in);
+        drop_snippet(f);
+    }
+    fprintf(o, "typedef void (*kfn)(const unsigned long long *, unsigned long long *, unsigned);\n"
+               "struct form { kfn k; unsigned n, nin, nout; const unsigned long long *in; int outb[4]; };\n"
+               "static const form F[] = {\n");
+    for (int i = 0; i < nforms; i++) {
+        form *f = &forms[i];
+        if (f->bad) fprintf(o, "  {0, 0, 0, 0, 0, {0}},\n");
+        else fprintf(o, "  {ev_f%d, %d, %d, %d, IN%d, {%d, %d, %d, %d}},\n", i, f->nrows, f->lay.nin ? f->lay.nin : 1,
+                     f->lay.nout ? f->lay.nout : 1, i, f->outb[0], f->outb[1], f->outb[2], f->outb[3]);
+    }
+    fprintf(o, "};\nstatic const char *const LINES[] = {\n");
+    for (size_t i = 0; i < n; i++) {
+        char *l = rows[i].line;
+        char pre[4096];
+        if (rows[i].form >= 0) {
+            int len = (int)strcspn(l, "|");
+            int k = snprintf(pre, sizeof pre, "%.*s|", len, l);
+            for (int s2 = 0; s2 < rows[i].ns && k < (int)sizeof pre - 40; s2++) k += snprintf(pre + k, sizeof pre - (size_t)k, " %s", rows[i].src[s2]);
+            snprintf(pre + k, sizeof pre - (size_t)k, " |");
+            l = pre;
+        }
+        fprintf(o, "  ");
+        c_str(o, l);
+        fprintf(o, ",\n");
+    }
+    fprintf(o, "};\nstatic const int ROWF[] = {");
+    int *pos = calloc(n + 1, sizeof *pos);
+    for (int i = 0; i < nforms; i++)
+        for (int j = 0; j < forms[i].nrows; j++) pos[forms[i].rows[j]] = j;
+    for (size_t i = 0; i < n; i++) fprintf(o, "%s%d", !i ? "\n  " : i % 20 ? "," : ",\n  ", rows[i].form);
+    fprintf(o, "};\nstatic const int ROWJ[] = {");
+    for (size_t i = 0; i < n; i++) fprintf(o, "%s%d", !i ? "\n  " : i % 20 ? "," : ",\n  ", pos[i]);
+    free(pos);
+    fprintf(o, "};\n\nint main() {\n"
+               "  const int nf = %d, padded = %d;\n  const size_t nl = %zu;\n"
+               "  static unsigned long long *outs[%d];\n"
+               "  for (int i = 0; i < nf; i++) {\n"
+               "    const form &x = F[i];\n    if (!x.k) continue;\n"
+               "    unsigned long long *din, *dout;\n"
+               "    size_t ib = 8 * (size_t)x.n * x.nin, ob = 8 * (size_t)x.n * x.nout;\n"
+               "    cudaMalloc(&din, ib); cudaMalloc(&dout, ob);\n"
+               "    cudaMemcpy(din, x.in, ib, cudaMemcpyHostToDevice); cudaMemset(dout, 0, ob);\n"
+               "    unsigned b = x.n < 256 ? x.n : 256;\n"
+               "    x.k<<<(x.n + b - 1) / b, b>>>(din, dout, x.n);\n"
+               "    outs[i] = (unsigned long long *)malloc(ob);\n"
+               "    cudaError_t e = cudaMemcpy(outs[i], dout, ob, cudaMemcpyDeviceToHost);\n"
+               "    if (e != cudaSuccess) { fprintf(stderr, \"form %%d: %%s\\n\", i, cudaGetErrorString(e)); return 1; }\n"
+               "    cudaFree(din); cudaFree(dout);\n"
+               "  }\n"
+               "  for (size_t l = 0; l < nl; l++) {\n"
+               "    int f = ROWF[l];\n"
+               "    if (f < 0) { printf(\"%%s\\n\", LINES[l]); continue; }\n"
+               "    printf(\"%%s\", LINES[l]);\n"
+               "    for (unsigned d = 0; d < F[f].nout; d++) {\n"
+               "      if (!outs[f]) { printf(\" ?\"); continue; }\n"
+               "      unsigned long long v = outs[f][(size_t)ROWJ[l] * F[f].nout + d];\n"
+               "      int b = F[f].outb[d < 4 ? d : 3];\n"
+               "      if (padded && b) printf(\" 0x%%0*llx\", b * 2, v); else printf(\" 0x%%llx\", v);\n"
+               "    }\n"
+               "    printf(\"\\n\");\n"
+               "  }\n  return 0;\n}\n",
+            nforms, padded, n, nforms ? nforms : 1);
+    return ferror(o) ? 2 : 0;
+}
+
 static int run_chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const char *path) {
     for (int i = lo; i < hi; i++)
         if (!forms[i].bad && !forms[i].sn && form_snippet(&forms[i], &rows[forms[i].rows[0]], forms[i].padded)) {
@@ -166,17 +279,7 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
         if (ptxi_module_get_kernel(m, kname, &k)) { f->bad = true; rc = 1; continue; }
         size_t nin = (size_t)f->nrows * (size_t)(f->lay.nin ? f->lay.nin : 1);
         size_t nout = (size_t)f->nrows * (size_t)(f->lay.nout ? f->lay.nout : 1);
-        uint64_t *in = calloc(nin, 8), *out = calloc(nout, 8);
-        for (int j = 0; j < f->nrows; j++) {
-            row *r = &rows[f->rows[j]];
-            for (int s = 0; s < f->sn->nregs; s++) {
-                const ev_reg *g = &f->sn->regs[s];
-                int slot = f->lay.in_slot[s];
-                if (slot < 0 || g->name[1] != 's') continue;
-                int idx = atoi(g->name + 2);
-                in[(size_t)j * (size_t)f->lay.nin + (size_t)slot] = idx < r->ns ? strtoull(r->src[idx], NULL, 16) : 0;
-            }
-        }
+        uint64_t *in = inputs(f, rows), *out = calloc(nout, 8);
         ptxi_dptr din, dout;
         ptxi_status st = ptxi_mem_alloc(ctx, nin * 8, &din);
         if (!st) st = ptxi_mem_alloc(ctx, nout * 8, &dout);
@@ -213,10 +316,6 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
 }
 
 int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
-    if (emit_cuda) {
-        fprintf(stderr, "ptxi eval: --emit-cuda with a replay table: the table already is a GPU recording\n");
-        return 2;
-    }
     size_t cap = 1024, n = 0;
     row *rows = malloc(cap * sizeof *rows);
     char line[4096];
@@ -271,6 +370,14 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
         form *ff = &forms[f];
         if (ff->nrows == ff->cap) ff->rows = realloc(ff->rows, (size_t)(ff->cap = ff->cap ? ff->cap * 2 : 64) * sizeof *ff->rows);
         ff->rows[ff->nrows++] = (int)i;
+    }
+    if (emit_cuda) {
+        int rc = emit_table(emit_cuda, forms, nforms, rows, n, padded, path);
+        for (int f = 0; f < nforms; f++) free(forms[f].rows);
+        free(forms);
+        for (size_t i = 0; i < n; i++) free(rows[i].line);
+        free(rows);
+        return rc;
     }
     ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = 30};
     ptxi_ctx *ctx;
