@@ -142,7 +142,7 @@ static bool red_kind(const ir_insn *in, as_rec *r) {
 static bool lower_bulk(lctx *lc, const ir_insn *in) {
     const ir_operand *o = in->opnds;
     bool red = has(in, IR_MOD_REDUCE);
-    if (has(in, IR_MOD_TENSOR) || has(in, IR_MOD_MULTICAST_CLUSTER) || has(in, IR_MOD_CP_MASK)) return false;
+    if (has(in, IR_MOD_TENSOR) || has(in, IR_MOD_CP_MASK)) return false;
     as_rec *r = new_rec(lc, red ? as_bulk_reduce : as_bulk);
     if (!r) return true;
     if (red && !red_kind(in, r)) { free(r); return false; }
@@ -156,6 +156,12 @@ static bool lower_bulk(lctx *lc, const ir_insn *in) {
     if (mbar) {
         r->flags |= AS_F_COMPLETE_TX;
         r->bar = laddr(lc, &o[3], VM_SP_SHARED);
+    }
+    if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
+        /* a cluster is one block here: the copy reaches this block when bit 0 of ctaMask is set */
+        if (too_few(lc, in, 5)) { free(r); return true; }
+        r->flags |= AS_F_MULTICAST;
+        r->s[1] = vm_lsrc(lc, &o[4], IR_T_U16);
     }
     return emit_rec(lc, r);
 }

@@ -91,6 +91,7 @@ int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
+            if ((r->flags & AS_F_MULTICAST) && !(get_reg(fb, r->s[1].off, r->s[1].kind, l) & 1)) continue;
             if (n & 15) {
                 vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.async.bulk size %u is not a multiple of 16", n);
                 return VM_EXT_FAULT;

@@ -47,6 +47,7 @@ enum {
     AS_F_SRCSIZE = 128,        /* cp.async: s[1] is src-size */
     AS_F_IGNORE_SRC = 256,     /* cp.async: s[1] is the ignore-src predicate */
     AS_F_NOINC = 512,          /* cp.async.mbarrier.arrive.noinc */
+    AS_F_MULTICAST = 1024,     /* cp.async.bulk .multicast::cluster: s[1] is ctaMask */
 };
 
 /* The mbarrier object is the 64-bit word in shared memory itself:

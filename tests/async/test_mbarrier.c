@@ -24,7 +24,7 @@ static ptxi_status run(const char *body, unsigned threads, uint64_t *out, char *
              ".shared .align 8 .b64 bar;\n.shared .align 8 .b64 bar2;\n.shared .align 16 .b8 buf[256];\n"
              ".global .align 16 .b8 src[256];\n"
              ".visible .entry k(.param .u64 out)\n{\n"
-             ".reg .b64 %%rd<40>;\n.reg .b32 %%r<40>;\n.reg .pred %%p<16>;\n"
+             ".reg .b64 %%rd<40>;\n.reg .b32 %%r<40>;\n.reg .b16 %%rs<8>;\n.reg .pred %%p<16>;\n"
              "ld.param.u64 %%rd0, [out];\n"
              "mov.u32 %%r0, %%tid.x;\n"
              "mov.u32 %%r1, bar;\nmov.u32 %%r2, bar2;\nmov.u32 %%r3, buf;\n"
@@ -348,6 +348,35 @@ Test(cp_async, bulk_copy_completes_transactions)
     cr_expect_eq(out[2], 0x7f7e7d7c7b7a7978ull);
     cr_expect_eq(out[3], 2u * 0x43424140u, "copied, then added to itself");
     cr_expect_eq(out[4], 0x53525150u, "outside the 16 reduced bytes");
+}
+
+Test(cp_async, bulk_multicast_and_half_precision_reduction)
+{
+    uint64_t out[NOUT];
+    expect_ok("mov.u64 %rd5, src;\n"
+              "mbarrier.init.shared::cta.b64 [%r1], 1;\n"
+              "mov.u16 %rs1, 1;\nmov.u16 %rs2, 2;\n"
+              /* a cluster of one block: mask bit 0 is this block */
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r3+64], [%rd5], 16, [%r1], %rs2;\n"
+              "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r3], [%rd5+16], 16, [%r1], %rs1;\n"
+              "mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r1], 16;\n"
+              "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n" PUT("%p1", 0)
+              "ld.shared.u32 %r10, [%r3];\n" PUT32("%r10", 1)
+              "ld.shared.u32 %r11, [%r3+64];\n" PUT32("%r11", 2)
+              /* f16: 1.0 + 2.0 and 1.5 + (-0.25); bf16 max(1.0, 2.0) */
+              "mov.u32 %r12, 0x3e003c00;\nmov.u32 %r13, 0x3f803f80;\nmov.u32 %r14, 0x00000000;\n"
+              "st.shared.v4.u32 [%r3+128], {%r12, %r13, %r14, %r14};\n"
+              "mov.u32 %r15, 0xb4004000;\nmov.u32 %r16, 0x40003f80;\n"
+              "st.global.v4.u32 [%rd5+128], {%r15, %r16, %r14, %r14};\n"
+              "fence.proxy.async.shared::cta;\n"
+              "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd5+128], [%r3+128], 16;\n"
+              "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;\n"
+              "ld.global.u32 %r17, [%rd5+128];\n" PUT32("%r17", 3),
+              1, out);
+    cr_expect_eq(out[0], 1, "only the copy that reaches this block completes its 16 bytes");
+    cr_expect_eq(out[1], 0x13121110u);
+    cr_expect_eq(out[2], 0, "ctaMask without bit 0 does not write this block");
+    cr_expect_eq(out[3], 0x3d004200u, "f16 sums 3.0 (0x4200) and 1.25 (0x3d00)");
 }
 
 /* ---- misuse ---- */
