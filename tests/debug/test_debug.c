@@ -316,3 +316,15 @@ Test(debug, mbarrier_state) {
            "[Kernel killed]");
     free(o);
 }
+
+/* warp 0 waits at barrier 1 for 64 threads; warp 1 skips it and exits */
+Test(debug, barrier_deadlock_stops_at_the_barrier) {
+    char *o = debug_run(DEMO_DIR, "debug_demo.sm_90.ptx -k deadlock -b 64 -a zeros:256",
+                        "run\ninfo cuda barriers\ninfo cuda warps\ncontinue\n");
+    EXPECT(o, "CUDA Exception: ptxi: kernel 'deadlock': barrier 1 deadlock: 32 of 64 threads arrived",
+           "The kernel stopped at the faulting instruction, deadlock at debug_demo.sm_90.ptx:228 (debug_demo.cu:38)",
+           "blocked 0xffffffff]", "=> 228\tbar.sync 1, 64;",
+           "barrier 1: 32 thread(s) arrived, expecting 64; waiting warps: 0 (lanes 0xffffffff)",
+           "   1  0x00000000  0x00000000  0x00000000  0xffffffff  -", "[Kernel terminated: PTXI_");
+    free(o);
+}

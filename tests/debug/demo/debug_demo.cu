@@ -32,3 +32,9 @@ extern "C" __global__ void stop_here(int *out) {
   if (threadIdx.x == 3) asm volatile("brkpt;");
   out[threadIdx.x] += 1;
 }
+
+// The first warp waits at barrier 1 for 64 threads; the second never comes.
+extern "C" __global__ void deadlock(int *out) {
+  if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
+  out[threadIdx.x] = 1;
+}
