@@ -9,6 +9,7 @@
  *   - predicates only where a predicate is expected.
  * Operands whose type is fixed by the instruction (shift amounts, bit-field
  * positions) are checked against that type instead. */
+#include <pthread.h>
 #include <string.h>
 
 #include "fe.h"
@@ -178,9 +179,14 @@ static void check_insn(const ir_func *f, const ir_insn *in, fe_diags *d) {
     }
 }
 
-void fe_validate(const ir_module *m, fe_diags *d) {
+static pthread_once_t rules_once = PTHREAD_ONCE_INIT;
+static void index_rules(void) {
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         rule_of[rules[i].op] = &rules[i];
+}
+
+void fe_validate(const ir_module *m, fe_diags *d) {
+    pthread_once(&rules_once, index_rules);
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const ir_func *f = m->funcs[fi];
         for (uint32_t k = 0; k < f->nbody; k++)

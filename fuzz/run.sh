@@ -1,6 +1,7 @@
 #!/bin/bash
 # Builds the parser fuzz target with clang (libFuzzer + ASan + UBSan) and runs
-# it on a corpus seeded from ptx-samples/. Usage: fuzz/run.sh [SECONDS] [JOBS]
+# it on a corpus seeded from ptx-samples/ and the front-end test corpus.
+# Usage: [FUZZ_OUT=dir] [FUZZ_MAXLEN=bytes] fuzz/run.sh [SECONDS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -18,5 +19,5 @@ find "$root/ptx-samples" "$root/tests/frontend/corpus" "$here/seeds" -name '*.pt
   cp "$f" "$out/corpus/$(echo "$f" | md5sum | cut -c1-16).ptx"
 done
 cd "$out"
-exec ./fuzz_parse -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+exec ./fuzz_parse -max_total_time="$secs" -max_len="${FUZZ_MAXLEN:-65536}" -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$out/artifacts/" -dict="$here/ptx.dict" corpus
