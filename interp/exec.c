@@ -320,12 +320,25 @@ dispatch:
     NEXT;
     CASE(MOV_SREG) {
         uint32_t m = EXEC;
-        if (i->flags & VM_F_D64) {
-            uint64_t *d = R64(i->d);
-            LANES(m, d[l] = sreg_value(w, i, l));
+        ir_sreg sr = (ir_sreg)i->x;
+        if (sr == IR_SREG_TID || sr == IR_SREG_LANEID || (sr >= IR_SREG_LANEMASK_EQ && sr <= IR_SREG_LANEMASK_GT)) {
+            /* per-lane values */
+            if (i->flags & VM_F_D64) {
+                uint64_t *d = R64(i->d);
+                LANES(m, d[l] = sreg_value(w, i, l));
+            } else if (sr == IR_SREG_TID) {
+                uint32_t *d = R32(i->d);
+                const uint32_t *t = w->tid[i->sz];
+                LANES(m, d[l] = t[l]);
+            } else {
+                uint32_t *d = R32(i->d);
+                LANES(m, d[l] = (uint32_t)sreg_value(w, i, l));
+            }
         } else {
-            uint32_t *d = R32(i->d);
-            LANES(m, d[l] = (uint32_t)sreg_value(w, i, l));
+            /* the same for every lane of the warp: computed once */
+            uint64_t v = sreg_value(w, i, 0);
+            if (i->flags & VM_F_D64) { uint64_t *d = R64(i->d); LANES(m, d[l] = v); }
+            else { uint32_t *d = R32(i->d); LANES(m, d[l] = (uint32_t)v); }
         }
     }
     NEXT;

@@ -923,6 +923,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     if (!vf->reg_off || !vf->param_off || !vf->ret_off) { free(lc.img); snprintf(err, errlen, "out of memory"); return -1; }
     for (uint32_t k = 0; k < f->nregs; k++)
         if (f->regs[k].type == IR_T_PRED) vf->reg_off[k] = reserve(&lc, 4, 4);
+    vf->regs_lo = vf->regs_hi = (lc.size + 63) & ~63u;
     for (uint32_t k = 0; k < f->nregs; k++) {
         const ir_reg *r = &f->regs[k];
         if (r->type == IR_T_PRED) continue;
@@ -933,6 +934,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
             return -1;
         }
         vf->reg_off[k] = reserve(&lc, ir_type_bytes[r->type] == 8 ? 8 * VM_LANES : 4 * VM_LANES, 64);
+        vf->regs_hi = lc.size;
     }
     if (f->is_entry) {
         uint32_t off = 0;

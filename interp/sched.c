@@ -357,7 +357,8 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->exited = ~w->present;
         if (w->depth && w->frames[0].fn == k) {
             /* the entry frame is reused: no allocation per CTA */
-            memcpy(w->frames[0].fb, k->frame_init, k->frame_size);
+            memcpy(w->frames[0].fb, k->frame_init, k->regs_lo);
+            memcpy(w->frames[0].fb + k->regs_hi, k->frame_init + k->regs_hi, k->frame_size - k->regs_hi);
             w->depth = 1;
             w->frames[0].done = 0;
             for (int l = 0; l < VM_LANES; l++) w->lpc[l] = k->code;

@@ -102,6 +102,7 @@ typedef struct vm_func {
     uint32_t ncode;
     uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
     uint8_t *frame_init;       /* initial frame image (constants set, registers zero) */
+    uint32_t regs_lo, regs_hi; /* the 32/64-bit registers: undefined until written, so never copied */
     uint32_t true_slot;        /* offset of the all-ones predicate */
     uint32_t *param_off;       /* .func: frame offsets of per-lane param regions; .entry: offsets in the param buffer */
     uint32_t param_size;       /* .entry: bytes of the parameter buffer */
