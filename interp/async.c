@@ -4,13 +4,14 @@
 #include <stdlib.h>
 
 #include "async_impl.h"
+#include "async_tensor.h"
 
 static bool has(const ir_insn *in, ir_mod m) { return ir_has_mod(in, m); }
 
 static as_addr laddr(lctx *lc, const ir_operand *o, int sp) {
     vm_insn t = vm_lbase(lc, VM_NOP);
     vm_laddr(lc, o, sp, &t);
-    if (t.sp != VM_SP_SHARED && t.sp != VM_SP_GLOBAL && t.sp != VM_SP_GENERIC)
+    if (t.sp != VM_SP_SHARED && t.sp != VM_SP_GLOBAL && t.sp != VM_SP_GENERIC && t.sp != VM_SP_KPARAM)
         vm_lfail(lc, "asynchronous operand: unsupported address form");
     return (as_addr){t.imm, t.a, t.flags, t.sp};
 }
@@ -131,7 +132,7 @@ static bool red_kind(const ir_insn *in, as_rec *r) {
         char mn[48];
         snprintf(mn, sizeof mn, "%s.%s", op == VM_AO_ADD ? "add.rn" : op == VM_AO_MIN ? "min" : "max",
                  ir_type_name[in->types[0]]);
-        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &r->half)) return false;
+        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &r->half[0])) return false;
     }
     r->redop = (uint8_t)op;
     r->redty = (uint8_t)at;
@@ -139,10 +140,81 @@ static bool red_kind(const ir_insn *in, as_rec *r) {
     return true;
 }
 
+/* [map, {c0, ...}] -> the map's address and the coordinates; false when malformed. */
+static bool tensor_operand(lctx *lc, const ir_operand *o, as_rec *r, as_addr *map) {
+    if (o->kind != IR_OPND_ADDR || o->nsub != 2 || o->sub[1].kind != IR_OPND_VEC || o->sub[1].nsub != r->rank) {
+        vm_lfail(lc, "tensor copy: expected [tensorMap, {coordinates}] with one coordinate per dimension");
+        return false;
+    }
+    ir_operand base = *o;
+    base.nsub = 1;
+    vm_insn t = vm_lbase(lc, VM_NOP);
+    vm_laddr(lc, &base, VM_SP_GENERIC, &t);
+    *map = (as_addr){t.imm, t.a, t.flags, t.sp};
+    for (unsigned d = 0; d < r->rank; d++) r->crd[d] = vm_lsrc(lc, &o->sub[1].sub[d], IR_T_S32);
+    return true;
+}
+
+/* The element type of a tensor reduction comes from the map at run time, so
+ * both 16-bit float forms of the operation are looked up here. */
+static void tensor_half_ops(const ir_insn *in, as_rec *r) {
+    const char *op = has(in, IR_MOD_ADD) ? "add.rn" : has(in, IR_MOD_MIN) ? "min" : has(in, IR_MOD_MAX) ? "max" : NULL;
+    if (!op) return;
+    char mn[48];
+    snprintf(mn, sizeof mn, "%s.f16", op);
+    if (!alu_lookup(mn, 3, &r->half[0])) r->half[0].fn = NULL;
+    snprintf(mn, sizeof mn, "%s.bf16", op);
+    if (!alu_lookup(mn, 3, &r->half[1])) r->half[1].fn = NULL;
+}
+
+static bool lower_tensor(lctx *lc, const ir_insn *in) {
+    static const ir_mod dims[5] = {IR_MOD_1D, IR_MOD_2D, IR_MOD_3D, IR_MOD_4D, IR_MOD_5D};
+    const ir_operand *o = in->opnds;
+    if (has(in, IR_MOD_IM2COL) || has(in, IR_MOD_IM2COL_W) || has(in, IR_MOD_IM2COL_W_128) ||
+        has(in, IR_MOD_TILE_GATHER4) || has(in, IR_MOD_TILE_SCATTER4) || has(in, IR_MOD_CTA_GROUP_2))
+        return false;
+    int sp[2];
+    copy_spaces(in, sp);
+    bool load = sp[0] == VM_SP_SHARED, red = has(in, IR_MOD_REDUCE);
+    as_rec *r = new_rec(lc, load ? as_tensor_load : as_tensor_store);
+    if (!r) return true;
+    for (unsigned d = 0; d < 5; d++)
+        if (has(in, dims[d])) r->rank = (uint8_t)(d + 1);
+    if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) { free(r); return false; }
+    if (red) {
+        static const struct { ir_mod m; uint8_t op; } ops[] = {
+            {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_AND, VM_AO_AND},
+            {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR}, {IR_MOD_INC, VM_AO_INC}, {IR_MOD_DEC, VM_AO_DEC}};
+        int op = -1;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+            if (has(in, ops[k].m)) op = ops[k].op;
+        if (op < 0) { free(r); return false; }
+        r->redop = (uint8_t)op;
+        r->flags |= AS_F_REDUCE;
+        tensor_half_ops(in, r);
+    }
+    if (too_few(lc, in, load ? 3 : 2)) { free(r); return true; }
+    if (load) {
+        r->dst = laddr(lc, &o[0], VM_SP_SHARED);
+        if (!tensor_operand(lc, &o[1], r, &r->src)) { free(r); return true; }
+        r->bar = laddr(lc, &o[2], VM_SP_SHARED);
+        if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
+            if (too_few(lc, in, 4)) { free(r); return true; }
+            r->flags |= AS_F_MULTICAST;
+            r->s[1] = vm_lsrc(lc, &o[3], IR_T_U16);
+        }
+    } else {
+        if (!tensor_operand(lc, &o[0], r, &r->dst)) { free(r); return true; }
+        r->src = laddr(lc, &o[1], VM_SP_SHARED);
+    }
+    return emit_rec(lc, r);
+}
+
 static bool lower_bulk(lctx *lc, const ir_insn *in) {
     const ir_operand *o = in->opnds;
     bool red = has(in, IR_MOD_REDUCE);
-    if (has(in, IR_MOD_TENSOR) || has(in, IR_MOD_CP_MASK)) return false;
+    if (has(in, IR_MOD_TENSOR)) return lower_tensor(lc, in);
+    if (has(in, IR_MOD_CP_MASK)) return false;
     as_rec *r = new_rec(lc, red ? as_bulk_reduce : as_bulk);
     if (!r) return true;
     if (red && !red_kind(in, r)) { free(r); return false; }

@@ -126,7 +126,7 @@ int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                                         "bulk reduction source")
                              : NULL;
             if (!sp) return VM_EXT_FAULT;
-            for (uint32_t k = 0; k < n; k += es) atom_lane(dp + k, r->redop, r->redty, load_bits(sp + k, es, false), 0, &r->half);
+            for (uint32_t k = 0; k < n; k += es) atom_lane(dp + k, r->redop, r->redty, load_bits(sp + k, es, false), 0, &r->half[0]);
             if (r->flags & AS_F_COMPLETE_TX) {
                 uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
                 if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;

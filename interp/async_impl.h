@@ -33,7 +33,9 @@ typedef struct as_rec {
     vm_opnd d;                 /* result register (or sink) */
     vm_opnd s[2];              /* count / txCount / token / parity / size; src-size or ignore-src */
     as_addr bar, dst, src;
-    alu_op half;               /* cp.reduce.async.bulk on f16/bf16: the ALU's add/min/max */
+    uint8_t rank;              /* tensor forms: dimensions, coordinates in crd */
+    vm_opnd crd[5];
+    alu_op half[2];            /* reductions on f16 / bf16: the ALU's add, min or max */
 } as_rec;
 
 enum {
@@ -48,6 +50,7 @@ enum {
     AS_F_IGNORE_SRC = 256,     /* cp.async: s[1] is the ignore-src predicate */
     AS_F_NOINC = 512,          /* cp.async.mbarrier.arrive.noinc */
     AS_F_MULTICAST = 1024,     /* cp.async.bulk .multicast::cluster: s[1] is ctaMask */
+    AS_F_REDUCE = 2048,        /* tensor store that reduces (redop) */
 };
 
 /* The mbarrier object is the 64-bit word in shared memory itself:
@@ -75,6 +78,7 @@ static inline uint64_t as_ea(const vm_warp *w, const uint8_t *fb, const as_addr 
     if (a->flags & VM_F_BASE_REG64) v += ((const uint64_t *)(fb + a->base))[l];
     else if (a->flags & VM_F_BASE_REG32) v = (uint32_t)(((const uint32_t *)(fb + a->base))[l] + (uint32_t)a->imm);
     if (a->flags & VM_F_FRAME_SYM) v += w->frames[w->depth - 1].local_base;
+    if (a->sp == VM_SP_KPARAM) v += w->cta->grid->cfg->params;   /* a kernel parameter named in [ ] */
     return v;
 }
 
@@ -108,5 +112,7 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 
 #endif

@@ -484,6 +484,16 @@ dispatch:
     BIN(MULF64, double, canon_f64(a[l] * b[l], b[l]))
     TER(FMAF64, double, canon_fma64(fma(a[l], b[l], c[l]), b[l], c[l]))
 
+    BIN(MINF32, uint32_t, alu_minmax_f32(a[l], b[l], false, false))
+    BIN(MAXF32, uint32_t, alu_minmax_f32(a[l], b[l], true, false))
+    BIN(DIVF32, float, canon_f32(a[l] / b[l]))
+    UN(SQRTF32, float, float, canon_f32(sqrtf(a[l])))
+    /* f64 division and square root keep NaN payloads as the host does (a's first) */
+    BIN(DIVF64, double, a[l] / b[l])
+    UN(SQRTF64, double, double, sqrt(a[l]))
+    UN(NEGF32, uint32_t, uint32_t, alu_isnan32(a[l]) ? ALU_NAN32 : a[l] ^ 0x80000000u)
+    UN(ABSF32, uint32_t, uint32_t, alu_isnan32(a[l]) ? ALU_NAN32 : a[l] & 0x7fffffffu)
+
     /* ---- comparisons ---- */
     CMPS(int32_t, S32)
     CMPS(uint32_t, U32)

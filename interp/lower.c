@@ -470,9 +470,10 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     case IR_OP_XOR: return nm || f ? 0 : w64 ? VM_XOR64 : VM_XOR32;
     case IR_OP_SHL: return nm || f ? 0 : w64 ? VM_SHL64 : VM_SHL32;
     case IR_OP_SHR: return nm || f ? 0 : tc == IR_TC_SINT ? (w64 ? VM_SHRS64 : VM_SHRS32) : (w64 ? VM_SHRU64 : VM_SHRU32);
-    case IR_OP_MIN: return nm || f || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
-    case IR_OP_MAX: return nm || f || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
+    case IR_OP_MIN: if (f) return nm || w64 ? 0 : VM_MINF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
+    case IR_OP_MAX: if (f) return nm || w64 ? 0 : VM_MAXF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
     case IR_OP_FMA: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_FMAF64 : VM_FMAF32) : 0;
+    case IR_OP_DIV: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_DIVF64 : VM_DIVF32) : 0;
     case IR_OP_MAD:
         if (f) return 0;
         if (nm == 1 && lo) return w64 ? VM_MAD64 : VM_MAD32;
@@ -496,6 +497,11 @@ static int fast_bits(const ir_insn *in) {
     case IR_OP_BFE:
         if (in->nopnds != 4 || in->nmods) return 0;
         return t0 == IR_T_U32 ? VM_BFEU32 : t0 == IR_T_S32 ? VM_BFES32 : 0;
+    case IR_OP_SQRT:
+        if (in->nopnds != 2 || in->nmods != 1 || !has(in, IR_MOD_RN)) return 0;
+        return t0 == IR_T_F32 ? VM_SQRTF32 : t0 == IR_T_F64 ? VM_SQRTF64 : 0;
+    case IR_OP_NEG: return in->nopnds == 2 && !in->nmods && t0 == IR_T_F32 ? VM_NEGF32 : 0;
+    case IR_OP_ABS: return in->nopnds == 2 && !in->nmods && t0 == IR_T_F32 ? VM_ABSF32 : 0;
     case IR_OP_CVT:
         if (in->nopnds != 2 || in->nmods != 1 || in->ntypes != 2) return 0;
         if (has(in, IR_MOD_RN) && t0 == IR_T_F32) return t1 == IR_T_U32 ? VM_CVTF32U32 : t1 == IR_T_S32 ? VM_CVTF32S32 : 0;
@@ -871,12 +877,13 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
     if ((op = fast_bits(in)) != 0) {
         vm_insn vi = base_insn(lc, (uint16_t)op);
         vi.d = dst_opnd(lc, &in->opnds[0]).off;
-        vm_opnd a = src_opnd(lc, &in->opnds[1], IR_T_B32);
+        bool w64 = op == VM_SQRTF64;
+        vm_opnd a = src_opnd(lc, &in->opnds[1], w64 ? IR_T_F64 : IR_T_B32);
         vi.a = a.off;
         if (in->nopnds > 2) vi.b = src_opnd(lc, &in->opnds[2], IR_T_B32).off;
         if (in->nopnds > 3) vi.c = src_opnd(lc, &in->opnds[3], IR_T_B32).off;
         if (op == VM_LOP3) vi.imm = in->opnds[4].ival & 0xff;
-        if (a.kind == VM_K_R32) { emit(lc, vi); return; }
+        if (a.kind == (w64 ? VM_K_R64 : VM_K_R32)) { emit(lc, vi); return; }
     }
     if ((op = fast_binop(in, &kind)) != 0) {
         vm_opnd d = dst_opnd(lc, &in->opnds[0]);

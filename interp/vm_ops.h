@@ -24,6 +24,7 @@
     X(CVTF32U32) X(CVTF32S32) X(CVTRZIS32F32)                                                 \
     /* float fast paths (round to nearest, no ftz) */                                         \
     X(ADDF32) X(SUBF32) X(MULF32) X(FMAF32) X(ADDF64) X(SUBF64) X(MULF64) X(FMAF64)          \
+    X(MINF32) X(MAXF32) X(DIVF32) X(SQRTF32) X(DIVF64) X(SQRTF64) X(NEGF32) X(ABSF32)         \
     /* comparisons */                                                                         \
     VM_CMP_LIST(X, S32) VM_CMP_LIST(X, U32) VM_CMP_LIST(X, S64) VM_CMP_LIST(X, U64)           \
     VM_CMP_LIST(X, F32) VM_CMP_LIST(X, F64)                                                   \

@@ -1,0 +1,229 @@
+/* async_tensor.c — the tensor forms of the bulk asynchronous copies, tile
+ * mode: cp.async.bulk.tensor loads a box of a tensor described by a tensor map
+ * (async_tensor.h) into shared memory, out-of-bounds elements filled, with the
+ * map's swizzle, and completes its bytes on an mbarrier; the store and
+ * cp.reduce.async.bulk.tensor write (or reduce) the in-bounds elements back.
+ * The shared layout (dimension 0 fastest, dense) and the swizzles were checked
+ * against an H200 (gpu/jobs/async_tensor). */
+#include "async_impl.h"
+#include "async_tensor.h"
+
+static const uint8_t tm_esz[VM_TM__COUNT] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+
+_Static_assert(sizeof(vm_tmap) == 128, "a tensor map is 128 bytes");
+
+int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
+                         unsigned swizzle, unsigned l2promo, unsigned oobfill) {
+    static const uint32_t span[4] = {0, 32, 64, 128};
+    if (!map || dtype >= VM_TM__COUNT || rank < 1 || rank > 5 || interleave > 2 || swizzle > 3 || l2promo > 3 ||
+        oobfill > 1 || (interleave && rank < 3) || !dims || !box || !estrides || (rank > 1 && !strides))
+        return 1;
+    uint32_t esz = tm_esz[dtype];
+    if (gaddr & (interleave == 2 ? 31 : 15)) return 1;
+    if (oobfill && (dtype < VM_TM_F16 || dtype == VM_TM_U64 || dtype == VM_TM_S64)) return 1;
+    vm_tmap t;
+    memset(&t, 0, sizeof t);
+    t.magic = VM_TMAP_MAGIC;
+    t.rank = (uint8_t)rank;
+    t.esz = (uint8_t)esz;
+    t.dtype = (uint8_t)dtype;
+    t.interleave = (uint8_t)interleave;
+    t.swizzle = (uint8_t)swizzle;
+    t.l2promo = (uint8_t)l2promo;
+    t.oobfill = (uint8_t)oobfill;
+    t.base = gaddr;
+    for (unsigned d = 0; d < rank; d++) {
+        if (dims[d] == 0 || dims[d] > (1ull << 32) || box[d] == 0 || box[d] > 256 || estrides[d] == 0 ||
+            estrides[d] > 8)
+            return 1;
+        t.dim_m1[d] = (uint32_t)(dims[d] - 1);
+        t.box[d] = box[d];
+        t.estride[d] = estrides[d];
+        if (d > 0) {
+            uint64_t s = strides[d - 1];
+            if (s % (interleave == 2 ? 32 : 16) || s >= (1ull << 40)) return 1;
+            t.stride[d - 1] = s;
+        }
+    }
+    if (!interleave && (box[0] * esz) % 16) return 1;
+    if (!interleave && swizzle && box[0] * esz > span[swizzle]) return 1;
+    memcpy(map, &t, sizeof t);
+    return 0;
+}
+
+/* The map of lane l, checked; false after a fault. */
+static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *ad, int l, vm_tmap *t) {
+    uint64_t a = as_ea(w, fb, ad, l);
+    if (a & 63) {
+        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        return false;
+    }
+    uint8_t *p0 = xlate(w, fb, i, l, a, 64, false), *p1 = p0 ? xlate(w, fb, i, l, a + 64, 64, false) : NULL;
+    if (!p1) return false;
+    memcpy(t, p0, 64);
+    memcpy((uint8_t *)t + 64, p1, 64);
+    if (t->magic != VM_TMAP_MAGIC || t->rank < 1 || t->rank > 5 || t->dtype >= VM_TM__COUNT) {
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                    "the 128 bytes at 0x%llx are not a tensor map made by cuTensorMapEncodeTiled",
+                    (unsigned long long)a);
+        return false;
+    }
+    if (t->interleave) {
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "interleaved tensor maps are not supported");
+        return false;
+    }
+    return true;
+}
+
+/* Walks the box: calls `fn` for every element with its global address (0
+ * when out of bounds) and its offset in the (unswizzled) shared box. */
+typedef bool (*tm_elem_fn)(void *ctx, uint64_t gaddr, uint32_t off);
+
+static uint32_t box_bytes(const vm_tmap *t) {
+    uint32_t n = t->esz;
+    for (unsigned d = 0; d < t->rank; d++) n *= (t->box[d] + t->estride[d] - 1) / t->estride[d];
+    return n;
+}
+
+static bool walk_box(const vm_tmap *t, const int32_t *c, tm_elem_fn fn, void *ctx) {
+    uint32_t nel[5], j[5] = {0};
+    for (unsigned d = 0; d < t->rank; d++) nel[d] = (t->box[d] + t->estride[d] - 1) / t->estride[d];
+    for (uint32_t off = 0;; off += t->esz) {
+        uint64_t ga = t->base;
+        bool in = true;
+        for (unsigned d = 0; d < t->rank; d++) {
+            int64_t g = (int64_t)c[d] + (int64_t)j[d] * t->estride[d];
+            if (g < 0 || g > (int64_t)t->dim_m1[d]) in = false;
+            else ga += d ? (uint64_t)g * t->stride[d - 1] : (uint64_t)g * t->esz;
+        }
+        if (!fn(ctx, in ? ga : 0, off)) return false;
+        unsigned d = 0;
+        while (d < t->rank && ++j[d] == nel[d]) j[d++] = 0;
+        if (d == t->rank) return true;
+    }
+}
+
+/* Shared address of box offset `off` after the swizzle: the 16-byte chunk
+ * index (address bits 4..6) is xor-ed with address bits 7..9, masked to the
+ * swizzle's span (32, 64 or 128 bytes). */
+static uint32_t swizzle(unsigned mode, uint32_t sa) {
+    static const uint32_t mask[4] = {0, 1, 3, 7};
+    return sa ^ (((sa >> 7) & mask[mode]) << 4);
+}
+
+typedef struct tm_ctx {
+    vm_warp *w;
+    uint8_t *fb;
+    const vm_insn *i;
+    const as_rec *r;
+    const vm_tmap *t;
+    int lane;
+    uint32_t sa;               /* shared address of the box */
+} tm_ctx;
+
+static const uint64_t tm_nan[VM_TM__COUNT] = {
+    [VM_TM_F16] = 0x7fff, [VM_TM_BF16] = 0x7fff, [VM_TM_F32] = 0x7fffffff, [VM_TM_F32_FTZ] = 0x7fffffff,
+    [VM_TM_TF32] = 0x7fffffff, [VM_TM_TF32_FTZ] = 0x7fffffff, [VM_TM_F64] = 0x7fffffffffffffffull};
+
+static bool load_elem(void *ctx, uint64_t ga, uint32_t off) {
+    tm_ctx *c = ctx;
+    const vm_tmap *t = c->t;
+    uint8_t *dst = c->w->cta->smem + swizzle(t->swizzle, c->sa + off);
+    if (!ga) {
+        store_bits(dst, t->esz, t->oobfill ? tm_nan[t->dtype] : 0);
+        return true;
+    }
+    uint8_t *src = xlate(c->w, c->fb, c->i, c->lane, ga, t->esz, false);
+    if (!src) return false;
+    memcpy(dst, src, t->esz);
+    return true;
+}
+
+/* Reductions take their element type from the map. */
+static int tm_atom_type(unsigned dtype) {
+    switch (dtype) {
+    case VM_TM_U32: return VM_AT_U32;
+    case VM_TM_S32: return VM_AT_S32;
+    case VM_TM_U64: return VM_AT_U64;
+    case VM_TM_S64: return VM_AT_S64;
+    case VM_TM_F32: case VM_TM_F32_FTZ: return VM_AT_F32;
+    case VM_TM_F64: return VM_AT_F64;
+    case VM_TM_F16: return VM_AT_F16;
+    case VM_TM_BF16: return VM_AT_BF16;
+    default: return -1;
+    }
+}
+
+static bool store_elem(void *ctx, uint64_t ga, uint32_t off) {
+    tm_ctx *c = ctx;
+    const vm_tmap *t = c->t;
+    if (!ga) return true;      /* out-of-bounds elements are not written */
+    const uint8_t *src = c->w->cta->smem + swizzle(t->swizzle, c->sa + off);
+    uint8_t *dst = xlate(c->w, c->fb, c->i, c->lane, ga, t->esz, true);
+    if (!dst) return false;
+    if (!(c->r->flags & AS_F_REDUCE)) {
+        memcpy(dst, src, t->esz);
+        return true;
+    }
+    int at = tm_atom_type(t->dtype);
+    atom_lane(dst, c->r->redop, (unsigned)at, load_bits(src, t->esz, false), 0,
+              &c->r->half[t->dtype == VM_TM_BF16]);
+    return true;
+}
+
+static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, const vm_insn *i, int l,
+                   int32_t *c) {
+    if (t->rank != r->rank) {
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
+                    t->rank);
+        return false;
+    }
+    for (unsigned d = 0; d < r->rank; d++) c[d] = (int32_t)get_reg(fb, r->crd[d].off, r->crd[d].kind, l);
+    return true;
+}
+
+/* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [map, {c}], [mbar] */
+int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const as_rec *r = i->p;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            if ((r->flags & AS_F_MULTICAST) && !(get_reg(fb, r->s[1].off, r->s[1].kind, l) & 1)) continue;
+            vm_tmap t;
+            int32_t c[5];
+            if (!read_map(w, fb, i, &r->src, l, &t) || !coords(fb, r, &t, w, i, l, c)) return VM_EXT_FAULT;
+            uint32_t n = box_bytes(&t);
+            uint8_t *dp = as_shared(w, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, 128, "tensor copy destination");
+            if (!dp) return VM_EXT_FAULT;
+            tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem)};
+            if (!walk_box(&t, c, load_elem, &ctx)) return VM_EXT_FAULT;
+            uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
+            if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;
+        }
+    return VM_EXT_NEXT;
+}
+
+/* cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c}], [src] and the
+ * cp.reduce.async.bulk.tensor form */
+int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const as_rec *r = i->p;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            vm_tmap t;
+            int32_t c[5];
+            if (!read_map(w, fb, i, &r->dst, l, &t) || !coords(fb, r, &t, w, i, l, c)) return VM_EXT_FAULT;
+            if ((r->flags & AS_F_REDUCE) && (tm_atom_type(t.dtype) < 0 ||
+                                              ((t.dtype == VM_TM_F16 || t.dtype == VM_TM_BF16) &&
+                                               !r->half[t.dtype == VM_TM_BF16].fn))) {
+                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                            "this tensor reduction is not defined for the map's element type");
+                return VM_EXT_FAULT;
+            }
+            uint32_t n = box_bytes(&t);
+            uint8_t *sp = as_shared(w, i, &r->src, as_ea(w, fb, &r->src, l), l, n, 128, "tensor copy source");
+            if (!sp) return VM_EXT_FAULT;
+            tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(sp - w->cta->smem)};
+            if (!walk_box(&t, c, store_elem, &ctx)) return VM_EXT_FAULT;
+        }
+    return VM_EXT_NEXT;
+}
