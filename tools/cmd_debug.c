@@ -3,6 +3,7 @@
  * decides before each instruction whether to stop: breakpoints, brkpt,
  * watchpoints, stepping. The command loop runs inside the hook while stopped. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,10 +55,20 @@ static const char help_text[] =
 
 /* ---- input ---- */
 
+/* Ctrl-C at a terminal while the kernel runs stops it before its next instruction. */
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
 static char *read_command(dbg *d) {
 #ifdef PTXI_HAVE_LIBEDIT
     if (d->tty) {
-        char *s = readline(PROMPT);
+        char *s;
+        /* Ctrl-C at the prompt abandons the line being typed, as in gdb */
+        while (!(s = readline(PROMPT)) && interrupted) {
+            interrupted = 0;
+            clearerr(stdin);
+            fputs("\n", stdout);
+        }
         if (s && *s) add_history(s);
         return s;
     }
@@ -190,7 +201,12 @@ static int hook(void *p, vm_warp *w, const vm_insn *i) {
     why[0] = 0;
     uint32_t lanes = 0;
     bool stop = false;
-    if (d->nwatch && dbg_check_watch(d)) stop = true, lanes = w->mask;
+    if (interrupted) {
+        interrupted = 0;
+        stop = true, lanes = w->mask;
+        snprintf(why, sizeof why, "Program received signal SIGINT, Interrupt.\n");
+    }
+    if (!stop && d->nwatch && dbg_check_watch(d)) stop = true, lanes = w->mask;
     const vm_func *f = w->frames[w->depth - 1].fn;
     uint32_t fi = (uint32_t)(f - d->prog->funcs), idx = (uint32_t)(i - f->code);
     uint8_t mark = idx < f->ncode ? d->mark[fi][idx] : 0;
@@ -576,6 +592,7 @@ static int command_loop(dbg *d) {
         while (*s == ' ' || *s == '\t') s++;
         if (!*s && d->last[0]) snprintf(line = realloc(line, sizeof d->last), sizeof d->last, "%s", d->last);
         else if (*s) snprintf(d->last, sizeof d->last, "%s", s);
+        interrupted = 0;   /* a Ctrl-C at the prompt is not for the kernel */
         int r = execute(d, line);
         free(line);
         fflush(stdout);
@@ -636,6 +653,11 @@ int cmd_debug(int argc, char **argv) {
     if (script && !(d.in = fopen(script, "r"))) return cli_bad(&d.lo, "cannot read the script '%s'", script);
     d.tty = !script && isatty(0);
     d.echo = !d.tty;
+    if (d.tty) {
+        struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+    }
     int rc = session_start(&d);
     if (!rc) {
         printf("Kernel %s from %s; 'run' starts it, 'help' lists the commands.\n", ptxi_kernel_name(d.prep.k),

@@ -37,19 +37,35 @@ static void type(int fd, const char *keys) {
     cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
 }
 
+/* Starts `ptxi debug debug_demo.sm_90.ptx ARGS...` on a new pseudo-terminal. */
+#define START(fd, pid, ...)                                                                        \
+    do {                                                                                           \
+        struct winsize ws_ = {24, 120, 0, 0};                                                      \
+        pid = forkpty(&fd, NULL, NULL, &ws_);                                                      \
+        cr_assert(pid >= 0);                                                                       \
+        if (pid == 0) {                                                                            \
+            if (chdir(DEMO_DIR)) _exit(127);                                                       \
+            setenv("TERM", "xterm", 1);                                                            \
+            execl(PTXI, "ptxi", "debug", "debug_demo.sm_90.ptx", __VA_ARGS__, (char *)NULL);       \
+            _exit(127);                                                                            \
+        }                                                                                          \
+        nseen = 0;                                                                                 \
+    } while (0)
+
+/* Sends quit and waits for a clean exit. */
+static void finish(int fd, pid_t pid) {
+    type(fd, "quit\r");
+    int status = 0;
+    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    close(fd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
+}
+
 Test(debug_tty, line_editing_and_history) {
     int fd;
-    struct winsize ws = {24, 120, 0, 0};
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        if (chdir(DEMO_DIR)) _exit(127);
-        setenv("TERM", "xterm", 1);
-        execl(PTXI, "ptxi", "debug", "debug_demo.sm_90.ptx", "-k", "demo", "-b", "48", "-a", "file:in.bin", "-a",
-              "zeros:256", "-a", "s32:40", (char *)NULL);
-        _exit(127);
-    }
-    nseen = 0;
+    pid_t pid;
+    START(fd, pid, "-k", "demo", "-b", "48", "-a", "file:in.bin", "-a", "zeros:256", "-a", "s32:40");
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     /* "reak demo", back to the start of the line (^A), insert the missing "b" */
     size_t mark = nseen;
@@ -63,12 +79,30 @@ Test(debug_tty, line_editing_and_history) {
     mark = nseen;
     type(fd, "info breakpointsxx\177\177\r");
     cr_assert(wait_for(fd, mark, "2       breakpoint      keep y"), "deleting:\n%s", seen);
-    type(fd, "quit\r");
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) {
-        wait_for(fd, nseen, "\001never");
-    }
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
+    finish(fd, pid);
+}
+
+/* A kernel spinning on a flag: Ctrl-C stops it, setting the flag ends it. */
+Test(debug_tty, ctrl_c_interrupts_the_kernel) {
+    int fd;
+    pid_t pid;
+    START(fd, pid, "-k", "spin", "-a", "zeros:4");
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    /* at the prompt, Ctrl-C leaves the debugger alone */
+    type(fd, "\003");
+    usleep(100000);
+    type(fd, "info breakpoints\r");
+    cr_assert(wait_for(fd, 0, "No breakpoints or watchpoints."), "%s", seen);
+    type(fd, "run\r");
+    cr_assert(wait_for(fd, 0, "Starting kernel spin"), "%s", seen);
+    usleep(300000);
+    size_t mark = nseen;
+    type(fd, "\003");
+    cr_assert(wait_for(fd, mark, "Program received signal SIGINT, Interrupt."), "no stop:\n%s", seen);
+    /* somewhere in the loop: which instruction depends on when the key came */
+    cr_assert(wait_for(fd, mark, "spin at debug_demo.sm_90.ptx:26"), "%s", seen);
+    mark = nseen;
+    type(fd, "set var {u32} @global %rd1 = 1\rcontinue\r");
+    cr_assert(wait_for(fd, mark, "[Kernel finished]"), "the flag did not end the loop:\n%s", seen);
+    finish(fd, pid);
 }

@@ -38,3 +38,9 @@ extern "C" __global__ void deadlock(int *out) {
   if (threadIdx.x < 32) asm volatile("bar.sync 1, 64;");
   out[threadIdx.x] = 1;
 }
+
+// Spins until *flag is set: stopped with Ctrl-C in the debugger.
+extern "C" __global__ void spin(int *flag) {
+  while (atomicAdd(flag, 0) == 0) {
+  }
+}
