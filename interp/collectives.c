@@ -281,7 +281,11 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
                                                  ci->retsize[0] > 8 ? 8 : ci->retsize[0], (v)); } while (0)
     for (int l = 0; l < VM_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
-        if (!strcmp(name, "vprintf")) {
+        if (callee->host_fn) {
+            void *args[32];
+            for (uint32_t k = 0; k < ci->nargs; k++) args[k] = fr->fb + ci->argoff[k] + (size_t)l * ci->argsize[k];
+            rt->call_host(rt->ctx, callee, args, ci->nrets ? fr->fb + ci->retoff[0] + (size_t)l * ci->retsize[0] : NULL);
+        } else if (!strcmp(name, "vprintf")) {
             lane_view v = {w, l, 0};
             int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
             if (r < -1) {

@@ -1118,6 +1118,7 @@ void vm_program_free(vm_program *prog) {
                 vi->op == VM_ACTIVEMASK || vi->op == VM_EXT)
                 free(vi->p);
         }
+        free(f->ffi);
         free(f->code);
         free(f->src);
         free(f->frame_init);

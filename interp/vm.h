@@ -147,6 +147,9 @@ typedef struct vm_runtime {
      * pay for this: the trampoline is only in the code of debugged modules. */
     int (*dbg)(void *dbg_ctx, struct vm_warp *w, const struct vm_insn *i);
     void *dbg_ctx;
+    /* Calls the host function bound to an .extern .func (f->host_fn) for one
+     * thread: args[k] point at the parameter bytes, ret receives the result. */
+    void (*call_host)(void *ctx, const struct vm_func *f, void **args, void *ret);
 } vm_runtime;
 
 /* Why a launch stopped early. */

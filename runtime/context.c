@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ffi_call.h"
 #include "rt.h"
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
@@ -67,6 +68,11 @@ static int svc_free(void *c, uint64_t p) {
     return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p) == PTXI_SUCCESS ? 0 : -1;
 }
 
+static void svc_call_host(void *c, const vm_func *f, void **args, void *ret) {
+    (void)c;
+    rt_ffi_call(f->ffi, f->host_fn, args, ret);
+}
+
 static vm_func *svc_resolve_func(void *c, const char *name) {
     ptxi_ctx *ctx = c;
     for (ptxi_module *m = ctx->modules; m; m = m->next)
@@ -111,7 +117,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
     ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL};
+                             NULL, NULL, svc_call_host};
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);

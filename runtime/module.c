@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ffi_call.h"
 #include "rt.h"
 
 static const char *const builtin_funcs[] = {"vprintf", "malloc", "free", "__nv_aligned_device_malloc",
@@ -14,6 +15,24 @@ static bool is_builtin(const char *name) {
     for (size_t k = 0; k < sizeof builtin_funcs / sizeof builtin_funcs[0]; k++)
         if (!strcmp(builtin_funcs[k], name)) return true;
     return false;
+}
+
+/* The libffi call interface of a bound .extern .func, from its PTX declaration. */
+static rt_ffi_sig *prepare_ffi(const ir_func *f) {
+    size_t sizes[RT_FFI_MAX_PARAMS];
+    int isf[RT_FFI_MAX_PARAMS];
+    if (f->nparams > RT_FFI_MAX_PARAMS || f->nrets > 1) return NULL;
+    for (uint32_t k = 0; k < f->nparams; k++) {
+        sizes[k] = f->params[k]->size;
+        isf[k] = ir_type_class_of[f->params[k]->type] == IR_TC_FLOAT;
+    }
+    rt_ffi_sig *sig = calloc(1, sizeof *sig);
+    if (sig && rt_ffi_prepare(sig, f->nparams, sizes, isf, f->nrets, f->nrets ? f->rets[0]->size : 0,
+                              f->nrets && ir_type_class_of[f->rets[0]->type] == IR_TC_FLOAT) < 0) {
+        free(sig);
+        sig = NULL;
+    }
+    return sig;
 }
 
 static ptxi_status fail(ptxi_ctx *ctx, ptxi_module *m, ptxi_status s) {
@@ -123,6 +142,11 @@ ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, c
         bool bound = false;
         for (rt_bind *b = ctx->binds; b; b = b->next)
             if (!strcmp(b->name, f->ir->name)) { f->host_fn = b->fn; bound = true; }
+        if (bound && !(f->ffi = prepare_ffi(f->ir))) {
+            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' has a signature a host function cannot receive",
+                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
+            return fail(ctx, m, PTXI_NOT_SUPPORTED);
+        }
         if (!bound) {
             rt_detail(ctx, "%s:%u:%u: error: extern function '%s' is not defined by any loaded module or host binding",
                       m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
