@@ -355,10 +355,32 @@ done:
     return rc;
 }
 
+/* The front end's verdict on the generated module, before asking for values:
+ * a malformed snippet is reported as such even when inputs are missing too. */
+static int check_module(const ev_snippet *sn, const ev_layout *lay) {
+    ev_text mod = {0};
+    ev_gen_header(&mod);
+    ev_gen_entry(&mod, sn, lay, "ptxi_eval");
+    ptxi_ctx_options opt = {.threads = 1};
+    ptxi_ctx *ctx;
+    ptxi_module *m;
+    int rc = 0;
+    if (!ptxi_ctx_create(&ctx, &opt)) {
+        if (ptxi_module_load_data(ctx, mod.s, mod.n, "<eval>", &m)) {
+            map_diags(sn, &mod, ptxi_ctx_error_detail(ctx));
+            rc = 1;
+        }
+        ptxi_ctx_destroy(ctx);
+    }
+    ev_text_free(&mod);
+    return rc;
+}
+
 static int run_snippet(ev_snippet *sn, run_cfg *c) {
     ev_layout lay;
     ev_layout_make(sn, &lay);
     char msg[512];
+    if (!c->print_ptx && check_module(sn, &lay)) return 1;
     for (int i = 0; i < sn->nregs; i++) {
         ev_reg *r = &sn->regs[i];
         if (lay.in_slot[i] < 0) continue;

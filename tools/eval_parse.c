@@ -3,6 +3,7 @@
  * their types from the instructions, and which ones are read before being
  * written (inputs) or written (outputs). Only what declaring and loading the
  * registers needs is read here; the front end checks everything else. */
+#define _GNU_SOURCE   /* vasprintf */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,21 +32,14 @@ void ev_put(ev_text *t, const char *s, size_t n, int origin) {
 }
 
 void ev_printf(ev_text *t, const char *fmt, ...) {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    char *buf = NULL;
+    int n = vasprintf(&buf, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof buf) {
-        char *big = malloc((size_t)n + 1);
-        va_start(ap, fmt);
-        vsnprintf(big, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        ev_put(t, big, (size_t)n, -1);
-        free(big);
-        return;
-    }
+    if (n < 0) abort();
     ev_put(t, buf, (size_t)n, -1);
+    free(buf);
 }
 
 void ev_text_free(ev_text *t) {
@@ -171,7 +165,7 @@ static void local_decl(ev_snippet *sn, const char *s, size_t n) {
         if (i < n && s[i] == '<') {                 /* %u<4>: %u0 .. %u3 */
             int cnt = atoi(s + i + 1);
             for (int k = 0; k < cnt && k < 64; k++) {
-                char nn[EV_NAME + 8];
+                char nn[EV_NAME + 16];
                 snprintf(nn, sizeof nn, "%s%d", name, k);
                 ev_reg *r = ev_add_reg(sn, nn);
                 if (r) r->local = true;
@@ -397,7 +391,7 @@ static int parse_asm(ev_snippet *sn, const char *src) {
         return -1;
     }
     asm_opnd ops[64];
-    int nops = 0, nout = 0;
+    int nops = 0;
     for (int part = 0; part < 3 && *p == ':'; part++) {
         if (part == 2) {                             /* clobbers: ignored */
             while (*p && *p != ')') p++;
@@ -410,7 +404,6 @@ static int parse_asm(ev_snippet *sn, const char *src) {
             snprintf(sn->err, sizeof sn->err, "malformed asm operand (expected [name] \"constraint\"(expression); constraints h r l f d n)");
             return -1;
         }
-        if (part == 0) nout = nops;
         p = q;
     }
     p = skip_ws(p);
@@ -439,7 +432,6 @@ static int parse_asm(ev_snippet *sn, const char *src) {
             if (CONS[k].c == ops[i].cons) r->type = CONS[k].t;
         r->typed = r->fixed = true;
     }
-    (void)nout;
     /* substitute %N, %[name], %% */
     for (size_t i = 0; i < tmpl.n; i++) {
         char c = tmpl.s[i];

@@ -92,8 +92,7 @@ static int form_snippet(form *f, const row *first, bool padded) {
         strcat(ops, ", ");
         strcat(ops, buf);
     }
-    int n = snprintf(text, sizeof text, "%s%s", f->cc_in || f->cc_out ? ".reg .b32 %ct;\n" : "",
-                     f->cc_in ? "" : "");
+    int n = snprintf(text, sizeof text, "%s", f->cc_in || f->cc_out ? ".reg .b32 %ct;\n" : "");
     if (f->cc_in) n += snprintf(text + n, sizeof text - (size_t)n, "add.cc.u32 %%ct, %%s%d, 0xffffffff;\n", ns);
     n += snprintf(text + n, sizeof text - (size_t)n, "%s %s;\n", base, ops);
     if (f->cc_out) snprintf(text + n, sizeof text - (size_t)n, "addc.u32 %%d%d, 0, 0;\n", nd);
