@@ -228,7 +228,7 @@ Test(diagnostics, deeply_nested_initializer) {
 }
 
 /* a very long token and a very long file of garbage */
-Test(diagnostics, huge_identifier) {
+Test(diagnostics, huge_identifier, .timeout = 60) {
     size_t len = 8u << 20;
     char *src = malloc(len);
     memset(src, 'a', len);
@@ -238,6 +238,25 @@ Test(diagnostics, huge_identifier) {
     cr_assert_eq(d.v[0].loc.line, 1);
     cr_assert_eq(d.v[0].loc.col, 1);
     cr_assert_str_eq(d.v[0].msg, "unexpected instruction 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'");
+    ir_module_free(m);
+    fe_diags_free(&d);
+    free(src);
+}
+
+/* megabytes of comment on one line: still one pass over the text */
+Test(diagnostics, huge_comment_line, .timeout = 60) {
+    size_t big = 16u << 20, n = 0;
+    char *src = malloc(big + 256);
+    n += (size_t)sprintf(src, H "/* ");
+    memset(src + n, 'x', big);
+    n += big;
+    n += (size_t)sprintf(src + n, " */\nret;\n");
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(src, n, "comment.ptx", &d);
+    cr_assert_eq(d.nerrors, 1, "got:\n%s", joined(&d));
+    cr_assert_eq(d.v[0].loc.line, 5);
+    cr_assert_eq(d.v[0].loc.col, 1);
+    cr_assert_str_eq(d.v[0].msg, "unexpected identifier 'ret'");
     ir_module_free(m);
     fe_diags_free(&d);
     free(src);
