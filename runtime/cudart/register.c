@@ -190,9 +190,15 @@ cr_func *cr_find_func(const void *host_fun) {
     return f;
 }
 
+/* By its host shadow; a __managed__ variable also by its own address, which is what
+ * `&var` gives in host code once the runtime has set the variable up. */
 cr_var *cr_find_var(const void *host_var) {
     pthread_mutex_lock(&reg_lock);
     cr_var *v = cr_map_get(&vars, host_var);
+    for (size_t i = 0; !v && host_var && i < vars.cap; i++) {
+        cr_var *m = vars.vals[i];
+        if (m && m->managed && m->addr && (uintptr_t)m->addr == (uintptr_t)host_var) v = m;
+    }
     pthread_mutex_unlock(&reg_lock);
     return v;
 }
