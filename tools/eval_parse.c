@@ -255,7 +255,7 @@ static int statements(ev_snippet *sn) {
             continue;
         }
         size_t end = i;
-        while (end < n && s[end] != ';' && s[end] != '{' && s[end] != '}') end++;
+        while (end < n && s[end] != ';') end++;   /* { } inside: vector operands */
         /* a label: ident ':' */
         size_t k = i;
         while (k < end && idchar((unsigned char)s[k])) k++;

@@ -145,3 +145,23 @@ Test(eval, usage_errors) {
     cr_expect_eq(PTXI("eval", "add.u32 %r1, %r2, 1;", "--lanes", "2", "%r2=1,2,3").rc, 2);
     cr_expect_eq(PTXI("eval", "--help").rc, 0);
 }
+
+/* Vector operands and a buffer from a file (words 1 2 3 4, little-endian):
+ * [buf+8] holds 3 and 4; mov.b64 packs them low word first; atom.cas finds 1
+ * at [buf] and stores 9. */
+Test(eval, vectors_and_memory_file) {
+    const char *path = "/tmp/ptxi_eval_mem_test.bin";
+    FILE *f = fopen(path, "wb");
+    const unsigned char words[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};
+    fwrite(words, 1, sizeof words, f);
+    fclose(f);
+    char mem[64];
+    snprintf(mem, sizeof mem, "buf=%s", path);
+    expect(PTXI("eval",
+                "ld.global.v2.u32 {%r1, %r2}, [buf+8]; mov.b64 %rd1, {%r1, %r2}; atom.global.cas.b32 %r3, [buf], 1, 9;",
+                "--mem", mem),
+           0,
+           "%r1 = 0x00000003 (3)\n%r2 = 0x00000004 (4)\n%rd1 = 0x0000000400000003 (17179869187)\n"
+           "%r3 = 0x00000001 (1)\n[buf+0] = 0x00000009 (9)\n");
+    unlink(path);
+}
