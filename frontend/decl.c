@@ -391,7 +391,8 @@ void fe_decl_end(fe_parser *p) {
         v->size = rows * row;
     }
     v->init = fe_alloc(p->a, v->size);
-    memcpy(v->init, p->ibuf.v, written < v->size ? written : v->size);
+    if (written)
+        memcpy(v->init, p->ibuf.v, written < v->size ? written : v->size);
     v->nrelocs = p->irel.n;
     v->relocs = p->irel.n ? fe_memdup(p->a, p->irel.v, p->irel.n * sizeof *v->relocs) : NULL;
     for (uint32_t i = 0; i < v->nrelocs; i++)
