@@ -23,6 +23,8 @@ typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 /* Offered every instruction the core has no handler for; returns true when it
  * emitted code for it. Implemented by the extension (async.c). */
 bool vm_lower_ext(lctx *lc, const ir_insn *in);
+/* Warp matrix instructions (wmma.c). */
+bool vm_lower_wmma(lctx *lc, const ir_insn *in);
 
 /* Lowering services for extensions. */
 vm_opnd vm_lsrc(lctx *lc, const ir_operand *o, uint8_t type);   /* source -> frame slot (immediates materialised) */
