@@ -47,8 +47,8 @@ Test(library, unimplemented_entry_point_says_so_once, .timeout = 300) {
     const char *bin = build(PTXI_SOURCE_DIR "/tests/cudart/programs", "unimplemented.cu", "-arch=sm_90",
                             "unimplemented");
     run_result r = run_program(PTXI_SOURCE_DIR "/tests/cudart/programs", bin, NULL);
-    cr_expect_str_eq(r.out, "cudaGraphCreate -> 801\ncudaGraphCreate -> 801\n");
-    cr_expect_str_eq(r.err, "ptxi: cudaGraphCreate is not implemented\n");
+    cr_expect_str_eq(r.out, "cudaIpcGetMemHandle -> 801\ncudaIpcGetMemHandle -> 801\n");
+    cr_expect_str_eq(r.err, "ptxi: cudaIpcGetMemHandle is not implemented\n");
     cr_expect_eq(r.rc, 0);
 }
 
