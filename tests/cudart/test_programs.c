@@ -106,7 +106,10 @@ ParameterizedTest(program *p, cudart, programs, .timeout = 900) {
         r.out = sorted(r.out);
         want_out = sorted(want_out);
     }
-    cr_expect_str_eq(r.out, want_out, "%s: stdout differs from the GPU's", p->id);
-    cr_expect_str_eq(r.err, want_err, "%s: stderr differs from the GPU's", p->id);
+    /* run_program left ptxi's output in BIN.stdout / BIN.stderr: diff them with the GPU's. */
+    cr_expect_str_eq(r.out, want_out, "%s: stdout differs from the GPU's: diff %s.stdout %s.stdout", p->id, bin,
+                     p->expected);
+    cr_expect_str_eq(r.err, want_err, "%s: stderr differs from the GPU's: diff %s.stderr %s.stderr", p->id, bin,
+                     p->expected);
     cr_expect_eq(r.rc, atoi(want_rc), "%s: exit status %d, the GPU's was %d", p->id, r.rc, atoi(want_rc));
 }
