@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -623,10 +624,27 @@ static char **read_lines(const char *path, uint32_t *n) {
     return v;
 }
 
+/* As gdb does for the programs it runs: without address-space randomization
+ * the device arena lands at the same place every time, so addresses in a
+ * transcript repeat too. Re-executes itself once with the flag set; where
+ * that is not allowed, goes on as it is. */
+static void no_aslr(int argc, char **argv) {
+    int p = personality(0xffffffff);
+    if (p == -1 || p & ADDR_NO_RANDOMIZE || personality((unsigned long)p | ADDR_NO_RANDOMIZE) == -1) return;
+    char **v = calloc((size_t)argc + 2, sizeof *v);
+    if (!v) return;
+    v[0] = (char *)"ptxi";
+    memcpy(v + 1, argv, (size_t)argc * sizeof *v);
+    fflush(NULL);
+    execv("/proc/self/exe", v);
+    free(v);
+}
+
 int cmd_debug(int argc, char **argv) {
     static const struct option opts[] = {CLI_LAUNCH_LONGOPTS, {"script", required_argument, 0, 'x'},
                                          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static dbg d;
+    no_aslr(argc, argv);
     memset(&d, 0, sizeof d);
     cli_launch_init(&d.lo, "debug");
     d.next_id = 1;
