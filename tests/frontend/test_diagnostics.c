@@ -62,6 +62,8 @@ static const diag_case cases[] = {
     { "generic_in_instruction", H ".global .u32 g;\n.entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd0, generic(g);\n}\n", 0, 8, 16,
       "generic() and mask() are only allowed in initializers" },
     { "truncated_file", H ".entry k()\n{\n\tret;\n", 0, 7, 1, "unexpected end of file" },
+    /* found by fuzzing: the declaration is finished with no initializer bytes */
+    { "truncated_initializer", H ".global .u32 a[4] = {", 0, 4, 22, "unexpected end of file" },
     { "truncated_in_operands", H ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tadd.s32 %r1,", 0, 7, 14, "unexpected end of file" },
     { "instruction_outside_function", H "ret;\n", 0, 4, 1, "unexpected identifier 'ret'" },
     { "register_outside_function", H ".reg .b32 %r1;\n", 0, 4, 11, "register declared outside a function" },
