@@ -276,8 +276,49 @@ static bool lower_cp(lctx *lc, const ir_insn *in) {
     return emit_rec(lc, r);
 }
 
+/* tensormap.replace.tile.FIELD{.space}.b1024.type [map], {ord,} new_val and
+ * tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128 */
+static bool lower_tensormap(lctx *lc, const ir_insn *in) {
+    static const struct { ir_mod m; uint8_t field; bool ord; } fields[] = {
+        {IR_MOD_GLOBAL_ADDRESS, AS_TM_ADDR, false},   {IR_MOD_RANK, AS_TM_RANK, false},
+        {IR_MOD_BOX_DIM, AS_TM_BOX, true},            {IR_MOD_GLOBAL_DIM, AS_TM_GDIM, true},
+        {IR_MOD_GLOBAL_STRIDE, AS_TM_GSTRIDE, true},  {IR_MOD_ELEMENT_STRIDE, AS_TM_ESTRIDE, true},
+        {IR_MOD_ELEMTYPE, AS_TM_ELEMTYPE, false},     {IR_MOD_INTERLEAVE_LAYOUT, AS_TM_INTERLEAVE, false},
+        {IR_MOD_SWIZZLE_MODE, AS_TM_SWIZZLE, false},  {IR_MOD_SWIZZLE_ATOMICITY, AS_TM_ATOMICITY, false},
+        {IR_MOD_FILL_MODE, AS_TM_FILL, false}};
+    const ir_operand *o = in->opnds;
+    int sp = vm_lspace(in) == VM_SP_SHARED ? VM_SP_SHARED : vm_lspace(in) == VM_SP_GLOBAL ? VM_SP_GLOBAL : VM_SP_GENERIC;
+    as_rec *r;
+    if (has(in, IR_MOD_CP_FENCEPROXY)) {
+        if (too_few(lc, in, 2) || !(r = new_rec(lc, as_tmap_copy))) return true;
+        r->dst = laddr(lc, &o[0], VM_SP_GLOBAL);
+        r->src = laddr(lc, &o[1], VM_SP_SHARED);
+        return emit_rec(lc, r);
+    }
+    if (!has(in, IR_MOD_REPLACE) || !has(in, IR_MOD_TILE)) return false;
+    int f = -1;
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        if (has(in, fields[k].m)) f = (int)k;
+    if (f < 0) return false;
+    if (too_few(lc, in, fields[f].ord ? 3 : 2) || !(r = new_rec(lc, as_tmap_replace))) return true;
+    r->redop = fields[f].field;
+    r->dst = laddr(lc, &o[0], sp);
+    if (fields[f].ord) {
+        if (o[1].kind != IR_OPND_IMM_INT || o[1].ival < 0 || o[1].ival > 4) {
+            vm_lfail(lc, "tensormap.replace: the dimension must be an integer 0..4");
+            free(r);
+            return true;
+        }
+        r->size = (uint32_t)o[1].ival;
+    }
+    r->s[0] = vm_lsrc(lc, &o[fields[f].ord ? 2 : 1], in->ntypes && ir_type_bytes[in->types[in->ntypes - 1]] == 8
+                                                           ? IR_T_B64 : IR_T_B32);
+    return emit_rec(lc, r);
+}
+
 bool vm_lower_ext(lctx *lc, const ir_insn *in) {
     switch (in->op) {
+    case IR_OP_TENSORMAP: return lower_tensormap(lc, in);
     case IR_OP_MBARRIER: return lower_mbar(lc, in);
     case IR_OP_CP: return lower_cp(lc, in);
     default: return false;

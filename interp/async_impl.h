@@ -114,5 +114,11 @@ int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_tmap_replace(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+int as_tmap_copy(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+
+/* tensormap.replace fields (as_rec.redop; the dimension in as_rec.size). */
+enum { AS_TM_ADDR, AS_TM_RANK, AS_TM_BOX, AS_TM_GDIM, AS_TM_GSTRIDE, AS_TM_ESTRIDE, AS_TM_ELEMTYPE,
+       AS_TM_INTERLEAVE, AS_TM_SWIZZLE, AS_TM_ATOMICITY, AS_TM_FILL };
 
 #endif

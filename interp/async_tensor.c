@@ -122,9 +122,11 @@ typedef struct tm_ctx {
     uint32_t sa;               /* shared address of the box */
 } tm_ctx;
 
+/* The NaN an H200 fills f32 boxes with is 0x7ff77ff7; the other widths
+ * repeat the same 16-bit pattern (not recorded). */
 static const uint64_t tm_nan[VM_TM__COUNT] = {
-    [VM_TM_F16] = 0x7fff, [VM_TM_BF16] = 0x7fff, [VM_TM_F32] = 0x7fffffff, [VM_TM_F32_FTZ] = 0x7fffffff,
-    [VM_TM_TF32] = 0x7fffffff, [VM_TM_TF32_FTZ] = 0x7fffffff, [VM_TM_F64] = 0x7fffffffffffffffull};
+    [VM_TM_F16] = 0x7ff7, [VM_TM_BF16] = 0x7ff7, [VM_TM_F32] = 0x7ff77ff7, [VM_TM_F32_FTZ] = 0x7ff77ff7,
+    [VM_TM_TF32] = 0x7ff77ff7, [VM_TM_TF32_FTZ] = 0x7ff77ff7, [VM_TM_F64] = 0x7ff77ff77ff77ff7ull};
 
 static bool load_elem(void *ctx, uint64_t ga, uint32_t off) {
     tm_ctx *c = ctx;
@@ -224,6 +226,70 @@ int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (!sp) return VM_EXT_FAULT;
             tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(sp - w->cta->smem)};
             if (!walk_box(&t, c, store_elem, &ctx)) return VM_EXT_FAULT;
+        }
+    return VM_EXT_NEXT;
+}
+
+/* ---- tensormap.replace and tensormap.cp_fenceproxy ---- */
+
+/* The map of lane l for writing: in global memory or in shared memory. */
+static uint8_t *map_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *ad, int l) {
+    uint64_t a = as_ea(w, fb, ad, l);
+    if (ad->sp == VM_SP_SHARED || (ad->sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE))
+        return as_shared(w, i, ad, a, l, 128, 64, "tensor map");
+    if (a & 63) {
+        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        return NULL;
+    }
+    uint8_t *p = xlate(w, fb, i, l, a, 64, true);
+    return p && xlate(w, fb, i, l, a + 64, 64, true) ? p : NULL;
+}
+
+int as_tmap_replace(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const as_rec *r = i->p;
+    unsigned field = r->redop, ord = r->size;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *p = map_ptr(w, fb, i, &r->dst, l);
+            if (!p) return VM_EXT_FAULT;
+            vm_tmap t;
+            memcpy(&t, p, sizeof t);
+            uint64_t v = get_reg(fb, r->s[0].off, r->s[0].kind, l);
+            if (ord > 4 || (field == AS_TM_GSTRIDE && ord > 3)) {
+                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "tensormap.replace: dimension %u out of range", ord);
+                return VM_EXT_FAULT;
+            }
+            /* As an H200 reads new_val (gpu/jobs/async_tensor/replace.cu): the
+             * rank minus one; box and global dimensions, strides in bytes and
+             * the address as they are. */
+            switch (field) {
+            case AS_TM_ADDR: t.base = v; break;
+            case AS_TM_RANK: t.rank = (uint8_t)(v + 1); break;
+            case AS_TM_BOX: t.box[ord] = (uint32_t)v; break;
+            case AS_TM_GDIM: t.dim_m1[ord] = (uint32_t)v - 1; break;
+            case AS_TM_GSTRIDE: t.stride[ord] = v; break;
+            case AS_TM_ESTRIDE: t.estride[ord] = (uint32_t)v; break;
+            case AS_TM_ELEMTYPE:
+                if (v < VM_TM__COUNT) t.dtype = (uint8_t)v, t.esz = tm_esz[v];
+                break;
+            case AS_TM_INTERLEAVE: t.interleave = (uint8_t)v; break;
+            case AS_TM_SWIZZLE: t.swizzle = (uint8_t)v; break;
+            case AS_TM_FILL: t.oobfill = (uint8_t)v; break;
+            default: break;    /* swizzle atomicity: no effect here */
+            }
+            memcpy(p, &t, sizeof t);
+        }
+    return VM_EXT_NEXT;
+}
+
+/* tensormap.cp_fenceproxy.global.shared::cta...: copies 128 bytes of map. */
+int as_tmap_copy(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const as_rec *r = i->p;
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint8_t *d = map_ptr(w, fb, i, &r->dst, l), *s = d ? map_ptr(w, fb, i, &r->src, l) : NULL;
+            if (!s) return VM_EXT_FAULT;
+            memmove(d, s, 128);
         }
     return VM_EXT_NEXT;
 }

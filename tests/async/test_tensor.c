@@ -178,7 +178,8 @@ Test(tensor, store_2d)
 }
 
 /* From the definitions: a reduction adds the box element-wise into the
- * tensor; element strides load every estride-th element; NaN fill. */
+ * tensor; element strides load every estride-th element. The NaN that fills
+ * out-of-bounds f32 elements is the H200's (recorded in replace_fill_1.bin). */
 Test(tensor, reduce_add_2d)
 {
     tcase c = {2, 2, U32, {40, 24, 1}, {16, 8, 1}, {1, 1, 1}, 0, 0, {8, 4, 0}};
@@ -203,7 +204,7 @@ Test(tensor, element_strides_and_nan_fill)
         for (int y = 0; y < 4; y++)
             for (int x = 0; x < 4; x++) {
                 int gx = 6 + 2 * x, gy = y - 1, gz = 3 + z;
-                uint32_t want = 0x7fffffffu;
+                uint32_t want = 0x7ff77ff7u;
                 if (gx < 12 && gy >= 0 && gz < 4) {
                     float f = (float)(gz * 72 + gy * 12 + gx);
                     memcpy(&want, &f, 4);
@@ -236,4 +237,112 @@ Test(tensor, encoder_rules)
     cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 0, 0, 1), 1,
                  "NaN fill of an integer type");
     cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 6, 0x10000, dims, strides, box, estr, 0, 0, 0, 0), 1, "rank 6");
+}
+
+/* tensormap.replace on a map in global memory, then a load with it: the
+ * same cases as gpu/jobs/async_tensor/replace.cu. `insn` is the replace
+ * instruction (map in %rd1, new value in %rd2 / %r2). */
+static const char *replace_ptx =
+    ".version 8.3\n.target sm_90a\n.address_size 64\n"
+    ".shared .align 1024 .b8 buf[4096];\n.shared .align 8 .b64 bar;\n"
+    ".visible .entry probe(.param .u64 map, .param .u64 value, .param .u32 c0, .param .u32 c1,"
+    " .param .u32 nbytes, .param .u64 dump)\n{\n"
+    ".reg .b64 %%rd<16>;\n.reg .b32 %%r<32>;\n.reg .pred %%p<8>;\n"
+    "ld.param.u64 %%rd1, [map];\nld.param.u64 %%rd2, [value];\ncvt.u32.u64 %%r2, %%rd2;\n"
+    "ld.param.u32 %%r3, [c0];\nld.param.u32 %%r4, [c1];\nld.param.u32 %%r6, [nbytes];\nld.param.u64 %%rd3, [dump];\n"
+    "%s\n"
+    "fence.proxy.tensormap::generic.release.gpu;\nfence.proxy.tensormap::generic.acquire.gpu [%%rd1], 128;\n"
+    "mov.u32 %%r10, buf;\nmov.u32 %%r11, bar;\nmov.u32 %%r12, 0;\nmov.u32 %%r13, 0xeeeeeeee;\n"
+    "FILL:\nadd.u32 %%r14, %%r10, %%r12;\nst.shared.u32 [%%r14], %%r13;\nadd.u32 %%r12, %%r12, 4;\n"
+    "setp.lt.u32 %%p2, %%r12, 4096;\n@%%p2 bra FILL;\n"
+    "mbarrier.init.shared::cta.b64 [%%r11], 1;\n"
+    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%r11], %%r6;\n"
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%r10], [%%rd1, {%%r3, %%r4}], [%%r11];\n"
+    "mbarrier.try_wait.parity.shared::cta.b64 %%p4, [%%r11], 0;\n"
+    "selp.u32 %%r20, 1, 0, %%p4;\nst.global.u32 [%%rd3], %%r20;\n"
+    "mov.u32 %%r12, 0;\n"
+    "DUMP:\nadd.u32 %%r14, %%r10, %%r12;\nld.shared.u32 %%r15, [%%r14];\ncvt.u64.u32 %%rd4, %%r12;\n"
+    "add.u64 %%rd5, %%rd3, %%rd4;\nst.global.u32 [%%rd5+4], %%r15;\nadd.u32 %%r12, %%r12, 4;\n"
+    "setp.lt.u32 %%p5, %%r12, 4096;\n@%%p5 bra DUMP;\nret;\n}\n";
+
+static void replace_case(const char *name, const char *insn, uint64_t value, bool value_is_offset, int c0, int c1,
+                         uint32_t nbytes, uint32_t box0, unsigned dtype)
+{
+    char ptx[8192];
+    snprintf(ptx, sizeof ptx, replace_ptx, insn);
+    ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
+    ptxi_ctx *ctx;
+    ptxi_module *mod;
+    ptxi_kernel *k;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &opt), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(ctx, ptx, strlen(ptx), "replace.ptx", &mod), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_module_get_kernel(mod, "probe", &k), PTXI_SUCCESS);
+    uint32_t h[960];
+    for (int i = 0; i < 960; i++) {
+        float f = (float)i;
+        if (dtype == VM_TM_F32) memcpy(&h[i], &f, 4);
+        else h[i] = (uint32_t)i;
+    }
+    ptxi_dptr g, dump, map;
+    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof h, &g), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, 4100, &dump), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, 128, &map), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, g, h, sizeof h), PTXI_SUCCESS);
+    uint64_t dims[2] = {40, 24}, strides[1] = {160};
+    uint32_t box[2] = {box0, 8}, estr[2] = {1, 1};
+    vm_tmap tm;
+    cr_assert_eq(vm_tmap_encode_tiled(&tm, dtype, 2, g, dims, strides, box, estr, 0, 0, 0, 0), 0);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
+    if (value_is_offset) value += g;
+    void *args[] = {&map, &value, &c0, &c1, &nbytes, &dump};
+    ptxi_status st = ptxi_launch(k, (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1, 1, 1}, 0, NULL, args);
+    if (st == PTXI_SUCCESS) st = ptxi_ctx_synchronize(ctx);
+    cr_assert_eq(st, PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    static uint32_t got[1025], want[1025];
+    cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, dump, sizeof got), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+    char path[512];
+    snprintf(path, sizeof path, REC "%s.bin", name);
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp, "no recording %s", path);
+    cr_assert_eq(fread(want, 4, 1025, fp), 1025);
+    fclose(fp);
+    cr_expect_eq(got[0], want[0], "%s: phase completed %u, on the GPU %u", name, got[0], want[0]);
+    for (int i = 1; i < 1025; i++)
+        if (got[i] != want[i]) cr_assert_fail("%s: word %d of the box: ptxi 0x%08x, GPU 0x%08x", name, i - 1, got[i], want[i]);
+}
+
+Test(tensormap, replace_box_dims)
+{
+    replace_case("replace_box0_8", "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 0, %r2;", 8, false, 0, 0,
+                 256, 16, VM_TM_U32);
+    replace_case("replace_box1_4", "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 1, %r2;", 4, false, 0, 0,
+                 256, 16, VM_TM_U32);
+}
+
+Test(tensormap, replace_global_dims_stride_address)
+{
+    replace_case("replace_gdim0_20", "tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 0, %r2;", 20, false,
+                 12, 0, 512, 16, VM_TM_U32);
+    replace_case("replace_gdim1_10", "tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 1, %r2;", 10, false,
+                 0, 6, 512, 16, VM_TM_U32);
+    replace_case("replace_gstride0_320", "tensormap.replace.tile.global_stride.global.b1024.b64 [%rd1], 0, %rd2;", 320,
+                 false, 0, 0, 512, 16, VM_TM_U32);
+    replace_case("replace_addr_2rows", "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;", 320,
+                 true, 0, 0, 512, 16, VM_TM_U32);
+}
+
+Test(tensormap, replace_modes_type_rank)
+{
+    replace_case("replace_swizzle_2", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 2;", 0, false, 4, 1,
+                 512, 16, VM_TM_U32);
+    replace_case("replace_swizzle_3", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 3;", 0, false, 8, 3,
+                 1024, 32, VM_TM_U32);
+    replace_case("replace_fill_1", "tensormap.replace.tile.fill_mode.global.b1024.b32 [%rd1], 1;", 0, false, -4, 20,
+                 512, 16, VM_TM_F32);
+    replace_case("replace_elemtype_7", "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 7;", 0, false, -4, 20,
+                 512, 16, VM_TM_U32);
+    replace_case("replace_rank_1", "tensormap.replace.tile.rank.global.b1024.b32 [%rd1], %r2;", 1, false, 0, 0, 512,
+                 16, VM_TM_U32);
 }
