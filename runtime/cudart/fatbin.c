@@ -89,7 +89,12 @@ static void scan(const fb_header *h, const fb_entry **best, char *sass, size_t s
     const char *p = (const char *)h + h->header_size, *end = p + h->fat_size;
     while (p + sizeof(fb_entry) <= end) {
         const fb_entry *e = (const fb_entry *)p;
-        if (e->header_size < 0x40 || e->header_size > 0x1000) break;
+        /* A damaged fatbinary ends the walk rather than sending it outside the data. */
+        if (e->header_size < 0x40 || e->header_size > 0x1000 || e->payload_size > (uint64_t)(end - p) - e->header_size)
+            break;
+        if ((e->flags & (FLAG_LZ4 | FLAG_ZSTD)) &&
+            (e->compressed_size > e->payload_size || e->uncompressed_size > ((uint64_t)1 << 31)))
+            break;
         if (e->kind == KIND_PTX && better(e->arch, *best ? (*best)->arch : 0)) *best = e;
         if (e->kind == KIND_ELF) {
             size_t used = strlen(sass);
