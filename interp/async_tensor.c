@@ -2,9 +2,11 @@
  * mode: cp.async.bulk.tensor loads a box of a tensor described by a tensor map
  * (async_tensor.h) into shared memory, out-of-bounds elements filled, with the
  * map's swizzle, and completes its bytes on an mbarrier; the store and
- * cp.reduce.async.bulk.tensor write (or reduce) the in-bounds elements back.
- * The shared layout (dimension 0 fastest, dense) and the swizzles were checked
- * against an H200 (gpu/jobs/async_tensor). */
+ * cp.reduce.async.bulk.tensor write (or reduce) the in-bounds elements back;
+ * tensormap.replace edits a map. The shared layout (dimension 0 fastest,
+ * dense), the swizzles, the NaN fill and how tensormap.replace reads its value
+ * were checked against an H200 (gpu/jobs/async_tensor); element strides follow
+ * the driver's documentation (the GPU rejected the case that recorded them). */
 #include "async_impl.h"
 #include "async_tensor.h"
 
