@@ -41,7 +41,7 @@ static const char help_text[] =
     "tbreak LOCATION [if COND]    a breakpoint that deletes itself when hit\n"
     "delete/disable/enable [N...] breakpoints by number (all when none given)\n"
     "watch[/N] ADDRESS            stop when the N (default 4) bytes at ADDRESS change\n"
-    "print (p)[/x|d|u|f] [-all] E a register, special register, symbol or number; -all: every lane\n"
+    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number or condition; -all: every lane\n"
     "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
     "set var %REG = V             set a register of the lane in focus\n"
     "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"

@@ -315,7 +315,8 @@ static int64_t as_signed(dbg_val v) {
     return (int64_t)v.bits;
 }
 
-int dbg_cond(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen) {
+/* One comparison (or a single operand, true when non-zero). */
+static int compare(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen) {
     static const char *const ops[] = {"==", "!=", "<=", ">=", "<", ">"};
     for (int o = 0; o < 6; o++) {
         const char *p = strstr(expr, ops[o]);
@@ -345,6 +346,19 @@ int dbg_cond(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, 
     dbg_val v;
     if (dbg_eval(d, w, l, expr, &v, err, errlen)) return -1;
     *out = v.bits != 0;
+    return 0;
+}
+
+/* Comparisons joined by || and && (&& binds tighter, as in C; no parentheses). */
+int dbg_cond(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen) {
+    const char *orp = strstr(expr, "||"), *andp = strstr(expr, "&&");
+    const char *op = orp ? orp : andp;
+    if (!op) return compare(d, w, l, expr, out, err, errlen);
+    char left[256];
+    snprintf(left, sizeof left, "%.*s", (int)(op - expr), expr);
+    bool a, b;
+    if (dbg_cond(d, w, l, left, &a, err, errlen) || dbg_cond(d, w, l, op + 2, &b, err, errlen)) return -1;
+    *out = op == orp ? a || b : a && b;
     return 0;
 }
 
@@ -380,7 +394,7 @@ static void format_val(dbg_val v, char f, char *buf, size_t len) {
     }
 }
 
-static bool is_cond(const char *e) { return strstr(e, "==") || strstr(e, "!=") || strpbrk(e, "<>"); }
+static bool is_cond(const char *e) { return strstr(e, "==") || strstr(e, "!=") || strpbrk(e, "<>&|"); }
 
 /* The value of e for lane l as text. */
 static int value_text(dbg *d, vm_warp *w, int l, const char *e, char f, char *buf, size_t len) {

@@ -329,3 +329,16 @@ Test(debug, barrier_deadlock_stops_at_the_barrier) {
            "   1  0x00000000  0x00000000  0x00000000  0xffffffff  -", "[Kernel terminated: PTXI_");
     free(o);
 }
+
+/* odd lanes of warp 0 reach line 147 with %r2 = tid: 5 and 7 satisfy the first
+ * half, 31 the second; the stop focuses the first of them */
+Test(debug, compound_conditions) {
+    char *o = debug_run(DEMO_DIR, DEMO,
+                        "break 147 if %r2 > 4 && %r2 < 8 || %r2 == 31\nrun\nprint -all %r2 == 5 || %laneid == 7\n"
+                        "print %r2 != 5 && %r2 != 6\ncontinue\n");
+    EXPECT(o, "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "Breakpoint 1, demo",
+           "active 0xaaaaaaaa", "[4] = 0, [5] = 1, [6] = 0, [7] = 1, [8] = 0", "[31] = 0}", "$2 = 0",
+           "[Kernel finished]");
+    cr_assert(!strstr(o, "warp 1, active"), "warp 1 has no lane for which it holds:\n%s", o);
+    free(o);
+}
