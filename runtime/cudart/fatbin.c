@@ -90,7 +90,9 @@ static void scan(const fb_header *h, const fb_entry **best, char *sass, size_t s
     while (p + sizeof(fb_entry) <= end) {
         const fb_entry *e = (const fb_entry *)p;
         /* A damaged fatbinary ends the walk rather than sending it outside the data. */
-        if (e->header_size < 0x40 || e->header_size > 0x1000 || e->payload_size > (uint64_t)(end - p) - e->header_size)
+        uint64_t room = (uint64_t)(end - p);
+        if (e->header_size < 0x40 || e->header_size > 0x1000 || e->header_size > room ||
+            e->payload_size > room - e->header_size)
             break;
         if ((e->flags & (FLAG_LZ4 | FLAG_ZSTD)) &&
             (e->compressed_size > e->payload_size || e->uncompressed_size > ((uint64_t)1 << 31)))
