@@ -48,7 +48,7 @@ static const char help_text[] =
     "set cuda break_on_launch on|off\n"
     "display E / undisplay [N]    print E at every stop\n"
     "info registers|breakpoints|display|frame\n"
-    "info cuda warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
+    "info cuda kernels|warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
     "cuda block (X,Y,Z) thread (X,Y,Z) | cuda warp N lane M | cuda block|thread|warp|lane\n"
     "backtrace (bt)               the call stack of the warp in focus\n"
     "list (l) [[FILE:]LINE]       PTX around the PC, and the .cu source when readable\n"

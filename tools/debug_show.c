@@ -783,8 +783,13 @@ int dbg_cmd_info(dbg *d, const char *args) {
         else if (!strncmp(s, "threads", 7)) info_threads(d);
         else if (!strncmp(s, "blocks", 6)) info_blocks(d);
         else if (!strncmp(s, "barriers", 8)) info_barriers(d);
+        else if (!strncmp(s, "kernels", 7)) {
+            const vm_launch_cfg *c = d->cta->grid->cfg;
+            printf("  Kernel  Function  GridDim  BlockDim\n* 0       %s  (%u,%u,%u)  (%u,%u,%u)\n", c->kernel->ir->name,
+                   c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
+        }
         else if (!strncmp(s, "mbarrier", 8)) info_mbarrier(d, s + strcspn(s, " ") + (s[strcspn(s, " ")] ? 1 : 0));
-        else printf("info cuda: warps, lanes, threads, blocks, barriers or mbarrier ADDRESS\n");
+        else printf("info cuda: kernels, warps, lanes, threads, blocks, barriers or mbarrier ADDRESS\n");
         return 0;
     }
 #undef ARG
