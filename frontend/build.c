@@ -537,7 +537,9 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
         /* a label, or a function declared further down */
         o->kind = IR_OPND_LABEL;
         o->label = UNBOUND | p->pend_labels.n;
-        *VEC_PUSH(p, p->pend_labels) = (fe_pending){ .name = v->sym, .loc = v->loc, .scope = p->scope };
+        /* a branch target can only be a label */
+        bool branch = p->cur_op == IR_OP_BRA || (p->cur_op == IR_OP_BRX && p->ops.n > 1);
+        *VEC_PUSH(p, p->pend_labels) = (fe_pending){ .name = v->sym, .loc = v->loc, .scope = p->scope, .want_label = branch };
         p->unbound_in_insn++;
     }
 }
@@ -677,6 +679,8 @@ static void bind_labels(fe_parser *p) {
             }
         } else if (q->want_label) {
             fe_error(p, q->loc, "undefined label '%.*s'", (int)q->name.n, q->name.s);
+            if (q->op)
+                q->op->label = 0;
         } else {
             q->op->label = 0;
             *VEC_PUSH(p, p->pend_globals) = *q;

@@ -162,6 +162,7 @@ typedef struct fe_parser {
 
     /* operands of the instruction being parsed */
     VEC(ir_operand) ops;
+    int cur_op;                /* opcode whose operands are being parsed */
     uint32_t unbound_in_insn;
 } fe_parser;
 

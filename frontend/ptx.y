@@ -227,7 +227,7 @@ noreturn_opt:
   | NORETURN                    { fe_noreturn(p); }
   ;
 
-insn: guard OPCODE operands     { fe_insn(p, $1.present ? &$1.name : NULL, $1.neg, $1.loc, &$2, L(@2)); } ;
+insn: guard OPCODE { p->cur_op = $2.op; } operands { fe_insn(p, $1.present ? &$1.name : NULL, $1.neg, $1.loc, &$2, L(@2)); } ;
 guard:
     %empty                      { fe_insn_begin(p); $$.present = false; $$.neg = false; $$.loc = (ir_loc){ 0, 0 }; $$.name = (fe_span){ 0, 0 }; }
   | '@' REG                     { fe_insn_begin(p); $$.present = true; $$.neg = false; $$.name = $2; $$.loc = L(@1); }

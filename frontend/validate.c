@@ -28,6 +28,8 @@ typedef struct rule {
 
 #define R(op, mn, mx, rel, k0, t0, k1, t1, k2, t2, k3, t3) \
     { IR_OP_##op, mn, mx, rel, { K_##k0, K_##k1, K_##k2, K_##k3, K_ANY }, { T_##t0, T_##t1, T_##t2, T_##t3, T_NONE } }
+#define R5(op, mn, mx, k0, t0, k1, t1, k2, t2, k3, t3, k4, t4) \
+    { IR_OP_##op, mn, mx, 0, { K_##k0, K_##k1, K_##k2, K_##k3, K_##k4 }, { T_##t0, T_##t1, T_##t2, T_##t3, T_##t4 } }
 #define ARITH3(op) R(op, 3, 3, 0, DST, I0, SRC, I0, SRC, I0, ANY, NONE)
 #define ARITH2(op) R(op, 2, 2, 0, DST, I0, SRC, I0, ANY, NONE, ANY, NONE)
 
@@ -49,6 +51,27 @@ static const rule rules[] = {
     R(CVT, 2, 4, 1, DST, I0, SRC, I1, SRC, NONE, SRC, NONE),
     R(CVTA, 2, 2, 0, DST, I0, SRC, I0, ANY, NONE, ANY, NONE),
     R(BRA, 1, 1, 0, LABEL, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
+    R(MUL24, 3, 3, 0, DST, I0, SRC, I0, SRC, I0, ANY, NONE),
+    R(MAD24, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
+    R(SAD, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
+    R(PRMT, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
+    R(SHF, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, U32),
+    R(BFIND, 2, 2, 0, DST, U32, SRC, I0, ANY, NONE, ANY, NONE),
+    R(TESTP, 2, 2, 0, DST, PRED, SRC, I0, ANY, NONE, ANY, NONE),
+    R(ISSPACEP, 2, 2, 0, DST, PRED, SRC, NONE, ANY, NONE, ANY, NONE),
+    R(ACTIVEMASK, 1, 1, 0, DST, I0, ANY, NONE, ANY, NONE, ANY, NONE),
+    R(NANOSLEEP, 1, 1, 0, SRC, U32, ANY, NONE, ANY, NONE, ANY, NONE),
+    R(VOTE, 2, 3, 0, DST, I0, SRC, PRED, SRC, U32, ANY, NONE),
+    R(SLCT, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I1),
+    R(SET, 3, 4, 0, DST, I0, SRC, I1, SRC, I1, SRC, PRED),
+    R(RED, 2, 4, 0, ADDR, NONE, SRC, I0, SRC, NONE, SRC, NONE),
+    R5(ATOM, 3, 5, DST, I0, ADDR, NONE, SRC, I0, SRC, NONE, SRC, NONE),
+    R5(SHFL, 4, 5, DST, I0, SRC, I0, SRC, U32, SRC, U32, SRC, U32),
+    R5(BFI, 5, 5, DST, I0, SRC, I0, SRC, I0, SRC, U32, SRC, U32),
+    R5(LOP3, 5, 6, DST, I0, SRC, I0, SRC, I0, SRC, I0, SRC, NONE),
+    R(MEMBAR, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
+    R(TRAP, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
+    R(BRKPT, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
     R(RET, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
     R(EXIT, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
 };
@@ -146,13 +169,13 @@ static void check_insn(const ir_func *f, const ir_insn *in, fe_diags *d) {
         return;
     }
     /* forms whose operand shapes differ from the plain one */
-    if ((in->op == IR_OP_ST && ir_has_mod(in, IR_MOD_ASYNC)) || (in->op == IR_OP_LD && ir_has_mod(in, IR_MOD_ASYNC)))
+    if (ir_has_mod(in, IR_MOD_ASYNC))   /* st.async, red.async: an mbarrier address too */
         return;
     /* cvt to a packed pair (cvt.rn.f16x2.f32 d, a, b) and mov packing
      * ({a, b} halves) have operands of other sizes */
     bool typed = !(in->op == IR_OP_CVT && in->nopnds != 2);
     bool wide_form = ir_has_mod(in, IR_MOD_WIDE);
-    for (unsigned i = 0; i < in->nopnds && i < 4; i++) {
+    for (unsigned i = 0; i < in->nopnds && i < 5; i++) {
         const ir_operand *o = &in->opnds[i];
         if (!kind_ok(r->kind[i], o)) {
             fe_diag_add(d, o->loc, false, "operand %u of '%s' must be %s", i + 1, c.mn, kind_word[r->kind[i]]);
@@ -170,8 +193,9 @@ static void check_insn(const ir_func *f, const ir_insn *in, fe_diags *d) {
                 want = wide(want);
             break;
         }
-        /* ld/st: the data operand has the last type suffix (ld.global.nc.v4.f32) */
-        if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST) && r->type[i] == T_I0)
+        /* ld/st/atom/red: the data operands have the one type suffix (ld.global.nc.v4.f32) */
+        if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST || in->op == IR_OP_ATOM ||
+             in->op == IR_OP_RED) && r->type[i] == T_I0)
             want = in->ntypes == 1 ? (ir_type)in->types[0] : IR_T_NONE;
         if ((in->op == IR_OP_SETP && i == 0) || !typed || (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC))
             continue;

@@ -33,7 +33,7 @@ static const diag_case cases[] = {
     { "undeclared_register", FN(REGS "\tadd.s32 %r0, %r5, 1;\n"), 0, 10, 15, "undeclared register '%r5'" },
     { "undeclared_predicate", FN("\t@%p9 ret;\n"), 0, 6, 2, "undeclared predicate '%p9'" },
     { "bad_special_register", FN(REGS "\tmov.u32 %r0, %tid.w;\n"), 0, 10, 15, "undeclared register '%tid.w'" },
-    { "undefined_label", FN("\tbra L9;\n"), 0, 6, 6, "undeclared identifier 'L9'" },
+    { "undefined_label", FN("\tbra L9;\n"), 0, 6, 6, "undefined label 'L9'" },
     { "duplicate_label", FN("L1:\nL1:\n\tret;\n"), 0, 7, 1, "duplicate label 'L1'" },
     { "register_redefined", FN("\t.reg .b32 %r1;\n\t.reg .b32 %r1;\n"), 0, 7, 12, "redefinition of '%r1'" },
     { "variable_redefined", H ".global .u32 a;\n.global .u32 a;\n", 0, 5, 14, "redefinition of 'a'" },
@@ -107,6 +107,10 @@ static const diag_case cases[] = {
     { "destination_immediate", FN(REGS "\tadd.s32 5, %r1, %r2;\n"), 0, 10, 10, "operand 1 of 'add.s32' must be a register" },
     { "branch_to_register", FN(REGS "\tbra %r1;\n"), 0, 10, 6, "operand 1 of 'bra' must be a label" },
     { "load_from_register", FN(REGS "\tld.global.u32 %r0, %rd0;\n"), 0, 10, 21, "operand 2 of 'ld.global.u32' must be an address" },
+    { "atom_needs_address", FN(REGS "\tatom.global.add.u32 %r0, %r1, 1;\n"), 0, 10, 27,
+      "operand 2 of 'atom.global.add.u32' must be an address" },
+    { "shfl_lane_64bit", FN(REGS "\tshfl.sync.bfly.b32 %r0, %r1, %rd1, 31, -1;\n"), 0, 10, 31,
+      "operand 3 of 'shfl.sync.bfly.b32': register '%rd1' of type .b64 does not match .u32" },
     { "linkage_before_entry", H ".global .entry k()\n{\n\tret;\n}\n", 0, 4, 1, "'.global' is not allowed before '.entry'" },
 };
 
