@@ -369,7 +369,9 @@ typedef struct fe_diags {
 
 /* Parses PTX text (not necessarily NUL-terminated). Always returns a module
  * (possibly partial); d->nerrors > 0 means it must not be executed. The module
- * does not keep `text`. */
+ * does not keep `text`, but when d->src is NULL, d->src/d->path are set to
+ * text/path for fe_diags_print, so keep text until the diagnostics are printed.
+ * Reentrant: modules may be parsed on several threads at once. */
 ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d);
 /* Semantic validation beyond parsing (the `ptxi check` rules); adds to d. */
 void fe_validate(const ir_module *m, fe_diags *d);
