@@ -6,7 +6,7 @@
 
 #include "fe.h"
 
-#define MAX_REGS_PER_FUNC (1u << 24)
+#define MAX_REGS_PER_FUNC (1u << 20)   /* nvcc's largest functions use ~10^5 */
 #define MAX_INIT_BYTES (64u << 20)
 
 void fe_dirs_reset(fe_parser *p) { p->dirs.n = 0; }
