@@ -300,9 +300,10 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             RET(l, rt->malloc(rt->ctx, ARG(0, l), ARG(1, l)));
         } else if (!strcmp(name, "free")) {
             uint64_t p = ARG(0, l);
-            if (p && rt->free(rt->ctx, p) != 0) {
-                vm_fault_at(w, i, l, 100, "free(0x%llx): not a live device-heap allocation (double or foreign free)",
-                            (unsigned long long)p);
+            int st = p ? rt->free(rt->ctx, p) : 0;
+            if (st) {
+                vm_fault_at(w, i, l, st, "free(0x%llx): not a live device-heap allocation (%s)", (unsigned long long)p,
+                            st == 100 ? "not a heap address" : "double free");
                 return -1;
             }
         } else if (!strcmp(name, "__assertfail")) {

@@ -144,7 +144,7 @@ const void *const *vm_handler_table(void) {
     return handler_table;
 }
 
-static uint64_t sreg_value(vm_warp *w, const vm_insn *i, int l);
+
 
 vm_yield vm_exec(vm_warp *w, uint32_t budget) {
 #ifndef PTXI_SWITCH_DISPATCH
@@ -185,10 +185,11 @@ dispatch:
     CASE(BRA) {
         uint32_t m = EXEC;
         if (m == mask) {
+            bool back = i->flags & VM_F_BACK;
             ACCOUNT(i + 1);
             i = i->target;
             seg = i;
-            if (i->flags & VM_F_BACK && --budget == 0) {
+            if (back && --budget == 0) {
                 why = VM_Y_SLICE;
                 if (!vm_yield_group(w, i)) why = VM_Y_BLOCKED;
                 goto out_nosave;
@@ -325,18 +326,18 @@ dispatch:
             /* per-lane values */
             if (i->flags & VM_F_D64) {
                 uint64_t *d = R64(i->d);
-                LANES(m, d[l] = sreg_value(w, i, l));
+                LANES(m, d[l] = vm_sreg_value(w, i, l));
             } else if (sr == IR_SREG_TID) {
                 uint32_t *d = R32(i->d);
                 const uint32_t *t = w->tid[i->sz];
                 LANES(m, d[l] = t[l]);
             } else {
                 uint32_t *d = R32(i->d);
-                LANES(m, d[l] = (uint32_t)sreg_value(w, i, l));
+                LANES(m, d[l] = (uint32_t)vm_sreg_value(w, i, l));
             }
         } else {
             /* the same for every lane of the warp: computed once */
-            uint64_t v = sreg_value(w, i, 0);
+            uint64_t v = vm_sreg_value(w, i, 0);
             if (i->flags & VM_F_D64) { uint64_t *d = R64(i->d); LANES(m, d[l] = v); }
             else { uint32_t *d = R32(i->d); LANES(m, d[l] = (uint32_t)v); }
         }
@@ -653,8 +654,8 @@ dispatch:
         ACCOUNT(i + 1);
         if (r < 0) { why = VM_Y_FAULT; goto out; }
         if (r == VM_EXT_YIELD) {
-            w->pc = i + 1;
             why = VM_Y_SLICE;
+            if (!vm_yield_group(w, i + 1)) why = VM_Y_BLOCKED;
             goto out_nosave;
         }
         goto resched;
@@ -709,7 +710,7 @@ out_nosave:
 }
 
 /* Special registers that vary per lane or over time. */
-static uint64_t sreg_value(vm_warp *w, const vm_insn *i, int l) {
+uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l) {
     const vm_cta *cta = w->cta;
     const vm_launch_cfg *cfg = cta->grid->cfg;
     unsigned c = i->sz;

@@ -21,6 +21,7 @@ static inline uint64_t lane_addr(const vm_frame *fr, const uint8_t *fb, const vm
     else if (i->flags & VM_F_BASE_REG32) a = (uint32_t)(((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm);
     else a = (uint64_t)i->imm;
     if (i->flags & VM_F_FRAME_SYM) a += fr->local_base;
+    if (i->flags & VM_F_PARAM_SYM) a += fr->kparams;
     return a;
 }
 

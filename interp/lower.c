@@ -27,6 +27,7 @@ typedef struct lctx {
     uint32_t n, ncap;
     uint32_t *label_code;      /* label id -> code index (UINT32_MAX until seen) */
     uint32_t *var_off;         /* per function-scope variable: frame region / local offset */
+    uint8_t *shared_used;      /* per module global: referenced by this function (.shared ones) */
     const ir_insn *cur;
     char *err;
     size_t errlen;
@@ -121,7 +122,10 @@ static int64_t global_index(const vm_program *p, const ir_var *v) {
 static bool static_addr(lctx *lc, const ir_var *v, uint64_t *addr) {
     int64_t gi = global_index(lc->prog, v);
     if (gi >= 0) {
-        if (v->space == IR_SPACE_SHARED) *addr = lc->prog->shared_off[gi];
+        if (v->space == IR_SPACE_SHARED) {
+            *addr = lc->prog->shared_off[gi];
+            if (lc->shared_used) lc->shared_used[gi] = 1;
+        }
         else *addr = lc->prog->gaddr[gi];
         return true;
     }
@@ -319,7 +323,13 @@ static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
     uint32_t k;
     vi->imm += b->ival;
     if (v->space == IR_SPACE_PARAM) {
-        if (is_kparam(lc, v, &k)) { vi->sp = VM_SP_KPARAM; vi->imm += lc->vf->param_off[k]; vi->x = 1; return; }
+        if (is_kparam(lc, v, &k)) {
+            vi->sp = VM_SP_KPARAM;
+            vi->imm += lc->vf->param_off[k];
+            vi->flags |= VM_F_PARAM_SYM;
+            vi->x = 1;
+            return;
+        }
         if (fparam_region(lc, v, &k)) {
             vi->sp = VM_SP_FPARAM;
             vi->c = k;
@@ -381,7 +391,10 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
         else if (vi.sp == VM_SP_GLOBAL && vi.flags & VM_F_BASE_REG64) vi.op = vi.op == VM_LD ? VM_LDG4 : VM_STG4;
     }
     if (vi.sp == VM_SP_KPARAM && vi.x == 1) {
-        if (vi.op == VM_LD && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32))) vi.op = VM_LD_KPARAM;
+        if (vi.op == VM_LD && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32))) {
+            vi.op = VM_LD_KPARAM;   /* adds the buffer's address itself */
+            vi.flags &= (uint8_t)~VM_F_PARAM_SYM;
+        }
         vi.x = 0;
     }
     emit(lc, vi);
@@ -995,7 +1008,8 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     lc.var_off = (uint32_t *)vf->code;
     vf->code = NULL;
     lc.label_code = malloc((f->nlabels + 1) * sizeof *lc.label_code);
-    if (!lc.label_code) return -1;
+    lc.shared_used = calloc(prog->ir->nglobals + 1, 1);
+    if (!lc.label_code || !lc.shared_used) { free(lc.label_code); free(lc.shared_used); return -1; }
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
         if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
@@ -1032,6 +1046,13 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
             vi->imm = bt->u.targets.n;
         }
     }
+    /* static shared memory this function uses itself (kernel attributes add callees') */
+    for (uint32_t g = 0; g < prog->ir->nglobals; g++)
+        if (lc.shared_used[g]) vf->shared_bytes += (uint32_t)prog->ir->globals[g]->size;
+    for (uint32_t k = 0; k < f->nlocals; k++)
+        if (f->locals[k]->space == IR_SPACE_SHARED) vf->shared_bytes += (uint32_t)f->locals[k]->size;
+    free(lc.shared_used);
+    lc.shared_used = NULL;
     vf->code = lc.code;
     vf->src = lc.src;
     vf->ncode = lc.n - 1;
@@ -1048,6 +1069,7 @@ fail:
     vf->frame_init = lc.img;
     free(lc.label_code);
     free(lc.var_off);
+    free(lc.shared_used);
     return -1;
 }
 

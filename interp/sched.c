@@ -50,8 +50,10 @@ static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
 void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...) {
     vm_cta *cta = w->cta;
     vm_grid *g = cta->grid;
+    bool first = false;
     pthread_mutex_lock(&g->lock);
     if (!g->status) {
+        first = true;
         const vm_func *f = func_of(w, i);
         const vm_src *src = &f->src[i - f->code];
         char what[512];
@@ -80,6 +82,8 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
         g->status = status;
     }
     pthread_mutex_unlock(&g->lock);
+    vm_runtime *rt = g->cfg->kernel->prog->rt;
+    if (first && rt && rt->dbg_fault) rt->dbg_fault(rt->dbg_ctx, w, i, lane, status, g->fault->msg);
     atomic_store(&g->stop, 1);
 }
 
@@ -184,7 +188,7 @@ int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, 
             w->lpc[l] = fn->code;
             w->lsp[l] = base + fn->local_size;
         }
-    w->frames[w->depth++] = (vm_frame){fn, fb, ret, call, lanes, 0, base};
+    w->frames[w->depth++] = (vm_frame){fn, fb, ret, call, lanes, 0, base, w->cta->grid->cfg->params};
     return 0;
 }
 
@@ -357,6 +361,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->exited = ~w->present;
         if (w->depth && w->frames[0].fn == k) {
             /* the entry frame is reused: no allocation per CTA */
+            w->frames[0].kparams = cfg->params;
             memcpy(w->frames[0].fb, k->frame_init, k->regs_lo);
             memcpy(w->frames[0].fb + k->regs_hi, k->frame_init + k->regs_hi, k->frame_size - k->regs_hi);
             w->depth = 1;
@@ -409,60 +414,59 @@ static void report_deadlock(vm_cta *cta) {
 }
 
 /* Runs one CTA's warps round robin until all are done. */
-static void run_cta(vm_cta *cta) {
+/* One round: every runnable warp of the CTA runs until it yields. */
+enum { ROUND_DONE, ROUND_RAN, ROUND_IDLE, ROUND_FAULT };
+
+static int cta_round(vm_cta *cta, uint64_t *sleeper) {
     vm_grid *g = cta->grid;
     uint32_t done = 0;
-    while (done < cta->nwarps) {
-        bool progressed = false;
-        uint64_t sleeper = 0;
-        done = 0;
-        for (uint32_t k = 0; k < cta->nwarps; k++) {
-            vm_warp *w = &cta->warps[k];
-            if (w->state == VM_W_DONE) { done++; continue; }
-            if (w->state == VM_W_BLOCKED) continue;
-            if (w->sleep_until) {
-                uint64_t now = (uint64_t)(vm_now() * 1e9);
-                if (now < w->sleep_until) {
-                    if (!sleeper || w->sleep_until < sleeper) sleeper = w->sleep_until;
-                    continue;
-                }
-                w->sleep_until = 0;
-            }
-            progressed = true;
-            uint32_t exited = w->exited;
-            vm_yield y = vm_exec(w, SLICE);
-            if (y == VM_Y_FAULT || atomic_load(&g->stop)) return;
-            if (y == VM_Y_DONE) {
-                w->state = VM_W_DONE;
-                done++;
-            }
-            if (w->exited != exited)   /* exited threads no longer count toward barriers */
-                for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
-            if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
-                vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
-                            g->cfg->timeout_s);
-                return;
-            }
-        }
-        if (done == cta->nwarps) break;
-        if (!progressed) {
-            if (sleeper) {
-                uint64_t now = (uint64_t)(vm_now() * 1e9);
-                if (sleeper > now) {
-                    struct timespec ts = {0, (long)((sleeper - now) < 1000000 ? sleeper - now : 1000000)};
-                    nanosleep(&ts, NULL);
-                }
+    bool ran = false, sleeping = false;
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        if (w->state == VM_W_DONE) { done++; continue; }
+        if (w->state == VM_W_BLOCKED) continue;
+        if (w->sleep_until) {
+            uint64_t now = (uint64_t)(vm_now() * 1e9);
+            if (now < w->sleep_until) {
+                if (!*sleeper || w->sleep_until < *sleeper) *sleeper = w->sleep_until;
+                sleeping = true;
                 continue;
             }
-            report_deadlock(cta);
-            return;
+            w->sleep_until = 0;
+        }
+        ran = true;
+        uint32_t exited = w->exited;
+        vm_yield y = vm_exec(w, SLICE);
+        if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
+        if (y == VM_Y_DONE) {
+            w->state = VM_W_DONE;
+            done++;
+        }
+        if (w->exited != exited)   /* exited threads no longer count toward barriers */
+            for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
+        if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
+            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
+                        g->cfg->timeout_s);
+            return ROUND_FAULT;
         }
     }
+    if (done == cta->nwarps) return ROUND_DONE;
+    if (ran || sleeping) return ran ? ROUND_RAN : ROUND_IDLE;
+    /* nothing can run and nothing sleeps: the waits can never be satisfied */
+    report_deadlock(cta);
+    return ROUND_FAULT;
 }
+
+/* CTAs a host thread keeps resident at once. A CTA that runs for several
+ * rounds (it may be spinning on memory another CTA will write) lets the worker
+ * admit the next one, as an SM holds several blocks. */
+#define RESIDENT 8
+#define ADMIT_AFTER 4
 
 typedef struct worker {
     vm_grid *g;
-    vm_cta cta;
+    vm_cta cta[RESIDENT];
+    bool allocated[RESIDENT], live[RESIDENT];
     pthread_t th;
 } worker;
 
@@ -497,28 +501,74 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
     return 0;
 }
 
+static void out_of_memory(vm_grid *g) {
+    pthread_mutex_lock(&g->lock);
+    if (!g->status) {
+        g->status = 2;
+        g->fault->status = 2;
+        snprintf(g->fault->msg, sizeof g->fault->msg, "ptxi: out of host memory for a CTA");
+    }
+    pthread_mutex_unlock(&g->lock);
+    atomic_store(&g->stop, 1);
+}
+
+/* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
+static bool admit(worker *wk, int s) {
+    vm_grid *g = wk->g;
+    uint64_t c = atomic_fetch_add(&g->next_cta, 1);
+    if (c >= g->ncta) return false;
+    if (!wk->allocated[s]) {
+        if (alloc_cta(&wk->cta[s], g->cfg) < 0) { out_of_memory(g); return false; }
+        init_warps_once(&wk->cta[s], g->cfg);
+        wk->allocated[s] = true;
+    }
+    if (init_cta(&wk->cta[s], g, c) < 0) { out_of_memory(g); return false; }
+    wk->live[s] = true;
+    return true;
+}
+
 static void *worker_main(void *arg) {
     worker *wk = arg;
     vm_grid *g = wk->g;
+    unsigned rounds = 0;
+    bool more = true;
     for (;;) {
         if (atomic_load(&g->stop)) break;
-        uint64_t c = atomic_fetch_add(&g->next_cta, 1);
-        if (c >= g->ncta) break;
-        if (init_cta(&wk->cta, g, c) < 0) {
-            pthread_mutex_lock(&g->lock);
-            if (!g->status) {
-                g->status = 2;
-                g->fault->status = 2;
-                snprintf(g->fault->msg, sizeof g->fault->msg, "ptxi: out of host memory for a CTA");
-            }
-            pthread_mutex_unlock(&g->lock);
-            atomic_store(&g->stop, 1);
-            break;
+        int nlive = 0;
+        for (int s = 0; s < RESIDENT; s++) nlive += wk->live[s];
+        if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && nlive < RESIDENT))) {
+            for (int s = 0; s < RESIDENT; s++)
+                if (!wk->live[s]) {
+                    if (admit(wk, s)) nlive++;
+                    else more = false;
+                    break;
+                }
+            rounds = 0;
         }
-        run_cta(&wk->cta);
+        if (!nlive) break;
+        bool ran = false;
+        uint64_t sleeper = 0;
+        for (int s = 0; s < RESIDENT; s++) {
+            if (!wk->live[s]) continue;
+            int r = cta_round(&wk->cta[s], &sleeper);
+            if (r == ROUND_FAULT) goto end;
+            if (r == ROUND_DONE) { wk->live[s] = false; rounds = 0; }
+            if (r != ROUND_IDLE) ran = true;
+        }
+        rounds++;
+        if (!ran && sleeper) {
+            uint64_t now = (uint64_t)(vm_now() * 1e9);
+            if (sleeper > now) {
+                struct timespec ts = {0, (long)((sleeper - now) < 1000000 ? sleeper - now : 1000000)};
+                nanosleep(&ts, NULL);
+            }
+        }
     }
-    atomic_fetch_add(&g->thread_insns, wk->cta.thread_insns);
-    atomic_fetch_add(&g->warp_insns, wk->cta.warp_insns);
+end:
+    for (int s = 0; s < RESIDENT; s++) {
+        atomic_fetch_add(&g->thread_insns, wk->cta[s].thread_insns);
+        atomic_fetch_add(&g->warp_insns, wk->cta[s].warp_insns);
+    }
     return NULL;
 }
 
@@ -536,11 +586,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
     if (!ws) rc = 2;
-    for (unsigned k = 0; k < n && !rc; k++) {
-        ws[k].g = &g;
-        if (alloc_cta(&ws[k].cta, cfg) < 0) rc = 2;
-        else init_warps_once(&ws[k].cta, cfg);
-    }
+    for (unsigned k = 0; k < n && !rc; k++) ws[k].g = &g;
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);
         else {
@@ -548,7 +594,9 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
             for (unsigned k = 0; k < n; k++) pthread_join(ws[k].th, NULL);
         }
     }
-    for (unsigned k = 0; ws && k < n; k++) free_cta(&ws[k].cta);
+    for (unsigned k = 0; ws && k < n; k++)
+        for (int s = 0; s < RESIDENT; s++)
+            if (ws[k].allocated[s]) free_cta(&ws[k].cta[s]);
     free(ws);
     if (rc) {
         fault->status = rc;

@@ -58,6 +58,7 @@ enum {
     VM_F_BASE_REG32 = 8,       /* address = 32-bit register + imm */
     VM_F_BACK = 16,            /* backward branch */
     VM_F_FRAME_SYM = 32,       /* address is frame-relative (function-scope .param/.local) */
+    VM_F_PARAM_SYM = 64,       /* address is relative to the launch's parameter buffer */
 };
 
 /* State spaces as the memory handlers see them. */
@@ -108,6 +109,7 @@ typedef struct vm_func {
     uint32_t param_size;       /* .entry: bytes of the parameter buffer */
     uint32_t *ret_off;         /* .func return params */
     uint32_t local_size;       /* bytes of .local variables per thread */
+    uint32_t shared_bytes;     /* static .shared bytes the function's own code refers to */
     uint32_t local_align;
     uint32_t *reg_off;         /* frame offset of each ir register */
     uint64_t fnaddr;           /* the value of the function's address in PTX (mov %rd, f) */
@@ -137,7 +139,7 @@ typedef struct vm_runtime {
      * calling thread sees it. */
     int (*vprintf)(void *ctx, uint64_t fmt, uint64_t args, int (*read)(void *, uint64_t, void *, size_t), void *rctx);
     uint64_t (*malloc)(void *ctx, uint64_t size, uint64_t align);
-    int (*free)(void *ctx, uint64_t p);   /* 0 ok, else report */
+    int (*free)(void *ctx, uint64_t p);   /* 0 ok, else the ptxi_status to report */
     /* resolves .extern .func / .extern variables: returns the vm_func or address */
     vm_func *(*resolve_func)(void *ctx, const char *name);
     uint64_t (*resolve_var)(void *ctx, const char *name);
@@ -147,10 +149,16 @@ typedef struct vm_runtime {
      * pay for this: the trampoline is only in the code of debugged modules. */
     int (*dbg)(void *dbg_ctx, struct vm_warp *w, const struct vm_insn *i);
     void *dbg_ctx;
+    /* Debugger: when set, vm_fault_at calls it once, for the first fault of a
+     * launch, in the thread running the faulting warp, after the report is
+     * recorded and before the grid stops: the warp's state is still intact. */
+    void (*dbg_fault)(void *dbg_ctx, struct vm_warp *w, const struct vm_insn *i, int lane, int status,
+                      const char *report);
     /* Calls the host function bound to an .extern .func (f->host_fn) for one
      * thread: args[k] point at the parameter bytes, ret receives the result. */
     void (*call_host)(void *ctx, const struct vm_func *f, void **args, void *ret);
 } vm_runtime;
+#define VM_HAVE_DBG_FAULT 1   /* vm_runtime.dbg_fault exists */
 
 /* Why a launch stopped early. */
 typedef struct vm_fault {

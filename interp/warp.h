@@ -16,6 +16,7 @@ typedef struct vm_frame {
     uint32_t lanes;            /* lanes that entered the frame */
     uint32_t done;             /* lanes that have returned */
     uint32_t local_base;       /* local address of this frame's .local variables */
+    uint64_t kparams;          /* device address of the launch's parameter buffer */
 } vm_frame;
 
 typedef enum vm_wstate {
@@ -122,5 +123,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
+/* The special register an instruction reads (i->x = ir_sreg, i->sz = component) for lane l. */
+uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l);
 
 #endif

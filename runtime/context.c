@@ -62,10 +62,12 @@ static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
     return (uint64_t)(uintptr_t)rt_heap_malloc(&ctx->heap, size, align);
 }
 
+/* 0, or the error an H100 reports: ILLEGAL_ADDRESS for a pointer outside the
+ * heap, LAUNCH_FAILED for a double free inside it. */
 static int svc_free(void *c, uint64_t p) {
     ptxi_ctx *ctx = c;
-    if (!ctx->heap_ready) return -1;
-    return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p) == PTXI_SUCCESS ? 0 : -1;
+    if (!ctx->heap_ready) return PTXI_ILLEGAL_ADDRESS;
+    return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p);
 }
 
 static void svc_call_host(void *c, const vm_func *f, void **args, void *ret) {
@@ -117,7 +119,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
     ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL, svc_call_host};
+                             NULL, NULL, NULL, svc_call_host};
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);
@@ -200,7 +202,7 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         return PTXI_SUCCESS;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE:
         /* As on the GPU: fixed once a launch has created the heap. */
-        if (ctx->heap_ready) return rt_set_error(ctx, PTXI_NOT_PERMITTED);
+        if (ctx->heap_ready) return rt_set_error(ctx, PTXI_INVALID_VALUE);
         ctx->heap_size = value;
         return PTXI_SUCCESS;
     }

@@ -30,12 +30,30 @@ static uint32_t block_limit(const ir_func *f) {
 
 static uint32_t local_bytes(const ptxi_kernel *k) { return k->vf->local_size; }
 
+/* Static shared bytes of a function and everything it calls (each function once). */
+static uint32_t shared_of(const vm_func *f, const vm_func **seen, unsigned *nseen) {
+    for (unsigned k = 0; k < *nseen; k++)
+        if (seen[k] == f) return 0;
+    if (*nseen == 256) return 0;
+    seen[(*nseen)++] = f;
+    uint32_t n = f->shared_bytes;
+    for (uint32_t c = 0; f->code && c < f->ncode; c++)
+        if (f->code[c].op == VM_CALL && ((const vm_callinfo *)f->code[c].p)->callee)
+            n += shared_of(((const vm_callinfo *)f->code[c].p)->callee, seen, nseen);
+    return n;
+}
+
 ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value) {
     if (!k || !value) return PTXI_INVALID_VALUE;
     const vm_program *p = k->vf->prog;
     switch (a) {
     case PTXI_KATTR_MAX_THREADS_PER_BLOCK: *value = (int)block_limit(k->vf->ir); break;
-    case PTXI_KATTR_STATIC_SHARED_BYTES: *value = (int)p->shared_static; break;
+    case PTXI_KATTR_STATIC_SHARED_BYTES: {
+        const vm_func *seen[256];
+        unsigned n = 0;
+        *value = (int)shared_of(k->vf, seen, &n);
+        break;
+    }
     case PTXI_KATTR_LOCAL_BYTES: *value = (int)local_bytes(k); break;
     case PTXI_KATTR_CONST_BYTES: {
         uint64_t n = 0;
@@ -111,7 +129,6 @@ ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
         return rt_set_error(ctx, PTXI_INVALID_PARAMETERS);
     }
     rt_flush(ctx);
-    if (rt_ensure_heap(ctx) < 0) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
     uint64_t pbuf = vm_arena_alloc(&ctx->arena, params_size ? params_size : 1, VM_SH_PARAM, "kernel parameters");
     if (!pbuf) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
     memcpy((void *)(uintptr_t)pbuf, params, params_size);

@@ -67,11 +67,15 @@ int rt_ensure_heap(ptxi_ctx *ctx);
 /* Defaults of the limits as CUDA reports them on an H100 (props.c). */
 size_t rt_default_limit(ptxi_limit which);
 
-/* Every API call on a context with a sticky error returns that error. */
+/* Every API call on a context with a sticky error returns that error, after
+ * writing what the failed kernel printed (and its assertion) as a GPU does. */
 #define RT_CHECK_STICKY(ctx)                                                   \
     do {                                                                       \
         if (!(ctx)) return PTXI_INVALID_CONTEXT;                               \
-        if ((ctx)->sticky) return (ctx)->sticky;                               \
+        if ((ctx)->sticky) {                                                   \
+            rt_flush(ctx);                                                     \
+            return (ctx)->sticky;                                              \
+        }                                                                      \
     } while (0)
 
 #endif

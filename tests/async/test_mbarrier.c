@@ -257,7 +257,7 @@ Test(mbarrier, waiting_warp_lets_others_run)
  * (independent thread scheduling, as on sm_70 and later). Needs the EXT
  * handler's VM_EXT_YIELD to step aside with vm_yield_group() as nanosleep does;
  * until then the waiting group spins and the wait is reported as a deadlock. */
-Test(mbarrier, waiting_lanes_let_their_own_warp_run, .disabled = true)
+Test(mbarrier, waiting_lanes_let_their_own_warp_run)
 {
     uint64_t out[NOUT];
     expect_ok("setp.ne.u32 %p1, %r0, 0;\n"

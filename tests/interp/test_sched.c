@@ -1,0 +1,82 @@
+/* test_sched.c — scheduling guarantees: lanes of one warp spinning on a lock
+ * another lane holds make progress, CTAs that spin on each other's flags make
+ * progress even on one host thread, and results do not depend on the number
+ * of host threads. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ptxi.h"
+
+#define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+static void run(const char *src, unsigned threads, unsigned grid, unsigned block, void *out, size_t n) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = 20}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "s.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
+    ptxi_memset_d8(ctx, d, 0, n);
+    void *args[] = {&d};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){grid, 1, 1}, (ptxi_dim3){block, 1, 1}, 0,
+                                NULL, args);
+    cr_assert_eq(s, PTXI_SUCCESS, "%s: %s", ptxi_error_name(s), ptxi_ctx_error_detail(ctx));
+    ptxi_memcpy_dtoh(ctx, out, d, n);
+    ptxi_ctx_destroy(ctx);
+}
+
+/* Block b waits until block b+1 has set its flag; the last block starts the
+ * chain. On one host thread this needs several CTAs resident at once. */
+static const char chain_ptx[] = HDR
+    ".visible .entry chain(.param .u64 f)\n{\n.reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [f];\nmov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %nctaid.x;\nmov.u32 %r3, %tid.x;\n"
+    "setp.ne.s32 %p1, %r3, 0;\n@%p1 bra DONE;\nadd.s32 %r4, %r1, 1;\nsetp.ge.u32 %p2, %r4, %r2;\n"
+    "mov.u32 %r6, 0;\n@%p2 bra SET;\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "SPIN:\nld.volatile.global.u32 %r5, [%rd3];\nsetp.eq.s32 %p2, %r5, 0;\n@%p2 bra SPIN;\nmov.u32 %r6, %r5;\n"
+    "SET:\nadd.s32 %r7, %r6, 1;\nmul.wide.u32 %rd4, %r1, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
+    "st.volatile.global.u32 [%rd5], %r7;\nDONE:\nret;\n}\n";
+
+Test(sched, ctas_spinning_on_each_other_progress_on_one_thread) {
+    uint32_t f[6];
+    run(chain_ptx, 1, 6, 32, f, sizeof f);
+    for (int b = 0; b < 6; b++) cr_assert_eq(f[b], (uint32_t)(6 - b), "flag[%d] = %u", b, f[b]);
+}
+
+/* Every lane of a warp takes a spin lock held by one lane at a time
+ * (atom.cas / atom.exch) and increments a counter inside it. */
+static const char lock_ptx[] = HDR
+    ".visible .entry lock(.param .u64 f)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n"
+    "ld.param.u64 %rd1, [f];\nadd.s64 %rd2, %rd1, 4;\n"
+    "TRY:\natom.global.cas.b32 %r1, [%rd1], 0, 1;\nsetp.ne.s32 %p1, %r1, 0;\n@%p1 bra TRY;\n"
+    "ld.volatile.global.u32 %r2, [%rd2];\nadd.s32 %r3, %r2, 1;\nst.volatile.global.u32 [%rd2], %r3;\n"
+    "membar.gl;\natom.global.exch.b32 %r4, [%rd1], 0;\nret;\n}\n";
+
+Test(sched, intra_warp_lock_makes_progress) {
+    uint32_t f[2];
+    run(lock_ptx, 1, 2, 64, f, sizeof f);
+    cr_assert_eq(f[0], 0, "lock released");
+    cr_assert_eq(f[1], 128, "every thread incremented once (got %u)", f[1]);
+}
+
+/* atomics from many CTAs: the final values do not depend on the host threads */
+static const char atom_ptx[] = HDR
+    ".visible .entry at(.param .u64 f)\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<2>;\n.reg .f32 %f1;\n"
+    "ld.param.u64 %rd1, [f];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 256, %r1;\n"
+    "atom.global.add.u32 %r4, [%rd1], %r3;\natom.global.max.s32 %r4, [%rd1+4], %r3;\n"
+    "atom.global.inc.u32 %r4, [%rd1+8], 1000;\natom.global.xor.b32 %r4, [%rd1+12], %r3;\n"
+    "cvt.rn.f32.u32 %f1, %r1;\natom.global.add.f32 %f1, [%rd1+16], %f1;\nret;\n}\n";
+
+Test(sched, results_do_not_depend_on_host_threads) {
+    uint32_t one[5], many[5];
+    run(atom_ptx, 1, 16, 256, one, sizeof one);
+    run(atom_ptx, 4, 16, 256, many, sizeof many);
+    cr_assert_eq(memcmp(one, many, sizeof one), 0);
+    cr_assert_eq(one[0], 4096u * 4095u / 2, "sum of 0..4095");
+    cr_assert_eq(one[1], 4095);
+    cr_assert_eq(one[2], 4096 % 1001, "inc wraps at 1000");
+    cr_assert_eq(one[3], 0, "xor of 0..4095");
+    float fsum;
+    memcpy(&fsum, &one[4], 4);
+    cr_assert_eq(fsum, 16.0f * 255.0f * 256.0f / 2.0f, "exact in f32");
+}
