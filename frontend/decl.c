@@ -141,6 +141,14 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
             fe_error(p, loc, "too many registers in one function");
             return;
         }
+        /* every register nvcc declares is used somewhere in the text, so a
+         * module with more registers than bytes is hostile: refuse it before
+         * it costs gigabytes */
+        if (p->module_regs + count > (p->len > MAX_REGS_PER_FUNC ? p->len : MAX_REGS_PER_FUNC)) {
+            fe_error(p, loc, "more registers declared than the module could use");
+            return;
+        }
+        p->module_regs += count;
         uint32_t first = p->regs.n;
         for (uint64_t i = 0; i < count; i++) {
             ir_reg *r = VEC_PUSH(p, p->regs);
