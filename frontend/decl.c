@@ -224,6 +224,14 @@ void fe_init_begin(fe_parser *p, ir_loc loc) {
         p->cur_var = NULL;
         return;
     }
+    /* trailing zeros are left out of initializers, so a short line may stand
+     * for megabytes; bound the total rather than each variable alone */
+    p->module_init += v->size;
+    if (p->module_init > 4ull * MAX_INIT_BYTES + 16ull * p->len) {
+        fe_error(p, loc, "initialized variables total more than the module can hold");
+        p->cur_var = NULL;
+        return;
+    }
     if (!elem_bytes(v)) {
         fe_error(p, loc, "variables of type .%s cannot be initialized", ir_type_name[v->type]);
         p->cur_var = NULL;

@@ -154,6 +154,7 @@ typedef struct fe_parser {
     VEC(char *) pragmas;
     VEC(ir_reg) regs;
     uint64_t module_regs;      /* registers declared in all functions so far */
+    uint64_t module_init;      /* bytes of initialized variables so far */
     VEC(ir_label) flabels;
     VEC(ir_stmt) body;
     uint32_t fn_sym_mark;

@@ -82,6 +82,9 @@ static const diag_case cases[] = {
     { "empty_register_range", FN("\t.reg .b32 %r<0>;\n"), 0, 6, 12, "register range '%r<0>' declares no registers" },
     { "register_bomb", H ".entry a() { .reg .b32 %r<1000000>; ret; }\n.entry b() { .reg .b32 %r<1000000>; ret; }\n", 0, 5, 24,
       "more registers declared than the module could use" },
+    { "initializer_bomb", H ".global .b8 a0[60000000] = {1};\n.global .b8 a1[60000000] = {1};\n.global .b8 a2[60000000] = {1};\n"
+                          ".global .b8 a3[60000000] = {1};\n.global .b8 a4[60000000] = {1};\n", 0, 8, 26,
+      "initialized variables total more than the module can hold" },
     { "huge_register_range", FN("\t.reg .b32 %r<4000000000>;\n"), 0, 6, 12, "too many registers in one function" },
     { "address_size", H ".address_size 48\n", 0, 4, 15, "address size must be 32 or 64" },
     { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
