@@ -305,3 +305,42 @@ Test(ir, debug_lines) {
     cr_assert(found);
     cr_assert_eq(nth_insn(ir_find_func(M, "leaf"), IR_OP_RET, 0)->dbg.file, 0);
 }
+
+/* ir_equal must see every kind of difference, or the round-trip test proves nothing */
+static ir_module *parse_str(const char *s) {
+    fe_diags d = { 0 };
+    ir_module *m = fe_parse(s, strlen(s), "x.ptx", &d);
+    cr_assert_eq(d.nerrors, 0, "%s", s);
+    fe_diags_free(&d);
+    return m;
+}
+
+#define MOD_H ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g[2] = {1, 2};\n"
+#define MOD_K(body) ".entry k() {\n.reg .b32 %r<3>;\n.reg .pred %p;\nL0:\n" body "\nL1:\nret;\n}\n"
+static const char *const base = MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;");
+static const char *const variants[] = {
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 8;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* immediate */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r1, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* register */
+    MOD_H MOD_K(".loc 1 2 3\n@!%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),     /* guard sense */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.u32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* type */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.nc.global.u32 %r0, [g+4];\n@!%p bra L0;"),      /* modifier order */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+8];\n@!%p bra L0;"),      /* offset */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L1;"),      /* label */
+    MOD_H MOD_K(".loc 1 2 4\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* .loc */
+    ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g[2] = {1, 3};\n"
+    MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),             /* initializer */
+    ".version 8.0\n.target sm_86\n.address_size 64\n.global .u32 g[2] = {1, 2};\n"
+    MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),             /* target */
+};
+
+Test(ir_equal, detects_differences) {
+    ir_module *a = parse_str(base), *a2 = parse_str(base);
+    cr_assert(ir_equal(a, a2));
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        ir_module *b = parse_str(variants[i]);
+        cr_assert_not(ir_equal(a, b), "variant %zu compares equal", i);
+        ir_module_free(b);
+    }
+    ir_module_free(a);
+    ir_module_free(a2);
+}
