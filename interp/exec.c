@@ -542,7 +542,9 @@ dispatch:
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
-        LANES(m, memcpy(&d[l], cta->smem + (uint32_t)(a[l] + off), 4));
+        /* aligned and in range: a word-indexed gather the compiler vectorizes */
+        const uint32_t *sw = (const uint32_t *)cta->smem;
+        LANES(m, d[l] = sw[(a[l] + off) >> 2]);
     }
     NEXT;
     CASE(STS4) {
@@ -556,7 +558,8 @@ dispatch:
             if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
-        LANES(m, memcpy(cta->smem + (uint32_t)(a[l] + off), &v[l], 4));
+        uint32_t *sw = (uint32_t *)cta->smem;
+        LANES(m, sw[(a[l] + off) >> 2] = v[l]);
     }
     NEXT;
     CASE(LDG4) {
@@ -572,7 +575,7 @@ dispatch:
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
-        LANES(m, memcpy(&d[l], (const void *)(uintptr_t)(a[l] + (uint64_t)i->imm), 4));
+        LANES(m, d[l] = *(const uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm));
     }
     NEXT;
     CASE(STG4) {
@@ -590,7 +593,7 @@ dispatch:
             if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
-        LANES(m, memcpy((void *)(uintptr_t)(a[l] + (uint64_t)i->imm), &v[l], 4));
+        LANES(m, *(uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm) = v[l]);
     }
     NEXT;
     CASE(LDV) {
