@@ -82,7 +82,11 @@ cudaError_t cr_init_ex(bool promote) {
         cudaError_t none = cudaSuccess;
         atomic_compare_exchange_strong(&sticky, &none, p);
     }
-    return atomic_load(&sticky);
+    cudaError_t st = atomic_load(&sticky);
+    /* a call that reports the device's fault is a flush point too: what the
+     * failed kernel printed, and its assertion, come out first as on the GPU */
+    if (st && cr_ctx) ptxi_ctx_synchronize(cr_ctx);
+    return st;
 }
 
 void cr_late_registration(void) {
