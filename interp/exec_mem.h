@@ -175,6 +175,36 @@ static inline float ftz32(float x) {
         old = o_;                                                              \
     } while (0)
 
+/* The integer operations of one width: U unsigned, S signed, SIGNED the type
+ * code that makes min/max signed. */
+#define ATOM_INT(U, S, SIGNED)                                                                  \
+    do {                                                                                        \
+        U *q = (U *)p, bv = (U)b;                                                               \
+        switch (op) {                                                                           \
+        case VM_AO_ADD: return __atomic_fetch_add(q, bv, __ATOMIC_SEQ_CST);                     \
+        case VM_AO_AND: return __atomic_fetch_and(q, bv, __ATOMIC_SEQ_CST);                     \
+        case VM_AO_OR: return __atomic_fetch_or(q, bv, __ATOMIC_SEQ_CST);                       \
+        case VM_AO_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_SEQ_CST);                     \
+        case VM_AO_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_SEQ_CST);                   \
+        case VM_AO_CAS: {                                                                       \
+            U e = bv;                                                                           \
+            __atomic_compare_exchange_n(q, &e, (U)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            return e;                                                                           \
+        }                                                                                       \
+        case VM_AO_MIN:                                                                         \
+            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ < (S)bv ? ov_ : (S)bv);                \
+            else ATOM_CAS_LOOP(U, U, p, ov_ < bv ? ov_ : bv);                                   \
+            return old;                                                                         \
+        case VM_AO_MAX:                                                                         \
+            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ > (S)bv ? ov_ : (S)bv);                \
+            else ATOM_CAS_LOOP(U, U, p, ov_ > bv ? ov_ : bv);                                   \
+            return old;                                                                         \
+        case VM_AO_INC: ATOM_CAS_LOOP(U, U, p, ov_ >= bv ? 0 : ov_ + 1); return old;            \
+        case VM_AO_DEC: ATOM_CAS_LOOP(U, U, p, (ov_ == 0 || ov_ > bv) ? bv : ov_ - 1); return old; \
+        }                                                                                       \
+        return old;                                                                             \
+    } while (0)
+
 /* One lane's atomic. Returns the old value. `h` computes 16-bit float
  * operations (the ALU's add/min/max for f16, bf16 and their x2 forms). */
 static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t b, uint64_t c, const alu_op *h) {
@@ -219,56 +249,8 @@ static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t 
         ATOM_CAS_LOOP(double, uint64_t, p, ov_ + fb_);
         return old;
     }
-    if (!wide) {
-        uint32_t *q = (uint32_t *)p, bv = (uint32_t)b;
-        switch (op) {
-        case VM_AO_ADD: return __atomic_fetch_add(q, bv, __ATOMIC_SEQ_CST);
-        case VM_AO_AND: return __atomic_fetch_and(q, bv, __ATOMIC_SEQ_CST);
-        case VM_AO_OR: return __atomic_fetch_or(q, bv, __ATOMIC_SEQ_CST);
-        case VM_AO_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_SEQ_CST);
-        case VM_AO_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_SEQ_CST);
-        case VM_AO_CAS: {
-            uint32_t e = bv;
-            __atomic_compare_exchange_n(q, &e, (uint32_t)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-            return e;
-        }
-        case VM_AO_MIN:
-            if (ty == VM_AT_S32) ATOM_CAS_LOOP(int32_t, uint32_t, p, ov_ < (int32_t)bv ? ov_ : (int32_t)bv);
-            else ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ < bv ? ov_ : bv);
-            return old;
-        case VM_AO_MAX:
-            if (ty == VM_AT_S32) ATOM_CAS_LOOP(int32_t, uint32_t, p, ov_ > (int32_t)bv ? ov_ : (int32_t)bv);
-            else ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ > bv ? ov_ : bv);
-            return old;
-        case VM_AO_INC: ATOM_CAS_LOOP(uint32_t, uint32_t, p, ov_ >= bv ? 0 : ov_ + 1); return old;
-        case VM_AO_DEC: ATOM_CAS_LOOP(uint32_t, uint32_t, p, (ov_ == 0 || ov_ > bv) ? bv : ov_ - 1); return old;
-        }
-        return old;
-    }
-    uint64_t *q = (uint64_t *)p;
-    switch (op) {
-    case VM_AO_ADD: return __atomic_fetch_add(q, b, __ATOMIC_SEQ_CST);
-    case VM_AO_AND: return __atomic_fetch_and(q, b, __ATOMIC_SEQ_CST);
-    case VM_AO_OR: return __atomic_fetch_or(q, b, __ATOMIC_SEQ_CST);
-    case VM_AO_XOR: return __atomic_fetch_xor(q, b, __ATOMIC_SEQ_CST);
-    case VM_AO_EXCH: return __atomic_exchange_n(q, b, __ATOMIC_SEQ_CST);
-    case VM_AO_CAS: {
-        uint64_t e = b;
-        __atomic_compare_exchange_n(q, &e, c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-        return e;
-    }
-    case VM_AO_MIN:
-        if (ty == VM_AT_S64) ATOM_CAS_LOOP(int64_t, uint64_t, p, ov_ < (int64_t)b ? ov_ : (int64_t)b);
-        else ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ < b ? ov_ : b);
-        return old;
-    case VM_AO_MAX:
-        if (ty == VM_AT_S64) ATOM_CAS_LOOP(int64_t, uint64_t, p, ov_ > (int64_t)b ? ov_ : (int64_t)b);
-        else ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ > b ? ov_ : b);
-        return old;
-    case VM_AO_INC: ATOM_CAS_LOOP(uint64_t, uint64_t, p, ov_ >= b ? 0 : ov_ + 1); return old;
-    case VM_AO_DEC: ATOM_CAS_LOOP(uint64_t, uint64_t, p, (ov_ == 0 || ov_ > b) ? b : ov_ - 1); return old;
-    }
-    return old;
+    if (!wide) ATOM_INT(uint32_t, int32_t, VM_AT_S32);
+    ATOM_INT(uint64_t, int64_t, VM_AT_S64);
 }
 
 /* atom / red: lanes in lane order; d is a sink for red. */

@@ -246,24 +246,23 @@ static ptxi_status symbol_range(ptxi_module *m, const char *name, size_t offset,
     return PTXI_SUCCESS;
 }
 
-ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n) {
+/* Both directions of a symbol copy: to_dev copies src into the symbol. */
+static ptxi_status symbol_copy(ptxi_module *m, const char *name, size_t offset, void *host, size_t n, bool to_dev) {
     if (!m) return PTXI_INVALID_HANDLE;
     RT_CHECK_STICKY(m->ctx);
     uint8_t *p = NULL;
     ptxi_status s = symbol_range(m, name, offset, n, &p);
     if (s) return s;
     rt_flush(m->ctx);
-    memcpy(p, src, n);
+    if (to_dev) memcpy(p, host, n);
+    else memcpy(host, p, n);
     return PTXI_SUCCESS;
 }
 
+ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n) {
+    return symbol_copy(m, name, offset, (void *)(uintptr_t)src, n, true);
+}
+
 ptxi_status ptxi_memcpy_from_symbol(ptxi_module *m, const char *name, size_t offset, void *dst, size_t n) {
-    if (!m) return PTXI_INVALID_HANDLE;
-    RT_CHECK_STICKY(m->ctx);
-    uint8_t *p = NULL;
-    ptxi_status s = symbol_range(m, name, offset, n, &p);
-    if (s) return s;
-    rt_flush(m->ctx);
-    memcpy(dst, p, n);
-    return PTXI_SUCCESS;
+    return symbol_copy(m, name, offset, dst, n, false);
 }
