@@ -43,6 +43,8 @@ static const diag_case cases[] = {
     { "unterminated_file_string", H ".file 1 \"a.cu\n", 0, 4, 1, "unterminated string in .file directive" },
     { "embedded_nul", H "\0.entry k() { ret; }\n", sizeof(H "\0.entry k() { ret; }\n") - 1, 4, 1, "embedded NUL byte" },
     { "embedded_nul_in_comment", H "// a\0b\n", sizeof(H "// a\0b\n") - 1, 4, 5, "embedded NUL byte" },
+    /* found by fuzzing: a NUL inside a .loc line cut its text short */
+    { "nul_in_loc", FN("\t.loc 1 2 3, x\0y\n\tret;\n"), sizeof(FN("\t.loc 1 2 3, x\0y\n\tret;\n")) - 1, 6, 15, "embedded NUL byte" },
     { "invalid_utf8", H "\xff\n", 0, 4, 1, "invalid UTF-8 byte 0xff" },
     { "invalid_utf8_in_comment", H "// ok \xc3\x28\n", 0, 4, 7, "invalid UTF-8 byte 0xc3" },
     /* found by fuzzing: 0xff bytes inside a comment (overflowed flex's -CF tables) */
