@@ -3,6 +3,7 @@
  * operand kinds, modifiers and .loc. Expected values are read off the PTX
  * by hand (little-endian bytes, IEEE-754 bit patterns). */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,4 +344,34 @@ Test(ir_equal, detects_differences) {
     }
     ir_module_free(a);
     ir_module_free(a2);
+}
+
+/* the scanner and parser keep no global state: threads may parse at once */
+static void *parse_many(void *arg) {
+    const char *src = arg;
+    ir_module *first = NULL;
+    for (int i = 0; i < 20; i++) {
+        fe_diags d = { 0 };
+        ir_module *m = fe_parse(src, strlen(src), "t.ptx", &d);
+        if (d.nerrors || (first && !ir_equal(first, m)))
+            return (void *)1;
+        fe_diags_free(&d);
+        if (first)
+            ir_module_free(m);
+        else
+            first = m;
+    }
+    ir_module_free(first);
+    return NULL;
+}
+
+Test(ir_equal, parse_is_reentrant) {
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, parse_many, (void *)(i & 1 ? base : variants[0]));
+    for (int i = 0; i < 4; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        cr_assert_null(r, "thread %d saw a different module", i);
+    }
 }
