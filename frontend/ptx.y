@@ -1,7 +1,9 @@
 /* ptx.y — pure bison grammar for PTX modules. The grammar knows statements,
  * declarations and operand shapes only; every instruction is one OPCODE token
  * and its meaning lives in the opcode/modifier tables. Actions call the
- * builder (build.c, decl.c), which owns all semantic checks. */
+ * builder (build.c, decl.c), which owns all semantic checks. Semantic values
+ * own nothing (spans into the source text, values, arena nodes), so error
+ * recovery needs no %destructor. */
 %code requires {
 #include "fe.h"
 }
