@@ -123,7 +123,8 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
 }
 
 void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint64_t range) {
-    p->cur_var = NULL;
+    if (p->cur_var) /* the previous declaration ended in a syntax error: finish it */
+        fe_decl_end(p);
     ir_var *v = fe_var_from_dirs(p, name, loc, IR_SPACE_NONE);
     if (v->space == IR_SPACE_REG) {
         if (!p->fn) {
