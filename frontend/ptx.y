@@ -80,6 +80,7 @@ top:
   | decl ';'
   | func
   | ALIAS IDENT ',' IDENT ';'   { fe_alias(p, $2, $4, L(@2), L(@4)); }
+  | ';'                         /* empty statement; also ends a recovery at '}' quietly */
   | error ';'                   { yyerrok; }
   | error '}'                   { yyerrok; }
   ;
@@ -209,6 +210,7 @@ stmt:
   | LOC                         { fe_loc_directive(p, $1, L(@1)); }
   | DWARF                       { fe_section(p, $1); }
   | PRAGMA STRING ';'           { fe_stmt_pragma(p, $2, L(@2)); }
+  | ';'
   | error ';'                   { yyerrok; }
   ;
 tnames:
