@@ -171,6 +171,12 @@ ptxi_status ptxi_stream_query(ptxi_stream *s);     /* SUCCESS or NOT_READY */
  * returned by the launch or the next synchronizing call, and are sticky. */
 ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
                         ptxi_stream *s, void **args);
+/* Launch flags. COOPERATIVE: every CTA of the grid is resident at once and the
+ * grid-wide barrier of cooperative groups (grid.sync()) works, as
+ * cuLaunchCooperativeKernel. */
+enum { PTXI_LAUNCH_COOPERATIVE = 1 };
+ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                           void **args, unsigned flags);
 /* The same with an already packed parameter buffer of exactly the kernel's parameter size. */
 ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
                                ptxi_stream *s, const void *params, size_t params_size);

@@ -748,6 +748,7 @@ uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l) {
     case IR_SREG_CLUSTER_CTAID: return 0;
     case IR_SREG_CLUSTER_CTARANK: return 0;
     case IR_SREG_CLUSTER_NCTARANK: return 1;
-    default: return 0;   /* %envregN, %pmN, reserved offsets: zero as on a plain launch */
+    case IR_SREG_ENVREG: return cfg->envreg[c & 31];
+    default: return 0;   /* %pmN, reserved offsets: zero as on a plain launch */
     }
 }

@@ -165,6 +165,17 @@ static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
             emit_raw(lc, in);
             r.off = t;
         }
+        /* Relaxed typing: a 64-bit register read as a 32-bit operand gives its low
+         * half (and a 32-bit one read as 64 bits is zero-extended). Handlers read
+         * lane arrays of one width, so the value is moved to a slot of the wanted one. */
+        if ((r.kind == VM_K_R64 && want == VM_K_R32) || (r.kind == VM_K_R32 && want == VM_K_R64)) {
+            vm_insn in = base_insn(lc, want == VM_K_R32 ? VM_CVT_U32_U64 : VM_CVT_U64_U32);
+            in.d = scratch(lc, want == VM_K_R64);
+            in.a = r.off;
+            emit_raw(lc, in);
+            r.off = in.d;
+            r.kind = want;
+        }
         return r;
     }
     case IR_OPND_IMM_INT:

@@ -457,16 +457,17 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper) {
     return ROUND_FAULT;
 }
 
-/* CTAs a host thread keeps resident at once. A CTA that runs for several
- * rounds (it may be spinning on memory another CTA will write) lets the worker
- * admit the next one, as an SM holds several blocks. */
-#define RESIDENT 8
+/* A host thread keeps up to cfg->resident CTAs at once (8 by default, the whole
+ * grid for a cooperative launch). A CTA that runs for several rounds (it may be
+ * spinning on memory another CTA will write) lets the worker admit the next
+ * one, as an SM holds several blocks. */
 #define ADMIT_AFTER 4
 
 typedef struct worker {
     vm_grid *g;
-    vm_cta cta[RESIDENT];
-    bool allocated[RESIDENT], live[RESIDENT];
+    unsigned nslots;
+    vm_cta *cta;
+    bool *allocated, *live;
     pthread_t th;
 } worker;
 
@@ -513,7 +514,7 @@ static void out_of_memory(vm_grid *g) {
 }
 
 /* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
-static bool admit(worker *wk, int s) {
+static bool admit(worker *wk, unsigned s) {
     vm_grid *g = wk->g;
     uint64_t c = atomic_fetch_add(&g->next_cta, 1);
     if (c >= g->ncta) return false;
@@ -535,9 +536,9 @@ static void *worker_main(void *arg) {
     for (;;) {
         if (atomic_load(&g->stop)) break;
         int nlive = 0;
-        for (int s = 0; s < RESIDENT; s++) nlive += wk->live[s];
-        if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && nlive < RESIDENT))) {
-            for (int s = 0; s < RESIDENT; s++)
+        for (unsigned s = 0; s < wk->nslots; s++) nlive += wk->live[s];
+        if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && (unsigned)nlive < wk->nslots))) {
+            for (unsigned s = 0; s < wk->nslots; s++)
                 if (!wk->live[s]) {
                     if (admit(wk, s)) nlive++;
                     else more = false;
@@ -548,7 +549,7 @@ static void *worker_main(void *arg) {
         if (!nlive) break;
         bool ran = false;
         uint64_t sleeper = 0;
-        for (int s = 0; s < RESIDENT; s++) {
+        for (unsigned s = 0; s < wk->nslots; s++) {
             if (!wk->live[s]) continue;
             int r = cta_round(&wk->cta[s], &sleeper);
             if (r == ROUND_FAULT) goto end;
@@ -565,7 +566,7 @@ static void *worker_main(void *arg) {
         }
     }
 end:
-    for (int s = 0; s < RESIDENT; s++) {
+    for (unsigned s = 0; s < wk->nslots; s++) {
         atomic_fetch_add(&g->thread_insns, wk->cta[s].thread_insns);
         atomic_fetch_add(&g->warp_insns, wk->cta[s].warp_insns);
     }
@@ -586,7 +587,15 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
     if (!ws) rc = 2;
-    for (unsigned k = 0; k < n && !rc; k++) ws[k].g = &g;
+    unsigned slots = cfg->resident ? cfg->resident : 8;
+    for (unsigned k = 0; k < n && !rc; k++) {
+        ws[k].g = &g;
+        ws[k].nslots = slots;
+        ws[k].cta = calloc(slots, sizeof *ws[k].cta);
+        ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
+        ws[k].live = calloc(slots, sizeof *ws[k].live);
+        if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = 2;
+    }
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);
         else {
@@ -594,9 +603,13 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
             for (unsigned k = 0; k < n; k++) pthread_join(ws[k].th, NULL);
         }
     }
-    for (unsigned k = 0; ws && k < n; k++)
-        for (int s = 0; s < RESIDENT; s++)
+    for (unsigned k = 0; ws && k < n; k++) {
+        for (unsigned s = 0; ws[k].allocated && s < ws[k].nslots; s++)
             if (ws[k].allocated[s]) free_cta(&ws[k].cta[s]);
+        free(ws[k].cta);
+        free(ws[k].allocated);
+        free(ws[k].live);
+    }
     free(ws);
     if (rc) {
         fault->status = rc;

@@ -174,6 +174,8 @@ typedef struct vm_launch_cfg {
     uint32_t threads;          /* host threads */
     double timeout_s;
     uint32_t stack_size;       /* local bytes per thread */
+    uint32_t resident;         /* CTAs a host thread may keep resident at once */
+    uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch puts its grid workspace in 1 and 2) */
 } vm_launch_cfg;
 
 typedef struct vm_stats {

@@ -115,11 +115,10 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     return PTXI_SUCCESS;
 }
 
-ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
-                               const void *params, size_t params_size) {
+static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
+                          const void *params, size_t params_size, unsigned flags) {
     if (!k) return PTXI_INVALID_HANDLE;
     ptxi_ctx *ctx = k->mod->ctx;
-    (void)s;
     RT_CHECK_STICKY(ctx);
     ptxi_status st = validate(k, grid, block, dyn_shared);
     if (st) return st;
@@ -142,6 +141,19 @@ ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
         .timeout_s = ctx->opt.timeout_s,
         .stack_size = (uint32_t)ctx->stack_size,
     };
+    uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z, work = 0;
+    if (flags & PTXI_LAUNCH_COOPERATIVE) {
+        /* every CTA resident at once; grid.sync() counts arrivals in a zeroed
+         * workspace whose address cooperative groups build as %envreg1:%envreg2
+         * (high:low, a bfi.b64 in their PTX) */
+        unsigned th = ctx->opt.threads ? ctx->opt.threads : 1;
+        cfg.resident = (uint32_t)((ncta + th - 1) / th);
+        if (cfg.resident < 8) cfg.resident = 8;
+        work = vm_arena_alloc(&ctx->arena, 64, VM_SH_GLOBAL, "grid workspace");
+        if (!work) { vm_arena_free(&ctx->arena, pbuf); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+        cfg.envreg[1] = (uint32_t)(work >> 32);
+        cfg.envreg[2] = (uint32_t)work;
+    }
     vm_stats stats;
     vm_fault fault = {0};
     double t0 = vm_now();
@@ -151,6 +163,7 @@ ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
     ctx->stats.warp_insns = stats.warp_insns;
     memcpy(ctx->stats.pmevents, stats.pmevents, sizeof stats.pmevents);
     vm_arena_free(&ctx->arena, pbuf);
+    if (work) vm_arena_free(&ctx->arena, work);
     if (!rc) return PTXI_SUCCESS;
     rt_detail(ctx, "%s", fault.msg);
     if (rc == PTXI_ASSERT) {
@@ -170,8 +183,20 @@ ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
     return rt_set_error(ctx, (ptxi_status)rc);
 }
 
+ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                               const void *params, size_t params_size) {
+    (void)s;   /* launches run to completion when issued: every stream is in order */
+    return launch(k, grid, block, dyn_shared, params, params_size, 0);
+}
+
 ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
                         void **args) {
+    return ptxi_launch_ex(k, grid, block, dyn_shared, s, args, 0);
+}
+
+ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                           void **args, unsigned flags) {
+    (void)s;
     if (!k) return PTXI_INVALID_HANDLE;
     const vm_func *f = k->vf;
     uint8_t *buf = calloc(1, f->param_size + 1);
@@ -180,7 +205,7 @@ ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t 
         if (!args || !args[i]) { free(buf); return rt_set_error(k->mod->ctx, PTXI_INVALID_PARAMETERS); }
         memcpy(buf + f->param_off[i], args[i], f->ir->params[i]->size);
     }
-    ptxi_status st = ptxi_launch_packed(k, grid, block, dyn_shared, s, buf, f->param_size);
+    ptxi_status st = launch(k, grid, block, dyn_shared, buf, f->param_size, flags);
     free(buf);
     return st;
 }

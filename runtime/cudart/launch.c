@@ -34,14 +34,14 @@ CR_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, 
 }
 
 static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, unsigned flags) {
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     if (found != cudaSuccess) return cr_ret(found);
     if (cr_capturing(stream)) return cr_capture_kernel(k, g, b, args, shared, stream);
     CR_STREAM_WORK(stream);
-    ptxi_status s = ptxi_launch(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
-                                cr_stream(stream), args);
+    ptxi_status s = ptxi_launch_ex(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
+                                   cr_stream(stream), args, flags);
     if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
         cr_defer_fault(s);
         return cudaSuccess;
@@ -53,7 +53,7 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
 }
 
 cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s) {
-    return launch(cudaSuccess, k, g, b, args, shared, s);
+    return launch(cudaSuccess, k, g, b, args, shared, s, 0);
 }
 
 CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
@@ -62,7 +62,7 @@ CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
     cudaError_t found = cr_kernel_of_handle(kernel, &k);
-    return launch(found, k, gridDim, blockDim, args, sharedMem, stream);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -71,7 +71,7 @@ CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
     cudaError_t found = cr_kernel_of(func, &k);
-    return launch(found, k, gridDim, blockDim, args, sharedMem, stream);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0);
 }
 
 static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared);
@@ -91,7 +91,7 @@ static cudaError_t launch_cooperative(const void *func, dim3 g, dim3 b, void **a
         if (per_sm > 0 && blocks > (unsigned long long)per_sm * (unsigned)p.multiProcessorCount)
             return cr_ret(cudaErrorCooperativeLaunchTooLarge);
     }
-    return launch(found, k, g, b, args, shared, stream);
+    return launch(found, k, g, b, args, shared, stream, PTXI_LAUNCH_COOPERATIVE);
 }
 
 CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
