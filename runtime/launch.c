@@ -62,7 +62,12 @@ ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value)
         *value = (int)n;
         break;
     }
-    case PTXI_KATTR_NUM_REGS: *value = k->vf->ir->nregs < 255 ? (int)k->vf->ir->nregs : 255; break;
+    case PTXI_KATTR_NUM_REGS:
+        /* PTX names virtual registers, far more than ptxas allocates: report
+         * .maxnreg when given, else at most 32 (what typical kernels get), so
+         * occupancy computed from it stays plausible */
+        *value = k->vf->ir->maxnreg ? (int)k->vf->ir->maxnreg : k->vf->ir->nregs < 32 ? (int)k->vf->ir->nregs : 32;
+        break;
     case PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES: *value = k->max_dyn_shared - (int)p->shared_static; break;
     case PTXI_KATTR_PTX_VERSION: *value = (int)(p->ir->version_major * 10 + p->ir->version_minor); break;
     case PTXI_KATTR_BINARY_VERSION: *value = (int)(p->ir->sm ? p->ir->sm : 90); break;
