@@ -43,17 +43,21 @@ static uint32_t shared_of(const vm_func *f, const vm_func **seen, unsigned *nsee
     return n;
 }
 
+/* The kernel's static shared memory: its own variables and its callees'.
+ * (The CTA's shared window is laid out for the whole module, but limits are
+ * checked per kernel, as a GPU does.) */
+static uint32_t static_shared(const ptxi_kernel *k) {
+    const vm_func *seen[256];
+    unsigned n = 0;
+    return shared_of(k->vf, seen, &n);
+}
+
 ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value) {
     if (!k || !value) return PTXI_INVALID_VALUE;
     const vm_program *p = k->vf->prog;
     switch (a) {
     case PTXI_KATTR_MAX_THREADS_PER_BLOCK: *value = (int)block_limit(k->vf->ir); break;
-    case PTXI_KATTR_STATIC_SHARED_BYTES: {
-        const vm_func *seen[256];
-        unsigned n = 0;
-        *value = (int)shared_of(k->vf, seen, &n);
-        break;
-    }
+    case PTXI_KATTR_STATIC_SHARED_BYTES: *value = (int)static_shared(k); break;
     case PTXI_KATTR_LOCAL_BYTES: *value = (int)local_bytes(k); break;
     case PTXI_KATTR_CONST_BYTES: {
         uint64_t n = 0;
@@ -68,7 +72,7 @@ ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value)
          * occupancy computed from it stays plausible */
         *value = k->vf->ir->maxnreg ? (int)k->vf->ir->maxnreg : k->vf->ir->nregs < 32 ? (int)k->vf->ir->nregs : 32;
         break;
-    case PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES: *value = k->max_dyn_shared - (int)p->shared_static; break;
+    case PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES: *value = k->max_dyn_shared - (int)static_shared(k); break;
     case PTXI_KATTR_PTX_VERSION: *value = (int)(p->ir->version_major * 10 + p->ir->version_minor); break;
     case PTXI_KATTR_BINARY_VERSION: *value = (int)(p->ir->sm ? p->ir->sm : 90); break;
     default: return PTXI_INVALID_VALUE;
@@ -79,9 +83,9 @@ ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value)
 ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value) {
     if (!k) return PTXI_INVALID_VALUE;
     if (a != PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES) return rt_set_error(k->mod->ctx, PTXI_INVALID_VALUE);
-    if (value < 0 || (uint64_t)value + k->vf->prog->shared_static > SHARED_OPTIN_MAX)
+    if (value < 0 || (uint64_t)value + static_shared(k) > SHARED_OPTIN_MAX)
         return rt_set_error(k->mod->ctx, PTXI_INVALID_VALUE);
-    k->max_dyn_shared = value + (int)k->vf->prog->shared_static;
+    k->max_dyn_shared = value + (int)static_shared(k);
     return PTXI_SUCCESS;
 }
 
@@ -113,7 +117,7 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     if (nt > block_limit(f))
         return config_error(ctx, PTXI_INVALID_VALUE, "%llu threads per block exceed .maxntid (%llu)", nt,
                             block_limit(f));
-    uint64_t shared = k->vf->prog->shared_static + dyn;
+    uint64_t shared = static_shared(k) + dyn;
     uint64_t limit = (uint64_t)k->max_dyn_shared > SHARED_DEFAULT_MAX ? (uint64_t)k->max_dyn_shared : SHARED_DEFAULT_MAX;
     if (shared > limit)
         return config_error(ctx, PTXI_INVALID_VALUE, "%llu bytes of shared memory exceed the %llu-byte limit", shared, limit);
