@@ -1,6 +1,6 @@
 /* debug_attach.c — how `ptxi debug` plugs into a context: the per-instruction
  * hook goes into the context's vm_runtime, which modules loaded afterwards
- * lower with (vm.h), and, where the interpreter offers one, the fault hook. */
+ * lower with (vm.h), and so does the fault hook. */
 #include "rt.h"
 
 void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data) {
@@ -8,14 +8,7 @@ void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const
     ctx->vmrt.dbg_ctx = data;
 }
 
-bool rt_attach_fault_hook(ptxi_ctx *ctx,
+void rt_attach_fault_hook(ptxi_ctx *ctx,
                           void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *)) {
-#ifdef VM_HAVE_DBG_FAULT
     ctx->vmrt.dbg_fault = fn;
-    return true;
-#else
-    (void)ctx;
-    (void)fn;
-    return false;
-#endif
 }

@@ -248,7 +248,6 @@ static int hook(void *p, vm_warp *w, const vm_insn *i) {
     return 0;
 }
 
-#ifdef VM_HAVE_DBG_FAULT
 static void fault_hook(void *p, vm_warp *w, const vm_insn *i, int lane, int status, const char *report) {
     dbg *d = p;
     (void)status;
@@ -261,7 +260,6 @@ static void fault_hook(void *p, vm_warp *w, const vm_insn *i, int lane, int stat
     else mute_report(d);
     d->faulted = false;
 }
-#endif
 
 /* ---- the session: context, module, arguments ---- */
 
@@ -282,9 +280,7 @@ static int session_start(dbg *d) {
     if (ptxi_ctx_create(&d->ctx, &d->lo.co)) return cli_bad(&d->lo, "cannot create a context");
     ptxi_ctx_set_output(d->ctx, stdout, stdout);
     rt_attach_debugger(d->ctx, hook, d);
-#ifdef VM_HAVE_DBG_FAULT
     rt_attach_fault_hook(d->ctx, fault_hook);
-#endif
     ptxi_status st = ptxi_module_load_file(d->ctx, d->path, &d->mod);
     if (st) {
         fprintf(stderr, "%s\n", ptxi_ctx_error_detail(d->ctx));

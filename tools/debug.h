@@ -16,8 +16,8 @@
 
 /* runtime/debug_attach.c: installs the hooks; must precede module loads. */
 void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data);
-/* The fault hook (vm_runtime.dbg_fault) where the interpreter has one; returns whether it does. */
-bool rt_attach_fault_hook(ptxi_ctx *ctx,
+/* The fault hook (vm_runtime.dbg_fault): called with the warp intact at a fault. */
+void rt_attach_fault_hook(ptxi_ctx *ctx,
                           void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *));
 
 #define DBG_MAX_BP 64

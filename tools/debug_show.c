@@ -152,9 +152,8 @@ static dbg_val read_reg(const vm_func *fn, uint8_t *fb, int k, int l) {
     return v;
 }
 
-/* Special registers the debugger can show, as the handlers compute them. */
-static int eval_sreg(dbg *d, vm_warp *w, int l, const char *name, size_t n, dbg_val *v) {
-    const vm_launch_cfg *cfg = w->cta->grid->cfg;
+/* Special registers, read as the instruction handlers read them. */
+static int eval_sreg(vm_warp *w, int l, const char *name, size_t n, dbg_val *v) {
     size_t base = n;
     unsigned c = 0;
     if (n > 2 && name[n - 2] == '.' && strchr("xyz", name[n - 1])) base = n - 2, c = (unsigned)(name[n - 1] - 'x');
@@ -162,27 +161,16 @@ static int eval_sreg(dbg *d, vm_warp *w, int l, const char *name, size_t n, dbg_
     for (int k = 0; k < IR_SREG__COUNT; k++)
         if (strlen(ir_sreg_name[k]) == base && !strncmp(ir_sreg_name[k], name, base)) s = k;
     if (s < 0) return -1;
+    static const uint8_t comps[] = {
+#define X(e, sp, c) c,
+        IR_SREG_LIST(X)
+#undef X
+    };
+    if (comps[s] == 2 || (comps[s] == 1) != (base != n)) return -1;   /* %envregN, %pmN; .x only where it exists */
+    vm_insn q = {.x = (uint16_t)s, .sz = (uint8_t)c};
     v->ok = true;
-    v->type = IR_T_U32;
-    switch ((ir_sreg)s) {
-    case IR_SREG_TID: v->bits = w->tid[c][l]; break;
-    case IR_SREG_NTID: v->bits = cfg->block[c]; break;
-    case IR_SREG_CTAID: v->bits = w->cta->ctaid[c]; break;
-    case IR_SREG_NCTAID: v->bits = cfg->grid[c]; break;
-    case IR_SREG_LANEID: v->bits = (uint32_t)l; break;
-    case IR_SREG_WARPID: v->bits = w->id; break;
-    case IR_SREG_LANEMASK_EQ: v->bits = 1u << l; break;
-    case IR_SREG_LANEMASK_LT: v->bits = (1u << l) - 1; break;
-    case IR_SREG_LANEMASK_LE: v->bits = (uint32_t)((2ull << l) - 1); break;
-    case IR_SREG_LANEMASK_GT: v->bits = (uint32_t)~((2ull << l) - 1); break;
-    case IR_SREG_LANEMASK_GE: v->bits = ~((1u << l) - 1); break;
-    case IR_SREG_CLOCK: v->bits = (uint32_t)w->clock; break;
-    case IR_SREG_CLOCK64: v->bits = w->clock, v->type = IR_T_U64; break;
-    case IR_SREG_DYNAMIC_SMEM_SIZE: v->bits = cfg->dyn_shared; break;
-    case IR_SREG_TOTAL_SMEM_SIZE: v->bits = w->cta->smem_size; break;
-    default: return -1;
-    }
-    (void)d;
+    v->bits = vm_sreg_value(w, &q, l);
+    v->type = s == IR_SREG_CLOCK64 || s == IR_SREG_GLOBALTIMER ? IR_T_U64 : IR_T_U32;
     return 0;
 }
 
@@ -254,7 +242,7 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
         const vm_frame *fr = &w->frames[fi];
         int k = find_reg(fr->fn->ir, tok, strlen(tok));
         if (k >= 0) { *v = read_reg(fr->fn, fr->fb, k, l); return 0; }
-        if (!eval_sreg(d, w, l, tok + 1, strlen(tok) - 1, v)) return 0;
+        if (!eval_sreg(w, l, tok + 1, strlen(tok) - 1, v)) return 0;
         snprintf(err, errlen, "No register %s in %s.", tok, fr->fn->ir->name);
         return -1;
     }

@@ -216,12 +216,14 @@ Test(debug, focus_switching) {
     char *o = debug_run(DEMO_DIR, DEMO,
                         "break 111\nrun\ncuda thread\ncuda block\ncuda thread (33,0,0)\ncuda warp 0 lane 7\n"
                         "cuda block thread\ncuda block (1,0,0) thread (0,0,0)\ncuda thread (60,0,0)\ncuda lane 7\n"
-                        "print %tid.x\ninfo cuda threads\ninfo cuda blocks\ninfo cuda kernels\nkill\n");
+                        "print %tid.x\nprint/x %lanemask_lt\nprint %ntid.x\nprint %warpid\ninfo cuda threads\ninfo cuda blocks\n"
+                        "info cuda kernels\nkill\n");
     EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:111", "warp 1", "thread (32,0,0)", "block (0,0,0)",
            "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]",
            "[Switching focus to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "block (0,0,0)\nthread (7,0,0)",
            "Block (1,0,0) is not running", "Invalid thread (60,0,0).",
            "[Current focus set to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "$1 = 7",
+           "$2 = 0x0000007f", "$3 = 48", "$4 = 0",
            "* (0,0,0)   (0,0,0)       (31,0,0)         32  active     demo at debug_demo.sm_90.ptx:85",
            "  (0,0,0)   (32,0,0)      (47,0,0)         16  active     demo at debug_demo.sm_90.ptx:111",
            "Grid (1,1,1): 0 block(s) finished, 0 waiting to start", "* 0       demo  (1,1,1)  (48,1,1)",
