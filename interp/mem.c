@@ -90,6 +90,9 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
         if (a->top + span + VM_GRANULE > a->reserve) { pthread_mutex_unlock(&a->lock); return 0; }
         off = a->top;
         a->top += span + VM_GRANULE;
+        /* Back the pages now, as a GPU allocation is, so a kernel's first
+         * touch of its buffers costs no page faults. */
+        memset(a->base + off, 0, span);
     }
     if (!grow((void **)&a->v, &a->cap, a->n, sizeof *a->v)) { pthread_mutex_unlock(&a->lock); return 0; }
     uint64_t addr = (uint64_t)(uintptr_t)(a->base + off);
