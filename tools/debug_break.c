@@ -72,13 +72,16 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
             if (!l) { snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file); return -1; }
             return collect(d, ptx_at, 0, l, out, n);
         }
+        bool known = false;
         for (uint32_t k = 0; k < m->nfiles; k++)
             if (!strcmp(dbg_base(m->files[k].name), dbg_base(file))) {
                 uint32_t l = line_with_code(d, true, m->files[k].index, line);
+                known = true;
                 if (!l) continue;
                 return collect(d, cu_at, m->files[k].index, l, out, n);
             }
-        snprintf(err, errlen, "No source file named %s.", file);
+        if (known) snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file);
+        else snprintf(err, errlen, "No source file named %s.", file);
         return -1;
     }
     if (all_digits(spec)) {

@@ -412,16 +412,15 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args) {
     }
     if (!w) { printf("The program is not being run.\n"); return -1; }
     /* every lane of the warp in focus: exited lanes say so */
-    printf("$%u = {", ++d->nvalues);
-    bool first = true;
+    char line[32 * 340] = "";
+    size_t len = 0;
     for (int l = 0; l < VM_LANES; l++) {
         if (!(w->present >> l & 1)) continue;
         if (w->exited >> l & 1) snprintf(buf, sizeof buf, "<exited>");
-        else if (value_text(d, w, l, args, fmt[0], buf, sizeof buf)) { printf("}\n%s\n", buf); return -1; }
-        printf("%s[%d] = %s", first ? "" : ", ", l, buf);
-        first = false;
+        else if (value_text(d, w, l, args, fmt[0], buf, sizeof buf)) { printf("%s\n", buf); return -1; }
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s[%d] = %s", len ? ", " : "", l, buf);
     }
-    printf("}\n");
+    printf("$%u = {%s}\n", ++d->nvalues, line);
     return 0;
 }
 
@@ -457,7 +456,7 @@ static int parse_address(dbg *d, const char *e, addr_expr *x, char *desc, size_t
         size_t n = strcspn(e + 1, " ");
         for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
             if (strlen(spaces[k].name) == n && !strncmp(spaces[k].name, e + 1, n)) sp = spaces[k].sp;
-        if (sp < 0) { snprintf(err, errlen, "Unknown state space '%.*s'.", (int)n, e); return -1; }
+        if (sp < 0) { snprintf(err, errlen, "Unknown state space '%.*s'.", (int)n + 1, e); return -1; }
         e += 1 + n;
         while (*e == ' ') e++;
     }
@@ -631,6 +630,7 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
     int l = (int)d->flane;
     const vm_frame *fr = &w->frames[lane_frame(w, l)];
     const ir_func *f = fr->fn->ir;
+    bool any = false;
     for (uint32_t k = 0; k < f->nregs; k++) {
         if (*which) {   /* only the registers named */
             size_t n = strlen(f->regs[k].name);
@@ -642,7 +642,9 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
         format_val(v, 'x', hex, sizeof hex);
         format_val(v, 0, nat, sizeof nat);
         printf("%-10s %-20s %s\n", f->regs[k].name, hex, nat);
+        any = true;
     }
+    if (!any) printf("Invalid register `%s' in %s.\n", which, f->name);
 }
 
 static void info_warps(dbg *d) {
