@@ -92,6 +92,8 @@ typedef struct dbg {
     bool tty, echo;
     char last[512];
     unsigned nvalues;          /* $N of print */
+    uint32_t list_next;        /* the PTX line a bare `list` goes on from, while the PC is list_at */
+    const vm_insn *list_at;
 } dbg;
 
 /* debug_break.c */

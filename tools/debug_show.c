@@ -803,9 +803,13 @@ int dbg_cmd_backtrace(dbg *d) {
     return 0;
 }
 
-static void list_lines(char **v, uint32_t n, uint32_t center, uint32_t mark) {
-    uint32_t from = center > 5 ? center - 5 : 1, to = center + 4 < n ? center + 4 : n;
-    for (uint32_t k = from; k <= to; k++) printf("%s%u\t%s\n", k == mark ? "=> " : "   ", k, v[k - 1]);
+/* Ten PTX lines from `from`; a bare `list` after this one goes on after them. */
+static void list_lines(dbg *d, uint32_t from, uint32_t mark, const vm_insn *at) {
+    uint32_t to = from + 9 < d->nptx ? from + 9 : d->nptx;
+    for (uint32_t k = from; k <= to; k++) printf("%s%u\t%s\n", k == mark ? "=> " : "   ", k, d->ptx[k - 1]);
+    if (from > to) printf("Line number %u out of range; \"%s\" has %u lines.\n", from, dbg_base(d->path), d->nptx);
+    d->list_next = to + 1;
+    d->list_at = at;
 }
 
 int dbg_cmd_list(dbg *d, const char *args) {
@@ -838,6 +842,9 @@ int dbg_cmd_list(dbg *d, const char *args) {
         if (!n) { free(locs); return -1; }
         center = d->prog->funcs[locs[0].fn].src[locs[0].idx].loc.line;
         free(locs);
+    } else if (d->list_next && d->list_at == i) {
+        list_lines(d, d->list_next, 0, i);
+        return 0;
     } else if (i) {
         const vm_func *f = dbg_func_of(w, i);
         const vm_src *s = &f->src[i - f->code];
@@ -857,6 +864,6 @@ int dbg_cmd_list(dbg *d, const char *args) {
         printf("No default source: give a location (list FILE:LINE, list FUNCTION).\n");
         return -1;
     }
-    list_lines(d->ptx, d->nptx, center, mark);
+    list_lines(d, center > 5 ? center - 5 : 1, mark, i);
     return 0;
 }

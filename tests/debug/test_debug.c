@@ -232,9 +232,10 @@ Test(debug, focus_switching) {
 }
 
 Test(debug, list_shows_ptx_and_cu) {
-    char *o = debug_run(DEMO_DIR, DEMO, "list demo\nbreak debug_demo.cu:17\nrun\nlist\nkill\n");
-    EXPECT(o, "   51\t\tmov.u64", "debug_demo.cu:\n", "=> 17\t  tile[t] = v;", "debug_demo.sm_90.ptx:\n",
-           "=> 78\t\tshl.b32");
+    char *o = debug_run(DEMO_DIR, DEMO, "list demo\nlist\nbreak debug_demo.cu:17\nrun\nlist\n\nkill\n");
+    EXPECT(o, "   51\t\tmov.u64", "   55\t\t.loc\t1 14 3\n(ptxi) list\n   56\t\tadd.u64", "   65\t",
+           "debug_demo.cu:\n", "=> 17\t  tile[t] = v;", "debug_demo.sm_90.ptx:\n",
+           "=> 78\t\tshl.b32", "   82\t\t.loc\t1 18 3\n(ptxi) \n   83\t\tbar.sync");
     free(o);
 }
 
