@@ -163,6 +163,9 @@ vm_yield vm_exec(vm_warp *w, uint32_t budget) {
     vm_frame *fr;
     uint8_t *fb;
     vm_yield why;
+#ifdef PTXI_SWITCH_DISPATCH
+    bool debugged;
+#endif
 
 reload:
     i = w->pc;
@@ -171,10 +174,15 @@ reload:
     fr = &w->frames[w->depth - 1];
     fb = fr->fb;
     seg = i;
+#ifdef PTXI_SWITCH_DISPATCH
+    debugged = fr->fn->prog->rt && fr->fn->prog->rt->dbg;
+#endif
     DISPATCH;
 
 #ifdef PTXI_SWITCH_DISPATCH
 dispatch:
+    if (__builtin_expect(debugged, 0)) goto debug_hook;
+execute:
     switch ((vm_opid)i->op) {
 #endif
 
@@ -665,8 +673,12 @@ dispatch:
     }
 
     CASE(DBG) {
-        /* Reached only through i->h in debugged code: ask the debugger, then
-         * run the instruction's own handler. */
+        /* Reached only through i->h in debugged code (computed goto), or
+         * before every instruction of a debugged module (switch build): ask
+         * the debugger, then run the instruction's own handler. */
+#ifdef PTXI_SWITCH_DISPATCH
+    debug_hook:;
+#endif
         vm_runtime *rt = fr->fn->prog->rt;
         SAVE();
         ACCOUNT(i);
@@ -680,7 +692,7 @@ dispatch:
 #ifndef PTXI_SWITCH_DISPATCH
         goto *labels[i->op];
 #else
-        goto dispatch;
+        goto execute;
 #endif
     }
 
