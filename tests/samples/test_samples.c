@@ -236,6 +236,24 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* ptx-samples/KNOWN_DIFFERENCES: "<sample> <reason>" lines for samples whose
+ * output ptxi is known not to reproduce. Such a case still runs; a difference
+ * is reported as a skip with the reason (not hidden as a pass), and a case
+ * that has come to match passes and says the entry can go. */
+static const char *known_difference(const char *sample) {
+    static char line[512];
+    FILE *f = fopen(SAMPLES "/KNOWN_DIFFERENCES", "r");
+    const char *reason = NULL;
+    size_t n = strlen(sample);
+    while (f && !reason && fgets(line, sizeof line, f))
+        if (!strncmp(line, sample, n) && line[n] == ' ') {
+            line[strcspn(line, "\n")] = 0;
+            reason = line + n + 1;
+        }
+    if (f) fclose(f);
+    return reason;
+}
+
 ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
 {
     cr_assert(c->sample[0], "no samples with run.args found under %s", SAMPLES);
@@ -316,6 +334,11 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
         free(err);
     }
     remove_dir(tmp);
+    const char *known = known_difference(c->sample);
+    if (known && r.len)
+        cr_skip_test("%s[%d] %s: known difference (%s):\n%s", c->sample, c->line, c->arch, known, r.text);
+    if (known)
+        cr_log_warn("%s[%d] %s now matches the GPU: its KNOWN_DIFFERENCES entry can go", c->sample, c->line, c->arch);
     cr_expect(r.len == 0, "sample %s, run line %d, %s PTX:\n%s", c->sample, c->line, c->arch, r.text);
 }
 
