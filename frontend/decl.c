@@ -42,14 +42,13 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
     v->loc = loc;
     v->vec = 1;
     v->space = IR_SPACE_NONE;
-    bool after_ptr = false, ok = true;
+    bool after_ptr = false;
     for (uint32_t i = 0; i < p->dirs.n; i++) {
         fe_dir *d = &p->dirs.v[i];
         int k = d->v;
         if (k == -1) {               /* .align N */
             if (d->arg == 0 || (d->arg & (d->arg - 1))) {
                 fe_error(p, d->loc, "alignment must be a power of two");
-                ok = false;
             }
             if (after_ptr) {
                 v->ptr_align = d->arg;
@@ -60,7 +59,6 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
         } else if (k >= DIRV_TYPE && k < DIRV_TYPE + IR_T__COUNT) {
             if (v->type) {
                 fe_error(p, d->loc, "more than one type in declaration of '%s'", v->name);
-                ok = false;
             }
             v->type = (uint8_t)(k - DIRV_TYPE);
         } else if (k >= DIRV_SPACE && k < DIRV_SPACE + IR_SPACE__COUNT) {
@@ -68,7 +66,6 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
                 v->ptr_space = (uint8_t)(k - DIRV_SPACE);
             } else if (v->space) {
                 fe_error(p, d->loc, "more than one state space in declaration of '%s'", v->name);
-                ok = false;
             } else {
                 v->space = (uint8_t)(k - DIRV_SPACE);
             }
@@ -85,18 +82,15 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
             v->unified = true;
         } else {
             fe_error(p, d->loc, "unknown directive '%.*s' in declaration", (int)d->text.n, d->text.s);
-            ok = false;
         }
     }
     if (!v->space)
         v->space = (uint8_t)default_space;
     if (!v->space) {
         fe_error(p, loc, "missing state space in declaration of '%s'", v->name);
-        ok = false;
     }
     if (!v->type) {
         fe_error(p, loc, "missing type in declaration of '%s'", v->name);
-        ok = false;
         v->type = IR_T_B8;
     }
     v->ndims = p->dims.n;
@@ -108,8 +102,11 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
             unsized = true;
         else if (n > (UINT64_MAX >> 1) / v->dims[i]) {
             fe_error(p, loc, "variable '%s' is too large", v->name);
-            ok = false;
-            n = 0;
+            /* keep a consistent (scalar) variable so later steps need no checks */
+            v->ndims = 0;
+            unsized = false;
+            n = (uint64_t)ir_type_bytes[v->type] * v->vec;
+            break;
         } else
             n *= v->dims[i];
     }
@@ -118,7 +115,6 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
         uint32_t a = (uint32_t)ir_type_bytes[v->type] * v->vec;
         v->align = a ? a : 1;
     }
-    (void)ok;
     return v;
 }
 
@@ -138,14 +134,15 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
             fe_error(p, loc, "register range '%s<0>' declares no registers", v->name);
             return;
         }
-        if (p->regs.n + count > MAX_REGS_PER_FUNC) {
+        if (count > MAX_REGS_PER_FUNC - p->regs.n) {   /* written so a huge count cannot wrap */
             fe_error(p, loc, "too many registers in one function");
             return;
         }
         /* every register nvcc declares is used somewhere in the text, so a
          * module with more registers than bytes is hostile: refuse it before
          * it costs gigabytes */
-        if (p->module_regs + count > (p->len > MAX_REGS_PER_FUNC ? p->len : MAX_REGS_PER_FUNC)) {
+        uint64_t module_cap = p->len > MAX_REGS_PER_FUNC ? p->len : MAX_REGS_PER_FUNC;
+        if (p->module_regs > module_cap || count > module_cap - p->module_regs) {
             fe_error(p, loc, "more registers declared than the module could use");
             return;
         }

@@ -87,6 +87,9 @@ static const diag_case cases[] = {
     { "initializer_bomb", H ".global .b8 a0[60000000] = {1};\n.global .b8 a1[60000000] = {1};\n.global .b8 a2[60000000] = {1};\n"
                           ".global .b8 a3[60000000] = {1};\n.global .b8 a4[60000000] = {1};\n", 0, 8, 26,
       "initialized variables total more than the module can hold" },
+    /* found by fuzzing: a count near 2^64 wrapped the limit check and ran for minutes */
+    { "register_count_wraps", FN("\t.reg .b32 %r<18446744073709551611>;\n"), 0, 6, 12, "too many registers in one function" },
+    { "array_too_large", H ".global .u32 a[4611686018427387904][4];\n", 0, 4, 14, "variable 'a' is too large" },
     { "huge_register_range", FN("\t.reg .b32 %r<4000000000>;\n"), 0, 6, 12, "too many registers in one function" },
     { "address_size", H ".address_size 48\n", 0, 4, 15, "address size must be 32 or 64" },
     { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
