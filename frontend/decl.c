@@ -401,6 +401,11 @@ void fe_decl_end(fe_parser *p) {
         uint64_t rows = (written + row - 1) / row;
         if (!rows)
             rows = 1;
+        if (row > MAX_INIT_BYTES || rows > MAX_INIT_BYTES / row) {
+            fe_error(p, v->loc, "initialized variable '%s' is larger than %u MiB", v->name, MAX_INIT_BYTES >> 20);
+            v->has_init = false;
+            return;
+        }
         v->dims[0] = rows;
         v->size = rows * row;
     }

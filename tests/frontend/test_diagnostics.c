@@ -90,6 +90,8 @@ static const diag_case cases[] = {
     /* found by fuzzing: a count near 2^64 wrapped the limit check and ran for minutes */
     { "register_count_wraps", FN("\t.reg .b32 %r<18446744073709551611>;\n"), 0, 6, 12, "too many registers in one function" },
     { "array_too_large", H ".global .u32 a[4611686018427387904][4];\n", 0, 4, 14, "variable 'a' is too large" },
+    { "unsized_initializer_too_large", H ".global .b8 a[][4611686018427387903] = {1};\n", 0, 4, 13,
+      "initialized variable 'a' is larger than 64 MiB" },
     { "huge_register_range", FN("\t.reg .b32 %r<4000000000>;\n"), 0, 6, 12, "too many registers in one function" },
     { "address_size", H ".address_size 48\n", 0, 4, 15, "address size must be 32 or 64" },
     { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
