@@ -147,6 +147,30 @@ static bool kind_ok(int k, const ir_operand *o) {
     return true;
 }
 
+/* the state space an ld/st/atom/red names, IR_SPACE_NONE for generic */
+static int insn_space(const ir_insn *in) {
+    static const struct { uint16_t mod; uint8_t space; } map[] = {
+        { IR_MOD_GLOBAL, IR_SPACE_GLOBAL }, { IR_MOD_SHARED, IR_SPACE_SHARED }, { IR_MOD_SHARED_CTA, IR_SPACE_SHARED },
+        { IR_MOD_SHARED_CLUSTER, IR_SPACE_SHARED }, { IR_MOD_LOCAL, IR_SPACE_LOCAL }, { IR_MOD_CONST, IR_SPACE_CONST },
+        { IR_MOD_PARAM, IR_SPACE_PARAM }, { IR_MOD_PARAM_ENTRY, IR_SPACE_PARAM }, { IR_MOD_PARAM_FUNC, IR_SPACE_PARAM },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (ir_has_mod(in, map[i].mod))
+            return map[i].space;
+    return IR_SPACE_NONE;
+}
+
+/* [var+off] in an instruction that names a state space must name the variable's */
+static void check_space(vctx *c, const ir_operand *o) {
+    if (o->kind != IR_OPND_ADDR || o->nsub != 1 || o->sub[0].kind != IR_OPND_VAR)
+        return;
+    int want = insn_space(c->in);
+    const ir_var *v = o->sub[0].var;
+    if (want != IR_SPACE_NONE && v->space != want)
+        fe_diag_add(c->d, o->loc, false, "'%s' addresses '%s', which is in .%s, not .%s", c->mn, v->name,
+                    ir_space_name[v->space], ir_space_name[want]);
+}
+
 static const char *const kind_word[] = { "", "a register", "a register or constant", "an address", "a label" };
 
 static void check_insn(const ir_func *f, const ir_insn *in, fe_diags *d) {
@@ -181,6 +205,8 @@ static void check_insn(const ir_func *f, const ir_insn *in, fe_diags *d) {
             fe_diag_add(d, o->loc, false, "operand %u of '%s' must be %s", i + 1, c.mn, kind_word[r->kind[i]]);
             continue;
         }
+        if (r->kind[i] == K_ADDR)
+            check_space(&c, o);
         ir_type want = IR_T_NONE;
         switch (r->type[i]) {
         case T_I0: want = in->ntypes ? (ir_type)in->types[0] : IR_T_NONE; break;

@@ -123,6 +123,8 @@ static const diag_case cases[] = {
       "operand 2 of 'atom.global.add.u32' must be an address" },
     { "shfl_lane_64bit", FN(REGS "\tshfl.sync.bfly.b32 %r0, %r1, %rd1, 31, -1;\n"), 0, 10, 31,
       "operand 3 of 'shfl.sync.bfly.b32': register '%rd1' of type .b64 does not match .u32" },
+    { "wrong_state_space", H ".shared .u32 s;\n.entry k()\n{\n\t.reg .b32 %r<2>;\n\tld.global.u32 %r0, [s];\n}\n", 0, 8, 21,
+      "'ld.global.u32' addresses 's', which is in .shared, not .global" },
     { "linkage_before_entry", H ".global .entry k()\n{\n\tret;\n}\n", 0, 4, 1, "'.global' is not allowed before '.entry'" },
 };
 
