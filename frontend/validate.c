@@ -8,7 +8,8 @@
  *     (the value is truncated on the way in, extended on the way out);
  *   - predicates only where a predicate is expected.
  * Operands whose type is fixed by the instruction (shift amounts, bit-field
- * positions) are checked against that type instead. */
+ * positions) are checked against that type instead. A variable addressed as
+ * [var+off] must live in the state space the instruction names. */
 #include <pthread.h>
 #include <string.h>
 
