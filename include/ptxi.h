@@ -82,6 +82,10 @@ ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
 const char *ptxi_ctx_error_detail(ptxi_ctx *ctx);
 /* Where printf output and fault reports go (default stdout / stderr). */
 void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out);
+/* Whether faults other than a device assert are reported on report_out
+ * (default 1). The assert message is always written, as a GPU writes it;
+ * ptxi_ctx_error_detail() has the report either way. */
+void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on);
 
 /* Limits, as cudaLimit. */
 typedef enum ptxi_limit {

@@ -189,6 +189,10 @@ void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out) {
     if (report_out) ctx->err = report_out;
 }
 
+void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on) {
+    if (ctx) ctx->quiet_faults = !on;
+}
+
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
     RT_CHECK_STICKY(ctx);
     switch (which) {

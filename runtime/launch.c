@@ -185,7 +185,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
             p[n + m + 1] = 0;
             ctx->pending = p;
         }
-    } else {
+    } else if (!ctx->quiet_faults) {
         fprintf(ctx->err, "%s\n", fault.msg);
         fflush(ctx->err);
     }

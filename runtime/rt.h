@@ -46,6 +46,7 @@ struct ptxi_ctx {
     ptxi_status last, sticky;
     char detail[8192];
     FILE *out, *err;
+    bool quiet_faults;         /* ptxi_ctx_set_fault_reports(ctx, 0) */
     rt_fifo *fifo;
     size_t fifo_size, heap_size, stack_size;
     rt_heap heap;

@@ -18,22 +18,6 @@ static cudaError_t init_error;
 static _Atomic cudaError_t sticky, pending;
 static _Thread_local cudaError_t last_error;
 
-/* Under PTXI_QUIET, fault reports are dropped but a device assert's line is kept: a GPU
- * prints the latter on stderr and nothing for the others. Lines are filtered as written. */
-static ssize_t quiet_write(void *cookie, const char *buf, size_t n) {
-    static char line[4096];
-    static size_t len;
-    (void)cookie;
-    for (size_t i = 0; i < n; i++) {
-        if (len < sizeof line - 1) line[len++] = buf[i];
-        if (buf[i] != '\n') continue;
-        line[len] = 0;
-        if (strstr(line, "Assertion `")) fputs(line, stderr), fflush(stderr);
-        len = 0;
-    }
-    return (ssize_t)n;
-}
-
 static double env_double(const char *name) {
     const char *v = getenv(name);
     return v ? atof(v) : 0;
@@ -54,13 +38,7 @@ static cudaError_t create_ctx(void) {
         return cudaErrorInitializationError;
     }
     const char *quiet = getenv("PTXI_QUIET");
-    if (quiet && *quiet && strcmp(quiet, "0")) {
-        FILE *filter = fopencookie(NULL, "w", (cookie_io_functions_t){.write = quiet_write});
-        if (filter) {
-            setvbuf(filter, NULL, _IOLBF, 0);
-            ptxi_ctx_set_output(cr_ctx, stdout, filter);
-        }
-    }
+    if (quiet && *quiet && strcmp(quiet, "0")) ptxi_ctx_set_fault_reports(cr_ctx, 0);
     return cudaSuccess;
 }
 
