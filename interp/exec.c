@@ -552,7 +552,15 @@ execute:
         }
         /* aligned and in range: a word-indexed gather the compiler vectorizes */
         const uint32_t *sw = (const uint32_t *)cta->smem;
-        LANES(m, d[l] = sw[(a[l] + off) >> 2]);
+        if (m == VM_FULL) {
+            /* into a local array first: the gather cannot alias d, so it vectorizes */
+            uint32_t t[VM_LANES];
+            for (int l = 0; l < VM_LANES; l++) t[l] = sw[(a[l] + off) >> 2];
+            memcpy(d, t, sizeof t);
+        } else {
+            for (int l = 0; l < VM_LANES; l++)
+                if (m >> l & 1) d[l] = sw[(a[l] + off) >> 2];
+        }
     }
     NEXT;
     CASE(STS4) {
