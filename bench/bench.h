@@ -55,6 +55,7 @@ int bench_add_buf(bench_run *r, size_t bytes, int dir);   /* returns the index; 
 void bench_arg_buf(bench_run *r, int buf);
 void bench_arg_u32(bench_run *r, uint32_t v);
 void bench_arg_f32(bench_run *r, float v);
+void bench_arg_u64(bench_run *r, uint64_t v);
 uint64_t bench_rand(uint64_t *state);                     /* splitmix64 */
 void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed);
 /* Uniform in [lo, hi), with 24 random mantissa bits. */
@@ -73,7 +74,7 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 
 #define BENCH_CASES(X) \
     X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) \
-    X(triton_rowsum)
+    X(triton_gen) X(triton_rowsum)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

@@ -39,11 +39,16 @@ void bench_arg_buf(bench_run *r, int buf)
     next_arg(r)->buf = buf;
 }
 
-void bench_arg_u32(bench_run *r, uint32_t v)
+void bench_arg_u64(bench_run *r, uint64_t v)
 {
     bench_arg *a = next_arg(r);
     a->buf = -1;
     a->bits = v;
+}
+
+void bench_arg_u32(bench_run *r, uint32_t v)
+{
+    bench_arg_u64(r, v);
 }
 
 void bench_arg_f32(bench_run *r, float v)

@@ -1,6 +1,8 @@
-/* triton_fused — native reference and driver description for the Triton-style
- * kernels/triton_fused.ptx: out = max(fma(x, alpha, y), 0) over 2^25 floats,
- * 1024 elements per 128-thread program. */
+/* triton_fused, triton_gen — native reference and driver descriptions for
+ * out = max(fma(x, alpha, y), 0) over 2^25 floats, 1024 elements per
+ * 128-thread program: the hand-written Triton-style kernels/triton_fused.ptx,
+ * and kernels/triton_gen.ptx, real Triton output of the same function, which
+ * also takes Triton 3.9's two scratch pointers (null here, as Triton passes them). */
 #include <math.h>
 
 #include "bench.h"
@@ -23,6 +25,13 @@ static void setup(bench_run *r, double scale)
     r->block = bench_dim(128, 1, 1);
 }
 
+static void setup_gen(bench_run *r, double scale)
+{
+    setup(r, scale);
+    bench_arg_u64(r, 0);
+    bench_arg_u64(r, 0);
+}
+
 static void native(bench_run *r)
 {
     const float *restrict x = r->buf[0].ref, *restrict y = r->buf[1].ref;
@@ -37,4 +46,9 @@ static void native(bench_run *r)
 const bench_case bench_case_triton_fused = {
     "triton_fused", "triton_fused.ptx", "triton_poi_fused_add_mul_relu_0",
     "Triton-style pointwise relu(x*alpha + y), predicated v4 loads", setup, native,
+};
+
+const bench_case bench_case_triton_gen = {
+    "triton_gen", "triton_gen.ptx", "triton_poi_fused_add_mul_relu_0",
+    "Triton 3.9 output of triton_fused's function (triton_gen.py)", setup_gen, native,
 };
