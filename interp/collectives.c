@@ -258,7 +258,7 @@ static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
         if (o + n <= w->cta->smem_size) src = w->cta->smem + o;
     } else if (a - vm_local_win < VM_WIN_SIZE) {
         uint64_t o = a - vm_local_win;
-        if (o + n <= w->local_stride) src = w->local + (size_t)v->lane * w->local_stride + o;
+        if (o + n <= w->local_stride && vm_local_mem(w)) src = w->local + (size_t)v->lane * w->local_stride + o;
     } else {
         vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
         bool ok = true;

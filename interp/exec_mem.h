@@ -51,7 +51,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
         if (a + n <= cta->smem_size) return cta->smem + a;
         break;
     case VM_SP_LOCAL:
-        if (a + n <= w->local_stride) return w->local + (size_t)l * w->local_stride + a;
+        if (a + n <= w->local_stride && vm_local_mem(w)) return w->local + (size_t)l * w->local_stride + a;
         break;
     case VM_SP_FPARAM:
         if (a + n <= i->x) return fb + i->c + (size_t)l * i->x + a;

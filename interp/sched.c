@@ -494,11 +494,7 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
     cta->smem = calloc(1, cta->smem_size + 16);
     cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
     if (!cta->smem || !cta->warps) return -1;
-    for (uint32_t k = 0; k < cta->nwarps; k++) {
-        cta->warps[k].local_stride = cfg->stack_size;
-        cta->warps[k].local = calloc(VM_LANES, cfg->stack_size);
-        if (!cta->warps[k].local) return -1;
-    }
+    for (uint32_t k = 0; k < cta->nwarps; k++) cta->warps[k].local_stride = cfg->stack_size;
     return 0;
 }
 

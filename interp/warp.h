@@ -4,6 +4,8 @@
 #ifndef PTXI_WARP_H
 #define PTXI_WARP_H
 
+#include <stdlib.h>
+
 #include "vm.h"
 
 /* A call frame. The entry function is frame 0. Lanes not in `lanes` wait in
@@ -97,6 +99,14 @@ typedef enum vm_yield {
 } vm_yield;
 
 vm_yield vm_exec(vm_warp *w, uint32_t budget);
+
+/* The warp's local memory, allocated on first use (most kernels never touch
+ * it, and a CTA of 32 warps would otherwise zero 1 MiB per launch). NULL when
+ * out of host memory. */
+static inline uint8_t *vm_local_mem(vm_warp *w) {
+    if (!w->local) w->local = calloc(VM_LANES, w->local_stride ? w->local_stride : 1);
+    return w->local;
+}
 /* The handler address table (computed-goto builds), indexed by vm_opid. */
 const void *const *vm_handler_table(void);
 
