@@ -149,6 +149,10 @@ ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value);
 ptxi_status ptxi_mem_alloc(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
 ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
 ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p);
+/* Lets kernels access [p, p+bytes) of the caller's own memory as global memory
+ * (cudaHostRegister); INVALID_VALUE when it overlaps a registered range. */
+ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
+ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes);

@@ -45,6 +45,7 @@ void vm_arena_destroy(vm_arena *a) {
     munmap(a->shadow, a->reserve >> VM_GRANULE_SHIFT);
     free(a->v);
     free(a->freed);
+    free(a->ext);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }
@@ -144,4 +145,45 @@ const vm_alloc *vm_arena_find(vm_arena *a, uint64_t addr, bool *inside) {
     }
     pthread_mutex_unlock(&a->lock);
     return r;
+}
+
+int vm_arena_register(vm_arena *a, uint64_t addr, uint64_t bytes) {
+    int rc = -1;
+    pthread_mutex_lock(&a->lock);
+    bool overlap = false;
+    for (uint32_t i = 0; i < a->next; i++)
+        if (addr < a->ext[i][0] + a->ext[i][1] && a->ext[i][0] < addr + bytes) overlap = true;
+    if (!overlap && grow((void **)&a->ext, &a->capext, a->next, sizeof *a->ext)) {
+        a->ext[a->next][0] = addr;
+        a->ext[a->next][1] = bytes;
+        a->next++;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&a->lock);
+    return rc;
+}
+
+int vm_arena_unregister(vm_arena *a, uint64_t addr) {
+    int rc = -1;
+    pthread_mutex_lock(&a->lock);
+    for (uint32_t i = 0; i < a->next; i++)
+        if (a->ext[i][0] == addr) {
+            a->ext[i][0] = a->ext[a->next - 1][0];
+            a->ext[i][1] = a->ext[a->next - 1][1];
+            a->next--;
+            rc = 0;
+            break;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return rc;
+}
+
+bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n) {
+    if (!a->next) return false;
+    bool in = false;
+    pthread_mutex_lock(&a->lock);
+    for (uint32_t i = 0; i < a->next && !in; i++)
+        in = addr >= a->ext[i][0] && addr + n <= a->ext[i][0] + a->ext[i][1];
+    pthread_mutex_unlock(&a->lock);
+    return in;
 }

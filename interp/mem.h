@@ -41,6 +41,8 @@ typedef struct vm_arena {
     vm_alloc *v;
     uint32_t nfree, capfree;   /* freed ranges available for reuse: {offset, granule-rounded size} */
     uint64_t (*freed)[2];
+    uint32_t next, capext;     /* host memory registered for device access (outside the arena) */
+    uint64_t (*ext)[2];        /* {address, bytes} */
 } vm_arena;
 
 int vm_arena_init(vm_arena *a, uint64_t reserve);
@@ -51,6 +53,13 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
 int vm_arena_free(vm_arena *a, uint64_t addr);
 /* The allocation containing addr, else the nearest one (NULL when none); *inside says which. */
 const vm_alloc *vm_arena_find(vm_arena *a, uint64_t addr, bool *inside);
+
+/* Host memory the program registered (cudaHostRegister): kernels may access it
+ * as global memory. 0 / -1 (overlap or out of memory); unregister by base. */
+int vm_arena_register(vm_arena *a, uint64_t addr, uint64_t bytes);
+int vm_arena_unregister(vm_arena *a, uint64_t addr);
+/* Is [addr, addr+n) inside registered host memory? (the slow path of a check) */
+bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n);
 
 /* Shadow kind of the granule holding addr, VM_SH_NONE outside the arena. */
 static inline uint8_t vm_shadow(const vm_arena *a, uint64_t addr) {

@@ -245,6 +245,19 @@ ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p) {
     return vm_arena_free(&ctx->arena, p) ? rt_set_error(ctx, PTXI_INVALID_VALUE) : PTXI_SUCCESS;
 }
 
+ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes) {
+    RT_CHECK_STICKY(ctx);
+    if (!p || !bytes || vm_arena_register(&ctx->arena, (uint64_t)(uintptr_t)p, bytes) < 0)
+        return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p) {
+    RT_CHECK_STICKY(ctx);
+    return vm_arena_unregister(&ctx->arena, (uint64_t)(uintptr_t)p) < 0 ? rt_set_error(ctx, PTXI_INVALID_VALUE)
+                                                                        : PTXI_SUCCESS;
+}
+
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     bool inside;

@@ -144,6 +144,10 @@ CR_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flag
         return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
     registered *r = malloc(sizeof *r);
     if (!r) return cr_ret(cudaErrorMemoryAllocation);
+    if (ptxi_mem_register_host(cr_ctx, ptr, size) != PTXI_SUCCESS) {   /* kernels may use it too */
+        free(r);
+        return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
+    }
     pthread_mutex_lock(&kinds_lock);
     *r = (registered){(uintptr_t)ptr, size, flags, regs};
     regs = r;
@@ -158,6 +162,7 @@ CR_EXPORT cudaError_t cudaHostUnregister(void *ptr) {
     if (gone && gone->base == (uintptr_t)ptr) *r = gone->next;
     else gone = NULL;
     pthread_mutex_unlock(&kinds_lock);
+    if (gone) ptxi_mem_unregister_host(cr_ctx, ptr);
     free(gone);
     return gone ? cudaSuccess : cr_ret(cudaErrorHostMemoryNotRegistered);
 }

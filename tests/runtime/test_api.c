@@ -304,3 +304,20 @@ Test(api, limits_and_properties) {
     cr_assert(strstr(p.name, "ptxi"));
     cr_assert_eq(p.max_threads_per_block, 1024);
 }
+
+Test(api, registered_host_memory_is_reachable_from_kernels) {
+    ptxi_kernel *k = kernel(load(store_ptx), "store");
+    static uint32_t host[64];
+    uint64_t p = (uint64_t)(uintptr_t)host;
+    void *args[] = {&p};
+    FILE *rep = tmpfile();
+    ptxi_ctx_set_output(ctx, NULL, rep);
+    cr_assert_eq(ptxi_mem_register_host(ctx, host, sizeof host), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_register_host(ctx, host + 8, 16), PTXI_INVALID_VALUE, "overlaps");
+    cr_assert_eq(ptxi_launch(k, one, (ptxi_dim3){64, 1, 1}, 0, NULL, args), PTXI_SUCCESS);
+    for (unsigned i = 0; i < 64; i++) cr_assert_eq(host[i], i * 3);
+    cr_assert_eq(ptxi_mem_unregister_host(ctx, host), PTXI_SUCCESS);
+    /* unregistered, the same access is a wild pointer again */
+    cr_assert_eq(ptxi_launch(k, one, (ptxi_dim3){64, 1, 1}, 0, NULL, args), PTXI_ILLEGAL_ADDRESS);
+    fclose(rep);
+}
