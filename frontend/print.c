@@ -259,7 +259,7 @@ static void print_func(FILE *out, const ir_func *f) {
     const uint32_t *tri[] = { f->maxntid, f->reqntid, f->reqnctapercluster };
     const char *tri_name[] = { "maxntid", "reqntid", "reqnctapercluster" };
     for (int i = 0; i < 3; i++)
-        if (tri[i][0])
+        if (tri[i][0] | tri[i][1] | tri[i][2])
             fprintf(out, ".%s %u, %u, %u\n", tri_name[i], tri[i][0], tri[i][1], tri[i][2]);
     const uint32_t one[] = { f->minnctapersm, f->maxnctapersm, f->maxnreg, f->maxclusterrank };
     const char *one_name[] = { "minnctapersm", "maxnctapersm", "maxnreg", "maxclusterrank" };
