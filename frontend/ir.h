@@ -37,6 +37,7 @@ typedef struct ir_loc {
     X(E3M2X4, "e3m2x4", 4, FLOAT)                                              \
     X(S16X2, "s16x2", 4, SINT) X(U16X2, "u16x2", 4, UINT)                      \
     X(S4, "s4", 1, SINT) X(U4, "u4", 1, UINT) X(B1, "b1", 1, BITS)             \
+    X(S2, "s2", 1, SINT) X(U2, "u2", 1, UINT)                                  \
     X(PRED, "pred", 0, PRED)                                                   \
     X(TEXREF, "texref", 8, OPAQUE) X(SAMPLERREF, "samplerref", 8, OPAQUE)      \
     X(SURFREF, "surfref", 8, OPAQUE)

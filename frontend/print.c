@@ -37,7 +37,7 @@ static void print_sreg(FILE *out, const ir_operand *o) {
 static void print_operand(FILE *out, const ir_func *f, const ir_operand *o) {
     switch (o->kind) {
     case IR_OPND_REG:
-        fprintf(out, "%s%s", o->neg ? "!" : "", f->regs[o->reg].name);
+        fprintf(out, "%s%s", !o->neg ? "" : f->regs[o->reg].type == IR_T_PRED ? "!" : "-", f->regs[o->reg].name);
         if (o->sel) {
             fprintf(out, ".%c", o->sel & IR_SEL_HALF ? 'h' : 'b');
             for (unsigned i = 0; i < IR_SEL_COUNT(o->sel); i++)

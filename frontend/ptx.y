@@ -252,6 +252,7 @@ operand:
     REG                         { fe_op_reg(p, $1, L(@1), false); }
   | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
   | '!' IDENT                   { fe_op_reg(p, $2, L(@1), true); }
+  | '-' REG                     { fe_op_reg(p, $2, L(@1), true); }   /* vmad's negated operands */
   | REG '|' REG                 { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
   | REG '|' IDENT               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
   | IDENT '|' REG               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }

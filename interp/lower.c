@@ -277,10 +277,13 @@ static void append_selectors(const ir_insn *in, char *mn, size_t cap) {
     if (ir_opcode_name[in->op][0] != 'v' || in->op == IR_OP_VOTE) return;
     size_t n = strlen(mn);
     for (uint32_t k = 0; k < in->nopnds && k < 4; k++) {
-        uint16_t sel = in->opnds[k].kind == IR_OPND_REG ? in->opnds[k].sel : 0;
-        if (!sel || n + 16 >= cap) continue;
-        n += (size_t)snprintf(mn + n, cap - n, "@%c=%c", names[k], sel & IR_SEL_HALF ? 'h' : 'b');
-        for (unsigned d = 0; d < IR_SEL_COUNT(sel); d++) mn[n++] = (char)('0' + IR_SEL_DIGIT(sel, d));
+        const ir_operand *o = &in->opnds[k];
+        uint16_t sel = o->kind == IR_OPND_REG ? o->sel : 0;
+        bool neg = o->kind == IR_OPND_REG && o->neg;   /* vmad's -%r */
+        if ((!sel && !neg) || n + 16 >= cap) continue;
+        n += (size_t)snprintf(mn + n, cap - n, "@%c=%s", names[k], neg ? "-" : "");
+        if (sel) mn[n++] = sel & IR_SEL_HALF ? 'h' : 'b';
+        for (unsigned d = 0; sel && d < IR_SEL_COUNT(sel); d++) mn[n++] = (char)('0' + IR_SEL_DIGIT(sel, d));
         mn[n] = 0;
     }
 }
