@@ -325,7 +325,8 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             vm_fault_at(w, i, l, 102, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
                         (unsigned)ARG(2, l), fn, w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], t % bx,
                         t / bx % by, t / (bx * by), msg);
-            return -1;
+            if (atomic_load(&w->cta->grid->stop)) return -1;   /* under a debugger: stop here */
+            w->exited |= 1u << l;                              /* the thread ends; the others go on */
         } else {
             vm_fault_at(w, i, l, 13, "call to '%s', an extern function that nothing defines", name);
             return -1;

@@ -52,7 +52,16 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
     vm_grid *g = cta->grid;
     bool first = false;
     pthread_mutex_lock(&g->lock);
-    if (!g->status) {
+    if (status == 102 && g->status == 102) {
+        /* further failed asserts: one line each, as the GPU prints them */
+        char what[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        size_t n = strlen(g->fault->msg);
+        if (n + strlen(what) + 2 < sizeof g->fault->msg) snprintf(g->fault->msg + n, sizeof g->fault->msg - n, "%s\n", what);
+    } else if (!g->status) {
         first = true;
         const vm_func *f = func_of(w, i);
         const vm_src *src = &f->src[i - f->code];
@@ -71,7 +80,7 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
                 }
         unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
         if (status == 102)   /* assert: the message is the GPU's line, printed at the next flush */
-            snprintf(g->fault->msg, sizeof g->fault->msg, "%s", what);
+            snprintf(g->fault->msg, sizeof g->fault->msg, "%s\n", what);
         else
             snprintf(g->fault->msg, sizeof g->fault->msg,
                  "ptxi: kernel '%s': %s\n  at %s:%u:%u%s in %s\n  block (%u,%u,%u), thread (%u,%u,%u)",
@@ -84,7 +93,9 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
     pthread_mutex_unlock(&g->lock);
     vm_runtime *rt = g->cfg->kernel->prog->rt;
     if (first && rt && rt->dbg_fault) rt->dbg_fault(rt->dbg_ctx, w, i, lane, status, g->fault->msg);
-    atomic_store(&g->stop, 1);
+    /* A failed assert ends its thread; the others run on, so what they print
+     * and their own asserts come out as on a GPU. Every other fault stops the grid. */
+    if (status != 102 || (rt && rt->dbg_fault)) atomic_store(&g->stop, 1);
 }
 
 /* ---- lane groups and frames ---- */

@@ -178,11 +178,9 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     if (rc == PTXI_ASSERT) {
         /* the GPU prints the assertion at the next flush point */
         size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = strlen(fault.msg);
-        char *p = realloc(ctx->pending, n + m + 2);
+        char *p = realloc(ctx->pending, n + m + 1);
         if (p) {
-            memcpy(p + n, fault.msg, m);
-            p[n + m] = '\n';
-            p[n + m + 1] = 0;
+            memcpy(p + n, fault.msg, m + 1);   /* one line per failed assert, each ending in \n */
             ctx->pending = p;
         }
     } else if (!ctx->quiet_faults) {
