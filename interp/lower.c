@@ -1124,8 +1124,6 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (m->funcs[k]->has_body && lower_func(prog, &prog->funcs[k], err, errlen) < 0) {
             size_t n = strlen(err);
-            const ir_insn *bad = NULL;
-            (void)bad;
             snprintf(err + n, errlen - n, " (in function '%s')", m->funcs[k]->name);
             return -1;
         }
