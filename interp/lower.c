@@ -34,7 +34,17 @@ typedef struct lctx {
     int failed;
 } lctx;
 
-#define FAIL(lc, ...) do { if (!(lc)->failed) snprintf((lc)->err, (lc)->errlen, __VA_ARGS__); (lc)->failed = 1; } while (0)
+/* The first failure wins; it names the PTX line of the instruction being lowered. */
+#define FAIL(lc, ...)                                                                              \
+    do {                                                                                           \
+        if (!(lc)->failed) {                                                                       \
+            int n_ = (lc)->cur ? snprintf((lc)->err, (lc)->errlen, "%u:%u: error: ",               \
+                                          (lc)->cur->loc.line, (lc)->cur->loc.col)                 \
+                               : snprintf((lc)->err, (lc)->errlen, " error: ");                    \
+            snprintf((lc)->err + n_, (lc)->errlen - (size_t)n_, __VA_ARGS__);                      \
+        }                                                                                          \
+        (lc)->failed = 1;                                                                          \
+    } while (0)
 
 static uint32_t reserve(lctx *lc, uint32_t bytes, uint32_t align) {
     uint32_t at = (lc->size + align - 1) & ~(align - 1);

@@ -131,7 +131,9 @@ ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, c
     if (s) return fail(ctx, m, s);
     char err[512];
     if (vm_lower(&m->prog, err, sizeof err) < 0) {
-        rt_detail(ctx, "%s: error: %s", m->path, err);
+        /* lowering errors come as "LINE:COL: error: ..." (or " error: ...") when an instruction is known */
+        bool located = err[0] == ' ' || (err[0] >= '0' && err[0] <= '9');
+        rt_detail(ctx, "%s:%s%s\n", m->path, located ? "" : " error: ", err);
         return fail(ctx, m, PTXI_UNSUPPORTED_PTX);
     }
     /* .extern .func: another module, a host binding, or a built-in */
