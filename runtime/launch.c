@@ -1,5 +1,6 @@
 /* launch.c — kernels (parameters, attributes), launch validation as a GPU
  * does it, the launch itself, device memory, and streams. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,11 +92,15 @@ ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value) 
 
 /* ---- launch ---- */
 
-static ptxi_status config_error(ptxi_ctx *ctx, ptxi_status s, const char *fmt, uint64_t a, uint64_t b) {
+static ptxi_status config_error(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static ptxi_status config_error(ptxi_ctx *ctx, const char *fmt, ...) {
     char msg[256];
-    snprintf(msg, sizeof msg, fmt, (unsigned long long)a, (unsigned long long)b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     rt_detail(ctx, "launch rejected: %s", msg);
-    return rt_set_error(ctx, s);
+    return rt_set_error(ctx, PTXI_INVALID_VALUE);
 }
 
 /* Every configuration error is INVALID_VALUE, as cuLaunchKernel and CUDA 13's
@@ -105,22 +110,23 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     ptxi_ctx *ctx = k->mod->ctx;
     const ir_func *f = k->vf->ir;
     if (!b.x || !b.y || !b.z || b.x > 1024 || b.y > 1024 || b.z > 64)
-        return config_error(ctx, PTXI_INVALID_VALUE, "block dimension out of range (x %llu, y/z as given)", b.x, 0);
+        return config_error(ctx, "block (%u,%u,%u) is outside (1..1024, 1..1024, 1..64)", b.x, b.y, b.z);
     uint64_t nt = (uint64_t)b.x * b.y * b.z;
-    if (nt > 1024) return config_error(ctx, PTXI_INVALID_VALUE, "%llu threads per block exceed 1024", nt, 0);
+    if (nt > 1024) return config_error(ctx, "%llu threads per block exceed 1024", (unsigned long long)nt);
     if (!g.x || !g.y || !g.z || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-        return config_error(ctx, PTXI_INVALID_VALUE, "grid dimension out of range (x %llu, y %llu)", g.x, g.y);
+        return config_error(ctx, "grid (%u,%u,%u) is outside (1..2^31-1, 1..65535, 1..65535)", g.x, g.y, g.z);
     if (f->reqntid[0] && (b.x != f->reqntid[0] || b.y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
                           b.z != (f->reqntid[2] ? f->reqntid[2] : 1)))
-        return config_error(ctx, PTXI_INVALID_VALUE, "block of %llu threads differs from .reqntid (%llu)", nt,
+        return config_error(ctx, "block of %llu threads differs from .reqntid (%u)", (unsigned long long)nt,
                             block_limit(f));
     if (nt > block_limit(f))
-        return config_error(ctx, PTXI_INVALID_VALUE, "%llu threads per block exceed .maxntid (%llu)", nt,
+        return config_error(ctx, "%llu threads per block exceed .maxntid (%u)", (unsigned long long)nt,
                             block_limit(f));
     uint64_t shared = static_shared(k) + dyn;
     uint64_t limit = (uint64_t)k->max_dyn_shared > SHARED_DEFAULT_MAX ? (uint64_t)k->max_dyn_shared : SHARED_DEFAULT_MAX;
     if (shared > limit)
-        return config_error(ctx, PTXI_INVALID_VALUE, "%llu bytes of shared memory exceed the %llu-byte limit", shared, limit);
+        return config_error(ctx, "%llu bytes of shared memory exceed the %llu-byte limit", (unsigned long long)shared,
+                            (unsigned long long)limit);
     return PTXI_SUCCESS;
 }
 
