@@ -502,9 +502,13 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
         uint32_t al = cfg->kernel->prog->dyn_shared_align ? cfg->kernel->prog->dyn_shared_align : 16;
         cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;
     }
-    cta->smem = calloc(1, cta->smem_size + 16);
-    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
+    /* whole cache lines, so two host threads' CTAs never share one */
+    size_t sbytes = ((size_t)cta->smem_size + 16 + 63) & ~(size_t)63, wbytes = (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63;
+    cta->smem = aligned_alloc(64, sbytes);
+    cta->warps = aligned_alloc(64, wbytes);
     if (!cta->smem || !cta->warps) return -1;
+    memset(cta->smem, 0, sbytes);
+    memset(cta->warps, 0, wbytes);
     for (uint32_t k = 0; k < cta->nwarps; k++) cta->warps[k].local_stride = cfg->stack_size;
     return 0;
 }
@@ -598,7 +602,8 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     for (unsigned k = 0; k < n && !rc; k++) {
         ws[k].g = &g;
         ws[k].nslots = slots;
-        ws[k].cta = calloc(slots, sizeof *ws[k].cta);
+        ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta);   /* vm_cta is line-aligned */
+        if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
         ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
         ws[k].live = calloc(slots, sizeof *ws[k].live);
         if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = 2;

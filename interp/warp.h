@@ -77,8 +77,11 @@ typedef struct vm_grid {
     atomic_uint_fast64_t pmevents[16];
 } vm_grid;
 
+/* Cache-line aligned (and so padded to whole lines): the counters of a CTA
+ * are written constantly by its host thread and must not share a line with
+ * another thread's CTA. */
 typedef struct vm_cta {
-    vm_grid *grid;
+    _Alignas(64) vm_grid *grid;
     uint32_t ctaid[3];
     uint64_t linear;           /* linear CTA index */
     uint8_t *smem;
