@@ -454,11 +454,14 @@ static int csv_inputs(ev_snippet *sn, const char *path, run_cfg *c) {
     }
     fclose(f);
     if (!rows) return usage_err("%s: no rows", path);
-    for (int k = 0; k < ncol; k++) {
+    int rc = 0;
+    for (int k = 0; k < ncol && !rc; k++) {
         ev_reg *r = ev_find(sn, cols[k]);
-        if (!r) return usage_err("--table: the snippet has no register %s", cols[k]);
-        r->value = lists[k];
+        if (!r) rc = usage_err("--table: the snippet has no register %s", cols[k]);
+        else r->value = lists[k];
     }
+    for (int k = 0; k < ncol; k++) free(cols[k]);   /* the header names; the value lists live on */
+    if (rc) return rc;
     c->lanes = rows;
     c->csv = 1;
     return 0;

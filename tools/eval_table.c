@@ -14,6 +14,7 @@
 
 typedef struct row {
     char *line;          /* the input line (mnemonic..sources kept as written) */
+    char *work;          /* the split copy of line the operand pointers point into */
     int form;            /* -1: not a table row, echoed */
     char *src[8], *dst[4];
     int ns, nd;
@@ -327,7 +328,7 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
         r->line = strdup(line);
         r->form = -1;
         if (!ev_table_looks_replay(line)) continue;
-        char *work = strdup(line);
+        char *work = r->work = strdup(line);
         if (split_row(r, work)) continue;
         r->form = -2;
         for (int i = 0; i < r->nd && !padded; i++)
@@ -374,7 +375,7 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
         int rc = emit_table(emit_cuda, forms, nforms, rows, n, padded, path);
         for (int f = 0; f < nforms; f++) free(forms[f].rows);
         free(forms);
-        for (size_t i = 0; i < n; i++) free(rows[i].line);
+        for (size_t i = 0; i < n; i++) free(rows[i].line), free(rows[i].work);
         free(rows);
         return rc;
     }
@@ -417,7 +418,7 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
             forms_differ, path);
     for (int f = 0; f < nforms; f++) free(forms[f].rows);
     free(forms);
-    for (size_t i = 0; i < n; i++) free(rows[i].line);
+    for (size_t i = 0; i < n; i++) free(rows[i].line), free(rows[i].work);
     free(rows);
     return rc;
 }

@@ -102,7 +102,9 @@ static inline run_result run_program(const char *dir, const char *bin, const cha
     char out[1100], err[1100];
     snprintf(out, sizeof out, "%s.stdout", bin);
     snprintf(err, sizeof err, "%s.stderr", bin);
-    r.rc = sh("cd '%s' && env LD_LIBRARY_PATH=" LIB_DIR " PTXI_QUIET=1 %s timeout 600 '%s' > '%s' 2> '%s' < /dev/null",
+    /* ${PTXI_CHILD_PRELOAD:+...}: a sanitized build preloads its runtime into the program */
+    r.rc = sh("cd '%s' && env LD_LIBRARY_PATH=" LIB_DIR " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} "
+              "PTXI_QUIET=1 %s timeout 600 '%s' > '%s' 2> '%s' < /dev/null",
               dir, env ? env : "", bin, out, err);
     r.out = slurp(out);
     r.err = slurp(err);

@@ -58,7 +58,8 @@ Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
     char out[1100];
     snprintf(out, sizeof out, "%s.exec.out", bin);
     /* No LD_LIBRARY_PATH given: ptxi exec must find build/lib/libcudart.so.13 itself. */
-    int rc = sh("env -u LD_LIBRARY_PATH " PTXI_BINARY_DIR "/bin/ptxi exec '%s' > '%s' 2>&1", bin, out);
+    int rc = sh("env -u LD_LIBRARY_PATH ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} " PTXI_BINARY_DIR
+                "/bin/ptxi exec '%s' > '%s' 2>&1", bin, out);
     char *text = slurp(out);
     char *want = slurp(PTXI_SOURCE_DIR "/tests/cudart/programs/expected/vadd.stdout");
     cr_assert(want);
