@@ -16,6 +16,8 @@ int ptx_parse(void *scanner, fe_parser *p);
 static char *dup_span(fe_parser *p, fe_span s) { return fe_strndup(p->a, s.s, s.n); }
 
 #define ARENA_COPY(p, vec) ((vec).n ? fe_memdup((p)->a, (vec).v, (vec).n * sizeof *(vec).v) : NULL)
+/* Moves a builder vector into the IR: its count and an arena copy of its items. */
+#define TAKE(count, items, vec) ((count) = (vec).n, (items) = ARENA_COPY(p, vec))
 
 /* ---- module-level directives ---- */
 
@@ -297,12 +299,9 @@ void fe_stmt_pragma(fe_parser *p, fe_span s, ir_loc loc) {
 
 void fe_body_begin(fe_parser *p) {
     ir_func *f = p->fn;
-    f->nparams = p->params.n;
-    f->params = ARENA_COPY(p, p->params);
-    f->nrets = p->rets.n;
-    f->rets = ARENA_COPY(p, p->rets);
-    f->npragmas = p->pragmas.n;
-    f->pragmas = ARENA_COPY(p, p->pragmas);
+    TAKE(f->nparams, f->params, p->params);
+    TAKE(f->nrets, f->rets, p->rets);
+    TAKE(f->npragmas, f->pragmas, p->pragmas);
 }
 
 static void bind_labels(fe_parser *p);
@@ -314,14 +313,10 @@ void fe_func_end(fe_parser *p, bool has_body) {
     f->has_body = has_body;
     if (has_body) {
         bind_labels(p);
-        f->nregs = p->regs.n;
-        f->regs = ARENA_COPY(p, p->regs);
-        f->nlabels = p->flabels.n;
-        f->labels = ARENA_COPY(p, p->flabels);
-        f->nbody = p->body.n;
-        f->body = ARENA_COPY(p, p->body);
-        f->nlocals = p->locals.n;
-        f->locals = ARENA_COPY(p, p->locals);
+        TAKE(f->nregs, f->regs, p->regs);
+        TAKE(f->nlabels, f->labels, p->flabels);
+        TAKE(f->nbody, f->body, p->body);
+        TAKE(f->nlocals, f->locals, p->locals);
     }
     fe_sym_truncate(&p->syms, p->fn_sym_mark);
     fe_sym_truncate(&p->labels, 0);
@@ -434,10 +429,8 @@ void fe_proto_end(fe_parser *p) {
     ir_func *f = p->proto_fn;
     if (!f)
         return;
-    f->nparams = p->params.n;
-    f->params = ARENA_COPY(p, p->params);
-    f->nrets = p->rets.n;
-    f->rets = ARENA_COPY(p, p->rets);
+    TAKE(f->nparams, f->params, p->params);
+    TAKE(f->nrets, f->rets, p->rets);
     p->proto_fn = NULL;
     if (!p->fn || !p->flabels.n)
         return;
@@ -722,16 +715,11 @@ void fe_module_end(fe_parser *p) {
         }
     }
     ir_module *m = p->m;
-    m->ntargets = p->targets.n;
-    m->targets = ARENA_COPY(p, p->targets);
-    m->nfiles = p->files.n;
-    m->files = ARENA_COPY(p, p->files);
-    m->nglobals = p->globals.n;
-    m->globals = ARENA_COPY(p, p->globals);
-    m->nfuncs = p->funcs.n;
-    m->funcs = ARENA_COPY(p, p->funcs);
-    m->nsections = p->sections.n;
-    m->sections = ARENA_COPY(p, p->sections);
+    TAKE(m->ntargets, m->targets, p->targets);
+    TAKE(m->nfiles, m->files, p->files);
+    TAKE(m->nglobals, m->globals, p->globals);
+    TAKE(m->nfuncs, m->funcs, p->funcs);
+    TAKE(m->nsections, m->sections, p->sections);
 }
 
 ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d) {
