@@ -1,0 +1,89 @@
+/* test_triton_gpu.c — the Triton kernels of tests/interp/triton/ run through
+ * `ptxi run` on the inputs an H200 ran them on (gpu/jobs/triton recorded inputs
+ * and outputs in tests/interp/triton/recorded/), launched as Triton launches
+ * them: 128 threads, the kernel's 16 bytes of dynamic shared memory, null
+ * scratch pointers. Every output word is compared with the GPU's; `max_err`
+ * is the allowed |ptxi - gpu| / (|gpu| + floor) for kernels whose results go
+ * through approximate instructions (0 = bit-exact). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DIR PTXI_SOURCE_DIR "/tests/interp/triton/"
+#define REC DIR "recorded/"
+#define PTXI PTXI_BINARY_DIR "/bin/ptxi"
+
+static float *load(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    float *p = malloc(size);
+    cr_assert_eq(fread(p, 1, size, f), (size_t)size);
+    fclose(f);
+    *n = size / sizeof(float);
+    return p;
+}
+
+/* Runs `ptxi run` with argv (NULL-terminated, after "run"), its output buffer
+ * written to `out`; then compares `out` with the recorded file. */
+static void check(const char *const *argv, const char *out, const char *want, double max_err, double floor) {
+    char *args[64];
+    int n = 0;
+    args[n++] = PTXI;
+    args[n++] = "run";
+    for (; *argv; argv++) args[n++] = (char *)*argv;
+    args[n] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(PTXI, args);
+        _exit(127);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ptxi run failed (status %d)", status);
+    size_t ng, nw;
+    float *got = load(out, &ng), *exp = load(want, &nw);
+    cr_assert_eq(ng, nw);
+    size_t bad = 0;
+    for (size_t i = 0; i < nw; i++) {
+        double err = fabs((double)got[i] - exp[i]) / (fabs(exp[i]) + floor);
+        if (max_err == 0 ? memcmp(&got[i], &exp[i], 4) != 0 : !(err <= max_err)) {
+            if (bad++ < 5) cr_log_error("word %zu: ptxi %a, gpu %a", i, got[i], exp[i]);
+        }
+    }
+    cr_assert_eq(bad, 0, "%zu of %zu words differ from the GPU's", bad, nw);
+    free(got), free(exp);
+    unlink(out);
+}
+
+Test(triton_gpu, vector_add) {
+    const char *argv[] = {DIR "add.ptx", "-g", "5", "-b", "128", "-a", "file:" REC "add.x.bin", "-a",
+                          "file:" REC "add.y.bin", "-a", "zeros:20000", "-a", "u32:5000", "-a", "null", "-a", "null",
+                          "-o", "2=triton_add.out", NULL};
+    check(argv, "triton_add.out", REC "add.out.bin", 0, 0);
+}
+
+/* exp via ex2.approx.f32, then div.full.f32 */
+Test(triton_gpu, row_softmax) {
+    const char *argv[] = {DIR "softmax.ptx", "-g", "64", "-b", "128", "-s", "16", "-a", "zeros:199936", "-a",
+                          "file:" REC "softmax.in.bin", "-a", "s32:781", "-a", "s32:781", "-a", "s32:781", "-a",
+                          "null", "-a", "null", "-o", "0=triton_softmax.out", NULL};
+    check(argv, "triton_softmax.out", REC "softmax.out.bin", 1e-6, 0);
+}
+
+/* mean and variance by div.full.f32, 1/sqrt by sqrt.approx.ftz.f32 + div.full:
+ * the outputs near 0 carry the absolute error of the normalised value. */
+Test(triton_gpu, layer_norm) {
+    const char *argv[] = {DIR "layernorm.ptx", "-g", "64", "-b", "128", "-s", "16", "-a",
+                          "file:" REC "layernorm.x.bin", "-a", "zeros:199936", "-a", "file:" REC "layernorm.w.bin",
+                          "-a", "file:" REC "layernorm.b.bin", "-a", "s32:781", "-a", "s32:781", "-a", "f32:1e-5",
+                          "-a", "null", "-a", "null", "-o", "1=triton_layernorm.out", NULL};
+    check(argv, "triton_layernorm.out", REC "layernorm.out.bin", 2e-6, 1);
+}
