@@ -63,7 +63,7 @@ typedef struct ptxi_dim3 { uint32_t x, y, z; } ptxi_dim3;
 
 /* Context options; zero-initialised means defaults. */
 typedef struct ptxi_ctx_options {
-    unsigned threads;          /* host threads running CTAs; 0 = one per core */
+    unsigned threads;          /* host threads running CTAs; 0 = $PTXI_THREADS if set, else one per core */
     double timeout_s;          /* watchdog per launch; 0 = none */
     size_t global_reserve;     /* bytes of address space for device memory; 0 = default (64 GiB) */
     int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */

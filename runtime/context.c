@@ -103,6 +103,10 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     if (!ctx) return PTXI_OUT_OF_MEMORY;
     if (opt) ctx->opt = *opt;
     if (ctx->opt.deterministic) ctx->opt.threads = 1;
+    /* PTXI_THREADS fills in an unset thread count, so that a whole test suite or
+     * program can be run on one thread or on many without changing it. */
+    const char *env = getenv("PTXI_THREADS");
+    if (!ctx->opt.threads && env && atoi(env) > 0) ctx->opt.threads = (unsigned)atoi(env);
     if (!ctx->opt.threads) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
