@@ -479,6 +479,7 @@ typedef struct worker {
     unsigned nslots;
     vm_cta *cta;
     bool *allocated, *live;
+    uint64_t take, took;        /* CTAs [take, took) are this worker's, not yet admitted */
     pthread_t th;
 } worker;
 
@@ -527,7 +528,11 @@ static void out_of_memory(vm_grid *g) {
 /* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
 static bool admit(worker *wk, unsigned s) {
     vm_grid *g = wk->g;
-    uint64_t c = atomic_fetch_add(&g->next_cta, 1);
+    if (wk->take == wk->took) {
+        wk->take = atomic_fetch_add(&g->next_cta, g->chunk);
+        wk->took = wk->take + g->chunk;
+    }
+    uint64_t c = wk->take++;
     if (c >= g->ncta) return false;
     if (!wk->allocated[s]) {
         if (alloc_cta(&wk->cta[s], g->cfg) < 0) { out_of_memory(g); return false; }
@@ -595,6 +600,13 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     unsigned n = cfg->threads ? cfg->threads : 1;
     if (n > g.ncta) n = (unsigned)g.ncta;
     if (!n) n = 1;
+    /* Workers take CTAs a few at a time from the shared counter, in order, so
+     * that small CTAs do not make it the bottleneck; few enough that the grid
+     * still ends evenly on all threads, and one at a time when every CTA must
+     * be resident together (cooperative launches). */
+    g.chunk = cfg->resident ? 1 : g.ncta / ((uint64_t)n * 64);
+    if (g.chunk < 1) g.chunk = 1;
+    if (g.chunk > 16) g.chunk = 16;
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
     if (!ws) rc = 2;

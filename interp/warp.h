@@ -66,8 +66,8 @@ typedef struct vm_barrier {
 /* Shared by every CTA of one launch. */
 typedef struct vm_grid {
     const vm_launch_cfg *cfg;
-    atomic_uint_fast64_t next_cta;
     uint64_t ncta;
+    uint64_t chunk;            /* CTAs a worker takes from next_cta at once */
     atomic_int stop;           /* set on the first fault */
     pthread_mutex_t lock;
     vm_fault *fault;
@@ -75,6 +75,9 @@ typedef struct vm_grid {
     double deadline;           /* watchdog, seconds on the monotonic clock (0 = none) */
     atomic_uint_fast64_t thread_insns, warp_insns;
     atomic_uint_fast64_t pmevents[16];
+    /* Written by every worker taking CTAs: a line of its own, so that taking
+     * one does not evict what the others read all the time (cfg, stop). */
+    _Alignas(64) atomic_uint_fast64_t next_cta;
 } vm_grid;
 
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
