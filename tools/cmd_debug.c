@@ -1,12 +1,15 @@
-/* cmd_debug.c — `ptxi debug`: loads a kernel with the debugger's hook
- * attached, reads commands (a prompt with line editing, or a script), and
- * decides before each instruction whether to stop: breakpoints, brkpt,
- * watchpoints, stepping. The command loop runs inside the hook while stopped. */
+/* cmd_debug.c — `ptxi debug`: either loads one kernel of a PTX file with the
+ * debugger's hook attached and launches it on `run`, or runs a CUDA program
+ * (`ptxi debug -- PROGRAM ARGS`) on ptxi's libcudart.so.13, which attaches the
+ * same debugger inside the program (debug_app.c). The engine is debug_engine.c. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -16,292 +19,52 @@
 #include <editline/readline.h>
 #endif
 
-#define PROMPT "(ptxi) "
-
 static const char usage_text[] =
     "usage: ptxi debug FILE.ptx [launch options] [-x SCRIPT]\n"
+    "       ptxi debug [-x SCRIPT] -- PROGRAM [ARGS...]\n"
     "\n"
     "Runs one kernel under a step debugger (cuda-gdb's commands). The launch\n"
     "options are those of ptxi run; CTAs and warps run in a fixed order.\n"
+    "With --, runs a CUDA program built with `nvcc -cudart shared` on ptxi's\n"
+    "libcudart.so.13 and debugs its kernel launches; the debugger takes commands\n"
+    "once the program's CUDA modules are loaded (its first CUDA call).\n"
     "\n" CLI_LAUNCH_USAGE
-    "  -x, --script FILE    read commands from FILE (standard input when it is not a terminal)\n"
+    "  -x, --script FILE    read commands from FILE (standard input when it is not a terminal;\n"
+    "                       a debugged program then reads its standard input from /dev/null)\n"
     "\n"
     "Type 'help' at the prompt for the commands.\n";
 
-static const char help_text[] =
-    "run (r)                      start the kernel\n"
-    "continue (c)                 run until the next stop\n"
-    "stepi (si) [N]               one PTX instruction of the warp in focus\n"
-    "nexti (ni) [N]               one PTX instruction, stepping over calls\n"
-    "step (s) / next (n) [N]      one source line (.loc), else one instruction; next steps over calls\n"
-    "finish                       run until the current function returns\n"
-    "until (u) [LOCATION]         like next, but never stop going backwards; or run to LOCATION\n"
-    "kill (k)                     stop the kernel\n"
-    "break (b) LOCATION [if COND] LOCATION: [FILE:]LINE (PTX, or .cu through .loc), function, label\n"
-    "tbreak LOCATION [if COND]    a breakpoint that deletes itself when hit\n"
-    "delete/disable/enable [N...] breakpoints by number (all when none given)\n"
-    "watch[/N] ADDRESS            stop when the N (default 4) bytes at ADDRESS change\n"
-    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number or condition; -all: every lane\n"
-    "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
-    "set var %REG = V             set a register of the lane in focus\n"
-    "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"
-    "set cuda break_on_launch on|off\n"
-    "display E / undisplay [N]    print E at every stop\n"
-    "info registers|breakpoints|display|frame\n"
-    "info cuda kernels|warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
-    "cuda block (X,Y,Z) thread (X,Y,Z) | cuda warp N lane M | cuda block|thread|warp|lane\n"
-    "backtrace (bt)               the call stack of the warp in focus\n"
-    "list (l) [[FILE:]LINE]       PTX around the PC, and the .cu source when readable\n"
-    "quit (q)                     leave\n";
-
-/* ---- input ---- */
-
-/* Ctrl-C at a terminal while the kernel runs stops it before its next instruction. */
-static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) { (void)sig; interrupted = 1; }
-
-static char *read_command(dbg *d) {
-#ifdef PTXI_HAVE_LIBEDIT
-    if (d->tty) {
-        char *s;
-        /* Ctrl-C at the prompt abandons the line being typed, as in gdb */
-        while (!(s = readline(PROMPT)) && interrupted) {
-            interrupted = 0;
-            clearerr(stdin);
-            fputs("\n", stdout);
-        }
-        if (s && *s) add_history(s);
-        return s;
-    }
-#endif
-    static char buf[1024];
-    if (d->tty) {
-        fputs(PROMPT, stdout);
-        fflush(stdout);
-    }
-    if (!fgets(buf, sizeof buf, d->in)) return NULL;
-    buf[strcspn(buf, "\r\n")] = 0;
-    if (d->echo) printf(PROMPT "%s\n", buf);
-    return strdup(buf);
-}
-
-/* ---- stopping ---- */
-
-static bool is_word(const char *cmd, const char *w, size_t n, const char *abbrev) {
-    return (strlen(w) == n && !strncmp(cmd, w, n)) || (abbrev && strlen(abbrev) == n && !strncmp(cmd, abbrev, n));
-}
-
-/* Executing lanes of the group at i: the group filtered by the guard. */
-static uint32_t exec_mask(const vm_warp *w, const vm_insn *i) {
-    const uint8_t *fb = w->frames[w->depth - 1].fb;
-    return w->mask & (*(const uint32_t *)(fb + i->g) ^ i->gx);
-}
-
-/* Focus moves to the stopping warp, on the first lane of `lanes` unless the
- * lane in focus is one of them; lanes = 0 (a step) keeps the lane in its warp. */
-static void switch_focus(dbg *d, vm_warp *w, uint32_t lanes) {
-    bool same = d->cta == w->cta && d->fwarp == w->id;
-    if (!lanes && !same) lanes = w->mask;
-    uint32_t lane = lanes ? (uint32_t)__builtin_ctz(lanes) : d->flane;
-    bool changed = !same || (lanes && !(lanes >> d->flane & 1));
-    d->cta = w->cta;
-    if (!changed) return;
-    d->fwarp = w->id;
-    d->flane = lane;
-    char buf[160];
-    dbg_focus_line(d, buf, sizeof buf);
-    printf("[Switching focus to %s]\n", buf);
-}
-
-/* Where the step started: the warp in focus, its position and line. */
-static void begin_step(dbg *d, dbg_mode mode) {
-    vm_warp *w = dbg_fwarp(d);
-    d->mode = mode;
-    if (!w) return;
-    d->step_cta = w->cta->linear;
-    d->step_warp = w->id;
-    d->step_depth = w->depth;
-    d->step_pc = w->pc;
-    const vm_func *f = dbg_func_of(w, w->pc);
-    const vm_src *s = &f->src[w->pc - f->code];
-    d->step_idx = (uint32_t)(w->pc - f->code);
-    d->step_file = s->dbg.file;
-    d->step_line = s->dbg.line;
-    d->step_by_line = s->dbg.file && s->dbg.line;
-}
-
-/* Does the step in progress end before instruction i of warp w? */
-static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
-    if (w->cta->linear != d->step_cta || w->id != d->step_warp) {
-        /* the stepped warp finished: stop wherever execution goes on */
-        vm_cta *c = w->cta;
-        if (c->linear != d->step_cta) return true;
-        vm_warp *s = &c->warps[d->step_warp];
-        return s->state == VM_W_DONE;
-    }
-    const vm_func *f = dbg_func_of(w, i);
-    const vm_src *s = &f->src[i - f->code];
-    uint32_t depth = w->depth, idx = (uint32_t)(i - f->code);
-    bool has_line = s->dbg.file && s->dbg.line;   /* line 0: code the compiler made, no line of its own */
-    bool moved = s->dbg.file != d->step_file || s->dbg.line != d->step_line || depth != d->step_depth;
-    switch (d->mode) {
-    case DBG_STEPI: return true;
-    case DBG_NEXTI: return depth <= d->step_depth;
-    case DBG_FINISH: return depth < d->step_depth;
-    case DBG_STEP:
-        if (!d->step_by_line) return true;
-        return has_line && moved;
-    case DBG_NEXT:
-        if (depth > d->step_depth) return false;
-        if (!d->step_by_line) return true;
-        return depth < d->step_depth || (has_line && moved);
-    case DBG_UNTIL:
-        if (depth > d->step_depth) return false;
-        if (depth < d->step_depth) return true;
-        if (idx <= d->step_idx) return false;
-        return !d->step_by_line || (has_line && moved);
-    default: return false;
-    }
-}
-
-static int command_loop(dbg *d);
-
-/* Shows why and where execution stopped, then reads commands. Returns -1 to kill. */
-static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
-    d->stop_w = w;
-    d->stop_i = i;
-    d->mode = DBG_RUN;
-    d->repeat = 0;
-    switch_focus(d, w, lanes);
-    if (why) printf("\n%s", why);
-    dbg_show_stop(d, w, i);
-    dbg_run_displays(d);
-    fflush(stdout);
-    int r = command_loop(d);
-    d->stop_w = NULL;
-    return r;
-}
-
-/* The runtime's report of a kill, or of a fault already shown, is not news. */
-static void mute_report(dbg *d) {
-    if (!d->devnull) d->devnull = fopen("/dev/null", "w");
-    if (d->devnull) ptxi_ctx_set_output(d->ctx, stdout, d->devnull);
-}
-
-static int kill_launch(dbg *d) {
-    d->killing = true;
-    mute_report(d);
-    return -1;
-}
-
-static int hook(void *p, vm_warp *w, const vm_insn *i) {
-    dbg *d = p;
-    if (d->killing) return -1;
-    d->cta = w->cta;
-    char why[400];
-    why[0] = 0;
-    uint32_t lanes = 0;
-    bool stop = false;
-    if (interrupted) {
-        interrupted = 0;
-        stop = true, lanes = w->mask;
-        snprintf(why, sizeof why, "Program received signal SIGINT, Interrupt.\n");
-    }
-    if (!stop && d->nwatch && dbg_check_watch(d)) stop = true, lanes = w->mask;
-    const vm_func *f = w->frames[w->depth - 1].fn;
-    uint32_t fi = (uint32_t)(f - d->prog->funcs), idx = (uint32_t)(i - f->code);
-    uint8_t mark = idx < f->ncode ? d->mark[fi][idx] : 0;
-    if (!stop && d->break_on_launch && w->depth == 1 && i == f->code && w->cta->linear == 0 && w->id == 0) {
-        stop = true, lanes = w->mask;
-        snprintf(why, sizeof why, "Kernel launch: %s\n", f->ir->name);
-    }
-    if (!stop && mark & DBG_M_BREAK) {
-        dbg_bp *b = NULL;
-        lanes = dbg_check_break(d, w, i, &b);
-        if (lanes) {
-            stop = true;
-            b->hits++;
-            snprintf(why, sizeof why, "%s %d, ", b->temp ? "Temporary breakpoint" : "Breakpoint", b->id);
-            if (b->temp) {
-                char num[16];
-                snprintf(num, sizeof num, "%d", b->id);
-                dbg_cmd_delete(d, num);
-            }
-        }
-    }
-    if (!stop && mark & DBG_M_BRKPT && (lanes = exec_mask(w, i))) {
-        stop = true;
-        snprintf(why, sizeof why, "Program received signal SIGTRAP (brkpt instruction), ");
-    }
-    if (!stop && d->mode != DBG_RUN && step_done(d, w, i)) {
-        if (d->repeat > 0) {   /* stepi N: the next step starts where this one ends */
-            d->repeat--;
-            begin_step(d, d->mode);
-        } else {
-            stop = true, lanes = 0;
-        }
-    }
-    if (stop && stop_here(d, w, i, lanes, why[0] ? why : NULL) < 0) return kill_launch(d);
-    d->prev_w = w;
-    d->prev_i = i;
-    d->prev_m = exec_mask(w, i);
-    return 0;
-}
-
-static void fault_hook(void *p, vm_warp *w, const vm_insn *i, int lane, int status, const char *report) {
-    dbg *d = p;
-    (void)status;
-    if (d->killing) return;
-    d->faulted = true;
-    d->cta = w->cta;
-    char why[1200];
-    snprintf(why, sizeof why, "CUDA Exception: %s\nThe kernel stopped at the faulting instruction, ", report);
-    if (stop_here(d, w, i, lane >= 0 ? 1u << lane : 0, why) < 0) kill_launch(d);
-    else mute_report(d);
-    d->faulted = false;
-}
+static const char *ptx_file;
 
 /* ---- the session: context, module, arguments ---- */
+
+static char **read_lines(const char *path, uint32_t *n);
 
 static void session_end(dbg *d) {
     if (!d->ctx) return;
     cli_launch_release(&d->prep);
-    if (d->mark)
-        for (uint32_t f = 0; f < d->prog->nfuncs; f++) free(d->mark[f]);
-    free(d->mark);
-    d->mark = NULL;
+    dbg_free_modules(d);
     ptxi_ctx_destroy(d->ctx);
     d->ctx = NULL;
 }
 
-/* The debugger owns brkpt instructions: they become no-ops in the debugged
- * code (the hook stops before them), as a GPU debugger patches code. */
 static int session_start(dbg *d) {
     if (ptxi_ctx_create(&d->ctx, &d->lo.co)) return cli_bad(&d->lo, "cannot create a context");
     ptxi_ctx_set_output(d->ctx, stdout, stdout);
-    rt_attach_debugger(d->ctx, hook, d);
-    rt_attach_fault_hook(d->ctx, fault_hook);
-    ptxi_status st = ptxi_module_load_file(d->ctx, d->path, &d->mod);
+    rt_attach_debugger(d->ctx, dbg_hook, d);
+    rt_attach_fault_hook(d->ctx, dbg_fault_hook);
+    ptxi_module *m;
+    ptxi_status st = ptxi_module_load_file(d->ctx, ptx_file, &m);
     if (st) {
         fprintf(stderr, "%s\n", ptxi_ctx_error_detail(d->ctx));
         ptxi_ctx_destroy(d->ctx);
         d->ctx = NULL;
         return st == PTXI_IO ? 2 : 1;
     }
-    d->prog = &d->mod->prog;
-    d->mark = calloc(d->prog->nfuncs + 1, sizeof *d->mark);
-    if (!d->mark) return cli_bad(&d->lo, "out of memory");
-    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
-        vm_func *vf = &d->prog->funcs[f];
-        d->mark[f] = calloc(vf->ncode + 1, 1);
-        if (!d->mark[f]) return cli_bad(&d->lo, "out of memory");
-        for (uint32_t k = 0; k < vf->ncode; k++)
-            if (vf->code[k].op == VM_BRKPT) {
-                vf->code[k].op = VM_NOP;
-                d->mark[f][k] = DBG_M_BRKPT;
-            }
-    }
-    dbg_remark(d);
+    uint32_t n = 0;
+    char **lines = read_lines(ptx_file, &n);
+    if (dbg_add_module(d, m, ptx_file, lines, n)) return cli_bad(&d->lo, "out of memory");
+    dbg_use_module(d, 0);
     return cli_launch_prepare(d->ctx, d->mod, d->path, &d->lo, &d->prep);
 }
 
@@ -315,6 +78,7 @@ static void do_run(dbg *d) {
     d->mode = DBG_RUN;
     d->prev_w = NULL;
     d->fwarp = d->flane = 0;
+    d->fblock = 1;
     for (int k = 0; k < d->nwatch; k++) d->watch[k].host = NULL;   /* re-armed against the new context */
     const cli_launch *l = &d->lo;
     printf("Starting kernel %s<<<(%u,%u,%u),(%u,%u,%u)>>>\n", ptxi_kernel_name(d->prep.k), l->grid.x, l->grid.y,
@@ -333,270 +97,6 @@ static void do_run(dbg *d) {
         cli_launch_write_outs(d->ctx, l, &d->prep);
     }
     d->killing = false;
-}
-
-/* ---- commands ---- */
-
-enum { STAY, RESUME, KILL };
-
-static int need_stopped(dbg *d) {
-    if (d->stop_w) return 0;
-    printf("The program is not being run.\n");
-    return -1;
-}
-
-/* Execution commands: start or resume, with a repeat count for the steps. */
-static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
-    if (need_stopped(d)) return STAY;
-    if (d->faulted) {   /* continue lets the launch end with the fault's error */
-        if (mode == DBG_RUN) return RESUME;
-        printf("The kernel faulted: it cannot go on ('continue' or 'kill' end it).\n");
-        return STAY;
-    }
-    if (mode == DBG_FINISH && dbg_fwarp(d)->depth == 1) {
-        printf("\"finish\" not meaningful in the outermost frame.\n");
-        return STAY;
-    }
-    if (mode == DBG_UNTIL && *args) {
-        int before = d->nbp;
-        if (dbg_cmd_break(d, args, true) || d->nbp == before) return STAY;
-        mode = DBG_RUN;
-    }
-    begin_step(d, mode);
-    return RESUME;
-}
-
-static int set_cmd(dbg *d, const char *a) {
-    if (!strncmp(a, "var ", 4) || !strncmp(a, "variable ", 9)) return dbg_cmd_set_var(d, strchr(a, ' ') + 1);
-    if (!strncmp(a, "cuda break_on_launch", 20)) {
-        const char *v = a + 20;
-        while (*v == ' ') v++;
-        if (!strcmp(v, "on") || !strcmp(v, "application") || !strcmp(v, "all")) d->break_on_launch = true;
-        else if (!strcmp(v, "off") || !strcmp(v, "none")) d->break_on_launch = false;
-        else printf("break_on_launch: on or off\n");
-        return 0;
-    }
-    if (*a == '%' || *a == '{') return dbg_cmd_set_var(d, a);
-    printf("Unknown set command: %s\n", a);
-    return 0;
-}
-
-/* Focus: cuda block (x,y,z) thread (x,y,z) | cuda warp N lane M | bare forms print. */
-static int parse_triple(const char **s, uint32_t v[3]) {
-    const char *p = *s;
-    while (*p == ' ') p++;
-    bool paren = *p == '(';
-    if (paren) p++;
-    for (int k = 0; k < 3; k++) {
-        char *end;
-        unsigned long x = strtoul(p, &end, 0);
-        if (end == p) {
-            if (k == 0) return -1;
-            break;
-        }
-        v[k] = (uint32_t)x;
-        p = end;
-        while (*p == ' ') p++;
-        if (*p != ',') break;
-        p++;
-    }
-    if (paren) {
-        if (*p != ')') return -1;
-        p++;
-    }
-    *s = p;
-    return 0;
-}
-
-static int cuda_cmd(dbg *d, const char *a) {
-    vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("Focus not set on any active CUDA kernel.\n"); return 0; }
-    const vm_launch_cfg *cfg = d->cta->grid->cfg;
-    uint32_t blk[3] = {d->cta->ctaid[0], d->cta->ctaid[1], d->cta->ctaid[2]};
-    uint32_t thr[3] = {w->tid[0][d->flane], w->tid[1][d->flane], w->tid[2][d->flane]};
-    uint32_t warp = d->fwarp, lane = d->flane;
-    bool any = false, by_thread = false;
-    const char *p = a;
-    while (*p) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        uint32_t *tgt = NULL, one[3] = {0, 0, 0};
-        const char *kw = p;
-        size_t n = strcspn(p, " (");
-        p += n;
-        if (is_word(kw, "block", n, NULL)) tgt = blk;
-        else if (is_word(kw, "thread", n, NULL)) tgt = thr, by_thread = true;
-        else if (is_word(kw, "warp", n, NULL) || is_word(kw, "lane", n, NULL)) tgt = one;
-        else if (is_word(kw, "kernel", n, NULL) || is_word(kw, "device", n, NULL) || is_word(kw, "sm", n, NULL) ||
-                 is_word(kw, "grid", n, NULL)) {
-            const char *q = p;
-            while (*q == ' ') q++;
-            if (*q >= '0' && *q <= '9') {
-                char *end;
-                if (strtoul(q, &end, 0) != 0 && !is_word(kw, "grid", n, NULL)) { printf("Invalid coordinates.\n"); return 0; }
-                p = end;
-                any = true;
-            } else {
-                printf("%.*s %u\n", (int)n, kw, is_word(kw, "grid", n, NULL) ? 1u : 0u);
-            }
-            continue;
-        } else { printf("Unknown CUDA focus '%.*s'.\n", (int)n, kw); return 0; }
-        const char *q = p;
-        while (*q == ' ') q++;
-        if (!*q || (*q != '(' && (*q < '0' || *q > '9'))) {   /* bare form: print it */
-            if (tgt == blk) printf("block (%u,%u,%u)\n", blk[0], blk[1], blk[2]);
-            else if (tgt == thr) printf("thread (%u,%u,%u)\n", thr[0], thr[1], thr[2]);
-            else printf("%.*s %u\n", (int)n, kw, kw[0] == 'w' ? warp : lane);
-            continue;
-        }
-        if (parse_triple(&p, tgt)) { printf("Invalid coordinates.\n"); return 0; }
-        if (tgt == one) {
-            if (kw[0] == 'w') warp = one[0], by_thread = false;
-            else lane = one[0], by_thread = false;
-        }
-        any = true;
-    }
-    if (!any) return 0;
-    if (blk[0] != d->cta->ctaid[0] || blk[1] != d->cta->ctaid[1] || blk[2] != d->cta->ctaid[2]) {
-        printf("Block (%u,%u,%u) is not running: the running block is (%u,%u,%u).\n", blk[0], blk[1], blk[2],
-               d->cta->ctaid[0], d->cta->ctaid[1], d->cta->ctaid[2]);
-        return 0;
-    }
-    if (by_thread) {
-        if (thr[0] >= cfg->block[0] || thr[1] >= cfg->block[1] || thr[2] >= cfg->block[2]) {
-            printf("Invalid thread (%u,%u,%u).\n", thr[0], thr[1], thr[2]);
-            return 0;
-        }
-        uint32_t t = thr[0] + cfg->block[0] * (thr[1] + cfg->block[1] * thr[2]);
-        warp = t / VM_LANES, lane = t % VM_LANES;
-    }
-    if (warp >= d->cta->nwarps || lane >= VM_LANES || !(d->cta->warps[warp].present >> lane & 1)) {
-        printf("Invalid warp %u lane %u.\n", warp, lane);
-        return 0;
-    }
-    if (warp == d->fwarp && lane == d->flane) {
-        char buf[160];
-        dbg_focus_line(d, buf, sizeof buf);
-        printf("[Current focus set to %s]\n", buf);
-        return 0;
-    }
-    d->fwarp = warp;
-    d->flane = lane;
-    char buf[160];
-    dbg_focus_line(d, buf, sizeof buf);
-    printf("[Switching focus to %s]\n", buf);
-    vm_warp *nw = dbg_fwarp(d);
-    dbg_show_stop(d, nw, nw->state == VM_W_DONE ? NULL : (nw->mask >> lane & 1) ? nw->pc : nw->lpc[lane]);
-    return 0;
-}
-
-static int undisplay(dbg *d, const char *a) {
-    if (!*a) { d->ndisplay = 0; return 0; }
-    int n = atoi(a);
-    if (n < 1 || n > d->ndisplay) { printf("No display number %d.\n", n); return 0; }
-    memmove(d->display[n - 1], d->display[n], (size_t)(d->ndisplay - n) * sizeof d->display[0]);
-    d->ndisplay--;
-    return 0;
-}
-
-/* One command line. Returns STAY, RESUME or KILL. */
-static int execute(dbg *d, char *line) {
-    char *c = line;
-    while (*c == ' ' || *c == '\t') c++;
-    size_t n = strcspn(c, " \t/");
-    char fmt[16] = "";
-    char *a = c + n;
-    if (*a == '/') {
-        size_t fl = strcspn(a + 1, " \t");
-        snprintf(fmt, sizeof fmt, "%.*s", (int)(fl < 15 ? fl : 15), a + 1);
-        a += 1 + fl;
-    }
-    while (*a == ' ' || *a == '\t') a++;
-    for (char *e = a + strlen(a); e > a && (e[-1] == ' ' || e[-1] == '\t'); e--) e[-1] = 0;
-#define IS(w, ab) is_word(c, w, n, ab)
-    if (!n || c[0] == '#') return STAY;
-    if (IS("run", "r")) {
-        if (d->stop_w) { printf("The program being debugged has been started already.\n"); return STAY; }
-        do_run(d);
-        return STAY;
-    }
-    if (IS("continue", "c")) return exec_cmd(d, DBG_RUN, a);
-    static const struct { const char *name, *abbrev; dbg_mode mode; } steps[] = {
-        {"stepi", "si", DBG_STEPI}, {"nexti", "ni", DBG_NEXTI}, {"step", "s", DBG_STEP}, {"next", "n", DBG_NEXT}};
-    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
-        if (IS(steps[k].name, steps[k].abbrev)) {
-            int r = exec_cmd(d, steps[k].mode, "");
-            if (r == RESUME && *a) d->repeat = atoi(a) > 1 ? atoi(a) - 1 : 0;
-            return r;
-        }
-    if (IS("finish", "fin")) return exec_cmd(d, DBG_FINISH, a);
-    if (IS("until", "u") || IS("advance", NULL)) return exec_cmd(d, DBG_UNTIL, a);
-    if (IS("kill", "k")) {
-        if (need_stopped(d)) return STAY;
-        return KILL;
-    }
-    if (IS("quit", "q")) {
-        d->quit = true;
-        return d->stop_w ? KILL : STAY;
-    }
-    if (IS("break", "b") || IS("tbreak", "tb")) { dbg_cmd_break(d, a, c[0] == 't'); return STAY; }
-    if (IS("delete", "d")) { dbg_cmd_delete(d, a); return STAY; }
-    if (IS("disable", NULL) || IS("enable", NULL)) { dbg_cmd_enable(d, a, c[0] == 'e'); return STAY; }
-    if (IS("watch", NULL)) {
-        char spec[600];
-        snprintf(spec, sizeof spec, "%s%s%s", fmt[0] ? "/" : "", fmt, a);
-        dbg_cmd_watch(d, spec);
-        return STAY;
-    }
-    if (IS("print", "p") || IS("output", NULL) || IS("inspect", NULL)) { dbg_cmd_print(d, fmt, a); return STAY; }
-    if (IS("x", NULL)) { dbg_cmd_x(d, fmt, a); return STAY; }
-    if (IS("set", NULL)) { set_cmd(d, a); return STAY; }
-    if (IS("display", NULL)) {
-        if (!*a) { dbg_run_displays(d); return STAY; }
-        if (d->ndisplay == DBG_MAX_DISPLAY) { printf("Too many displays.\n"); return STAY; }
-        snprintf(d->display[d->ndisplay++], sizeof d->display[0], "%s%s%s%s", fmt[0] ? "/" : "", fmt,
-                 fmt[0] ? " " : "", a);
-        if (d->stop_w) {
-            int keep = d->ndisplay;
-            dbg_run_displays(d);
-            d->ndisplay = keep;
-        }
-        return STAY;
-    }
-    if (IS("undisplay", NULL)) return undisplay(d, a);
-    if (IS("info", "i")) { dbg_cmd_info(d, a); return STAY; }
-    if (IS("backtrace", "bt") || IS("where", NULL)) { dbg_cmd_backtrace(d); return STAY; }
-    if (IS("list", "l")) { dbg_cmd_list(d, a); return STAY; }
-    if (IS("cuda", NULL)) { cuda_cmd(d, a); return STAY; }
-    if (IS("help", "h")) { fputs(help_text, stdout); return STAY; }
-    if (IS("echo", NULL)) { printf("%s\n", a); return STAY; }
-#undef IS
-    printf("Undefined command: \"%.*s\".  Try \"help\".\n", (int)n, c);
-    return STAY;
-}
-
-/* Reads and runs commands until one resumes the kernel. An empty line repeats
- * the last command, as in gdb. Returns -1 when the kernel must be killed. */
-static int command_loop(dbg *d) {
-    for (;;) {
-        if (d->quit) return d->stop_w ? -1 : 0;
-        char *line = read_command(d);
-        if (!line) {
-            d->quit = true;
-            return d->stop_w ? -1 : 0;
-        }
-        char *s = line;
-        while (*s == ' ' || *s == '\t') s++;
-        if (!*s && d->last[0]) snprintf(line = realloc(line, sizeof d->last), sizeof d->last, "%s", d->last);
-        else if (*s) snprintf(d->last, sizeof d->last, "%s", s);
-        interrupted = 0;   /* a Ctrl-C at the prompt is not for the kernel */
-        int r = execute(d, line);
-        free(line);
-        fflush(stdout);
-        if (r == RESUME) return 0;
-        if (r == KILL) return -1;
-        if (!d->stop_w && !d->running && d->quit) return 0;
-    }
 }
 
 static char **read_lines(const char *path, uint32_t *n) {
@@ -636,23 +136,103 @@ static void no_aslr(int argc, char **argv) {
     free(v);
 }
 
+/* ---- a CUDA program ---- */
+
+/* How a program's end reads in the transcript; the result is its exit status. */
+static int program_ended(int status) {
+    if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code) printf("[Program exited with code %d]\n", code);
+        else printf("[Program exited normally]\n");
+        return code;
+    }
+    int sig = WTERMSIG(status);
+    if (sig != SIGKILL) printf("[Program terminated with signal %s]\n", strsignal(sig));
+    return 128 + sig;
+}
+
+/* The program runs in a child process on ptxi's libcudart.so.13 (through
+ * `ptxi exec`), told by PTXI_DEBUG where its commands come from: the
+ * terminal, or a descriptor it inherits (the script, or this process's
+ * standard input, in which case the program's own standard input is
+ * /dev/null). It reports on a pipe that the debugger is attached. */
+static int debug_program(char **argv, int argc, const char *script) {
+    int in = -1, ack[2];
+    bool tty = !script && isatty(0);
+    if (script && (in = open(script, O_RDONLY)) < 0) {
+        fprintf(stderr, "ptxi debug: cannot read the script '%s': %s\n", script, strerror(errno));
+        return 2;
+    }
+    if (!script && !tty && (in = dup(0)) < 0) return 2;
+    if (pipe(ack)) return 2;
+    fcntl(ack[0], F_SETFD, FD_CLOEXEC);
+    char how[64];
+    if (tty) snprintf(how, sizeof how, "in=tty,ack=%d", ack[1]);
+    else snprintf(how, sizeof how, "in=%d,ack=%d", in, ack[1]);
+    setenv("PTXI_DEBUG", how, 1);
+    /* one host thread and a fixed order: the same commands give the same transcript */
+    setenv("PTXI_THREADS", "1", 1);
+    setenv("PTXI_DETERMINISTIC", "1", 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return 2;
+    if (pid == 0) {
+        int p = personality(0xffffffff);
+        if (p != -1) personality((unsigned long)p | ADDR_NO_RANDOMIZE);   /* addresses repeat from run to run */
+        if (!script && !tty) {
+            int null = open("/dev/null", O_RDONLY);
+            if (null >= 0) dup2(null, 0), close(null);
+        }
+        char **v = calloc((size_t)argc + 3, sizeof *v);
+        if (!v || !cmd_exec) _exit(2);
+        v[0] = (char *)"exec";
+        v[1] = (char *)"--";
+        memcpy(v + 2, argv, (size_t)argc * sizeof *v);
+        _exit(cmd_exec(argc + 2, v));
+    }
+    close(ack[1]);
+    if (in >= 0) close(in);
+    /* Ctrl-C belongs to the program's debugger, which stops the kernel with it */
+    signal(SIGINT, SIG_IGN);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    char byte;
+    bool attached = read(ack[0], &byte, 1) == 1;
+    close(ack[0]);
+    if (!attached && WIFEXITED(status) && WEXITSTATUS(status) < 126)
+        fprintf(stderr, "ptxi debug: %s never used ptxi's libcudart.so.13 (no CUDA call, or not built with "
+                        "`nvcc -cudart shared`): nothing was debugged\n", argv[0]);
+    return program_ended(status);
+}
+
 int cmd_debug(int argc, char **argv) {
     static const struct option opts[] = {CLI_LAUNCH_LONGOPTS, {"script", required_argument, 0, 'x'},
                                          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static dbg d;
-    no_aslr(argc, argv);
+    bool program = false;
+    for (int k = 1; k < argc && !program; k++) program = !strcmp(argv[k], "--");
+    if (!program) no_aslr(argc, argv);
     memset(&d, 0, sizeof d);
     cli_launch_init(&d.lo, "debug");
     d.next_id = 1;
+    d.run = do_run;
     const char *script = NULL;
     optind = 1;
     for (int c; (c = getopt_long(argc, argv, CLI_LAUNCH_SHORTOPTS "x:h", opts, NULL)) != -1;) {
+        if (program && c != 'x' && c != 'h') {
+            fprintf(stderr, "ptxi debug: a program's launches come from the program: only -x goes before --\n");
+            return 2;
+        }
         int r = cli_launch_opt(&d.lo, c, optarg);
         if (r == 0) continue;
         if (r == 2) return 2;
         if (c == 'x') script = optarg;
         else if (c == 'h') { fputs(usage_text, stdout); return 0; }
         else { fputs(usage_text, stderr); return 2; }
+    }
+    if (program) {
+        if (optind >= argc) { fputs(usage_text, stderr); return 2; }
+        return debug_program(argv + optind, argc - optind, script);
     }
     if (optind != argc - 1) {
         fputs(usage_text, stderr);
@@ -661,27 +241,24 @@ int cmd_debug(int argc, char **argv) {
     /* one host thread and a fixed order: the same commands give the same transcript */
     d.lo.co.threads = 1;
     d.lo.co.deterministic = 1;
-    d.path = argv[optind];
-    d.ptx = read_lines(d.path, &d.nptx);
+    ptx_file = argv[optind];
     d.in = stdin;
     if (script && !(d.in = fopen(script, "r"))) return cli_bad(&d.lo, "cannot read the script '%s'", script);
     d.tty = !script && isatty(0);
     d.echo = !d.tty;
-    if (d.tty) {
-        struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-    }
+#ifdef PTXI_HAVE_LIBEDIT
+    d.readline = readline;
+    d.add_history = add_history;
+#endif
+    if (d.tty) dbg_catch_interrupt(true);
     int rc = session_start(&d);
     if (!rc) {
         printf("Kernel %s from %s; 'run' starts it, 'help' lists the commands.\n", ptxi_kernel_name(d.prep.k),
                dbg_base(d.path));
-        while (!d.quit && !command_loop(&d) && !d.quit) {}
+        while (!d.quit && !dbg_command_loop(&d) && !d.quit) {}
     }
     session_end(&d);
     dbg_free_breaks(&d);
-    for (uint32_t k = 0; k < d.nptx; k++) free(d.ptx[k]);
-    free(d.ptx);
     if (script) fclose(d.in);
     if (d.devnull) fclose(d.devnull);
     return rc;

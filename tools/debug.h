@@ -1,8 +1,10 @@
 /* debug.h — `ptxi debug`, the step debugger: its session state, shared by the
- * command loop and execution control (cmd_debug.c), breakpoints and watchpoints
- * (debug_break.c) and inspection (debug_show.c). The debugger runs inside the
- * interpreter's per-instruction hook (vm_runtime.dbg), on the thread running
- * the warp; launches are deterministic (one host thread). */
+ * command loop and execution control (debug_engine.c), breakpoints and
+ * watchpoints (debug_break.c), inspection (debug_show.c), the PTX-file session
+ * (cmd_debug.c) and the session inside a CUDA program (debug_app.c, linked
+ * into libcudart.so.13). The debugger runs inside the interpreter's
+ * per-instruction hook (vm_runtime.dbg), on the thread running the warp;
+ * launches are deterministic (one host thread). */
 #ifndef PTXI_DEBUG_H
 #define PTXI_DEBUG_H
 
@@ -48,17 +50,33 @@ typedef struct dbg_watch {
     uint8_t old[8];
 } dbg_watch;
 
+/* A loaded module the debugger knows: its program, the PTX text's lines and
+ * the marks on its instructions. */
+typedef struct dbg_mod {
+    ptxi_module *mod;
+    char *path;                /* the PTX file, or the name a program's fatbinary PTX goes by */
+    char **ptx;
+    uint32_t nptx;
+    uint8_t **mark;
+} dbg_mod;
+
 typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_NEXTI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;
 
 typedef struct dbg {
     cli_launch lo;
-    const char *path;
     ptxi_ctx *ctx;
-    ptxi_module *mod;
     cli_prepared prep;
+    bool app;                  /* inside a CUDA program (debug_app.c) rather than on a PTX file */
+    void (*run)(struct dbg *); /* what `run` does (a PTX file); NULL: a program, which `run` lets go on */
+    void (*kill)(struct dbg *);/* ends the program on `kill`, `quit` (NULL: only the launch ends) */
+    dbg_mod *mods;
+    uint32_t nmods, cur;       /* the module in use: the one of the kernel running */
+    /* the module in use, as the inspection code reads it */
+    const char *path;
+    ptxi_module *mod;
     vm_program *prog;
     uint8_t **mark;            /* per function, per code index: DBG_M_* */
-    char **ptx;                /* the PTX file's lines (1-based: ptx[line - 1]) */
+    char **ptx;                /* the PTX's lines (1-based: ptx[line - 1]) */
     uint32_t nptx;
     /* breakpoints, watchpoints, displays */
     dbg_bp bp[DBG_MAX_BP];
@@ -68,6 +86,7 @@ typedef struct dbg {
     char display[DBG_MAX_DISPLAY][128];
     int ndisplay;
     bool break_on_launch;
+    unsigned kernel_no;        /* the launch in progress, counted from 0 in a program */
     /* execution */
     bool started, running, killing, quit;
     dbg_mode mode;
@@ -83,18 +102,41 @@ typedef struct dbg {
     bool faulted;
     /* focus: warp and lane of the current CTA */
     uint32_t fwarp, flane;
+    uint64_t fblock;           /* the block in focus at the last stop: its linear index + 1 */
     /* the last instruction run (for watchpoints): warp, instruction, executing lanes */
     vm_warp *prev_w;
     const vm_insn *prev_i;
     uint32_t prev_m;
-    /* input */
+    /* input: a prompt with line editing when readline is set, else lines of `in` */
     FILE *in, *devnull;
     bool tty, echo;
+    char *(*readline)(const char *);
+    int (*add_history)(const char *);
     char last[512];
     unsigned nvalues;          /* $N of print */
     uint32_t list_next;        /* the PTX line a bare `list` goes on from, while the PC is list_at */
     const vm_insn *list_at;
 } dbg;
+
+/* debug_engine.c: stopping, stepping and the commands */
+int dbg_hook(void *d, vm_warp *w, const vm_insn *i);
+void dbg_fault_hook(void *d, vm_warp *w, const vm_insn *i, int lane, int status, const char *report);
+/* Reads and runs commands until one resumes execution. Returns -1 when the kernel must be killed. */
+int dbg_command_loop(dbg *d);
+/* Ctrl-C while a kernel runs stops it before its next instruction (on while `on`). */
+void dbg_catch_interrupt(bool on);
+/* Adds a loaded module (taking the lines); the debugger owns its brkpt
+ * instructions, which become no-ops (the hook stops before them). */
+int dbg_add_module(dbg *d, ptxi_module *m, const char *path, char **ptx, uint32_t nptx);
+/* Makes module k the one in use; breakpoints are resolved in it again. */
+void dbg_use_module(dbg *d, uint32_t k);
+/* Forgets module k (after a device reset freed it); no module is in use afterwards. */
+void dbg_drop_module(dbg *d, uint32_t k);
+void dbg_free_modules(dbg *d);
+/* A function's name as shown: demangled inside a C++ program, else its PTX name (static buffer). */
+const char *dbg_fn_name(dbg *d, const char *ptx_name);
+/* Does `spec` name the function (its PTX name, its demangled name, or that name without the parameters)? */
+bool dbg_names_fn(dbg *d, const char *ptx_name, const char *spec);
 
 /* debug_break.c */
 int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err, size_t errlen);
@@ -109,6 +151,8 @@ int dbg_cmd_watch(dbg *d, const char *args);
 /* Reports a changed watchpoint and returns true. */
 bool dbg_check_watch(dbg *d);
 void dbg_free_breaks(dbg *d);
+/* Resolves every breakpoint again in the module in use; those that have no code there wait. */
+void dbg_reresolve(dbg *d);
 
 /* debug_show.c */
 typedef struct dbg_val {

@@ -61,6 +61,9 @@ static uint32_t line_with_code(dbg *d, bool cu, uint32_t file, uint32_t line) {
 }
 
 int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err, size_t errlen) {
+    *out = NULL;
+    *n = 0;
+    if (!d->prog) { snprintf(err, errlen, "No PTX is loaded."); return -1; }
     const ir_module *m = d->prog->ir;
     const char *colon = strrchr(spec, ':');
     if (colon && all_digits(colon + 1)) {
@@ -94,7 +97,7 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
     if (!*out) return -1;
     for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
         const vm_func *vf = &d->prog->funcs[f];
-        if (vf->ncode && !strcmp(vf->ir->name, spec)) {
+        if (vf->ncode && dbg_names_fn(d, vf->ir->name, spec)) {
             **out = (dbg_loc){f, 0};
             *n = 1;
             return 0;
@@ -127,13 +130,34 @@ void dbg_remark(dbg *d) {
 static void describe_loc(dbg *d, const dbg_loc *l, char *buf, size_t len) {
     const vm_func *vf = &d->prog->funcs[l->fn];
     const vm_src *s = &vf->src[l->idx];
-    int k = snprintf(buf, len, "%s at %s:%u", vf->ir->name, dbg_base(d->path), s->loc.line);
+    int k = snprintf(buf, len, "%s at %s:%u", dbg_fn_name(d, vf->ir->name), dbg_base(d->path), s->loc.line);
     const char *cu = s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), s->dbg.line);
 }
 
+/* The name of another loaded module where spec has code (a breakpoint there
+ * waits until that module is in use), or NULL. */
+static const char *module_with(dbg *d, const char *spec) {
+    uint32_t cur = d->cur, nbp = (uint32_t)d->nbp;
+    const char *found = NULL;
+    if (d->stop_w) return NULL;   /* the module in use is the one stopped in */
+    d->nbp = 0;                   /* switching modules resolves breakpoints: none meanwhile */
+    for (uint32_t k = 0; k < d->nmods && !found; k++) {
+        if (k == cur) continue;
+        dbg_use_module(d, k);
+        dbg_loc *locs = NULL;
+        uint32_t n = 0;
+        char err[300];
+        if (!dbg_resolve(d, spec, &locs, &n, err, sizeof err) && n) found = d->mods[k].path;
+        free(locs);
+    }
+    if (d->nmods > 1) dbg_use_module(d, cur);
+    d->nbp = (int)nbp;
+    return found;
+}
+
 int dbg_cmd_break(dbg *d, const char *args, bool temp) {
-    char spec[256], cond[256] = "", err[300];
+    char spec[256], cond[256] = "", err[300] = "";
     if (!*args) {
         if (!d->stop_w) { printf("No default breakpoint location now.\n"); return -1; }
         const vm_func *f = dbg_func_of(d->stop_w, d->stop_i);
@@ -149,10 +173,15 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
     if (d->nbp == DBG_MAX_BP) { printf("Too many breakpoints.\n"); return -1; }
     dbg_bp *b = &d->bp[d->nbp];
     memset(b, 0, sizeof *b);
+    const char *other = NULL;
     if (dbg_resolve(d, spec, &b->locs, &b->nlocs, err, sizeof err) || !b->nlocs) {
-        printf("%s\n", b->nlocs || !b->locs ? err : "No code at that location.");
         free(b->locs);
-        return -1;
+        b->locs = NULL;
+        b->nlocs = 0;
+        if (!(other = module_with(d, spec))) {
+            printf("%s\n", err[0] ? err : "No code at that location.");
+            return -1;
+        }
     }
     b->id = d->next_id++;
     b->enabled = true;
@@ -161,7 +190,8 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
     snprintf(b->cond, sizeof b->cond, "%s", cond);
     d->nbp++;
     char where[400];
-    describe_loc(d, &b->locs[0], where, sizeof where);
+    if (other) snprintf(where, sizeof where, "%s (in %s, pending until one of its kernels runs)", spec, dbg_base(other));
+    else describe_loc(d, &b->locs[0], where, sizeof where);
     printf("%s %d at %s", temp ? "Temporary breakpoint" : "Breakpoint", b->id, where);
     if (b->nlocs > 1) printf(" (%u locations)", b->nlocs);
     printf("\n");
@@ -212,7 +242,8 @@ void dbg_info_breakpoints(dbg *d) {
     for (int k = 0; k < d->nbp; k++) {
         const dbg_bp *b = &d->bp[k];
         char where[400];
-        describe_loc(d, &b->locs[0], where, sizeof where);
+        if (b->nlocs) describe_loc(d, &b->locs[0], where, sizeof where);
+        else snprintf(where, sizeof where, "<pending> %s", b->spec);
         printf("%-7d breakpoint      %-4s %-3s %s\n", b->id, b->temp ? "del" : "keep", b->enabled ? "y" : "n", where);
         if (b->cond[0]) printf("\tstop only if %s\n", b->cond);
         if (b->hits) printf("\tbreakpoint already hit %u time%s\n", b->hits, b->hits == 1 ? "" : "s");
@@ -310,6 +341,18 @@ bool dbg_check_watch(dbg *d) {
         return true;
     }
     return false;
+}
+
+void dbg_reresolve(dbg *d) {
+    for (int k = 0; k < d->nbp; k++) {
+        dbg_bp *b = &d->bp[k];
+        char err[300];
+        free(b->locs);
+        b->locs = NULL;
+        b->nlocs = 0;
+        if (dbg_resolve(d, b->spec, &b->locs, &b->nlocs, err, sizeof err)) b->nlocs = 0;
+    }
+    dbg_remark(d);
 }
 
 void dbg_free_breaks(dbg *d) {

@@ -33,17 +33,16 @@ const char *dbg_file_name(dbg *d, uint32_t file) {
 }
 
 /* One .cu file's lines, read on first use: by its .file name, else next to the PTX file. */
-static struct { uint32_t file; char **v; uint32_t n; bool tried; } cu_cache[8];
+static struct { char *name; char **v; uint32_t n; } cu_cache[8];
 
 const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line) {
+    const char *name = dbg_file_name(d, file);
+    if (!name) return NULL;
     int k = 0;
-    while (k < 8 && cu_cache[k].tried && cu_cache[k].file != file) k++;
+    while (k < 8 && cu_cache[k].name && strcmp(cu_cache[k].name, name)) k++;
     if (k == 8) return NULL;
-    if (!cu_cache[k].tried) {
-        cu_cache[k].tried = true;
-        cu_cache[k].file = file;
-        const char *name = dbg_file_name(d, file);
-        if (!name) return NULL;
+    if (!cu_cache[k].name) {
+        cu_cache[k].name = strdup(name);
         FILE *f = fopen(name, "r");
         if (!f) {
             char alt[1024];
@@ -71,7 +70,7 @@ const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line) {
 void dbg_where(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_t len) {
     const vm_func *f = dbg_func_of(w, i);
     const vm_src *s = &f->src[i - f->code];
-    int k = snprintf(buf, len, "%s at %s:%u", f->ir->name, dbg_base(d->path), s->loc.line);
+    int k = snprintf(buf, len, "%s at %s:%u", dbg_fn_name(d, f->ir->name), dbg_base(d->path), s->loc.line);
     const char *cu = s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), s->dbg.line);
 }
@@ -776,8 +775,8 @@ int dbg_cmd_info(dbg *d, const char *args) {
         else if (!strncmp(s, "barriers", 8)) info_barriers(d);
         else if (!strncmp(s, "kernels", 7)) {
             const vm_launch_cfg *c = d->cta->grid->cfg;
-            printf("  Kernel  Function  GridDim  BlockDim\n* 0       %s  (%u,%u,%u)  (%u,%u,%u)\n", c->kernel->ir->name,
-                   c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
+            printf("  Kernel  Function  GridDim  BlockDim\n* %-7u %s  (%u,%u,%u)  (%u,%u,%u)\n", d->kernel_no,
+                   dbg_fn_name(d, c->kernel->ir->name), c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
         }
         else if (!strncmp(s, "mbarrier", 8)) info_mbarrier(d, s + strcspn(s, " ") + (s[strcspn(s, " ")] ? 1 : 0));
         else printf("info cuda: kernels, warps, lanes, threads, blocks, barriers or mbarrier ADDRESS\n");

@@ -128,6 +128,14 @@ cudaError_t cr_capture_host(cudaHostFn_t fn, void *user, cudaStream_t s);
 /* ---- launch.c ---- */
 cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);
 
+/* ---- debug_hook.c: `ptxi debug -- PROGRAM` (calls do nothing unless cr_debugging) ---- */
+extern bool cr_debugging;
+void cr_debug_attach(ptxi_ctx *ctx);
+void cr_debug_module(ptxi_module *m, const char *ptx, size_t len);
+void cr_debug_loaded(void);
+void cr_debug_launch(ptxi_kernel *k, dim3 g, dim3 b);
+void cr_debug_launch_end(void);
+
 /* ---- device.c ---- */
 void cr_fill_props(struct cudaDeviceProp *p);
 

@@ -40,8 +40,10 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
     if (found != cudaSuccess) return cr_ret(found);
     if (cr_capturing(stream)) return cr_capture_kernel(k, g, b, args, shared, stream);
     CR_STREAM_WORK(stream);
+    if (cr_debugging) cr_debug_launch(k, g, b);
     ptxi_status s = ptxi_launch_ex(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
                                    cr_stream(stream), args, flags);
+    if (cr_debugging) cr_debug_launch_end();
     if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
         cr_defer_fault(s);
         return cudaSuccess;

@@ -154,6 +154,8 @@ void cr_load_modules(void) {
             const char *detail = ptxi_ctx_error_detail(cr_ctx);
             snprintf(fb->msg, sizeof fb->msg, "its PTX (compute_%u) cannot be loaded: %s%s%s", fb->arch,
                      ptxi_error_string(s), detail && *detail ? "\n" : "", detail ? detail : "");
+        } else {
+            cr_debug_module(fb->mod, fb->ptx, fb->len);
         }
     }
     for (size_t i = 0; i < funcs.cap; i++) {
@@ -171,6 +173,7 @@ void cr_load_modules(void) {
     for (cr_fatbin *fb = fatbins; fb; fb = fb->next)
         if (fb->err) report(fb);
     pthread_mutex_unlock(&reg_lock);
+    cr_debug_loaded();
 }
 
 void cr_forget_modules(void) {

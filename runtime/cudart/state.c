@@ -39,6 +39,7 @@ static cudaError_t create_ctx(void) {
     }
     const char *quiet = getenv("PTXI_QUIET");
     if (quiet && *quiet && strcmp(quiet, "0")) ptxi_ctx_set_fault_reports(cr_ctx, 0);
+    cr_debug_attach(cr_ctx);
     return cudaSuccess;
 }
 

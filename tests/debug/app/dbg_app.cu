@@ -1,0 +1,49 @@
+// dbg_app.cu — the CUDA program tests/debug/test_debug_app.c debugs with
+// `ptxi debug -- ./dbg_app`: two kernel launches, host output between them, an
+// exit status of its own, and (with the argument "oob") a write past the end of
+// an allocation by one thread.
+#include <cstdio>
+#include <cstring>
+
+__global__ void scale(float *v, int n, float k) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = v[i];
+        v[i] = x * k;
+    }
+}
+
+__global__ void offset(float *v, int n, float add) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) v[i] += add;
+}
+
+__global__ void poke(int *p, int bad) {
+    int i = threadIdx.x;
+    int at = i == bad ? i + (1 << 26) : i;
+    p[at] = i;
+}
+
+int main(int argc, char **argv) {
+    const int n = 40;
+    float h[n];
+    for (int i = 0; i < n; i++) h[i] = (float)i;
+    float *d;
+    cudaMalloc(&d, sizeof h);
+    cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    printf("host: before the kernels\n");
+    scale<<<2, 32>>>(d, n, 2.0f);
+    offset<<<1, 64>>>(d, n, 1.0f);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("host: v[5] = %g, v[39] = %g\n", h[5], h[39]);
+    if (argc > 1 && !strcmp(argv[1], "oob")) {
+        int *p;
+        cudaMalloc(&p, 32 * sizeof(int));
+        poke<<<1, 32>>>(p, 7);
+        cudaError_t e = cudaDeviceSynchronize();
+        printf("host: after poke: %s\n", cudaGetErrorName(e));
+        return 3;
+    }
+    fprintf(stderr, "host: done\n");
+    return 5;
+}

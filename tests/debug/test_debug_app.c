@@ -1,0 +1,229 @@
+/* test_debug_app.c — `ptxi debug -- PROGRAM` on a CUDA program built with nvcc
+ * (tests/debug/app/dbg_app.cu: scale<<<2,32>>> then offset<<<1,64>>> on
+ * v[i] = i, n = 40; poke<<<1,32>>> where thread 7 writes 2^28 bytes past its
+ * buffer). Scripts in batch mode and a session on a pseudo-terminal; expected
+ * values follow from the program's source. */
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "../cudart/harness.h"
+
+#define PTXI PTXI_BINARY_DIR "/bin/ptxi"
+#define APP_DIR PTXI_SOURCE_DIR "/tests/debug/app"
+
+/* Built once, whichever test comes first: the tests run in parallel processes. */
+static const char *app(void) {
+    NEED_NVCC_AND_LIBRARY();
+    sh("mkdir -p " WORK_DIR);
+    int lock = open(WORK_DIR "/dbg_app.lock", O_CREAT | O_RDWR, 0644);
+    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
+    const char *bin = build(APP_DIR, "dbg_app.cu", "-arch=sm_90 -lineinfo", "dbg_app");
+    close(lock);
+    return bin;
+}
+
+/* A sanitized build's libcudart needs the sanitizer's runtime in the (plain)
+ * program: the one this test runs with, found in its own mappings. */
+static const char *child_preload(void) {
+    static char lib[1024];
+    const char *env = getenv("PTXI_CHILD_PRELOAD");
+    if (env && *env) return env;
+#if defined(__SANITIZE_ADDRESS__)
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[1400];
+    while (f && !lib[0] && fgets(line, sizeof line, f)) {
+        char *p = strchr(line, '/');
+        if (p && strstr(p, "/libasan.so")) snprintf(lib, sizeof lib, "%.*s", (int)strcspn(p, "\n"), p);
+    }
+    if (f) fclose(f);
+#endif
+    return lib;
+}
+
+/* Runs `ptxi debug -x SCRIPT -- dbg_app ARGS` (SCRIPT on standard input when
+ * stdin_script) and returns its standard output, standard error and status. */
+static run_result debug_app(const char *script, const char *args, bool stdin_script) {
+    const char *bin = app();
+    char path[] = "/tmp/ptxi_dbgapp_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert(write(fd, script, strlen(script)) == (ssize_t)strlen(script));
+    close(fd);
+    char out[1100], err[1100], env[1200] = "";
+    snprintf(out, sizeof out, "%s.stdout", path);
+    snprintf(err, sizeof err, "%s.stderr", path);
+    if (child_preload()[0]) snprintf(env, sizeof env, "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0", child_preload());
+    char how[1100];
+    snprintf(how, sizeof how, stdin_script ? "-- '%s' %s < '%s'" : "-x '%3$s' -- '%1$s' %2$s < /dev/null", bin, args,
+             path);
+    run_result r;
+    r.rc = sh("cd '%s' && env %s timeout 120 '%s' debug %s > '%s' 2> '%s'", APP_DIR, env, PTXI, how, out, err);
+    unlink(path);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    unlink(out);
+    unlink(err);
+    cr_assert(r.out && r.err);
+    return r;
+}
+
+static void expect_in_order(const char *out, const char *const *want, int n) {
+    const char *at = out;
+    for (int k = 0; k < n; k++) {
+        const char *hit = strstr(at, want[k]);
+        cr_assert(hit, "expected \"%s\" (in order) in the transcript:\n%s", want[k], out);
+        at = hit + strlen(want[k]);
+    }
+}
+#define EXPECT(out, ...)                                                                  \
+    do {                                                                                  \
+        const char *const w_[] = {__VA_ARGS__};                                           \
+        expect_in_order(out, w_, (int)(sizeof w_ / sizeof w_[0]));                        \
+    } while (0)
+
+/* The PTX line of the first "=> N\t" after `after`. */
+static unsigned pc_line_after(const char *out, const char *after) {
+    const char *p = strstr(out, after);
+    cr_assert(p, "no \"%s\" in:\n%s", after, out);
+    p = strstr(p, "=> ");
+    cr_assert(p, "no PC line after \"%s\" in:\n%s", after, out);
+    return (unsigned)strtoul(p + 3, NULL, 10);
+}
+
+#define SCALE "scale(float*, int, float)"
+#define OFFSET "offset(float*, int, float)"
+
+Test(debug_app, break_on_launch_focus_print_stepi_and_the_next_launch) {
+    run_result r = debug_app("set cuda break_on_launch on\nbreak dbg_app.cu:12\nrun\ninfo cuda kernels\nstepi\n"
+                             "continue\ncuda thread 5\nprint %r1\nprint %f2\nprint %f1\nprint %tid.x\ncontinue\n"
+                             "print %r1\nbacktrace\ndelete\ncontinue\ninfo cuda kernels\ncontinue\n",
+                             "", false);
+    EXPECT(r.out, "Program dbg_app: its CUDA modules are loaded", "dbg_app.compute_90.ptx: " SCALE ", " OFFSET,
+           /* a breakpoint on a .cu line, through .loc */
+           "Breakpoint 1 at " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)",
+           /* the program runs until its first launch */
+           "(ptxi) run\n", "host: before the kernels\n", "[Launch of CUDA kernel 0 " SCALE "<<<(2,1,1),(32,1,1)>>>]",
+           "Kernel launch: " SCALE, SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:8)",
+           "[block (0,0,0), warp 0, active 0xffffffff]", "ld.param.u64",
+           "* 0       " SCALE "  (2,1,1)  (32,1,1)",
+           "Breakpoint 1, " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)", "12\t        v[i] = x * k;",
+           /* thread 5 of block 0: i = 5, x = v[5] = 5, k = 2 */
+           "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "$1 = 5", "$2 = 5", "$3 = 2",
+           "$4 = 5",
+           /* block 1: i = 32 + lane, only i < 40 inside the if */
+           "[Switching focus to block (1,0,0), thread (0,0,0), warp 0, lane 0]",
+           "Breakpoint 1, " SCALE, "[block (1,0,0), warp 0, active 0x000000ff, divergent 0xffffff00]", "$5 = 32",
+           "#0  " SCALE " at dbg_app.compute_90.ptx:",
+           /* continue: the launch ends, the program goes on to its next one */
+           "[Launch of CUDA kernel 1 " OFFSET "<<<(1,1,1),(64,1,1)>>>]", "Kernel launch: " OFFSET,
+           "* 1       " OFFSET "  (1,1,1)  (64,1,1)",
+           /* v[i] = 2i + 1 */
+           "host: v[5] = 11, v[39] = 79\n", "[Program exited with code 5]\n");
+    cr_assert(pc_line_after(r.out, "(ptxi) stepi") > pc_line_after(r.out, "Kernel launch: " SCALE),
+              "stepi did not move on:\n%s", r.out);
+    cr_assert(strstr(r.err, "host: done"), "%s", r.err);
+    cr_assert_eq(r.rc, 5, "exit status %d:\n%s", r.rc, r.out);
+}
+
+Test(debug_app, output_and_exit_status_come_through) {
+    run_result r = debug_app("run\n", "", false);
+    EXPECT(r.out, "(ptxi) run\n", "host: before the kernels\n", "[Launch of CUDA kernel 0 " SCALE,
+           "[Launch of CUDA kernel 1 " OFFSET, "host: v[5] = 11, v[39] = 79\n", "[Program exited with code 5]\n");
+    cr_assert(!strstr(r.out, "Breakpoint"), "%s", r.out);
+    cr_assert(strstr(r.err, "host: done"), "%s", r.err);
+    cr_assert_eq(r.rc, 5);
+}
+
+/* Without -x and with a pipe for standard input, the commands come from it. */
+Test(debug_app, commands_on_standard_input) {
+    run_result r = debug_app("break offset\nrun\nnext\nnext\ncuda thread 9\nprint %r1\ncontinue\ncontinue\n", "", true);
+    EXPECT(r.out, "Breakpoint 1 at " OFFSET, "Breakpoint 1, " OFFSET, "(dbg_app.cu:16)",
+           "[block (0,0,0), warp 0, active 0xffffffff]", "(dbg_app.cu:18)", "$1 = 9",
+           "[Switching focus to block (0,0,0), thread (32,0,0), warp 1, lane 0]", "Breakpoint 1, " OFFSET,
+           "[Program exited with code 5]");
+    cr_assert_eq(r.rc, 5);
+}
+
+Test(debug_app, list_shows_the_cu_source_and_the_fatbinary_ptx) {
+    run_result r = debug_app("break dbg_app.cu:18\nrun\nlist\ninfo breakpoints\nkill\n", "", false);
+    EXPECT(r.out, "Breakpoint 1, " OFFSET, "(dbg_app.cu:18)", "(ptxi) list\n", "dbg_app.cu:\n",
+           "   16\t__global__ void offset(float *v, int n, float add) {",
+           "=> 18\t    if (i < n) v[i] += add;", "dbg_app.compute_90.ptx:\n", "=> ",
+           "1       breakpoint      keep y   " OFFSET " at dbg_app.compute_90.ptx:", "breakpoint already hit 1 time",
+           "[Program killed]");
+    cr_assert(!strstr(r.out, "host: v[5]"), "the program went on after kill:\n%s", r.out);
+    cr_assert_eq(r.rc, 128 + SIGKILL);
+}
+
+Test(debug_app, out_of_bounds_stops_naming_the_thread) {
+    run_result r = debug_app("run\nprint %tid.x\nbacktrace\ncontinue\n", "oob", false);
+    EXPECT(r.out, "host: v[5] = 11, v[39] = 79\n", "[Launch of CUDA kernel 2 poke(int*, int)<<<(1,1,1),(32,1,1)>>>]",
+           "[Switching focus to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "CUDA Exception: ",
+           "out-of-bounds global write of 4 bytes", "block (0,0,0), thread (7,0,0)",
+           "The kernel stopped at the faulting instruction, poke(int*, int) at dbg_app.compute_90.ptx:",
+           "(dbg_app.cu:24)", "24\t    p[at] = i;", "st.global", "$1 = 7", "#0  poke(int*, int)",
+           /* continue: the launch ends with the fault, which the program sees */
+           "host: after poke: cudaErrorIllegalAddress\n", "[Program exited with code 3]\n");
+    cr_assert_eq(r.rc, 3);
+}
+
+/* ---- the prompt at a terminal ---- */
+
+static char seen[1 << 16];
+static size_t nseen;
+
+static const char *wait_for(int fd, size_t from, const char *want) {
+    for (int tries = 0; tries < 400; tries++) {
+        seen[nseen] = 0;
+        const char *hit = strstr(seen + from, want);
+        if (hit) return hit;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 50) > 0) {
+            ssize_t r = read(fd, seen + nseen, sizeof seen - nseen - 1);
+            if (r > 0) nseen += (size_t)r;
+            else if (r < 0) break;
+        }
+    }
+    seen[nseen] = 0;
+    return NULL;
+}
+
+static void type(int fd, const char *keys) {
+    cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
+}
+
+Test(debug_app, prompt_at_a_terminal) {
+    const char *bin = app();
+    int fd;
+    struct winsize ws = {24, 120, 0, 0};
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(APP_DIR)) _exit(127);
+        setenv("TERM", "xterm", 1);
+        if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+        execl(PTXI, "ptxi", "debug", "--", bin, (char *)NULL);
+        _exit(127);
+    }
+    nseen = 0;
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    /* line editing: "reak scale", back to the start (^A), the missing "b" */
+    size_t mark = nseen;
+    type(fd, "reak scale\001b\r");
+    cr_assert(wait_for(fd, mark, "Breakpoint 1 at " SCALE), "line editing:\n%s", seen);
+    mark = nseen;
+    type(fd, "run\r");
+    cr_assert(wait_for(fd, mark, "Breakpoint 1, " SCALE), "%s", seen);
+    mark = nseen;
+    type(fd, "delete\rcontinue\r");
+    cr_assert(wait_for(fd, mark, "host: v[5] = 11, v[39] = 79"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "[Program exited with code 5]"), "%s", seen);
+    int status = 0;
+    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    close(fd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 5, "exit status %d:\n%s", status, seen);
+}
