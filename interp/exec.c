@@ -542,6 +542,8 @@ execute:
         uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
         const uint32_t *a = R32(i->a);
         uint32_t *d = R32(i->d), off = (uint32_t)i->imm;
+        /* the whole warp: by half-warp patterns (exec_mem.h) */
+        if (__builtin_expect(m == VM_FULL, 1) && vm_lds4_full(cta, a, off, d)) NEXT;
         for (int l = 0; l < VM_LANES; l++) {
             uint32_t ad = a[l] + off;
             bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
@@ -550,22 +552,16 @@ execute:
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
-        /* aligned and in range: a word-indexed gather the compiler vectorizes */
+        /* aligned and in range: a word-indexed gather */
         const uint32_t *sw = (const uint32_t *)cta->smem;
-        if (m == VM_FULL) {
-            /* into a local array first: the gather cannot alias d, so it vectorizes */
-            uint32_t t[VM_LANES];
-            for (int l = 0; l < VM_LANES; l++) t[l] = sw[(a[l] + off) >> 2];
-            memcpy(d, t, sizeof t);
-        } else {
-            for (int l = 0; l < VM_LANES; l++)
-                if (m >> l & 1) d[l] = sw[(a[l] + off) >> 2];
-        }
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1) d[l] = sw[(a[l] + off) >> 2];
     }
     NEXT;
     CASE(STS4) {
         uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
         const uint32_t *a = R32(i->a), *v = R32(i->b), off = (uint32_t)i->imm;
+        if (__builtin_expect(m == VM_FULL, 1) && vm_sts4_full(cta, a, off, v)) NEXT;
         for (int l = 0; l < VM_LANES; l++) {
             uint32_t ad = a[l] + off;
             bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
@@ -583,6 +579,7 @@ execute:
         const vm_arena *ar = fr->fn->prog->rt->arena;
         const uint64_t *a = R64(i->a);
         uint32_t *d = R32(i->d), ok = 0;
+        if (__builtin_expect(m == VM_FULL, 1) && vm_ldg4_full(ar, a, (uint64_t)i->imm, d)) NEXT;
         for (int l = 0; l < VM_LANES; l++) {
             uint64_t ad = a[l] + (uint64_t)i->imm;
             ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
@@ -600,6 +597,7 @@ execute:
         const uint64_t *a = R64(i->a);
         const uint32_t *v = R32(i->b);
         uint32_t ok = 0;
+        if (__builtin_expect(m == VM_FULL, 1) && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) NEXT;
         for (int l = 0; l < VM_LANES; l++) {
             uint64_t ad = a[l] + (uint64_t)i->imm;
             uint8_t sh = vm_shadow(ar, ad);

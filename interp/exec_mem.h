@@ -77,6 +77,145 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     return NULL;
 }
 
+/* ---- full-warp 4-byte accesses, one half-warp (16 lanes, one 64-byte
+ * vector) at a time ----
+ * Most warp accesses are one of two shapes per half-warp: every lane the same
+ * address (A[ty][k] in a tiled loop) or 16 consecutive words (B[k][tx],
+ * x[i]). Those need one range test and one 64-byte copy or one splat instead
+ * of a per-lane gather (slow on every x86, very slow with the GDS microcode
+ * fix). Anything else is gathered lane by lane. The helpers only say "done"
+ * when every lane of the half is in range; otherwise the caller takes the
+ * per-lane path, which reports the first bad lane as before. */
+enum { VM_PAT_GATHER, VM_PAT_BCAST, VM_PAT_CONSEC };
+#define VM_HALF 16
+
+/* The pattern of 16 lane addresses. Written with AVX-512 compares where the
+ * build has them: in the big dispatch function the compiler unrolls the plain
+ * loop instead of vectorizing it. */
+#ifdef __AVX512F__
+#include <immintrin.h>
+static inline int vm_pat32(const uint32_t *a) {
+    __m512i v = _mm512_loadu_si512(a), s = _mm512_set1_epi32((int)a[0]);
+    if (_mm512_cmpeq_epi32_mask(v, s) == 0xffff) return VM_PAT_BCAST;
+    __m512i k = _mm512_set_epi32(60, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0);
+    return _mm512_cmpeq_epi32_mask(v, _mm512_add_epi32(s, k)) == 0xffff ? VM_PAT_CONSEC : VM_PAT_GATHER;
+}
+static inline int vm_pat64(const uint64_t *a) {
+    __m512i v0 = _mm512_loadu_si512(a), v1 = _mm512_loadu_si512(a + 8), s = _mm512_set1_epi64((long long)a[0]);
+    if ((_mm512_cmpeq_epi64_mask(v0, s) & _mm512_cmpeq_epi64_mask(v1, s)) == 0xff) return VM_PAT_BCAST;
+    __m512i k = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), s0 = _mm512_add_epi64(s, k);
+    __m512i s1 = _mm512_add_epi64(s0, _mm512_set1_epi64(32));
+    return (_mm512_cmpeq_epi64_mask(v0, s0) & _mm512_cmpeq_epi64_mask(v1, s1)) == 0xff ? VM_PAT_CONSEC
+                                                                                      : VM_PAT_GATHER;
+}
+#else
+#define VM_PAT_FN(NAME, T)                                                     \
+    static inline int NAME(const T *a) {                                       \
+        T a0 = a[0], dc = 0, db = 0;                                           \
+        for (int j = 0; j < VM_HALF; j++) {                                    \
+            dc |= a[j] ^ (a0 + 4 * (T)j);                                      \
+            db |= a[j] ^ a0;                                                   \
+        }                                                                      \
+        return db == 0 ? VM_PAT_BCAST : dc == 0 ? VM_PAT_CONSEC : VM_PAT_GATHER; \
+    }
+VM_PAT_FN(vm_pat32, uint32_t)
+VM_PAT_FN(vm_pat64, uint64_t)
+#endif
+
+/* Shared memory: addresses are 32-bit (a[l] + off, wrapping as in PTX);
+ * t receives the 16 words. */
+static inline bool lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a, uint32_t off, uint32_t *t) {
+    int pat = vm_pat32(a);
+    uint64_t b = (uint32_t)(a[0] + off);
+    if (pat != VM_PAT_GATHER) {
+        if (b & 3 || b + (pat == VM_PAT_CONSEC ? 64 : 4) > size) return false;
+        if (pat == VM_PAT_CONSEC) { memcpy(t, sm + b, 64); return true; }
+        uint32_t v;
+        memcpy(&v, sm + b, 4);
+        for (int j = 0; j < VM_HALF; j++) t[j] = v;
+        return true;
+    }
+    uint32_t bad = size < 4, lim = size - 4;
+    for (int j = 0; j < VM_HALF; j++) {
+        uint32_t ad = a[j] + off;
+        bad |= (ad & 3) | (uint32_t)(ad > lim);
+    }
+    if (bad) return false;
+    const uint32_t *sw = (const uint32_t *)sm;
+    for (int j = 0; j < VM_HALF; j++) t[j] = sw[(a[j] + off) >> 2];
+    return true;
+}
+
+/* ld.shared.b32 for all 32 lanes; d may be a. */
+static inline bool vm_lds4_full(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t *d) {
+    uint32_t t[VM_LANES];
+    if (!lds4_half(cta->smem, cta->smem_size, a, off, t) ||
+        !lds4_half(cta->smem, cta->smem_size, a + VM_HALF, off, t + VM_HALF))
+        return false;
+    memcpy(d, t, sizeof t);
+    return true;
+}
+
+/* st.shared.b32 for all 32 lanes when each half is 16 consecutive words.
+ * Within a half no two lanes write the same word; where the halves overlap
+ * the second half is copied last, as the higher lanes store last. */
+static inline bool vm_sts4_full(const vm_cta *cta, const uint32_t *a, uint32_t off, const uint32_t *v) {
+    uint64_t b0 = (uint32_t)(a[0] + off), b1 = (uint32_t)(a[VM_HALF] + off);
+    if (vm_pat32(a) != VM_PAT_CONSEC || vm_pat32(a + VM_HALF) != VM_PAT_CONSEC || (b0 | b1) & 3 ||
+        b0 + 64 > cta->smem_size || b1 + 64 > cta->smem_size)
+        return false;
+    memcpy(cta->smem + b0, v, 64);
+    memcpy(cta->smem + b1, v + VM_HALF, 64);
+    return true;
+}
+
+/* Global memory: the 64-byte run or the single word lies in the arena with a
+ * readable (writable) shadow. A 64-byte run touches at most two granules. */
+static inline bool arena_span_ok(const vm_arena *ar, uint64_t b, uint64_t n, bool wr) {
+    uint8_t s0 = vm_shadow(ar, b), s1 = vm_shadow(ar, b + n - 1);
+    if (!s0 || !s1) return false;
+    return !wr || (s0 != VM_SH_CONST && s0 != VM_SH_PARAM && s1 != VM_SH_CONST && s1 != VM_SH_PARAM);
+}
+
+static inline bool ldg4_half(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t *t) {
+    int pat = vm_pat64(a);
+    uint64_t b = a[0] + off;
+    if (pat == VM_PAT_GATHER) {
+        uint32_t bad = 0;
+        for (int j = 0; j < VM_HALF; j++) {
+            uint64_t ad = a[j] + off;
+            bad |= (uint32_t)((ad & 3) != 0 || vm_shadow(ar, ad) == VM_SH_NONE);
+        }
+        if (bad) return false;
+        for (int j = 0; j < VM_HALF; j++) t[j] = *(const uint32_t *)(uintptr_t)(a[j] + off);
+        return true;
+    }
+    if (b & 3 || !arena_span_ok(ar, b, pat == VM_PAT_CONSEC ? 64 : 4, false)) return false;
+    if (pat == VM_PAT_CONSEC) { memcpy(t, (const void *)(uintptr_t)b, 64); return true; }
+    uint32_t v;
+    memcpy(&v, (const void *)(uintptr_t)b, 4);
+    for (int j = 0; j < VM_HALF; j++) t[j] = v;
+    return true;
+}
+
+static inline bool vm_ldg4_full(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t *d) {
+    uint32_t t[VM_LANES];
+    if (!ldg4_half(ar, a, off, t) || !ldg4_half(ar, a + VM_HALF, off, t + VM_HALF)) return false;
+    memcpy(d, t, sizeof t);
+    return true;
+}
+
+/* Both halves consecutive: two 64-byte copies, in lane order as for shared. */
+static inline bool vm_stg4_full(const vm_arena *ar, const uint64_t *a, uint64_t off, const uint32_t *v) {
+    uint64_t b0 = a[0] + off, b1 = a[VM_HALF] + off;
+    if (vm_pat64(a) != VM_PAT_CONSEC || vm_pat64(a + VM_HALF) != VM_PAT_CONSEC || (b0 | b1) & 3 ||
+        !arena_span_ok(ar, b0, 64, true) || !arena_span_ok(ar, b1, 64, true))
+        return false;
+    memcpy((void *)(uintptr_t)b0, v, 64);
+    memcpy((void *)(uintptr_t)b1, v + VM_HALF, 64);
+    return true;
+}
+
 static inline uint64_t load_bits(const uint8_t *p, unsigned n, bool sgn) {
     switch (n) {
     case 1: return sgn ? (uint64_t)(int64_t) * (const int8_t *)p : *p;

@@ -1,0 +1,116 @@
+/* test_warp_access.c — whole-warp 4-byte loads and stores take shortcuts by
+ * half-warp pattern (one address for 16 lanes, 16 consecutive words, anything
+ * else): every pattern gives each lane its own word, and a bad lane inside a
+ * pattern is still reported with its own thread. Expected values follow from
+ * the kernel's definition. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ptxi.h"
+
+#define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size_t cap) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    FILE *quiet = tmpfile();
+    ptxi_ctx_set_output(ctx, NULL, quiet);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
+    ptxi_memset_d8(ctx, d, 0, n);
+    void *args[] = {&d};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL,
+                                args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
+    if (s == PTXI_SUCCESS) ptxi_memcpy_dtoh(ctx, out, d, n);
+    ptxi_ctx_destroy(ctx);
+    fclose(quiet);
+    return s;
+}
+
+/* Thread t stores 3t+1 to sh[t], then reads sh[t/16] (a splat per half),
+ * sh[t^16] (consecutive halves, swapped), sh[7t mod 64] (a gather), sh[t]
+ * through a register it overwrites, sh[1] (one address for all); out[k*64+t]
+ * receives the k-th value, out[5*64+t] reads back out[t] and out[6*64+t] out[1]. */
+static const char patterns_ptx[] = HDR
+    ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<6>;\n"
+    ".shared .align 4 .b8 sh[256];\n"
+    "ld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, sh;\nshl.b32 %r3, %r1, 2;\n"
+    "add.s32 %r4, %r2, %r3;\nmad.lo.s32 %r5, %r1, 3, 1;\nst.shared.u32 [%r4], %r5;\nbar.sync 0;\n"
+    "shr.u32 %r6, %r1, 4;\nshl.b32 %r6, %r6, 2;\nadd.s32 %r6, %r2, %r6;\nld.shared.u32 %r7, [%r6];\n"
+    "xor.b32 %r8, %r1, 16;\nshl.b32 %r8, %r8, 2;\nadd.s32 %r8, %r8, %r2;\nld.shared.u32 %r9, [%r8];\n"
+    "mul.lo.u32 %r10, %r1, 7;\nand.b32 %r10, %r10, 63;\nshl.b32 %r10, %r10, 2;\nadd.s32 %r10, %r10, %r2;\n"
+    "ld.shared.u32 %r11, [%r10];\nmov.u32 %r12, %r4;\nld.shared.u32 %r12, [%r12];\nld.shared.u32 %r13, [%r2+4];\n"
+    "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r7;\n"
+    "st.global.u32 [%rd3+256], %r9;\nst.global.u32 [%rd3+512], %r11;\nst.global.u32 [%rd3+768], %r12;\n"
+    "st.global.u32 [%rd3+1024], %r13;\nbar.sync 0;\nld.global.u32 %r14, [%rd3];\nmov.u64 %rd4, %rd1;\n"
+    "ld.global.u32 %r15, [%rd4+4];\nst.global.u32 [%rd3+1280], %r14;\nst.global.u32 [%rd3+1536], %r15;\n"
+    "ret;\n}\n";
+
+Test(warp_access, every_half_warp_pattern_gives_each_lane_its_word) {
+    uint32_t out[7 * 64];
+    char rep[1024];
+    cr_assert_eq(run(patterns_ptx, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    for (uint32_t t = 0; t < 64; t++) {
+        cr_expect_eq(out[t], 3 * (t / 16) + 1, "splat, thread %u", t);
+        cr_expect_eq(out[64 + t], 3 * (t ^ 16) + 1, "consecutive, thread %u", t);
+        cr_expect_eq(out[128 + t], 3 * ((7 * t) & 63) + 1, "gather, thread %u", t);
+        cr_expect_eq(out[192 + t], 3 * t + 1, "address register overwritten, thread %u", t);
+        cr_expect_eq(out[256 + t], 4u, "one address, thread %u", t);
+        cr_expect_eq(out[320 + t], 3 * (t / 16) + 1, "global consecutive, thread %u", t);
+        cr_expect_eq(out[384 + t], 1u, "global one address, thread %u", t);
+    }
+}
+
+/* Every lane of both warps accesses word t+OFF of a 64-word array: the first
+ * lane past the end is thread 64-OFF. */
+#define OOB(DECL, ADDR, OP)                                                                      \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n" DECL         \
+        "ld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\n" ADDR OP "\nret;\n}\n"
+#define SH_ADDR "mov.u32 %r2, sh;\nshl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\n"
+#define GL_ADDR "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+#define SH_DECL ".shared .align 4 .b8 sh[256];\n"
+
+static void expect_fault(const char *src, ptxi_status want, const char *what, const char *thread) {
+    uint32_t out[64];
+    char rep[2048];
+    ptxi_status s = run(src, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, want, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, what), "expected '%s' in: %s", what, rep);
+    cr_assert(strstr(rep, thread), "expected '%s' in: %s", thread, rep);
+}
+
+Test(warp_access, shared_load_past_the_end_in_the_second_half) {
+    expect_fault(OOB(SH_DECL, SH_ADDR, "ld.shared.u32 %r5, [%r4+192];"), PTXI_ILLEGAL_INSTRUCTION,
+                 "out-of-bounds shared read of 4 bytes", "thread (16,0,0)");
+}
+
+Test(warp_access, shared_store_past_the_end_in_the_second_half) {
+    expect_fault(OOB(SH_DECL, SH_ADDR, "st.shared.u32 [%r4+160], %r1;"), PTXI_ILLEGAL_INSTRUCTION,
+                 "out-of-bounds shared write of 4 bytes", "thread (24,0,0)");
+}
+
+Test(warp_access, global_load_past_the_end_in_the_second_half) {
+    expect_fault(OOB("", GL_ADDR, "ld.global.u32 %r5, [%rd3+32];"), PTXI_ILLEGAL_ADDRESS,
+                 "out-of-bounds global read of 4 bytes", "thread (56,0,0)");
+}
+
+Test(warp_access, global_store_past_the_end_in_the_second_half) {
+    expect_fault(OOB("", GL_ADDR, "st.global.u32 [%rd3+64], %r1;"), PTXI_ILLEGAL_ADDRESS,
+                 "out-of-bounds global write of 4 bytes", "thread (48,0,0)");
+}
+
+Test(warp_access, misaligned_run_is_reported) {
+    expect_fault(OOB("", GL_ADDR, "ld.global.u32 %r5, [%rd3+2];"), PTXI_MISALIGNED_ADDRESS,
+                 "misaligned global read of 4 bytes", "thread (0,0,0)");
+}
+
+Test(warp_access, splat_past_the_end) {
+    expect_fault(OOB(SH_DECL, "mov.u32 %r2, sh;\nshr.u32 %r3, %r1, 4;\nshl.b32 %r3, %r3, 8;\nadd.s32 %r4, %r2, %r3;\n",
+                     "ld.shared.u32 %r5, [%r4];"),
+                 PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (16,0,0)");
+}
