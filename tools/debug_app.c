@@ -105,7 +105,18 @@ void dbg_app_module(ptxi_module *m, const char *ptx, size_t len) {
     if (old >= 0) dbg_drop_module(&D, (uint32_t)old);
     uint32_t n = 0;
     char **lines = split_lines(ptx, len, &n);
-    dbg_add_module(&D, m, m->path, lines, n);
+    /* each .cu file of a program has its own fatbinary, all named after the
+     * program: the second and later become <program>.compute_XX.2.ptx... */
+    char name[600];
+    snprintf(name, sizeof name, "%s", m->path);
+    for (unsigned k = 2; k < 1000; k++) {
+        uint32_t j = 0;
+        while (j < D.nmods && strcmp(D.mods[j].path, name)) j++;
+        if (j == D.nmods) break;
+        size_t base = strlen(m->path) > 4 && !strcmp(m->path + strlen(m->path) - 4, ".ptx") ? strlen(m->path) - 4 : strlen(m->path);
+        snprintf(name, sizeof name, "%.*s.%u.ptx", (int)base, m->path, k);
+    }
+    dbg_add_module(&D, m, name, lines, n);
 }
 
 static void list_kernels(void) {

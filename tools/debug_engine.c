@@ -13,14 +13,14 @@
 #define PROMPT "(ptxi) "
 
 static const char help_text[] =
-    "run (r)                      start the kernel\n"
-    "continue (c)                 run until the next stop\n"
+    "run (r)                      start the kernel (a program: let it go on to its launches)\n"
+    "continue (c)                 run until the next stop (a program: through launches and host code)\n"
     "stepi (si) [N]               one PTX instruction of the warp in focus\n"
     "nexti (ni) [N]               one PTX instruction, stepping over calls\n"
     "step (s) / next (n) [N]      one source line (.loc), else one instruction; next steps over calls\n"
     "finish                       run until the current function returns\n"
     "until (u) [LOCATION]         like next, but never stop going backwards; or run to LOCATION\n"
-    "kill (k)                     stop the kernel\n"
+    "kill (k)                     stop the kernel (a program: end it)\n"
     "break (b) LOCATION [if COND] LOCATION: [FILE:]LINE (PTX, or .cu through .loc), function, label\n"
     "tbreak LOCATION [if COND]    a breakpoint that deletes itself when hit\n"
     "delete/disable/enable [N...] breakpoints by number (all when none given)\n"

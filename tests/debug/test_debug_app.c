@@ -1,8 +1,9 @@
 /* test_debug_app.c — `ptxi debug -- PROGRAM` on a CUDA program built with nvcc
  * (tests/debug/app/dbg_app.cu: scale<<<2,32>>> then offset<<<1,64>>> on
  * v[i] = i, n = 40; poke<<<1,32>>> where thread 7 writes 2^28 bytes past its
- * buffer). Scripts in batch mode and a session on a pseudo-terminal; expected
- * values follow from the program's source. */
+ * buffer; dbg_app2 adds dbg_more.cu's twice<<<1,64>>>, from a second module).
+ * Scripts in batch mode and a session on a pseudo-terminal; expected values
+ * follow from the programs' source. */
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -15,15 +16,17 @@
 #define APP_DIR PTXI_SOURCE_DIR "/tests/debug/app"
 
 /* Built once, whichever test comes first: the tests run in parallel processes. */
-static const char *app(void) {
+static const char *app_of(const char *files, const char *id) {
     NEED_NVCC_AND_LIBRARY();
     sh("mkdir -p " WORK_DIR);
     int lock = open(WORK_DIR "/dbg_app.lock", O_CREAT | O_RDWR, 0644);
     cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
-    const char *bin = build(APP_DIR, "dbg_app.cu", "-arch=sm_90 -lineinfo", "dbg_app");
+    const char *bin = build(APP_DIR, files, "-arch=sm_90 -lineinfo", id);
     close(lock);
     return bin;
 }
+
+static const char *app(void) { return app_of("dbg_app.cu", "dbg_app"); }
 
 /* A sanitized build's libcudart needs the sanitizer's runtime in the (plain)
  * program: the one this test runs with, found in its own mappings. */
@@ -45,8 +48,7 @@ static const char *child_preload(void) {
 
 /* Runs `ptxi debug -x SCRIPT -- dbg_app ARGS` (SCRIPT on standard input when
  * stdin_script) and returns its standard output, standard error and status. */
-static run_result debug_app(const char *script, const char *args, bool stdin_script) {
-    const char *bin = app();
+static run_result debug_bin(const char *bin, const char *script, const char *args, bool stdin_script) {
     char path[] = "/tmp/ptxi_dbgapp_XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
@@ -68,6 +70,10 @@ static run_result debug_app(const char *script, const char *args, bool stdin_scr
     unlink(err);
     cr_assert(r.out && r.err);
     return r;
+}
+
+static run_result debug_app(const char *script, const char *args, bool stdin_script) {
+    return debug_bin(app(), script, args, stdin_script);
 }
 
 static void expect_in_order(const char *out, const char *const *want, int n) {
@@ -168,6 +174,35 @@ Test(debug_app, out_of_bounds_stops_naming_the_thread) {
            /* continue: the launch ends with the fault, which the program sees */
            "host: after poke: cudaErrorIllegalAddress\n", "[Program exited with code 3]\n");
     cr_assert_eq(r.rc, 3);
+}
+
+/* The kernels' names as the PTX has them, demangled, or without parameters. */
+Test(debug_app, breakpoints_by_every_form_of_a_kernel_name) {
+    run_result r = debug_app("break _Z6offsetPfif\nbreak scale(float*, int, float)\nbreak poke\nbreak nosuch\n"
+                             "info breakpoints\nquit\n", "", false);
+    EXPECT(r.out, "Breakpoint 1 at " OFFSET " at dbg_app.compute_90.ptx:", "(dbg_app.cu:16)",
+           "Breakpoint 2 at " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:8)",
+           "Breakpoint 3 at poke(int*, int) at dbg_app.compute_90.ptx:", "(dbg_app.cu:21)",
+           "Function or label \"nosuch\" not defined.", "3       breakpoint      keep y   poke(int*, int)",
+           "[Program killed]");
+    cr_assert(!strstr(r.out, "host:"), "the program went on after quit:\n%s", r.out);
+}
+
+/* Two .cu files, two modules: the one in use is the running kernel's; a
+ * breakpoint on the other's code waits for it. v[i] = 2 (2i + 1). */
+Test(debug_app, breakpoints_in_two_modules) {
+    const char *bin = app_of("dbg_app.cu,dbg_more.cu", "dbg_app2");
+    run_result r = debug_bin(bin, "break twice\nbreak dbg_app.cu:18\nrun\ncuda thread 9\nprint %r1\ndelete 2\n"
+                                  "continue\nprint %tid.x\nlist\ndelete\ncontinue\n", "", false);
+    EXPECT(r.out, "twice(float*, int)", "offset(float*, int, float)", "'run' lets the program go on");
+    cr_assert(strstr(r.out, "pending until one of its kernels runs"), "%s", r.out);
+    EXPECT(r.out, "(ptxi) run\n", "[Launch of CUDA kernel 1 " OFFSET, "Breakpoint 2, " OFFSET, "(dbg_app.cu:18)",
+           "$1 = 9", "[Launch of CUDA kernel 2 twice(float*, int)<<<(1,1,1),(64,1,1)>>>]",
+           "Breakpoint 1, twice(float*, int) at dbg_app2.compute_90", "(dbg_more.cu:3)",
+           "3\t__global__ void twice(float *v, int n) {", "$2 = 0", "dbg_more.cu:\n",
+           "=> 3\t__global__ void twice(float *v, int n) {", "host: v[5] = 22, v[39] = 158\n",
+           "[Program exited with code 5]");
+    cr_assert_eq(r.rc, 5);
 }
 
 /* ---- the prompt at a terminal ---- */

@@ -1,7 +1,7 @@
-// dbg_app.cu — the CUDA program tests/debug/test_debug_app.c debugs with
-// `ptxi debug -- ./dbg_app`: two kernel launches, host output between them, an
-// exit status of its own, and (with the argument "oob") a write past the end of
-// an allocation by one thread.
+// dbg_app.cu — debugged by tests/debug/test_debug_app.c: two kernel launches, host
+// output between them, an exit status of its own, with "oob" a write past the end of
+// an allocation by thread 7; linked with dbg_more.cu (dbg_app2) a launch from a second
+// module too. The tests name lines of this file: keep the kernels where they are.
 #include <cstdio>
 #include <cstring>
 
@@ -24,6 +24,8 @@ __global__ void poke(int *p, int bad) {
     p[at] = i;
 }
 
+void more(float *v, int n) __attribute__((weak));
+
 int main(int argc, char **argv) {
     const int n = 40;
     float h[n];
@@ -34,6 +36,7 @@ int main(int argc, char **argv) {
     printf("host: before the kernels\n");
     scale<<<2, 32>>>(d, n, 2.0f);
     offset<<<1, 64>>>(d, n, 1.0f);
+    if (more) more(d, n);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("host: v[5] = %g, v[39] = %g\n", h[5], h[39]);
     if (argc > 1 && !strcmp(argv[1], "oob")) {
