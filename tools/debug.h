@@ -58,6 +58,7 @@ typedef struct dbg_mod {
     char **ptx;
     uint32_t nptx;
     uint8_t **mark;
+    uint32_t nfuncs;           /* mark's length, known after a device reset freed the module */
 } dbg_mod;
 
 typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_NEXTI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;

@@ -43,7 +43,6 @@ static void kill_program(dbg *d) {
     (void)d;
     printf("[Program killed]\n");
     fflush(NULL);
-    signal(SIGKILL, SIG_DFL);
     raise(SIGKILL);
     _exit(137);
 }
@@ -99,8 +98,18 @@ static int find_module(const ptxi_module *m) {
     return -1;
 }
 
+/* Forgets the modules a device reset freed. */
+static void forget_dead_modules(void) {
+    for (uint32_t k = D.nmods; k-- > 0;) {
+        ptxi_module *m = D.ctx->modules;
+        while (m && m != D.mods[k].mod) m = m->next;
+        if (!m) dbg_drop_module(&D, k);
+    }
+}
+
 void dbg_app_module(ptxi_module *m, const char *ptx, size_t len) {
     if (!D.in) return;
+    forget_dead_modules();
     int old = find_module(m);
     if (old >= 0) dbg_drop_module(&D, (uint32_t)old);
     uint32_t n = 0;
@@ -130,11 +139,7 @@ static void list_kernels(void) {
 
 void dbg_app_loaded(void) {
     if (!D.in) return;
-    for (uint32_t k = D.nmods; k-- > 0;) {
-        ptxi_module *m = D.ctx->modules;
-        while (m && m != D.mods[k].mod) m = m->next;
-        if (!m) dbg_drop_module(&D, k);
-    }
+    forget_dead_modules();
     if (D.nmods) dbg_use_module(&D, 0);
     if (prompted) return;
     prompted = true;

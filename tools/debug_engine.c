@@ -533,8 +533,8 @@ int dbg_add_module(dbg *d, ptxi_module *m, const char *path, char **ptx, uint32_
     if (!nv) return -1;
     d->mods = nv;
     dbg_mod *dm = &nv[d->nmods];
-    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL};
     vm_program *prog = &m->prog;
+    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL, prog->nfuncs};
     dm->mark = calloc(prog->nfuncs + 1, sizeof *dm->mark);
     if (!dm->path || !dm->mark) return -1;
     d->nmods++;
@@ -566,7 +566,7 @@ void dbg_use_module(dbg *d, uint32_t k) {
 void dbg_drop_module(dbg *d, uint32_t k) {
     dbg_mod *dm = &d->mods[k];
     if (dm->mark)
-        for (uint32_t f = 0; f < dm->mod->prog.nfuncs; f++) free(dm->mark[f]);
+        for (uint32_t f = 0; f < dm->nfuncs; f++) free(dm->mark[f]);
     free(dm->mark);
     for (uint32_t l = 0; l < dm->nptx; l++) free(dm->ptx[l]);
     free(dm->ptx);

@@ -205,6 +205,21 @@ Test(debug_app, breakpoints_in_two_modules) {
     cr_assert_eq(r.rc, 5);
 }
 
+/* cudaDeviceReset frees the modules and loads them again: the breakpoint
+ * follows. v[5] = 11 before, 2 * 11 after. */
+Test(debug_app, breakpoints_survive_a_device_reset) {
+    run_result r = debug_app("break scale\nrun\ndelete\nbreak dbg_app.cu:12 if %r1 == 37\ncontinue\nprint %r1\n"
+                             "continue\nprint %f2\ninfo breakpoints\ndelete\ncontinue\n", "reset", false);
+    EXPECT(r.out, "Breakpoint 1, " SCALE " at dbg_app.compute_90.ptx:", "Breakpoint 2 at " SCALE,
+           "[Switching focus to block (1,0,0), thread (5,0,0), warp 0, lane 5]",
+           "Breakpoint 2, " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)", "$1 = 37",
+           "host: v[5] = 11, v[39] = 79\n", "[Launch of CUDA kernel 2 " SCALE "<<<(2,1,1),(32,1,1)>>>]",
+           "Breakpoint 2, " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)", "$2 = 75",
+           "breakpoint already hit 2 times", "host: after the reset: v[5] = 22\n", "[Program exited with code 5]");
+    cr_assert(!strstr(r.out, "compute_90.2.ptx"), "%s", r.out);
+    cr_assert_eq(r.rc, 5);
+}
+
 /* ---- the prompt at a terminal ---- */
 
 static char seen[1 << 16];

@@ -39,6 +39,14 @@ int main(int argc, char **argv) {
     if (more) more(d, n);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     printf("host: v[5] = %g, v[39] = %g\n", h[5], h[39]);
+    if (argc > 1 && !strcmp(argv[1], "reset")) {
+        cudaDeviceReset();   // the modules are loaded again
+        cudaMalloc(&d, sizeof h);
+        cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+        scale<<<2, 32>>>(d, n, 2.0f);
+        cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+        printf("host: after the reset: v[5] = %g\n", h[5]);
+    }
     if (argc > 1 && !strcmp(argv[1], "oob")) {
         int *p;
         cudaMalloc(&p, 32 * sizeof(int));
