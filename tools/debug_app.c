@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 
 static dbg D;
 static bool prompted;
+/* one launch at a time under the debugger, whichever host thread issues it */
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *program_name(void) {
     extern char *program_invocation_short_name;
@@ -156,6 +159,7 @@ void dbg_app_loaded(void) {
 
 void dbg_app_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block) {
     if (!D.in) return;
+    pthread_mutex_lock(&launch_lock);
     int m = find_module(k->mod);
     if (m < 0) {   /* loaded by the program itself (cuModuleLoadData...): no PTX text kept */
         dbg_add_module(&D, k->mod, k->mod->path, NULL, 0);
@@ -183,4 +187,5 @@ void dbg_app_launch_end(void) {
     D.stop_w = NULL;
     D.kernel_no++;
     fflush(stdout);
+    pthread_mutex_unlock(&launch_lock);
 }

@@ -176,6 +176,29 @@ Test(debug_app, out_of_bounds_stops_naming_the_thread) {
     cr_assert_eq(r.rc, 3);
 }
 
+/* check<<<1,64>>>: v[i] = 2i + 1 < 70 fails for threads 35 to 39 (warp 1, lanes 3-7). */
+Test(debug_app, assert_stops_at_the_failing_thread) {
+    run_result r = debug_app("run\nprint %tid.x\nstepi\ncontinue\n", "assert", false);
+    EXPECT(r.out, "[Launch of CUDA kernel 2 check(float const*, int)<<<(1,1,1),(64,1,1)>>>]",
+           "[Switching focus to block (0,0,0), thread (35,0,0), warp 1, lane 3]",
+           "Assertion `i >= n || v[i] < 70.0f` failed.",
+           "The kernel stopped at the faulting instruction, check(float const*, int) at dbg_app.compute_90.ptx:",
+           "(dbg_app.cu:30)", "[block (0,0,0), warp 1, active 0x000000f8", "$1 = 35",
+           "The kernel faulted: it cannot go on", "host: after check: cudaErrorAssert\n",
+           "[Program exited with code 3]");
+    cr_assert_eq(r.rc, 3);
+}
+
+Test(debug_app, trap_stops_at_the_trapping_thread) {
+    run_result r = debug_app("run\ninfo cuda lanes\ncontinue\n", "trap", false);
+    EXPECT(r.out, "[Launch of CUDA kernel 2 stop_at(int)<<<(1,1,1),(32,1,1)>>>]",
+           "[Switching focus to block (0,0,0), thread (9,0,0), warp 0, lane 9]", "trap instruction executed",
+           "The kernel stopped at the faulting instruction, stop_at(int) at dbg_app.compute_90.ptx:", "(dbg_app.cu:34)",
+           "=> ", "trap;", "   8  divergent  (8,0,0) ", "*  9  active     (9,0,0) ", "(dbg_app.cu:34)",
+           "  10  divergent  (10,0,0) ", "host: after stop_at: cudaErrorLaunchFailure\n", "[Program exited with code 3]");
+    cr_assert_eq(r.rc, 3);
+}
+
 /* The kernels' names as the PTX has them, demangled, or without parameters. */
 Test(debug_app, breakpoints_by_every_form_of_a_kernel_name) {
     run_result r = debug_app("break _Z6offsetPfif\nbreak scale(float*, int, float)\nbreak poke\nbreak nosuch\n"

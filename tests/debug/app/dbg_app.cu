@@ -1,10 +1,10 @@
 // dbg_app.cu — debugged by tests/debug/test_debug_app.c: two kernel launches, host
-// output between them, an exit status of its own, with "oob" a write past the end of
-// an allocation by thread 7; linked with dbg_more.cu (dbg_app2) a launch from a second
-// module too. The tests name lines of this file: keep the kernels where they are.
+// output between them, an exit status of its own; faults on request ("oob": a write
+// past the end of an allocation, "assert", "trap"); linked with dbg_more.cu (dbg_app2)
+// a launch from a second module too. The tests name lines of this file: keep the kernels where they are.
+#include <cassert>
 #include <cstdio>
 #include <cstring>
-
 __global__ void scale(float *v, int n, float k) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -22,6 +22,16 @@ __global__ void poke(int *p, int bad) {
     int i = threadIdx.x;
     int at = i == bad ? i + (1 << 26) : i;
     p[at] = i;
+}
+
+// v[i] = 2i + 1 by now: threads 35 to 39 fail
+__global__ void check(const float *v, int n) {
+    int i = threadIdx.x;
+    assert(i >= n || v[i] < 70.0f);
+}
+
+__global__ void stop_at(int t) {
+    if (threadIdx.x == t) __trap();
 }
 
 void more(float *v, int n) __attribute__((weak));
@@ -46,6 +56,16 @@ int main(int argc, char **argv) {
         scale<<<2, 32>>>(d, n, 2.0f);
         cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
         printf("host: after the reset: v[5] = %g\n", h[5]);
+    }
+    if (argc > 1 && !strcmp(argv[1], "assert")) {
+        check<<<1, 64>>>(d, n);
+        printf("host: after check: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        return 3;
+    }
+    if (argc > 1 && !strcmp(argv[1], "trap")) {
+        stop_at<<<1, 32>>>(9);
+        printf("host: after stop_at: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        return 3;
     }
     if (argc > 1 && !strcmp(argv[1], "oob")) {
         int *p;
