@@ -120,12 +120,13 @@ void dbg_app_module(ptxi_module *m, const char *ptx, size_t len) {
     /* each .cu file of a program has its own fatbinary, all named after the
      * program: the second and later become <program>.compute_XX.2.ptx... */
     char name[600];
+    size_t base = strlen(m->path);
+    if (base > 4 && !strcmp(m->path + base - 4, ".ptx")) base -= 4;
     snprintf(name, sizeof name, "%s", m->path);
     for (unsigned k = 2; k < 1000; k++) {
         uint32_t j = 0;
         while (j < D.nmods && strcmp(D.mods[j].path, name)) j++;
         if (j == D.nmods) break;
-        size_t base = strlen(m->path) > 4 && !strcmp(m->path + strlen(m->path) - 4, ".ptx") ? strlen(m->path) - 4 : strlen(m->path);
         snprintf(name, sizeof name, "%.*s.%u.ptx", (int)base, m->path, k);
     }
     dbg_add_module(&D, m, name, lines, n);
@@ -135,7 +136,8 @@ static void list_kernels(void) {
     for (uint32_t k = 0; k < D.nmods; k++) {
         ptxi_module *m = D.mods[k].mod;
         printf("  %s:", dbg_base(D.mods[k].path));
-        for (unsigned j = 0; j < m->nkernels; j++) printf("%s %s", j ? "," : "", dbg_fn_name(&D, ptxi_kernel_name(&m->kernels[j])));
+        for (unsigned j = 0; j < m->nkernels; j++)
+            printf("%s %s", j ? "," : "", dbg_fn_name(&D, ptxi_kernel_name(&m->kernels[j])));
         printf("\n");
     }
 }

@@ -268,25 +268,45 @@ static void type(int fd, const char *keys) {
     cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
 }
 
-Test(debug_app, prompt_at_a_terminal) {
+/* Starts `ptxi debug -- dbg_app ARG` on a new pseudo-terminal. */
+static int start_on_terminal(pid_t *pid, const char *arg) {
     const char *bin = app();
     int fd;
     struct winsize ws = {24, 120, 0, 0};
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(pid >= 0);
-    if (pid == 0) {
+    *pid = forkpty(&fd, NULL, NULL, &ws);
+    cr_assert(*pid >= 0);
+    if (*pid == 0) {
         if (chdir(APP_DIR)) _exit(127);
         setenv("TERM", "xterm", 1);
         if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
-        execl(PTXI, "ptxi", "debug", "--", bin, (char *)NULL);
+        execl(PTXI, "ptxi", "debug", "--", bin, arg, (char *)NULL);
         _exit(127);
     }
     nseen = 0;
+    return fd;
+}
+
+/* Waits for the end; the exit status. */
+static int finish(int fd, pid_t pid) {
+    int status = 0;
+    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    close(fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+Test(debug_app, prompt_at_a_terminal) {
+    pid_t pid;
+    int fd = start_on_terminal(&pid, NULL);
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     /* line editing: "reak scale", back to the start (^A), the missing "b" */
     size_t mark = nseen;
     type(fd, "reak scale\001b\r");
     cr_assert(wait_for(fd, mark, "Breakpoint 1 at " SCALE), "line editing:\n%s", seen);
+    /* the up arrow brings "break scale" back */
+    mark = nseen;
+    type(fd, "\033[A\r");
+    cr_assert(wait_for(fd, mark, "Breakpoint 2 at " SCALE), "history:\n%s", seen);
     mark = nseen;
     type(fd, "run\r");
     cr_assert(wait_for(fd, mark, "Breakpoint 1, " SCALE), "%s", seen);
@@ -294,9 +314,25 @@ Test(debug_app, prompt_at_a_terminal) {
     type(fd, "delete\rcontinue\r");
     cr_assert(wait_for(fd, mark, "host: v[5] = 11, v[39] = 79"), "%s", seen);
     cr_assert(wait_for(fd, mark, "[Program exited with code 5]"), "%s", seen);
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 5, "exit status %d:\n%s", status, seen);
+    cr_assert_eq(finish(fd, pid), 5, "%s", seen);
+}
+
+/* spin<<<1,1>>> loops until `go` is set: Ctrl-C stops it (not the debugger). */
+Test(debug_app, ctrl_c_stops_a_spinning_kernel) {
+    pid_t pid;
+    int fd = start_on_terminal(&pid, "spin");
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    type(fd, "run\r");
+    cr_assert(wait_for(fd, 0, "[Launch of CUDA kernel 2 spin()"), "%s", seen);
+    usleep(300000);
+    size_t mark = nseen;
+    type(fd, "\003");
+    cr_assert(wait_for(fd, mark, "Program received signal SIGINT, Interrupt."), "no stop:\n%s", seen);
+    cr_assert(wait_for(fd, mark, "spin() at dbg_app.compute_90.ptx:"), "%s", seen);
+    mark = nseen;
+    type(fd, "print go\rset var {u32} go = 1\rcontinue\r");
+    cr_assert(wait_for(fd, mark, "$1 = 0"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "host: after spin: cudaSuccess"), "the flag did not end the loop:\n%s", seen);
+    cr_assert(wait_for(fd, mark, "[Program exited with code 3]"), "%s", seen);
+    cr_assert_eq(finish(fd, pid), 3, "%s", seen);
 }

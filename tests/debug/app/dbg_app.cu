@@ -1,7 +1,7 @@
-// dbg_app.cu — debugged by tests/debug/test_debug_app.c: two kernel launches, host
-// output between them, an exit status of its own; faults on request ("oob": a write
-// past the end of an allocation, "assert", "trap"); linked with dbg_more.cu (dbg_app2)
-// a launch from a second module too. The tests name lines of this file: keep the kernels where they are.
+// dbg_app.cu — debugged by tests/debug/test_debug_app.c: two launches, host output,
+// an exit status of its own; on request a fault ("oob": a write past an allocation,
+// "assert", "trap") or a kernel waiting for the debugger ("spin"); with dbg_more.cu
+// (dbg_app2) a second module. Tests name lines here: keep the kernels where they are.
 #include <cassert>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +34,12 @@ __global__ void stop_at(int t) {
     if (threadIdx.x == t) __trap();
 }
 
+// ends when the debugger sets `go` (Ctrl-C at the prompt stops it first)
+__device__ int go;
+__global__ void spin() {
+    while (!*(volatile int *)&go) {}
+}
+
 void more(float *v, int n) __attribute__((weak));
 
 int main(int argc, char **argv) {
@@ -60,6 +66,11 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "assert")) {
         check<<<1, 64>>>(d, n);
         printf("host: after check: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        return 3;
+    }
+    if (argc > 1 && !strcmp(argv[1], "spin")) {
+        spin<<<1, 1>>>();
+        printf("host: after spin: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
         return 3;
     }
     if (argc > 1 && !strcmp(argv[1], "trap")) {
