@@ -175,6 +175,9 @@ void dbg_app_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block) {
     D.cta = NULL;
     D.fwarp = D.flane = 0;
     D.fblock = 1;
+    /* what the host wrote between launches is not a kernel's store */
+    for (int w = 0; w < D.nwatch; w++)
+        if (D.watch[w].host) memcpy(D.watch[w].old, D.watch[w].host, D.watch[w].len);
     printf("[Launch of CUDA kernel %u %s<<<(%u,%u,%u),(%u,%u,%u)>>>]\n", D.kernel_no,
            dbg_fn_name(&D, ptxi_kernel_name(k)), grid.x, grid.y, grid.z, block.x, block.y, block.z);
     fflush(stdout);

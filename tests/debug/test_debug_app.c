@@ -211,6 +211,31 @@ Test(debug_app, breakpoints_by_every_form_of_a_kernel_name) {
     cr_assert(!strstr(r.out, "host:"), "the program went on after quit:\n%s", r.out);
 }
 
+/* A PTX line of the fatbinary's PTX: the one `break dbg_app.cu:12` resolved to. */
+Test(debug_app, breakpoint_on_a_ptx_line) {
+    run_result first = debug_app("break dbg_app.cu:12\nquit\n", "", false);
+    const char *at = strstr(first.out, "Breakpoint 1 at " SCALE " at dbg_app.compute_90.ptx:");
+    cr_assert(at, "%s", first.out);
+    unsigned line = (unsigned)strtoul(strchr(at + strlen("Breakpoint 1 at " SCALE " at "), ':') + 1, NULL, 10);
+    char script[200], want[200];
+    snprintf(script, sizeof script, "break dbg_app.compute_90.ptx:%u\nrun\nprint %%r1\ndelete\ncontinue\n", line);
+    snprintf(want, sizeof want, "Breakpoint 1, " SCALE " at dbg_app.compute_90.ptx:%u (dbg_app.cu:12)", line);
+    run_result r = debug_app(script, "", false);
+    EXPECT(r.out, want, "$1 = 0", "[Program exited with code 5]");
+}
+
+/* v[5] (at %rd4 + 20 for thread 0, %rd4 = &v[0]) goes 5.0 -> 10.0 in scale,
+ * -> 11.0 in offset, thread 5 writing both times: the watch lasts across launches. */
+Test(debug_app, watchpoint_across_launches) {
+    run_result r = debug_app("break dbg_app.cu:12\nrun\nwatch @global %rd4 + 20\nx/1f %rd4 + 20\ndelete 1\n"
+                             "continue\ncontinue\ncontinue\n", "", false);
+    EXPECT(r.out, "Hardware watchpoint 2: @global 0x", "5", "Old value = 1084227584 (0x40a00000)",
+           "New value = 1092616192 (0x41200000)", "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at " SCALE,
+           "[Launch of CUDA kernel 1 " OFFSET, "Old value = 1092616192 (0x41200000)",
+           "New value = 1093664768 (0x41300000)", "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at " OFFSET,
+           "(dbg_app.cu:18)", "host: v[5] = 11, v[39] = 79", "[Program exited with code 5]");
+}
+
 /* Two .cu files, two modules: the one in use is the running kernel's; a
  * breakpoint on the other's code waits for it. v[i] = 2 (2i + 1). */
 Test(debug_app, breakpoints_in_two_modules) {
