@@ -138,6 +138,15 @@ static void no_aslr(int argc, char **argv) {
 
 /* ---- a CUDA program ---- */
 
+static bool is_program(const char *path) {
+    char magic[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    size_t n = fread(magic, 1, 4, f);
+    fclose(f);
+    return n == 4 && !memcmp(magic, "\177ELF", 4);
+}
+
 /* How a program's end reads in the transcript; the result is its exit status. */
 static int program_ended(int status) {
     if (WIFEXITED(status)) {
@@ -242,6 +251,11 @@ int cmd_debug(int argc, char **argv) {
     d.lo.co.threads = 1;
     d.lo.co.deterministic = 1;
     ptx_file = argv[optind];
+    if (is_program(ptx_file)) {
+        fprintf(stderr, "ptxi debug: %s is a program, not PTX: debug it with `ptxi debug -- %s`\n", ptx_file,
+                ptx_file);
+        return 2;
+    }
     d.in = stdin;
     if (script && !(d.in = fopen(script, "r"))) return cli_bad(&d.lo, "cannot read the script '%s'", script);
     d.tty = !script && isatty(0);

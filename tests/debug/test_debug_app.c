@@ -268,6 +268,17 @@ Test(debug_app, breakpoints_survive_a_device_reset) {
     cr_assert_eq(r.rc, 5);
 }
 
+Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
+    const char *bin = app();
+    char err[1100];
+    snprintf(err, sizeof err, "%s.hint.stderr", bin);
+    int rc = sh("'%s' debug '%s' -x /dev/null > /dev/null 2> '%s'", PTXI, bin, err);
+    char *text = slurp(err);
+    cr_assert_eq(rc, 2);
+    cr_assert(text && strstr(text, "is a program, not PTX: debug it with `ptxi debug -- "), "%s", text);
+    free(text);
+}
+
 /* ---- the prompt at a terminal ---- */
 
 static char seen[1 << 16];
