@@ -110,8 +110,7 @@ static void forget_dead_modules(void) {
     }
 }
 
-void dbg_app_module(ptxi_module *m, const char *ptx, size_t len) {
-    if (!D.in) return;
+static void add_module(ptxi_module *m, const char *ptx, size_t len) {
     forget_dead_modules();
     int old = find_module(m);
     if (old >= 0) dbg_drop_module(&D, (uint32_t)old);
@@ -142,8 +141,8 @@ static void list_kernels(void) {
     }
 }
 
-void dbg_app_loaded(void) {
-    if (!D.in) return;
+/* After a (re)load: the first time, the commands before the program goes on. */
+static void loaded(void) {
     forget_dead_modules();
     if (D.nmods) dbg_use_module(&D, 0);
     if (prompted) return;
@@ -157,6 +156,21 @@ void dbg_app_loaded(void) {
     if (D.tty) dbg_catch_interrupt(false);
     if (D.quit) kill_program(&D);
     D.started = true;
+}
+
+/* The module table changes only between launches. */
+void dbg_app_module(ptxi_module *m, const char *ptx, size_t len) {
+    if (!D.in) return;
+    pthread_mutex_lock(&launch_lock);
+    add_module(m, ptx, len);
+    pthread_mutex_unlock(&launch_lock);
+}
+
+void dbg_app_loaded(void) {
+    if (!D.in) return;
+    pthread_mutex_lock(&launch_lock);
+    loaded();
+    pthread_mutex_unlock(&launch_lock);
 }
 
 void dbg_app_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block) {
