@@ -166,6 +166,31 @@ ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
 ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n);
 ptxi_status ptxi_memcpy_from_symbol(ptxi_module *m, const char *name, size_t offset, void *dst, size_t n);
 
+/* Texture and surface objects (cudaTextureObject_t / cudaSurfaceObject_t): a
+ * handle is a 64-bit value kernels receive as a parameter. The element data is
+ * device memory the caller owns (a CUDA array is plain device memory with a
+ * row pitch and a slice pitch). */
+typedef enum { PTXI_TEX_UNSIGNED, PTXI_TEX_SIGNED, PTXI_TEX_FLOAT } ptxi_tex_format;
+typedef enum { PTXI_TEX_WRAP, PTXI_TEX_CLAMP, PTXI_TEX_MIRROR, PTXI_TEX_BORDER } ptxi_tex_address;
+typedef struct ptxi_tex_desc {
+    int surface;                   /* a surface object, else a texture object */
+    ptxi_dptr base;                /* element (0, 0, 0) */
+    unsigned dims;                 /* 1, 2 or 3; a cubemap is 2 with 6 faces per layer */
+    unsigned width, height, depth; /* elements; 0 for an absent dimension */
+    unsigned layers;               /* layered: the number of layers (cubemap: of cubes), else 0 */
+    int layered, cubemap;
+    int linear;                    /* 1D linear memory (tex1Dfetch): fetches outside read 0 */
+    size_t pitch, slice;           /* bytes between rows, and between 2D slices / layers / faces */
+    unsigned channels;             /* 1, 2 or 4 */
+    unsigned channel_bits;         /* 8, 16 or 32 (16-bit float: half) */
+    ptxi_tex_format format;
+    int filter_linear, read_normalized, normalized_coords;
+    ptxi_tex_address address[3];
+    float border[4];
+} ptxi_tex_desc;
+ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle);
+ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle);
+
 /* Streams: work on one stream runs in order. NULL = the default stream. */
 ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out);
 ptxi_status ptxi_stream_destroy(ptxi_stream *s);

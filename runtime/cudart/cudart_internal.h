@@ -48,6 +48,10 @@ void cr_warn_once(const char *what);
         if (e_ != cudaSuccess) return cr_ret(e_); \
     } while (0)
 
+/* ---- texture.c ---- */
+/* A CUDA array as pitched device memory (rows of width × element size bytes). */
+bool cr_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *esize);
+
 /* ---- ptrmap.c ---- */
 typedef struct cr_ptrmap {
     const void **keys;

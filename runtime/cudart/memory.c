@@ -369,10 +369,19 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
     CR_ENTER();
     CR_STREAM_WORK(0);
     if (!p) return cr_ret(cudaErrorInvalidValue);
+    struct cudaMemcpy3DParms q = *p;
+    size_t esize = 1;
+    /* a CUDA array is pitched memory whose positions and extent count elements */
+    if ((p->srcArray && !cr_array_pitched(p->srcArray, &q.srcPtr, &esize)) ||
+        (p->dstArray && !cr_array_pitched(p->dstArray, &q.dstPtr, &esize)))
+        return cr_ret(cudaErrorInvalidResourceHandle);
     if (p->srcArray || p->dstArray) {
-        cr_warn_once("cudaMemcpy3D with CUDA arrays is not implemented");
-        return cr_ret(cudaErrorNotSupported);
+        q.extent.width *= esize;
+        if (p->srcArray) q.srcPos.x *= esize;
+        if (p->dstArray) q.dstPos.x *= esize;
+        if (q.kind == cudaMemcpyDefault) q.kind = p->srcArray && p->dstArray ? cudaMemcpyDeviceToDevice : cudaMemcpyDefault;
     }
+    p = &q;
     const struct cudaExtent e = p->extent;
     if (!e.width || !e.height || !e.depth) return cudaSuccess;
     if (p->srcPos.x + e.width > p->srcPtr.pitch || p->dstPos.x + e.width > p->dstPtr.pitch)

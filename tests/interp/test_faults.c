@@ -88,3 +88,12 @@ Test(faults, barrier_that_some_threads_never_reach) {
     cr_assert(strstr(rep, "barrier"), "%s", rep);
     cr_assert(strstr(rep, "never arrives"), "%s", rep);
 }
+
+Test(faults, texture_fetch_through_a_bad_handle) {
+    expect(KERNEL("tex.1d.v4.f32.s32 {%r1, %r2, %r3, %r1}, [%rd2, {%r1}];", "0"), PTXI_ILLEGAL_ADDRESS,
+           "is not a texture object");
+}
+
+Test(faults, surface_write_through_a_bad_handle) {
+    expect(KERNEL("sust.b.1d.b32.trap [%rd2, {%r1}], {%r1};", "8"), PTXI_ILLEGAL_ADDRESS, "is not a surface object");
+}
