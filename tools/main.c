@@ -10,7 +10,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *hel
     {"run", cmd_run, "run FILE.ptx [options]  run one kernel (ptxi run --help)"},
     {"exec", cmd_exec, "exec PROGRAM [args...]  run a CUDA program on ptxi's libcudart"},
     {"eval", cmd_eval, "eval 'INSN;' [%r=V...]  evaluate a PTX snippet or asm() statement"},
-    {"debug", cmd_debug, "debug FILE.ptx [options] step a kernel (cuda-gdb style)"},
+    {"debug", cmd_debug, "debug FILE.ptx [options] | debug -- PROGRAM [args]: step kernels (cuda-gdb style)"},
 };
 
 static int usage(FILE *f) {
