@@ -1,9 +1,12 @@
 /* alu_core_fp.c — f32/f64 arithmetic: add sub mul fma mad div rcp sqrt with every
- * rounding mode, the .approx transcendentals, min/max, abs/neg/copysign.
+ * rounding mode, div.approx/div.full and the f64 .approx forms (on top of the
+ * multi-function unit of alu_mufu.c, which also gives the f32 .approx forms),
+ * min/max, abs/neg/copysign.
  * Directed rounding runs the host's IEEE operation under fesetround; the operands
  * and result pass through volatile objects so the operation can neither be folded
  * nor moved across the mode switches. */
 #include "alu_core_impl.h"
+#include "alu_mufu.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -72,43 +75,24 @@ ALU_FN(f_arith32) {
     d[0] = out32(op, r);
 }
 
-/* The approximate forms: the exact function rounded once (see ALU.md for how far
- * that is from the hardware). */
-static double approx(int k, double a, double b) {
-    switch (k) {
-    case K_RSQRT: return 1 / sqrt(a);
-    case K_SIN: return sin(a);
-    case K_COS: return cos(a);
-    case K_LG2: return log2(a);
-    case K_EX2: return exp2(a);
-    case K_TANH: return tanh(a);
-    case K_ARCP: return 1 / a;
-    case K_ASQRT: return sqrt(a);
-    default: return a / b;
-    }
-}
-ALU_FN(f_approx32) {
-    double a = alu_f32(in32(op, s[0])), b = alu_f32(in32(op, alu_src(op, s, 1)));
-    int k = op->p[0];
-    if (k == K_ADIV) {
-        /* a times the flushed reciprocal of b, so |b| >= 2^126 gives 0; without
-         * .ftz a subnormal divisor is scaled first and divides exactly. */
-        if (!(op->p[2] & F_FTZ) && b != 0 && fabs(b) < 0x1p-126) {
-            d[0] = out32(op, (float)(a / b));
-            return;
-        }
-        uint32_t r = alu_ftz32(alu_u32((float)(1 / b)));
-        d[0] = out32(op, (float)(a * (double)alu_f32(r)));
-        return;
-    }
-    if (k == K_SIN || k == K_COS) {
-        /* The hardware takes the angle in turns, x * (1/2pi) truncated to f32, so
-         * large arguments lose their fraction as it does. */
-        float t = round_f(K_MUL, ALU_RZ, (float)a, 0.15915494f, 0);
-        double fr = (double)t - floor((double)t);
-        a = 6.283185307179586 * fr;
-    }
-    d[0] = out32(op, (float)approx(k, a, b));
+/* The multi-function unit's forms, bit-exact (alu_mufu.c). */
+static const uint8_t mufu_of[] = {
+    [K_RSQRT] = ALU_MU_RSQRT, [K_SIN] = ALU_MU_SIN, [K_COS] = ALU_MU_COS, [K_LG2] = ALU_MU_LG2,
+    [K_EX2] = ALU_MU_EX2, [K_TANH] = ALU_MU_TANH, [K_ARCP] = ALU_MU_RCP, [K_ASQRT] = ALU_MU_SQRT,
+};
+ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
+
+/* div.approx and div.full (p[0] = K_ADIV, K_FDIV): a times the unit's
+ * reciprocal of b, after the GPU's scaling of both operands so that the
+ * reciprocal stays normal: by 2^24 when |b| < 2^-126 (full-range forms, zero
+ * included) and, for div.full, by 1/4 when |b| > 2^126. */
+ALU_FN(f_div32) {
+    bool ftz = op->p[2] & F_FTZ;
+    uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1], mb = b & 0x7fffffffu;
+    uint32_t scale = op->p[0] == K_FDIV && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u
+                   : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
+    if (scale) { a = alu_mul_f32(a, scale, ftz); b = alu_mul_f32(b, scale, ftz); }
+    d[0] = alu_mul_f32(a, alu_mufu_f32(ALU_MU_RCP, b, true), ftz);
 }
 
 /* min/max: p[0] = 1 for max; .NaN makes any NaN operand win. */
@@ -141,13 +125,29 @@ ALU_FN(f_arith64) {
     if (alu_nan_in64(s, order[op->p[0] == K_FMA ? 1 : op->p[0] == K_DIV || op->ns == 1 ? 2 : 0], op->ns, d)) return;
     d[0] = out64(op, round_(op->p[0], op->p[1], alu_f64(s[0]), alu_f64(alu_src(op, s, 1)), alu_f64(alu_src(op, s, 2))));
 }
-/* rcp/rsqrt.approx.ftz.f64 work on the upper 32 bits only: the operand's low
- * word is ignored (a NaN may turn into inf) and the result's low word is zero. */
+/* rcp/rsqrt.approx.ftz.f64 are the unit's f64 forms: upper 32 bits in, upper
+ * 32 bits out (alu_mufu_hi64). rsqrt.approx.f64 refines that estimate y as the
+ * GPU's code for it does: e = 1 - x*y*y, y + (3/8 e + 1/2) * (y*e) in fmas; a
+ * subnormal x is scaled by 2^54 first and the result by 2^27. */
+static double rsqrt_f64(double x) {
+    double y = alu_f64((uint64_t)alu_mufu_hi64(ALU_MU_RSQRT, (uint32_t)(alu_u64(x) >> 32)) << 32);
+    double e = fma(x, -(y * y), 1);
+    return fma(fma(e, 0.375, 0.5), y * e, y);
+}
 ALU_FN(f_approx64) {
-    uint64_t a = op->p[2] & F_FTZ ? alu_ftz64(s[0] & ~0xffffffffull) : s[0];
-    if (alu_nan_in64(&a, (const uint8_t[]){0}, 1, d)) return;
-    uint64_t r = out64(op, approx(op->p[0], alu_f64(a), 0));
-    d[0] = op->p[2] & F_FTZ && !alu_isnan64(r) ? r & ~0xffffffffull : r;
+    uint64_t x = s[0];
+    uint32_t hi = (uint32_t)(x >> 32);
+    if (op->p[2] & F_FTZ) {
+        d[0] = (uint64_t)alu_mufu_hi64(op->p[0] == K_RSQRT ? ALU_MU_RSQRT : ALU_MU_RCP, hi) << 32;
+        return;
+    }
+    double v = alu_f64(x);
+    if (hi - 0x00100000u < 0x7fe00000u) d[0] = alu_u64(rsqrt_f64(v));     /* positive normal */
+    else if (v == 0) d[0] = (x & 0x8000000000000000ull) | 0x7ff0000000000000ull;
+    else if (isnan(v)) d[0] = x | ALU_QUIET64;
+    else if (x >> 63) d[0] = 0xfff8000000000000ull;
+    else if (isinf(v)) d[0] = 0;
+    else d[0] = alu_u64(rsqrt_f64(v * 0x1p54) * 0x1p27);
 }
 ALU_FN(f_minmax64) {
     uint64_t a = s[0], b = s[1];
@@ -233,7 +233,8 @@ int alu_build_fp(const char *opc, alu_mn *m, alu_op *op) {
     op->p[0] = k;
     op->p[1] = rm < 0 ? ALU_RN : rm;
     op->p[2] = fl;
-    op->approx = k >= K_RSQRT;
-    op->fn = f64 ? (k >= K_RSQRT ? f_approx64 : f_arith64) : (k >= K_RSQRT ? f_approx32 : f_arith32);
+    op->approx = false;
+    op->fn = f64 ? (k >= K_RSQRT ? f_approx64 : f_arith64)
+       : k == K_ADIV || k == K_FDIV ? f_div32 : k >= K_RSQRT ? f_mufu32 : f_arith32;
     return 1;
 }

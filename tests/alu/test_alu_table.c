@@ -1,6 +1,7 @@
 /* test_alu_table.c — replays the differential table recorded on the GPU
  * (tests/alu/alu_table.txt, format in tests/alu/README.md) through alu_lookup:
- * exact forms must match bit for bit, approximate ones within the bounds below. */
+ * every form must match bit for bit, the .approx ones included (none is left
+ * marked approximate). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
@@ -43,56 +44,12 @@ static uint64_t reg_mask(uint8_t bytes) {
     return bytes == 0 ? 1 : bytes == 1 ? 0xffffffffu : bytes == 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
 }
 
-/* Error bounds of the approximate forms, from the PTX ISA's statements (f32
- * results): ulps, or an absolute error where the ISA gives one. */
-typedef struct { const char *prefix; double ulps, abs_err, rel_err; } bound;
-static const bound bounds[] = {
-    {"sin.approx", 0, 0x1p-21 * M_SQRT2, 0}, {"cos.approx", 0, 0x1p-21 * M_SQRT2, 0},
-    {"lg2.approx", 0, 0x1p-22, 0x1p-22}, {"ex2.approx", 2, 0, 0x1p-22},
-    {"tanh.approx", 0, 0, 0x1p-11 * 1.07}, {"rcp.approx.ftz.f64", 0, 0, 0x1p-19},
-    {"rcp.approx", 1, 0, 0}, {"sqrt.approx", 1, 0, 0x1p-23 * 1.07},
-    {"rsqrt.approx.f64", 0, 0, 0x1p-23 * 1.07}, {"rsqrt.approx.ftz.f64", 0, 0, 0x1p-23 * 1.07},
-    {"rsqrt.approx", 1, 0, 0x1p-23 * 1.07}, {"div.approx", 2, 0, 0}, {"div.full", 2, 0, 0},
-};
-
-static double as_f(uint64_t v, int f64) {
-    if (f64) { double x; memcpy(&x, &v, 8); return x; }
-    uint32_t u = (uint32_t)v;
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
-static int within(const char *mn, uint64_t got, uint64_t want) {
-    int f64 = strstr(mn, ".f64") != NULL;
-    double g = as_f(got, f64), w = as_f(want, f64);
-    if (isnan(w) || isnan(g)) return isnan(w) && isnan(g);
-    if (isinf(w) || isinf(g)) return g == w;
-    for (unsigned i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
-        if (strncmp(mn, bounds[i].prefix, strlen(bounds[i].prefix))) continue;
-        const bound *b = &bounds[i];
-        double diff = fabs(g - w);
-        if (b->abs_err && diff <= b->abs_err) return 1;
-        if (b->rel_err && diff <= b->rel_err * fabs(w)) return 1;
-        if (b->ulps) {
-            int64_t a = f64 ? (int64_t)got : (int32_t)(uint32_t)got, c = f64 ? (int64_t)want : (int32_t)(uint32_t)want;
-            if (a < 0) a = INT64_MIN - a;
-            if (c < 0) c = INT64_MIN - c;
-            if (llabs(a - c) <= b->ulps) return 1;
-        }
-        /* subnormal region: the hardware may flush where the bound is relative */
-        if (!f64 && fabs(w) < 0x1p-126 && fabs(g) < 0x1p-126) return 1;
-        return 0;
-    }
-    return 0;
-}
-
 Test(alu_table, replay) {
     FILE *f = fopen(TABLE, "r");
     if (!f) cr_skip_test("no GPU recording at %s yet (run gpu/jobs/alu_table)", TABLE);
     char line[512], last_bad[64] = "";
     bool verbose = getenv("ALU_TABLE_VERBOSE") != NULL;     /* every mismatch, not one per form */
-    long rows = 0, exact = 0, approx_ok = 0, bad = 0, unknown = 0, badforms = 0;
+    long rows = 0, exact = 0, approx = 0, bad = 0, unknown = 0, badforms = 0;
     while (fgets(line, sizeof line, f)) {
         row r;
         cr_assert(parse(line, &r), "unparsable table line: %s", line);
@@ -110,17 +67,15 @@ Test(alu_table, replay) {
         uint64_t d[2] = {0, 0};
         uint32_t cc = op.cc_in ? (uint32_t)r.s[op.ns] : 0;
         op.fn(&op, d, r.s, &cc);
-        int ok = 1, apx = 0;
+        int ok = 1;
         for (unsigned i = 0; i < op.nd; i++) {
             uint64_t m = reg_mask(op.dbytes[i]);
-            if ((d[i] & m) == (r.d[i] & m)) continue;
-            if (op.approx && within(r.mn, d[i] & m, r.d[i] & m)) { apx = 1; continue; }
-            ok = 0;
+            if ((d[i] & m) != (r.d[i] & m)) ok = 0;
         }
         if (op.cc_out && cc != r.d[op.nd]) ok = 0;
+        approx += op.approx;
         if (ok) {
-            exact += !apx;
-            approx_ok += apx;
+            exact++;
             continue;
         }
         bad++;
@@ -138,12 +93,13 @@ Test(alu_table, replay) {
         snprintf(last_bad, sizeof last_bad, "%s", r.mn);
     }
     fclose(f);
-    fprintf(stderr, "alu table: %ld rows, %ld bit-exact, %ld approximate within bounds, "
-            "%ld mismatches (%ld forms), %ld rows of unknown forms\n",
-            rows, exact, approx_ok, bad, badforms, unknown);
+    fprintf(stderr, "alu table: %ld rows, %ld bit-exact, %ld mismatches (%ld forms), "
+            "%ld rows of forms marked approximate, %ld rows of unknown forms\n",
+            rows, exact, bad, badforms, approx, unknown);
     cr_expect(rows >= 10000, "table too small: %ld rows", rows);
     cr_expect(unknown == 0, "%ld rows name forms alu_lookup does not know", unknown);
     cr_expect(bad == 0, "%ld rows differ from the GPU", bad);
+    cr_expect(approx == 0, "%ld rows are of forms still marked approximate", approx);
 }
 
 /* The static inline helpers of alu_core.h that specialised handlers use, checked

@@ -4,6 +4,8 @@
 // differences between consecutive results' bits (int32 little-endian; the
 // first entry is the first result), inputs counting up bit pattern by pattern
 // from <lo>; random.bin holds (op, input, result) triples of uint32.
+// With arguments `dump <op> <lo-hex> <hi-hex> ...` it dumps only those ranges
+// (bit patterns lo..hi-1; ops by name as in ops.txt) and skips random.bin.
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
@@ -35,7 +37,7 @@ __global__ void run_list(int op, const uint32_t *in, uint32_t n, uint32_t *out) 
   if (i < n) out[i] = __float_as_uint(apply(op, __uint_as_float(in[i])));
 }
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-int main() {
+int main(int argc, char **argv) {
   struct { int op; float lo, hi; const char *tag; } d[] = {
     {OP_rcp_ftz, 1, 2, "1_2"}, {OP_rsqrt_ftz, 1, 4, "1_4"}, {OP_sqrt_ftz, 1, 4, "1_4"},
     {OP_ex2_ftz, 0.5f, 1, "0.5_1"}, {OP_ex2_ftz, 0.25f, 0.5f, "0.25_0.5"}, {OP_ex2_ftz, 1, 2, "1_2"},
@@ -45,6 +47,22 @@ int main() {
   uint32_t *dev, *host = (uint32_t *)malloc(sizeof(uint32_t) << 24);
   int32_t *diff = (int32_t *)malloc(sizeof(int32_t) << 24);
   cudaMalloc(&dev, sizeof(uint32_t) << 24);
+  if (argc > 1) {
+    for (int a = 1; a + 2 < argc; a += 3) {
+      int op = 0;
+      while (op < NOPS && strcmp(names[op], argv[a])) op++;
+      uint32_t lo = (uint32_t)strtoul(argv[a + 1], 0, 16), hi = (uint32_t)strtoul(argv[a + 2], 0, 16);
+      if (op == NOPS || hi <= lo || hi - lo > (1u << 24)) { fprintf(stderr, "bad range %s\n", argv[a]); return 1; }
+      uint32_t n = hi - lo;
+      run<<<(n + 255) / 256, 256>>>(op, lo, n, dev);
+      cudaMemcpy(host, dev, n * 4, cudaMemcpyDeviceToHost);
+      for (uint32_t i = 0; i < n; i++) diff[i] = (int32_t)(host[i] - (i ? host[i - 1] : 0));
+      char path[128]; snprintf(path, sizeof path, "%s.%08x_%08x.%08x.d32", names[op], lo, hi, lo);
+      FILE *f = fopen(path, "wb"); fwrite(diff, 4, n, f); fclose(f);
+      printf("%s n=%u\n", path, n);
+    }
+    return 0;
+  }
   for (auto &e : d) {
     uint32_t lo = bits(e.lo), hi = bits(e.hi), n;
     if (e.lo < 0) { lo = bits(e.hi) ; hi = bits(e.lo); }  // negative: count up the magnitude from -0.5 to -1

@@ -1,0 +1,328 @@
+/* alu_mufu.c — rcp/rsqrt/sqrt/ex2/lg2/sin/cos/tanh.approx.f32 as an H100/H200
+ * gives them. Each function's results over the inputs that determine it were
+ * recorded on the GPU (gpu/jobs/mufu_dump) and are embedded compressed
+ * (interp/mufu/NAME.d32.zst); everything else follows from them by the rules
+ * measured there (ALU.md): exponent scaling, ex2's fixed-point input, lg2's
+ * truncated sum, the quarter-turn symmetry of sin/cos, tanh's input precision.
+ * A table is unpacked on first use into blocks of 256 results, each a line
+ * through its first and last result plus bit-packed corrections. */
+#include "alu_mufu.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* ---- embedded recordings ---- */
+
+#define MUFU_TABLES(X) X(rcp) X(rsqrt) X(sqrt) X(ex2) X(lg2_1) X(lg2_05) X(tanh) X(sin)
+
+#define MUFU_BLOB(name)                                                            \
+    extern const unsigned char alu_mufu_z_##name[], alu_mufu_z_##name##_end[];     \
+    __asm__(".pushsection .rodata\n.balign 16\n"                                   \
+            ".globl alu_mufu_z_" #name "\n.hidden alu_mufu_z_" #name "\n"          \
+            "alu_mufu_z_" #name ":\n.incbin \"" #name ".d32.zst\"\n"               \
+            ".globl alu_mufu_z_" #name "_end\n.hidden alu_mufu_z_" #name "_end\n"  \
+            "alu_mufu_z_" #name "_end:\n.popsection\n");
+MUFU_TABLES(MUFU_BLOB)
+
+#define MUFU_ENUM(name) T_##name,
+enum { MUFU_TABLES(MUFU_ENUM) T_COUNT };
+
+/* ---- unpacked tables ---- */
+
+enum { BLOCK_LOG = 8, BLOCK = 1 << BLOCK_LOG };
+
+typedef struct {
+    uint32_t base;      /* value at the block's start, less the smallest correction */
+    int32_t slope;      /* per step, in 2^-16 units of the result bits */
+    uint32_t width;     /* bits per correction */
+    uint32_t off;       /* bit offset of the block's corrections */
+} mufu_block;
+
+typedef struct {
+    mufu_block *blk;
+    uint8_t *bits;
+    uint32_t n;
+} mufu_table;
+
+static mufu_table tabs[T_COUNT];
+static pthread_once_t once[T_COUNT] = {
+#define MUFU_ONCE(name) PTHREAD_ONCE_INIT,
+    MUFU_TABLES(MUFU_ONCE)
+};
+
+static inline uint32_t tab_get(const mufu_table *t, uint32_t i) {
+    const mufu_block *b = &t->blk[i >> BLOCK_LOG];
+    uint32_t j = i & (BLOCK - 1), pos = b->off + j * b->width;
+    uint64_t w;
+    memcpy(&w, t->bits + (pos >> 3), 8);
+    uint32_t corr = b->width ? (uint32_t)(w >> (pos & 7)) & (uint32_t)(~0ull >> (64 - b->width)) : 0;
+    return b->base + (uint32_t)(int32_t)(((int64_t)b->slope * j) >> 16) + corr;
+}
+
+static _Noreturn void fail(const char *name, const char *why) {
+    fprintf(stderr, "ptxi: approximation table %s: %s\n", name, why);
+    abort();
+}
+
+/* Packs one block of results v[0..cnt). */
+static void pack_block(mufu_table *t, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap, uint32_t *used) {
+    int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
+    if (slope > INT32_MAX || slope < INT32_MIN) slope = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t j = 0; j < cnt; j++) {
+        int64_t d = (int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16);
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+    }
+    uint32_t width = 0;
+    while (width < 32 && (uint64_t)(hi - lo) >> width) width++;
+    mufu_block *b = &t->blk[bi];
+    b->base = (uint32_t)((int64_t)v[0] + lo);
+    b->slope = (int32_t)slope;
+    b->width = width;
+    b->off = *used;
+    size_t need = ((size_t)*used + (size_t)width * cnt + 7) / 8 + 8;
+    if (need > *cap) {
+        size_t old = *cap;
+        while (need > *cap) *cap *= 2;
+        t->bits = realloc(t->bits, *cap);
+        if (!t->bits) fail(name, "out of memory");
+        memset(t->bits + old, 0, *cap - old);
+    }
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
+        for (uint32_t k = 0; k < width; k++, (*used)++)
+            if (corr >> k & 1) t->bits[*used >> 3] |= (uint8_t)(1u << (*used & 7));
+    }
+}
+
+/* Streams the compressed differences, sums them up, packs block by block. */
+static void unpack(int which, const unsigned char *z, size_t zn, const char *name) {
+    mufu_table *t = &tabs[which];
+    unsigned long long n4 = ZSTD_getFrameContentSize(z, zn);
+    if (n4 == ZSTD_CONTENTSIZE_UNKNOWN || n4 == ZSTD_CONTENTSIZE_ERROR || n4 % 4 || n4 / 4 > 1u << 24) fail(name, "embedded data corrupt");
+    t->n = (uint32_t)(n4 / 4);
+    t->blk = calloc((t->n + BLOCK - 1) / BLOCK, sizeof *t->blk);
+    size_t cap = (size_t)t->n / 4 + 64;     /* ~1-2 bits per result are typical */
+    t->bits = calloc(cap, 1);
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    if (!t->blk || !t->bits || !ds) fail(name, "out of memory");
+    ZSTD_initDStream(ds);
+    unsigned char buf[16384];
+    uint32_t v[BLOCK], cnt = 0, bi = 0, used = 0, acc = 0, got = 0;
+    size_t have = 0, left = 1;     /* bytes held over in buf: a result split between reads */
+    ZSTD_inBuffer in = {z, zn, 0};
+    while (got < t->n) {
+        ZSTD_outBuffer out = {buf, sizeof buf, have};
+        left = ZSTD_decompressStream(ds, &out, &in);
+        if (ZSTD_isError(left) || (out.pos == have && in.pos == in.size)) fail(name, "embedded data corrupt");
+        size_t k = 0;
+        for (; k + 4 <= out.pos && got < t->n; k += 4, got++) {
+            int32_t diff;
+            memcpy(&diff, buf + k, 4);
+            acc += (uint32_t)diff;
+            v[cnt++] = acc;
+            if (cnt == BLOCK) { pack_block(t, name, bi++, v, cnt, &cap, &used); cnt = 0; }
+        }
+        have = out.pos - k;
+        memmove(buf, buf + k, have);
+    }
+    if (cnt) pack_block(t, name, bi, v, cnt, &cap, &used);
+    ZSTD_freeDStream(ds);
+    uint8_t *fit = realloc(t->bits, (used + 7) / 8 + 8);     /* tab_get reads 8 bytes */
+    if (fit) t->bits = fit;
+    if (left != 0 || have || in.pos != in.size) fail(name, "embedded data corrupt");
+}
+
+#define MUFU_INIT(name) \
+    static void init_##name(void) { unpack(T_##name, alu_mufu_z_##name, (size_t)(alu_mufu_z_##name##_end - alu_mufu_z_##name), #name); }
+MUFU_TABLES(MUFU_INIT)
+static void (*const init_fn[T_COUNT])(void) = {
+#define MUFU_INIT_REF(name) init_##name,
+    MUFU_TABLES(MUFU_INIT_REF)
+};
+
+static uint32_t look(int which, uint32_t i) {
+    pthread_once(&once[which], init_fn[which]);
+    return tab_get(&tabs[which], i);
+}
+
+/* ---- bit helpers ---- */
+
+static inline float fl(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t bt(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+enum { SIGN = 0x80000000u, INF = 0x7f800000u, NAN32 = 0x7fffffffu, ONE = 0x3f800000u };
+
+/* Normalises a nonzero magnitude a (subnormal or normal): returns the 23-bit
+ * fraction and sets *e to the unbiased exponent. */
+static inline uint32_t split(uint32_t a, int *e) {
+    if (a & INF) { *e = (int)(a >> 23) - 127; return a & 0x7fffff; }
+    int sh = __builtin_clz(a) - 8;
+    *e = -126 - sh;
+    return (a << sh) & 0x7fffff;
+}
+
+/* Sign, biased exponent (may be <= 0) and fraction to f32 bits, rounding a
+ * subnormal to nearest even. */
+static inline uint32_t pack_rn(uint32_t s, int be, uint32_t frac) {
+    if (be > 0) return s | (uint32_t)be << 23 | frac;
+    int sh = 1 - be;
+    if (sh > 25) return s;
+    uint32_t m = frac | 0x800000, q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+    return s | (q + (rem > half || (rem == half && (q & 1))));
+}
+
+/* An exact double value truncated to f32. */
+static inline float rz32(double t) {
+    float r = (float)t;
+    return fabs((double)r) > fabs(t) ? nextafterf(r, 0) : r;
+}
+
+/* ---- the functions ---- */
+
+static uint32_t mu_rcp(uint32_t x, bool ftz) {
+    uint32_t s = x & SIGN, a = x & ~SIGN;
+    if (a > INF) return NAN32;
+    if (a == INF) return s;
+    if (a == 0 || (ftz && !(a & INF))) return s | INF;
+    int e;
+    uint32_t r = look(T_rcp, split(a, &e));
+    int be = (int)(r >> 23) - e;
+    if (be >= 255) return s | INF;
+    if (be <= 0 && ftz) return s;
+    return pack_rn(s, be, r & 0x7fffff);
+}
+
+/* rsqrt and sqrt: the [1,4) table, exponent halved. */
+static uint32_t mu_root(uint32_t x, bool ftz, bool sq) {
+    uint32_t s = x & SIGN, a = x & ~SIGN;
+    if (a > INF) return NAN32;
+    if (ftz && !(a & INF)) a = 0;
+    if (a == 0) return sq ? s : s | INF;
+    if (s) return NAN32;
+    if (a == INF) return sq ? INF : 0;
+    int e;
+    uint32_t frac = split(a, &e);
+    uint32_t r = look(sq ? T_sqrt : T_rsqrt, (e & 1) << 23 | frac);
+    int k = e >> 1;     /* floor */
+    return r + (uint32_t)((sq ? k : -k) * (1 << 23));
+}
+
+/* ex2: the operand becomes fixed point with 23 fraction bits, magnitude
+ * truncated; a negative one with a nonzero fraction is complemented (~, not
+ * -); the fraction indexes the [1,2) table and the integer part scales. */
+static uint32_t mu_ex2_ftz(uint32_t x) {
+    uint32_t a = x & ~SIGN;
+    if (a > INF) return NAN32;
+    if (!(a & INF)) return ONE;
+    double ax = fabs((double)fl(x));
+    if (ax >= 128) return x & SIGN ? 0 : INF;
+    int64_t X = (int64_t)floor(ax * 0x1p23);
+    if (x & SIGN) X = X & 0x7fffff ? ~X : -X;
+    int be = (int)(X >> 23) + 127;
+    uint32_t r = look(T_ex2, (uint32_t)(X & 0x7fffff));
+    if (be >= 255) return INF;
+    if (be <= 0) return 0;
+    return (uint32_t)be << 23 | (r & 0x7fffff);
+}
+static uint32_t mu_ex2(uint32_t x, bool ftz) {
+    if (ftz || !(fl(x) < -126.0f)) return mu_ex2_ftz(x);
+    /* below -126 the full form squares 2^(x/2), rounding once to a subnormal */
+    float y = fl(mu_ex2_ftz(bt(fl(x) * 0.5f)));
+    return bt((float)((double)y * y));
+}
+
+/* lg2: log2 of the fraction (the [1,2) table) plus the exponent, truncated.
+ * Below 1 the sum cancels: [0.5,1) has its own table, and further down the
+ * unit's fraction is known to lie above the [1,2) result exactly when the
+ * [0.5,1) result says so, which decides the truncation when the sum is exact. */
+static uint32_t mu_lg2_ftz(uint32_t x) {
+    uint32_t a = x & ~SIGN;
+    if (a > INF) return NAN32;
+    if (!(a & INF)) return SIGN | INF;
+    if (x & SIGN) return NAN32;
+    if (a == INF) return INF;
+    int e = (int)(a >> 23) - 127;
+    uint32_t frac = a & 0x7fffff;
+    if (e == -1) return look(T_lg2_05, frac);
+    uint32_t l = look(T_lg2_1, frac);
+    double t = e + (double)fl(l);
+    float r = rz32(t);
+    if (e < -1 && (double)r == t && (double)fl(look(T_lg2_05, frac)) != -1 + (double)fl(l))
+        r = nextafterf(r, 0);
+    return bt(r);
+}
+static uint32_t mu_lg2(uint32_t x, bool ftz) {
+    uint32_t a = x & ~SIGN;
+    if (!ftz && a && (x & SIGN)) return NAN32;
+    if (ftz || a == 0 || (a & INF)) return mu_lg2_ftz(ftz && !(a & INF) ? x & SIGN : x);
+    /* subnormal, full form: scaled by 2^24 first, 24 subtracted after */
+    float y = fl(mu_lg2_ftz(bt(fl(a) * 0x1p24f)));
+    return bt((float)((double)y - 24));
+}
+
+/* sin/cos: turns t = |x| * 0x3e22f983 truncated to f32; its fraction on a grid
+ * of 2^-25 turn, folded into the first quarter with the index complemented
+ * (~) in odd quarters; cos is sin a quarter turn on; sin is odd. */
+static uint32_t mu_sincos(uint32_t x, bool cosine) {
+    uint32_t s = x & SIGN, a = x & ~SIGN;
+    if (a >= INF) return NAN32;
+    if (!(a & INF)) a = 0;
+    double t = rz32((double)fl(a) * (double)fl(0x3e22f983));
+    uint32_t F = (uint32_t)floor((t - floor(t)) * 0x1p25) + (cosine ? 1u << 23 : 0);
+    uint32_t f = F & 0x7fffff;
+    uint32_t r = look(T_sin, F & 1u << 23 ? 0x7fffff - f : f);
+    if (F & 1u << 24) r ^= SIGN;
+    return cosine ? r : r ^ s;
+}
+
+/* tanh: x itself below 2^-8, +-1 from 8 on; between, the unit keeps 17-21
+ * mantissa bits depending on the binade (drop[] low bits ignored). */
+static uint32_t mu_tanh(uint32_t x) {
+    static const uint8_t drop[11] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
+    uint32_t s = x & SIGN, a = x & ~SIGN;
+    if (a > INF) return NAN32;
+    if (a < 0x3b800000u) return x;
+    if (a >= 0x41000000u) return s | ONE;
+    uint32_t b = (a >> 23) - 0x77, i = 0;
+    for (uint32_t k = 0; k < b; k++) i += 1u << (23 - drop[k]);
+    return s | look(T_tanh, i + ((a & 0x7fffff) >> drop[b]));
+}
+
+/* The 20 fraction bits of the high word index the f32 tables (their low 3
+ * bits zero); the f32 result's fraction is truncated to 20 bits. */
+uint32_t alu_mufu_hi64(int fn, uint32_t hi) {
+    bool rs = fn == ALU_MU_RSQRT;
+    uint32_t s = hi & SIGN, a = hi & ~SIGN, frac = hi & 0xfffff;
+    if (a >= 0x7ff00000u) return a > 0x7ff00000u || frac ? NAN32 : rs ? (s ? NAN32 : 0) : s;
+    if (a < 0x00100000u) return s | 0x7ff00000u;
+    if (rs && s) return NAN32;
+    int e = (int)(a >> 20) - 1023, be;
+    uint32_t r;
+    if (rs) {
+        r = look(T_rsqrt, (uint32_t)(e & 1) << 23 | frac << 3);
+        be = (int)(r >> 23) - 127 - (e >> 1) + 1023;     /* e >> 1: floor */
+    } else {
+        r = look(T_rcp, frac << 3);
+        be = (int)(r >> 23) - 127 - e + 1023;
+    }
+    if (be <= 0) return s;
+    return s | (uint32_t)be << 20 | (r & 0x7fffff) >> 3;
+}
+
+uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz) {
+    switch (fn) {
+    case ALU_MU_RCP: return mu_rcp(x, ftz);
+    case ALU_MU_RSQRT: return mu_root(x, ftz, false);
+    case ALU_MU_SQRT: return mu_root(x, ftz, true);
+    case ALU_MU_EX2: return mu_ex2(x, ftz);
+    case ALU_MU_LG2: return mu_lg2(x, ftz);
+    case ALU_MU_SIN: return mu_sincos(x, false);
+    case ALU_MU_COS: return mu_sincos(x, true);
+    default: return mu_tanh(x);
+    }
+}

@@ -1,0 +1,107 @@
+/* test_mufu.c — the f32 .approx instructions against H200 recordings
+ * (gpu/jobs/mufu_dump): random operands of every form, and whole binades that
+ * the embedded tables do not contain but must follow from them (ex2's
+ * complemented negative inputs, lg2's truncated exponent sum). Bit for bit. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "../../interp/alu.h"
+
+#define DIR PTXI_SOURCE_DIR "/tests/alu/"
+
+/* The op numbering of dump.cu (ops.txt). */
+static const char *const forms[] = {
+    "rcp.approx.ftz.f32", "rcp.approx.f32", "rsqrt.approx.ftz.f32", "rsqrt.approx.f32",
+    "sqrt.approx.ftz.f32", "sqrt.approx.f32", "ex2.approx.ftz.f32", "ex2.approx.f32",
+    "lg2.approx.ftz.f32", "lg2.approx.f32", "sin.approx.ftz.f32", "sin.approx.f32",
+    "cos.approx.ftz.f32", "cos.approx.f32", "tanh.approx.f32",
+};
+enum { NFORMS = sizeof forms / sizeof forms[0] };
+
+static uint32_t *load_zst(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long zn = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *z = malloc((size_t)zn);
+    cr_assert(fread(z, 1, (size_t)zn, f) == (size_t)zn);
+    fclose(f);
+    unsigned long long len = ZSTD_getFrameContentSize(z, (size_t)zn);
+    cr_assert(len != ZSTD_CONTENTSIZE_UNKNOWN && len != ZSTD_CONTENTSIZE_ERROR && len % 4 == 0);
+    uint32_t *v = malloc(len);
+    cr_assert(ZSTD_decompress(v, len, z, (size_t)zn) == len);
+    free(z);
+    *n = len / 4;
+    return v;
+}
+
+static uint32_t eval(const char *form, uint32_t x) {
+    alu_op op;
+    cr_assert(alu_lookup(form, 2, &op), "%s unknown", form);
+    cr_assert(!op.approx, "%s is still marked approximate", form);
+    uint64_t s[2] = {x, 0}, d[2] = {0, 0};
+    uint32_t cc = 0;
+    op.fn(&op, d, s, &cc);
+    return (uint32_t)d[0];
+}
+
+/* mufu_random.bin.zst: (op, operand, result) triples, 2048 per form, a quarter
+ * of them subnormal or zero, half with exponents within 2^±40, the rest any
+ * bits (NaN, inf, huge) — a subset of dump.cu's random.bin. */
+Test(mufu, random_operands) {
+    size_t n;
+    uint32_t *t = load_zst(DIR "mufu_random.bin.zst", &n);
+    long per[NFORMS] = {0}, bad = 0;
+    for (size_t i = 0; i + 2 < n; i += 3) {
+        cr_assert(t[i] < NFORMS);
+        uint32_t got = eval(forms[t[i]], t[i + 1]);
+        per[t[i]]++;
+        if (got != t[i + 2] && bad++ < 10)
+            fprintf(stderr, "%s %#x: gpu %#x ptxi %#x\n", forms[t[i]], t[i + 1], t[i + 2], got);
+    }
+    free(t);
+    for (int k = 0; k < NFORMS; k++) cr_expect(per[k] == 2048, "%s: %ld cases", forms[k], per[k]);
+    cr_expect(bad == 0, "%ld results differ from the GPU", bad);
+}
+
+/* A binade recorded as dump.cu writes it: int32 differences of consecutive
+ * results, inputs counting up bit pattern by bit pattern from `lo`. */
+static void binade(const char *file, const char *form, uint32_t lo) {
+    size_t n;
+    uint32_t *d = load_zst(file, &n), want = 0;
+    long bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        want += d[i];
+        uint32_t got = eval(form, lo + (uint32_t)i);
+        if (got != want && bad++ < 10) fprintf(stderr, "%s %#x: gpu %#x ptxi %#x\n", form, lo + (uint32_t)i, want, got);
+    }
+    free(d);
+    cr_expect(n == 1u << 23, "%s: %zu results", file, n);
+    cr_expect(bad == 0, "%s: %ld of %zu results differ from the GPU", form, bad, n);
+}
+
+Test(mufu, ex2_negative_binade) { binade(DIR "mufu_ex2_ftz.bf000000.d32.zst", "ex2.approx.ftz.f32", 0xbf000000u); }
+Test(mufu, lg2_binade_2_4) { binade(DIR "mufu_lg2_ftz.40000000.d32.zst", "lg2.approx.ftz.f32", 0x40000000u); }
+
+/* Values derivable by hand from the recorded [1,2) results and the rules. */
+Test(mufu, scaling_rules) {
+    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x40000000u), 0x3f000000u);         /* 1/2 */
+    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x7f000000u), 0u);                  /* 2^-127 flushed */
+    cr_expect_eq(eval("rcp.approx.f32", 0x7f000000u), 0x00400000u);             /* ... or subnormal */
+    cr_expect_eq(eval("rcp.approx.f32", 0x00000001u), 0x7f800000u);             /* 2^149 overflows */
+    cr_expect_eq(eval("rsqrt.approx.ftz.f32", 0x40800000u), 0x3f000000u);       /* 4 -> 1/2 */
+    cr_expect_eq(eval("sqrt.approx.f32", 0x00000001u), eval("sqrt.approx.f32", 0x40000000u) - (75u << 23)); /* sqrt(2) * 2^-75 */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xbf800000u), 0x3f000000u);         /* 2^-1 exactly */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xb3000000u), 0x3f800000u);         /* -2^-25: fraction 0 */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0x43000000u), 0x7f800000u);         /* 2^128 */
+    cr_expect_eq(eval("lg2.approx.ftz.f32", 0x3f800000u), 0u);
+    cr_expect_eq(eval("lg2.approx.ftz.f32", 0x00800000u), 0xc2fbffffu);         /* -126 + 2^-17 */
+    cr_expect_eq(eval("tanh.approx.f32", 0x3b7fffffu), 0x3b7fffffu);            /* below 2^-8: x */
+    cr_expect_eq(eval("tanh.approx.f32", 0xc1000000u), 0xbf800000u);            /* -8: -1 */
+    cr_expect_eq(eval("sin.approx.f32", 0x80000001u), 0x80000000u);
+    cr_expect_eq(eval("cos.approx.f32", 0x7f000000u), eval("cos.approx.f32", 0u));  /* no fraction left */
+}
