@@ -39,14 +39,21 @@ static uint32_t *load_zst(const char *path, size_t *n) {
     return v;
 }
 
-static uint32_t eval(const char *form, uint32_t x) {
+static alu_op form_op(const char *form) {
     alu_op op;
     cr_assert(alu_lookup(form, 2, &op), "%s unknown", form);
     cr_assert(!op.approx, "%s is still marked approximate", form);
+    return op;
+}
+static uint32_t run(const alu_op *op, uint32_t x) {
     uint64_t s[2] = {x, 0}, d[2] = {0, 0};
     uint32_t cc = 0;
-    op.fn(&op, d, s, &cc);
+    op->fn(op, d, s, &cc);
     return (uint32_t)d[0];
+}
+static uint32_t eval(const char *form, uint32_t x) {
+    alu_op op = form_op(form);
+    return run(&op, x);
 }
 
 /* mufu_random.bin.zst: (op, operand, result) triples, 2048 per form, a quarter
@@ -56,9 +63,11 @@ Test(mufu, random_operands) {
     size_t n;
     uint32_t *t = load_zst(DIR "mufu_random.bin.zst", &n);
     long per[NFORMS] = {0}, bad = 0;
+    alu_op ops[NFORMS];
+    for (int k = 0; k < NFORMS; k++) ops[k] = form_op(forms[k]);
     for (size_t i = 0; i + 2 < n; i += 3) {
         cr_assert(t[i] < NFORMS);
-        uint32_t got = eval(forms[t[i]], t[i + 1]);
+        uint32_t got = run(&ops[t[i]], t[i + 1]);
         per[t[i]]++;
         if (got != t[i + 2] && bad++ < 10)
             fprintf(stderr, "%s %#x: gpu %#x ptxi %#x\n", forms[t[i]], t[i + 1], t[i + 2], got);
@@ -74,9 +83,10 @@ static void binade(const char *file, const char *form, uint32_t lo) {
     size_t n;
     uint32_t *d = load_zst(file, &n), want = 0;
     long bad = 0;
+    alu_op op = form_op(form);
     for (size_t i = 0; i < n; i++) {
         want += d[i];
-        uint32_t got = eval(form, lo + (uint32_t)i);
+        uint32_t got = run(&op, lo + (uint32_t)i);
         if (got != want && bad++ < 10) fprintf(stderr, "%s %#x: gpu %#x ptxi %#x\n", form, lo + (uint32_t)i, want, got);
     }
     free(d);
