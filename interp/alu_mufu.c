@@ -100,7 +100,8 @@ static void pack_block(mufu_table *t, const char *name, uint32_t bi, const uint3
     }
 }
 
-/* Streams the compressed differences, sums them up, packs block by block. */
+/* Streams the compressed differences (int32, little-endian like the hosts ptxi
+ * runs on), sums them up, packs block by block. */
 static void unpack(int which, const unsigned char *z, size_t zn, const char *name) {
     mufu_table *t = &tabs[which];
     unsigned long long n4 = ZSTD_getFrameContentSize(z, zn);

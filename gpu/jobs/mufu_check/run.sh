@@ -8,5 +8,11 @@ set -e
 cd "$(dirname "$0")"
 b=${PTXI_BUILD:-../../../build}
 out="$RES/mufu_check"; mkdir -p "$out"
-nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -o "$out/check" check.cu "$b/libptxi_static.a" -lzstd -lffi -lpthread -lm
+# static zstd/ffi where the machine has them, so the binary can also be built
+# here and carried to a GPU machine that lacks the -dev packages
+libs="-lzstd -lffi"
+for l in zstd ffi; do
+  a=$(ls /usr/lib/x86_64-linux-gnu/lib$l.a 2>/dev/null) && libs=${libs/-l$l/$a}
+done
+nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp -o "$out/check" check.cu "$b/libptxi_static.a" $libs -lpthread -lm
 "$out/check" "$@" | tee "$out/check.txt"
