@@ -70,16 +70,21 @@ Test(triton_gpu, vector_add) {
     check(argv, "triton_add.out", REC "add.out.bin", 0, 0);
 }
 
-/* exp via ex2.approx.f32, then div.full.f32 */
+/* exp via ex2.approx.f32, then div.full.f32: bit-exact */
 Test(triton_gpu, row_softmax) {
     const char *argv[] = {DIR "softmax.ptx", "-g", "64", "-b", "128", "-s", "16", "-a", "zeros:199936", "-a",
                           "file:" REC "softmax.in.bin", "-a", "s32:781", "-a", "s32:781", "-a", "s32:781", "-a",
                           "null", "-a", "null", "-o", "0=triton_softmax.out", NULL};
-    check(argv, "triton_softmax.out", REC "softmax.out.bin", 1e-6, 0);
+    check(argv, "triton_softmax.out", REC "softmax.out.bin", 0, 0);
 }
 
-/* mean and variance by div.full.f32, 1/sqrt by sqrt.approx.ftz.f32 + div.full:
- * the outputs near 0 carry the absolute error of the normalised value. */
+/* mean and variance by div.full.f32, 1/sqrt by sqrt.approx.ftz.f32 + div.full.
+ * Every instruction here is bit-exact in ptxi, yet about 3 % of the outputs
+ * differ: ptxas is free to contract a multiply with a following add (PTX
+ * allows it for the approximate division, whose expansion ends in a
+ * multiply, followed here by sub.f32), which ptxi, executing the PTX as
+ * written, does not do. The differences are in the last bits of the
+ * normalised value, visible only where the output is near 0. */
 Test(triton_gpu, layer_norm) {
     const char *argv[] = {DIR "layernorm.ptx", "-g", "64", "-b", "128", "-s", "16", "-a",
                           "file:" REC "layernorm.x.bin", "-a", "zeros:199936", "-a", "file:" REC "layernorm.w.bin",
