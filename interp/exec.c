@@ -137,6 +137,93 @@ static inline double canon_fma64(double r, double b, double c) {
     return r == r ? r : b != b ? quiet_f64(b) : c != c ? quiet_f64(c) : r;
 }
 
+#ifndef PTXI_SWITCH_DISPATCH
+static inline vm_f16 ldf16(const float *p) {
+    vm_f16 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* fma.rn.f32 of 16 lanes with the GPU's canonical NaN. */
+static inline vm_f16 fma16(vm_f16 a, vm_f16 b, vm_f16 c) {
+    vm_f16 r;
+#ifdef __AVX512F__
+    r = (vm_f16)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+#else
+    for (int l = 0; l < VM_HALF; l++) r[l] = fmaf(a[l], b[l], c[l]);
+#endif
+    vm_u16 ok = (vm_u16)(r == r);
+    return (vm_f16)(((vm_u16)r & ok) | (0x7fffffffu & ~ok));
+}
+
+/* The half-warp patterns (exec_mem.h) of two address registers, kept while
+ * the registers are not written: in an unrolled loop every load goes through
+ * the same one or two registers with different offsets. */
+typedef struct addr_pats {
+    uint32_t reg[2];           /* frame offsets; UINT32_MAX: empty */
+    int pat[2][2];
+    unsigned next;
+} addr_pats;
+
+static inline const int *pats_of(addr_pats *c, const uint8_t *fb, uint32_t reg) {
+    for (int k = 0; k < 2; k++)
+        if (c->reg[k] == reg) return c->pat[k];
+    unsigned k = c->next;
+    c->next ^= 1;
+    c->reg[k] = reg;
+    c->pat[k][0] = vm_pat32(R32(reg));
+    c->pat[k][1] = vm_pat32(R32(reg) + VM_HALF);
+    return c->pat[k];
+}
+
+static inline void pats_written(addr_pats *c, uint32_t reg) {
+    for (int k = 0; k < 2; k++)
+        if (c->reg[k] == reg) c->reg[k] = UINT32_MAX;
+}
+
+/* ld.shared.b32, ld.shared.b32, fma.rn.f32 triples from i, for the whole warp
+ * (a superinstruction, vm_ops.h). A chain of them (acc = fma(x, y, acc), as
+ * an unrolled dot product is) runs in this loop with the accumulator held in
+ * registers while nothing overwrites its frame register, so the chain does
+ * not wait on the frame; every register is still written as it would be.
+ * Out of line so that it gets registers of its own. Returns the first record
+ * not run: stop, a record for its own handler (*plain: a bad lane, which that
+ * handler reports), or the next record to dispatch. */
+static __attribute__((noinline)) const vm_insn *dot_chain(const vm_cta *cta, uint8_t *fb, const vm_insn *i,
+                                                          const vm_insn *stop, const void *self, bool *plain) {
+    vm_f16 acc0 = {0}, acc1 = {0};
+    uint32_t accreg = UINT32_MAX;   /* the frame register acc holds */
+    addr_pats pc = {{UINT32_MAX, UINT32_MAX}, {{0, 0}, {0, 0}}, 0};
+    for (;;) {
+        for (int s = 0; s < 2; s++) {
+            const int *p = pats_of(&pc, fb, i->a);
+            const uint32_t *a = R32(i->a);
+            vm_u16 v0, v1;
+            if (!vm_lds4_half(cta->smem, cta->smem_size, a, p[0], (uint32_t)i->imm, &v0) ||
+                !vm_lds4_half(cta->smem, cta->smem_size, a + VM_HALF, p[1], (uint32_t)i->imm, &v1)) {
+                *plain = true;
+                return i;
+            }
+            memcpy(R32(i->d), &v0, sizeof v0);
+            memcpy(R32(i->d) + VM_HALF, &v1, sizeof v1);
+            pats_written(&pc, i->d);
+            if (i->d == accreg) accreg = UINT32_MAX;
+            if (++i == stop) return i;
+        }
+        const float *a = F32(i->a), *b = F32(i->b);
+        vm_f16 c0 = acc0, c1 = acc1;
+        if (i->c != accreg) c0 = ldf16(F32(i->c)), c1 = ldf16(F32(i->c) + VM_HALF);
+        acc0 = fma16(ldf16(a), ldf16(b), c0);
+        acc1 = fma16(ldf16(a + VM_HALF), ldf16(b + VM_HALF), c1);
+        memcpy(F32(i->d), &acc0, sizeof acc0);
+        memcpy(F32(i->d) + VM_HALF, &acc1, sizeof acc1);
+        pats_written(&pc, i->d);
+        accreg = i->d;
+        if (++i == stop || i->h != self) return i;
+    }
+}
+#endif
+
 static const void *const *handler_table;
 
 const void *const *vm_handler_table(void) {
@@ -151,6 +238,7 @@ vm_yield vm_exec(vm_warp *w, uint32_t budget) {
     static const void *const labels[] = {
 #define X(n) &&L_##n,
         VM_OP_LIST(X)
+        VM_FUSE_LIST(X)
 #undef X
     };
     if (!w) { handler_table = labels; return VM_Y_DONE; }
@@ -579,7 +667,10 @@ execute:
         const vm_arena *ar = fr->fn->prog->rt->arena;
         const uint64_t *a = R64(i->a);
         uint32_t *d = R32(i->d), ok = 0;
-        if (__builtin_expect(m == VM_FULL, 1) && vm_ldg4_full(ar, a, (uint64_t)i->imm, d)) NEXT;
+        if (__builtin_expect(m == VM_FULL, 1) && vm_ldg4_full(ar, a, (uint64_t)i->imm, d)) {
+            vm_prefetch_next_warp(cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
+            NEXT;
+        }
         for (int l = 0; l < VM_LANES; l++) {
             uint64_t ad = a[l] + (uint64_t)i->imm;
             ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
@@ -677,6 +768,21 @@ execute:
         }
         goto resched;
     }
+
+#ifndef PTXI_SWITCH_DISPATCH
+    /* ---- superinstructions (vm_ops.h) ----
+     * Each step runs its record exactly as the record's own handler would,
+     * by the shortcut only; anything else (a partial group, a bad lane)
+     * continues in that record's own handler, at that record. */
+    L_LDS4_LDS4_FMAF32: {
+        if (mask != VM_FULL) goto *labels[i->op];
+        bool plain = false;
+        i = dot_chain(cta, fb, i, stop, &&L_LDS4_LDS4_FMAF32, &plain);
+        if (i == stop) { ACCOUNT(i); goto merge; }
+        if (plain) goto *labels[i->op];
+        DISPATCH;
+    }
+#endif
 
     CASE(DBG) {
         /* Reached only through i->h in debugged code (computed goto), or

@@ -122,17 +122,22 @@ VM_PAT_FN(vm_pat32, uint32_t)
 VM_PAT_FN(vm_pat64, uint64_t)
 #endif
 
+/* Half a warp of words or floats in one vector (GNU C vectors: the compiler
+ * maps them to what the target has). */
+typedef uint32_t vm_u16 __attribute__((vector_size(64)));
+typedef float vm_f16 __attribute__((vector_size(64)));
+
 /* Shared memory: addresses are 32-bit (a[l] + off, wrapping as in PTX);
- * t receives the 16 words. */
-static inline bool lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a, uint32_t off, uint32_t *t) {
-    int pat = vm_pat32(a);
+ * *t receives the 16 words. pat is vm_pat32(a). */
+static inline bool vm_lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a, int pat, uint32_t off,
+                                vm_u16 *t) {
     uint64_t b = (uint32_t)(a[0] + off);
     if (pat != VM_PAT_GATHER) {
         if (b & 3 || b + (pat == VM_PAT_CONSEC ? 64 : 4) > size) return false;
         if (pat == VM_PAT_CONSEC) { memcpy(t, sm + b, 64); return true; }
         uint32_t v;
         memcpy(&v, sm + b, 4);
-        for (int j = 0; j < VM_HALF; j++) t[j] = v;
+        *t = (vm_u16){0} + v;
         return true;
     }
     uint32_t bad = size < 4, lim = size - 4;
@@ -142,17 +147,20 @@ static inline bool lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a
     }
     if (bad) return false;
     const uint32_t *sw = (const uint32_t *)sm;
-    for (int j = 0; j < VM_HALF; j++) t[j] = sw[(a[j] + off) >> 2];
+    vm_u16 r;
+    for (int j = 0; j < VM_HALF; j++) r[j] = sw[(a[j] + off) >> 2];
+    *t = r;
     return true;
 }
 
 /* ld.shared.b32 for all 32 lanes; d may be a. */
 static inline bool vm_lds4_full(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t *d) {
-    uint32_t t[VM_LANES];
-    if (!lds4_half(cta->smem, cta->smem_size, a, off, t) ||
-        !lds4_half(cta->smem, cta->smem_size, a + VM_HALF, off, t + VM_HALF))
+    vm_u16 t0, t1;
+    if (!vm_lds4_half(cta->smem, cta->smem_size, a, vm_pat32(a), off, &t0) ||
+        !vm_lds4_half(cta->smem, cta->smem_size, a + VM_HALF, vm_pat32(a + VM_HALF), off, &t1))
         return false;
-    memcpy(d, t, sizeof t);
+    memcpy(d, &t0, sizeof t0);
+    memcpy(d + VM_HALF, &t1, sizeof t1);
     return true;
 }
 
@@ -203,6 +211,24 @@ static inline bool vm_ldg4_full(const vm_arena *ar, const uint64_t *a, uint64_t 
     if (!ldg4_half(ar, a, off, t) || !ldg4_half(ar, a + VM_HALF, off, t + VM_HALF)) return false;
     memcpy(d, t, sizeof t);
     return true;
+}
+
+/* A whole-warp global access by warp `wid` at b0 (lanes 0-15) and b1 (16-31):
+ * when the previous warp ran the same record, the next warp probably reads
+ * as far from here as this one from there; start fetching its lines now.
+ * A prefetch never faults, so a wrong guess costs only the fetch. */
+static inline void vm_prefetch_next_warp(vm_cta *cta, uint32_t wid, const vm_insn *i, uint64_t b0, uint64_t b1) {
+    struct vm_pf *s = &cta->pf[((uintptr_t)i >> 6) & 7];
+    if (s->rec == i && s->warp + 1 == wid) {
+        uint64_t d = b0 - s->addr;
+        __builtin_prefetch((const void *)(uintptr_t)(b0 + d));
+        __builtin_prefetch((const void *)(uintptr_t)(b0 + d + 63));
+        __builtin_prefetch((const void *)(uintptr_t)(b1 + d));
+        __builtin_prefetch((const void *)(uintptr_t)(b1 + d + 63));
+    }
+    s->rec = i;
+    s->addr = b0;
+    s->warp = wid;
 }
 
 /* Both halves consecutive: two 64-byte copies, in lane order as for shared. */

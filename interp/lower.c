@@ -1024,6 +1024,30 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     return 0;
 }
 
+#ifndef PTXI_SWITCH_DISPATCH
+/* Superinstructions (vm_ops.h): sequences of unguarded records whose head
+ * gets one handler that runs them all. Not in debugged code, where every
+ * record must reach the debugger's trampoline. */
+static const struct {
+    uint16_t ops[4];
+    uint8_t n;
+    uint16_t handler;
+} fusions[] = {
+    {{VM_LDS4, VM_LDS4, VM_FMAF32}, 3, VM_LDS4_LDS4_FMAF32},
+};
+
+static void fuse(lctx *lc, const void *const *tab) {
+    for (uint32_t k = 0; k < lc->n; k++)
+        for (size_t f = 0; f < sizeof fusions / sizeof *fusions; f++) {
+            uint32_t j = 0;
+            while (j < fusions[f].n && k + j < lc->n && lc->code[k + j].op == fusions[f].ops[j] &&
+                   lc->code[k + j].g == lc->vf->true_slot && lc->code[k + j].gx == 0)
+                j++;
+            if (j == fusions[f].n) { lc->code[k].h = tab[fusions[f].handler]; break; }
+        }
+}
+#endif
+
 static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     const ir_func *f = vf->ir;
     lctx lc = {.prog = prog, .vf = vf, .f = f, .err = err, .errlen = errlen};
@@ -1070,6 +1094,9 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
             vi->imm = bt->u.targets.n;
         }
     }
+#ifndef PTXI_SWITCH_DISPATCH
+    if (!(prog->rt && prog->rt->dbg)) fuse(&lc, tab);
+#endif
     /* static shared memory this function uses itself (kernel attributes add callees') */
     for (uint32_t g = 0; g < prog->ir->nglobals; g++)
         if (lc.shared_used[g]) vf->shared_bytes += (uint32_t)prog->ir->globals[g]->size;

@@ -104,8 +104,7 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
  * nanosleep) lets the other groups of its warp run first, so a lane waiting
  * for a lock held by another lane of the same warp makes progress. */
 bool vm_yield_group(vm_warp *w, const vm_insn *at) {
-    for (int l = 0; l < VM_LANES; l++)
-        if (w->mask >> l & 1) w->lpc[l] = at;
+    vm_set_lpc(w, w->mask, at);
     w->avoid = w->mask;
     bool r = vm_reschedule(w);
     w->avoid = 0;
@@ -159,6 +158,18 @@ bool vm_reschedule(vm_warp *w) {
             free(f->fb);
             w->depth--;
             continue;
+        }
+        /* Usually every candidate lane is at one PC (after a barrier, a
+         * merge): one vectorizable compare settles it. */
+        const vm_insn *p0 = w->lpc[__builtin_ctz(cand)];
+        uint32_t same = 0;
+        for (int l = 0; l < VM_LANES; l++) same |= (uint32_t)(w->lpc[l] == p0) << l;
+        if ((same & cand) == cand) {
+            w->pc = p0;
+            w->mask = cand;
+            w->lpc_stop = NO_STOP;
+            w->state = VM_W_READY;
+            return true;
         }
         const vm_insn *lo = NO_STOP, *next = NO_STOP;
         for (int l = 0; l < VM_LANES; l++)
@@ -264,8 +275,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
         bar->red += (uint32_t)__builtin_popcount(p & m);
     }
     bar->arrived += (uint32_t)__builtin_popcount(m);
-    for (int l = 0; l < VM_LANES; l++)
-        if (w->mask >> l & 1) w->lpc[l] = i + 1;
+    vm_set_lpc(w, w->mask, i + 1);
     if (!(i->x & 1)) {
         w->blocked |= m;
         w->barwait[id] |= m;

@@ -26,6 +26,14 @@ typedef enum vm_opid {
 #undef X
     VM_OP__COUNT
 } vm_opid;
+/* Handler ids of superinstructions follow the ops (never stored in vm_insn.op). */
+enum {
+    VM_FUSE__BASE = VM_OP__COUNT - 1,
+#define X(n) VM_##n,
+    VM_FUSE_LIST(X)
+#undef X
+    VM_HANDLER__COUNT
+};
 extern const char *const vm_op_name[VM_OP__COUNT];
 
 struct vm_func;

@@ -41,4 +41,12 @@
     /* debugger trampoline: every record's handler when a debugger is attached */             \
     X(DBG)
 
+/* Superinstructions: a handler that runs a fixed sequence of ordinary records
+ * (chosen at lowering, lower.c) under one dispatch. Only the head record's
+ * handler address changes; every record keeps its own op, so the debugger,
+ * a branch into the middle and any fallback see the plain instructions. */
+#define VM_FUSE_LIST(X)                                                                       \
+    /* ld.shared.b32, ld.shared.b32, fma.rn.f32: the inner step of tiled matrix products */  \
+    X(LDS4_LDS4_FMAF32)
+
 #endif

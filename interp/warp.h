@@ -94,6 +94,14 @@ typedef struct vm_cta {
     vm_barrier bars[16];
     /* per-worker counters, added to the grid at the end */
     uint64_t thread_insns, warp_insns;
+    /* Where each global load record last read, and for which warp: warps of
+     * a CTA usually read at a fixed distance from each other, so the next
+     * warp's lines can be fetched while this one runs (exec_mem.h). */
+    struct vm_pf {
+        const struct vm_insn *rec;
+        uint64_t addr;
+        uint32_t warp;
+    } pf[8];
 } vm_cta;
 
 /* What vm_exec returns. */
@@ -113,7 +121,17 @@ static inline uint8_t *vm_local_mem(vm_warp *w) {
     if (!w->local) w->local = calloc(VM_LANES, w->local_stride ? w->local_stride : 1);
     return w->local;
 }
-/* The handler address table (computed-goto builds), indexed by vm_opid. */
+/* Lanes m of the warp continue at pc. */
+static inline void vm_set_lpc(vm_warp *w, uint32_t m, const vm_insn *pc) {
+    if (m == VM_FULL)
+        for (int l = 0; l < VM_LANES; l++) w->lpc[l] = pc;   /* vectorizes */
+    else
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1) w->lpc[l] = pc;
+}
+
+/* The handler address table (computed-goto builds), indexed by vm_opid, then
+ * by the superinstruction ids (vm.h). */
 const void *const *vm_handler_table(void);
 
 /* Records the first fault of the launch: status, message naming kernel, PTX
