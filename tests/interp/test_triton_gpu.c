@@ -80,10 +80,10 @@ Test(triton_gpu, row_softmax) {
 
 /* mean and variance by div.full.f32, 1/sqrt by sqrt.approx.ftz.f32 + div.full.
  * Every instruction here is bit-exact in ptxi, yet about 3 % of the outputs
- * differ: ptxas is free to contract a multiply with a following add (PTX
- * allows it for the approximate division, whose expansion ends in a
- * multiply, followed here by sub.f32), which ptxi, executing the PTX as
- * written, does not do. The differences are in the last bits of the
+ * differ: ptxas fuses the multiply that ends div.full's expansion with the
+ * sub.f32 that follows (x - mean) and with the add of eps, as the SASS shows
+ * (recorded/layernorm.sass.txt: FFMA R11, R8, -R5, R11 after MUFU.RCP); ptxi
+ * executes the PTX as written. The differences are in the last bits of the
  * normalised value, visible only where the output is near 0. */
 Test(triton_gpu, layer_norm) {
     const char *argv[] = {DIR "layernorm.ptx", "-g", "64", "-b", "128", "-s", "16", "-a",
