@@ -3,7 +3,7 @@
  * m16n8k32/k16 s8/u8 with .satfinite, m8n8k4 f64), ldmatrix and stmatrix
  * (m8n8 .x1/.x2/.x4, .trans). The whole warp takes part (.aligned).
  * Floating-point products are exact; how they are summed with the
- * accumulator follows what an H200 was measured to do (mma_sum). */
+ * accumulator follows what an H200 was measured to do (vm_mma_sum). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +89,7 @@ static float f32_rz(int64_t s, int e) {
  * of 2^(largest nominal exponent - MMA_BITS), the truncated terms are added
  * exactly, and the sum is rounded to f32 toward zero. */
 #define MMA_BITS 25
-static float mma_sum(const double *a, const double *b, int n, float c) {
+float vm_mma_sum(const double *a, const double *b, int n, float c) {
     double p[32];
     int emax = INT32_MIN;
     bool special = !isfinite(c);
@@ -174,7 +174,7 @@ static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             } else {
                 double a[32], b[32];
                 for (int k = 0; k < r->k; k++) a[k] = A[y][k], b[k] = B[k][x];
-                float f = mma_sum(a, b, r->k, (float)C[y][x]);
+                float f = vm_mma_sum(a, b, r->k, (float)C[y][x]);
                 uint32_t u;
                 memcpy(&u, &f, 4);
                 D[y][x] = r->td == T_F16 ? alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, u, ALU_RN, 0) : u;

@@ -5,7 +5,8 @@
  * fragment (E elements per lane) is element (l*E + j) mod (rows*cols) of the
  * matrix in row-major order, so a fragment the warp holds twice (as the f16
  * ones are on hardware) is simply repeated.
- * The products of f16 values are exact in f32; sums are accumulated in order k. */
+ * The 16 products of a row and a column are added to the accumulator as the
+ * tensor cores add them (vm_mma_sum, mma.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,9 +145,9 @@ static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     float D[32][32];
     for (unsigned r = 0; r < w->m; r++)
         for (unsigned c = 0; c < w->n; c++) {
-            float acc = C[r][c];
-            for (unsigned k = 0; k < w->k; k++) acc = __builtin_fmaf(A[r][k], B[k][c], acc);
-            D[r][c] = acc;
+            double a[16], b[16];
+            for (unsigned k = 0; k < w->k; k++) a[k] = A[r][k], b[k] = B[k][c];
+            D[r][c] = vm_mma_sum(a, b, (int)w->k, C[r][c]);
         }
     for (int l = 0; l < VM_LANES; l++)
         for (unsigned e = 0; e < w->nd * per_reg(w->df16); e++) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <mma.h>
 #include "check.h"
 
 #define G (lane >> 2)
@@ -135,6 +136,19 @@ __global__ void ldst(const uint16_t *in, uint32_t *out, uint16_t *back) {
     for (int i = lane; i < 256; i += 32) back[i] = t[i];
 }
 
+// wmma m16n16k16 f16 -> f32 on the same inputs (row-major A, row-major B)
+__global__ void wmma16(const __half *A, const __half *B, const float *C, float *D) {
+    using namespace nvcuda;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::load_matrix_sync(fa, A, 16);
+    wmma::load_matrix_sync(fb, B, 16);
+    wmma::load_matrix_sync(acc, C, 16, wmma::mem_row_major);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
+
 static uint64_t rs = 88172645463325252ull;
 static uint32_t rnd() { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (uint32_t)rs; }
 static float real(int spread) {   // random sign, mantissa, exponent in [-spread, spread]
@@ -208,6 +222,17 @@ int main() {
             snprintf(what, sizeof what, "trial %d m8n8k4 f64", trial);
             print_words(what, ddh, 64, 8);
         }
+    }
+    {   // wmma with random inputs of mixed magnitude (a separate generator: the trials above keep theirs)
+        static __half wa[256], wb[256];
+        static float wc[256], wd[256];
+        uint64_t keep = rs;
+        for (int i = 0; i < 256; i++) wa[i] = __float2half(real(6)), wb[i] = __float2half(real(6)), wc[i] = real(10);
+        rs = keep;
+        float *wdd; cudaMalloc(&wdd, 1024);
+        wmma16<<<1, 32>>>(dev(wa, 256), dev(wb, 256), dev(wc, 256), wdd);
+        CHECK(cudaMemcpy(wd, wdd, 1024, cudaMemcpyDeviceToHost));
+        print_words("wmma m16n16k16 f32.f16", wd, 256, 4);
     }
     static uint16_t tile[256], back[256];
     static uint32_t lo[224];
