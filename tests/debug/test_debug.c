@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "transcript.h"
+
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define DEMO_DIR PTXI_SOURCE_DIR "/tests/debug/demo"
 #define DEMO "debug_demo.sm_90.ptx -k demo -g 1 -b 48 -a file:in.bin -a zeros:256 -a s32:40"
@@ -38,20 +40,6 @@ static char *debug_run(const char *dir, const char *args, const char *script) {
     return out;
 }
 
-/* Each of the lines appears, in this order. */
-static void expect_in_order(const char *out, const char *const *want, int n) {
-    const char *at = out;
-    for (int k = 0; k < n; k++) {
-        const char *hit = strstr(at, want[k]);
-        cr_assert(hit, "expected \"%s\" (in order) in the transcript:\n%s", want[k], out);
-        at = hit + strlen(want[k]);
-    }
-}
-#define EXPECT(out, ...)                                                                  \
-    do {                                                                                  \
-        const char *const w_[] = {__VA_ARGS__};                                           \
-        expect_in_order(out, w_, (int)(sizeof w_ / sizeof w_[0]));                        \
-    } while (0)
 
 Test(debug, break_on_function_and_cu_line) {
     char *o = debug_run(DEMO_DIR, DEMO,

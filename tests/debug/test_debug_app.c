@@ -12,6 +12,8 @@
 
 #include "../cudart/harness.h"
 
+#include "transcript.h"
+
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define APP_DIR PTXI_SOURCE_DIR "/tests/debug/app"
 
@@ -76,19 +78,6 @@ static run_result debug_app(const char *script, const char *args, bool stdin_scr
     return debug_bin(app(), script, args, stdin_script);
 }
 
-static void expect_in_order(const char *out, const char *const *want, int n) {
-    const char *at = out;
-    for (int k = 0; k < n; k++) {
-        const char *hit = strstr(at, want[k]);
-        cr_assert(hit, "expected \"%s\" (in order) in the transcript:\n%s", want[k], out);
-        at = hit + strlen(want[k]);
-    }
-}
-#define EXPECT(out, ...)                                                                  \
-    do {                                                                                  \
-        const char *const w_[] = {__VA_ARGS__};                                           \
-        expect_in_order(out, w_, (int)(sizeof w_ / sizeof w_[0]));                        \
-    } while (0)
 
 /* The PTX line of the first "=> N\t" after `after`. */
 static unsigned pc_line_after(const char *out, const char *after) {
@@ -281,28 +270,6 @@ Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
 
 /* ---- the prompt at a terminal ---- */
 
-static char seen[1 << 16];
-static size_t nseen;
-
-static const char *wait_for(int fd, size_t from, const char *want) {
-    for (int tries = 0; tries < 400; tries++) {
-        seen[nseen] = 0;
-        const char *hit = strstr(seen + from, want);
-        if (hit) return hit;
-        struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 50) > 0) {
-            ssize_t r = read(fd, seen + nseen, sizeof seen - nseen - 1);
-            if (r > 0) nseen += (size_t)r;
-            else if (r < 0) break;
-        }
-    }
-    seen[nseen] = 0;
-    return NULL;
-}
-
-static void type(int fd, const char *keys) {
-    cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
-}
 
 /* Starts `ptxi debug -- dbg_app ARG` on a new pseudo-terminal. */
 static int start_on_terminal(pid_t *pid, const char *arg) {

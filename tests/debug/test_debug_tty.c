@@ -10,32 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "transcript.h"
+
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define DEMO_DIR PTXI_SOURCE_DIR "/tests/debug/demo"
 
-static char seen[1 << 16];
-static size_t nseen;
-
-/* Reads the terminal until `want` appears after `from`, or 10 s pass. */
-static const char *wait_for(int fd, size_t from, const char *want) {
-    for (int tries = 0; tries < 200; tries++) {
-        seen[nseen] = 0;
-        const char *hit = strstr(seen + from, want);
-        if (hit) return hit;
-        struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 50) > 0) {
-            ssize_t r = read(fd, seen + nseen, sizeof seen - nseen - 1);
-            if (r > 0) nseen += (size_t)r;
-            else if (r < 0) break;
-        }
-    }
-    seen[nseen] = 0;
-    return NULL;
-}
-
-static void type(int fd, const char *keys) {
-    cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
-}
 
 /* Starts `ptxi debug debug_demo.sm_90.ptx ARGS...` on a new pseudo-terminal. */
 #define START(fd, pid, ...)                                                                        \
