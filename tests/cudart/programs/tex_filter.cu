@@ -20,6 +20,16 @@ static cudaTextureObject_t tex(cudaArray_t a, cudaTextureReadMode rm) {
   td.filterMode = cudaFilterModeLinear; td.readMode = rm;
   cudaTextureObject_t t; cudaCreateTextureObject(&t, &rd, &td, NULL); return t;
 }
+// A 2x1 texture of the given texels, sampled by s1; prints the results.
+static void sample1(const cudaChannelFormatDesc *c, const void *texels, size_t bytes, cudaTextureReadMode rm, float *out) {
+  static float h[4 * 257];
+  cudaArray_t a; cudaMallocArray(&a, c, 2, 1);
+  cudaMemcpy2DToArray(a, 0, 0, texels, bytes, bytes, 1, cudaMemcpyHostToDevice);
+  s1<<<4, 257>>>(tex(a, rm), out);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 4 * 257; i++) printf(" %08x", bits(h[i]));
+  printf("\n");
+}
 int main() {
   float *out, h[4 * 257];
   cudaMalloc(&out, sizeof h);
@@ -28,13 +38,8 @@ int main() {
                       {-1, 1}, {65504, -65504}, {1.17549435e-38f, 2.3509887e-38f}, {0, 0.33333334f}, {16777216.0f, 16777218.0f}};
   cudaChannelFormatDesc c = cudaCreateChannelDesc<float>();
   for (auto &p : pairs) {
-    cudaArray_t a; cudaMallocArray(&a, &c, 2, 1);
-    cudaMemcpy2DToArray(a, 0, 0, p, 8, 8, 1, cudaMemcpyHostToDevice);
-    s1<<<4, 257>>>(tex(a, cudaReadModeElementType), out);
-    cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
     printf("f32 %08x %08x :", bits(p[0]), bits(p[1]));
-    for (int i = 0; i < 4 * 257; i++) printf(" %08x", bits(h[i]));
-    printf("\n");
+    sample1(&c, p, 8, cudaReadModeElementType, out);
   }
   float quads[][4] = {{0, 1, 2, 3}, {5.8f, 12.9f, -3.5f, -2.4f}, {0.1f, 0.2f, 0.3f, 0.4f}, {1, 1.00000012f, 1.00000024f, 1}};
   for (auto &q : quads) {
@@ -49,24 +54,14 @@ int main() {
   unsigned char u8[][2] = {{0, 255}, {255, 0}, {1, 2}, {100, 200}, {17, 250}};
   cudaChannelFormatDesc cu = cudaCreateChannelDesc<unsigned char>();
   for (auto &p : u8) {
-    cudaArray_t a; cudaMallocArray(&a, &cu, 2, 1);
-    cudaMemcpy2DToArray(a, 0, 0, p, 2, 2, 1, cudaMemcpyHostToDevice);
-    s1<<<4, 257>>>(tex(a, cudaReadModeNormalizedFloat), out);
-    cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
     printf("u8 %d %d :", p[0], p[1]);
-    for (int i = 0; i < 4 * 257; i++) printf(" %08x", bits(h[i]));
-    printf("\n");
+    sample1(&cu, p, 2, cudaReadModeNormalizedFloat, out);
   }
   unsigned short f16[][2] = {{0x3c00, 0x4000}, {0x0000, 0x3c01}, {0x4a40, 0xc233}, {0x7bff, 0x0001}};
   cudaChannelFormatDesc ch = cudaCreateChannelDescHalf();
   for (auto &p : f16) {
-    cudaArray_t a; cudaMallocArray(&a, &ch, 2, 1);
-    cudaMemcpy2DToArray(a, 0, 0, p, 4, 4, 1, cudaMemcpyHostToDevice);
-    s1<<<4, 257>>>(tex(a, cudaReadModeElementType), out);
-    cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
     printf("f16 %04x %04x :", p[0], p[1]);
-    for (int i = 0; i < 4 * 257; i++) printf(" %08x", bits(h[i]));
-    printf("\n");
+    sample1(&ch, p, 4, cudaReadModeElementType, out);
   }
   return 0;
 }
