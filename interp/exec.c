@@ -181,47 +181,90 @@ static inline void pats_written(addr_pats *c, uint32_t reg) {
         if (c->reg[k] == reg) c->reg[k] = UINT32_MAX;
 }
 
+/* One ld.shared.b32 of the chain into *o0, *o1 (false: a bad lane). */
+static inline bool dot_load(const vm_cta *cta, const uint8_t *fb, const vm_insn *i, addr_pats *pc, vm_u16 *o0,
+                            vm_u16 *o1) {
+    const int *p = pats_of(pc, fb, i->a);
+    const uint32_t *a = R32(i->a);
+    return vm_lds4_half(cta->smem, cta->smem_size, a, p[0], (uint32_t)i->imm, o0) &&
+           vm_lds4_half(cta->smem, cta->smem_size, a + VM_HALF, p[1], (uint32_t)i->imm, o1);
+}
+
+static inline void st16x2(uint8_t *fb, uint32_t r, vm_u16 v0, vm_u16 v1) {
+    memcpy(fb + r, &v0, sizeof v0);
+    memcpy(fb + r + sizeof v0, &v1, sizeof v1);
+}
+
+/* An fma operand: a value the chain holds, else the frame. */
+#define DOT_SRC(R, O0, O1)                                                     \
+    do {                                                                       \
+        if ((R) == yr) O0 = (vm_f16)y0, O1 = (vm_f16)y1;                       \
+        else if ((R) == xr) O0 = (vm_f16)x0, O1 = (vm_f16)x1;                  \
+        else O0 = ldf16(F32(R)), O1 = ldf16(F32(R) + VM_HALF);                 \
+    } while (0)
+/* Register r was written: what the chain held or knew of it is stale. */
+#define DOT_WROTE(r)                                                           \
+    do {                                                                       \
+        pats_written(&pc, r);                                                  \
+        if ((r) == accreg) accreg = UINT32_MAX;                                \
+        if ((r) == hacc) hacc = UINT32_MAX;   /* overwritten: never read */    \
+    } while (0)
+
 /* ld.shared.b32, ld.shared.b32, fma.rn.f32 triples from i, for the whole warp
  * (a superinstruction, vm_ops.h). A chain of them (acc = fma(x, y, acc), as
- * an unrolled dot product is) runs in this loop with the accumulator held in
- * registers while nothing overwrites its frame register, so the chain does
- * not wait on the frame; every register is still written as it would be.
+ * an unrolled dot product is) runs in this loop with the loaded values and
+ * the accumulator in host registers: results that no later record reads
+ * (the head's VM_DOT_DEAD* bits, lower.c) are not stored at all, the others
+ * as usual; what the loop still holds is stored before it returns. The
+ * half-warp patterns of the address registers are cached until written.
  * Out of line so that it gets registers of its own. Returns the first record
  * not run: stop, a record for its own handler (*plain: a bad lane, which that
  * handler reports), or the next record to dispatch. */
 static __attribute__((noinline)) const vm_insn *dot_chain(const vm_cta *cta, uint8_t *fb, const vm_insn *i,
                                                           const vm_insn *stop, const void *self, bool *plain) {
     vm_f16 acc0 = {0}, acc1 = {0};
-    uint32_t accreg = UINT32_MAX;   /* the frame register acc holds */
+    vm_u16 x0 = {0}, x1 = {0}, y0, y1;
+    uint32_t accreg = UINT32_MAX;   /* the frame register acc0/1 hold */
+    uint32_t hx = UINT32_MAX;       /* held, not yet stored: x0/1 of this register */
+    uint32_t hacc = UINT32_MAX;     /* held, not yet stored: acc0/1 of this register */
     addr_pats pc = {{UINT32_MAX, UINT32_MAX}, {{0, 0}, {0, 0}}, 0};
     for (;;) {
-        for (int s = 0; s < 2; s++) {
-            const int *p = pats_of(&pc, fb, i->a);
-            const uint32_t *a = R32(i->a);
-            vm_u16 v0, v1;
-            if (!vm_lds4_half(cta->smem, cta->smem_size, a, p[0], (uint32_t)i->imm, &v0) ||
-                !vm_lds4_half(cta->smem, cta->smem_size, a + VM_HALF, p[1], (uint32_t)i->imm, &v1)) {
-                *plain = true;
-                return i;
-            }
-            memcpy(R32(i->d), &v0, sizeof v0);
-            memcpy(R32(i->d) + VM_HALF, &v1, sizeof v1);
-            pats_written(&pc, i->d);
-            if (i->d == accreg) accreg = UINT32_MAX;
-            if (++i == stop) return i;
+        unsigned dead = i->x;
+        if (!dot_load(cta, fb, i, &pc, &x0, &x1)) { *plain = true; goto out; }
+        uint32_t xr = i->d;
+        if (dead & VM_DOT_DEAD0) hx = xr;
+        else st16x2(fb, xr, x0, x1);
+        DOT_WROTE(xr);
+        if (++i == stop) goto out;
+        if (!dot_load(cta, fb, i, &pc, &y0, &y1)) { *plain = true; goto out; }
+        uint32_t yr = i->d;
+        if (!(dead & VM_DOT_DEAD1)) st16x2(fb, yr, y0, y1);
+        if (yr == hx) hx = UINT32_MAX;
+        DOT_WROTE(yr);
+        if (++i == stop) {
+            if (dead & VM_DOT_DEAD1) st16x2(fb, yr, y0, y1);
+            goto out;
         }
-        const float *a = F32(i->a), *b = F32(i->b);
-        vm_f16 c0 = acc0, c1 = acc1;
+        vm_f16 a0, a1, b0, b1, c0 = acc0, c1 = acc1;
+        DOT_SRC(i->a, a0, a1);
+        DOT_SRC(i->b, b0, b1);
         if (i->c != accreg) c0 = ldf16(F32(i->c)), c1 = ldf16(F32(i->c) + VM_HALF);
-        acc0 = fma16(ldf16(a), ldf16(b), c0);
-        acc1 = fma16(ldf16(a + VM_HALF), ldf16(b + VM_HALF), c1);
-        memcpy(F32(i->d), &acc0, sizeof acc0);
-        memcpy(F32(i->d) + VM_HALF, &acc1, sizeof acc1);
-        pats_written(&pc, i->d);
+        acc0 = fma16(a0, b0, c0);
+        acc1 = fma16(a1, b1, c1);
+        hx = hacc = UINT32_MAX;     /* the loads' results and the previous acc died here */
+        DOT_WROTE(i->d);
+        if (dead & VM_DOT_DEADACC) hacc = i->d;
+        else st16x2(fb, i->d, (vm_u16)acc0, (vm_u16)acc1);
         accreg = i->d;
-        if (++i == stop || i->h != self) return i;
+        if (++i == stop || i->h != self) goto out;
     }
+out:
+    if (hx != UINT32_MAX) st16x2(fb, hx, x0, x1);
+    if (hacc != UINT32_MAX) st16x2(fb, hacc, (vm_u16)acc0, (vm_u16)acc1);
+    return i;
 }
+#undef DOT_SRC
+#undef DOT_WROTE
 #endif
 
 static const void *const *handler_table;

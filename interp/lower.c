@@ -1027,7 +1027,8 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
 #ifndef PTXI_SWITCH_DISPATCH
 /* Superinstructions (vm_ops.h): sequences of unguarded records whose head
  * gets one handler that runs them all. Not in debugged code, where every
- * record must reach the debugger's trampoline. */
+ * record must reach the debugger's trampoline and every register must hold
+ * its value when the debugger looks (also after a fault). */
 static const struct {
     uint16_t ops[4];
     uint8_t n;
@@ -1035,6 +1036,41 @@ static const struct {
 } fusions[] = {
     {{VM_LDS4, VM_LDS4, VM_FMAF32}, 3, VM_LDS4_LDS4_FMAF32},
 };
+
+static void count_regs(const ir_operand *o, uint32_t *cnt) {
+    if (o->kind == IR_OPND_REG) cnt[o->reg]++;
+    if (o->kind == IR_OPND_ADDR || o->kind == IR_OPND_VEC || o->kind == IR_OPND_LIST || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++) count_regs(&o->sub[k], cnt);
+}
+
+/* Is the 32-bit register at frame offset `off` written at record `def` and
+ * read only at record `use`, a later record reachable from def only straight
+ * through (no label in (def, use])? Then nothing reads its frame slot after
+ * `use`, and the superinstruction may keep it in a host register instead. */
+static bool dies_at(const lctx *lc, const uint32_t *cnt, const uint8_t *target, uint32_t off, uint32_t def,
+                    uint32_t use) {
+    uint32_t r = UINT32_MAX, same = 0;
+    for (uint32_t k = 0; k < lc->f->nregs; k++)
+        if (lc->vf->reg_off[k] == off) r = k, same++;
+    if (same != 1 || cnt[r] != 2) return false;
+    for (uint32_t k = def + 1; k <= use; k++)
+        if (target[k]) return false;
+    return true;
+}
+
+/* The ld/ld/fma superinstruction's record-local facts, in the head's x
+ * (unused by LDS4): which of the three results die inside the chain. */
+static void mark_dot_deaths(lctx *lc, const uint32_t *cnt, const uint8_t *target, uint32_t k, const void *head) {
+    vm_insn *c = lc->code;
+    uint16_t x = 0;
+    for (int s = 0; s < 2; s++)
+        if ((c[k + 2].a == c[k + s].d || c[k + 2].b == c[k + s].d) && dies_at(lc, cnt, target, c[k + s].d, k + s, k + 2))
+            x |= (uint16_t)(VM_DOT_DEAD0 << s);
+    if (k + 5 < lc->n && c[k + 3].h == head && c[k + 5].c == c[k + 2].d &&
+        dies_at(lc, cnt, target, c[k + 2].d, k + 2, k + 5))
+        x |= VM_DOT_DEADACC;
+    c[k].x = x;
+}
 
 static void fuse(lctx *lc, const void *const *tab) {
     for (uint32_t k = 0; k < lc->n; k++)
@@ -1045,6 +1081,27 @@ static void fuse(lctx *lc, const void *const *tab) {
                 j++;
             if (j == fusions[f].n) { lc->code[k].h = tab[fusions[f].handler]; break; }
         }
+    uint32_t *cnt = calloc(lc->f->nregs + 1, sizeof *cnt);
+    uint8_t *target = calloc(lc->n + 1, 1);
+    if (!cnt || !target) { free(cnt); free(target); return; }   /* no facts: every write is kept */
+    for (uint32_t b = 0; b < lc->f->nbody; b++) {
+        const ir_stmt *st = &lc->f->body[b];
+        if (st->kind != IR_ST_INSN) continue;
+        for (uint32_t o = 0; o < st->u.insn.nopnds; o++) count_regs(&st->u.insn.opnds[o], cnt);
+        if (st->u.insn.guard >= 0) cnt[st->u.insn.guard]++;
+    }
+    for (uint32_t l = 0; l < lc->f->nlabels; l++)
+        if (lc->label_code[l] < lc->n) target[lc->label_code[l]] = 1;
+    for (uint32_t k = 0; k < lc->n; k++) {
+        const vm_insn *c = &lc->code[k];
+        if (c->op == VM_BRX)   /* every .branchtargets entry is a label already; table entries too */
+            for (uint32_t t = 0; t < (uint32_t)c->imm; t++) target[((const vm_insn **)c->p)[t] - lc->code] = 1;
+    }
+    const void *head = tab[VM_LDS4_LDS4_FMAF32];
+    for (uint32_t k = lc->n; k-- > 0;)   /* backwards: a head's next triple is marked first */
+        if (lc->code[k].h == head) mark_dot_deaths(lc, cnt, target, k, head);
+    free(cnt);
+    free(target);
 }
 #endif
 
@@ -1058,6 +1115,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     lc.label_code = malloc((f->nlabels + 1) * sizeof *lc.label_code);
     lc.shared_used = calloc(prog->ir->nglobals + 1, 1);
     if (!lc.label_code || !lc.shared_used) { free(lc.label_code); free(lc.shared_used); return -1; }
+    memset(lc.label_code, 0xff, (f->nlabels + 1) * sizeof *lc.label_code);
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
         if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
@@ -1095,7 +1153,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
         }
     }
 #ifndef PTXI_SWITCH_DISPATCH
-    if (!(prog->rt && prog->rt->dbg)) fuse(&lc, tab);
+    if (!(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault))) fuse(&lc, tab);
 #endif
     /* static shared memory this function uses itself (kernel attributes add callees') */
     for (uint32_t g = 0; g < prog->ir->nglobals; g++)

@@ -48,5 +48,10 @@
 #define VM_FUSE_LIST(X)                                                                       \
     /* ld.shared.b32, ld.shared.b32, fma.rn.f32: the inner step of tiled matrix products */  \
     X(LDS4_LDS4_FMAF32)
+/* LDS4_LDS4_FMAF32's head x: results no later record reads (lower.c), so they
+ * may stay out of the frame: the first load's, the second's, the fma's. */
+#define VM_DOT_DEAD0 1
+#define VM_DOT_DEAD1 2
+#define VM_DOT_DEADACC 4
 
 #endif

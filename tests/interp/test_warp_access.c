@@ -10,7 +10,7 @@
 
 #define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
 
-static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size_t cap) {
+static ptxi_status run_n(const char *src, unsigned threads, uint32_t *out, size_t n, char *rep, size_t cap) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
     FILE *quiet = tmpfile();
@@ -22,7 +22,7 @@ static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size
     cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
     ptxi_memset_d8(ctx, d, 0, n);
     void *args[] = {&d};
-    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL,
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL,
                                 args);
     if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
     snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
@@ -30,6 +30,10 @@ static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size
     ptxi_ctx_destroy(ctx);
     fclose(quiet);
     return s;
+}
+
+static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size_t cap) {
+    return run_n(src, 64, out, n, rep, cap);
 }
 
 /* Thread t stores 3t+1 to sh[t], then reads sh[t/16] (a splat per half),
@@ -113,4 +117,53 @@ Test(warp_access, splat_past_the_end) {
     expect_fault(OOB(SH_DECL, "mov.u32 %r2, sh;\nshr.u32 %r3, %r1, 4;\nshl.b32 %r3, %r3, 8;\nadd.s32 %r4, %r2, %r3;\n",
                      "ld.shared.u32 %r5, [%r4];"),
                  PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (16,0,0)");
+}
+
+/* An unrolled dot product (ld.shared, ld.shared, fma.rn.f32 four times, as
+ * nvcc emits a tiled matrix product) over sh[i] = i+1: thread t sums
+ * (t+k+1)(t/16+k+1) for k = 0..3. The second x and the second partial sum
+ * are read again afterwards, so they must be in their registers. OFF is the
+ * offset of the second x load (PTX line 29). */
+#define DOT(OFF)                                                                                   \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<12>;\n.reg .f32 %f<16>;\n.reg .b64 %rd<4>;\n" \
+        ".shared .align 4 .b8 sh[512];\nld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, sh;\n"   \
+        "shl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\nadd.s32 %r5, %r1, 1;\ncvt.rn.f32.u32 %f1, %r5;\n"     \
+        "st.shared.f32 [%r4], %f1;\nadd.s32 %r6, %r1, 65;\ncvt.rn.f32.u32 %f2, %r6;\n"                       \
+        "st.shared.f32 [%r4+256], %f2;\nbar.sync 0;\nshr.u32 %r7, %r1, 4;\nshl.b32 %r7, %r7, 2;\n"           \
+        "add.s32 %r8, %r2, %r7;\nmov.f32 %f3, 0f00000000;\n"                                                \
+        "ld.shared.f32 %f4, [%r4];\nld.shared.f32 %f5, [%r8];\nfma.rn.f32 %f6, %f4, %f5, %f3;\n"             \
+        "ld.shared.f32 %f7, [%r4+" OFF "];\nld.shared.f32 %f8, [%r8+4];\nfma.rn.f32 %f9, %f8, %f7, %f6;\n"   \
+        "ld.shared.f32 %f10, [%r4+8];\nld.shared.f32 %f11, [%r8+8];\nfma.rn.f32 %f12, %f10, %f11, %f9;\n"    \
+        "ld.shared.f32 %f13, [%r4+12];\nld.shared.f32 %f14, [%r8+12];\nfma.rn.f32 %f15, %f13, %f14, %f12;\n" \
+        "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.f32 [%rd3], %f15;\n"              \
+        "st.global.f32 [%rd3+256], %f7;\nst.global.f32 [%rd3+512], %f9;\nret;\n}\n"
+
+static void check_dot(unsigned threads) {
+    float out[3 * 64];
+    char rep[1024];
+    cr_assert_eq(run_n(DOT("4"), threads, (uint32_t *)out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    for (unsigned t = 0; t + 3 < threads; t++) {   /* sh[t+3] was written */
+        float want = 0, half = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            want += (float)((t + k + 1) * (t / 16 + k + 1));
+            if (k == 1) half = want;
+        }
+        cr_expect_eq(out[t], want, "sum, thread %u: %g", t, out[t]);
+        cr_expect_eq(out[64 + t], (float)(t + 2), "second x, thread %u", t);
+        cr_expect_eq(out[128 + t], half, "second partial sum, thread %u", t);
+    }
+}
+
+Test(warp_access, unrolled_dot_product_of_whole_warps) { check_dot(64); }
+
+Test(warp_access, unrolled_dot_product_of_a_partial_warp) { check_dot(48); }
+
+Test(warp_access, bad_lane_inside_an_unrolled_dot_product) {
+    uint32_t out[3 * 64];
+    char rep[2048];
+    ptxi_status s = run_n(DOT("448"), 32, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "out-of-bounds shared read of 4 bytes"), "%s", rep);
+    cr_assert(strstr(rep, "thread (16,0,0)"), "%s", rep);
+    cr_assert(strstr(rep, "w.ptx:29:"), "the second x load's line: %s", rep);
 }
