@@ -138,6 +138,9 @@ static inline double canon_fma64(double r, double b, double c) {
 }
 
 #ifndef PTXI_SWITCH_DISPATCH
+/* These helpers return 64-byte vectors; they are static and inline, so the
+ * psABI warning about such returns (builds without AVX-512) is moot. */
+#pragma GCC diagnostic ignored "-Wpsabi"
 static inline vm_f16 ldf16(const float *p) {
     vm_f16 v;
     memcpy(&v, p, sizeof v);
@@ -145,12 +148,12 @@ static inline vm_f16 ldf16(const float *p) {
 }
 
 /* fma.rn.f32 of 16 lanes with the GPU's canonical NaN. */
-static inline vm_f16 fma16(vm_f16 a, vm_f16 b, vm_f16 c) {
+static inline vm_f16 fma16(const vm_f16 *a, const vm_f16 *b, const vm_f16 *c) {
     vm_f16 r;
 #ifdef __AVX512F__
-    r = (vm_f16)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+    r = (vm_f16)_mm512_fmadd_ps((__m512)*a, (__m512)*b, (__m512)*c);
 #else
-    for (int l = 0; l < VM_HALF; l++) r[l] = fmaf(a[l], b[l], c[l]);
+    for (int l = 0; l < VM_HALF; l++) r[l] = fmaf((*a)[l], (*b)[l], (*c)[l]);
 #endif
     vm_u16 ok = (vm_u16)(r == r);
     return (vm_f16)(((vm_u16)r & ok) | (0x7fffffffu & ~ok));
@@ -190,9 +193,9 @@ static inline bool dot_load(const vm_cta *cta, const uint8_t *fb, const vm_insn 
            vm_lds4_half(cta->smem, cta->smem_size, a + VM_HALF, p[1], (uint32_t)i->imm, o1);
 }
 
-static inline void st16x2(uint8_t *fb, uint32_t r, vm_u16 v0, vm_u16 v1) {
-    memcpy(fb + r, &v0, sizeof v0);
-    memcpy(fb + r + sizeof v0, &v1, sizeof v1);
+static inline void st16x2(uint8_t *fb, uint32_t r, const void *v0, const void *v1) {
+    memcpy(fb + r, v0, sizeof(vm_u16));
+    memcpy(fb + r + sizeof(vm_u16), v1, sizeof(vm_u16));
 }
 
 /* An fma operand: a value the chain holds, else the frame. */
@@ -233,34 +236,34 @@ static __attribute__((noinline)) const vm_insn *dot_chain(const vm_cta *cta, uin
         if (!dot_load(cta, fb, i, &pc, &x0, &x1)) { *plain = true; goto out; }
         uint32_t xr = i->d;
         if (dead & VM_DOT_DEAD0) hx = xr;
-        else st16x2(fb, xr, x0, x1);
+        else st16x2(fb, xr, &x0, &x1);
         DOT_WROTE(xr);
         if (++i == stop) goto out;
         if (!dot_load(cta, fb, i, &pc, &y0, &y1)) { *plain = true; goto out; }
         uint32_t yr = i->d;
-        if (!(dead & VM_DOT_DEAD1)) st16x2(fb, yr, y0, y1);
+        if (!(dead & VM_DOT_DEAD1)) st16x2(fb, yr, &y0, &y1);
         if (yr == hx) hx = UINT32_MAX;
         DOT_WROTE(yr);
         if (++i == stop) {
-            if (dead & VM_DOT_DEAD1) st16x2(fb, yr, y0, y1);
+            if (dead & VM_DOT_DEAD1) st16x2(fb, yr, &y0, &y1);
             goto out;
         }
         vm_f16 a0, a1, b0, b1, c0 = acc0, c1 = acc1;
         DOT_SRC(i->a, a0, a1);
         DOT_SRC(i->b, b0, b1);
         if (i->c != accreg) c0 = ldf16(F32(i->c)), c1 = ldf16(F32(i->c) + VM_HALF);
-        acc0 = fma16(a0, b0, c0);
-        acc1 = fma16(a1, b1, c1);
+        acc0 = fma16(&a0, &b0, &c0);
+        acc1 = fma16(&a1, &b1, &c1);
         hx = hacc = UINT32_MAX;     /* the loads' results and the previous acc died here */
         DOT_WROTE(i->d);
         if (dead & VM_DOT_DEADACC) hacc = i->d;
-        else st16x2(fb, i->d, (vm_u16)acc0, (vm_u16)acc1);
+        else st16x2(fb, i->d, &acc0, &acc1);
         accreg = i->d;
         if (++i == stop || i->h != self) goto out;
     }
 out:
-    if (hx != UINT32_MAX) st16x2(fb, hx, x0, x1);
-    if (hacc != UINT32_MAX) st16x2(fb, hacc, (vm_u16)acc0, (vm_u16)acc1);
+    if (hx != UINT32_MAX) st16x2(fb, hx, &x0, &x1);
+    if (hacc != UINT32_MAX) st16x2(fb, hacc, &acc0, &acc1);
     return i;
 }
 #undef DOT_SRC

@@ -31,10 +31,6 @@ int vm_arena_init(vm_arena *a, uint64_t reserve) {
     void *s = mmap(NULL, reserve >> VM_GRANULE_SHIFT, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (s == MAP_FAILED) { munmap(p, reserve); return -1; }
-    /* Large pages where the host allows them: a kernel streaming through
-     * big buffers otherwise spends much of its time on TLB misses. Only a
-     * hint: without it the arena works the same. */
-    madvise(p, reserve, MADV_HUGEPAGE);
     a->base = p;
     a->shadow = s;
     /* Offset 0 stays unused so no allocation sits at the arena's first byte. */
