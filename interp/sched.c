@@ -438,7 +438,7 @@ static void report_deadlock(vm_cta *cta) {
 /* One round: every runnable warp of the CTA runs until it yields. */
 enum { ROUND_DONE, ROUND_RAN, ROUND_IDLE, ROUND_FAULT };
 
-static int cta_round(vm_cta *cta, uint64_t *sleeper) {
+static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
     vm_grid *g = cta->grid;
     uint32_t done = 0;
     bool ran = false, sleeping = false;
@@ -459,6 +459,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper) {
         uint32_t exited = w->exited;
         vm_yield y = vm_exec(w, SLICE);
         if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
+        if (y == VM_Y_SLICE) *waits = true;
         if (y == VM_Y_DONE) {
             w->state = VM_W_DONE;
             done++;
@@ -472,6 +473,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper) {
         }
     }
     if (done == cta->nwarps) return ROUND_DONE;
+    if (sleeping) *waits = true;
     if (ran || sleeping) return ran ? ROUND_RAN : ROUND_IDLE;
     /* nothing can run and nothing sleeps: the waits can never be satisfied */
     report_deadlock(cta);
@@ -479,9 +481,12 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper) {
 }
 
 /* A host thread keeps up to cfg->resident CTAs at once (8 by default, the whole
- * grid for a cooperative launch). A CTA that runs for several rounds (it may be
- * spinning on memory another CTA will write) lets the worker admit the next
- * one, as an SM holds several blocks. */
+ * grid for a cooperative launch). A CTA that runs for several rounds in which
+ * some warp used up its time slice or slept (it may be spinning on memory
+ * another CTA will write) lets the worker admit the next one, as an SM holds
+ * several blocks. A CTA that only ever stops at barriers runs alone: its
+ * warps' registers and shared memory stay in the host's caches. For a
+ * cooperative launch every round counts, so the grid becomes resident soon. */
 #define ADMIT_AFTER 4
 
 typedef struct worker {
@@ -573,16 +578,16 @@ static void *worker_main(void *arg) {
             rounds = 0;
         }
         if (!nlive) break;
-        bool ran = false;
+        bool ran = false, waits = g->cfg->resident != 0;
         uint64_t sleeper = 0;
         for (unsigned s = 0; s < wk->nslots; s++) {
             if (!wk->live[s]) continue;
-            int r = cta_round(&wk->cta[s], &sleeper);
+            int r = cta_round(&wk->cta[s], &sleeper, &waits);
             if (r == ROUND_FAULT) goto end;
             if (r == ROUND_DONE) { wk->live[s] = false; rounds = 0; }
             if (r != ROUND_IDLE) ran = true;
         }
-        rounds++;
+        if (waits) rounds++;
         if (!ran && sleeper) {
             uint64_t now = (uint64_t)(vm_now() * 1e9);
             if (sleeper > now) {
