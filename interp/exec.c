@@ -807,9 +807,9 @@ execute:
         if (r == VM_EXT_NEXT) NEXT;
         ACCOUNT(i + 1);
         if (r < 0) { why = VM_Y_FAULT; goto out; }
-        if (r == VM_EXT_YIELD) {
+        if (r == VM_EXT_YIELD || r == VM_EXT_RETRY) {
             why = VM_Y_SLICE;
-            if (!vm_yield_group(w, i + 1)) why = VM_Y_BLOCKED;
+            if (!vm_yield_group(w, r == VM_EXT_RETRY ? i : i + 1)) why = VM_Y_BLOCKED;
             goto out_nosave;
         }
         goto resched;
@@ -912,12 +912,13 @@ uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l) {
     case IR_SREG_DYNAMIC_SMEM_SIZE: return cfg->dyn_shared;
     case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_size;
     case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_size;
-    case IR_SREG_NCLUSTERID: return cfg->grid[c];
-    case IR_SREG_CLUSTERID: return cta->ctaid[c];
-    case IR_SREG_CLUSTER_NCTAID: return 1;
-    case IR_SREG_CLUSTER_CTAID: return 0;
-    case IR_SREG_CLUSTER_CTARANK: return 0;
-    case IR_SREG_CLUSTER_NCTARANK: return 1;
+    case IR_SREG_NCLUSTERID: return cfg->grid[c] / cta->grid->cdim[c];
+    case IR_SREG_CLUSTERID: return cta->ctaid[c] / cta->grid->cdim[c];
+    case IR_SREG_CLUSTER_NCTAID: return cta->grid->cdim[c];
+    case IR_SREG_CLUSTER_CTAID: return cta->ctaid[c] % cta->grid->cdim[c];
+    case IR_SREG_CLUSTER_CTARANK: return cta->crank;
+    case IR_SREG_CLUSTER_NCTARANK: return cta->grid->csize;
+    case IR_SREG_IS_EXPLICIT_CLUSTER: return cfg->kernel->ir && cfg->kernel->ir->explicitcluster;
     case IR_SREG_ENVREG: return cfg->envreg[c & 31];
     default: return 0;   /* %pmN, reserved offsets: zero as on a plain launch */
     }

@@ -27,6 +27,20 @@ static inline uint64_t lane_addr(const vm_frame *fr, const uint8_t *fb, const vm
 
 static const char *const sp_name[] = {"global", "shared", "local", "const", "generic", "param", "param"};
 
+/* Distributed shared memory (cluster.c): the shared::cluster address of
+ * offset o in the CTA of rank r is o + ((r + 1) << VM_DSMEM_SHIFT). */
+#define VM_DSMEM_SHIFT 24
+#define VM_DSMEM_OFF (((uint64_t)1 << VM_DSMEM_SHIFT) - 1)
+
+/* Host address of a shared::cluster address of another CTA of the cluster
+ * (NULL when it is none). */
+static inline uint8_t *vm_dsmem(const vm_cta *cta, uint64_t a, unsigned n) {
+    uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
+    if (!cta->cluster || !(a >> VM_DSMEM_SHIFT) || r >= cta->grid->csize) return NULL;
+    const vm_cta *peer = cta->cluster->cta[r];
+    return peer && o + n <= peer->smem_size ? peer->smem + o : NULL;
+}
+
 /* Host address of n bytes at device address a for lane l, or NULL after
  * recording a fault. */
 static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, uint64_t a, unsigned n, bool wr) {
@@ -49,6 +63,10 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     switch (sp) {
     case VM_SP_SHARED:
         if (a + n <= cta->smem_size) return cta->smem + a;
+        if (cta->cluster) {
+            uint8_t *p = vm_dsmem(cta, a, n);
+            if (p) return p;
+        }
         break;
     case VM_SP_LOCAL:
         if (a + n <= w->local_stride && vm_local_mem(w)) return w->local + (size_t)l * w->local_stride + a;

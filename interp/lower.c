@@ -774,7 +774,9 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
     case IR_OP_RED: lower_atom(lc, in, true); return;
     case IR_OP_CALL: lower_call(lc, in); return;
     case IR_OP_CVTA: lower_cvta(lc, in); return;
-    case IR_OP_BAR: case IR_OP_BARRIER: lower_bar(lc, in); return;
+    case IR_OP_BAR: case IR_OP_BARRIER:
+        if (!has(in, IR_MOD_CLUSTER) || !vm_lower_cluster(lc, in)) lower_bar(lc, in);
+        return;
     case IR_OP_SHFL: case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_ACTIVEMASK:
         lower_collective(lc, in);
         return;

@@ -16,6 +16,7 @@ enum {
     VM_EXT_NEXT = 0,           /* done: continue with the next instruction */
     VM_EXT_RESCHED = 1,        /* lane positions (w->lpc, blocked) were set: choose again */
     VM_EXT_YIELD = 2,          /* done, and give the host thread to other warps (a wait that failed) */
+    VM_EXT_RETRY = 3,          /* not done: give the host thread to other warps, then run it again */
 };
 /* m: the lanes executing; fb: the frame; i->p: the extension's record. */
 typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
@@ -29,6 +30,8 @@ bool vm_lower_wmma(lctx *lc, const ir_insn *in);
 bool vm_lower_mma(lctx *lc, const ir_insn *in);
 /* c + sum of a[k] * b[k] (k < n <= 32) as the tensor cores round it (mma.c). */
 float vm_mma_sum(const double *a, const double *b, int n, float c);
+/* mapa, getctarank, barrier.cluster (cluster.c). */
+bool vm_lower_cluster(lctx *lc, const ir_insn *in);
 /* Texture and surface instructions (tex.c). */
 bool vm_lower_tex(lctx *lc, const ir_insn *in);
 

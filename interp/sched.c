@@ -364,9 +364,15 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     const vm_launch_cfg *cfg = g->cfg;
     cta->grid = g;
     cta->linear = linear;
-    cta->ctaid[0] = (uint32_t)(linear % cfg->grid[0]);
-    cta->ctaid[1] = (uint32_t)(linear / cfg->grid[0] % cfg->grid[1]);
-    cta->ctaid[2] = (uint32_t)(linear / ((uint64_t)cfg->grid[0] * cfg->grid[1]));
+    /* CTAs are numbered cluster by cluster (rank fastest), so that a worker
+     * taking consecutive numbers takes whole clusters */
+    const uint32_t *cd = g->cdim;
+    uint64_t lc = linear / g->csize, nx = cfg->grid[0] / cd[0], ny = cfg->grid[1] / cd[1];
+    uint32_t r = (uint32_t)(linear % g->csize);
+    cta->crank = r;
+    cta->ctaid[0] = (uint32_t)(lc % nx) * cd[0] + r % cd[0];
+    cta->ctaid[1] = (uint32_t)(lc / nx % ny) * cd[1] + r / cd[0] % cd[1];
+    cta->ctaid[2] = (uint32_t)(lc / (nx * ny)) * cd[2] + r / (cd[0] * cd[1]);
     if (cta->smem_size) memset(cta->smem, 0, cta->smem_size);
     memset(cta->bars, 0, sizeof cta->bars);
     vm_func *k = cfg->kernel;
@@ -494,6 +500,7 @@ typedef struct worker {
     unsigned nslots;
     vm_cta *cta;
     bool *allocated, *live;
+    vm_cluster *clusters;       /* one per group of csize slots (with clusters) */
     uint64_t take, took;        /* CTAs [take, took) are this worker's, not yet admitted */
     pthread_t th;
 } worker;
@@ -556,7 +563,31 @@ static bool admit(worker *wk, unsigned s) {
     }
     if (init_cta(&wk->cta[s], g, c) < 0) { out_of_memory(g); return false; }
     wk->live[s] = true;
+    if (wk->clusters) {   /* slot s holds rank s % csize of the group's cluster */
+        vm_cluster *cl = &wk->clusters[s / g->csize];
+        if (s % g->csize == 0) {
+            cl->phase = cl->arrived = 0;
+            if (cl->want) memset(cl->want, 0, sizeof *cl->want * g->csize * wk->cta[s].nthreads);
+        }
+        cl->cta[s % g->csize] = &wk->cta[s];
+        wk->cta[s].cluster = cl;
+    }
     return true;
+}
+
+/* Admits a whole cluster (a single CTA without clusters) into the first group
+ * of free slots; false when there is none or the grid is exhausted. */
+static bool admit_group(worker *wk, bool *more) {
+    unsigned u = wk->g->csize;
+    for (unsigned s0 = 0; s0 < wk->nslots; s0 += u) {
+        bool free = true;
+        for (unsigned s = s0; s < s0 + u; s++) free &= !wk->live[s];
+        if (!free) continue;
+        for (unsigned s = s0; s < s0 + u; s++)
+            if (!admit(wk, s)) { *more = false; return s > s0; }
+        return true;
+    }
+    return false;
 }
 
 static void *worker_main(void *arg) {
@@ -569,12 +600,7 @@ static void *worker_main(void *arg) {
         int nlive = 0;
         for (unsigned s = 0; s < wk->nslots; s++) nlive += wk->live[s];
         if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && (unsigned)nlive < wk->nslots))) {
-            for (unsigned s = 0; s < wk->nslots; s++)
-                if (!wk->live[s]) {
-                    if (admit(wk, s)) nlive++;
-                    else more = false;
-                    break;
-                }
+            if (admit_group(wk, &more)) nlive++;
             rounds = 0;
         }
         if (!nlive) break;
@@ -622,13 +648,21 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     g.chunk = cfg->resident ? 1 : g.ncta / ((uint64_t)n * 64);
     if (g.chunk < 1) g.chunk = 1;
     if (g.chunk > 16) g.chunk = 16;
+    /* Thread-block clusters (.reqnctapercluster, checked against the grid by
+     * the runtime): taken and resident whole. */
+    const uint32_t *rc3 = cfg->kernel->ir ? cfg->kernel->ir->reqnctapercluster : NULL;
+    for (int d = 0; d < 3; d++) g.cdim[d] = cfg->cluster[d] ? cfg->cluster[d] : rc3 && rc3[d] ? rc3[d] : 1;
+    g.csize = g.cdim[0] * g.cdim[1] * g.cdim[2];
+    g.chunk *= g.csize;
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
     if (!ws) rc = 2;
     unsigned slots = cfg->resident ? cfg->resident : 8;
+    if (g.csize > 1) slots = (slots + g.csize - 1) / g.csize * g.csize;
     for (unsigned k = 0; k < n && !rc; k++) {
         ws[k].g = &g;
         ws[k].nslots = slots;
+        if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = 2;
         ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta);   /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
         ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
@@ -645,6 +679,8 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     for (unsigned k = 0; ws && k < n; k++) {
         for (unsigned s = 0; ws[k].allocated && s < ws[k].nslots; s++)
             if (ws[k].allocated[s]) free_cta(&ws[k].cta[s]);
+        for (unsigned c = 0; ws[k].clusters && c < slots / g.csize; c++) free(ws[k].clusters[c].want);
+        free(ws[k].clusters);
         free(ws[k].cta);
         free(ws[k].allocated);
         free(ws[k].live);

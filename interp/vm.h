@@ -183,6 +183,7 @@ typedef struct vm_launch_cfg {
     double timeout_s;
     uint32_t stack_size;       /* local bytes per thread */
     uint32_t resident;         /* CTAs a host thread may keep resident at once */
+    uint32_t cluster[3];       /* thread-block cluster shape; 0 = the kernel's .reqnctapercluster, or none */
     uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch puts its grid workspace in 1 and 2) */
 } vm_launch_cfg;
 

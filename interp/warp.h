@@ -68,6 +68,7 @@ typedef struct vm_grid {
     const vm_launch_cfg *cfg;
     uint64_t ncta;
     uint64_t chunk;            /* CTAs a worker takes from next_cta at once */
+    uint32_t cdim[3], csize;   /* thread-block cluster shape (1x1x1 without clusters) */
     atomic_int stop;           /* set on the first fault */
     pthread_mutex_t lock;
     vm_fault *fault;
@@ -83,9 +84,19 @@ typedef struct vm_grid {
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
  * are written constantly by its host thread and must not share a line with
  * another thread's CTA. */
+/* A thread-block cluster: its CTAs run on one host thread, in consecutive
+ * slots, so distributed shared memory and the cluster barrier need no locks. */
+typedef struct vm_cluster {
+    struct vm_cta *cta[16];    /* by rank */
+    uint32_t phase, arrived;   /* barrier.cluster: completed phases, arrivals in this one */
+    uint32_t *want;            /* per thread (rank * nthreads + tid): the phase it waits for, 0 = none */
+} vm_cluster;
+
 typedef struct vm_cta {
     _Alignas(64) vm_grid *grid;
     uint32_t ctaid[3];
+    uint32_t crank;            /* rank in the cluster */
+    vm_cluster *cluster;       /* NULL without clusters */
     uint64_t linear;           /* linear CTA index */
     uint8_t *smem;
     uint32_t smem_size;

@@ -122,6 +122,16 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     if (nt > block_limit(f))
         return config_error(ctx, "%llu threads per block exceed .maxntid (%u)", (unsigned long long)nt,
                             block_limit(f));
+    if (f->reqnctapercluster[0]) {
+        uint32_t c[3], gd[3] = {g.x, g.y, g.z};
+        for (int d = 0; d < 3; d++) c[d] = f->reqnctapercluster[d] ? f->reqnctapercluster[d] : 1;
+        if ((uint64_t)c[0] * c[1] * c[2] > 8)
+            return config_error(ctx, "a cluster of %u x %u x %u blocks exceeds 8 blocks", c[0], c[1], c[2]);
+        for (int d = 0; d < 3; d++)
+            if (gd[d] % c[d])
+                return config_error(ctx, "grid (%u,%u,%u) is not a whole number of %u x %u x %u clusters", g.x, g.y,
+                                    g.z, c[0], c[1], c[2]);
+    }
     uint64_t shared = static_shared(k) + dyn;
     uint64_t limit = (uint64_t)k->max_dyn_shared > SHARED_DEFAULT_MAX ? (uint64_t)k->max_dyn_shared : SHARED_DEFAULT_MAX;
     if (shared > limit)

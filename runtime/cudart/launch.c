@@ -101,8 +101,8 @@ CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim
     return launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-/* Attributes that change how blocks are grouped (clusters) are not modelled: a
- * cluster of more than one block is refused rather than run differently. */
+/* A cluster shape given at launch time is not supported (one declared with
+ * __cluster_dims__ is): such a launch is refused rather than run differently. */
 CR_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
     if (!config) return cr_ret(cudaErrorInvalidValue);
     bool cooperative = false;
