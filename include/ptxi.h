@@ -210,6 +210,11 @@ ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t 
 enum { PTXI_LAUNCH_COOPERATIVE = 1 };
 ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
                            void **args, unsigned flags);
+/* A launch in thread-block clusters of the given shape (at most 8 CTAs; the
+ * grid a whole number of them), as cudaLaunchKernelEx with a cluster
+ * dimension; a kernel that declares .reqnctapercluster must be given that shape. */
+ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster,
+                                size_t dyn_shared, ptxi_stream *s, void **args, unsigned flags);
 /* The same with an already packed parameter buffer of exactly the kernel's parameter size. */
 ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
                                ptxi_stream *s, const void *params, size_t params_size);

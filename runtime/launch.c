@@ -106,7 +106,18 @@ static ptxi_status config_error(ptxi_ctx *ctx, const char *fmt, ...) {
 /* Every configuration error is INVALID_VALUE, as cuLaunchKernel and CUDA 13's
  * cudaLaunchKernel report them on an H100 (ptx-samples/app_errors, launch_bounds);
  * the detail message says which limit was exceeded. */
-static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn) {
+/* The cluster shape of a launch: the one given (cl) or the kernel's
+ * .reqnctapercluster, 1x1x1 without either; 0 when the two disagree. */
+static bool cluster_shape(const ir_func *f, const uint32_t *cl, uint32_t c[3]) {
+    for (int d = 0; d < 3; d++) {
+        uint32_t k = f->reqnctapercluster[0] ? (f->reqnctapercluster[d] ? f->reqnctapercluster[d] : 1) : 0;
+        c[d] = cl ? cl[d] : k ? k : 1;
+        if (cl && k && cl[d] != k) return false;
+    }
+    return true;
+}
+
+static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn, const uint32_t *cl) {
     ptxi_ctx *ctx = k->mod->ctx;
     const ir_func *f = k->vf->ir;
     if (!b.x || !b.y || !b.z || b.x > 1024 || b.y > 1024 || b.z > 64)
@@ -122,11 +133,12 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     if (nt > block_limit(f))
         return config_error(ctx, "%llu threads per block exceed .maxntid (%u)", (unsigned long long)nt,
                             block_limit(f));
-    if (f->reqnctapercluster[0]) {
-        uint32_t c[3], gd[3] = {g.x, g.y, g.z};
-        for (int d = 0; d < 3; d++) c[d] = f->reqnctapercluster[d] ? f->reqnctapercluster[d] : 1;
-        if ((uint64_t)c[0] * c[1] * c[2] > 8)
-            return config_error(ctx, "a cluster of %u x %u x %u blocks exceeds 8 blocks", c[0], c[1], c[2]);
+    uint32_t c[3], gd[3] = {g.x, g.y, g.z};
+    if (!cluster_shape(f, cl, c))
+        return config_error(ctx, "cluster %u x %u x %u differs from the kernel's .reqnctapercluster", cl[0], cl[1], cl[2]);
+    uint64_t cn = (uint64_t)c[0] * c[1] * c[2];
+    if (cn != 1) {
+        if (!cn || cn > 8) return config_error(ctx, "a cluster of %u x %u x %u blocks is not 1 to 8 blocks", c[0], c[1], c[2]);
         for (int d = 0; d < 3; d++)
             if (gd[d] % c[d])
                 return config_error(ctx, "grid (%u,%u,%u) is not a whole number of %u x %u x %u clusters", g.x, g.y,
@@ -141,11 +153,11 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
 }
 
 static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
-                          const void *params, size_t params_size, unsigned flags) {
+                          const void *params, size_t params_size, unsigned flags, const uint32_t *cluster) {
     if (!k) return PTXI_INVALID_HANDLE;
     ptxi_ctx *ctx = k->mod->ctx;
     RT_CHECK_STICKY(ctx);
-    ptxi_status st = validate(k, grid, block, dyn_shared);
+    ptxi_status st = validate(k, grid, block, dyn_shared, cluster);
     if (st) return st;
     if (params_size != k->vf->param_size || (params_size && !params)) {
         rt_detail(ctx, "kernel '%s' takes %u bytes of parameters, %zu given", k->vf->ir->name, k->vf->param_size,
@@ -166,6 +178,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         .timeout_s = ctx->opt.timeout_s,
         .stack_size = (uint32_t)ctx->stack_size,
     };
+    cluster_shape(k->vf->ir, cluster, cfg.cluster);
     uint64_t ncta = (uint64_t)grid.x * grid.y * grid.z, work = 0;
     if (flags & PTXI_LAUNCH_COOPERATIVE) {
         /* every CTA resident at once; grid.sync() counts arrivals in a zeroed
@@ -209,7 +222,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
 ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
                                const void *params, size_t params_size) {
     (void)s;   /* launches run to completion when issued: every stream is in order */
-    return launch(k, grid, block, dyn_shared, params, params_size, 0);
+    return launch(k, grid, block, dyn_shared, params, params_size, 0, NULL);
 }
 
 ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
@@ -217,9 +230,9 @@ ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t 
     return ptxi_launch_ex(k, grid, block, dyn_shared, s, args, 0);
 }
 
-ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
-                           void **args, unsigned flags) {
-    (void)s;
+/* Packs one argument pointer per parameter into the parameter buffer and launches. */
+static ptxi_status launch_args(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, void **args,
+                               unsigned flags, const uint32_t *cluster) {
     if (!k) return PTXI_INVALID_HANDLE;
     const vm_func *f = k->vf;
     uint8_t *buf = calloc(1, f->param_size + 1);
@@ -228,9 +241,22 @@ ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size
         if (!args || !args[i]) { free(buf); return rt_set_error(k->mod->ctx, PTXI_INVALID_PARAMETERS); }
         memcpy(buf + f->param_off[i], args[i], f->ir->params[i]->size);
     }
-    ptxi_status st = launch(k, grid, block, dyn_shared, buf, f->param_size, flags);
+    ptxi_status st = launch(k, grid, block, dyn_shared, buf, f->param_size, flags, cluster);
     free(buf);
     return st;
+}
+
+ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                           void **args, unsigned flags) {
+    (void)s;
+    return launch_args(k, grid, block, dyn_shared, args, flags, NULL);
+}
+
+ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster,
+                                size_t dyn_shared, ptxi_stream *s, void **args, unsigned flags) {
+    (void)s;
+    uint32_t c[3] = {cluster.x, cluster.y, cluster.z};
+    return launch_args(k, grid, block, dyn_shared, args, flags, c);
 }
 
 /* ---- device memory ---- */

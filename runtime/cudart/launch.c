@@ -34,15 +34,18 @@ CR_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, 
 }
 
 static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared,
-                          cudaStream_t stream, unsigned flags) {
+                          cudaStream_t stream, unsigned flags, const dim3 *cluster) {
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     if (found != cudaSuccess) return cr_ret(found);
     if (cr_capturing(stream)) return cr_capture_kernel(k, g, b, args, shared, stream);
     CR_STREAM_WORK(stream);
     if (cr_debugging) cr_debug_launch(k, g, b);
-    ptxi_status s = ptxi_launch_ex(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
-                                   cr_stream(stream), args, flags);
+    ptxi_status s = cluster ? ptxi_launch_cluster(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z},
+                                                  (ptxi_dim3){cluster->x, cluster->y, cluster->z}, shared,
+                                                  cr_stream(stream), args, flags)
+                            : ptxi_launch_ex(k, (ptxi_dim3){g.x, g.y, g.z}, (ptxi_dim3){b.x, b.y, b.z}, shared,
+                                             cr_stream(stream), args, flags);
     if (cr_debugging) cr_debug_launch_end();
     if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
         cr_defer_fault(s);
@@ -55,7 +58,7 @@ static cudaError_t launch(cudaError_t found, ptxi_kernel *k, dim3 g, dim3 b, voi
 }
 
 cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s) {
-    return launch(cudaSuccess, k, g, b, args, shared, s, 0);
+    return launch(cudaSuccess, k, g, b, args, shared, s, 0, NULL);
 }
 
 CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
@@ -64,7 +67,7 @@ CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
     cudaError_t found = cr_kernel_of_handle(kernel, &k);
-    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0, NULL);
 }
 
 CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -73,7 +76,7 @@ CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
     cudaError_t found = cr_kernel_of(func, &k);
-    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0);
+    return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0, NULL);
 }
 
 static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared);
@@ -93,7 +96,7 @@ static cudaError_t launch_cooperative(const void *func, dim3 g, dim3 b, void **a
         if (per_sm > 0 && blocks > (unsigned long long)per_sm * (unsigned)p.multiProcessorCount)
             return cr_ret(cudaErrorCooperativeLaunchTooLarge);
     }
-    return launch(found, k, g, b, args, shared, stream, PTXI_LAUNCH_COOPERATIVE);
+    return launch(found, k, g, b, args, shared, stream, PTXI_LAUNCH_COOPERATIVE, NULL);
 }
 
 CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -101,25 +104,38 @@ CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim
     return launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-/* A cluster shape given at launch time is not supported (one declared with
- * __cluster_dims__ is): such a launch is refused rather than run differently. */
+/* Launch attributes: cooperative, and a cluster shape (run as the kernel's
+ * __cluster_dims__ would be; a cooperative launch in clusters is refused). */
 CR_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
     if (!config) return cr_ret(cudaErrorInvalidValue);
     bool cooperative = false;
+    dim3 shape;
+    const dim3 *cluster = NULL;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         if (a->id == cudaLaunchAttributeCooperative) cooperative = a->val.cooperative != 0;
         if (a->id == cudaLaunchAttributeClusterDimension &&
-            a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1) {
-            cr_warn_once("cudaLaunchKernelExC with a cluster dimension is not implemented");
-            return cr_ret(cudaErrorNotSupported);
+            (uint64_t)a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z != 1) {
+            shape.x = a->val.clusterDim.x, shape.y = a->val.clusterDim.y, shape.z = a->val.clusterDim.z;
+            cluster = &shape;
         }
+    }
+    if (cluster && cooperative) {
+        cr_warn_once("a cooperative launch in clusters is not supported");
+        return cr_ret(cudaErrorNotSupported);
     }
     if (cooperative)
         return launch_cooperative(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                                   config->stream);
-    return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                            config->stream);
+    if (!cluster)
+        return cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                config->stream);
+    cudaError_t e = cr_init_ex(false);
+    if (e != cudaSuccess) return cr_ret(e);
+    ptxi_kernel *k = NULL;
+    cudaError_t found = cr_kernel_of(func, &k);
+    return launch(found, k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, 0,
+                  cluster);
 }
 
 CR_ALIAS(__cudaLaunchKernel_ptsz, __cudaLaunchKernel);

@@ -89,3 +89,34 @@ Test(cluster, a_grid_that_is_not_whole_clusters_is_refused) {
     cr_assert(strstr(ptxi_ctx_error_detail(ctx), "whole number of 2 x 2 x 1 clusters"), "%s",
               ptxi_ctx_error_detail(ctx));
 }
+
+/* The same kernel without .reqnctapercluster, given its cluster shape at launch. */
+Test(cluster, shape_given_at_launch) {
+    char src[4096];
+    snprintf(src, sizeof src, "%s", SRC);
+    char *dir = strstr(src, ".reqnctapercluster 2, 2, 1\n");
+    cr_assert(dir);
+    memset(dir, ' ', strlen(".reqnctapercluster 2, 2, 1"));
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "plain.ptx", &m), PTXI_SUCCESS);
+    ptxi_kernel *plain = ptxi_module_kernel_at(m, 0);
+    ptxi_dptr a, b;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 16 * 64 * 4, &a), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, 16 * 64 * 4, &b), PTXI_SUCCESS);
+    void *aa[] = {&a}, *ba[] = {&b};
+    cr_assert_eq(ptxi_launch(k, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, aa), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){2, 2, 1}, 0,
+                                     NULL, ba, 0),
+                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    static uint32_t x[16 * 64], y[16 * 64];
+    ptxi_memcpy_dtoh(ctx, x, a, sizeof x);
+    ptxi_memcpy_dtoh(ctx, y, b, sizeof y);
+    cr_assert(!memcmp(x, y, sizeof x), "launch-time shape differs from the declared one");
+    /* a declared shape cannot be changed at launch, and a cluster holds at most 8 CTAs */
+    cr_assert_eq(ptxi_launch_cluster(k, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 1, 1}, 0, NULL,
+                                     aa, 0),
+                 PTXI_INVALID_VALUE);
+    cr_assert_eq(ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 4, 1}, 0,
+                                     NULL, ba, 0),
+                 PTXI_INVALID_VALUE);
+}
