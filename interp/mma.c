@@ -131,7 +131,7 @@ float vm_mma_sum(const double *a, const double *b, int n, float c) {
 static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m | 1), 106, "mma.sync needs the whole warp (active lanes 0x%08x)", m);
+        vm_fault_at(w, i, __builtin_ctz(m), 105, "mma.sync needs the whole warp (active lanes 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     double A[16][32], B[32][8], C[16][8];
@@ -200,7 +200,7 @@ static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
 static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m | 1), 106, "%s needs the whole warp (active lanes 0x%08x)",
+        vm_fault_at(w, i, __builtin_ctz(m), 105, "%s needs the whole warp (active lanes 0x%08x)",
                     r->kind == K_LDM ? "ldmatrix" : "stmatrix", m);
         return VM_EXT_FAULT;
     }

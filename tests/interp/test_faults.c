@@ -97,3 +97,14 @@ Test(faults, texture_fetch_through_a_bad_handle) {
 Test(faults, surface_write_through_a_bad_handle) {
     expect(KERNEL("sust.b.1d.b32.trap [%rd2, {%r1}], {%r1};", "8"), PTXI_ILLEGAL_ADDRESS, "is not a surface object");
 }
+
+Test(faults, mma_sync_without_the_whole_warp) {
+    expect(KERNEL("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r1}, {%r1, %r2}, {%r3}, "
+                  "{%r1, %r2, %r3, %r1};",
+                  "0"),
+           PTXI_ILLEGAL_INSTRUCTION, "mma.sync needs the whole warp");
+}
+
+Test(faults, mapa_to_a_rank_outside_the_cluster) {
+    expect(KERNEL("mapa.u64 %rd3, %rd2, 1;", "0"), PTXI_ILLEGAL_INSTRUCTION, "mapa to rank 1 of a cluster of 1 CTAs");
+}
