@@ -67,6 +67,39 @@ static void complete(vm_cluster *cl, uint32_t n) {
     if (cl->arrived && cl->arrived >= live_threads(cl, n)) cl->phase++, cl->arrived = 0;
 }
 
+static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+
+static bool is_wait(const vm_insn *p) {
+    if (!p || p->op != VM_EXT || !p->p || *(const vm_ext_fn *)p->p != run_barrier) return false;
+    return ((const cluster_rec *)p->p)->kind == C_WAIT;
+}
+
+/* True when the phase can never complete: every live thread of the cluster
+ * either waits in barrier.cluster.wait having arrived, or is parked at a
+ * barrier or collective (which the waiting ones will never reach). *who is
+ * then a thread that never arrives. */
+static bool deadlocked(const vm_cluster *cl, uint32_t n, const vm_cta **who_cta, uint32_t *who) {
+    *who_cta = NULL;
+    for (uint32_t r = 0; r < n; r++) {
+        const vm_cta *cta = cl->cta[r];
+        const uint32_t *want = cl->want + (size_t)r * cta->nthreads;
+        for (uint32_t k = 0; k < cta->nwarps; k++) {
+            const vm_warp *w = &cta->warps[k];
+            uint32_t live = w->present & ~w->exited;
+            for (int l = 0; l < VM_LANES; l++) {
+                if (!(live >> l & 1)) continue;
+                uint32_t t = k * VM_LANES + (uint32_t)l;
+                const vm_insn *at = w->mask >> l & 1 ? w->pc : w->lpc[l];
+                if (!want[t] && !*who_cta) *who_cta = cta, *who = t;
+                if (w->blocked >> l & 1) continue;
+                if (want[t] && is_wait(at)) continue;
+                return false;
+            }
+        }
+    }
+    return *who_cta != NULL;
+}
+
 static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     (void)fb;
     const cluster_rec *r = i->p;
@@ -91,7 +124,19 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         }
     }
     if (r->kind == C_ARRIVE) complete(cl, n);
-    return waiting ? VM_EXT_RETRY : VM_EXT_NEXT;
+    if (!waiting) return VM_EXT_NEXT;
+    const vm_cta *who_cta;
+    uint32_t who;
+    if ((++cl->fails & 255) == 0 && deadlocked(cl, n, &who_cta, &who)) {
+        unsigned bx = cta->grid->cfg->block[0], by = cta->grid->cfg->block[1];
+        vm_fault_at(w, i, __builtin_ctz(m), 107,
+                    "barrier.cluster deadlock: %u of %u threads of the cluster arrived; thread (%u,%u,%u) of block "
+                    "(%u,%u,%u) never arrives",
+                    cl->arrived, live_threads(cl, n), who % bx, who / bx % by, who / (bx * by), who_cta->ctaid[0],
+                    who_cta->ctaid[1], who_cta->ctaid[2]);
+        return VM_EXT_FAULT;
+    }
+    return VM_EXT_RETRY;
 }
 
 bool vm_lower_cluster(lctx *lc, const ir_insn *in) {

@@ -566,7 +566,7 @@ static bool admit(worker *wk, unsigned s) {
     if (wk->clusters) {   /* slot s holds rank s % csize of the group's cluster */
         vm_cluster *cl = &wk->clusters[s / g->csize];
         if (s % g->csize == 0) {
-            cl->phase = cl->arrived = 0;
+            cl->phase = cl->arrived = cl->fails = 0;
             if (cl->want) memset(cl->want, 0, sizeof *cl->want * g->csize * wk->cta[s].nthreads);
         }
         cl->cta[s % g->csize] = &wk->cta[s];

@@ -89,6 +89,7 @@ typedef struct vm_grid {
 typedef struct vm_cluster {
     struct vm_cta *cta[16];    /* by rank */
     uint32_t phase, arrived;   /* barrier.cluster: completed phases, arrivals in this one */
+    uint32_t fails;            /* failed waits: every so many, look for a deadlock */
     uint32_t *want;            /* per thread (rank * nthreads + tid): the phase it waits for, 0 = none */
 } vm_cluster;
 

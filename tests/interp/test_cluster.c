@@ -120,3 +120,31 @@ Test(cluster, shape_given_at_launch) {
                                      NULL, ba, 0),
                  PTXI_INVALID_VALUE);
 }
+
+/* Thread 0 of rank 1 waits at bar.sync while every other thread waits at the
+ * cluster barrier: neither can complete, and the report says who is missing. */
+Test(cluster, a_cluster_barrier_that_can_never_complete_is_reported) {
+    static const char *dead =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry d(.param .u64 out)\n.reqnctapercluster 2, 1, 1\n{\n"
+        ".reg .b32 %r<4>;\n.reg .pred %p<4>;\n"
+        "mov.u32 %r1, %cluster_ctarank;\nmov.u32 %r2, %tid.x;\n"
+        "setp.eq.u32 %p1, %r1, 1;\nsetp.eq.u32 %p2, %r2, 0;\nand.pred %p3, %p1, %p2;\n"
+        "@%p3 bra SKIP;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nbra END;\n"
+        "SKIP:\nbar.sync 0;\nEND:\nret;\n}\n";
+    ptxi_ctx *c;
+    cr_assert_eq(ptxi_ctx_create(&c, &(ptxi_ctx_options){.timeout_s = 30}), PTXI_SUCCESS);
+    ptxi_ctx_set_output(c, NULL, tmpfile());
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(c, dead, strlen(dead), "dead.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(c));
+    ptxi_dptr out = 0;
+    void *args[] = {&out};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, args);
+    cr_assert_eq(s, PTXI_BARRIER_DEADLOCK, "%s: %s", ptxi_error_name(s), ptxi_ctx_error_detail(c));
+    const char *rep = ptxi_ctx_error_detail(c);
+    cr_assert(strstr(rep, "barrier.cluster deadlock: 127 of 128 threads of the cluster arrived"), "%s", rep);
+    cr_assert(strstr(rep, "thread (0,0,0) of block (1,0,0) never arrives"), "%s", rep);
+    cr_assert(strstr(rep, "dead.ptx:"), "%s", rep);
+    ptxi_ctx_destroy(c);
+}
