@@ -74,6 +74,36 @@ static uint32_t fold(unsigned op, uint32_t x, uint32_t y) {
     }
 }
 
+static bool uniform32(const uint32_t *v) {
+    uint32_t diff = 0;
+    for (int l = 1; l < VM_LANES; l++) diff |= v[l] ^ v[0];
+    return !diff;
+}
+
+/* shfl.sync of the whole warp with the full member mask and the same lane
+ * operand and clamp for every lane (how compilers write reductions): the
+ * source lanes follow from one formula, no per-lane membership to check.
+ * False when the instruction is not of that kind. */
+bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
+    const uint32_t *mm = (const uint32_t *)(fb + (uint32_t)i->imm), *b = (const uint32_t *)(fb + i->b),
+                   *c = (const uint32_t *)(fb + i->c);
+    if (mm[0] != ~0u || !uniform32(mm) || !uniform32(b) || !uniform32(c)) return false;
+    uint32_t bv = b[0] & 31, cv = c[0] & 31, seg = c[0] >> 8 & 31;
+    uint32_t src[VM_LANES], pv = 0, *d = (uint32_t *)(fb + i->d);
+    memcpy(src, fb + i->a, sizeof src);
+    for (int l = 0; l < VM_LANES; l++) {
+        uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
+        int j = i->x == SH_UP ? l - (int)bv : i->x == SH_DOWN ? l + (int)bv : i->x == SH_BFLY ? l ^ (int)bv
+              : (int)(minl | (bv & ~seg));
+        bool ok = i->x == SH_UP ? j >= (int)maxl : j <= (int)maxl;
+        d[l] = src[(ok ? j : l) & 31];
+        pv |= (uint32_t)ok << l;
+    }
+    const vm_alu *o = i->p;
+    if (o && o->d[1].kind == VM_K_PRED) *(uint32_t *)(fb + o->d[1].off) = pv;
+    return true;
+}
+
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_alu *o = i->p;
     /* Each lane names its own member mask: tiles of one warp (16 lanes with

@@ -788,6 +788,7 @@ execute:
     CASE(SHFL) CASE(VOTE) CASE(ACTIVEMASK) CASE(MATCH) CASE(REDUX) {
         uint32_t m = EXEC;
         if (!m) NEXT;
+        if (m == VM_FULL && i->op == VM_SHFL && !w->forced && vm_shfl_full(fb, i)) NEXT;
         int r = vm_collective(w, fb, i, m);
         if (r == 0) NEXT;
         ACCOUNT(i + 1);

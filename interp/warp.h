@@ -167,6 +167,7 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m);
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
 /* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
+bool vm_shfl_full(uint8_t *fb, const vm_insn *i);   /* the converged full-mask shfl.sync, or false */
 int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
 /* The special register an instruction reads (i->x = ir_sreg, i->sz = component) for lane l. */
