@@ -91,6 +91,23 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
     uint32_t bv = b[0] & 31, cv = c[0] & 31, seg = c[0] >> 8 & 31;
     uint32_t src[VM_LANES], pv = 0, *d = (uint32_t *)(fb + i->d);
     memcpy(src, fb + i->a, sizeof src);
+    const vm_alu *o = i->p;
+    uint32_t *pd = o && o->d[1].kind == VM_K_PRED ? (uint32_t *)(fb + o->d[1].off) : NULL;
+    /* the whole-warp forms reductions and scans use: one shifted or permuted copy */
+    if (!seg && ((i->x == SH_DOWN && cv == 31) || (i->x == SH_UP && cv == 0))) {
+        bool down = i->x == SH_DOWN;
+        memcpy(d, src, sizeof src);   /* lanes without a source keep their own value */
+        if (down) memcpy(d, src + bv, (VM_LANES - bv) * sizeof *src);
+        else memcpy(d + bv, src, (VM_LANES - bv) * sizeof *src);
+        uint32_t ok = bv ? (1u << (VM_LANES - bv)) - 1 : ~0u;
+        if (pd) *pd = down ? ok : ~((1u << bv) - 1);
+        return true;
+    }
+    if (!seg && cv == 31 && i->x == SH_BFLY) {
+        for (int l = 0; l < VM_LANES; l++) d[l] = src[l ^ bv];
+        if (pd) *pd = ~0u;
+        return true;
+    }
     for (int l = 0; l < VM_LANES; l++) {
         uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
         int j = i->x == SH_UP ? l - (int)bv : i->x == SH_DOWN ? l + (int)bv : i->x == SH_BFLY ? l ^ (int)bv
@@ -99,8 +116,7 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
         d[l] = src[(ok ? j : l) & 31];
         pv |= (uint32_t)ok << l;
     }
-    const vm_alu *o = i->p;
-    if (o && o->d[1].kind == VM_K_PRED) *(uint32_t *)(fb + o->d[1].off) = pv;
+    if (pd) *pd = pv;
     return true;
 }
 
