@@ -581,6 +581,13 @@ execute:
     BIN(SHL32, uint32_t, b[l] > 31 ? 0 : a[l] << b[l])
     BIN(SHRU32, uint32_t, b[l] > 31 ? 0 : a[l] >> b[l])
     BIN(SHRS32, uint32_t, (uint32_t)((int32_t)a[l] >> (b[l] > 31 ? 31 : b[l])))
+    /* as measured on sm_90 (ALU.md): x / 0 and x % 0 are all ones, INT_MIN / -1 is INT_MIN */
+    BIN(DIVU32, uint32_t, b[l] ? a[l] / b[l] : 0xffffffffu)
+    BIN(REMU32, uint32_t, b[l] ? a[l] % b[l] : 0xffffffffu)
+    BIN(DIVS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u - a[l]
+                                              : (uint32_t)((int32_t)a[l] / (int32_t)b[l]))
+    BIN(REMS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u
+                                              : (uint32_t)((int32_t)a[l] % (int32_t)b[l]))
     BIN(MINS32, uint32_t, (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l])
     BIN(MAXS32, uint32_t, (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l])
     BIN(MINU32, uint32_t, a[l] < b[l] ? a[l] : b[l])

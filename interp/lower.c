@@ -510,7 +510,10 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     case IR_OP_MIN: if (f) return nm || w64 ? 0 : VM_MINF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
     case IR_OP_MAX: if (f) return nm || w64 ? 0 : VM_MAXF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
     case IR_OP_FMA: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_FMAF64 : VM_FMAF32) : 0;
-    case IR_OP_DIV: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_DIVF64 : VM_DIVF32) : 0;
+    case IR_OP_DIV:
+        if (!f) return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_DIVS32 : VM_DIVU32;
+        return nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_DIVF64 : VM_DIVF32) : 0;
+    case IR_OP_REM: return nm || f || w64 ? 0 : tc == IR_TC_SINT ? VM_REMS32 : VM_REMU32;
     case IR_OP_MAD:
         if (f) return 0;
         if (nm == 1 && lo) return w64 ? VM_MAD64 : VM_MAD32;

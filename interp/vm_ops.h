@@ -17,6 +17,7 @@
     /* integer fast paths */                                                                  \
     X(ADD32) X(SUB32) X(MUL32) X(MAD32) X(AND32) X(OR32) X(XOR32) X(NOT32)                  \
     X(SHL32) X(SHRU32) X(SHRS32) X(MINS32) X(MAXS32) X(MINU32) X(MAXU32)                     \
+    X(DIVU32) X(REMU32) X(DIVS32) X(REMS32)                                                   \
     X(ADD64) X(SUB64) X(MUL64) X(MAD64) X(AND64) X(OR64) X(XOR64) X(NOT64)                  \
     X(SHL64) X(SHRU64) X(SHRS64)                                                              \
     X(MULWS32) X(MULWU32) X(MADWS32) X(MADWU32) X(MULHIU32) X(MULHIS32)                      \
