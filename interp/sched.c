@@ -387,10 +387,11 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->sleep_until = 0;
         w->exited = ~w->present;
         if (w->depth && w->frames[0].fn == k) {
-            /* the entry frame is reused: no allocation per CTA */
+            /* the entry frame is reused: no allocation per CTA, and the
+             * constant slots above the registers still hold their values
+             * (nothing writes them), so only the predicates start afresh */
             w->frames[0].kparams = cfg->params;
             memcpy(w->frames[0].fb, k->frame_init, k->regs_lo);
-            memcpy(w->frames[0].fb + k->regs_hi, k->frame_init + k->regs_hi, k->frame_size - k->regs_hi);
             w->depth = 1;
             w->frames[0].done = 0;
             for (int l = 0; l < VM_LANES; l++) w->lpc[l] = k->code;
