@@ -546,7 +546,9 @@ execute:
         for (int l = 0; l < VM_LANES; l++)
             if (m >> l & 1) {
                 uint64_t a = i->flags & VM_F_BASE_REG64 ? R64(i->a)[l] : R32(i->a)[l];
-                r |= (uint32_t)vm_isspace(w, i->sp, a) << l;
+                r |= (uint32_t)(vm_isspace(w, i->sp, a) ||
+                                (i->x && a - vm_shared_win < VM_WIN_SIZE && vm_dsmem(cta, a - vm_shared_win, 1)))
+                     << l;
             }
         PR(i->d) = (PR(i->d) & ~m) | (r & m);
     }

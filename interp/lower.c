@@ -826,6 +826,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
     case IR_OP_ISSPACEP: {
         vm_insn vi = base_insn(lc, VM_ISSPACEP);
         vi.sp = (uint8_t)space_of(in);
+        vi.x = has(in, IR_MOD_SHARED_CLUSTER);   /* any CTA of the cluster, not only this one */
         vi.d = dst_opnd(lc, &in->opnds[0]).off;
         vm_opnd s = src_opnd(lc, &in->opnds[1], IR_T_B64);
         vi.a = s.off;

@@ -148,3 +148,29 @@ Test(cluster, a_cluster_barrier_that_can_never_complete_is_reported) {
     cr_assert(strstr(rep, "dead.ptx:"), "%s", rep);
     ptxi_ctx_destroy(c);
 }
+
+/* isspacep.shared::cta is true only for this CTA's shared memory,
+ * isspacep.shared::cluster for every CTA's of the cluster. */
+Test(cluster, address_space_predicates_on_a_peers_shared_memory) {
+    static const char *src =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry s(.param .u64 out)\n.reqnctapercluster 2, 1, 1\n{\n"
+        ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n.shared .align 4 .b32 sm[4];\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %cluster_ctarank;\nxor.b32 %r2, %r1, 1;\n"
+        "mov.u64 %rd2, sm;\ncvta.shared.u64 %rd3, %rd2;\nmapa.u64 %rd4, %rd3, %r2;\n"
+        "isspacep.shared::cta %p1, %rd4;\nisspacep.shared::cluster %p2, %rd4;\nisspacep.shared::cluster %p3, %rd3;\n"
+        "selp.u32 %r3, 1, 0, %p1;\nselp.u32 %r4, 2, 0, %p2;\nselp.u32 %r5, 4, 0, %p3;\n"
+        "or.b32 %r3, %r3, %r4;\nor.b32 %r3, %r3, %r5;\nmov.u32 %r6, %ctaid.x;\nmul.wide.u32 %rd5, %r6, 4;\n"
+        "add.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r3;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "s.ptx", &m), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    ptxi_dptr out;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 8, &out), PTXI_SUCCESS);
+    void *args[] = {&out};
+    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){32, 1, 1}, 0, NULL, args),
+                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    uint32_t got[2];
+    ptxi_memcpy_dtoh(ctx, got, out, sizeof got);
+    cr_assert_eq(got[0], 6u, "%u", got[0]);   /* not ::cta, ::cluster, own is ::cluster */
+    cr_assert_eq(got[1], 6u, "%u", got[1]);
+}
