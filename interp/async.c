@@ -105,14 +105,20 @@ static void copy_spaces(const ir_insn *in, int sp[2]) {
     }
 }
 
-/* cp.reduce.async.bulk operation and element type, or false when unsupported. */
-static bool red_kind(const ir_insn *in, as_rec *r) {
+/* The reduction of a bulk or tensor reduce (VM_AO_*), or -1. */
+static int red_op(const ir_insn *in) {
     static const struct { ir_mod m; uint8_t op; } ops[] = {
         {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_AND, VM_AO_AND},
         {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR}, {IR_MOD_INC, VM_AO_INC}, {IR_MOD_DEC, VM_AO_DEC}};
     int op = -1;
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         if (has(in, ops[k].m)) op = ops[k].op;
+    return op;
+}
+
+/* cp.reduce.async.bulk operation and element type, or false when unsupported. */
+static bool red_kind(const ir_insn *in, as_rec *r) {
+    int op = red_op(in);
     if (op < 0 || in->ntypes != 1) return false;
     int at;
     switch (in->types[0]) {
@@ -182,12 +188,7 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
         if (has(in, dims[d])) r->rank = (uint8_t)(d + 1);
     if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) { free(r); return false; }
     if (red) {
-        static const struct { ir_mod m; uint8_t op; } ops[] = {
-            {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_AND, VM_AO_AND},
-            {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR}, {IR_MOD_INC, VM_AO_INC}, {IR_MOD_DEC, VM_AO_DEC}};
-        int op = -1;
-        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-            if (has(in, ops[k].m)) op = ops[k].op;
+        int op = red_op(in);
         if (op < 0) { free(r); return false; }
         r->redop = (uint8_t)op;
         r->flags |= AS_F_REDUCE;

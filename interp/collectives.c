@@ -74,6 +74,21 @@ static uint32_t fold(unsigned op, uint32_t x, uint32_t y) {
     }
 }
 
+/* The lane that lane l reads in a shfl of mode `mode` with lane operand bv,
+ * clamp cv and segment mask seg; *ok = false when it is out of range (l then
+ * reads its own value). */
+static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t seg, bool *ok) {
+    uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
+    int j;
+    switch (mode) {
+    case SH_UP: j = l - (int)bv; *ok = j >= (int)maxl; break;
+    case SH_DOWN: j = l + (int)bv; *ok = j <= (int)maxl; break;
+    case SH_BFLY: j = l ^ (int)bv; *ok = j <= (int)maxl; break;
+    default: j = (int)(minl | (bv & ~seg)); *ok = j <= (int)maxl; break;
+    }
+    return (*ok ? j : l) & 31;
+}
+
 static bool uniform32(const uint32_t *v) {
     uint32_t diff = 0;
     for (int l = 1; l < VM_LANES; l++) diff |= v[l] ^ v[0];
@@ -109,11 +124,8 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
         return true;
     }
     for (int l = 0; l < VM_LANES; l++) {
-        uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
-        int j = i->x == SH_UP ? l - (int)bv : i->x == SH_DOWN ? l + (int)bv : i->x == SH_BFLY ? l ^ (int)bv
-              : (int)(minl | (bv & ~seg));
-        bool ok = i->x == SH_UP ? j >= (int)maxl : j <= (int)maxl;
-        d[l] = src[(ok ? j : l) & 31];
+        bool ok;
+        d[l] = src[shfl_src(i->x, l, bv, cv, seg, &ok)];
         pv |= (uint32_t)ok << l;
     }
     if (pd) *pd = pv;
@@ -157,18 +169,8 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         memcpy(src, a, sizeof src);
         for (int l = 0; l < VM_LANES; l++)
             if (have >> l & 1) {
-                uint32_t bv = b[l] & 31, cv = c[l] & 31, seg = c[l] >> 8 & 31;
-                uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
-                int j;
                 bool ok;
-                switch (i->x) {
-                case SH_UP: j = l - (int)bv; ok = j >= (int)maxl; break;
-                case SH_DOWN: j = l + (int)bv; ok = j <= (int)maxl; break;
-                case SH_BFLY: j = l ^ (int)bv; ok = j <= (int)maxl; break;
-                default: j = (int)(minl | (bv & ~seg)); ok = j <= (int)maxl; break;
-                }
-                if (!ok) j = l;
-                d[l] = src[j & 31];
+                d[l] = src[shfl_src(i->x, l, b[l] & 31, c[l] & 31, c[l] >> 8 & 31, &ok)];
                 pv |= (uint32_t)ok << l;
             }
         if (o && o->d[1].kind == VM_K_PRED) {

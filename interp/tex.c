@@ -61,11 +61,12 @@ static const vm_texdesc *desc_at(vm_warp *w, const vm_insn *i, int l, uint64_t h
     return NULL;
 }
 
-/* Host address of element (x, y, z) of layer `layer`, or NULL after a fault. */
-static const uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d, int64_t x, int64_t y,
-                              int64_t z, int64_t layer, unsigned n, bool wr) {
-    uint64_t at = d->base + (uint64_t)x * d->esize + (uint64_t)y * d->pitch + (uint64_t)(z + layer) * d->slice;
-    if (vm_arena_ok(arena_of(w), at, n, wr)) return (const uint8_t *)(uintptr_t)at;
+/* Host address of the n bytes at byte column xb of row y, slice z + layer, or
+ * NULL after a fault. */
+static uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d, int64_t xb, int64_t y, int64_t z,
+                        int64_t layer, unsigned n, bool wr) {
+    uint64_t at = d->base + (uint64_t)xb + (uint64_t)y * d->pitch + (uint64_t)(z + layer) * d->slice;
+    if (vm_arena_ok(arena_of(w), at, n, wr)) return (uint8_t *)(uintptr_t)at;
     vm_fault_at(w, i, l, 100, "the memory behind a %s object is gone (element at 0x%llx)",
                 d->surface ? "surface" : "texture", (unsigned long long)at);
     return NULL;
@@ -149,7 +150,7 @@ static bool fetch(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d, int6
             for (int k = 0; k < d->nchan; k++) border(d, k, &t->raw[k], &t->val[k]);
         return true;
     }
-    const uint8_t *p = elem_at(w, i, l, d, c[0], c[1], c[2] * (d->dims == 3), layer, d->esize, false);
+    const uint8_t *p = elem_at(w, i, l, d, c[0] * d->esize, c[1], c[2] * (d->dims == 3), layer, d->esize, false);
     if (!p) return false;
     for (int k = 0; k < d->nchan; k++) channel(d, p, k, &t->raw[k], &t->val[k]);
     return true;
@@ -265,10 +266,9 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
             layer = layer * 6 + face;
         }
     }
-    int64_t lz = layer;   /* layers are slices of the 3D block */
     texel t[4];
     if (r->cint) {
-        if (!fetch(w, i, l, d, c->i[0], c->i[1], c->i[2], lz, &t[0])) return false;
+        if (!fetch(w, i, l, d, c->i[0], c->i[1], c->i[2], layer, &t[0])) return false;
         for (int k = 0; k < 4; k++)
             out[k] = r->dfloat ? f_bits(t[0].val[k]) : (uint32_t)t[0].raw[k];
         return true;
@@ -286,7 +286,7 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
             /* the 2x2 footprint in the order (0,1) (1,1) (1,0) (0,0) */
             static const int ox[4] = {0, 1, 1, 0}, oy[4] = {1, 1, 0, 0};
             for (int k = 0; k < 4; k++) {
-                if (!fetch(w, i, l, d, base[0] + ox[k], base[1] + oy[k], 0, lz, &t[0])) return false;
+                if (!fetch(w, i, l, d, base[0] + ox[k], base[1] + oy[k], 0, layer, &t[0])) return false;
                 out[k] = r->dfloat ? f_bits(t[0].val[r->comp]) : (uint32_t)t[0].raw[r->comp];
             }
             return true;
@@ -294,7 +294,7 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
         int ncorner = 1 << dims, wt[8];
         texel tc[8];
         for (int k = 0; k < ncorner; k++)
-            if (!fetch(w, i, l, d, base[0] + (k & 1), base[1] + (k >> 1 & 1), base[2] + (k >> 2 & 1), lz, &tc[k]))
+            if (!fetch(w, i, l, d, base[0] + (k & 1), base[1] + (k >> 1 & 1), base[2] + (k >> 2 & 1), layer, &tc[k]))
                 return false;
         corner_weights(dims, fr, wt);
         for (int ch = 0; ch < 4; ch++) {
@@ -310,7 +310,7 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
     }
     int64_t p[3] = {0, 0, 0};
     for (int k = 0; k < dims; k++) p[k] = (int64_t)floor(u[k]);
-    if (!fetch(w, i, l, d, p[0], p[1], p[2], lz, &t[0])) return false;
+    if (!fetch(w, i, l, d, p[0], p[1], p[2], layer, &t[0])) return false;
     for (int k = 0; k < 4; k++) out[k] = r->dfloat ? f_bits(t[0].val[k]) : (uint32_t)t[0].raw[k];
     return true;
 }
@@ -414,12 +414,8 @@ static int run_surf(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 for (int k = 0; k < r->nd; k++) put_reg(fb, r->d[k].off, r->d[k].kind, l, 0);
             continue;
         }
-        uint64_t at = d->base + (uint64_t)xe * nbytes + (uint64_t)y * d->pitch + (uint64_t)(z + layer) * d->slice;
-        if (!vm_arena_ok(arena_of(w), at, nbytes, st)) {
-            vm_fault_at(w, i, l, 100, "the memory behind a surface object is gone (0x%llx)", (unsigned long long)at);
-            return VM_EXT_FAULT;
-        }
-        uint8_t *p = (uint8_t *)(uintptr_t)at;
+        uint8_t *p = elem_at(w, i, l, d, xe * nbytes, y, z, layer, nbytes, st);
+        if (!p) return VM_EXT_FAULT;
         for (int k = 0; k < r->vec; k++) {
             if (st) store_bits(p + k * r->esz, r->esz, get_reg(fb, r->d[k].off, r->d[k].kind, l));
             else put_reg(fb, r->d[k].off, r->d[k].kind, l, load_bits(p + k * r->esz, r->esz, false));

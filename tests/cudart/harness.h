@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include "../read_file.h"
 
 #define LIB_DIR PTXI_BINARY_DIR "/lib"
 #define WORK_DIR PTXI_BINARY_DIR "/cudart-tests"
@@ -30,18 +31,6 @@ static inline int have_library(void) {
         if (!have_library()) cr_skip_test("skipped: libcudart.so.13 was not built (no CUDA headers)"); \
     } while (0)
 
-static inline char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = 0;
-    fclose(f);
-    return s;
-}
 
 static inline time_t mtime(const char *path) {
     struct stat st;
@@ -80,7 +69,7 @@ static inline const char *build(const char *dir, const char *src, const char *fl
     sh("mkdir -p " WORK_DIR);
     /* The flags it was built with are kept beside it: other flags, other binary. */
     snprintf(path, sizeof path, "%s.flags", bin);
-    char *old = slurp(path);
+    char *old = slurp(path, NULL);
     bool same = old && !strcmp(old, flags);
     free(old);
     if (same && mtime(bin) > newest) return bin;
@@ -106,8 +95,8 @@ static inline run_result run_program(const char *dir, const char *bin, const cha
     r.rc = sh("cd '%s' && env LD_LIBRARY_PATH=" LIB_DIR " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} "
               "PTXI_QUIET=1 %s timeout 600 '%s' > '%s' 2> '%s' < /dev/null",
               dir, env ? env : "", bin, out, err);
-    r.out = slurp(out);
-    r.err = slurp(err);
+    r.out = slurp(out, NULL);
+    r.err = slurp(err, NULL);
     if (!r.out) r.out = strdup("");
     if (!r.err) r.err = strdup("");
     return r;

@@ -75,13 +75,13 @@ ParameterizedTest(variant *v, fatbin, extracts_nvcc_ptx, .timeout = 300) {
 
     char path[700];
     snprintf(path, sizeof path, "%s/dump/probe.0.compute_%u.ptx", dir, v->arch);
-    char *got = slurp(path);
+    char *got = slurp(path, NULL);
     cr_assert(got, "no PTX for compute_%u was extracted (expected %s)", v->arch, path);
     if (v->single)
         snprintf(path, sizeof path, "%s/probe.ptx", dir);
     else
         snprintf(path, sizeof path, "%s/probe.compute_%u.ptx", dir, v->arch);
-    char *want = slurp(path);
+    char *want = slurp(path, NULL);
     cr_assert(want, "nvcc kept no %s", path);
     cr_expect_str_eq(normalize(got), normalize(want), "extracted PTX differs from %s", path);
 }

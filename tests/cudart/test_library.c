@@ -60,14 +60,14 @@ Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
     /* No LD_LIBRARY_PATH given: ptxi exec must find build/lib/libcudart.so.13 itself. */
     int rc = sh("env -u LD_LIBRARY_PATH ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} " PTXI_BINARY_DIR
                 "/bin/ptxi exec '%s' > '%s' 2>&1", bin, out);
-    char *text = slurp(out);
-    char *want = slurp(PTXI_SOURCE_DIR "/tests/cudart/programs/expected/vadd.stdout");
+    char *text = slurp(out, NULL);
+    char *want = slurp(PTXI_SOURCE_DIR "/tests/cudart/programs/expected/vadd.stdout", NULL);
     cr_assert(want);
     cr_expect_eq(rc, 0, "%s", text);
     cr_expect_str_eq(text, want);
     rc = sh(PTXI_BINARY_DIR "/bin/ptxi exec /nonexistent/program > '%s' 2>&1", out);
     cr_expect_eq(rc, 127);
-    cr_expect(strstr(slurp(out), "cannot run /nonexistent/program"), "%s", slurp(out));
+    cr_expect(strstr(slurp(out, NULL), "cannot run /nonexistent/program"), "%s", slurp(out, NULL));
 }
 
 /* By definition: the plugin's kernel stores 4242, which it then prints. */

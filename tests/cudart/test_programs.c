@@ -91,11 +91,11 @@ ParameterizedTest(program *p, cudart, programs, .timeout = 900) {
     NEED_NVCC_AND_LIBRARY();
     char path[700];
     snprintf(path, sizeof path, "%s.stdout", p->expected);
-    char *want_out = slurp(path);
+    char *want_out = slurp(path, NULL);
     snprintf(path, sizeof path, "%s.stderr", p->expected);
-    char *want_err = slurp(path);
+    char *want_err = slurp(path, NULL);
     snprintf(path, sizeof path, "%s.rc", p->expected);
-    char *want_rc = slurp(path);
+    char *want_rc = slurp(path, NULL);
     if (!want_out || !want_err || !want_rc) cr_skip_test("skipped: %s has no GPU recording (%s.*)", p->id, p->expected);
     snprintf(path, sizeof path, "%s.sort", p->expected);
     bool sort = mtime(path) != 0;

@@ -66,8 +66,8 @@ static run_result debug_bin(const char *bin, const char *script, const char *arg
     run_result r;
     r.rc = sh("cd '%s' && env %s timeout 120 '%s' debug %s > '%s' 2> '%s'", APP_DIR, env, PTXI, how, out, err);
     unlink(path);
-    r.out = slurp(out);
-    r.err = slurp(err);
+    r.out = slurp(out, NULL);
+    r.err = slurp(err, NULL);
     unlink(out);
     unlink(err);
     cr_assert(r.out && r.err);
@@ -262,7 +262,7 @@ Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
     char err[1100];
     snprintf(err, sizeof err, "%s.hint.stderr", bin);
     int rc = sh("'%s' debug '%s' -x /dev/null > /dev/null 2> '%s'", PTXI, bin, err);
-    char *text = slurp(err);
+    char *text = slurp(err, NULL);
     cr_assert_eq(rc, 2);
     cr_assert(text && strstr(text, "is a program, not PTX: debug it with `ptxi debug -- "), "%s", text);
     free(text);

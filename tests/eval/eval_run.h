@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "../read_file.h"
 
 typedef struct ev_result { int rc; char *out, *err; size_t out_len; } ev_result;
 
@@ -23,19 +24,6 @@ static void ev_keep(char *p) {
     if (ev_nkept < 256) ev_kept[ev_nkept++] = p;
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = 0;
-    fclose(f);
-    if (len) *len = got;
-    return b;
-}
 
 /* argv: the arguments after "ptxi", NULL-terminated. */
 static ev_result ptxi_run(const char *const *args) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "../read_file.h"
 
 typedef struct { char path[512]; } sample;
 
@@ -39,18 +40,6 @@ ParameterizedTestParameters(frontend, roundtrip) {
     return cr_make_param_array(sample, v, nfound, free_params);
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    *len = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    return buf;
-}
 
 static char *diag_text(const fe_diags *d) {
     char *out = NULL;

@@ -14,20 +14,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../read_file.h"
+
 #define DIR PTXI_SOURCE_DIR "/tests/interp/triton/"
 #define REC DIR "recorded/"
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 
 static float *load(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    float *p = malloc(size);
-    cr_assert_eq(fread(p, 1, size, f), (size_t)size);
-    fclose(f);
-    *n = size / sizeof(float);
+    size_t bytes = 0;
+    float *p = (float *)slurp(path, &bytes);
+    cr_assert(p, "cannot open %s", path);
+    *n = bytes / sizeof(float);
     return p;
 }
 

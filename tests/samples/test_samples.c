@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "../read_file.h"
 
 #define SAMPLES PTXI_SOURCE_DIR "/ptx-samples"
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
@@ -31,24 +32,6 @@ typedef struct {
     char args[2048];
 } sample_case;
 
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *p = malloc(cap + 1);
-    while ((got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap)
-            p = realloc(p, (cap *= 2) + 1);
-    }
-    fclose(f);
-    p[n] = 0;
-    if (size)
-        *size = n;
-    return p;
-}
 
 static int is_args_line(const char *s)
 {
@@ -107,7 +90,7 @@ ParameterizedTestParameters(samples, run)
         const char *name = ents[i]->d_name;
         char path[512], archs[8][16];
         snprintf(path, sizeof path, SAMPLES "/%s/run.args", name);
-        char *text = name[0] != '.' ? read_all(path, NULL) : NULL;
+        char *text = name[0] != '.' ? slurp(path, NULL) : NULL;
         int narch = text ? sample_archs(name, archs, 8) : 0;
         int line = 0;
         for (char *save, *l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
@@ -184,7 +167,7 @@ static void expected_path(const sample_case *c, const char *what, char *buf, siz
 static void compare_file(report *r, const char *what, const char *want_path, const char *got_path, int text)
 {
     size_t wn = 0, gn = 0;
-    char *want = read_all(want_path, &wn), *got = read_all(got_path, &gn);
+    char *want = slurp(want_path, &wn), *got = slurp(got_path, &gn);
     if (!want) {
         fail(r, "  %s: cannot read %s\n", what, want_path);
     } else if (!got) {
@@ -296,7 +279,7 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
 
     report r = {.len = 0};
     int rc = run_in(tmp, argv);
-    char *want_rc = read_all(rc_path, NULL);
+    char *want_rc = slurp(rc_path, NULL);
     if (rc != atoi(want_rc))
         fail(&r, "  exit status %d, the GPU's was %d\n", rc, atoi(want_rc));
     free(want_rc);
@@ -316,12 +299,12 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
      * error of the GPU's "error: CUDA_ERROR_X: message" line, as CUDA_ERROR_X
      * or under ptxi's own prefix (PTXI_X): X must appear. */
     expected_path(c, "stderr", want, sizeof want);
-    char *gpu_err = read_all(want, NULL), *name = gpu_err ? strstr(gpu_err, "error: CUDA_ERROR_") : NULL;
+    char *gpu_err = slurp(want, NULL), *name = gpu_err ? strstr(gpu_err, "error: CUDA_ERROR_") : NULL;
     if (name) {
         name += strlen("error: CUDA_ERROR_");
         name[strcspn(name, ": \n")] = 0;
         snprintf(got, sizeof got, "%s/stderr", tmp);
-        char *err = read_all(got, NULL);
+        char *err = slurp(got, NULL);
         if (!err || !strstr(err, name))
             fail(&r, "  the GPU failed with CUDA_ERROR_%s; ptxi's stderr does not name %s\n", name, name);
         free(err);
@@ -329,7 +312,7 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
     free(gpu_err);
     if (r.len) {
         snprintf(got, sizeof got, "%s/stderr", tmp);
-        char *err = read_all(got, NULL);
+        char *err = slurp(got, NULL);
         fail(&r, "  ptxi stderr: %.300s", err ? err : "");
         free(err);
     }
@@ -363,14 +346,14 @@ Test(samples, corpus_is_complete)
         snprintf(path, sizeof path, SAMPLES "/%s/main.cu", name);
         int has_main = access(path, F_OK) == 0;
         snprintf(path, sizeof path, SAMPLES "/%s/run.args", name);
-        char *args = read_all(path, NULL);
+        char *args = slurp(path, NULL);
         cr_expect(args || has_main, "%s: neither run.args nor main.cu", name);
         if (args) {
             snprintf(path, sizeof path, SAMPLES "/%s/%s.cu", name, name);
             cr_expect(access(path, F_OK) == 0, "%s: no %s.cu", name, name);
             int narch = sample_archs(name, archs, 8);
             snprintf(path, sizeof path, SAMPLES "/%s/alt_arch", name);
-            char *alt = read_all(path, NULL);
+            char *alt = slurp(path, NULL);
             int sm90_only = alt && !strncmp(alt, "none", 4);
             free(alt);
             cr_expect(narch >= (sm90_only ? 1 : 2) && !strcmp(archs[0], "sm_90"),
@@ -385,10 +368,10 @@ Test(samples, corpus_is_complete)
             free(args);
         }
         snprintf(path, sizeof path, SAMPLES "/%s/ptx.grep", name);
-        char *pats = read_all(path, NULL);
+        char *pats = slurp(path, NULL);
         if (pats) {
             snprintf(path, sizeof path, SAMPLES "/%s/%s.sm_90.ptx", name, name);
-            char *ptx = read_all(path, NULL);
+            char *ptx = slurp(path, NULL);
             char *save;
             for (char *p = strtok_r(pats, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
                 cr_expect(ptx && strstr(ptx, p), "%s: sm_90 PTX lacks '%s'", name, p);
