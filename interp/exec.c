@@ -270,6 +270,17 @@ out:
 #undef DOT_WROTE
 #endif
 
+/* Every lane of m addresses an aligned word inside the CTA's shared memory
+ * (else the access goes the checked way, which reports the bad lane). */
+static inline bool sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t m) {
+    uint32_t bad = 0, lim = cta->smem_size - 4;
+    for (int l = 0; l < VM_LANES; l++) {
+        uint32_t ad = a[l] + off;
+        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+    }
+    return !bad && cta->smem_size >= 4;
+}
+
 static const void *const *handler_table;
 
 const void *const *vm_handler_table(void) {
@@ -682,16 +693,12 @@ execute:
      * every lane (bounds, alignment); any bad lane falls back to vm_ld/vm_st,
      * which reports it. The common case is then a plain gather/scatter. */
     CASE(LDS4) {
-        uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
+        uint32_t m = EXEC;
         const uint32_t *a = R32(i->a);
         uint32_t *d = R32(i->d), off = (uint32_t)i->imm;
         /* the whole warp: by half-warp patterns (exec_mem.h) */
         if (__builtin_expect(m == VM_FULL, 1) && vm_lds4_full(cta, a, off, d)) NEXT;
-        for (int l = 0; l < VM_LANES; l++) {
-            uint32_t ad = a[l] + off;
-            bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
-        }
-        if (__builtin_expect(bad != 0 || cta->smem_size < 4, 0)) {
+        if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
@@ -702,14 +709,10 @@ execute:
     }
     NEXT;
     CASE(STS4) {
-        uint32_t m = EXEC, bad = 0, lim = cta->smem_size - 4;
+        uint32_t m = EXEC;
         const uint32_t *a = R32(i->a), *v = R32(i->b), off = (uint32_t)i->imm;
         if (__builtin_expect(m == VM_FULL, 1) && vm_sts4_full(cta, a, off, v)) NEXT;
-        for (int l = 0; l < VM_LANES; l++) {
-            uint32_t ad = a[l] + off;
-            bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
-        }
-        if (__builtin_expect(bad != 0 || cta->smem_size < 4, 0)) {
+        if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
             if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
         }
