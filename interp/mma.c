@@ -27,8 +27,6 @@ typedef struct mma_rec {
     uint8_t nd, na, nb, nc;
 } mma_rec;
 
-static uint32_t reg32(const uint8_t *fb, const vm_opnd *o, int l) { return (uint32_t)get_reg(fb, o->off, o->kind, l); }
-
 /* ---- fragment layouts: element i of lane l -> (row, col) ---- */
 
 #define GRP(l) ((l) >> 2)
@@ -214,7 +212,7 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
         }
     for (int j = 0; j < r->nmat; j++)
         for (int l = 0; l < VM_LANES; l++) {
-            uint32_t v = r->kind == K_LDM ? 0 : reg32(fb, &r->d[j], l);
+            uint32_t v = r->kind == K_LDM ? 0 : (uint32_t)get_reg(fb, r->d[j].off, r->d[j].kind, l);
             for (int h = 0; h < 2; h++) {
                 int row = GRP(l), col = 2 * TIG(l) + h;
                 if (r->trans) { int t = row; row = col; col = t; }

@@ -37,7 +37,7 @@ enum { B_TRAP, B_CLAMP, B_ZERO };
 typedef struct tex_rec {
     vm_ext_fn run;
     uint8_t kind, geom;
-    uint8_t dfloat, dsigned;   /* result (tex) type: f32, else s32 / u32 */
+    uint8_t dfloat;            /* result (tex) type: f32, else s32 / u32 (the raw bits) */
     uint8_t cint;              /* integer coordinates */
     uint8_t comp;              /* tld4: r g b a = 0..3 */
     uint16_t query;            /* txq/suq: the IR modifier */
@@ -485,7 +485,7 @@ bool vm_lower_tex(lctx *lc, const ir_insn *in) {
         r->geom = (uint8_t)g;
         uint8_t dt = in->types[0], ct = in->types[1];
         if (dt != IR_T_F32 && dt != IR_T_S32 && dt != IR_T_U32) goto unsupported;
-        r->dfloat = dt == IR_T_F32, r->dsigned = dt == IR_T_S32, r->cint = ct == IR_T_S32;
+        r->dfloat = dt == IR_T_F32, r->cint = ct == IR_T_S32;
         if (kind == K_TLD4) r->comp = ir_has_mod(in, IR_MOD_G) ? 1 : ir_has_mod(in, IR_MOD_B) ? 2 : ir_has_mod(in, IR_MOD_A) ? 3 : 0;
         if (in->opnds[0].kind == IR_OPND_PAIR) goto unsupported;   /* sparse-texture predicate */
         r->nd = regs(lc, &in->opnds[0], r->d, true, dt);
