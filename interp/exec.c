@@ -268,6 +268,74 @@ out:
 }
 #undef DOT_SRC
 #undef DOT_WROTE
+
+/* Half a warp's value of one load of a planned chain: one word splat or 16
+ * consecutive words, from a base already range-tested. */
+static inline __attribute__((always_inline)) vm_f16 dot_half(const uint8_t *b, int pat) {
+    if (pat == VM_PAT_CONSEC) return ldf16((const float *)b);
+    float v;
+    memcpy(&v, b, 4);
+    return (vm_f16){0} + v;
+}
+
+/* The k loop of a planned chain; pat[s][h] is the pattern of load s's
+ * address register in half h (constants where the caller specializes).
+ * NaNs are made canonical once, at the end: a NaN operand of fma gives a NaN
+ * on the host as on the GPU, and only the last sum is stored. */
+static inline __attribute__((always_inline)) void dot_loop(const vm_dotplan *p, const uint8_t *const base[2][2],
+                                                          int pa0, int pa1, int pb0, int pb1, vm_f16 *c0,
+                                                          vm_f16 *c1) {
+    vm_f16 a0 = *c0, a1 = *c1;
+    for (uint32_t k = 0; k < p->n; k++) {
+        int32_t o0 = p->off[k][0], o1 = p->off[k][1];
+        vm_f16 x0 = dot_half(base[0][0] + o0, pa0), x1 = dot_half(base[0][1] + o0, pa1);
+        vm_f16 y0 = dot_half(base[1][0] + o1, pb0), y1 = dot_half(base[1][1] + o1, pb1);
+#ifdef __AVX512F__
+        a0 = (vm_f16)_mm512_fmadd_ps((__m512)x0, (__m512)y0, (__m512)a0);
+        a1 = (vm_f16)_mm512_fmadd_ps((__m512)x1, (__m512)y1, (__m512)a1);
+#else
+        for (int l = 0; l < VM_HALF; l++) a0[l] = fmaf(x0[l], y0[l], a0[l]), a1[l] = fmaf(x1[l], y1[l], a1[l]);
+#endif
+    }
+    *c0 = a0, *c1 = a1;
+}
+
+/* A whole planned chain (vm_dotplan, vm_ops.h) for the whole warp; false
+ * (nothing done) when an address is not one of the two shapes or any lane
+ * would leave shared memory, for dot_chain to run it record by record. */
+static __attribute__((noinline)) bool dot_plan_run(const vm_cta *cta, uint8_t *fb, const vm_dotplan *p) {
+    const uint8_t *base[2][2];
+    int pat[2][2];
+    for (int s = 0; s < 2; s++)
+        for (int h = 0; h < 2; h++) {
+            const uint32_t *a = R32(p->ra[s]) + h * VM_HALF;
+            int t = pat[s][h] = vm_pat32(a);
+            int64_t b = a[0];
+            if (t == VM_PAT_GATHER || b & 3 || b + p->lo[s] < 0 ||
+                b + p->hi[s] + (t == VM_PAT_CONSEC ? 64 : 4) > (int64_t)cta->smem_size)
+                return false;
+            base[s][h] = cta->smem + b;
+        }
+    vm_f16 c0 = ldf16(F32(p->acc_in)), c1 = ldf16(F32(p->acc_in) + VM_HALF);
+    enum { B = VM_PAT_BCAST, C = VM_PAT_CONSEC };
+    if (pat[0][0] == pat[0][1] && pat[1][0] == pat[1][1]) {
+        if (pat[0][0] == C && pat[1][0] == B) dot_loop(p, base, C, C, B, B, &c0, &c1);
+        else if (pat[0][0] == B && pat[1][0] == C) dot_loop(p, base, B, B, C, C, &c0, &c1);
+        else if (pat[0][0] == C) dot_loop(p, base, C, C, C, C, &c0, &c1);
+        else dot_loop(p, base, B, B, B, B, &c0, &c1);
+    } else
+        dot_loop(p, base, pat[0][0], pat[0][1], pat[1][0], pat[1][1], &c0, &c1);
+    for (int s = 0; s < 2; s++)
+        if (p->last_d[s] != UINT32_MAX) {
+            int32_t o = p->off[p->n - 1][s];
+            vm_f16 v0 = dot_half(base[s][0] + o, pat[s][0]), v1 = dot_half(base[s][1] + o, pat[s][1]);
+            st16x2(fb, p->last_d[s], &v0, &v1);
+        }
+    vm_u16 ok0 = (vm_u16)(c0 == c0), ok1 = (vm_u16)(c1 == c1);
+    vm_u16 r0 = ((vm_u16)c0 & ok0) | (0x7fffffffu & ~ok0), r1 = ((vm_u16)c1 & ok1) | (0x7fffffffu & ~ok1);
+    st16x2(fb, p->acc_out, &r0, &r1);
+    return true;
+}
 #endif
 
 /* Every lane of m addresses an aligned word inside the CTA's shared memory
@@ -835,6 +903,13 @@ execute:
      * continues in that record's own handler, at that record. */
     L_LDS4_LDS4_FMAF32: {
         if (mask != VM_FULL) goto *labels[i->op];
+        const vm_dotplan *p = i->p;
+        if (p && ((uintptr_t)stop <= (uintptr_t)i || (uintptr_t)stop >= (uintptr_t)(i + 3 * p->n)) &&
+            dot_plan_run(cta, fb, p)) {
+            i += 3 * p->n;
+            if (i == stop) { ACCOUNT(i); goto merge; }
+            DISPATCH;
+        }
         bool plain = false;
         i = dot_chain(cta, fb, i, stop, &&L_LDS4_LDS4_FMAF32, &plain);
         if (i == stop) { ACCOUNT(i); goto merge; }

@@ -1078,6 +1078,44 @@ static void mark_dot_deaths(lctx *lc, const uint32_t *cnt, const uint8_t *target
     c[k].x = x;
 }
 
+/* The chain of triples headed at k as one vm_dotplan (vm_ops.h), or NULL
+ * when it is not that shape: every triple loads through the same two address
+ * registers, feeds both loads (only) to its fma, chains the accumulator, and
+ * (but for the last) leaves nothing a later record reads. */
+static vm_dotplan *plan_dot(const lctx *lc, uint32_t k, const void *head) {
+    const vm_insn *c = lc->code;
+    uint32_t n = 0;
+    while (k + 3 * n + 2 < lc->n && c[k + 3 * n].h == head && (n == 0 || c[k + 3 * n + 2].c == c[k + 3 * n - 1].d))
+        n++;
+    if (n < 2) return NULL;
+    vm_dotplan *p = calloc(1, sizeof *p + n * sizeof p->off[0]);
+    if (!p) return NULL;
+    p->n = n;
+    p->ra[0] = c[k].a, p->ra[1] = c[k + 1].a;
+    p->acc_in = c[k + 2].c;
+    p->acc_out = c[k + 3 * n - 1].d;
+    for (uint32_t t = 0; t < n; t++) {
+        const vm_insn *l0 = &c[k + 3 * t], *l1 = l0 + 1, *f = l0 + 2;
+        unsigned need = t + 1 < n ? VM_DOT_DEAD0 | VM_DOT_DEAD1 | VM_DOT_DEADACC : 0;
+        bool ok = (l0->x & need) == need && l0->a == p->ra[0] && l1->a == p->ra[1] && l0->d != l1->d &&
+                  ((f->a == l0->d && f->b == l1->d) || (f->a == l1->d && f->b == l0->d)) && f->c != l0->d &&
+                  f->c != l1->d && l0->imm % 4 == 0 && l1->imm % 4 == 0 && l0->imm >= -(1 << 20) &&
+                  l0->imm <= 1 << 20 && l1->imm >= -(1 << 20) && l1->imm <= 1 << 20;
+        for (int s = 0; s < 2; s++)
+            for (int r = 0; r < 2; r++)
+                ok = ok && c[k + 3 * t + (uint32_t)s].d != p->ra[r] && f->d != p->ra[r];
+        if (!ok) { free(p); return NULL; }
+        for (int s = 0; s < 2; s++) {
+            int32_t o = (int32_t)l0[s].imm;
+            p->off[t][s] = o;
+            if (t == 0 || o < p->lo[s]) p->lo[s] = o;
+            if (t == 0 || o > p->hi[s]) p->hi[s] = o;
+            if (t + 1 == n) p->last_d[s] = l0->x & (VM_DOT_DEAD0 << s) ? UINT32_MAX : l0[s].d;
+        }
+    }
+    return p;
+}
+
 static void fuse(lctx *lc, const void *const *tab) {
     for (uint32_t k = 0; k < lc->n; k++)
         for (size_t f = 0; f < sizeof fusions / sizeof *fusions; f++) {
@@ -1106,6 +1144,8 @@ static void fuse(lctx *lc, const void *const *tab) {
     const void *head = tab[VM_LDS4_LDS4_FMAF32];
     for (uint32_t k = lc->n; k-- > 0;)   /* backwards: a head's next triple is marked first */
         if (lc->code[k].h == head) mark_dot_deaths(lc, cnt, target, k, head);
+    for (uint32_t k = 0; k < lc->n; k++)
+        if (lc->code[k].h == head && (k < 3 || lc->code[k - 3].h != head)) lc->code[k].p = plan_dot(lc, k, head);
     free(cnt);
     free(target);
 }
@@ -1247,7 +1287,7 @@ void vm_program_free(vm_program *prog) {
         vm_func *f = &prog->funcs[k];
         for (uint32_t c = 0; f->code && c < f->ncode; c++) {
             vm_insn *vi = &f->code[c];
-            if (vi->op == VM_ALU || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV || vi->op == VM_ATOM ||
+            if (vi->op == VM_ALU || vi->op == VM_LDS4 || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV || vi->op == VM_ATOM ||
                 vi->op == VM_MOV_PACK || vi->op == VM_MOV_UNPACK || vi->op == VM_BRX || vi->op == VM_TRAP ||
                 vi->op == VM_SHFL || vi->op == VM_VOTE || vi->op == VM_MATCH || vi->op == VM_REDUX ||
                 vi->op == VM_ACTIVEMASK || vi->op == VM_EXT)

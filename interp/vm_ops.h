@@ -55,4 +55,19 @@
 #define VM_DOT_DEAD1 2
 #define VM_DOT_DEADACC 4
 
+/* A whole chain of LDS4_LDS4_FMAF32 triples, acc = fma(x_k, y_k, acc) with
+ * x_k = [ra[0] + off[k][0]] and y_k = [ra[1] + off[k][1]], whose loaded
+ * values and partial sums no later record reads (lower.c). Hung on the
+ * chain's first head (its p): when each half-warp of both address registers
+ * is one address or 16 consecutive words, the chain runs as a loop over k
+ * with one range test per half (exec.c). */
+typedef struct vm_dotplan {
+    uint32_t n;                /* triples (records: 3n) */
+    uint32_t ra[2];            /* address registers of each triple's first and second load */
+    uint32_t acc_in, acc_out;  /* the first fma's c, the last fma's d */
+    uint32_t last_d[2];        /* the last triple's load destinations; UINT32_MAX: dead */
+    int32_t lo[2], hi[2];      /* offset range of the first and second loads */
+    int32_t off[][2];
+} vm_dotplan;
+
 #endif

@@ -4,13 +4,19 @@
  * pattern is still reported with its own thread. Expected values follow from
  * the kernel's definition. */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "ptxi.h"
 
 #define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
 
-static ptxi_status run_n(const char *src, unsigned threads, uint32_t *out, size_t n, char *rep, size_t cap) {
+/* Runs kernel 0 of src on one CTA of `threads`: its first parameter is an
+ * n-byte buffer (zeroed, copied to out afterwards), its second, when in is
+ * given, nin bytes copied from in. */
+static ptxi_status run_io(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out, size_t n,
+                          char *rep, size_t cap) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
     FILE *quiet = tmpfile();
@@ -18,10 +24,14 @@ static ptxi_status run_n(const char *src, unsigned threads, uint32_t *out, size_
     ptxi_module *m;
     cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
                  ptxi_ctx_error_detail(ctx));
-    ptxi_dptr d;
+    ptxi_dptr d, di = 0;
     cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
     ptxi_memset_d8(ctx, d, 0, n);
-    void *args[] = {&d};
+    if (in) {
+        cr_assert_eq(ptxi_mem_alloc(ctx, nin, &di), PTXI_SUCCESS);
+        ptxi_memcpy_htod(ctx, di, in, nin);
+    }
+    void *args[] = {&d, &di};
     ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL,
                                 args);
     if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
@@ -30,6 +40,10 @@ static ptxi_status run_n(const char *src, unsigned threads, uint32_t *out, size_
     ptxi_ctx_destroy(ctx);
     fclose(quiet);
     return s;
+}
+
+static ptxi_status run_n(const char *src, unsigned threads, uint32_t *out, size_t n, char *rep, size_t cap) {
+    return run_io(src, threads, NULL, 0, out, n, rep, cap);
 }
 
 static ptxi_status run(const char *src, uint32_t *out, size_t n, char *rep, size_t cap) {
@@ -166,4 +180,100 @@ Test(warp_access, bad_lane_inside_an_unrolled_dot_product) {
     cr_assert(strstr(rep, "out-of-bounds shared read of 4 bytes"), "%s", rep);
     cr_assert(strstr(rep, "thread (16,0,0)"), "%s", rep);
     cr_assert(strstr(rep, "w.ptx:29:"), "the second x load's line: %s", rep);
+}
+
+/* A dot chain whose loaded values and partial sums nothing reads again runs
+ * as one planned loop (vm_dotplan): acc = in[128+t], then for k = 0..3
+ * acc = fma(sh[x(t)+k], sh[t/16+k], acc) with sh[i] = in[i] for i < 2·threads.
+ * x(t) is t (16 consecutive words per half-warp, what the plan takes) or
+ * 7t mod 64 (a gather, which it leaves to the records). YOFF is the third y
+ * load's offset (8 in range); LAST stores the last x and y too. The expected
+ * values are the same fmaf chain in C, with the GPU's one NaN (0x7fffffff). */
+static void dot_src(char *buf, size_t cap, bool gather, int yoff, bool last, unsigned *yline) {
+    char head[2048];
+    snprintf(head, sizeof head,
+             HDR ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b32 %%r<12>;\n.reg .f32 %%f<20>;\n"
+                 ".reg .b64 %%rd<8>;\n.shared .align 4 .b8 sh[512];\nld.param.u64 %%rd1, [o];\n"
+                 "ld.param.u64 %%rd5, [in];\nmov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, sh;\nmul.wide.u32 %%rd2, %%r1, 4;\n"
+                 "add.s64 %%rd6, %%rd5, %%rd2;\nld.global.f32 %%f1, [%%rd6];\nld.global.f32 %%f2, [%%rd6+256];\n"
+                 "shl.b32 %%r3, %%r1, 2;\nadd.s32 %%r4, %%r2, %%r3;\nst.shared.f32 [%%r4], %%f1;\n"
+                 "st.shared.f32 [%%r4+256], %%f2;\nbar.sync 0;\n%s"
+                 "shr.u32 %%r7, %%r1, 4;\nshl.b32 %%r7, %%r7, 2;\nadd.s32 %%r8, %%r2, %%r7;\n"
+                 "ld.global.f32 %%f3, [%%rd6+512];\n"
+                 "ld.shared.f32 %%f4, [%%r9];\nld.shared.f32 %%f5, [%%r8];\nfma.rn.f32 %%f6, %%f4, %%f5, %%f3;\n"
+                 "ld.shared.f32 %%f7, [%%r9+4];\nld.shared.f32 %%f8, [%%r8+4];\nfma.rn.f32 %%f9, %%f8, %%f7, %%f6;\n"
+                 "ld.shared.f32 %%f10, [%%r9+8];\n",
+             gather ? "mul.lo.u32 %r9, %r1, 7;\nand.b32 %r9, %r9, 63;\nshl.b32 %r9, %r9, 2;\nadd.s32 %r9, %r9, %r2;\n"
+                    : "mov.u32 %r9, %r4;\n");
+    *yline = 1;
+    for (const char *c = head; *c; c++) *yline += *c == '\n';
+    snprintf(buf, cap,
+             "%sld.shared.f32 %%f11, [%%r8+%d];\nfma.rn.f32 %%f12, %%f10, %%f11, %%f9;\n"
+             "ld.shared.f32 %%f13, [%%r9+12];\nld.shared.f32 %%f14, [%%r8+12];\nfma.rn.f32 %%f15, %%f13, %%f14, %%f12;\n"
+             "add.s64 %%rd3, %%rd1, %%rd2;\nst.global.f32 [%%rd3], %%f15;\n%sret;\n}\n",
+             head, yoff, last ? "st.global.f32 [%rd3+256], %f13;\nst.global.f32 [%rd3+512], %f14;\n" : "");
+}
+
+static float bits_f(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void check_planned_dot(bool gather, bool last, unsigned threads) {
+    float in[192];
+    for (int i = 0; i < 192; i++) in[i] = (float)((i * 37) % 23 - 11) * 0.375f + (float)i / 64.0f;
+    in[5] = INFINITY, in[1] = 0.0f;            /* thread 4: inf * 0 */
+    in[40] = bits_f(0x7fa00001u);              /* a NaN with a payload */
+    in[50] = bits_f(0xffc00000u), in[60] = -INFINITY;
+    in[30] = 3e38f, in[31] = 3e38f, in[20] = 1e-40f;   /* overflow, a subnormal */
+    in[128 + 7] = bits_f(0x7f800001u);         /* a signalling NaN accumulator */
+    in[128 + 9] = -0.0f;
+    float sh[128] = {0};
+    for (unsigned t = 0; t < threads; t++) sh[t] = in[t], sh[t + 64] = in[t + 64];
+    char src[4096];
+    unsigned yline;
+    dot_src(src, sizeof src, gather, 8, last, &yline);
+    uint32_t out[3 * 64];
+    char rep[1024];
+    cr_assert_eq(run_io(src, threads, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    for (unsigned t = 0; t < threads; t++) {
+        unsigned x = gather ? 7 * t % 64 : t, y = t / 16;
+        float acc = in[128 + t];
+        for (unsigned k = 0; k < 4; k++) acc = fmaf(sh[x + k], sh[y + k], acc);
+        uint32_t want = isnan(acc) ? 0x7fffffffu : f_bits(acc);
+        cr_expect_eq(out[t], want, "thread %u: %08x, want %08x", t, out[t], want);
+        if (last) {
+            cr_expect_eq(out[64 + t], f_bits(sh[x + 3]), "last x, thread %u", t);
+            cr_expect_eq(out[128 + t], f_bits(sh[y + 3]), "last y, thread %u", t);
+        }
+    }
+}
+
+Test(warp_access, planned_dot_product) { check_planned_dot(false, false, 64); }
+
+Test(warp_access, planned_dot_product_keeps_the_last_loads) { check_planned_dot(false, true, 64); }
+
+Test(warp_access, gathered_dot_product_runs_record_by_record) { check_planned_dot(true, true, 64); }
+
+Test(warp_access, planned_dot_product_of_a_partial_warp) { check_planned_dot(false, false, 48); }
+
+Test(warp_access, bad_lane_inside_a_planned_dot_product) {
+    char src[4096], rep[2048], want[32];
+    unsigned yline;
+    dot_src(src, sizeof src, false, 500, false, &yline);   /* t/16 = 3: 12 + 500 = 512, past the end */
+    float in[192] = {0};
+    uint32_t out[64];
+    ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "out-of-bounds shared read of 4 bytes"), "%s", rep);
+    cr_assert(strstr(rep, "thread (48,0,0)"), "%s", rep);
+    snprintf(want, sizeof want, "w.ptx:%u:", yline);
+    cr_assert(strstr(rep, want), "the third y load's line %s: %s", want, rep);
 }
