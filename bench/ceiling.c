@@ -5,7 +5,9 @@
  * kinds of work: a latency-bound chain (one dependent integer hash: leaves
  * most of a core idle, so SMT siblings hide each other), a throughput-bound
  * mix (eight independent chains of integer and float work: a core's ports
- * busy, as in an interpreter), and a memory stream (c = a + b over 96 MB per
+ * busy, as in an interpreter), the same mix on 16-lane vectors (what ptxi's
+ * lane loops compile to: with AVX-512 many cores clock lower when all of
+ * them run wide vector code), and a memory stream (c = a + b over 96 MB per
  * thread). A throughput ceiling well below N means the "cores" share
  * execution units (SMT) or clocks drop with load.
  * Usage: ptxi-ceiling [N] (default: one thread per core). */
@@ -44,6 +46,23 @@ static void throughput(long id) {
     for (int k = 0; k < 8; k++) sink += h[k] + (uint64_t)f[k];
 }
 
+typedef uint32_t u16v __attribute__((vector_size(64)));
+typedef float f16v __attribute__((vector_size(64)));
+
+static void vector_mix(long id) {
+    u16v h[4];
+    f16v f[4];
+    for (int k = 0; k < 4; k++)
+        for (int l = 0; l < 16; l++) h[k][l] = (uint32_t)(id * 64 + k * 16 + l), f[k][l] = (float)l;
+    for (long i = 0; i < 100000000L; i++)
+        for (int k = 0; k < 4; k++) {
+            h[k] = (h[k] ^ (h[k] >> 13)) * 0x5bd1e995U + (uint32_t)i;
+            f[k] = f[k] * 0.999f + __builtin_convertvector(h[k] & 255, f16v);
+        }
+    for (int k = 0; k < 4; k++)
+        for (int l = 0; l < 16; l++) sink += h[k][l] + (uint64_t)f[k][l];
+}
+
 static float *bufs[512][3];
 
 static void stream(long id) {
@@ -74,7 +93,8 @@ int main(int argc, char **argv) {
             for (long i = 0; i < STREAM_N; i++) bufs[k][j][i] = (float)i;
         }
     static const struct { const char *name; void (*fn)(long); } kinds[] = {
-        {"latency-bound chain", latency}, {"throughput-bound mix", throughput}, {"memory stream", stream}};
+        {"latency-bound chain", latency}, {"throughput-bound mix", throughput},
+        {"16-lane vector mix", vector_mix}, {"memory stream", stream}};
     printf("ptxi-ceiling: %d threads on %ld CPUs (best of 3)\n\n%-22s %10s %10s %10s\n", n, cores, "work", "1 thread",
            "N threads", "ceiling");
     for (size_t w = 0; w < sizeof kinds / sizeof *kinds; w++) {

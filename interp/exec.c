@@ -3,6 +3,7 @@
  * once over lane-contiguous registers, so its lane loop vectorizes; the same
  * bodies build as computed goto (default) or as a switch (PTXI_SWITCH_DISPATCH). */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -351,8 +352,12 @@ static inline bool sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off, ui
 
 static const void *const *handler_table;
 
+static void init_handler_table(void) { vm_exec(NULL, 0); }
+
+/* Modules may be loaded from several host threads at once. */
 const void *const *vm_handler_table(void) {
-    if (!handler_table) vm_exec(NULL, 0);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, init_handler_table);
     return handler_table;
 }
 

@@ -631,6 +631,93 @@ end:
     return NULL;
 }
 
+/* ---- the host threads ----
+ * Launches reuse one pool of host threads, started as launches first ask for
+ * them and kept, idle on a condition variable, until the process ends: a
+ * launch then costs no thread creation, and its workers start together. The
+ * launching thread runs worker 0 itself. A launch that finds the pool busy
+ * (another host thread is launching) starts threads of its own, as does one
+ * that cannot grow the pool. After fork() the child starts afresh. */
+enum { POOL_MAX = 1024 };
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    pthread_t th[POOL_MAX];
+    unsigned nth;               /* threads started */
+    worker *ws;                 /* the job: workers 1..n-1 */
+    unsigned n, next, running;
+    bool busy, quit;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static void *pool_main(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&pool.lock);
+    for (;;) {
+        while (!pool.quit && pool.next >= pool.n) pthread_cond_wait(&pool.go, &pool.lock);
+        if (pool.quit) break;
+        worker *wk = &pool.ws[pool.next++];
+        pthread_mutex_unlock(&pool.lock);
+        worker_main(wk);
+        pthread_mutex_lock(&pool.lock);
+        if (--pool.running == 0) pthread_cond_signal(&pool.done);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return NULL;
+}
+
+static void pool_after_fork(void) {
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.go, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.nth = pool.n = pool.next = pool.running = 0;
+    pool.ws = NULL;
+    pool.busy = pool.quit = false;
+}
+
+static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
+
+/* The pool's threads end with the process (or when the library is unloaded). */
+__attribute__((destructor)) static void pool_stop(void) {
+    pthread_mutex_lock(&pool.lock);
+    if (pool.busy) { pthread_mutex_unlock(&pool.lock); return; }
+    pool.quit = true;
+    pthread_cond_broadcast(&pool.go);
+    unsigned nth = pool.nth;
+    pthread_mutex_unlock(&pool.lock);
+    for (unsigned k = 0; k < nth; k++) pthread_join(pool.th[k], NULL);
+}
+
+/* Runs ws[0..n-1] on n host threads, the caller's among them. */
+static void run_workers(worker *ws, unsigned n) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, pool_atfork);
+    pthread_mutex_lock(&pool.lock);
+    bool mine = !pool.busy && !pool.quit && n - 1 <= POOL_MAX;
+    while (mine && pool.nth < n - 1)
+        if (pthread_create(&pool.th[pool.nth], NULL, pool_main, NULL) == 0) pool.nth++;
+        else mine = false;
+    if (mine) {
+        pool.busy = true;
+        pool.ws = ws, pool.n = n, pool.next = 1, pool.running = n - 1;
+        pthread_cond_broadcast(&pool.go);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    if (!mine) {   /* workers that get no thread run here, after the others started */
+        unsigned made = 1;
+        while (made < n && pthread_create(&ws[made].th, NULL, worker_main, &ws[made]) == 0) made++;
+        for (unsigned k = made; k < n; k++) worker_main(&ws[k]);
+        worker_main(&ws[0]);
+        for (unsigned k = 1; k < made; k++) pthread_join(ws[k].th, NULL);
+        return;
+    }
+    worker_main(&ws[0]);
+    pthread_mutex_lock(&pool.lock);
+    while (pool.running) pthread_cond_wait(&pool.done, &pool.lock);
+    pool.ws = NULL, pool.n = pool.next = 0, pool.busy = false;
+    pthread_mutex_unlock(&pool.lock);
+}
+
 int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     vm_grid g;
     memset(&g, 0, sizeof g);
@@ -672,10 +759,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     }
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);
-        else {
-            for (unsigned k = 0; k < n; k++) pthread_create(&ws[k].th, NULL, worker_main, &ws[k]);
-            for (unsigned k = 0; k < n; k++) pthread_join(ws[k].th, NULL);
-        }
+        else run_workers(ws, n);
     }
     for (unsigned k = 0; ws && k < n; k++) {
         for (unsigned s = 0; ws[k].allocated && s < ws[k].nslots; s++)

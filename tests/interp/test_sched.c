@@ -3,7 +3,10 @@
  * progress even on one host thread, and results do not depend on the number
  * of host threads. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ptxi.h"
 
@@ -79,4 +82,53 @@ Test(sched, results_do_not_depend_on_host_threads) {
     float fsum;
     memcpy(&fsum, &one[4], 4);
     cr_assert_eq(fsum, 16.0f * 255.0f * 256.0f / 2.0f, "exact in f32");
+}
+
+/* Launches share one pool of host threads (sched.c). Two host threads that
+ * launch at once (the second finds the pool busy and starts threads of its
+ * own), and a child forked after launches (it starts a pool of its own),
+ * still get every CTA run. No assertions off the test's own thread: each
+ * launch reports through its return value. */
+static int atom_sum_ok(unsigned threads) {
+    ptxi_ctx *ctx;
+    if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = 20}) != PTXI_SUCCESS) return 0;
+    ptxi_module *m;
+    ptxi_dptr d;
+    uint32_t f[5] = {0};
+    int ok = ptxi_module_load_data(ctx, atom_ptx, strlen(atom_ptx), "s.ptx", &m) == PTXI_SUCCESS &&
+             ptxi_mem_alloc(ctx, sizeof f, &d) == PTXI_SUCCESS && ptxi_memset_d8(ctx, d, 0, sizeof f) == PTXI_SUCCESS;
+    void *args[] = {&d};
+    ok = ok && ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){16, 1, 1}, (ptxi_dim3){256, 1, 1}, 0, NULL, args) ==
+                   PTXI_SUCCESS;
+    ok = ok && ptxi_memcpy_dtoh(ctx, f, d, sizeof f) == PTXI_SUCCESS && f[0] == 4096u * 4095u / 2 && f[1] == 4095;
+    ptxi_ctx_destroy(ctx);
+    return ok;
+}
+
+static void *launch_repeatedly(void *arg) {
+    int *ok = arg;
+    for (int k = 0; k < 20; k++) *ok &= atom_sum_ok(3);
+    return NULL;
+}
+
+Test(sched, two_host_threads_launch_at_once) {
+    pthread_t th[2];
+    int ok[2] = {1, 1};
+    for (int k = 0; k < 2; k++) pthread_create(&th[k], NULL, launch_repeatedly, &ok[k]);
+    for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+    cr_assert(ok[0] && ok[1], "every launch gave the full sum");
+}
+
+Test(sched, a_forked_child_launches_on_threads_of_its_own) {
+    cr_assert(atom_sum_ok(4), "the parent's launch");
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        alarm(20);   /* waiting for the parent's threads would hang */
+        _exit(atom_sum_ok(4) ? 0 : 1);
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's launch (status %d)", st);
+    cr_assert(atom_sum_ok(4), "the parent's next launch");
 }
