@@ -119,6 +119,13 @@
     CMP(LT_##SUF, T, a[l] < b[l]) CMP(LE_##SUF, T, a[l] <= b[l])               \
     CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
 
+/* 32-bit quotients by double division (exact: see DIVU32); b != 0, and
+ * sdiv32's b != -1 (INT_MIN / -1 would not fit). */
+static inline uint32_t udiv32(uint32_t a, uint32_t b) { return (uint32_t)((double)a / (double)b); }
+static inline uint32_t sdiv32(uint32_t a, uint32_t b) {
+    return (uint32_t)(int32_t)((double)(int32_t)a / (double)(int32_t)b);
+}
+
 /* The GPU's canonical NaNs. */
 static inline float canon_f32(float r) {
     union { uint32_t u; float f; } n = {0x7fffffffu};
@@ -667,13 +674,15 @@ execute:
     BIN(SHL32, uint32_t, b[l] > 31 ? 0 : a[l] << b[l])
     BIN(SHRU32, uint32_t, b[l] > 31 ? 0 : a[l] >> b[l])
     BIN(SHRS32, uint32_t, (uint32_t)((int32_t)a[l] >> (b[l] > 31 ? 31 : b[l])))
-    /* as measured on sm_90 (ALU.md): x / 0 and x % 0 are all ones, INT_MIN / -1 is INT_MIN */
-    BIN(DIVU32, uint32_t, b[l] ? a[l] / b[l] : 0xffffffffu)
-    BIN(REMU32, uint32_t, b[l] ? a[l] % b[l] : 0xffffffffu)
-    BIN(DIVS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u - a[l]
-                                              : (uint32_t)((int32_t)a[l] / (int32_t)b[l]))
-    BIN(REMS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u
-                                              : (uint32_t)((int32_t)a[l] % (int32_t)b[l]))
+    /* as measured on sm_90 (ALU.md): x / 0 and x % 0 are all ones, INT_MIN / -1 is INT_MIN.
+     * The quotients go through double division, which vectorizes (integer
+     * division does not): for |a|, |b| < 2^32 the rounded double quotient
+     * truncates to the exact one, since its error (< q * 2^-53) is below the
+     * distance 1/b from a/b to the next integer when q * b < 2^53. */
+    BIN(DIVU32, uint32_t, b[l] ? udiv32(a[l], b[l]) : 0xffffffffu)
+    BIN(REMU32, uint32_t, b[l] ? a[l] - udiv32(a[l], b[l]) * b[l] : 0xffffffffu)
+    BIN(DIVS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u - a[l] : sdiv32(a[l], b[l]))
+    BIN(REMS32, uint32_t, !b[l] ? 0xffffffffu : b[l] == 0xffffffffu ? 0u : a[l] - sdiv32(a[l], b[l]) * b[l])
     BIN(MINS32, uint32_t, (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l])
     BIN(MAXS32, uint32_t, (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l])
     BIN(MINU32, uint32_t, a[l] < b[l] ? a[l] : b[l])

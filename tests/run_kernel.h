@@ -1,0 +1,42 @@
+/* run_kernel.h — shared by the tests: one launch of a PTX kernel through the
+ * public API, with a zeroed output buffer and an optional input buffer. */
+#ifndef PTXI_TEST_RUN_KERNEL_H
+#define PTXI_TEST_RUN_KERNEL_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ptxi.h"
+
+/* Runs kernel 0 of src on one CTA of `threads`: its first parameter is an
+ * n-byte buffer (zeroed, copied to out afterwards), its second, when in is
+ * given, nin bytes copied from in. */
+static inline ptxi_status run_io(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out, size_t n,
+                                 char *rep, size_t cap) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    FILE *quiet = tmpfile();
+    ptxi_ctx_set_output(ctx, NULL, quiet);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr d, di = 0;
+    cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
+    ptxi_memset_d8(ctx, d, 0, n);
+    if (in) {
+        cr_assert_eq(ptxi_mem_alloc(ctx, nin, &di), PTXI_SUCCESS);
+        ptxi_memcpy_htod(ctx, di, in, nin);
+    }
+    void *args[] = {&d, &di};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL,
+                                args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
+    if (s == PTXI_SUCCESS) ptxi_memcpy_dtoh(ctx, out, d, n);
+    ptxi_ctx_destroy(ctx);
+    fclose(quiet);
+    return s;
+}
+
+#endif
