@@ -7,6 +7,7 @@
 
 #include "exec_mem.h"
 #include "lower_ext.h"
+#include "regshare.h"
 #include "vm.h"
 #include "warp.h"
 
@@ -24,6 +25,7 @@ typedef struct lctx {
     uint32_t size, cap;
     vm_insn *code;
     vm_src *src;
+    const ir_insn **ins;       /* per record: the instruction it was lowered from */
     uint32_t n, ncap;
     uint32_t *label_code;      /* label id -> code index (UINT32_MAX until seen) */
     uint32_t *var_off;         /* per function-scope variable: frame region / local offset */
@@ -256,13 +258,16 @@ static void emit_raw(lctx *lc, vm_insn in) {
         uint32_t nc = lc->ncap ? lc->ncap * 2 : 256;
         vm_insn *c = realloc(lc->code, nc * sizeof *c);
         vm_src *s = realloc(lc->src, nc * sizeof *s);
-        if (!c || !s) { free(c ? c : lc->code); lc->code = NULL; FAIL(lc, "out of memory"); return; }
-        lc->code = c;
-        lc->src = s;
+        const ir_insn **ii = realloc(lc->ins, nc * sizeof *ii);
+        if (c) lc->code = c;
+        if (s) lc->src = s;
+        if (ii) lc->ins = ii;
+        if (!c || !s || !ii) { free(lc->code); lc->code = NULL; FAIL(lc, "out of memory"); return; }
         lc->ncap = nc;
     }
     if (lc->failed) return;
     lc->src[lc->n] = (vm_src){lc->cur ? lc->cur->loc : (ir_loc){0, 0}, lc->cur ? lc->cur->dbg : (ir_dbgloc){0, 0, 0}};
+    lc->ins[lc->n] = lc->cur;
     lc->code[lc->n++] = in;
 }
 
@@ -976,16 +981,30 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     vf->regs_lo = vf->regs_hi = (lc.size + 63) & ~63u;
     for (uint32_t k = 0; k < f->nregs; k++) {
         const ir_reg *r = &f->regs[k];
-        if (r->type == IR_T_PRED) continue;
-        if (ir_type_bytes[r->type] > 8 || r->vec > 1) {
+        if (r->type != IR_T_PRED && (ir_type_bytes[r->type] > 8 || r->vec > 1)) {
             snprintf(err, errlen, "register %s: type .%s%s is not supported", r->name, ir_type_name[r->type],
                      r->vec > 1 ? " (vector)" : "");
             free(lc.img);
             return -1;
         }
+    }
+    /* Registers whose live ranges never meet share a slot (regshare.c), but
+     * not under a debugger, which shows every register by name. */
+    uint32_t *slot = calloc(f->nregs + 1, sizeof *slot), *slot_off = NULL;
+    int nslots = slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot) : -1;
+    if (nslots >= 0 && !(slot_off = malloc(((size_t)nslots + 1) * sizeof *slot_off))) nslots = -1;
+    for (int k = 0; k < nslots; k++) slot_off[k] = UINT32_MAX;
+    for (uint32_t k = 0; k < f->nregs; k++) {
+        const ir_reg *r = &f->regs[k];
+        if (r->type == IR_T_PRED) continue;
+        uint32_t *so = nslots >= 0 ? &slot_off[slot[k]] : NULL;
+        if (so && *so != UINT32_MAX) { vf->reg_off[k] = *so; continue; }
         vf->reg_off[k] = reserve(&lc, ir_type_bytes[r->type] == 8 ? 8 * VM_LANES : 4 * VM_LANES, 64);
+        if (so) *so = vf->reg_off[k];
         vf->regs_hi = lc.size;
     }
+    free(slot);
+    free(slot_off);
     if (f->is_entry) {
         uint32_t off = 0;
         for (uint32_t k = 0; k < f->nparams; k++) {
@@ -1049,16 +1068,28 @@ static void count_regs(const ir_operand *o, uint32_t *cnt) {
         for (uint32_t k = 0; k < o->nsub; k++) count_regs(&o->sub[k], cnt);
 }
 
-/* Is the 32-bit register at frame offset `off` written at record `def` and
- * read only at record `use`, a later record reachable from def only straight
- * through (no label in (def, use])? Then nothing reads its frame slot after
- * `use`, and the superinstruction may keep it in a host register instead. */
+static bool mentions(const ir_operand *o, uint32_t r) {
+    if (o->kind == IR_OPND_REG) return o->reg == r;
+    if (o->kind == IR_OPND_ADDR || o->kind == IR_OPND_VEC || o->kind == IR_OPND_LIST || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++)
+            if (mentions(&o->sub[k], r)) return true;
+    return false;
+}
+
+/* Is the register that record `def` writes at frame offset `off` (its
+ * instruction's operand 0) read only at record `use`, a later record
+ * reachable from def only straight through (no label in (def, use])? Then
+ * nothing reads the value after `use`, and the superinstruction may keep it
+ * in a host register instead. (Registers may share a slot, regshare.c: the
+ * register is named by the instruction, not by the offset.) */
 static bool dies_at(const lctx *lc, const uint32_t *cnt, const uint8_t *target, uint32_t off, uint32_t def,
                     uint32_t use) {
-    uint32_t r = UINT32_MAX, same = 0;
-    for (uint32_t k = 0; k < lc->f->nregs; k++)
-        if (lc->vf->reg_off[k] == off) r = k, same++;
-    if (same != 1 || cnt[r] != 2) return false;
+    const ir_insn *d = lc->ins[def], *u = lc->ins[use];
+    if (!d || !u || d == u || !d->nopnds || d->opnds[0].kind != IR_OPND_REG) return false;
+    uint32_t r = d->opnds[0].reg, in_u = 0;
+    if (lc->vf->reg_off[r] != off || cnt[r] != 2) return false;
+    for (uint32_t k = 0; k < u->nopnds; k++) in_u += mentions(&u->opnds[k], r);
+    if (in_u != 1 || u->guard == (int32_t)r) return false;
     for (uint32_t k = def + 1; k <= use; k++)
         if (target[k]) return false;
     return true;
@@ -1215,6 +1246,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     vf->frame_size = lc.size;
     free(lc.label_code);
     free(lc.var_off);
+    free(lc.ins);
     return 0;
 fail:
     if (!err[0]) snprintf(err, errlen, "out of memory");
@@ -1225,6 +1257,7 @@ fail:
     free(lc.label_code);
     free(lc.var_off);
     free(lc.shared_used);
+    free(lc.ins);
     return -1;
 }
 
