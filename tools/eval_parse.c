@@ -423,7 +423,7 @@ static int parse_asm(ev_snippet *sn, const char *src) {
         if (!ops[i].out || ops[i].inout) r->input = true;
         if (ops[i].out && !r->output) { r->output = true; r->order_out = i; }
         r->is_imm = ops[i].cons == 'n';
-        snprintf(r->ptx, sizeof r->ptx, "%%_%s", ops[i].expr);
+        snprintf(r->ptx, sizeof r->ptx, "%%_%.*s", (int)sizeof r->ptx - 3, ops[i].expr);
         for (char *c = r->ptx + 2; *c; c++)
             if (!idchar((unsigned char)*c)) *c = '_';
         static const struct { char c; ev_type t; } CONS[] = {

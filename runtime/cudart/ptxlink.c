@@ -202,7 +202,8 @@ char *cr_ptx_link(char *const *units, size_t n, size_t *len) {
                 char *t = rename_in(l.v[j].text, from, to);
                 free(l.v[j].text);
                 l.v[j].text = t;
-                if (!strcmp(l.v[j].name, from)) snprintf(l.v[j].name, sizeof l.v[j].name, "%s", to);
+                if (!strcmp(l.v[j].name, from))
+                    snprintf(l.v[j].name, sizeof l.v[j].name, "%.*s", (int)sizeof l.v[j].name - 1, to);
             }
         }
         /* A weak (inline, template) definition made by several units is kept once. */
