@@ -32,6 +32,7 @@ enum { NCASES = sizeof cases / sizeof cases[0] };
 
 typedef struct options {
     int reps;             /* timed runs after one warm-up; the best counts */
+    int rounds;           /* child processes per row; the best counts */
     double scale;         /* problem-size factor */
     unsigned threads[8];  /* host thread counts to run (0 = all cores) */
     int nthreads;
@@ -225,8 +226,8 @@ static unsigned cores(void)
 
 static void print_header(options *o)
 {
-    printf("ptxi-bench: best of %d runs after one warm-up; scale %g; %u cores\n",
-           o->reps, o->scale, cores());
+    printf("ptxi-bench: best of %d runs after one warm-up, in the best of %d processes; scale %g; %u cores\n",
+           o->reps, o->rounds, o->scale, cores());
     double load;
     if (getloadavg(&load, 1) == 1 && load > 0.5 * cores())
         printf("warning: load average %.1f on %u cores: other work is running, timings are unreliable\n", load,
@@ -299,6 +300,7 @@ static void usage(FILE *f)
             "usage: ptxi-bench [options]\n"
             "  -k, --only NAME[,NAME...]  run only these kernels (see --list)\n"
             "  -n, --reps N               timed runs after the warm-up, best counts (default 3)\n"
+            "  -r, --rounds N             child processes per row, the best counts (default 1)\n"
             "  -s, --scale F              multiply problem sizes by F (default 1)\n"
             "  -t, --threads LIST         host thread counts, 0 = all cores (default 1,0)\n"
             "      --timeout S            give up on one kernel after S seconds (default 300)\n"
@@ -324,10 +326,11 @@ static int parse_threads(options *o, const char *s)
 
 int main(int argc, char **argv)
 {
-    options o = {.reps = 3, .scale = 1.0, .threads = {1, 0}, .nthreads = 2, .timeout_s = 300,
+    options o = {.reps = 3, .rounds = 1, .scale = 1.0, .threads = {1, 0}, .nthreads = 2, .timeout_s = 300,
                  .fork = 1, .kernels = PTXI_BENCH_KERNELS, .ceiling = 1};
     static const struct option longopts[] = {
         {"only", required_argument, 0, 'k'},  {"reps", required_argument, 0, 'n'},
+        {"rounds", required_argument, 0, 'r'},
         {"scale", required_argument, 0, 's'}, {"threads", required_argument, 0, 't'},
         {"timeout", required_argument, 0, 'T'}, {"kernels", required_argument, 0, 'K'},
         {"csv", required_argument, 0, 'c'},   {"no-fork", no_argument, 0, 'F'},
@@ -335,10 +338,11 @@ int main(int argc, char **argv)
         {"no-ceiling", no_argument, 0, 'C'},
         {0, 0, 0, 0},
     };
-    for (int ch; (ch = getopt_long(argc, argv, "k:n:s:t:lh", longopts, NULL)) != -1;) {
+    for (int ch; (ch = getopt_long(argc, argv, "k:n:r:s:t:lh", longopts, NULL)) != -1;) {
         switch (ch) {
         case 'k': o.only = optarg; break;
         case 'n': o.reps = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'r': o.rounds = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
         case 's': o.scale = atof(optarg) > 0 ? atof(optarg) : 1.0; break;
         case 't':
             if (parse_threads(&o, optarg)) {
@@ -377,8 +381,21 @@ int main(int argc, char **argv)
             continue;
         double t1 = 0;
         for (int j = 0; j < o.nthreads; j++) {
+            /* On a shared host one process may land on a slower CPU than the
+             * next: with --rounds each row keeps its best child. */
             result res;
             run_isolated(c, &o, o.threads[j], &res);
+            for (int r = 1; r < o.rounds && res.ran && res.match; r++) {
+                result again;
+                run_isolated(c, &o, o.threads[j], &again);
+                if (!(again.ran && again.match)) { res = again; break; }
+                if (again.ptxi_s < res.ptxi_s) {
+                    double nat = res.native_s < again.native_s ? res.native_s : again.native_s;
+                    res = again;
+                    res.native_s = nat;
+                } else if (again.native_s < res.native_s)
+                    res.native_s = again.native_s;
+            }
             if (o.threads[j] == 1 && res.ran)
                 t1 = res.ptxi_s;
             print_row(&o, c, o.threads[j], o.ceil_of[j], &res, t1);
