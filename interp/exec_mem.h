@@ -437,12 +437,25 @@ static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t 
     ATOM_INT(uint64_t, int64_t, VM_AT_S64);
 }
 
-/* atom / red: lanes in lane order; d is a sink for red. */
+/* atom / red: lanes in lane order; d is a sink for red. A CTA's shared
+ * memory is only ever touched by the host thread running the CTA (a
+ * cluster's CTAs too), so atom.shared.add of 32-bit integers, the counters
+ * and histograms, needs no host atomic: a plain read-modify-write. */
 static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_alu *ops = i->p;     /* d[0] destination, s[0] value, s[1] compare/swap value */
     unsigned op = i->x >> 8, ty = i->x & 0xff, n = i->sz;
+    vm_cta *cta = w->cta;
+    bool plain = i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
+                 (ty == VM_AT_U32 || ty == VM_AT_S32) && !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM));
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
+            uint32_t a = plain ? ((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm : 1;
+            if (!(a & 3) && (uint64_t)a + 4 <= cta->smem_size) {   /* else the checked way */
+                uint32_t *q = (uint32_t *)(cta->smem + a), old = *q;
+                *q = old + (uint32_t)get_reg(fb, ops->s[0].off, ops->s[0].kind, l);
+                put_reg(fb, ops->d[0].off, ops->d[0].kind, l, old);
+                continue;
+            }
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
             if (!p) return false;
             uint64_t b = get_reg(fb, ops->s[0].off, ops->s[0].kind, l);

@@ -248,3 +248,48 @@ Test(warp_access, bad_lane_inside_a_planned_dot_product) {
     snprintf(want, sizeof want, "w.ptx:%u:", yline);
     cr_assert(strstr(rep, want), "the third y load's line %s: %s", want, rep);
 }
+
+/* atom.shared.add.u32 (a plain read-modify-write: only the CTA's own host
+ * thread touches its shared memory): thread t adds t + 1 to bin t % 4 and 1
+ * to bin 4 (every lane of both warps on one word); out[t] = the old value
+ * of bin 4, out[64 + k] = bin k. The old values of bin 4 are 0..63, each
+ * once; OFF moves the bin base (a bad lane is reported, not skipped). */
+#define ATOMS(OFF)                                                                                   \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .pred %p1;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"  \
+        ".shared .align 4 .b8 sh[32];\nld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, sh;\n" \
+        "and.b32 %r3, %r1, 3;\nshl.b32 %r3, %r3, 2;\nadd.s32 %r4, %r2, %r3;\nadd.u32 %r5, %r1, 1;\n"      \
+        "atom.shared.add.u32 %r6, [%r4], %r5;\nadd.s32 %r7, %r2, " OFF ";\n"                              \
+        "atom.shared.add.u32 %r8, [%r7], 1;\nbar.sync 0;\nmul.wide.u32 %rd2, %r1, 4;\n"                     \
+        "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;\nsetp.lt.u32 %p1, %r1, 8;\n"                \
+        "@%p1 ld.shared.u32 %r9, [%r2+0];\nshl.b32 %r10, %r1, 2;\nadd.s32 %r10, %r2, %r10;\n"              \
+        "@%p1 ld.shared.u32 %r9, [%r10];\n@%p1 st.global.u32 [%rd3+256], %r9;\nret;\n}\n"
+
+Test(warp_access, shared_atomic_adds_of_two_warps) {
+    uint32_t out[72];
+    char rep[1024];
+    cr_assert_eq(run_n(ATOMS("16"), 64, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    uint64_t seen = 0;
+    for (int t = 0; t < 64; t++) {
+        cr_assert_lt(out[t], 64u, "thread %d: old value %u", t, out[t]);
+        seen |= 1ull << out[t];
+    }
+    cr_expect_eq(seen, ~0ull, "every old value 0..63 once");
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t want = 0;
+        for (uint32_t t = k; t < 64; t += 4) want += t + 1;
+        cr_expect_eq(out[64 + k], want, "bin %u: %u, want %u", k, out[64 + k], want);
+    }
+    cr_expect_eq(out[68], 64u, "bin 4");
+}
+
+Test(warp_access, shared_atomic_past_the_end) {
+    uint32_t out[72];
+    char rep[2048];
+    ptxi_status s = run_n(ATOMS("30"), 64, out, sizeof out, rep, sizeof rep);   /* misaligned */
+    cr_assert_eq(s, PTXI_MISALIGNED_ADDRESS, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
+    s = run_n(ATOMS("32"), 64, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "out-of-bounds shared"), "%s", rep);
+    cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
+}
