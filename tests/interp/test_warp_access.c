@@ -185,26 +185,16 @@ static void dot_src(char *buf, size_t cap, bool gather, int yoff, bool last, uns
              head, yoff, last ? "st.global.f32 [%rd3+256], %f13;\nst.global.f32 [%rd3+512], %f14;\n" : "");
 }
 
-static float bits_f(uint32_t u) {
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t f_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+typedef union { float f; uint32_t u; } fbits;   /* (fbits){.u = x}.f: the float of bits x */
 
 static void check_planned_dot(bool gather, bool last, unsigned threads) {
     float in[192];
     for (int i = 0; i < 192; i++) in[i] = (float)((i * 37) % 23 - 11) * 0.375f + (float)i / 64.0f;
     in[5] = INFINITY, in[1] = 0.0f;            /* thread 4: inf * 0 */
-    in[40] = bits_f(0x7fa00001u);              /* a NaN with a payload */
-    in[50] = bits_f(0xffc00000u), in[60] = -INFINITY;
+    in[40] = (fbits){.u = 0x7fa00001u}.f;              /* a NaN with a payload */
+    in[50] = (fbits){.u = 0xffc00000u}.f, in[60] = -INFINITY;
     in[30] = 3e38f, in[31] = 3e38f, in[20] = 1e-40f;   /* overflow, a subnormal */
-    in[128 + 7] = bits_f(0x7f800001u);         /* a signalling NaN accumulator */
+    in[128 + 7] = (fbits){.u = 0x7f800001u}.f;         /* a signalling NaN accumulator */
     in[128 + 9] = -0.0f;
     float sh[128] = {0};
     for (unsigned t = 0; t < threads; t++) sh[t] = in[t], sh[t + 64] = in[t + 64];
@@ -218,11 +208,11 @@ static void check_planned_dot(bool gather, bool last, unsigned threads) {
         unsigned x = gather ? 7 * t % 64 : t, y = t / 16;
         float acc = in[128 + t];
         for (unsigned k = 0; k < 4; k++) acc = fmaf(sh[x + k], sh[y + k], acc);
-        uint32_t want = isnan(acc) ? 0x7fffffffu : f_bits(acc);
+        uint32_t want = isnan(acc) ? 0x7fffffffu : (fbits){.f = acc}.u;
         cr_expect_eq(out[t], want, "thread %u: %08x, want %08x", t, out[t], want);
         if (last) {
-            cr_expect_eq(out[64 + t], f_bits(sh[x + 3]), "last x, thread %u", t);
-            cr_expect_eq(out[128 + t], f_bits(sh[y + 3]), "last y, thread %u", t);
+            cr_expect_eq(out[64 + t], (fbits){.f = sh[x + 3]}.u, "last x, thread %u", t);
+            cr_expect_eq(out[128 + t], (fbits){.f = sh[y + 3]}.u, "last y, thread %u", t);
         }
     }
 }
