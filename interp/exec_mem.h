@@ -234,11 +234,14 @@ static inline bool vm_ldg4_full(const vm_arena *ar, const uint64_t *a, uint64_t 
 /* A whole-warp global access by warp `wid` at b0 (lanes 0-15) and b1 (16-31):
  * when the previous warp ran the same record, the next warp probably reads
  * as far from here as this one from there; start fetching its lines now.
+ * When this warp itself ran it last (a loop, a grid-stride loop's stride of
+ * the whole grid, too far apart for the host's own prefetcher), it
+ * probably reads as far again in each coming iteration: fetch two ahead.
  * A prefetch never faults, so a wrong guess costs only the fetch. */
 static inline void vm_prefetch_next_warp(vm_cta *cta, uint32_t wid, const vm_insn *i, uint64_t b0, uint64_t b1) {
     struct vm_pf *s = &cta->pf[((uintptr_t)i >> 6) & 7];
-    if (s->rec == i && s->warp + 1 == wid) {
-        uint64_t d = b0 - s->addr;
+    if (s->rec == i && (s->warp + 1 == wid || s->warp == wid)) {
+        uint64_t d = (b0 - s->addr) << (s->warp == wid);
         __builtin_prefetch((const void *)(uintptr_t)(b0 + d));
         __builtin_prefetch((const void *)(uintptr_t)(b0 + d + 63));
         __builtin_prefetch((const void *)(uintptr_t)(b1 + d));
