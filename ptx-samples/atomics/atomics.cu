@@ -1,8 +1,13 @@
 // Every atomic function of the CUDA runtime on every type it takes, once on
-// global and once on shared memory. All results are independent of the order
-// the threads arrive in: commutative updates use values whose sums are exact,
-// and for exchanges the sum of every returned old value plus the final value
-// is recorded (it equals the initial value plus everything written).
+// global and once on shared memory: `atomics`, one block of 64 threads, and
+// `atomics_grid`, 16 blocks of 256 threads all on the same global cells and
+// each block's 256 threads on its shared cells (heavy contention). All
+// results are independent of the order the threads arrive in, for any number
+// of threads up to 4096: commutative updates use values whose partial sums
+// are exact in every order (f16 sums stay within 2048), a compare-and-swap
+// has one possible winner, and for exchanges the sum of every returned old
+// value plus the final value is recorded (it equals the initial value plus
+// everything written).
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
@@ -75,7 +80,7 @@ __device__ void apply(cells *c, unsigned t, int *sums)
     atomicMin(&c->u[4], t + 5u);
     atomicMax(&c->u[5], t ^ 0x2au);
     atomicDec(&c->u[6], 9u);                                   // 0 -> 9 -> ... wraps
-    atomicCAS(&c->u[7], t, 100u + t);                          // only t == u[7] wins
+    atomicCAS(&c->u[7], t % 7 ? 5u : 0u, 100u + t % 7);        // the first with t % 7 == 0 wins
     atomicOr(&c->u[8], t << 20);
     atomicXor(&c->u[9], t * t);
     atomicAnd(&c->u[10], ~(1u << (t & 31)));
@@ -98,9 +103,9 @@ __device__ void apply(cells *c, unsigned t, int *sums)
     atomicAdd(&c->f[2], -1.25f);
     atomicAdd(&c->d[0], 0.25 * (double)t);
     atomicAdd(&c->d[1], 1e10);
-    atomicAdd(&c->h2, __floats2half2_rn(1.0f, (float)(t & 7)));
+    atomicAdd(&c->h2, __floats2half2_rn(1.0f, (float)(t & 1)));
     atomicAdd(&c->h[0], __float2half(2.0f));
-    atomicAdd(&c->h[1], __float2half(t & 1 ? 0.5f : -0.25f));
+    atomicAdd(&c->h[1], __float2half(t & 1 ? 0.5f : -0.5f));
     atomicAdd(&c->b2, __floats2bfloat162_rn(2.0f, (float)(t & 1)));
     atomicAdd(&c->b[0], __float2bfloat16(1.0f));
     atomicAdd(&c->b[1], __float2bfloat16(-4.0f));
@@ -146,5 +151,50 @@ extern "C" __global__ void atomics(cells *g, cells *sh_out, int *sums)
         *sh_out = s;
         for (int k = 0; k < 8; k++)
             sums[8 + k] = ssum[k];
+    }
+}
+
+// 16 blocks of 256 threads: global thread t applies to the global cells, each
+// block's threads to its shared ones. Block 0 initializes the global cells
+// first (the others wait for `ready`); the last block to finish settles them.
+// sh_out[b] receives block b's settled shared cells, sums[8..15] the sums of
+// the blocks' shared-cell sums.
+__device__ volatile int ready;
+__device__ unsigned finished;
+
+extern "C" __global__ void atomics_grid(cells *g, cells *sh_out, int *sums)
+{
+    __shared__ cells s;
+    __shared__ int ssum[8];
+    __shared__ bool last;
+    unsigned t = threadIdx.x;
+    if (t == 0) {
+        init(&s);
+        for (int k = 0; k < 8; k++)
+            ssum[k] = 0;
+        if (blockIdx.x == 0) {
+            init(g);
+            __threadfence();
+            ready = 1;
+        }
+        while (!ready) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+    apply(g, blockIdx.x * blockDim.x + t, sums);
+    apply(&s, t, ssum);
+    __syncthreads();
+    if (t == 0) {
+        settle(&s, ssum);
+        sh_out[blockIdx.x] = s;
+        for (int k = 0; k < 8; k++)
+            atomicAdd(&sums[8 + k], ssum[k]);
+        __threadfence();
+        last = atomicAdd(&finished, 1u) == gridDim.x - 1;
+        if (last) {
+            __threadfence();
+            settle(g, sums);
+        }
     }
 }
