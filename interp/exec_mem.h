@@ -315,10 +315,44 @@ static inline bool vm_st(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i
     return true;
 }
 
+/* A whole-warp ld/st.global.v2/.v4 of 32-bit elements whose lanes address
+ * one contiguous, aligned run (lane l at a[0] + l * the vector's size), as
+ * Triton's vectorized loads and stores do: one check per granule of the run
+ * and a strided copy. NULL when the access is not of that kind, or any byte
+ * of the run is not accessible (the per-lane path then reports the lane). */
+static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_insn *i, const vm_vec *v, bool wr) {
+    if (i->sp != VM_SP_GLOBAL || i->sz != 4 || (v->n != 2 && v->n != 4) ||
+        (i->flags & (VM_F_BASE_REG64 | VM_F_FRAME_SYM | VM_F_PARAM_SYM)) != VM_F_BASE_REG64)
+        return NULL;
+    for (uint32_t k = 0; k < v->n; k++)
+        if (v->e[k].kind != VM_K_R32) return NULL;
+    const uint64_t *a = (const uint64_t *)(fb + i->a);
+    uint64_t stride = 4 * v->n, b = a[0] + (uint64_t)i->imm, bad = b & (stride - 1);
+    for (int l = 1; l < VM_LANES; l++) bad |= a[l] - a[0] - (uint64_t)l * stride;
+    if (bad) return NULL;
+    uint64_t end = b + VM_LANES * stride - 1;
+    if (end < b) return NULL;
+    for (uint64_t g = b; ; g += VM_GRANULE) {
+        uint8_t sh = vm_shadow(ar, g > end ? end : g);
+        if (!sh || (wr && (sh == VM_SH_CONST || sh == VM_SH_PARAM))) return NULL;
+        if (g >= end || (g & ~(VM_GRANULE - 1)) == (end & ~(VM_GRANULE - 1))) break;
+        g &= ~(VM_GRANULE - 1);
+    }
+    return (uint8_t *)(uintptr_t)b;
+}
+
 static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_vec *v = i->p;
     unsigned n = i->sz;
     bool sgn = i->flags & VM_F_SIGNED;
+    const uint32_t *run = m == VM_FULL ? (const uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, false) : NULL;
+    if (run) {
+        for (uint32_t k = 0; k < v->n; k++) {
+            uint32_t *d = (uint32_t *)(fb + v->e[k].off);
+            for (int l = 0; l < VM_LANES; l++) d[l] = run[(uint32_t)l * v->n + k];
+        }
+        return true;
+    }
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n * v->n, false);
@@ -331,6 +365,14 @@ static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *
 static inline bool vm_stv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_vec *v = i->p;
     unsigned n = i->sz;
+    uint32_t *run = m == VM_FULL ? (uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, true) : NULL;
+    if (run) {
+        for (uint32_t k = 0; k < v->n; k++) {
+            const uint32_t *s = (const uint32_t *)(fb + v->e[k].off);
+            for (int l = 0; l < VM_LANES; l++) run[(uint32_t)l * v->n + k] = s[l];
+        }
+        return true;
+    }
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n * v->n, true);

@@ -283,3 +283,52 @@ Test(warp_access, shared_atomic_past_the_end) {
     cr_assert(strstr(rep, "out-of-bounds shared"), "%s", rep);
     cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
 }
+
+/* ld/st.global.v4 and .v2 of a whole warp over one contiguous run (a strided
+ * copy, exec_mem.h): thread t loads the vector at in + VB*t + OFF and stores
+ * it reversed at out + VB*t. A run whose last lane leaves the allocation, or
+ * that is not aligned to the vector's size, is reported for its own lane. */
+static void vec_src(char *buf, size_t cap, int vn, int off) {
+    const char *ld4 = "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd5+%d];\n"
+                      "st.global.v4.u32 [%rd4], {%r4, %r3, %r2, %r1};\n";
+    const char *ld2 = "ld.global.v2.u32 {%r1, %r2}, [%rd5+%d];\nst.global.v2.u32 [%rd4], {%r2, %r1};\n";
+    char body[256];
+    snprintf(body, sizeof body, vn == 4 ? ld4 : ld2, off);
+    snprintf(buf, cap,
+             HDR ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<8>;\n"
+                 "ld.param.u64 %%rd1, [o];\nld.param.u64 %%rd2, [in];\nmov.u32 %%r5, %%tid.x;\n"
+                 "mul.wide.u32 %%rd3, %%r5, %d;\nadd.s64 %%rd4, %%rd1, %%rd3;\nadd.s64 %%rd5, %%rd2, %%rd3;\n%sret;\n}\n",
+             4 * vn, body);
+}
+
+static void check_vec(int vn) {
+    uint32_t in[128], out[128];
+    for (int k = 0; k < 128; k++) in[k] = 0x1000u * (uint32_t)k + 7;
+    char src[1024], rep[1024];
+    vec_src(src, sizeof src, vn, 0);
+    cr_assert_eq(run_io(src, 128 / (unsigned)vn, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS,
+                 "%s", rep);
+    for (int t = 0; t < 128 / vn; t++)
+        for (int j = 0; j < vn; j++)
+            cr_expect_eq(out[vn * t + j], in[vn * t + vn - 1 - j], "thread %d, element %d", t, j);
+}
+
+Test(warp_access, vector_loads_and_stores_of_whole_warps) {
+    check_vec(4);
+    check_vec(2);
+}
+
+Test(warp_access, vector_run_past_the_end_or_misaligned) {
+    uint32_t in[64], out[128];   /* 256 bytes: lanes 16-31 of a .v4 warp read past them */
+    char src[1024], rep[2048];
+    memset(in, 0, sizeof in);
+    vec_src(src, sizeof src, 4, 0);
+    ptxi_status s = run_io(src, 32, in, sizeof in, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "out-of-bounds global read of 16 bytes"), "%s", rep);
+    cr_assert(strstr(rep, "thread (16,0,0)"), "%s", rep);
+    vec_src(src, sizeof src, 4, 8);
+    s = run_io(src, 8, in, sizeof in, out, sizeof out, rep, sizeof rep);
+    cr_assert_eq(s, PTXI_MISALIGNED_ADDRESS, "status %s, report: %s", ptxi_error_name(s), rep);
+    cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
+}
