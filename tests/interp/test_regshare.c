@@ -11,6 +11,12 @@
 
 #define HDR ".version 8.0\n.target sm_90\n.address_size 64\n"
 
+/* One CTA of 64 threads; out gets the output buffer. */
+static void run64(const char *src, uint32_t *out, size_t n) {
+    char rep[1024];
+    cr_assert_eq(run_io(src, 64, NULL, 0, out, n, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+}
+
 /* r5 = t; ten times r5 = (r5 + 3) * 5 and r10 = r5, while r7/r8 (defined
  * after r5's last appearance in the text; r5 is not used after the loop) add
  * 12i to r4. Even threads also set r3 = i + 7 under a guard at the top of
@@ -28,8 +34,7 @@ static const char loop_ptx[] = HDR
 
 Test(regshare, a_value_carried_around_a_loop_keeps_its_slot) {
     uint32_t out[192];
-    char rep[1024];
-    cr_assert_eq(run_io(loop_ptx, 64, NULL, 0, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    run64(loop_ptx, out, sizeof out);
     for (uint32_t t = 0; t < 64; t++) {
         uint32_t v = t;
         for (int i = 0; i < 10; i++) v = (v + 3) * 5;
@@ -52,8 +57,7 @@ static const char guard_ptx[] = HDR
 
 Test(regshare, a_guarded_write_keeps_the_other_lanes_value) {
     uint32_t out[192];
-    char rep[1024];
-    cr_assert_eq(run_io(guard_ptx, 64, NULL, 0, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    run64(guard_ptx, out, sizeof out);
     for (uint32_t t = 0; t < 64; t++) {
         cr_expect_eq(out[t], t % 2 ? 100u : t + 7, "thread %u: %u", t, out[t]);
         cr_expect_eq(out[64 + t], t + 9, "thread %u", t);
@@ -72,8 +76,7 @@ static const char branch_ptx[] = HDR
 
 Test(regshare, values_live_across_a_divergent_branch) {
     uint32_t out[64];
-    char rep[1024];
-    cr_assert_eq(run_io(branch_ptx, 64, NULL, 0, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    run64(branch_ptx, out, sizeof out);
     for (uint32_t t = 0; t < 64; t++) {
         uint32_t want = (t & 2 ? t * 5 : (t + 1000) * 2) + t + 1;
         cr_expect_eq(out[t], want, "thread %u: %u, want %u", t, out[t], want);
