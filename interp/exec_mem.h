@@ -263,6 +263,25 @@ static inline bool vm_stg4_full(const vm_arena *ar, const uint64_t *a, uint64_t 
     return true;
 }
 
+/* A strong load or store (VM_F_STRONG): p is aligned to n (xlate checked). */
+static inline uint64_t load_strong(const uint8_t *p, unsigned n) {
+    switch (n) {
+    case 1: return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    case 2: return __atomic_load_n((const uint16_t *)p, __ATOMIC_ACQUIRE);
+    case 4: return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
+    default: return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
+    }
+}
+
+static inline void store_strong(uint8_t *p, unsigned n, uint64_t v) {
+    switch (n) {
+    case 1: __atomic_store_n(p, (uint8_t)v, __ATOMIC_RELEASE); break;
+    case 2: __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELEASE); break;
+    case 4: __atomic_store_n((uint32_t *)p, (uint32_t)v, __ATOMIC_RELEASE); break;
+    default: __atomic_store_n((uint64_t *)p, v, __ATOMIC_RELEASE); break;
+    }
+}
+
 static inline uint64_t load_bits(const uint8_t *p, unsigned n, bool sgn) {
     switch (n) {
     case 1: return sgn ? (uint64_t)(int64_t) * (const int8_t *)p : *p;
@@ -298,7 +317,13 @@ static inline bool vm_ld(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i
         if (m >> l & 1) {
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, false);
             if (!p) return false;
-            put_reg(fb, i->d, kind, l, load_bits(p, n, sgn));
+            uint64_t v;
+            if (i->flags & VM_F_STRONG) {   /* sign-extended as load_bits does */
+                v = load_strong(p, n);
+                if (sgn && n < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * n)) >> (64 - 8 * n));
+            } else
+                v = load_bits(p, n, sgn);
+            put_reg(fb, i->d, kind, l, v);
         }
     return true;
 }
@@ -310,7 +335,8 @@ static inline bool vm_st(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i
         if (m >> l & 1) {
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
             if (!p) return false;
-            store_bits(p, n, get_reg(fb, i->b, kind, l));
+            if (i->flags & VM_F_STRONG) store_strong(p, n, get_reg(fb, i->b, kind, l));
+            else store_bits(p, n, get_reg(fb, i->b, kind, l));
         }
     return true;
 }

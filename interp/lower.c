@@ -414,8 +414,15 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
         if (d.kind == VM_K_SINK) { vi.op = VM_NOP; }
     }
     lower_addr(lc, addr, sp, &vi);
+    /* Strong accesses (flags, locks, message passing between CTAs) are host
+     * atomics with acquire/release order: plain moves on x86, and visible as
+     * synchronization to race detectors. */
+    if ((vi.op == VM_LD || vi.op == VM_ST) && (has(in, IR_MOD_VOLATILE) || has(in, IR_MOD_RELAXED) ||
+                                               has(in, IR_MOD_ACQUIRE) || has(in, IR_MOD_RELEASE) ||
+                                               has(in, IR_MOD_MMIO)))
+        vi.flags |= VM_F_STRONG;
     /* the 4-byte shared/global forms with a register base have their own handlers */
-    if ((vi.op == VM_LD || vi.op == VM_ST) && sz == 4 && !(vi.flags & (VM_F_D64 | VM_F_FRAME_SYM))) {
+    if ((vi.op == VM_LD || vi.op == VM_ST) && sz == 4 && !(vi.flags & (VM_F_D64 | VM_F_FRAME_SYM | VM_F_STRONG))) {
         if (vi.sp == VM_SP_SHARED && vi.flags & VM_F_BASE_REG32) vi.op = vi.op == VM_LD ? VM_LDS4 : VM_STS4;
         else if (vi.sp == VM_SP_GLOBAL && vi.flags & VM_F_BASE_REG64) vi.op = vi.op == VM_LD ? VM_LDG4 : VM_STG4;
     }

@@ -67,6 +67,7 @@ enum {
     VM_F_BACK = 16,            /* backward branch */
     VM_F_FRAME_SYM = 32,       /* address is frame-relative (function-scope .param/.local) */
     VM_F_PARAM_SYM = 64,       /* address is relative to the launch's parameter buffer */
+    VM_F_STRONG = 128,         /* ld/st .volatile/.relaxed/.acquire/.release/.mmio: a host atomic access */
 };
 
 /* State spaces as the memory handlers see them. */

@@ -67,7 +67,7 @@ __device__ void apply(cells *c, unsigned t, int *sums)
     atomicXor(&c->i[7], st * 0x1111);
     int old;
     do {                                                        // CAS increment loop
-        old = c->i[8];
+        old = *(volatile int *)&c->i[8];                        // (a strong read: others write it)
     } while (atomicCAS(&c->i[8], old, old + 2) != old);
     atomicAdd(&sums[1], atomicAdd(&c->i[9], 1));                // olds are 0..n-1
     atomicAdd_block(&c->i[10], 2);
@@ -111,7 +111,7 @@ __device__ void apply(cells *c, unsigned t, int *sums)
     atomicAdd(&c->b[1], __float2bfloat16(-4.0f));
     unsigned short so;
     do {
-        so = c->us;
+        so = *(volatile unsigned short *)&c->us;
     } while (atomicCAS(&c->us, so, (unsigned short)(so + 3)) != so);
 }
 
