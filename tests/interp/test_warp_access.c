@@ -332,3 +332,30 @@ Test(warp_access, vector_run_past_the_end_or_misaligned) {
     cr_assert_eq(s, PTXI_MISALIGNED_ADDRESS, "status %s, report: %s", ptxi_error_name(s), rep);
     cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
 }
+
+/* Strong loads and stores (host atomics, exec_mem.h) of every size, signed
+ * loads sign-extended: in = 80 ff 34 92 78 56 34 12 f0 de bc 9a ... */
+static const char strong_ptx[] = HDR
+    ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b16 %h1;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [o];\nld.param.u64 %rd2, [in];\nld.volatile.global.s8 %r1, [%rd2];\n"
+    "ld.volatile.global.u8 %r2, [%rd2+1];\nld.relaxed.gpu.global.s16 %r3, [%rd2+2];\n"
+    "ld.acquire.gpu.global.u32 %r4, [%rd2+4];\nld.volatile.global.u64 %rd3, [%rd2+8];\n"
+    "ld.volatile.global.u16 %h1, [%rd2+2];\nst.volatile.global.u32 [%rd1], %r1;\n"
+    "st.relaxed.gpu.global.u32 [%rd1+4], %r2;\nst.release.gpu.global.u32 [%rd1+8], %r3;\n"
+    "st.volatile.global.u32 [%rd1+12], %r4;\nst.volatile.global.u64 [%rd1+16], %rd3;\n"
+    "st.volatile.global.u16 [%rd1+24], %h1;\nst.volatile.global.u8 [%rd1+26], %r2;\nret;\n}\n";
+
+Test(warp_access, strong_loads_and_stores) {
+    static const uint8_t in[16] = {0x80, 0xff, 0x34, 0x92, 0x78, 0x56, 0x34, 0x12,
+                                   0xf0, 0xde, 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12};
+    uint32_t out[8];
+    char rep[1024];
+    cr_assert_eq(run_io(strong_ptx, 1, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    cr_expect_eq(out[0], 0xffffff80u, "s8");
+    cr_expect_eq(out[1], 0xffu, "u8");
+    cr_expect_eq(out[2], 0xffff9234u, "s16");
+    cr_expect_eq(out[3], 0x12345678u, "u32");
+    cr_expect_eq(out[4], 0x9abcdef0u, "u64 low");
+    cr_expect_eq(out[5], 0x12345678u, "u64 high");
+    cr_expect_eq(out[6], 0x00ff9234u, "u16 and u8 stores");
+}
