@@ -124,7 +124,7 @@ Test(sched, a_forked_child_launches_on_threads_of_its_own) {
     pid_t pid = fork();
     cr_assert_neq(pid, -1);
     if (pid == 0) {
-        alarm(20);   /* waiting for the parent's threads would hang */
+        alarm(60);   /* waiting for the parent's threads would hang */
         _exit(atom_sum_ok(4) ? 0 : 1);
     }
     int st;
