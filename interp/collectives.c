@@ -309,9 +309,7 @@ static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
         if (o + n <= w->local_stride && vm_local_mem(w)) src = w->local + (size_t)v->lane * w->local_stride + o;
     } else {
         vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
-        bool ok = true;
-        for (size_t k = 0; k < n && ok; k += VM_GRANULE) ok = vm_arena_ok(ar, a + k, 1, false);
-        if (ok && n && vm_arena_ok(ar, a + n - 1, 1, false)) src = (const uint8_t *)(uintptr_t)a;
+        if (n && vm_arena_ok(ar, a, n, false)) src = (const uint8_t *)(uintptr_t)a;
     }
     if (!src) { v->bad = a; return 0; }
     memcpy(dst, src, n);

@@ -195,14 +195,6 @@ static inline bool vm_sts4_full(const vm_cta *cta, const uint32_t *a, uint32_t o
     return true;
 }
 
-/* Global memory: the 64-byte run or the single word lies in the arena with a
- * readable (writable) shadow. A 64-byte run touches at most two granules. */
-static inline bool arena_span_ok(const vm_arena *ar, uint64_t b, uint64_t n, bool wr) {
-    uint8_t s0 = vm_shadow(ar, b), s1 = vm_shadow(ar, b + n - 1);
-    if (!s0 || !s1) return false;
-    return !wr || (s0 != VM_SH_CONST && s0 != VM_SH_PARAM && s1 != VM_SH_CONST && s1 != VM_SH_PARAM);
-}
-
 static inline bool ldg4_half(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t *t) {
     int pat = vm_pat64(a);
     uint64_t b = a[0] + off;
@@ -216,7 +208,7 @@ static inline bool ldg4_half(const vm_arena *ar, const uint64_t *a, uint64_t off
         for (int j = 0; j < VM_HALF; j++) t[j] = *(const uint32_t *)(uintptr_t)(a[j] + off);
         return true;
     }
-    if (b & 3 || !arena_span_ok(ar, b, pat == VM_PAT_CONSEC ? 64 : 4, false)) return false;
+    if (b & 3 || !vm_arena_ok(ar, b, pat == VM_PAT_CONSEC ? 64 : 4, false)) return false;
     if (pat == VM_PAT_CONSEC) { memcpy(t, (const void *)(uintptr_t)b, 64); return true; }
     uint32_t v;
     memcpy(&v, (const void *)(uintptr_t)b, 4);
@@ -256,7 +248,7 @@ static inline void vm_prefetch_next_warp(vm_cta *cta, uint32_t wid, const vm_ins
 static inline bool vm_stg4_full(const vm_arena *ar, const uint64_t *a, uint64_t off, const uint32_t *v) {
     uint64_t b0 = a[0] + off, b1 = a[VM_HALF] + off;
     if (vm_pat64(a) != VM_PAT_CONSEC || vm_pat64(a + VM_HALF) != VM_PAT_CONSEC || (b0 | b1) & 3 ||
-        !arena_span_ok(ar, b0, 64, true) || !arena_span_ok(ar, b1, 64, true))
+        !vm_arena_ok(ar, b0, 64, true) || !vm_arena_ok(ar, b1, 64, true))
         return false;
     memcpy((void *)(uintptr_t)b0, v, 64);
     memcpy((void *)(uintptr_t)b1, v + VM_HALF, 64);
@@ -356,15 +348,7 @@ static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_i
     uint64_t stride = 4 * v->n, b = a[0] + (uint64_t)i->imm, bad = b & (stride - 1);
     for (int l = 1; l < VM_LANES; l++) bad |= a[l] - a[0] - (uint64_t)l * stride;
     if (bad) return NULL;
-    uint64_t end = b + VM_LANES * stride - 1;
-    if (end < b) return NULL;
-    for (uint64_t g = b; ; g += VM_GRANULE) {
-        uint8_t sh = vm_shadow(ar, g > end ? end : g);
-        if (!sh || (wr && (sh == VM_SH_CONST || sh == VM_SH_PARAM))) return NULL;
-        if (g >= end || (g & ~(VM_GRANULE - 1)) == (end & ~(VM_GRANULE - 1))) break;
-        g &= ~(VM_GRANULE - 1);
-    }
-    return (uint8_t *)(uintptr_t)b;
+    return vm_arena_ok(ar, b, VM_LANES * stride, wr) ? (uint8_t *)(uintptr_t)b : NULL;
 }
 
 static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {

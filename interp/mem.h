@@ -67,13 +67,17 @@ static inline uint8_t vm_shadow(const vm_arena *a, uint64_t addr) {
     return off < a->top ? a->shadow[off >> VM_GRANULE_SHIFT] : VM_SH_NONE;
 }
 
-/* Is [addr, addr+n) readable (write=false) or writable? One test per granule touched;
- * n is at most 16 so it spans at most two granules. */
-static inline bool vm_arena_ok(const vm_arena *a, uint64_t addr, uint32_t n, bool write) {
-    uint8_t s0 = vm_shadow(a, addr), s1 = vm_shadow(a, addr + n - 1);
-    if (!s0 || !s1) return false;
-    if (write && (s0 == VM_SH_CONST || s0 == VM_SH_PARAM || s1 == VM_SH_CONST || s1 == VM_SH_PARAM)) return false;
-    return true;
+/* Is [addr, addr+n) readable (write=false) or writable? One test per granule
+ * touched (two for a run of up to 256 bytes); n = 0 tests addr's granule. */
+static inline bool vm_arena_ok(const vm_arena *a, uint64_t addr, uint64_t n, bool write) {
+    uint64_t last = n ? addr + n - 1 : addr;
+    if (last < addr) return false;
+    for (uint64_t at = addr;; at += VM_GRANULE) {
+        uint64_t p = at < last ? at : last;
+        uint8_t s = vm_shadow(a, p);
+        if (!s || (write && (s == VM_SH_CONST || s == VM_SH_PARAM))) return false;
+        if (p == last) return true;
+    }
 }
 
 #endif

@@ -42,15 +42,15 @@ static bool reads_op0(unsigned op) {
     }
 }
 
-typedef struct rs {
-    const ir_func *f;
-    uint32_t words;            /* 64-bit words per register set */
-    uint32_t *lo, *hi;         /* per register: range of positions (lo > hi: never seen) */
-} rs;
+/* Per register: the first and last statement positions of its range
+ * (lo == UINT32_MAX: never seen). */
+typedef struct ranges {
+    uint32_t *lo, *hi;
+} ranges;
 
-static void touch(rs *s, uint32_t r, uint32_t pos) {
-    if (s->lo[r] == UINT32_MAX || pos < s->lo[r]) s->lo[r] = pos;
-    if (s->hi[r] == UINT32_MAX || pos > s->hi[r]) s->hi[r] = pos;
+static void touch(ranges *s, uint32_t r, uint32_t pos) {
+    if (pos < s->lo[r]) s->lo[r] = pos;
+    if (pos > s->hi[r]) s->hi[r] = pos;
 }
 
 /* Calls fn(s, reg, ...) for every register in o (recursively). */
@@ -83,7 +83,7 @@ static bool is_def(const ir_insn *in, uint32_t k, bool *partial) {
 
 typedef struct { uint64_t *set; } bits;
 static void set_bit(void *ctx, uint32_t r) { ((bits *)ctx)->set[r >> 6] |= 1ull << (r & 63); }
-typedef struct { rs *s; uint32_t pos; } at;
+typedef struct { ranges *s; uint32_t pos; } at;
 static void touch_at(void *ctx, uint32_t r) { at *a = ctx; touch(a->s, r, a->pos); }
 
 /* uses and defs of one statement into the sets (defs: full ones only). */
@@ -102,37 +102,49 @@ static bool ends_block(const ir_insn *in) {
     return in->op == IR_OP_BRA || in->op == IR_OP_BRX || in->op == IR_OP_RET || in->op == IR_OP_EXIT;
 }
 
+static int by_start(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Beyond this many words of block sets a function keeps a slot per register
+ * (the analysis would take more memory than it saves). */
+#define MAX_SET_WORDS (1u << 22)
+
 int vm_share_slots(const ir_func *f, uint32_t *slot) {
-    uint32_t n = f->nbody, nr = f->nregs, W = (nr + 64) / 64;
-    rs s = {f, W, calloc(nr + 1, 4), calloc(nr + 1, 4)};
-    uint32_t *start = calloc(n + 1, 4), *blk = calloc(n + 1, 4);   /* block id per statement */
-    uint32_t nb = 0;
+    uint32_t n = f->nbody, nr = f->nregs, W = (nr + 64) / 64, nb = 0;
     int rc = -1;
-    uint64_t *sets = NULL;
-    uint32_t *lab_blk = calloc(f->nlabels + 1, 4), *order = calloc(nr + 1, 4), *free_end = NULL;
-    if (!s.lo || !s.hi || !start || !blk || !lab_blk || !order) goto out;
-    for (uint32_t r = 0; r < nr; r++) s.lo[r] = UINT32_MAX, s.hi[r] = UINT32_MAX;
-    /* blocks */
+    ranges s = {malloc((nr + 1) * sizeof *s.lo), calloc(nr + 1, sizeof *s.hi)};
+    uint32_t *start = calloc(n + 2, sizeof *start), *lab_blk = calloc(f->nlabels + 1, sizeof *lab_blk);
+    const ir_insn **last = calloc(n + 1, sizeof *last);   /* per block: its last instruction */
+    uint64_t *sets = NULL, *key = NULL, *u = NULL, *d = NULL;
+    uint32_t *free_end = NULL;
+    uint8_t *wide = NULL;
+    if (!s.lo || !s.hi || !start || !lab_blk || !last) goto out;
+    for (uint32_t r = 0; r < nr; r++) s.lo[r] = UINT32_MAX;
+    /* blocks: a label or the statement after a branch starts one */
     bool newb = true;
     for (uint32_t i = 0; i < n; i++) {
         const ir_stmt *st = &f->body[i];
         if (st->kind == IR_ST_LABEL) newb = true;
         if (newb) start[nb++] = i, newb = false;
-        blk[i] = nb - 1;
         if (st->kind == IR_ST_LABEL) lab_blk[st->u.label] = nb - 1;
-        if (st->kind == IR_ST_INSN && ends_block(&st->u.insn)) newb = true;
+        if (st->kind == IR_ST_INSN) {
+            last[nb - 1] = &st->u.insn;
+            newb = ends_block(&st->u.insn);
+        }
     }
-    if (!nb) { rc = 0; goto out; }
     start[nb] = n;
+    if ((size_t)nb * 4 * W > MAX_SET_WORDS) goto out;
     /* per block: use, def, in, out */
-    sets = calloc((size_t)nb * 4 * W, 8);
-    if (!sets) goto out;
+    sets = calloc((size_t)nb * 4 * W + 1, 8);
+    u = calloc(W, 8), d = calloc(W, 8);
+    if (!sets || !u || !d) goto out;
 #define USE(b) (sets + ((size_t)(b) * 4 + 0) * W)
 #define DEF(b) (sets + ((size_t)(b) * 4 + 1) * W)
 #define IN(b) (sets + ((size_t)(b) * 4 + 2) * W)
 #define OUT(b) (sets + ((size_t)(b) * 4 + 3) * W)
-    uint64_t *u = calloc(W, 8), *d = calloc(W, 8);
-    if (!u || !d) { free(u); free(d); goto out; }
+#define JOIN(dst, src) for (uint32_t w_ = 0; w_ < W; w_++) (dst)[w_] |= (src)[w_]
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t i = start[b]; i < start[b + 1]; i++) {   /* in order: use before def */
             if (f->body[i].kind != IR_ST_INSN) continue;
@@ -140,43 +152,36 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
             uses_defs(&f->body[i].u.insn, u, d);
             for (uint32_t w = 0; w < W; w++) USE(b)[w] |= u[w] & ~DEF(b)[w], DEF(b)[w] |= d[w];
         }
-    free(u);
-    free(d);
-    /* successors of a block's end */
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = nb; b-- > 0;) {
+            const ir_insn *li = last[b];
             uint64_t *out = OUT(b);
-            const ir_stmt *last = NULL;
-            for (uint32_t i = start[b + 1]; i-- > start[b];)
-                if (f->body[i].kind == IR_ST_INSN) { last = &f->body[i]; break; }
-            const ir_insn *li = last ? &last->u.insn : NULL;
-            bool falls = !li || !ends_block(li) || li->guard >= 0;
-            if (falls && b + 1 < nb)
-                for (uint32_t w = 0; w < W; w++) out[w] |= IN(b + 1)[w];
+            if ((!li || !ends_block(li) || li->guard >= 0) && b + 1 < nb) JOIN(out, IN(b + 1));
             if (li && li->op == IR_OP_BRA)
                 for (uint32_t k = 0; k < li->nopnds; k++)
-                    if (li->opnds[k].kind == IR_OPND_LABEL)
-                        for (uint32_t w = 0; w < W; w++) out[w] |= IN(lab_blk[li->opnds[k].label])[w];
+                    if (li->opnds[k].kind == IR_OPND_LABEL) JOIN(out, IN(lab_blk[li->opnds[k].label]));
             if (li && li->op == IR_OP_BRX)   /* every .branchtargets list of the function: a superset */
                 for (uint32_t i = 0; i < n; i++)
-                    if (f->body[i].kind == IR_ST_BRANCHTARGETS)
-                        for (uint32_t t = 0; t < f->body[i].u.targets.n; t++)
-                            for (uint32_t w = 0; w < W; w++) out[w] |= IN(lab_blk[f->body[i].u.targets.labels[t]])[w];
+                    for (uint32_t t = 0; f->body[i].kind == IR_ST_BRANCHTARGETS && t < f->body[i].u.targets.n; t++)
+                        JOIN(out, IN(lab_blk[f->body[i].u.targets.labels[t]]));
             for (uint32_t w = 0; w < W; w++) {
                 uint64_t v = USE(b)[w] | (out[w] & ~DEF(b)[w]);
                 if (v != IN(b)[w]) IN(b)[w] = v, changed = true;
             }
         }
     }
-    /* ranges */
-    for (uint32_t b = 0; b < nb; b++) {
-        uint32_t first = start[b], last = start[b + 1] - 1;
-        for (uint32_t w = 0; w < W; w++)
-            for (uint64_t v = IN(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), first);
-        for (uint32_t w = 0; w < W; w++)
-            for (uint64_t v = OUT(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), last);
-    }
+    /* ranges: live into or out of a block, and every appearance */
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t w = 0; w < W; w++) {
+            for (uint64_t v = IN(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), start[b]);
+            for (uint64_t v = OUT(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), start[b + 1] - 1);
+        }
+#undef USE
+#undef DEF
+#undef IN
+#undef OUT
+#undef JOIN
     for (uint32_t i = 0; i < n; i++) {
         if (f->body[i].kind != IR_ST_INSN) continue;
         const ir_insn *in = &f->body[i].u.insn;
@@ -184,53 +189,43 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
         for (uint32_t k = 0; k < in->nopnds; k++) each_reg(&in->opnds[k], touch_at, &a);
         if (in->guard >= 0) touch(&s, (uint32_t)in->guard, i);
     }
-#undef USE
-#undef DEF
-#undef IN
-#undef OUT
-    /* linear scan, per slot size; registers never seen get the first slot of their size */
-    uint32_t no = 0;
+    /* linear scan over the ranges by start, first fit per slot size; a
+     * register never seen takes the first slot of its size */
+    key = malloc((nr + 1) * sizeof *key);
+    free_end = malloc((nr + 1) * sizeof *free_end);   /* per slot: the end of its current range */
+    wide = malloc(nr + 1);
+    if (!key || !free_end || !wide) goto out;
+    uint32_t no = 0, nslots = 0, first[2] = {UINT32_MAX, UINT32_MAX};
     for (uint32_t r = 0; r < nr; r++)
-        if (f->regs[r].type != IR_T_PRED && s.lo[r] != UINT32_MAX) order[no++] = r;
-    for (uint32_t a = 1; a < no; a++) {   /* insertion sort by start (stable) */
-        uint32_t r = order[a], j = a;
-        while (j > 0 && s.lo[order[j - 1]] > s.lo[r]) order[j] = order[j - 1], j--;
-        order[j] = r;
-    }
-    free_end = malloc((size_t)(nr + 1) * 4);   /* per slot: the last position of its current range */
-    if (!free_end) goto out;
-    uint32_t nslots = 0, first8 = UINT32_MAX, first4 = UINT32_MAX;
-    uint8_t *wide = calloc(nr + 1, 1);
-    if (!wide) goto out;
+        if (f->regs[r].type != IR_T_PRED && s.lo[r] != UINT32_MAX) key[no++] = (uint64_t)s.lo[r] << 32 | r;
+    qsort(key, no, sizeof *key, by_start);
     for (uint32_t a = 0; a < no; a++) {
-        uint32_t r = order[a];
-        bool w8 = ir_type_bytes[f->regs[r].type] == 8;
-        uint32_t got = UINT32_MAX;
-        for (uint32_t k = 0; k < nslots && got == UINT32_MAX; k++)
-            if (wide[k] == w8 && free_end[k] < s.lo[r]) got = k;
-        if (got == UINT32_MAX) got = nslots++, wide[got] = w8;
+        uint32_t r = (uint32_t)key[a], got = 0;
+        uint8_t w8 = ir_type_bytes[f->regs[r].type] == 8;
+        while (got < nslots && !(wide[got] == w8 && free_end[got] < s.lo[r])) got++;
+        if (got == nslots) nslots++, wide[got] = w8;
         free_end[got] = s.hi[r];
         slot[r] = got;
-        if (w8 && first8 == UINT32_MAX) first8 = got;
-        if (!w8 && first4 == UINT32_MAX) first4 = got;
+        if (first[w8] == UINT32_MAX) first[w8] = got;
     }
     for (uint32_t r = 0; r < nr; r++) {
         if (f->regs[r].type == IR_T_PRED || s.lo[r] != UINT32_MAX) continue;
-        bool w8 = ir_type_bytes[f->regs[r].type] == 8;
-        uint32_t *first = w8 ? &first8 : &first4;
-        if (*first == UINT32_MAX) *first = nslots++;
-        slot[r] = *first;
+        uint8_t w8 = ir_type_bytes[f->regs[r].type] == 8;
+        if (first[w8] == UINT32_MAX) first[w8] = nslots++;
+        slot[r] = first[w8];
     }
-    free(wide);
     rc = (int)nslots;
 out:
     free(s.lo);
     free(s.hi);
     free(start);
-    free(blk);
-    free(sets);
     free(lab_blk);
-    free(order);
+    free(last);
+    free(sets);
+    free(u);
+    free(d);
+    free(key);
     free(free_end);
+    free(wide);
     return rc;
 }
