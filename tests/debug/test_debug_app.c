@@ -327,12 +327,7 @@ Test(debug_app, ctrl_c_stops_a_spinning_kernel) {
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     type(fd, "run\r");
     cr_assert(wait_for(fd, 0, "[Launch of CUDA kernel 2 spin()"), "%s", seen);
-    usleep(300000);
-    size_t mark = nseen;
-    type(fd, "\003");
-    cr_assert(wait_for(fd, mark, "Program received signal SIGINT, Interrupt."), "no stop:\n%s", seen);
-    cr_assert(wait_for(fd, mark, "spin() at dbg_app.compute_90.ptx:"), "%s", seen);
-    mark = nseen;
+    size_t mark = interrupt_at(fd, "spin() at dbg_app.compute_90.ptx:");
     type(fd, "print go\rset var {u32} go = 1\rcontinue\r");
     cr_assert(wait_for(fd, mark, "$1 = 0"), "%s", seen);
     cr_assert(wait_for(fd, mark, "host: after spin: cudaSuccess"), "the flag did not end the loop:\n%s", seen);

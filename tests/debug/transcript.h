@@ -48,4 +48,15 @@ static inline void type(int fd, const char *keys) {
     cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
 }
 
+/* Lets the running kernel spin a while, then types Ctrl-C: the debugger
+ * stops it (saying so) at `where`. Returns where the terminal is then. */
+static inline size_t interrupt_at(int fd, const char *where) {
+    usleep(300000);
+    size_t mark = nseen;
+    type(fd, "\003");
+    cr_assert(wait_for(fd, mark, "Program received signal SIGINT, Interrupt."), "no stop:\n%s", seen);
+    cr_assert(wait_for(fd, mark, where), "%s", seen);
+    return nseen;
+}
+
 #endif
