@@ -132,3 +132,49 @@ Test(sched, a_forked_child_launches_on_threads_of_its_own) {
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's launch (status %d)", st);
     cr_assert(atom_sum_ok(4), "the parent's next launch");
 }
+
+/* %clock64 advances with the instructions a warp executes, %globaltimer is
+ * monotonic nanoseconds, and pmevent counts once per warp that executes it,
+ * per launch, readable through ptxi_ctx_last_launch_stats. Each thread
+ * stores clock64 and globaltimer before and after a 100-iteration loop, and
+ * triggers event 3 twice and event 7 once. */
+static const char timers_ptx[] = HDR
+    ".visible .entry tm(.param .u64 f)\n{\n.reg .pred %p1;\n.reg .b32 %r<4>;\n.reg .b64 %rd<12>;\n"
+    "ld.param.u64 %rd1, [f];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r1, %r2, 64, %r1;\n"
+    "mul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd1, %rd2;\nmov.u64 %rd4, %clock64;\n"
+    "mov.u64 %rd5, %globaltimer;\npmevent 3;\nmov.u32 %r3, 0;\nLOOP:\nadd.u32 %r3, %r3, 1;\n"
+    "setp.lt.u32 %p1, %r3, 100;\n@%p1 bra LOOP;\npmevent 3;\npmevent 7;\nmov.u64 %rd6, %clock64;\n"
+    "mov.u64 %rd7, %globaltimer;\nst.global.u64 [%rd3], %rd4;\nst.global.u64 [%rd3+8], %rd6;\n"
+    "st.global.u64 [%rd3+16], %rd5;\nst.global.u64 [%rd3+24], %rd7;\nret;\n}\n";
+
+Test(sched, clocks_timer_and_pmevent_counters) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, timers_ptx, strlen(timers_ptx), "t.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    uint64_t v[128 * 4];
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof v, &d), PTXI_SUCCESS);
+    void *args[] = {&d};
+    for (int launch = 0; launch < 2; launch++) {   /* counters are per launch */
+        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL,
+                                 args),
+                     PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+        ptxi_launch_stats st;
+        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+        cr_expect_eq(st.pmevents[3], 8u, "event 3: 4 warps, twice each (got %llu)", (unsigned long long)st.pmevents[3]);
+        cr_expect_eq(st.pmevents[7], 4u, "event 7: once per warp (got %llu)", (unsigned long long)st.pmevents[7]);
+        cr_expect_eq(st.pmevents[0], 0u);
+    }
+    ptxi_memcpy_dtoh(ctx, v, d, sizeof v);
+    for (int t = 0; t < 128; t++) {
+        const uint64_t *x = &v[4 * t];
+        cr_expect_geq(x[1] - x[0], 300u, "thread %d: clock64 advanced by %llu over 300 instructions", t,
+                      (unsigned long long)(x[1] - x[0]));
+        cr_expect_geq(x[3], x[2], "thread %d: globaltimer went back", t);
+        cr_expect_lt(x[3] - x[2], 10000000000ull, "thread %d: globaltimer ran %llu ns", t,
+                     (unsigned long long)(x[3] - x[2]));
+    }
+    ptxi_ctx_destroy(ctx);
+}
