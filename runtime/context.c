@@ -11,6 +11,15 @@
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
 
+/* The arena: the device's memory, in twice as much address space (at least
+ * 64 GiB) so that freed ranges wait long before they are reused, unless the
+ * options give the address space. */
+static int arena_init(ptxi_ctx *ctx) {
+    uint64_t mem = rt_device_memory(), reserve = ctx->opt.global_reserve;
+    if (!reserve) reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
+    return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+}
+
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s) {
     if (!ctx) return s;
     if (s) ctx->last = s;
@@ -111,7 +120,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
     }
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0) {
+    if (arena_init(ctx) < 0) {
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
@@ -160,7 +169,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
     release_all(ctx);
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0)
+    if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     ctx->detail[0] = 0;

@@ -278,11 +278,9 @@ ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out) 
 ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p) {
     RT_CHECK_STICKY(ctx);
     if (!p) return PTXI_SUCCESS;
-    bool inside;
-    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
-    if (!a || !inside || a->addr != p || (a->kind != VM_SH_GLOBAL && a->kind != VM_SH_MANAGED))
-        return rt_set_error(ctx, PTXI_INVALID_VALUE);
-    return vm_arena_free(&ctx->arena, p) ? rt_set_error(ctx, PTXI_INVALID_VALUE) : PTXI_SUCCESS;
+    return vm_arena_free_kind(&ctx->arena, p, VM_KIND(VM_SH_GLOBAL) | VM_KIND(VM_SH_MANAGED))
+               ? rt_set_error(ctx, PTXI_INVALID_VALUE)
+               : PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes) {
@@ -300,29 +298,26 @@ ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p) {
 
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
-    bool inside;
-    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
-    if (!a || !inside) return PTXI_NOT_FOUND;
-    if (base) *base = a->addr;
-    if (bytes) *bytes = a->size;
+    vm_alloc a;
+    if (!vm_arena_find(&ctx->arena, p, &a)) return PTXI_NOT_FOUND;
+    if (base) *base = a.addr;
+    if (bytes) *bytes = a.size;
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
-    ptxi_device_props p;
-    ptxi_device_get_props(&p);
-    if (total_bytes) *total_bytes = p.total_global_mem;
-    if (free_bytes) *free_bytes = p.total_global_mem > ctx->arena.in_use ? p.total_global_mem - ctx->arena.in_use : 0;
+    uint64_t total = ctx->arena.limit, used = vm_arena_in_use(&ctx->arena);
+    if (total_bytes) *total_bytes = total;
+    if (free_bytes) *free_bytes = total > used ? total - used : 0;
     return PTXI_SUCCESS;
 }
 
 /* A device range the host may copy: inside one live allocation. */
 static bool dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (!n) return true;
-    bool inside;
-    const vm_alloc *a = vm_arena_find(&ctx->arena, p, &inside);
-    return a && inside && p + n <= a->addr + (a->size ? a->size : 1);
+    vm_alloc a;
+    return vm_arena_find(&ctx->arena, p, &a) && n <= a.addr + (a.size ? a.size : 1) - p;
 }
 
 #define COPY_CHECK(ctx, ok)                                                    \
