@@ -241,6 +241,9 @@ void fe_module_end(fe_parser *p);
 ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_space);
 void fe_add_var_sym(fe_parser *p, ir_var *v);
 
+/* instruction forms: types and modifiers (forms.c); mn is the mnemonic for messages */
+void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d);
+
 /* symbols */
 const char *fe_intern(fe_parser *p, const char *s, uint32_t n);
 void fe_sym_init(fe_symtab *t);

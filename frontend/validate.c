@@ -341,6 +341,9 @@ static const char *const kind_word[] = { "", "a register", "a register or consta
                                           "a register, constant or symbol" };
 
 static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, fe_diags *d) {
+    char mn[128];
+    ir_insn_mnemonic(in, mn, sizeof mn);
+    fe_check_form(in, mn, d);
     const rule *r = rule_of[in->op];
     if (in->op == IR_OP_LD || in->op == IR_OP_LDU)
         r = &ld_rule;
@@ -351,7 +354,7 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
     if (!r)
         return;
     vctx c = { m, f, in, d, { 0 } };
-    ir_insn_mnemonic(in, c.mn, sizeof c.mn);
+    memcpy(c.mn, mn, sizeof mn);
     if (in->nopnds < r->min || in->nopnds > r->max) {
         if (r->min == r->max)
             fe_diag_add(d, in->loc, false, "'%s' takes %u operand%s, not %u", c.mn, r->min, r->min == 1 ? "" : "s", in->nopnds);
