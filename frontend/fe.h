@@ -185,7 +185,7 @@ ir_loc fe_loc(const fe_yyltype *l);
 bool fe_utf8_check(fe_parser *p, const char *s, size_t n, uint32_t line, uint32_t col);
 
 /* builder actions (build.c, decl.c) */
-void fe_version(fe_parser *p, fe_span text, ir_loc loc);
+void fe_version(fe_parser *p, fe_span text, ir_loc dloc, ir_loc loc);
 void fe_target(fe_parser *p, fe_span name, ir_loc loc);
 void fe_address_size(fe_parser *p, uint64_t v, ir_loc dloc, ir_loc loc);
 void fe_target_begin(fe_parser *p, ir_loc loc);
@@ -240,6 +240,8 @@ fe_cval fe_cv_name(fe_parser *p, fe_span name, ir_loc loc);
 void fe_module_end(fe_parser *p);
 ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_space);
 void fe_add_var_sym(fe_parser *p, ir_var *v);
+
+const char *fe_sreg_text(const ir_operand *o, char *buf, size_t cap);
 
 /* instruction forms: types and modifiers (forms.c); mn is the mnemonic for messages */
 void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d);

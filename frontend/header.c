@@ -64,10 +64,10 @@ static bool header_order(fe_parser *p, int want, const char *what, const char *w
     return true;
 }
 
-void fe_version(fe_parser *p, fe_span text, ir_loc loc) {
+void fe_version(fe_parser *p, fe_span text, ir_loc dloc, ir_loc loc) {
     unsigned maj = 0, min = 0;
     char buf[32];
-    if (!header_order(p, HDR_VERSION, ".version", "once, at the start of the file", loc))
+    if (!header_order(p, HDR_VERSION, ".version", "once, at the start of the file", dloc))
         return;
     if (!text.n)
         return;

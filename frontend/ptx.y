@@ -70,7 +70,7 @@ module:
   ;
 
 top:
-    VERSION NUM                 { fe_version(p, $2.sym, L(@2)); if ($2.kind != CV_DEC) fe_error(p, L(@2), "expected a version number such as 8.0"); }
+    VERSION NUM                 { fe_version(p, $2.sym, L(@1), L(@2)); if ($2.kind != CV_DEC) fe_error(p, L(@2), "expected a version number such as 8.0"); }
   | TARGET                      { fe_target_begin(p, L(@1)); } targets
   | ADDRESS_SIZE NUM            { fe_address_size(p, (uint64_t)$2.i, L(@1), L(@2)); }
   | FILE_D                      { fe_top_item(p, L(@1)); fe_file_directive(p, $1, L(@1)); }

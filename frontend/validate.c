@@ -33,6 +33,7 @@
  *     no st to a kernel parameter ["Illegal to write to function input
  *     parameter"]. */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fe.h"
@@ -205,8 +206,11 @@ static void check_value(vctx *c, const ir_operand *o, ir_type want, bool relaxed
         int cw = ir_type_class_of[want];
         if (cw == IR_TC_FLOAT || cw == IR_TC_PRED || cw == IR_TC_OPAQUE ||
             (sw != sb && !(sw == 2 && legacy_16bit_sreg(o->sreg))))
-            fe_diag_add(c->d, o->loc, false, "operand %u of '%s': special register '%%%s' holds .u%u, not .%s", pos + 1,
-                        c->mn, ir_sreg_name[o->sreg], sb * 8, ir_type_name[want]);
+        {
+            char nm[48];
+            fe_diag_add(c->d, o->loc, false, "operand %u of '%s': special register '%s' holds .u%u, not .%s", pos + 1,
+                        c->mn, fe_sreg_text(o, nm, sizeof nm), sb * 8, ir_type_name[want]);
+        }
         return;
     }
     case IR_OPND_REG:
@@ -376,7 +380,8 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
             continue;
         }
         if (o->kind == IR_OPND_SREG && in->op != IR_OP_MOV && in->op != IR_OP_CVT) {
-            fe_diag_add(d, o->loc, false, "special register '%%%s' can be read only by mov and cvt", ir_sreg_name[o->sreg]);
+            char nm[48];
+            fe_diag_add(d, o->loc, false, "special register '%s' can be read only by mov and cvt", fe_sreg_text(o, nm, sizeof nm));
             continue;
         }
         if (r->kind[i] == K_ADDR)
