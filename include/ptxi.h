@@ -14,7 +14,9 @@ extern "C" {
 #endif
 
 /* Errors. X(ENUM, value, sticky, message). Sticky errors persist in the context
- * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. */
+ * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. A call
+ * stack that overflows is an ILLEGAL_ADDRESS, as on an H100 (STACK_OVERFLOW is no
+ * longer returned; the value stays reserved). */
 #define PTXI_ERROR_LIST(X)                                                                  \
     X(SUCCESS, 0, 0, "no error")                                                            \
     X(INVALID_VALUE, 1, 0, "invalid argument")                                              \

@@ -536,7 +536,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
                 uint32_t align = i->imm > 0 ? (uint32_t)i->imm : 8;
                 uint64_t at = ((uint64_t)w->lsp[l] + align - 1) & ~(uint64_t)(align - 1);
                 if (at + size > w->local_stride) {
-                    vm_fault_at(w, i, l, 106, "alloca of %llu bytes overflows the %u-byte stack",
+                    vm_fault_at(w, i, l, 100, "alloca of %llu bytes overflows the %u-byte stack",
                                 (unsigned long long)size, w->local_stride);
                     return false;
                 }

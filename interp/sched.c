@@ -326,8 +326,9 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
     }
     int r = vm_push_frame(w, callee, lanes, i, i + 1);
     if (r < 0) {
-        vm_fault_at(w, i, __builtin_ctz(lanes), 106, r == -2 ? "call to '%s' overflows the per-thread stack"
-                                                             : "call to '%s' nests too deeply", callee->ir->name);
+        /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
+        vm_fault_at(w, i, __builtin_ctz(lanes), 100, r == -2 ? "call to '%s' overflows the per-thread stack"
+                                                              : "call to '%s' nests too deeply", callee->ir->name);
         return -1;
     }
     vm_frame *nf = &w->frames[w->depth - 1], *caller = &w->frames[w->depth - 2];
