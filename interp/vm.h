@@ -172,8 +172,14 @@ typedef struct vm_runtime {
 /* Why a launch stopped early. */
 typedef struct vm_fault {
     int status;                /* ptxi_status */
-    char msg[1024];            /* the report */
+    char msg[1024];            /* the report (a failed assert: its message line) */
+    /* Every failed assert's message line, each ending in \n, in the order the
+     * threads failed (up to VM_ASSERT_TEXT_MAX bytes); malloc'd, NULL when no
+     * assert failed: the caller of vm_launch frees it. */
+    char *asserts;
+    size_t asserts_len;
 } vm_fault;
+#define VM_ASSERT_TEXT_MAX ((size_t)16 << 20)
 
 typedef struct vm_launch_cfg {
     vm_func *kernel;

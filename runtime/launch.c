@@ -202,20 +202,21 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     memcpy(ctx->stats.pmevents, stats.pmevents, sizeof stats.pmevents);
     vm_arena_free(&ctx->arena, pbuf);
     if (work) vm_arena_free(&ctx->arena, work);
-    if (!rc) return PTXI_SUCCESS;
+    if (!rc) { free(fault.asserts); return PTXI_SUCCESS; }
     rt_detail(ctx, "%s", fault.msg);
-    if (rc == PTXI_ASSERT) {
-        /* the GPU prints the assertion at the next flush point */
-        size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = strlen(fault.msg);
+    if (rc == PTXI_ASSERT && fault.asserts) {
+        /* the GPU prints every failed assertion at the next flush point */
+        size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = fault.asserts_len;
         char *p = realloc(ctx->pending, n + m + 1);
         if (p) {
-            memcpy(p + n, fault.msg, m + 1);   /* one line per failed assert, each ending in \n */
+            memcpy(p + n, fault.asserts, m + 1);   /* one line per failed assert, each ending in \n */
             ctx->pending = p;
         }
-    } else if (!ctx->quiet_faults) {
+    } else if (rc != PTXI_ASSERT && !ctx->quiet_faults) {
         fprintf(ctx->err, "%s\n", fault.msg);
         fflush(ctx->err);
     }
+    free(fault.asserts);
     return rt_set_error(ctx, (ptxi_status)rc);
 }
 
