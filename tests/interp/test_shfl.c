@@ -52,3 +52,41 @@ Test(shfl, full_warp_every_mode_and_delta) {
             }
     ptxi_ctx_destroy(ctx);
 }
+
+/* Blocks of 56 threads: warp 1 has 24 lanes, and its lanes 16-23 exit before
+ * the collectives. Lanes that do not exist or have exited count as exited: the
+ * full-mask shfl and ballot run without them, and a shfl that reads one of them
+ * gets 0 (measured on an H100: gpu/jobs/fidelity/recorded/warp_probe.*). */
+static const char *GONE =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 100;\n"
+    "setp.ge.u32 %p0, %r1, 48;\n@%p0 exit;\n"
+    "shfl.sync.down.b32 %r3, %r2, 4, 31, -1;\nand.b32 %r4, %r1, 1;\nsetp.ne.u32 %p1, %r4, 0;\n"
+    "vote.sync.ballot.b32 %r5, %p1, -1;\n"
+    "mul.wide.u32 %rd2, %r1, 8;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.v2.u32 [%rd3], {%r3, %r5};\nret;\n}\n";
+
+Test(shfl, exited_and_missing_lanes_read_zero) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, NULL), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, GONE, strlen(GONE), "gone.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr out;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 56 * 8, &out), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memset_d8(ctx, out, 0xee, 56 * 8), PTXI_SUCCESS);
+    void *args[] = {&out};
+    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){56, 1, 1}, 0, NULL, args),
+                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    uint32_t got[56][2];
+    ptxi_memcpy_dtoh(ctx, got, out, sizeof got);
+    for (int t = 0; t < 56; t++) {
+        int l = t % 32, src = l + 4, warp_lanes = t < 32 ? 32 : 16;   /* lanes alive in the warp */
+        uint32_t want = src > 31 ? (uint32_t)t + 100 : src < warp_lanes ? (uint32_t)(t + 4) + 100 : 0;
+        uint32_t ballot = warp_lanes == 32 ? 0xaaaaaaaau : 0x0000aaaau;
+        if (t >= 48) want = ballot = 0xeeeeeeeeu;   /* exited before storing */
+        cr_assert_eq(got[t][0], want, "thread %d: shfl read 0x%x, want 0x%x", t, got[t][0], want);
+        cr_assert_eq(got[t][1], ballot, "thread %d: ballot 0x%x, want 0x%x", t, got[t][1], ballot);
+    }
+    ptxi_ctx_destroy(ctx);
+}
