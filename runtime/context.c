@@ -138,6 +138,7 @@ static void release_all(ptxi_ctx *ctx) {
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
+    ctx->fifo_fixed = false;
     vm_arena_destroy(&ctx->arena);
 }
 
@@ -205,6 +206,7 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         ctx->stack_size = (value + 15) & ~(size_t)15;
         return PTXI_SUCCESS;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE:
+        if (ctx->fifo_fixed) return rt_set_error(ctx, PTXI_INVALID_VALUE);   /* as on the GPU */
         if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
         ctx->fifo_size = value;
         return PTXI_SUCCESS;

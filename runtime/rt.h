@@ -52,6 +52,7 @@ struct ptxi_ctx {
     rt_heap heap;
     uint64_t heap_base;
     bool heap_ready;           /* the heap exists: its size is fixed from now on */
+    bool fifo_fixed;           /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;             /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
