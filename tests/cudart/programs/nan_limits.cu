@@ -23,6 +23,32 @@ static void set_limit(const char *when, cudaLimit l, const char *name, size_t v)
            cudaGetErrorName(g), cudaGetErrorName(cudaGetLastError()));
 }
 
+// Runs k on every pair (y, x) of the n values whose bits are `bits` and prints
+// the result bits, one row per y.
+template <typename F, typename U, int N>
+static int table(const char *name, const U (&bits)[N], void (*k)(const F *, const F *, int, F *)) {
+    F h[N * N], *y, *x, *o;
+    memcpy(h, bits, sizeof bits);
+    CHECK(cudaMalloc(&y, sizeof bits));
+    CHECK(cudaMalloc(&x, sizeof bits));
+    CHECK(cudaMalloc(&o, sizeof h));
+    CHECK(cudaMemcpy(y, h, sizeof bits, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(x, h, sizeof bits, cudaMemcpyHostToDevice));
+    k<<<1, N * N>>>(y, x, N, o);
+    SHOW(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost));
+    printf("%s(y, x), rows y, columns x:", name);
+    const int w = 2 * sizeof(U);
+    for (int i = 0; i < N * N; i++) {
+        U u;
+        memcpy(&u, &h[i], sizeof u);
+        if (i % N == 0) printf("\n  %0*llx:", w, (unsigned long long)bits[i / N]);
+        printf(" %0*llx", w, (unsigned long long)u);
+    }
+    printf("\n");
+    return 0;
+}
+
 int main() {
     set_limit("before any launch", cudaLimitPrintfFifoSize, "printf fifo", 2 << 20);
     nop<<<1, 1>>>();
@@ -32,49 +58,12 @@ int main() {
     set_limit("after a launch", cudaLimitMallocHeapSize, "malloc heap", 32 << 20);
     set_limit("after a launch", cudaLimitStackSize, "stack", 2048);
 
-    const uint32_t fb[] = {0x7fc00000u, 0xffc00000u, 0x7fa00001u, 0xff812345u, 0x7fffffffu,
-                           0x3f800000u, 0xbf800000u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u};
-    const int nf = sizeof fb / sizeof *fb;
-    float hf[nf * nf], *yf, *xf, *of;
-    memcpy(hf, fb, sizeof fb);
-    CHECK(cudaMalloc(&yf, sizeof fb));
-    CHECK(cudaMalloc(&xf, sizeof fb));
-    CHECK(cudaMalloc(&of, sizeof hf));
-    CHECK(cudaMemcpy(yf, hf, sizeof fb, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(xf, hf, sizeof fb, cudaMemcpyHostToDevice));
-    atan2_f<<<1, nf * nf>>>(yf, xf, nf, of);
-    SHOW(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hf, of, sizeof hf, cudaMemcpyDeviceToHost));
-    printf("atan2f(y, x), rows y, columns x:");
-    for (int i = 0; i < nf * nf; i++) {
-        uint32_t u;
-        memcpy(&u, &hf[i], 4);
-        if (i % nf == 0) printf("\n  %08x:", fb[i / nf]);
-        printf(" %08x", u);
-    }
-    printf("\n");
-
-    const uint64_t db[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff4000000000001ull, 0xfff0000012345678ull,
-                           0x7fffffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull, 0,
-                           0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull};
-    const int nd = sizeof db / sizeof *db;
-    double hd[nd * nd], *yd, *xd, *od;
-    memcpy(hd, db, sizeof db);
-    CHECK(cudaMalloc(&yd, sizeof db));
-    CHECK(cudaMalloc(&xd, sizeof db));
-    CHECK(cudaMalloc(&od, sizeof hd));
-    CHECK(cudaMemcpy(yd, hd, sizeof db, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(xd, hd, sizeof db, cudaMemcpyHostToDevice));
-    atan2_d<<<1, nd * nd>>>(yd, xd, nd, od);
-    SHOW(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hd, od, sizeof hd, cudaMemcpyDeviceToHost));
-    printf("atan2(y, x), rows y, columns x:");
-    for (int i = 0; i < nd * nd; i++) {
-        uint64_t u;
-        memcpy(&u, &hd[i], 8);
-        if (i % nd == 0) printf("\n  %016llx:", (unsigned long long)db[i / nd]);
-        printf(" %016llx", (unsigned long long)u);
-    }
-    printf("\n");
+    static const uint32_t fb[] = {0x7fc00000u, 0xffc00000u, 0x7fa00001u, 0xff812345u, 0x7fffffffu,
+                                  0x3f800000u, 0xbf800000u, 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u};
+    static const uint64_t db[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff4000000000001ull,
+                                  0xfff0000012345678ull, 0x7fffffffffffffffull, 0x3ff0000000000000ull,
+                                  0xbff0000000000000ull, 0, 0x8000000000000000ull, 0x7ff0000000000000ull,
+                                  0xfff0000000000000ull};
+    if (table("atan2f", fb, atan2_f) || table("atan2", db, atan2_d)) return 1;
     return 0;
 }
