@@ -159,6 +159,7 @@ static void release_all(ptxi_ctx *ctx) {
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
+    ctx->fifo_fixed = false;
     vm_arena_destroy(&ctx->arena);
 }
 
@@ -240,7 +241,8 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         else ctx->stack_size = (value + 15) & ~(size_t)15;
         break;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE:
-        if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
+        if (ctx->fifo_fixed) st = PTXI_INVALID_VALUE;   /* as on the GPU */
+        else if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
         else ctx->fifo_size = value;
         break;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE:

@@ -31,27 +31,32 @@ static uint32_t block_limit(const ir_func *f) {
 
 static uint32_t local_bytes(const ptxi_kernel *k) { return k->vf->local_size; }
 
-/* Static shared bytes of a function and everything it calls (each function once). */
-static uint32_t shared_of(const vm_func *f, const vm_func **seen, unsigned *nseen) {
+/* The sum of of(g) over f and every function it calls directly (each once). */
+static uint32_t sum_callees(const vm_func *f, uint32_t (*of)(const vm_func *), const vm_func **seen, unsigned *nseen) {
     for (unsigned k = 0; k < *nseen; k++)
         if (seen[k] == f) return 0;
     if (*nseen == 256) return 0;
     seen[(*nseen)++] = f;
-    uint32_t n = f->shared_bytes;
+    uint32_t n = of(f);
     for (uint32_t c = 0; f->code && c < f->ncode; c++)
         if (f->code[c].op == VM_CALL && ((const vm_callinfo *)f->code[c].p)->callee)
-            n += shared_of(((const vm_callinfo *)f->code[c].p)->callee, seen, nseen);
+            n += sum_callees(((const vm_callinfo *)f->code[c].p)->callee, of, seen, nseen);
     return n;
 }
+
+static uint32_t kernel_sum(const ptxi_kernel *k, uint32_t (*of)(const vm_func *)) {
+    const vm_func *seen[256];
+    unsigned n = 0;
+    return sum_callees(k->vf, of, seen, &n);
+}
+
+static uint32_t shared_bytes(const vm_func *f) { return f->shared_bytes; }
+static uint32_t is_vprintf(const vm_func *f) { return !f->ir->has_body && !strcmp(f->ir->name, "vprintf"); }
 
 /* The kernel's static shared memory: its own variables and its callees'.
  * (The CTA's shared window is laid out for the whole module, but limits are
  * checked per kernel, as a GPU does.) */
-static uint32_t static_shared(const ptxi_kernel *k) {
-    const vm_func *seen[256];
-    unsigned n = 0;
-    return shared_of(k->vf, seen, &n);
-}
+static uint32_t static_shared(const ptxi_kernel *k) { return kernel_sum(k, shared_bytes); }
 
 /* The opt-in may be set by one thread while another launches the kernel. */
 static int max_dyn_shared(const ptxi_kernel *k) { return __atomic_load_n(&k->max_dyn_shared, __ATOMIC_RELAXED); }
@@ -168,6 +173,10 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         return rt_set_error(ctx, PTXI_INVALID_PARAMETERS);
     }
     rt_flush(ctx);
+    /* the printf FIFO's size is fixed by the first launch of a kernel that
+     * calls printf (on an H100 a launch of one that does not leaves it free:
+     * tests/cudart/programs/nan_limits.cu, gpu/jobs/rt_defaults) */
+    if (!ctx->fifo_fixed && kernel_sum(k, is_vprintf)) ctx->fifo_fixed = true;
     uint64_t pbuf = vm_arena_alloc(&ctx->arena, params_size ? params_size : 1, VM_SH_PARAM, "kernel parameters");
     if (!pbuf) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
     memcpy((void *)(uintptr_t)pbuf, params, params_size);
@@ -211,23 +220,24 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     pthread_mutex_unlock(&ctx->lock);
     vm_arena_free(&ctx->arena, pbuf);
     if (work) vm_arena_free(&ctx->arena, work);
-    if (!rc) return PTXI_SUCCESS;
+    if (!rc) { free(fault.asserts); return PTXI_SUCCESS; }
     rt_detail(ctx, "%s", fault.msg);
-    if (rc == PTXI_ASSERT) {
-        /* the GPU prints the assertion at the next flush point */
+    if (rc == PTXI_ASSERT && fault.asserts) {
+        /* the GPU prints every failed assertion at the next flush point */
         pthread_mutex_lock(&ctx->lock);
-        size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = strlen(fault.msg);
+        size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = fault.asserts_len;
         char *p = realloc(ctx->pending, n + m + 1);
         if (p) {
-            memcpy(p + n, fault.msg, m + 1);   /* one line per failed assert, each ending in \n */
+            memcpy(p + n, fault.asserts, m + 1);   /* one line per failed assert, each ending in \n */
             ctx->pending = p;
         }
         pthread_mutex_unlock(&ctx->lock);
-    } else if (!ctx->quiet_faults) {
+    } else if (rc != PTXI_ASSERT && !ctx->quiet_faults) {
         FILE *err = ctx->err;
         fprintf(err, "%s\n", fault.msg);
         fflush(err);
     }
+    free(fault.asserts);
     return rt_set_error(ctx, (ptxi_status)rc);
 }
 

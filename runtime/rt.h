@@ -60,6 +60,7 @@ struct ptxi_ctx {
     rt_heap heap;
     uint64_t heap_base;
     _Atomic bool heap_ready;   /* the heap exists: its size is fixed from now on */
+    _Atomic bool fifo_fixed;   /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;             /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
