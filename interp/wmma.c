@@ -13,6 +13,7 @@
 #include "alu_half.h"
 #include "exec_mem.h"
 #include "lower_ext.h"
+#include "mma_core.h"
 
 enum { W_LOAD, W_STORE, W_MMA };
 
