@@ -63,13 +63,15 @@ static int meta_row_bits(const mma_rec *r) {
     return t == MT_TF32 ? 2 * k : t == MT_S4 || t == MT_U4 ? k / 2 : k;
 }
 
-/* The index pair of group q of row `row`: the quad of lanes of the row's
- * group holds rows g and g+8; T = 2 x bits/32 lanes of it, starting at lane
- * sel x T, contribute, each with 16 bits of row g then 16 bits of row g+8. */
+/* The index pair of group q of row `row`. The quad of lanes of the row's
+ * group holds rows g and g+8; T = 2 x bits/32 of its lanes, from lane sel x T
+ * on, contribute: for 16- and 32-bit types each lane 16 bits of row g then 16
+ * bits of row g+8; for 8- and 4-bit types lane 2w of them word w of row g and
+ * lane 2w+1 word w of row g+8. */
 static unsigned meta_nibble(const mma_rec *r, const uint32_t *e, int row, int q) {
-    int T = 2 * meta_row_bits(r) / 32, g = row & 7, bit = 4 * q;
-    int lane = 4 * g + r->sel * T + bit / 16;
-    return (e[lane] >> (16 * (row >> 3) + bit % 16)) & 15;
+    int T = 2 * meta_row_bits(r) / 32, bit = 4 * q, lane = 4 * (row & 7) + r->sel * T;
+    if (vm_mt_bits(r->op.ta) >= 16) return (e[lane + bit / 16] >> (16 * (row >> 3) + bit % 16)) & 15;
+    return (e[lane + 2 * (bit / 32) + (row >> 3)] >> (bit % 32)) & 15;
 }
 
 /* Compressed A (m x k/2) -> dense (m x k). */
