@@ -148,7 +148,9 @@ void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, cons
             } else {
                 double a[128], b[128];
                 for (int k = 0; k < K; k++) a[k] = value(op->ta, A[y * K + k]), b[k] = value(op->tb, B[k * N + x]);
-                float f = vm_mma_sum(a, b, K, (float)value(op->tc, c));
+                float f = (float)value(op->tc, c);
+                int step = op->kstep ? op->kstep : K;
+                for (int k0 = 0; k0 < K; k0 += step) f = vm_mma_sum(a + k0, b + k0, step, f);
                 *d = op->td == MT_F16 ? alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, f32_bits(f), ALU_RN, 0) : f32_bits(f);
             }
         }

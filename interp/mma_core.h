@@ -23,6 +23,7 @@ enum { VM_BOP_NONE, VM_BOP_XOR, VM_BOP_AND };
 
 typedef struct vm_mma_op {
     uint16_t m, n, k;
+    uint16_t kstep;           /* floating point: K summed per hardware step (0: all of K) */
     uint8_t ta, tb, tc, td;   /* MT_* */
     uint8_t bop;              /* VM_BOP_* */
     bool satfinite;
