@@ -19,7 +19,9 @@ extern "C" {
 #endif
 
 /* Errors. X(ENUM, value, sticky, message). Sticky errors persist in the context
- * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. */
+ * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. A call
+ * stack that overflows is an ILLEGAL_ADDRESS, as on an H100 (STACK_OVERFLOW is no
+ * longer returned; the value stays reserved). */
 #define PTXI_ERROR_LIST(X)                                                                  \
     X(SUCCESS, 0, 0, "no error")                                                            \
     X(INVALID_VALUE, 1, 0, "invalid argument")                                              \
@@ -96,7 +98,7 @@ void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on);
 /* Limits, as cudaLimit. */
 typedef enum ptxi_limit {
     PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
-    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO */
+    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
     PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);

@@ -11,6 +11,15 @@
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
 
+/* The arena: the device's memory, in twice as much address space (at least
+ * 64 GiB) so that freed ranges wait long before they are reused, unless the
+ * options give the address space. */
+static int arena_init(ptxi_ctx *ctx) {
+    uint64_t mem = rt_device_memory(), reserve = ctx->opt.global_reserve;
+    if (!reserve) reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
+    return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+}
+
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s) {
     if (!ctx) return s;
     if (s) atomic_store(&ctx->last, s);
@@ -119,7 +128,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
     }
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0) {
+    if (arena_init(ctx) < 0) {
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
@@ -150,6 +159,7 @@ static void release_all(ptxi_ctx *ctx) {
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
+    ctx->fifo_fixed = false;
     vm_arena_destroy(&ctx->arena);
 }
 
@@ -173,7 +183,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
     release_all(ctx);
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0)
+    if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
@@ -231,7 +241,8 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         else ctx->stack_size = (value + 15) & ~(size_t)15;
         break;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE:
-        if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
+        if (ctx->fifo_fixed) st = PTXI_INVALID_VALUE;   /* as on the GPU */
+        else if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
         else ctx->fifo_size = value;
         break;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE:

@@ -60,6 +60,7 @@ struct ptxi_ctx {
     rt_heap heap;
     uint64_t heap_base;
     _Atomic bool heap_ready;   /* the heap exists: its size is fixed from now on */
+    _Atomic bool fifo_fixed;   /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;             /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
@@ -75,6 +76,8 @@ void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf
 int rt_ensure_heap(ptxi_ctx *ctx);
 /* Defaults of the limits as CUDA reports them on an H100 (props.c). */
 size_t rt_default_limit(ptxi_limit which);
+/* Bytes of device memory: what the host can back, or $PTXI_DEVICE_MEMORY (props.c). */
+uint64_t rt_device_memory(void);
 
 /* Every API call on a context with a sticky error returns that error, after
  * writing what the failed kernel printed (and its assertion) as a GPU does. */

@@ -17,11 +17,14 @@ static const int attr_values[] = {
 #define A(name) attr_values[cudaDevAttr##name]
 
 /* The device is the H100 SXM5 80GB whose answers ptxi reproduces, as the NVIDIA
- * runtime describes it (recorded), so that programs print what they print there. */
+ * runtime describes it (recorded), so that programs print what they print there;
+ * but its memory is what this host can back (ptxi_device_get_props). */
 void cr_fill_props(struct cudaDeviceProp *p) {
+    ptxi_device_props own;
+    ptxi_device_get_props(&own);
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
-    p->totalGlobalMem = 85017493504ull;
+    p->totalGlobalMem = own.total_global_mem;
     p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
     p->regsPerBlock = A(MaxRegistersPerBlock);
     p->warpSize = A(WarpSize);
