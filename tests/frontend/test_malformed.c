@@ -155,3 +155,23 @@ ParameterizedTest(sample *s, malformed, ptxas_agrees, .timeout = 60) {
     free(arch);
     free(text);
 }
+
+/* `ptxi run` refuses them too, with the same exit status and the diagnostic */
+Test(malformed, run_exits_1) {
+    static const char *const picks[] = { "header_empty", "header_version_9_9", "neg_float_operand",
+                                         "vector_mixed_sizes_ld", "round_fma_missing" };
+    char out[] = "/tmp/ptxi-run-XXXXXX";
+    int fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "%s/bin/ptxi run '%s/%s.ptx' >'%s' 2>&1", PTXI_BINARY_DIR, DIR, picks[i], out);
+        int st = system(cmd);
+        char *text = slurp(out, NULL);
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: ptxi run exited %d", picks[i], WEXITSTATUS(st));
+        cr_expect(text && strstr(text, ": error: "), "%s: no diagnostic:\n%s", picks[i], text ? text : "");
+        free(text);
+    }
+    unlink(out);
+}
