@@ -1,7 +1,12 @@
 /* ptxi.h — the public C API of ptxi, a PTX interpreter and runtime.
  * Shaped like the CUDA driver API: a context owns device memory, modules and
  * streams; a module is PTX text; a kernel is an .entry of a module.
- * Every call returns a ptxi_status; handles are created and destroyed in pairs. */
+ * Every call returns a ptxi_status; handles are created and destroyed in pairs.
+ * Threads: any number of host threads may call any function at once, on the
+ * same context or not, except that nothing else may use a context while it is
+ * destroyed or reset, a module while it is unloaded, or a stream while it is
+ * destroyed. The last error, the error detail and the launch statistics are
+ * the context's (the latest of any thread's). */
 #ifndef PTXI_H
 #define PTXI_H
 
@@ -80,7 +85,8 @@ ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx);   /* waits for all streams; a f
 ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx);
 ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
 /* Text of the last failure: parse diagnostics, or a fault report naming kernel,
- * PTX line, .cu line, block, thread and address. Owned by ctx; valid until the next call. */
+ * PTX line, .cu line, block, thread and address. A copy owned by the calling
+ * thread, valid until its next call of this function. */
 const char *ptxi_ctx_error_detail(ptxi_ctx *ctx);
 /* Where printf output and fault reports go (default stdout / stderr). */
 void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out);

@@ -21,24 +21,6 @@ double vm_now(void) {
 
 /* ---- faults ---- */
 
-void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len) {
-    bool inside;
-    const vm_alloc *n = vm_arena_find(a, addr, &inside);
-    if (!addr) snprintf(buf, len, " (null pointer)");
-    else if (!n) snprintf(buf, len, " (no device memory is allocated)");
-    else if (inside) snprintf(buf, len, " (inside %s%s%s of %llu bytes at 0x%llx, freed or read-only)",
-                              n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
-                              (unsigned long long)n->size, (unsigned long long)n->addr);
-    else if (addr >= n->addr + n->size)
-        snprintf(buf, len, " (%llu bytes after the end of %s%s%s of %llu bytes at 0x%llx)",
-                 (unsigned long long)(addr - n->addr - n->size), n->what ? "'" : "the allocation",
-                 n->what ? n->what : "", n->what ? "'" : "", (unsigned long long)n->size, (unsigned long long)n->addr);
-    else
-        snprintf(buf, len, " (%llu bytes before %s%s%s of %llu bytes at 0x%llx)", (unsigned long long)(n->addr - addr),
-                 n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
-                 (unsigned long long)n->size, (unsigned long long)n->addr);
-}
-
 static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
     for (uint32_t d = w->depth; d-- > 0;) {
         const vm_func *f = w->frames[d].fn;
