@@ -137,13 +137,37 @@ static uint64_t mma_sum_f16(const double *a, const double *b, int n, double c) {
     return isnan(r) ? 0x7FFF : alu_fp_encode(ALU_FMT_F16, r, ALU_RN, 0);
 }
 
-/* ---- the tile ---- */
-
 static uint64_t f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
 }
+
+/* e4m3/e5m2 products (measured on an H100, ptx-samples/mma_subbyte and
+ * mma_sparse): two steps over half of K each, chained from zero in the output
+ * precision (each step a sum as above), the first over the elements that are
+ * bytes 0 and 1 of A's registers, the second over bytes 2 and 3; the
+ * accumulator is added last, with one rounding to nearest. */
+static uint64_t fp8_sum(const vm_mma_op *op, const double *a, const double *b, double c) {
+    double ah[2][64], bh[2][64];
+    int n[2] = {0, 0};
+    for (int k = 0; k < op->k; k++) {
+        /* dense: byte k%4 of a register; sparse: k/4 is the index pair of
+         * compressed elements 2(k/4) and 2(k/4)+1 */
+        int h = op->sparse ? (k >> 2) & 1 : (k & 3) >> 1;
+        ah[h][n[h]] = a[k], bh[h][n[h]++] = b[k];
+    }
+    if (op->td == MT_F16) {
+        double x = alu_fp_decode(ALU_FMT_F16, mma_sum_f16(ah[0], bh[0], n[0], 0.0));
+        x = alu_fp_decode(ALU_FMT_F16, mma_sum_f16(ah[1], bh[1], n[1], x));
+        return alu_fp_encode(ALU_FMT_F16, x + c, ALU_RN, 0);
+    }
+    float x = vm_mma_sum(ah[0], bh[0], n[0], 0.0f);
+    x = vm_mma_sum(ah[1], bh[1], n[1], x);
+    return f32_bits(x + (float)c);
+}
+
+/* ---- the tile ---- */
 
 void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D) {
     int M = op->m, N = op->n, K = op->k;
@@ -171,6 +195,10 @@ void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, cons
             } else {
                 double a[128], b[128];
                 for (int k = 0; k < K; k++) a[k] = value(op->ta, A[y * K + k]), b[k] = value(op->tb, B[k * N + x]);
+                if (op->ta == MT_E4M3 || op->ta == MT_E5M2) {
+                    *d = fp8_sum(op, a, b, value(op->tc, c));
+                    continue;
+                }
                 if (op->td == MT_F16) {
                     *d = mma_sum_f16(a, b, K, value(op->tc, c));
                     continue;
