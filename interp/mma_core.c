@@ -1,8 +1,9 @@
 /* mma_core.c — D = A B + C as the tensor cores compute it, for every element
  * type of mma.sync, mma.sp and wmma (mma_core.h). Floating-point products are
  * exact; how they are summed with the accumulator follows what an H100/H200
- * was measured to do (vm_mma_sum); integer sums are exact, wrapping to 32 bits
- * or saturating with .satfinite; .b1 products are bit operations counted by popc. */
+ * was measured to do (vm_mma_sum; fp8_sum for e4m3/e5m2; interp/ALU.md);
+ * integer sums are exact, wrapping to 32 bits or saturating with .satfinite;
+ * .b1 products are bit operations counted by popc. */
 #include <math.h>
 #include <string.h>
 
