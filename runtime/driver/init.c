@@ -258,13 +258,23 @@ CD_EXPORT CUresult get_proc_address_v1(const char *symbol, void **pfn, int cudaV
 
 /* NVIDIA's CUDA runtime (libcudart_static.a, linked by nvcc's default -cudart static)
  * asks the driver for private export tables before anything else and refuses a driver
- * that does not answer them. ptxi does not answer them: it says what to do instead. */
+ * that does not answer them. ptxi does not answer them: for the tables that runtime
+ * asks for first (their ids as CUDA 13.0's libcudart_static.a passes them) it says
+ * what to do instead; other private tables (NVIDIA's other libraries) are refused. */
+static const unsigned char static_runtime_tables[][16] = {
+    {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9},
+    {0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9},
+};
+
 CD_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) {
     if (ppExportTable) *ppExportTable = NULL;
-    if (!pExportTableId) return CUDA_ERROR_INVALID_VALUE;
+    if (!ppExportTable || !pExportTableId) return CUDA_ERROR_INVALID_VALUE;
     char what[600];
-    snprintf(what, sizeof what, "%s links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared",
-             program_invocation_short_name);
+    snprintf(what, sizeof what, "cuGetExportTable (NVIDIA's private interfaces) is not implemented");
+    for (size_t i = 0; i < sizeof static_runtime_tables / sizeof static_runtime_tables[0]; i++)
+        if (!memcmp(pExportTableId->bytes, static_runtime_tables[i], 16))
+            snprintf(what, sizeof what, "%s links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared",
+                     program_invocation_short_name);
     cd_warn_once(what);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
