@@ -53,6 +53,8 @@ bool cd_stream(CUstream h, ptxi_stream **out);
 
 /* ---- module.c ---- */
 bool cd_kernel_valid(ptxi_kernel *k);
+/* Whether k is a live function, and whether it comes from a library (cuLibrary*). */
+bool cd_kernel_of_library(ptxi_kernel *k, bool *library);
 
 /* ---- fatbin.c / ptxlink.c (shared with libcudart, in runtime/cudart/) ---- */
 /* The best PTX of a fatbinary image (a fatbin header or nvcc's wrapper); 0 or a

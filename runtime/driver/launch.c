@@ -14,9 +14,9 @@
  * (library kernels live in the primary context and may be used from any). */
 static CUresult kernel_in(ptxi_ctx *ctx, CUfunction f, ptxi_kernel **out) {
     ptxi_kernel *k = KERNEL(f);
-    if (!cd_kernel_valid(k)) return CUDA_ERROR_INVALID_HANDLE;
-    ptxi_ctx *kc = ptxi_kernel_ctx(k);
-    if (kc != ctx && kc != ptxi_primary_peek()) return CUDA_ERROR_INVALID_HANDLE;
+    bool library = false;
+    if (!cd_kernel_of_library(k, &library)) return CUDA_ERROR_INVALID_HANDLE;
+    if (ptxi_kernel_ctx(k) != ctx && !library) return CUDA_ERROR_INVALID_HANDLE;
     *out = k;
     return CUDA_SUCCESS;
 }

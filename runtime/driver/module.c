@@ -13,19 +13,24 @@
 /* Live modules, for checking module and function handles. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ptxi_module **mods;
+static bool *is_library;
 static size_t nmods, capmods;
 
-static bool add_module(ptxi_module *m) {
+static bool add_module(ptxi_module *m, bool library) {
     pthread_mutex_lock(&lock);
     if (nmods == capmods) {
         size_t cap = capmods ? 2 * capmods : 16;
         ptxi_module **n = realloc(mods, cap * sizeof *n);
-        if (!n) {
+        if (n) mods = n;
+        bool *l = realloc(is_library, cap * sizeof *l);
+        if (l) is_library = l;
+        if (!n || !l) {
             pthread_mutex_unlock(&lock);
             return false;
         }
-        mods = n, capmods = cap;
+        capmods = cap;
     }
+    is_library[nmods] = library;
     mods[nmods++] = m;
     pthread_mutex_unlock(&lock);
     return true;
@@ -36,7 +41,10 @@ static bool take_module(ptxi_module *m) {
     size_t i = 0;
     while (i < nmods && mods[i] != m) i++;
     bool found = i < nmods;
-    if (found) mods[i] = mods[--nmods];
+    if (found) {
+        mods[i] = mods[--nmods];
+        is_library[i] = is_library[nmods];
+    }
     pthread_mutex_unlock(&lock);
     return found;
 }
@@ -49,16 +57,18 @@ static bool module_valid(ptxi_module *m) {
     return ok;
 }
 
-bool cd_kernel_valid(ptxi_kernel *k) {
+bool cd_kernel_of_library(ptxi_kernel *k, bool *library) {
     if (!k) return false;
     pthread_mutex_lock(&lock);
     bool ok = false;
     for (size_t i = 0; i < nmods && !ok; i++)
         for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i]); j < n && !ok; j++)
-            ok = ptxi_module_kernel_at(mods[i], j) == k;
+            if ((ok = ptxi_module_kernel_at(mods[i], j) == k) && library) *library = is_library[i];
     pthread_mutex_unlock(&lock);
     return ok;
 }
+
+bool cd_kernel_valid(ptxi_kernel *k) { return cd_kernel_of_library(k, NULL); }
 
 /* A reset of the primary context unloaded its modules. */
 static void forget_all(void *arg) {
@@ -140,7 +150,8 @@ static void jit_report(jit_logs *l, const char *error) {
 
 /* Loads an image into ctx; on failure the reason goes to the JIT error log and, once,
  * to stderr (a program that does not read the log still learns why). */
-static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_logs *logs, ptxi_module **out) {
+static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_logs *logs, bool library,
+                     ptxi_module **out) {
     pthread_once(&hook_once, install_hook);
     char msg[1024];
     char *ptx;
@@ -150,7 +161,7 @@ static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_log
         ptxi_status s = ptxi_module_load_data(ctx, ptx, len, name, out);
         free(ptx);
         if (s == PTXI_SUCCESS) {
-            if (!add_module(*out)) {
+            if (!add_module(*out, library)) {
                 ptxi_module_unload(*out);
                 r = CUDA_ERROR_OUT_OF_MEMORY;
             }
@@ -175,7 +186,7 @@ CD_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsig
     jit_logs logs;
     jit_parse(numOptions, options, optionValues, &logs);
     ptxi_module *m;
-    CUresult r = load(ctx, image, "cuModuleLoadData", &logs, &m);
+    CUresult r = load(ctx, image, "cuModuleLoadData", &logs, false, &m);
     if (r == CUDA_SUCCESS) *module = (CUmodule)m;
     return r;
 }
@@ -225,7 +236,7 @@ CD_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
     char *data = read_file(fname, &r);
     if (!data) return r;
     ptxi_module *m;
-    r = load(ctx, data, fname, NULL, &m);
+    r = load(ctx, data, fname, NULL, false, &m);
     free(data);
     if (r == CUDA_SUCCESS) *module = (CUmodule)m;
     return r;
@@ -335,7 +346,7 @@ CD_EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit
     jit_logs logs;
     jit_parse(numJitOptions, jitOptions, jitOptionsValues, &logs);
     ptxi_module *m;
-    CUresult r = load(ctx, code, "cuLibraryLoadData", &logs, &m);
+    CUresult r = load(ctx, code, "cuLibraryLoadData", &logs, true, &m);
     if (r == CUDA_SUCCESS) *library = (CUlibrary)m;
     return r;
 }
