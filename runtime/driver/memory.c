@@ -177,11 +177,15 @@ CD_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CU
 
 /* ---- copies ---- */
 
-/* [p, p+n) inside one allocation of ctx's arena. */
+/* [p, p+n) inside one allocation of ctx's arena, or inside registered host memory. */
 static bool device_span(ptxi_ctx *ctx, uint64_t p, size_t n) {
     ptxi_dptr base;
     size_t size;
-    if (ptxi_mem_get_range(ctx, p, &base, &size) != PTXI_SUCCESS) return false;
+    host_alloc a;
+    if (ptxi_mem_get_range(ctx, p, &base, &size) != PTXI_SUCCESS) {
+        if (!find_note(p, false, &a) || a.kind != KIND_REGISTERED) return false;
+        base = a.base, size = a.size;
+    }
     return p - base <= size && n <= size - (p - base);
 }
 
