@@ -34,7 +34,7 @@ bool cd_ctx_valid(ptxi_ctx *c) {
 static ptxi_ctx *current(void) { return depth ? stack[depth - 1] : ptxi_primary_peek(); }
 
 CUresult cd_current(ptxi_ctx **out) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     ptxi_ctx *c = current();
     if (!c || !cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
     ptxi_status st = ptxi_ctx_peek_last_error(c);
@@ -50,7 +50,7 @@ CUresult cd_current(ptxi_ctx **out) {
 
 #define CD_DEVICE(dev)                                        \
     do {                                                      \
-        if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED; \
+        if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED; \
         if ((dev) != 0) return CUDA_ERROR_INVALID_DEVICE;     \
     } while (0)
 
@@ -149,7 +149,7 @@ CD_EXPORT CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice 
 }
 
 CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     ptxi_ctx *c = CTX(ctx);
     pthread_mutex_lock(&lock);
     size_t i = 0;
@@ -170,7 +170,7 @@ CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
 CD_ALIAS(cuCtxDestroy, cuCtxDestroy_v2);
 
 CD_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!cd_ctx_valid(CTX(ctx))) return CUDA_ERROR_INVALID_CONTEXT;
     if (depth == STACK_MAX) return CUDA_ERROR_OUT_OF_MEMORY;
     stack[depth++] = CTX(ctx);
@@ -179,7 +179,7 @@ CD_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
 CD_ALIAS(cuCtxPushCurrent, cuCtxPushCurrent_v2);
 
 CD_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!depth) return CUDA_ERROR_INVALID_CONTEXT;
     ptxi_ctx *c = stack[--depth];
     if (pctx) *pctx = (CUcontext)c;
@@ -188,7 +188,7 @@ CD_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
 CD_ALIAS(cuCtxPopCurrent, cuCtxPopCurrent_v2);
 
 CD_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!ctx) {
         if (depth) depth--;
         return CUDA_SUCCESS;
@@ -200,7 +200,7 @@ CD_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
 }
 
 CD_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!pctx) return CUDA_ERROR_INVALID_VALUE;
     *pctx = (CUcontext)current();
     return CUDA_SUCCESS;
@@ -246,7 +246,7 @@ CD_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
 }
 
 CD_EXPORT CUresult cuCtxSynchronize(void) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     ptxi_ctx *c = current();
     if (!c || !cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
     return cd_map(ptxi_ctx_synchronize(c));

@@ -29,6 +29,9 @@
 
 /* ---- init.c ---- */
 extern bool cd_initialized;
+/* cuInit was called, or the runtime has set up the device (it initialises the
+ * driver for the program, as NVIDIA's runtime does). */
+static inline bool cd_ready(void) { return cd_initialized || ptxi_primary_peek() != NULL; }
 CUresult cd_map(ptxi_status s);
 void cd_warn_once(const char *what);
 

@@ -87,7 +87,7 @@ CD_EXPORT CUresult cuDriverGetVersion(int *driverVersion) {
 
 #define CD_INIT()                                             \
     do {                                                      \
-        if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED; \
+        if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED; \
     } while (0)
 
 CD_EXPORT CUresult cuDeviceGetCount(int *count) {

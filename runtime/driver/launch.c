@@ -249,7 +249,7 @@ CD_EXPORT CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, 
 /* ---- occupancy ---- */
 
 static CUresult occ_kernel(CUfunction f, ptxi_kernel **k) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     *k = KERNEL(f);
     return cd_kernel_valid(*k) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }

@@ -243,13 +243,13 @@ CD_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
 }
 
 CD_EXPORT CUresult cuModuleUnload(CUmodule hmod) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!take_module(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
     return cd_map(ptxi_module_unload(MODULE(hmod)));
 }
 
 CD_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!hfunc || !name) return CUDA_ERROR_INVALID_VALUE;
     if (!module_valid(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
     ptxi_kernel *k;
@@ -259,7 +259,7 @@ CD_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const c
 }
 
 CD_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!name) return CUDA_ERROR_INVALID_VALUE;
     if (!module_valid(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
     ptxi_dptr a;
@@ -338,7 +338,7 @@ CD_EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit
                                      CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                      unsigned int numLibraryOptions) {
     (void)libraryOptions, (void)libraryOptionValues, (void)numLibraryOptions;
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!library || !code) return CUDA_ERROR_INVALID_VALUE;
     ptxi_ctx *ctx;
     ptxi_status s = ptxi_primary_ctx(&ctx);
@@ -355,7 +355,7 @@ CD_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileNam
                                          void **jitOptionsValues, unsigned int numJitOptions,
                                          CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                          unsigned int numLibraryOptions) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!fileName) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
     char *data = read_file(fileName, &r);
@@ -423,7 +423,7 @@ struct CUlinkState_st {
 
 CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues,
                                    CUlinkState *stateOut) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!stateOut) return CUDA_ERROR_INVALID_VALUE;
     struct CUlinkState_st *st = calloc(1, sizeof *st);
     if (!st) return CUDA_ERROR_OUT_OF_MEMORY;

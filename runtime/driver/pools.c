@@ -36,7 +36,7 @@ static bool pool_valid(CUmemoryPool p) {
 }
 
 CD_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!pool_out) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     *pool_out = &default_pool;
@@ -44,7 +44,7 @@ CD_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice de
 }
 
 CD_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!pool) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     pthread_mutex_lock(&lock);
@@ -54,7 +54,7 @@ CD_EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev) {
 }
 
 CD_EXPORT CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     if (!pool_valid(pool)) return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&lock);
@@ -64,7 +64,7 @@ CD_EXPORT CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
 }
 
 CD_EXPORT CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!pool || !poolProps || poolProps->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
         poolProps->location.type != CU_MEM_LOCATION_TYPE_DEVICE || poolProps->location.id != 0)
         return CUDA_ERROR_INVALID_VALUE;

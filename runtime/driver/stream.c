@@ -29,7 +29,7 @@ CD_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
 }
 
 CD_EXPORT CUresult cuStreamDestroy_v2(CUstream hStream) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (is_default(hStream)) return CUDA_ERROR_INVALID_HANDLE;
     return cd_map(ptxi_stream_destroy(STREAM(hStream)));
 }
@@ -172,7 +172,7 @@ CD_EXPORT CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
 }
 
 CD_EXPORT CUresult cuEventDestroy_v2(CUevent hEvent) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     return cd_map(ptxi_event_destroy(EVENT(hEvent)));
 }
 CD_ALIAS(cuEventDestroy, cuEventDestroy_v2);
@@ -190,14 +190,14 @@ CD_EXPORT CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsi
 }
 
 CD_EXPORT CUresult cuEventSynchronize(CUevent hEvent) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     return cd_map(ptxi_event_synchronize(EVENT(hEvent)));
 }
 
 CD_EXPORT CUresult cuEventQuery(CUevent hEvent) { return cuEventSynchronize(hEvent); }
 
 CD_EXPORT CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
-    if (!cd_initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     return cd_map(ptxi_event_elapsed(pMilliseconds, EVENT(hStart), EVENT(hEnd)));
 }
 CD_ALIAS(cuEventElapsedTime, cuEventElapsedTime_v2);
