@@ -203,8 +203,9 @@ ptxi_status ptxi_event_record(ptxi_event *e, ptxi_stream *s) {
     if (s && s->ctx != e->ctx) return rt_set_error(e->ctx, PTXI_INVALID_HANDLE);
     RT_CHECK_STICKY(e->ctx);
     rt_flush(e->ctx);
+    double t = now();
     pthread_mutex_lock(&lock);
-    e->t = now();
+    e->t = t;
     e->recorded = true;
     e->stream = s;
     e->seq = e->ctx->host_seq;
@@ -212,18 +213,27 @@ ptxi_status ptxi_event_record(ptxi_event *e, ptxi_stream *s) {
     return PTXI_SUCCESS;
 }
 
+/* Other threads may record the event meanwhile: its fields are read under the lock. */
 ptxi_status ptxi_event_synchronize(ptxi_event *e) {
     if (!ptxi_event_live(e)) return PTXI_INVALID_HANDLE;
-    if (e->recorded) ptxi_stream_run_host_fns(e->ctx, e->stream, e->seq);
+    pthread_mutex_lock(&lock);
+    bool recorded = e->recorded;
+    ptxi_stream *s = e->stream;
+    uint64_t seq = e->seq;
+    pthread_mutex_unlock(&lock);
+    if (recorded) ptxi_stream_run_host_fns(e->ctx, s, seq);
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_event_elapsed(float *ms, ptxi_event *a, ptxi_event *b) {
     if (!ms) return PTXI_INVALID_VALUE;
     if (!ptxi_event_live(a) || !ptxi_event_live(b)) return PTXI_INVALID_HANDLE;
-    if ((a->flags | b->flags) & PTXI_EVENT_DISABLE_TIMING || !a->recorded || !b->recorded)
-        return PTXI_INVALID_HANDLE;
-    *ms = (float)((b->t - a->t) * 1e3);
+    pthread_mutex_lock(&lock);
+    bool ok = !((a->flags | b->flags) & PTXI_EVENT_DISABLE_TIMING) && a->recorded && b->recorded;
+    double t = b->t - a->t;
+    pthread_mutex_unlock(&lock);
+    if (!ok) return PTXI_INVALID_HANDLE;
+    *ms = (float)(t * 1e3);
     return PTXI_SUCCESS;
 }
 
