@@ -319,6 +319,29 @@ CD_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSi
     return CUDA_SUCCESS;
 }
 
+/* Clusters of the config's shape that can be resident at once: the blocks that fit on
+ * every SM, in whole clusters. (A GPU also keeps each cluster inside one GPC, which
+ * can leave SMs over; this is the bound without that.) */
+CD_EXPORT CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config) {
+    ptxi_kernel *k;
+    CUresult r = occ_kernel(func, &k);
+    if (r != CUDA_SUCCESS) return r;
+    if (!numClusters || !config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    unsigned size = 0;
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            size = config->attrs[i].value.clusterDim.x * config->attrs[i].value.clusterDim.y *
+                   config->attrs[i].value.clusterDim.z;
+    unsigned most = get_extra(k).non_portable ? 16 : 8;
+    if (!size || size > most) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    int sms = 0;
+    ptxi_device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sms);
+    int per_sm = active_blocks(k, (int)(config->blockDimX * config->blockDimY * config->blockDimZ),
+                               config->sharedMemBytes);
+    *numClusters = per_sm * sms / (int)size;
+    return CUDA_SUCCESS;
+}
+
 /* ---- tensor maps (the sm_90 bulk tensor copies: Triton's TMA) ---- */
 
 CD_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,

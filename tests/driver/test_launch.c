@@ -141,6 +141,17 @@ Test(launch, occupancy) {
     CK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 96));
     cr_expect_eq(block, 64);
     cr_expect_eq(grid, 32 * 132);
+    /* clusters of 4 blocks of 1024 threads: 2 blocks per SM, 264 in all, 66 clusters */
+    CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+    attr.value.clusterDim.x = 4, attr.value.clusterDim.y = 1, attr.value.clusterDim.z = 1;
+    CUlaunchConfig cfg = {4, 1, 1, 1024, 1, 1, 0, NULL, &attr, 1};
+    CK(cuOccupancyMaxActiveClusters(&n, f, &cfg));
+    cr_expect_eq(n, 66);
+    attr.value.clusterDim.x = 16;
+    cr_expect_eq(cuOccupancyMaxActiveClusters(&n, f, &cfg), CUDA_ERROR_INVALID_CLUSTER_SIZE);
+    CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+    CK(cuOccupancyMaxActiveClusters(&n, f, &cfg));
+    cr_expect_eq(n, 16);
     size_t dyn;
     CK(cuOccupancyAvailableDynamicSMemPerBlock(&dyn, f, 2, 128));
     cr_expect_eq(dyn, 233472 / 2 - 1024);
