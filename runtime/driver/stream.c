@@ -121,6 +121,17 @@ CD_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureSt
     return CUDA_SUCCESS;
 }
 
+/* The CUDA 10.1 and 11.3 forms of the same query. */
+CUresult capture_info_v1(CUstream hStream, CUstreamCaptureStatus *status, cuuint64_t *id) __asm__("cuStreamGetCaptureInfo");
+CD_EXPORT CUresult capture_info_v1(CUstream hStream, CUstreamCaptureStatus *status, cuuint64_t *id) {
+    return cuStreamGetCaptureInfo_v3(hStream, status, id, NULL, NULL, NULL, NULL);
+}
+
+CD_EXPORT CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *status, cuuint64_t *id,
+                                             CUgraph *graph, const CUgraphNode **deps, size_t *ndeps) {
+    return cuStreamGetCaptureInfo_v3(hStream, status, id, graph, deps, NULL, ndeps);
+}
+
 CD_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
     static _Thread_local CUstreamCaptureMode current = CU_STREAM_CAPTURE_MODE_GLOBAL;
     if (!mode) return CUDA_ERROR_INVALID_VALUE;
@@ -212,6 +223,9 @@ CD_ALIAS(cuStreamGetCtx_ptsz, cuStreamGetCtx);
 CD_ALIAS(cuStreamGetDevice_ptsz, cuStreamGetDevice);
 CD_ALIAS(cuStreamIsCapturing_ptsz, cuStreamIsCapturing);
 CD_ALIAS(cuStreamGetCaptureInfo_v3_ptsz, cuStreamGetCaptureInfo_v3);
+CD_ALIAS(cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCaptureInfo_v2);
+extern __typeof__(capture_info_v1) capture_info_v1_ptsz __asm__("cuStreamGetCaptureInfo_ptsz")
+    __attribute__((alias("cuStreamGetCaptureInfo"), visibility("default")));
 CD_ALIAS(cuLaunchHostFunc_ptsz, cuLaunchHostFunc);
 CD_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback);
 CD_ALIAS(cuEventRecord_ptsz, cuEventRecord);

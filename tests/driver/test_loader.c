@@ -36,6 +36,11 @@ Test(loader, versions_pick_the_abi) {
     cr_expect_eq(proc("cuGetProcAddress", 11030, 0, &st), sym("cuGetProcAddress"));
     cr_expect_eq(proc("cuGetProcAddress", 12000, 0, &st), sym("cuGetProcAddress_v2"));
     cr_expect_eq(proc("cuEventElapsedTime", 12080, 0, &st), sym("cuEventElapsedTime_v2"));
+    /* CUDA 13.0 gave cuCtxSynchronize a context argument (_v2) */
+    cr_expect_eq(proc("cuCtxSynchronize", 12090, 0, &st), sym("cuCtxSynchronize"));
+    cr_expect_eq(proc("cuCtxSynchronize", 13000, 0, &st), sym("cuCtxSynchronize_v2"));
+    cr_expect_eq(proc("cuStreamGetCaptureInfo", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st),
+                 sym("cuStreamGetCaptureInfo_v2_ptsz"));
 }
 
 Test(loader, per_thread_default_stream_forms) {
