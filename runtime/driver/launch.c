@@ -358,3 +358,11 @@ CD_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDat
                ? CUDA_ERROR_INVALID_VALUE
                : CUDA_SUCCESS;
 }
+
+/* The map's global address, checked as cuTensorMapEncodeTiled checks it (16-byte aligned). */
+CD_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) {
+    vm_tmap *m = (vm_tmap *)tensorMap;
+    if (!m || m->magic != VM_TMAP_MAGIC || (uintptr_t)globalAddress % 16) return CUDA_ERROR_INVALID_VALUE;
+    m->base = (uint64_t)(uintptr_t)globalAddress;
+    return CUDA_SUCCESS;
+}

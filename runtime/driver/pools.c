@@ -193,3 +193,20 @@ CD_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
 CD_ALIAS(cuMemAllocAsync_ptsz, cuMemAllocAsync);
 CD_ALIAS(cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync);
 CD_ALIAS(cuMemFreeAsync_ptsz, cuMemFreeAsync);
+
+/* One device: it reads and writes every pool's memory, and that cannot be taken away. */
+CD_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count) {
+    if (!pool_valid(pool) || (count && !map)) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++)
+        if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE || map[i].location.id != 0 ||
+            map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            return CUDA_ERROR_INVALID_DEVICE;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location) {
+    if (!flags || !location || !pool_valid(memPool)) return CUDA_ERROR_INVALID_VALUE;
+    *flags = location->type == CU_MEM_LOCATION_TYPE_DEVICE && location->id == 0 ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                                                                                 : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    return CUDA_SUCCESS;
+}

@@ -1,5 +1,7 @@
 /* stream.c — streams, events and host functions: libptxi's, which the runtime's
  * cudaStream_t and cudaEvent_t are too (include/ptxi.h says when host functions run). */
+#include <string.h>
+
 #include "driver.h"
 
 static bool is_default(CUstream h) { return (uintptr_t)h <= (uintptr_t)CU_STREAM_PER_THREAD; }
@@ -230,3 +232,58 @@ CD_ALIAS(cuLaunchHostFunc_ptsz, cuLaunchHostFunc);
 CD_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback);
 CD_ALIAS(cuEventRecord_ptsz, cuEventRecord);
 CD_ALIAS(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags);
+
+/* Stream attributes: the priority is the stream's own; the other launch attributes
+ * a stream may carry (access policy, synchronisation policy...) have nothing to act
+ * on in ptxi and read back as their defaults. */
+CD_EXPORT CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out) {
+    CD_STREAM(hStream, s);
+    if (!value_out) return CUDA_ERROR_INVALID_VALUE;
+    memset(value_out, 0, sizeof *value_out);
+    switch (attr) {
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY: value_out->priority = ptxi_stream_priority(s); return CUDA_SUCCESS;
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CD_EXPORT CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) {
+    CD_STREAM(hStream, s);
+    (void)s;
+    if (!value) return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;   /* a stream's priority is fixed at its creation */
+    }
+}
+
+/* Managed memory is the host's own: attaching it to a stream changes nothing. */
+CD_EXPORT CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags) {
+    (void)dptr, (void)length;
+    CD_STREAM(hStream, s);
+    (void)s;
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* An event after all the context's work so far; waiting on one is already done. */
+CD_EXPORT CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ctx_valid(CTX(hCtx))) return CUDA_ERROR_INVALID_CONTEXT;
+    return cd_map(ptxi_event_record(EVENT(hEvent), NULL));
+}
+
+CD_EXPORT CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!cd_ctx_valid(CTX(hCtx))) return CUDA_ERROR_INVALID_CONTEXT;
+    return ptxi_event_live(EVENT(hEvent)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CD_ALIAS(cuStreamGetAttribute_ptsz, cuStreamGetAttribute);
+CD_ALIAS(cuStreamSetAttribute_ptsz, cuStreamSetAttribute);
+CD_ALIAS(cuStreamAttachMemAsync_ptsz, cuStreamAttachMemAsync);

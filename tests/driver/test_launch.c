@@ -180,3 +180,23 @@ Test(launch, sticky_fault_until_reset) {
     CK(cuLaunchKernel(fn(m, "empty"), 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL));
     CK(cuCtxSynchronize());
 }
+
+/* cuTensorMapEncodeTiled's rules (the driver API reference): a 16-byte aligned
+ * address, strides multiples of 16, an inner box extent of a multiple of 16 bytes. */
+Test(launch, tensor_maps) {
+    drv_setup();
+    CUdeviceptr d;
+    CK(cuMemAlloc(&d, 64 * 64 * 4));
+    CUtensorMap map;
+    cuuint64_t dims[2] = {64, 64}, strides[1] = {64 * 4};
+    cuuint32_t box[2] = {16, 8}, es[2] = {1, 1};
+    CK(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)d, dims, strides, box, es,
+                              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    cr_expect_eq(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)(d + 4), dims, strides, box,
+                                        es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                 CUDA_ERROR_INVALID_VALUE);
+    CK(cuTensorMapReplaceAddress(&map, (void *)(d + 256)));
+    cr_expect_eq(cuTensorMapReplaceAddress(&map, (void *)(d + 8)), CUDA_ERROR_INVALID_VALUE);
+}

@@ -94,3 +94,21 @@ Test(streams, launch_waits_for_earlier_host_functions) {
     cr_expect_eq(norder, 1);
     cr_expect_eq(order[0], 7);
 }
+
+Test(streams, attributes_and_context_events) {
+    CUcontext ctx = drv_setup();
+    CUstream s;
+    CK(cuStreamCreateWithPriority(&s, 0, -3));
+    CUstreamAttrValue v;
+    CK(cuStreamGetAttribute(s, CU_STREAM_ATTRIBUTE_PRIORITY, &v));
+    cr_expect_eq(v.priority, -3);
+    CK(cuStreamGetAttribute(s, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &v));
+    CUevent e;
+    CK(cuEventCreate(&e, 0));
+    CK(cuCtxRecordEvent(ctx, e));
+    CK(cuCtxWaitEvent(ctx, e));
+    CK(cuEventSynchronize(e));
+    CUdeviceptr m;
+    CK(cuMemAllocManaged(&m, 64, CU_MEM_ATTACH_GLOBAL));
+    CK(cuStreamAttachMemAsync(s, m, 0, CU_MEM_ATTACH_SINGLE));
+}
