@@ -59,6 +59,9 @@ typedef enum ptxi_status {
 const char *ptxi_error_name(ptxi_status s);    /* "PTXI_ILLEGAL_ADDRESS" */
 const char *ptxi_error_string(ptxi_status s);  /* "an illegal memory access was encountered" */
 int ptxi_error_is_sticky(ptxi_status s);
+/* Prints "ptxi: <what>" on stderr, once per distinct text in the process (after
+ * flushing stdout): the CUDA libraries' notes, such as an entry point not implemented. */
+void ptxi_warn_once(const char *what);
 
 typedef struct ptxi_ctx ptxi_ctx;
 typedef struct ptxi_module ptxi_module;

@@ -125,21 +125,7 @@ static void clear_sticky(void) {
     last_error = cudaSuccess;
 }
 
-void cr_warn_once(const char *what) {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct seen { struct seen *next; char what[]; } *seen;
-    pthread_mutex_lock(&lock);
-    struct seen *s = seen;
-    while (s && strcmp(s->what, what)) s = s->next;
-    if (!s && (s = malloc(sizeof *s + strlen(what) + 1))) {
-        strcpy(s->what, what);
-        s->next = seen;
-        seen = s;
-        fflush(stdout);
-        fprintf(stderr, "ptxi: %s\n", what);
-    }
-    pthread_mutex_unlock(&lock);
-}
+void cr_warn_once(const char *what) { ptxi_warn_once(what); }
 
 /* The last error is the thread's own and is cleared by reading it, even a sticky one
  * (as recorded on an H100): the sticky error comes back from every later call instead. */

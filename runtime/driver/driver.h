@@ -33,7 +33,6 @@ extern bool cd_initialized;
  * driver for the program, as NVIDIA's runtime does). */
 static inline bool cd_ready(void) { return cd_initialized || ptxi_primary_peek() != NULL; }
 CUresult cd_map(ptxi_status s);
-void cd_warn_once(const char *what);
 
 /* ---- context.c ---- */
 /* The calling thread's current context, or CUDA_ERROR_NOT_INITIALIZED / INVALID_CONTEXT;

@@ -16,26 +16,11 @@ bool cd_initialized;
  * older than the NVRTC/NVVM 13.x that clients pair with it. */
 #define DRIVER_VERSION (CUDA_VERSION < 13000 ? 13000 : CUDA_VERSION)
 
-void cd_warn_once(const char *what) {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct seen { struct seen *next; char what[]; } *seen;
-    pthread_mutex_lock(&lock);
-    struct seen *s = seen;
-    while (s && strcmp(s->what, what)) s = s->next;
-    if (!s && (s = malloc(sizeof *s + strlen(what) + 1))) {
-        strcpy(s->what, what);
-        s->next = seen;
-        seen = s;
-        fflush(stdout);
-        fprintf(stderr, "ptxi: %s\n", what);
-    }
-    pthread_mutex_unlock(&lock);
-}
 
 int cd_not_implemented(const char *name) {
     char what[160];
     snprintf(what, sizeof what, "%s is not implemented", name);
-    cd_warn_once(what);
+    ptxi_warn_once(what);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -275,6 +260,6 @@ CD_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pE
         if (!memcmp(pExportTableId->bytes, static_runtime_tables[i], 16))
             snprintf(what, sizeof what, "%s links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared",
                      program_invocation_short_name);
-    cd_warn_once(what);
+    ptxi_warn_once(what);
     return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -294,7 +294,7 @@ static CUresult side_of(ptxi_ctx *ctx, CUmemorytype type, const void *host, CUde
     case CU_MEMORYTYPE_UNIFIED: base = (uint8_t *)(uintptr_t)dev, device = is_device(ctx, dev); break;
     case CU_MEMORYTYPE_ARRAY:
         (void)array;
-        cd_warn_once("CUDA arrays (CU_MEMORYTYPE_ARRAY) are not implemented in the driver API");
+        ptxi_warn_once("CUDA arrays (CU_MEMORYTYPE_ARRAY) are not implemented in the driver API");
         return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }

@@ -173,9 +173,20 @@ static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_log
     } else if (msg[0]) {
         char note[1100];
         snprintf(note, sizeof note, "%s: %s", name, msg);
-        cd_warn_once(note);
+        ptxi_warn_once(note);
     }
     if (logs) jit_report(logs, msg);
+    return r;
+}
+
+/* load() with the caller's JIT options; the handle goes to *out on success. */
+static CUresult load_jit(ptxi_ctx *ctx, const void *image, const char *name, unsigned n, CUjit_option *opts,
+                         void **vals, bool library, void **out) {
+    jit_logs logs;
+    jit_parse(n, opts, vals, &logs);
+    ptxi_module *m;
+    CUresult r = load(ctx, image, name, &logs, library, &m);
+    if (r == CUDA_SUCCESS) *out = m;
     return r;
 }
 
@@ -183,12 +194,7 @@ CD_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsig
                                       CUjit_option *options, void **optionValues) {
     CD_CTX(ctx);
     if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
-    jit_logs logs;
-    jit_parse(numOptions, options, optionValues, &logs);
-    ptxi_module *m;
-    CUresult r = load(ctx, image, "cuModuleLoadData", &logs, false, &m);
-    if (r == CUDA_SUCCESS) *module = (CUmodule)m;
-    return r;
+    return load_jit(ctx, image, "cuModuleLoadData", numOptions, options, optionValues, false, (void **)module);
 }
 
 CD_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
@@ -343,12 +349,8 @@ CD_EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit
     ptxi_ctx *ctx;
     ptxi_status s = ptxi_primary_ctx(&ctx);
     if (s != PTXI_SUCCESS) return cd_map(s);
-    jit_logs logs;
-    jit_parse(numJitOptions, jitOptions, jitOptionsValues, &logs);
-    ptxi_module *m;
-    CUresult r = load(ctx, code, "cuLibraryLoadData", &logs, true, &m);
-    if (r == CUDA_SUCCESS) *library = (CUlibrary)m;
-    return r;
+    return load_jit(ctx, code, "cuLibraryLoadData", numJitOptions, jitOptions, jitOptionsValues, true,
+                    (void **)library);
 }
 
 CD_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
@@ -445,7 +447,7 @@ static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *dat
     }
     if (what) {
         snprintf(msg, sizeof msg, "cuLinkAddData: %s is %s", name ? name : "an input", what);
-        cd_warn_once(msg);
+        ptxi_warn_once(msg);
         jit_report(&state->logs, msg);
         return type == CU_JIT_INPUT_CUBIN ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_NOT_SUPPORTED;
     }

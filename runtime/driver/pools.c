@@ -97,19 +97,33 @@ CD_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool) {
     return CUDA_SUCCESS;
 }
 
-CD_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+/* Reads (set = false) or writes one attribute. The high-water marks can only be
+ * reset, to the current value; reserved memory is used memory here. */
+static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr, void *value, bool set) {
     if (!value || !pool_valid(pool)) return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&lock);
+    cuuint64_t *u64 = value;
+    int *i32 = value;
     CUresult r = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
     switch (attr) {
     case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-        pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = *(int *)value != 0;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: {
+        int *slot = &pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+        if (set) *slot = *i32 != 0;
+        else *i32 = *slot;
         break;
-    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: pool->threshold = *(cuuint64_t *)value; break;
-    /* the high-water marks can only be reset, to the current value */
+    }
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        if (set) pool->threshold = *u64;
+        else *u64 = pool->threshold;
+        break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+        if (set) r = CUDA_ERROR_INVALID_VALUE;
+        else *u64 = pool->used;
+        break;
     case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-        if (*(cuuint64_t *)value) r = CUDA_ERROR_INVALID_VALUE;
+        if (!set) *u64 = pool->used_high;
+        else if (*u64) r = CUDA_ERROR_INVALID_VALUE;
         else pool->used_high = pool->used;
         break;
     default: r = CUDA_ERROR_INVALID_VALUE;
@@ -118,26 +132,12 @@ CD_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute 
     return r;
 }
 
+CD_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+    return pool_attr(pool, attr, value, true);
+}
+
 CD_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
-    if (!value || !pool_valid(pool)) return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&lock);
-    CUresult r = CUDA_SUCCESS;
-    switch (attr) {
-    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-        *(int *)value = pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
-        break;
-    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: *(cuuint64_t *)value = pool->threshold; break;
-    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
-        *(cuuint64_t *)value = pool->used;
-        break;
-    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-        *(cuuint64_t *)value = pool->used_high;
-        break;
-    default: r = CUDA_ERROR_INVALID_VALUE;
-    }
-    pthread_mutex_unlock(&lock);
-    return r;
+    return pool_attr(pool, attr, value, false);
 }
 
 CD_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
