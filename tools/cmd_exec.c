@@ -93,13 +93,14 @@ static int find_library_dir(const char *bin, char *dir, size_t size) {
     return has_library(dir);
 }
 
-/* VAR=VALUE, or VALUE:old value when VAR is set. */
-static bool prepend(const char *var, const char *value) {
+/* VAR=VALUE, or VALUE joined to VAR's value with a colon, before or after it. */
+static bool add_to_list(const char *var, const char *value, bool first) {
     const char *old = getenv(var);
-    size_t len = strlen(value) + (old ? strlen(old) + 1 : 0) + 1;
+    if (!old) old = "";
+    size_t len = strlen(value) + strlen(old) + 2;
     char *both = malloc(len);
     if (!both) return false;
-    snprintf(both, len, "%s%s%s", value, old && *old ? ":" : "", old ? old : "");
+    snprintf(both, len, "%s%s%s", first ? value : old, *old ? ":" : "", first ? old : value);
     setenv(var, both, 1);
     free(both);
     return true;
@@ -108,12 +109,13 @@ static bool prepend(const char *var, const char *value) {
 /* Sets what a program and the Python GPU libraries need to run on the libraries in LIB. */
 static bool set_environment(const char *bin, const char *lib) {
     char path[PATH_MAX + 32];
-    if (!prepend("LD_LIBRARY_PATH", lib)) return false;
+    if (!add_to_list("LD_LIBRARY_PATH", lib, true)) return false;
     /* cuda-pathfinder (cuda.core, Numba) uses an nvJitLink already loaded before it
-     * looks for NVIDIA's in wheels or the toolkit. */
+     * looks for NVIDIA's in wheels or the toolkit. After any preload already asked for
+     * (a sanitizer's runtime must come first). */
     if (has_file(lib, "libnvJitLink.so.13")) {
         snprintf(path, sizeof path, "%s/libnvJitLink.so.13", lib);
-        if (!prepend("LD_PRELOAD", path)) return false;
+        if (!add_to_list("LD_PRELOAD", path, false)) return false;
     }
     /* Triton assembles PTX itself: ptxas below sm_90, "ptxas-blackwell" from sm_90 on. */
     if (has_file(bin, "ptxi-ptxas")) {
