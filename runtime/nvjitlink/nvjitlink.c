@@ -3,7 +3,8 @@
  * wheel), and NVIDIA's library turns PTX into SASS, which ptxi cannot run. `ptxi exec`
  * loads this one first: it joins the PTX inputs (the rdc linker of libcudart), checks the
  * result with ptxi's front end, and hands out the linked PTX both as "PTX" and as the
- * "cubin", which ptxi's cuModuleLoadData takes as PTX text (the format of ptxi-ptxas). */
+ * "cubin", which ptxi's cuModuleLoadData takes as PTX text (the format of ptxi-ptxas).
+ * It presents itself as an nvJitLink from before 12.3 (see the end of this file). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -255,12 +256,10 @@ EXPORT nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle h, char *log) {
     return h ? log_copy(h->info_log, log) : NVJITLINK_ERROR_NULL_INPUT;
 }
 
-EXPORT nvJitLinkResult nvJitLinkVersion(unsigned *major, unsigned *minor) {
-    if (!major || !minor) return NVJITLINK_ERROR_NULL_INPUT;
-    *major = 13;
-    *minor = 0;
-    return NVJITLINK_SUCCESS;
-}
+/* No nvJitLinkVersion: it appeared in nvJitLink 12.3, and Numba takes it as the sign that
+ * it may compile kernels to LTO-IR, which only NVIDIA's libNVVM-based linker reads. Without
+ * it Numba hands over PTX, and cuda.core links with the driver's cuLink* (PTX in ptxi's
+ * libcuda.so.1) after one warning that nvJitLink is older than 12.3. */
 
 /* nvJitLink.h's inline wrappers call these versioned names; programs built against it
  * link to them rather than to the plain ones. */

@@ -4,6 +4,8 @@ checked against numpy; and that Numba linked them with ptxi's nvJitLink."""
 import math
 import os
 
+os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")   # small grids on purpose
+
 import numpy as np
 from numba import cuda, float64, int32, int64
 
