@@ -63,9 +63,12 @@ if(NOT PTXI_NVCC AND PTXI_CUDA_WHEELS)
     list(GET _cw_nvcc 0 PTXI_NVCC)
     get_filename_component(_cw_top ${PTXI_NVCC} DIRECTORY)
     get_filename_component(_cw_top ${_cw_top} DIRECTORY)
-    # nvcc -cudart shared links -lcudart from its own lib directory: the wheel ships only
-    # libcudart.so.13 (programs run with ptxi's library of the same soname).
+    # nvcc links -lcudart and -lcudadevrt from lib64 (nvcc.profile), the wheels put them in
+    # lib; and they ship only libcudart.so.13 (programs run with ptxi's, same soname).
     file(CREATE_LINK libcudart.so.13 ${_cw_top}/lib/libcudart.so SYMBOLIC)
+    if(NOT EXISTS ${_cw_top}/lib64)
+      file(CREATE_LINK lib ${_cw_top}/lib64 SYMBOLIC)
+    endif()
     set(PTXI_CUDA_INCLUDE_DIR ${_cw_top}/include CACHE PATH "CUDA headers" FORCE)
     set(PTXI_NVCC_FROM_WHEELS ON)
     message(STATUS "CUDA wheels: nvcc ${PTXI_NVCC}")
