@@ -1,7 +1,12 @@
 /* ptxi.h — the public C API of ptxi, a PTX interpreter and runtime.
  * Shaped like the CUDA driver API: a context owns device memory, modules and
  * streams; a module is PTX text; a kernel is an .entry of a module.
- * Every call returns a ptxi_status; handles are created and destroyed in pairs. */
+ * Every call returns a ptxi_status; handles are created and destroyed in pairs.
+ * Threads: any number of host threads may call any function at once, on the
+ * same context or not, except that nothing else may use a context while it is
+ * destroyed or reset, a module while it is unloaded, or a stream while it is
+ * destroyed. The last error, the error detail and the launch statistics are
+ * the context's (the latest of any thread's). */
 #ifndef PTXI_H
 #define PTXI_H
 
@@ -14,7 +19,9 @@ extern "C" {
 #endif
 
 /* Errors. X(ENUM, value, sticky, message). Sticky errors persist in the context
- * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. */
+ * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. A call
+ * stack that overflows is an ILLEGAL_ADDRESS, as on an H100 (STACK_OVERFLOW is no
+ * longer returned; the value stays reserved). */
 #define PTXI_ERROR_LIST(X)                                                                  \
     X(SUCCESS, 0, 0, "no error")                                                            \
     X(INVALID_VALUE, 1, 0, "invalid argument")                                              \
@@ -78,7 +85,8 @@ ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx);   /* waits for all streams; a f
 ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx);
 ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
 /* Text of the last failure: parse diagnostics, or a fault report naming kernel,
- * PTX line, .cu line, block, thread and address. Owned by ctx; valid until the next call. */
+ * PTX line, .cu line, block, thread and address. A copy owned by the calling
+ * thread, valid until its next call of this function. */
 const char *ptxi_ctx_error_detail(ptxi_ctx *ctx);
 /* Where printf output and fault reports go (default stdout / stderr). */
 void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out);
@@ -90,7 +98,7 @@ void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on);
 /* Limits, as cudaLimit. */
 typedef enum ptxi_limit {
     PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
-    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO */
+    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
     PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);

@@ -28,8 +28,6 @@ bool vm_lower_ext(lctx *lc, const ir_insn *in);
 bool vm_lower_wmma(lctx *lc, const ir_insn *in);
 /* mma.sync, ldmatrix, stmatrix (mma.c). */
 bool vm_lower_mma(lctx *lc, const ir_insn *in);
-/* c + sum of a[k] * b[k] (k < n <= 32) as the tensor cores round it (mma.c). */
-float vm_mma_sum(const double *a, const double *b, int n, float c);
 /* mapa, getctarank, barrier.cluster (cluster.c). */
 bool vm_lower_cluster(lctx *lc, const ir_insn *in);
 /* Texture and surface instructions (tex.c). */

@@ -1,29 +1,28 @@
 /* mma.c — warp-level matrix instructions with the fragment layouts of the PTX
- * ISA: mma.sync (m16n8k16/k8 f16 and bf16, m16n8k8/k4 tf32, f16 accumulators,
- * m16n8k32/k16 s8/u8 with .satfinite, m8n8k4 f64), ldmatrix and stmatrix
- * (m8n8 .x1/.x2/.x4, .trans). The whole warp takes part (.aligned).
- * Floating-point products are exact; how they are summed with the
- * accumulator follows what an H200 was measured to do (vm_mma_sum). */
-#include <math.h>
+ * ISA: mma.sync in every dense shape and type (f16, bf16, tf32, f64, e4m3 and
+ * e5m2, s8/u8, s4/u4, b1 with .xor/.and and .popc), mma.sp and
+ * mma.sp::ordered_metadata (2:4 sparse A with its metadata and sparsity
+ * selector), ldmatrix and stmatrix (m8n8 .x1/.x2/.x4, .trans). The whole warp
+ * takes part (.aligned). What the product computes is mma_core.c's. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alu_half.h"
 #include "exec_mem.h"
 #include "lower_ext.h"
+#include "mma_core.h"
 
-enum { T_F16, T_BF16, T_TF32, T_F32, T_S8, T_U8, T_S32, T_F64 };
 enum { K_MMA, K_LDM, K_STM };
 
 typedef struct mma_rec {
     vm_ext_fn run;
     uint8_t kind;
-    uint8_t m, n, k;
-    uint8_t ta, tb, tc, td;    /* T_* */
-    bool satfinite;
+    vm_mma_op op;
+    uint16_t ka;               /* columns of A's fragment: k, or k/2 when sparse */
+    bool sparse;
+    uint8_t sel;               /* sparsity selector */
     uint8_t nmat;              /* ldmatrix/stmatrix: 1, 2 or 4 */
     bool trans;
-    vm_opnd d[4], a[4], b[2], c[4];
+    vm_opnd d[4], a[4], b[4], c[4], e;
     uint8_t nd, na, nb, nc;
 } mma_rec;
 
@@ -32,162 +31,108 @@ typedef struct mma_rec {
 #define GRP(l) ((l) >> 2)
 #define TIG(l) ((l) & 3)
 
+/* Elements of type t per register (f64: one per 64-bit register). */
+static int per_reg(int t) { return t == MT_F64 ? 1 : 32 / vm_mt_bits(t); }
+
+/* A (m x ka): register q of a lane holds P consecutive columns of row
+ * group+8*(q&1), column block q>>1 of 4P columns. */
 static void a_pos(const mma_rec *r, int l, int i, int *row, int *col) {
-    if (r->ta == T_F16 || r->ta == T_BF16) *row = GRP(l) + 8 * ((i >> 1) & 1), *col = TIG(l) * 2 + (i & 1) + 8 * (i >> 2);
-    else if (r->ta == T_TF32) *row = GRP(l) + 8 * (i & 1), *col = TIG(l) + 4 * (i >> 1);
-    else if (r->ta == T_F64) *row = GRP(l), *col = TIG(l);
-    else *row = GRP(l) + 8 * ((i >> 2) & 1), *col = TIG(l) * 4 + (i & 3) + 16 * (i >> 3);
+    int P = per_reg(r->op.ta), q = i / P, j = i % P;
+    if (r->op.m == 8) *row = GRP(l), *col = TIG(l) * P + j;
+    else *row = GRP(l) + 8 * (q & 1), *col = TIG(l) * P + j + 4 * P * (q >> 1);
 }
 
+/* B (k x n): register q holds P consecutive rows of column group, row block q of 4P. */
 static void b_pos(const mma_rec *r, int l, int i, int *row, int *col) {
+    int P = per_reg(r->op.tb);
     *col = GRP(l);
-    if (r->tb == T_F16 || r->tb == T_BF16) *row = TIG(l) * 2 + (i & 1) + 8 * (i >> 1);
-    else if (r->tb == T_TF32) *row = TIG(l) + 4 * i;
-    else if (r->tb == T_F64) *row = TIG(l);
-    else *row = TIG(l) * 4 + (i & 3) + 16 * (i >> 2);
+    *row = TIG(l) * P + i % P + 4 * P * (i / P);
 }
 
 static void c_pos(const mma_rec *r, int l, int i, int *row, int *col) {
-    if (r->m == 8) *row = GRP(l), *col = TIG(l) * 2 + i;
+    if (r->op.m == 8) *row = GRP(l), *col = TIG(l) * 2 + i;
     else *row = GRP(l) + 8 * (i >> 1), *col = TIG(l) * 2 + (i & 1);
 }
 
-/* Elements per 32-bit register of a type, and element e of a register. */
-static int per_reg(int t) { return t == T_F16 || t == T_BF16 ? 2 : t == T_S8 || t == T_U8 ? 4 : 1; }
+/* ---- sparse A: metadata ---- */
 
-static double elem(int t, uint64_t bits, int e) {
-    switch (t) {
-    case T_F16: { uint32_t f = alu_f16_to_f32((uint16_t)(bits >> (16 * e))); float x; memcpy(&x, &f, 4); return x; }
-    case T_BF16: { uint32_t f = (uint32_t)(uint16_t)(bits >> (16 * e)) << 16; float x; memcpy(&x, &f, 4); return x; }
-    case T_TF32: { uint32_t f = (uint32_t)bits & 0xFFFFE000u; float x; memcpy(&x, &f, 4); return x; }
-    case T_F32: { uint32_t f = (uint32_t)bits; float x; memcpy(&x, &f, 4); return x; }
-    case T_S8: return (int8_t)(bits >> (8 * e));
-    case T_U8: return (uint8_t)(bits >> (8 * e));
-    case T_S32: return (int32_t)bits;
-    default: { double x; memcpy(&x, &bits, 8); return x; }
-    }
+/* Bits of metadata per row of A: one 4-bit index pair per group of four
+ * elements (of eight 4-bit elements, taken in pairs; of two tf32). */
+static int meta_row_bits(const mma_rec *r) {
+    int t = r->op.ta, k = r->op.k;
+    return t == MT_TF32 ? 2 * k : t == MT_S4 || t == MT_U4 ? k / 2 : k;
 }
 
-/* ---- summation ---- */
-
-/* f32 nearest to s * 2^e toward zero. */
-static float f32_rz(int64_t s, int e) {
-    if (!s) return 0.0f;
-    uint64_t m = (uint64_t)(s < 0 ? -s : s);
-    int lead = 63 - __builtin_clzll(m);
-    if (lead > 23) m >>= lead - 23, e += lead - 23;
-    float f = ldexpf((float)m, e);
-    return s < 0 ? -f : f;
+/* The index pair of group q of row `row`. The quad of lanes of the row's
+ * group holds rows g and g+8; T = 2 x bits/32 of its lanes, from lane sel x T
+ * on, contribute: for 16- and 32-bit types each lane 16 bits of row g then 16
+ * bits of row g+8; for 8- and 4-bit types lane 2w of them word w of row g and
+ * lane 2w+1 word w of row g+8. */
+static unsigned meta_nibble(const mma_rec *r, const uint32_t *e, int row, int q) {
+    int T = 2 * meta_row_bits(r) / 32, bit = 4 * q, lane = 4 * (row & 7) + r->sel * T;
+    if (vm_mt_bits(r->op.ta) >= 16) return (e[lane + bit / 16] >> (16 * (row >> 3) + bit % 16)) & 15;
+    return (e[lane + 2 * (bit / 32) + (row >> 3)] >> (bit % 32)) & 15;
 }
 
-/* The sum of n exact products a_k b_k and the accumulator c as the tensor
- * cores form it (measured on an H200, tests/cudart/programs/mma.cu): with the
- * nominal exponent of a term floor(log2|a|) + floor(log2|b|) for a product
- * and floor(log2|c|) for c, every term is truncated toward zero to a multiple
- * of 2^(largest nominal exponent - MMA_BITS), the truncated terms are added
- * exactly, and the sum is rounded to f32 toward zero. */
-#define MMA_BITS 25
-float vm_mma_sum(const double *a, const double *b, int n, float c) {
-    double p[32];
-    int emax = INT32_MIN;
-    bool special = !isfinite(c);
-    for (int k = 0; k < n; k++) {
-        p[k] = a[k] * b[k];
-        special |= !isfinite(p[k]);
-        if (a[k] != 0 && b[k] != 0) {
-            int ea, eb;
-            frexp(a[k], &ea), frexp(b[k], &eb);
-            if (ea + eb - 2 > emax) emax = ea + eb - 2;
+/* Compressed A (m x k/2) -> dense (m x k). */
+static void decompress(const mma_rec *r, const uint32_t *e, const uint64_t *As, uint64_t *A) {
+    int m = r->op.m, k = r->op.k, ka = r->ka, t = r->op.ta;
+    memset(A, 0, sizeof *A * (size_t)(m * k));
+    for (int y = 0; y < m; y++)
+        for (int c = 0; c < ka; c++) {
+            int col;
+            if (t == MT_TF32) col = 2 * c + (int)((meta_nibble(r, e, y, c) & 3) >> 1);
+            else if (t == MT_S4 || t == MT_U4) col = 8 * (c / 4) + 2 * (int)((meta_nibble(r, e, y, c / 4) >> (2 * (c / 2 % 2))) & 3) + c % 2;
+            else col = 4 * (c / 2) + (int)((meta_nibble(r, e, y, c / 2) >> (2 * (c % 2))) & 3);
+            A[y * k + col] = As[y * ka + c];
+        }
+}
+
+/* ---- mma.sync / mma.sp ---- */
+
+/* Registers -> matrix (row-major, `cols` wide) through a fragment layout. */
+static void gather(const mma_rec *r, const uint8_t *fb, const vm_opnd *regs, int nregs, int t, int cols,
+                   void (*pos)(const mma_rec *, int, int, int *, int *), uint64_t *M) {
+    int per = per_reg(t);
+    for (int l = 0; l < VM_LANES; l++) {
+        uint64_t v[4];
+        for (int q = 0; q < nregs; q++) v[q] = get_reg(fb, regs[q].off, regs[q].kind, l);
+        for (int i = 0; i < nregs * per; i++) {
+            int row, col;
+            pos(r, l, i, &row, &col);
+            M[row * cols + col] = vm_mt_get(t, v, (unsigned)i);
         }
     }
-    if (special) {
-        double s = c;
-        for (int k = 0; k < n; k++) s += p[k];
-        if (!isnan(s)) return (float)s;
-        uint32_t nan = 0x7FFFFFFFu;   /* the canonical NaN */
-        float f;
-        memcpy(&f, &nan, 4);
-        return f;
-    }
-    if (c != 0) {
-        int ec;
-        frexp(c, &ec);
-        if (ec - 1 > emax) emax = ec - 1;
-    }
-    if (emax == INT32_MIN) return c;   /* all zero: keeps the accumulator's sign */
-    int q = emax - MMA_BITS;
-    int64_t s = 0;
-    for (int k = 0; k <= n; k++) {
-        double t = ldexp(k < n ? p[k] : (double)c, -q);
-        s += (int64_t)(t < 0 ? -floor(-t) : floor(t));
-    }
-    return f32_rz(s, q);
 }
-
-/* ---- mma.sync ---- */
 
 static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), 105, "mma.sync needs the whole warp (active lanes 0x%08x)", m);
+        vm_fault_at(w, i, __builtin_ctz(m), 105, "mma needs the whole warp (active lanes 0x%08x)", m);
         return VM_EXT_FAULT;
     }
-    double A[16][32], B[32][8], C[16][8];
-    int row, col;
-    for (int l = 0; l < VM_LANES; l++) {
-        for (int q = 0; q < r->na; q++) {
-            uint64_t bits = get_reg(fb, r->a[q].off, r->a[q].kind, l);
-            for (int e = 0; e < per_reg(r->ta); e++) {
-                a_pos(r, l, q * per_reg(r->ta) + e, &row, &col);
-                A[row][col] = elem(r->ta, bits, e);
-            }
-        }
-        for (int q = 0; q < r->nb; q++) {
-            uint64_t bits = get_reg(fb, r->b[q].off, r->b[q].kind, l);
-            for (int e = 0; e < per_reg(r->tb); e++) {
-                b_pos(r, l, q * per_reg(r->tb) + e, &row, &col);
-                B[row][col] = elem(r->tb, bits, e);
-            }
-        }
-        for (int q = 0; q < r->nc; q++) {
-            uint64_t bits = get_reg(fb, r->c[q].off, r->c[q].kind, l);
-            for (int e = 0; e < per_reg(r->tc); e++) {
-                c_pos(r, l, q * per_reg(r->tc) + e, &row, &col);
-                C[row][col] = elem(r->tc, bits, e);
-            }
-        }
+    static _Thread_local uint64_t A[VM_MMA_MAX_AB], As[VM_MMA_MAX_AB], B[VM_MMA_MAX_AB];
+    uint64_t C[VM_MMA_MAX_CD], D[VM_MMA_MAX_CD];
+    const vm_mma_op *op = &r->op;
+    gather(r, fb, r->a, r->na, op->ta, r->ka, a_pos, r->sparse ? As : A);
+    gather(r, fb, r->b, r->nb, op->tb, op->n, b_pos, B);
+    gather(r, fb, r->c, r->nc, op->tc, op->n, c_pos, C);
+    if (r->sparse) {
+        uint32_t e[VM_LANES];
+        for (int l = 0; l < VM_LANES; l++) e[l] = (uint32_t)get_reg(fb, r->e.off, r->e.kind, l);
+        decompress(r, e, As, A);
     }
-    uint64_t D[16][8];
-    for (int y = 0; y < r->m; y++)
-        for (int x = 0; x < r->n; x++) {
-            if (r->ta == T_S8 || r->ta == T_U8) {
-                int64_t s = (int64_t)C[y][x];
-                for (int k = 0; k < r->k; k++) s += (int64_t)A[y][k] * (int64_t)B[k][x];
-                if (r->satfinite) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
-                D[y][x] = (uint32_t)(int32_t)s;
-            } else if (r->ta == T_F64) {
-                double s = C[y][x];   /* one fused step per k, in order */
-                for (int k = 0; k < r->k; k++) s = fma(A[y][k], B[k][x], s);
-                memcpy(&D[y][x], &s, 8);
-            } else {
-                double a[32], b[32];
-                for (int k = 0; k < r->k; k++) a[k] = A[y][k], b[k] = B[k][x];
-                float f = vm_mma_sum(a, b, r->k, (float)C[y][x]);
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                D[y][x] = r->td == T_F16 ? alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, u, ALU_RN, 0) : u;
-            }
+    vm_mma_tile(op, A, B, C, D);
+    int per = per_reg(op->td);
+    for (int l = 0; l < VM_LANES; l++) {
+        uint64_t v[4] = {0};
+        for (int k = 0; k < r->nd * per; k++) {
+            int row, col;
+            c_pos(r, l, k, &row, &col);
+            vm_mt_put(op->td, v, (unsigned)k, D[row * op->n + col]);
         }
-    for (int l = 0; l < VM_LANES; l++)
-        for (int q = 0; q < r->nd; q++) {
-            uint64_t v = 0;
-            int per = r->td == T_F16 ? 2 : 1;
-            for (int e = 0; e < per; e++) {
-                c_pos(r, l, q * per + e, &row, &col);
-                v |= D[row][col] << (16 * e);
-            }
-            put_reg(fb, r->d[q].off, r->d[q].kind, l, v);
-        }
+        for (int q = 0; q < r->nd; q++) put_reg(fb, r->d[q].off, r->d[q].kind, l, v[q]);
+    }
     return VM_EXT_NEXT;
 }
 
@@ -233,56 +178,82 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
 
 /* ---- lowering ---- */
 
-static int type_of(uint8_t t) {
-    switch (t) {
-    case IR_T_F16: case IR_T_F16X2: return T_F16;
-    case IR_T_BF16: case IR_T_BF16X2: return T_BF16;
-    case IR_T_TF32: return T_TF32;
-    case IR_T_F32: return T_F32;
-    case IR_T_S8: return T_S8;
-    case IR_T_U8: return T_U8;
-    case IR_T_S32: return T_S32;
-    case IR_T_F64: return T_F64;
-    default: return -1;
-    }
-}
-
 static uint8_t regs(lctx *lc, const ir_operand *o, vm_opnd *out, int max, bool dst, uint8_t type) {
-    if (o->kind != IR_OPND_VEC) return 0;
+    if (o->kind != IR_OPND_VEC || o->nsub > (uint32_t)max) return 0;
     uint8_t n = 0;
-    for (uint32_t k = 0; k < o->nsub && n < max; k++)
+    for (uint32_t k = 0; k < o->nsub; k++)
         out[n++] = dst ? vm_ldst(lc, &o->sub[k]) : vm_lsrc(lc, &o->sub[k], type);
     return n;
 }
 
+static const struct { int mod; uint16_t m, n, k; } shapes[] = {
+    {IR_MOD_M8N8K4, 8, 8, 4}, {IR_MOD_M8N8K16, 8, 8, 16}, {IR_MOD_M8N8K32, 8, 8, 32}, {IR_MOD_M8N8K128, 8, 8, 128},
+    {IR_MOD_M16N8K4, 16, 8, 4}, {IR_MOD_M16N8K8, 16, 8, 8}, {IR_MOD_M16N8K16, 16, 8, 16}, {IR_MOD_M16N8K32, 16, 8, 32},
+    {IR_MOD_M16N8K64, 16, 8, 64}, {IR_MOD_M16N8K128, 16, 8, 128}, {IR_MOD_M16N8K256, 16, 8, 256},
+};
+
+static bool is_fp8(int t) { return t == MT_E4M3 || t == MT_E5M2; }
+static bool is_i8(int t) { return t == MT_S8 || t == MT_U8; }
+static bool is_i4(int t) { return t == MT_S4 || t == MT_U4; }
+
+/* The shapes (k of the dense product) each family of A/B types has, dense or sparse. */
+static bool form_ok(const vm_mma_op *o, bool sp) {
+    int ta = o->ta, tb = o->tb, k = o->k;
+    bool m16 = o->m == 16;
+    if (ta == MT_F16 || ta == MT_BF16)
+        return tb == ta && m16 && (sp ? k == 16 || k == 32 : k == 8 || k == 16) &&
+               ((o->tc == MT_F32 && o->td == MT_F32) || (ta == MT_F16 && o->tc == MT_F16 && o->td == MT_F16));
+    if (ta == MT_TF32)
+        return tb == ta && m16 && (sp ? k == 8 || k == 16 : k == 4 || k == 8) && o->tc == MT_F32 && o->td == MT_F32;
+    if (ta == MT_F64)
+        return !sp && tb == ta && !m16 && k == 4 && o->tc == MT_F64 && o->td == MT_F64;
+    if (is_fp8(ta))
+        return is_fp8(tb) && m16 && k == (sp ? 64 : 32) &&
+               ((o->tc == MT_F32 && o->td == MT_F32) || (!sp && o->tc == MT_F16 && o->td == MT_F16));
+    bool acc = o->tc == MT_S32 && o->td == MT_S32;
+    if (is_i8(ta))
+        return acc && is_i8(tb) && (sp ? m16 && (k == 32 || k == 64) : m16 ? k == 16 || k == 32 : k == 16);
+    if (is_i4(ta))
+        return acc && is_i4(tb) && (sp ? m16 && (k == 64 || k == 128) : m16 ? k == 32 || k == 64 : k == 32);
+    if (ta == MT_B1)
+        return acc && !sp && tb == ta && o->bop != VM_BOP_NONE && !o->satfinite && (m16 ? k == 128 || k == 256 : k == 128);
+    return false;
+}
+
+/* Largest sparsity selector: the metadata of a row pair takes 1, 2 or 4 lanes of a quad. */
+static int max_sel(const mma_rec *r) { return 4 / (2 * meta_row_bits(r) / 32) - 1; }
+
 static bool lower_mma(lctx *lc, const ir_insn *in, mma_rec *r) {
-    if (ir_has_mod(in, IR_MOD_M16N8K16)) r->m = 16, r->n = 8, r->k = 16;
-    else if (ir_has_mod(in, IR_MOD_M16N8K8)) r->m = 16, r->n = 8, r->k = 8;
-    else if (ir_has_mod(in, IR_MOD_M16N8K4)) r->m = 16, r->n = 8, r->k = 4;
-    else if (ir_has_mod(in, IR_MOD_M16N8K32)) r->m = 16, r->n = 8, r->k = 32;
-    else if (ir_has_mod(in, IR_MOD_M8N8K4)) r->m = 8, r->n = 8, r->k = 4;
-    else return false;
-    if (!ir_has_mod(in, IR_MOD_ROW) || !ir_has_mod(in, IR_MOD_COL) || in->ntypes != 4 || in->nopnds != 4) return false;
-    int td = type_of(in->types[0]), ta = type_of(in->types[1]), tb = type_of(in->types[2]), tc = type_of(in->types[3]);
-    if (td < 0 || ta < 0 || tb < 0 || tc < 0 || in->nopnds != 4) return false;
-    r->td = (uint8_t)td, r->ta = (uint8_t)ta, r->tb = (uint8_t)tb, r->tc = (uint8_t)tc;
-    r->satfinite = ir_has_mod(in, IR_MOD_SATFINITE);
-    bool f16ab = ta == T_F16 || ta == T_BF16, i8 = ta == T_S8 || ta == T_U8;
-    bool ok = (r->m == 16 && f16ab && tb == ta && (r->k == 16 || r->k == 8) &&
-               ((td == T_F32 && tc == T_F32) || (ta == T_F16 && td == T_F16 && tc == T_F16))) ||
-              (r->m == 16 && ta == T_TF32 && tb == T_TF32 && (r->k == 8 || r->k == 4) && td == T_F32 && tc == T_F32) ||
-              (r->m == 16 && i8 && (tb == T_S8 || tb == T_U8) && (r->k == 32 || r->k == 16) && td == T_S32 && tc == T_S32) ||
-              (r->m == 8 && ta == T_F64 && tb == T_F64 && td == T_F64 && tc == T_F64);
-    if (!ok) return false;
-    uint8_t wa = td == T_F64 ? IR_T_F64 : IR_T_B32;
-    r->nd = regs(lc, &in->opnds[0], r->d, 4, true, wa);
-    r->na = regs(lc, &in->opnds[1], r->a, 4, false, ta == T_F64 ? IR_T_F64 : IR_T_B32);
-    r->nb = regs(lc, &in->opnds[2], r->b, 2, false, ta == T_F64 ? IR_T_F64 : IR_T_B32);
-    r->nc = regs(lc, &in->opnds[3], r->c, 4, false, tc == T_F64 ? IR_T_F64 : IR_T_B32);
-    /* registers per operand follow from the shape: 32 lanes hold the matrix once */
-    int ea = r->m * r->k / 32, eb = r->k * r->n / 32, ec = r->m * r->n / 32;
-    return r->na == ea / per_reg(ta) && r->nb == eb / per_reg(tb) && r->nc == ec / per_reg(tc) &&
-           r->nd == ec / per_reg(td);
+    vm_mma_op *o = &r->op;
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes && !o->m; s++)
+        if (ir_has_mod(in, shapes[s].mod)) o->m = shapes[s].m, o->n = shapes[s].n, o->k = shapes[s].k;
+    r->sparse = ir_has_mod(in, IR_MOD_SP) || ir_has_mod(in, IR_MOD_SP_ORDERED_METADATA);
+    if (!o->m || !ir_has_mod(in, IR_MOD_ROW) || !ir_has_mod(in, IR_MOD_COL) || in->ntypes != 4 ||
+        in->nopnds != (r->sparse ? 6 : 4))
+        return false;
+    int t[4];
+    for (int q = 0; q < 4; q++)
+        if ((t[q] = vm_mt_of_ir(in->types[q])) < 0) return false;
+    o->td = (uint8_t)t[0], o->ta = (uint8_t)t[1], o->tb = (uint8_t)t[2], o->tc = (uint8_t)t[3];
+    o->satfinite = ir_has_mod(in, IR_MOD_SATFINITE);
+    o->bop = ir_has_mod(in, IR_MOD_XOR) ? VM_BOP_XOR : ir_has_mod(in, IR_MOD_AND) ? VM_BOP_AND : VM_BOP_NONE;
+    if ((o->bop != VM_BOP_NONE) != ir_has_mod(in, IR_MOD_POPC) || !form_ok(o, r->sparse)) return false;
+    r->ka = (uint16_t)(r->sparse ? o->k / 2 : o->k);
+    if (r->sparse) {
+        const ir_operand *sel = &in->opnds[5];
+        if (sel->kind != IR_OPND_IMM_INT || sel->ival < 0 || sel->ival > max_sel(r)) return false;
+        r->sel = (uint8_t)sel->ival;
+        r->e = vm_lsrc(lc, &in->opnds[4], IR_T_B32);
+    }
+    uint8_t w64 = o->ta == MT_F64 ? IR_T_F64 : IR_T_B32;
+    r->nd = regs(lc, &in->opnds[0], r->d, 4, true, w64);
+    r->na = regs(lc, &in->opnds[1], r->a, 4, false, w64);
+    r->nb = regs(lc, &in->opnds[2], r->b, 4, false, w64);
+    r->nc = regs(lc, &in->opnds[3], r->c, 4, false, w64);
+    /* registers per operand follow from the shape: 32 lanes hold each matrix once */
+    int ea = o->m * r->ka / 32, eb = o->k * o->n / 32, ec = o->m * o->n / 32;
+    return r->na * per_reg(o->ta) == ea && r->nb * per_reg(o->tb) == eb && r->nc * per_reg(o->tc) == ec &&
+           r->nd * per_reg(o->td) == ec;
 }
 
 bool vm_lower_mma(lctx *lc, const ir_insn *in) {

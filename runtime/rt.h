@@ -6,6 +6,8 @@
 #define PTXI_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 #include "heap.h"
 #include "printf_fifo.h"
@@ -38,20 +40,27 @@ struct ptxi_stream {
     ptxi_ctx *ctx;
 };
 
+/* Any number of host threads may use a context at once. What they share is
+ * guarded as follows: `lock` the error detail, the pending reports, the
+ * limits, the heap's creation and the launch statistics; `mod_lock` the module
+ * list and the host bindings (held across a whole load, which resolves
+ * .extern symbols against that list); atomics the error codes and the flags
+ * read on every call. The arena, the heap and the FIFO lock themselves. */
 struct ptxi_ctx {
     ptxi_ctx_options opt;
     vm_arena arena;
     vm_runtime vmrt;
-    pthread_mutex_t lock;
-    ptxi_status last, sticky;
+    pthread_mutex_t lock, mod_lock;
+    _Atomic ptxi_status last, sticky;
     char detail[8192];
-    FILE *out, *err;
-    bool quiet_faults;         /* ptxi_ctx_set_fault_reports(ctx, 0) */
+    _Atomic(FILE *) out, err;
+    _Atomic bool quiet_faults; /* ptxi_ctx_set_fault_reports(ctx, 0) */
     rt_fifo *fifo;
     size_t fifo_size, heap_size, stack_size;
     rt_heap heap;
     uint64_t heap_base;
-    bool heap_ready;           /* the heap exists: its size is fixed from now on */
+    _Atomic bool heap_ready;   /* the heap exists: its size is fixed from now on */
+    _Atomic bool fifo_fixed;   /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;             /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
@@ -67,6 +76,8 @@ void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf
 int rt_ensure_heap(ptxi_ctx *ctx);
 /* Defaults of the limits as CUDA reports them on an H100 (props.c). */
 size_t rt_default_limit(ptxi_limit which);
+/* Bytes of device memory: what the host can back, or $PTXI_DEVICE_MEMORY (props.c). */
+uint64_t rt_device_memory(void);
 
 /* Every API call on a context with a sticky error returns that error, after
  * writing what the failed kernel printed (and its assertion) as a GPU does. */

@@ -160,7 +160,8 @@ static cudaError_t attr_kernel(const void *func, cr_func **f, ptxi_kernel **k) {
 
 /* Without the opt-in, dynamic shared memory may fill what static leaves of 48 KiB. */
 static int max_dyn_shared(cr_func *f, ptxi_kernel *k) {
-    if (f->max_dyn_shared >= 0) return f->max_dyn_shared;
+    int set = __atomic_load_n(&f->max_dyn_shared, __ATOMIC_RELAXED);   /* another thread may set it */
+    if (set >= 0) return set;
     return 49152 - kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
 }
 
@@ -196,7 +197,7 @@ CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
         if (value < 0 || (size_t)value + (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) > p.sharedMemPerBlockOptin)
             return cr_ret(cudaErrorInvalidValue);
         ptxi_status s = ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value);
-        if (s == PTXI_SUCCESS) f->max_dyn_shared = value;
+        if (s == PTXI_SUCCESS) __atomic_store_n(&f->max_dyn_shared, value, __ATOMIC_RELAXED);
         return cr_st(s);
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))

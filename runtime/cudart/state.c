@@ -105,7 +105,7 @@ cudaError_t cr_map(ptxi_status s) {
     case PTXI_LAUNCH_FAILED: return cudaErrorLaunchFailure;
     case PTXI_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
     case PTXI_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-    case PTXI_STACK_OVERFLOW: return cudaErrorLaunchFailure;
+    case PTXI_STACK_OVERFLOW: return cudaErrorIllegalAddress;
     case PTXI_BARRIER_DEADLOCK: return cudaErrorLaunchFailure;
     case PTXI_INVALID_ADDRESS_SPACE: return cudaErrorInvalidAddressSpace;
     }

@@ -278,10 +278,11 @@ CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (cr_capturing(stream)) return cudaSuccess;   /* events inside a capture order nothing here */
     cudaError_t e = drain(stream);
     if (e != cudaSuccess) return e;
-    event->t = now();
+    double t = now();
+    pthread_mutex_lock(&lock);   /* other threads may wait on the event meanwhile */
+    event->t = t;
     event->recorded = true;
     event->stream = stream;
-    pthread_mutex_lock(&lock);
     event->seq = callback_seq;
     pthread_mutex_unlock(&lock);
     return cudaSuccess;
@@ -296,7 +297,12 @@ CR_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t s
 static cudaError_t reach(cudaEvent_t event) {
     CR_ENTER();
     if (!live_CUevent_st(event)) return cr_ret(cudaErrorInvalidResourceHandle);
-    if (event->recorded) cr_run_callbacks(event->stream, event->seq);
+    pthread_mutex_lock(&lock);
+    bool recorded = event->recorded;
+    cudaStream_t stream = event->stream;
+    unsigned long seq = event->seq;
+    pthread_mutex_unlock(&lock);
+    if (recorded) cr_run_callbacks(stream, seq);
     return cudaSuccess;
 }
 
@@ -308,8 +314,12 @@ CR_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
     if (!ms) return cr_ret(cudaErrorInvalidValue);
     if (!live_CUevent_st(start) || !live_CUevent_st(end)) return cr_ret(cudaErrorInvalidResourceHandle);
     if ((start->flags | end->flags) & cudaEventDisableTiming) return cr_ret(cudaErrorInvalidResourceHandle);
-    if (!start->recorded || !end->recorded) return cr_ret(cudaErrorInvalidResourceHandle);
-    *ms = (float)((end->t - start->t) * 1e3);
+    pthread_mutex_lock(&lock);
+    bool recorded = start->recorded && end->recorded;
+    double t = end->t - start->t;
+    pthread_mutex_unlock(&lock);
+    if (!recorded) return cr_ret(cudaErrorInvalidResourceHandle);
+    *ms = (float)(t * 1e3);
     return cudaSuccess;
 }
 

@@ -93,7 +93,7 @@ static const diag_case cases[] = {
     { "unsized_initializer_too_large", H ".global .b8 a[][4611686018427387903] = {1};\n", 0, 4, 13,
       "initialized variable 'a' is larger than 64 MiB" },
     { "huge_register_range", FN("\t.reg .b32 %r<4000000000>;\n"), 0, 6, 12, "too many registers in one function" },
-    { "address_size", H ".address_size 48\n", 0, 4, 15, "address size must be 32 or 64" },
+    { "address_size_twice", H ".address_size 48\n", 0, 4, 1, "'.address_size' may appear only once, right after '.target'" },
     { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
     { "version_not_number", ".version abc\n", 0, 1, 10, "unexpected identifier 'abc', expected number" },
     { "version_unsupported", ".version 12.0\n", 0, 1, 10, "unsupported PTX version 12.0" },
