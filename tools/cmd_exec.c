@@ -3,12 +3,16 @@
  * directory first on LD_LIBRARY_PATH (libcudart.so.13, libcuda.so.1), ptxi's nvJitLink
  * preloaded (Numba and cuda.core then link to PTX even where NVIDIA's is installed), and
  * Triton's knobs: ptxi-ptxas as its ptxas, ptxi's libcuda, a cache of its own. */
+#define _GNU_SOURCE   /* memmem */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -134,6 +138,40 @@ static bool set_environment(const char *bin, const char *lib) {
     return true;
 }
 
+/* PROGRAM's file as execvp finds it: as given when it names a path, else the first
+ * executable of that name on PATH. */
+static bool find_program(const char *name, char *path, size_t size) {
+    if (strchr(name, '/')) return snprintf(path, size, "%s", name) < (int)size;
+    const char *dirs = getenv("PATH");
+    for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
+        size_t n = strcspn(d, ":");
+        if (snprintf(path, size, "%.*s/%s", (int)n, n ? d : ".", name) < (int)size && access(path, X_OK) == 0)
+            return true;
+        d += n + (d[n] == ':');
+    }
+    return false;
+}
+
+/* An executable that carries NVIDIA's static CUDA runtime (nvcc's default, -cudart
+ * static): that runtime refuses any driver it cannot verify, so it cannot run on ptxi.
+ * Its names of the library's parts and of its shared-memory files survive stripping. */
+static bool links_static_cudart(const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    struct stat st;
+    bool found = false;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 4) {
+        const char *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            found = !memcmp(p, "\177ELF", 4) && (memmem(p, (size_t)st.st_size, "libcudart_static_", 17) ||
+                                                  memmem(p, (size_t)st.st_size, "/cudart.shm.", 12));
+            munmap((void *)p, (size_t)st.st_size);
+        }
+    }
+    close(fd);
+    return found;
+}
+
 int cmd_exec(int argc, char **argv) {
     if (argc < 2) return usage(stderr);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return usage(stdout);
@@ -144,6 +182,13 @@ int cmd_exec(int argc, char **argv) {
     if (!find_library_dir(bin, dir, sizeof dir)) {
         fprintf(stderr, "ptxi exec: neither libcudart.so.13 nor libcuda.so.1 is in %s (were they built?)\n", dir);
         return 2;
+    }
+    char path[PATH_MAX];
+    if (find_program(argv[prog], path, sizeof path) && links_static_cudart(path)) {
+        const char *base = strrchr(argv[prog], '/');
+        fprintf(stderr, "ptxi: %s links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared\n",
+                base ? base + 1 : argv[prog]);
+        return 1;
     }
     if (!set_environment(bin, dir)) return 2;
     execvp(argv[prog], argv + prog);
