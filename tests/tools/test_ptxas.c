@@ -86,6 +86,35 @@ Test(ptxas, tritons_command_line_gives_ptx_that_ptxi_runs) {
     free(cubin), free(out), free(err);
 }
 
+/* Triton's LLVM writes a scalar load or store's register in braces; ptxas takes it. */
+Test(ptxas, one_element_braces_are_a_scalar) {
+    static const char braces[] =
+        ".version 8.0\n"
+        ".target sm_90\n"
+        ".address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<3>;\n"
+        "  .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"
+        "  mov.u32 %r1, %tid.x;\n"
+        "  mul.wide.u32 %rd2, %r1, 4;\n"
+        "  add.s64 %rd3, %rd1, %rd2;\n"
+        "  ld.global.b32 { %r2 }, [ %rd3 + 0 ];\n"
+        "  add.s32 %r2, %r2, %r1;\n"
+        "  st.global.b32 [ %rd3 + 0 ], { %r2 };\n"
+        "  ret;\n"
+        "}\n";
+    const char *dir = workdir("braces", braces);
+    char *out, *err;
+    cr_assert_eq(ptxas(dir, "--gpu-name=sm_90a in.ptx -o in.o", &out, &err), 0, "%s", err);
+    uint32_t got[32];
+    char rep[512];
+    cr_assert_eq(run_io(braces, 32, NULL, 0, got, sizeof got, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    for (uint32_t i = 0; i < 32; i++) cr_expect_eq(got[i], i);   /* 0 + tid */
+    free(out), free(err);
+}
+
 Test(ptxas, options_with_values_and_default_output) {
     const char *dir = workdir("options", good);
     char *out, *err;
