@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,21 +17,25 @@
 #define MiB ((size_t)1 << 20)
 #define GiB ((size_t)1 << 30)
 
-/* Resident memory of this process (VmRSS), in bytes. Read without stdio, whose
- * buffers would be host allocations of their own (held in quarantine by a
- * sanitized build). */
-static size_t rss(void) {
+/* A size from /proc/self/status ("VmRSS", "VmSize"), in bytes. Read without
+ * stdio, whose buffers would be host allocations of their own (held in
+ * quarantine by a sanitized build). */
+static size_t status_bytes(const char *field) {
     static char text[8192];
+    char key[32];
     int fd = open("/proc/self/status", O_RDONLY);
     cr_assert(fd >= 0, "no /proc/self/status");
     ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
     cr_assert(n > 0);
     text[n] = 0;
-    const char *line = strstr(text, "\nVmRSS:");
-    cr_assert(line, "no VmRSS line");
-    return (size_t)strtoull(line + 7, NULL, 10) << 10;
+    snprintf(key, sizeof key, "\n%s:", field);
+    const char *line = strstr(text, key);
+    cr_assert(line, "no %s line", field);
+    return (size_t)strtoull(line + strlen(key), NULL, 10) << 10;
 }
+
+static size_t rss(void) { return status_bytes("VmRSS"); }
 
 /* ThreadSanitizer keeps shadow memory of its own, several bytes for each byte
  * touched, and does not give it back with the pages: resident memory then says
@@ -312,5 +317,27 @@ Test(device_memory, many_threads_allocate_and_free_while_a_kernel_runs, .timeout
     size_t free_after;
     ptxi_mem_get_info(ctx, &free_after, NULL);
     cr_expect_eq(free_after, free_before, "every churned byte was given back");
+    ptxi_ctx_destroy(ctx);
+}
+
+/* Under an address-space limit (ulimit -v) the arena shrinks to fit, and the
+ * device with it: a context is still made, and what does not fit is an error. */
+Test(device_memory, address_space_limit_shrinks_the_device) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    cr_skip_test("skipped: the sanitizer's own reservations need more address space");
+#endif
+    unsetenv("PTXI_DEVICE_MEMORY");
+    /* 20 GiB more than now: the generic windows take 12, the rest cannot hold 64 GiB */
+    rlim_t as = status_bytes("VmSize") + 20 * GiB;
+    cr_assert_eq(setrlimit(RLIMIT_AS, &(struct rlimit){as, as}), 0);
+    ptxi_ctx *ctx = make(0);
+    size_t free_b, total;
+    cr_assert_eq(ptxi_mem_get_info(ctx, &free_b, &total), PTXI_SUCCESS);
+    cr_assert(total > 0 && total <= 4 * GiB, "a device of %zu MiB", total / MiB);
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, total + 1, &d), PTXI_OUT_OF_MEMORY);
+    cr_assert_eq(ptxi_mem_alloc(ctx, total / 2, &d), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memset_d8(ctx, d, 1, MiB), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_free(ctx, d), PTXI_SUCCESS);
     ptxi_ctx_destroy(ctx);
 }
