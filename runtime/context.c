@@ -156,6 +156,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
 
 /* Destroy and reset: no other call on the context may run meanwhile. */
 static void release_all(ptxi_ctx *ctx) {
+    rt_streams_release(ctx);
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
@@ -195,6 +196,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
 ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
+    ptxi_stream_run_host_fns(ctx, NULL, UINT64_MAX);
     return ctx->sticky;
 }
 

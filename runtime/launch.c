@@ -12,6 +12,7 @@
 /* ---- kernels ---- */
 
 const char *ptxi_kernel_name(ptxi_kernel *k) { return k ? k->vf->ir->name : NULL; }
+ptxi_ctx *ptxi_kernel_ctx(ptxi_kernel *k) { return k ? k->mod->ctx : NULL; }
 unsigned ptxi_kernel_param_count(ptxi_kernel *k) { return k ? k->vf->ir->nparams : 0; }
 
 ptxi_status ptxi_kernel_param_info(ptxi_kernel *k, unsigned i, size_t *size, size_t *align, size_t *offset) {
@@ -378,32 +379,4 @@ ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
     uint32_t *p = (uint32_t *)(uintptr_t)dst;
     for (size_t i = 0; i < count; i++) p[i] = value;
     return PTXI_SUCCESS;
-}
-
-/* ---- streams: launches run to completion when issued, so a stream is always idle ---- */
-
-ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out) {
-    RT_CHECK_STICKY(ctx);
-    if (!out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
-    *out = calloc(1, sizeof **out);
-    if (!*out) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
-    (*out)->ctx = ctx;
-    return PTXI_SUCCESS;
-}
-
-ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
-    if (!s) return PTXI_INVALID_HANDLE;
-    free(s);
-    return PTXI_SUCCESS;
-}
-
-ptxi_status ptxi_stream_synchronize(ptxi_stream *s) {
-    if (!s) return PTXI_INVALID_HANDLE;
-    rt_flush(s->ctx);
-    return s->ctx->sticky;
-}
-
-ptxi_status ptxi_stream_query(ptxi_stream *s) {
-    if (!s) return PTXI_INVALID_HANDLE;
-    return s->ctx->sticky;
 }

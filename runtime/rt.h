@@ -38,7 +38,28 @@ struct ptxi_module {
 
 struct ptxi_stream {
     ptxi_ctx *ctx;
+    unsigned flags;
+    int priority;
+    ptxi_stream *next;         /* the context's live streams (stream.c) */
 };
+
+struct ptxi_event {
+    ptxi_ctx *ctx;
+    double t;                  /* seconds, CLOCK_MONOTONIC, when recorded */
+    bool recorded;
+    unsigned flags;
+    ptxi_stream *stream;       /* where it was last recorded */
+    uint64_t seq;              /* host functions queued before it have a smaller seq */
+    ptxi_event *next;
+};
+
+typedef struct rt_host_fn {
+    ptxi_host_call call;
+    void *fn, *user;
+    ptxi_stream *stream;
+    uint64_t seq;
+    struct rt_host_fn *next;
+} rt_host_fn;
 
 /* Any number of host threads may use a context at once. What they share is
  * guarded as follows: `lock` the error detail, the pending reports, the
@@ -66,7 +87,14 @@ struct ptxi_ctx {
     rt_bind *binds;
     ptxi_launch_stats stats;
     struct ptxi_stream null_stream;
+    ptxi_stream *streams;      /* live streams and events, destroyed by a reset */
+    ptxi_event *events;
+    rt_host_fn *host_fns, **host_fns_tail;
+    uint64_t host_seq;
 };
+
+/* Destroys the context's streams and events, running pending host functions (stream.c). */
+void rt_streams_release(ptxi_ctx *ctx);
 
 /* Records an error as the last error (and as the sticky one when it is). */
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);

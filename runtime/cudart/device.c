@@ -8,13 +8,13 @@
 
 static unsigned device_flags;
 
-static const int attr_values[] = {
-#define X(a, v) [a] = v,
-#include "device_attrs.def"
-#undef X
-};
-#define NUM_ATTRS ((int)(sizeof attr_values / sizeof attr_values[0]))
-#define A(name) attr_values[cudaDevAttr##name]
+/* The attribute table is libptxi's (device_attrs.def), shared with libcuda.so.1. */
+static int dev_attr(int a) {
+    int v = 0;
+    ptxi_device_attribute(a, &v);
+    return v;
+}
+#define A(name) dev_attr(cudaDevAttr##name)
 
 /* The device is the H100 SXM5 80GB whose answers ptxi reproduces, as the NVIDIA
  * runtime describes it (recorded), so that programs print what they print there;
@@ -23,7 +23,7 @@ void cr_fill_props(struct cudaDeviceProp *p) {
     ptxi_device_props own;
     ptxi_device_get_props(&own);
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
+    snprintf(p->name, sizeof p->name, "%s", ptxi_device_name());
     p->totalGlobalMem = own.total_global_mem;
     p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
     p->regsPerBlock = A(MaxRegistersPerBlock);
@@ -118,9 +118,7 @@ void cr_fill_props(struct cudaDeviceProp *p) {
 CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
     if (!value) return cr_ret(cudaErrorInvalidValue);
     if (device != 0) return cr_ret(cudaErrorInvalidDevice);
-    if ((int)attr <= 0 || (int)attr >= NUM_ATTRS) return cr_ret(cudaErrorInvalidValue);
-    *value = attr_values[attr];
-    return cudaSuccess;
+    return ptxi_device_attribute((int)attr, value) == PTXI_SUCCESS ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
 }
 
 CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
@@ -257,7 +255,6 @@ CR_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; 
 CR_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
     if (!pciBusId || len <= 0) return cr_ret(cudaErrorInvalidValue);
     if (device != 0) return cr_ret(cudaErrorInvalidDevice);
-    snprintf(pciBusId, (size_t)len, "%04X:%02X:%02X.0", attr_values[cudaDevAttrPciDomainId],
-             attr_values[cudaDevAttrPciBusId], attr_values[cudaDevAttrPciDeviceId]);
+    snprintf(pciBusId, (size_t)len, "%04X:%02X:%02X.0", A(PciDomainId), A(PciBusId), A(PciDeviceId));
     return cudaSuccess;
 }
