@@ -1,7 +1,7 @@
 /* mma.c — warp-level matrix instructions with the fragment layouts of the PTX
- * ISA: mma.sync in every dense shape and type (f16, bf16, tf32, f64 m8n8k4 and
- * m16n8k4/k8/k16, e4m3 and
- * e5m2, s8/u8, s4/u4, b1 with .xor/.and and .popc), mma.sp and
+ * ISA: mma.sync in every dense shape and type (f16, bf16, tf32, f64 m8n8k4
+ * and m16n8k4/k8/k16, e4m3 and e5m2, s8/u8, s4/u4, b1 with .xor/.and and
+ * .popc), mma.sp and
  * mma.sp::ordered_metadata (2:4 sparse A with its metadata and sparsity
  * selector), ldmatrix and stmatrix (m8n8 .x1/.x2/.x4, .trans). The whole warp
  * takes part (.aligned). What the product computes is mma_core.c's. */
