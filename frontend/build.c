@@ -21,39 +21,6 @@ static char *dup_span(fe_parser *p, fe_span s) { return fe_strndup(p->a, s.s, s.
 
 /* ---- module-level directives ---- */
 
-void fe_version(fe_parser *p, fe_span text, ir_loc loc) {
-    unsigned maj = 0, min = 0;
-    char buf[32];
-    if (!text.n)
-        return;
-    size_t n = text.n < 31 ? text.n : 31;
-    memcpy(buf, text.s, n);
-    buf[n] = 0;
-    if (text.n == 0 || sscanf(buf, "%u.%u", &maj, &min) != 2)
-        return;
-    if (maj < 1 || maj > 9)
-        fe_error(p, loc, "unsupported PTX version %u.%u", maj, min);
-    p->m->version_major = maj;
-    p->m->version_minor = min;
-}
-
-void fe_target(fe_parser *p, fe_span name, ir_loc loc) {
-    (void)loc;
-    *VEC_PUSH(p, p->targets) = dup_span(p, name);
-    if (!p->m->sm && name.n > 3 && memcmp(name.s, "sm_", 3) == 0) {
-        unsigned v = 0;
-        for (uint32_t i = 3; i < name.n && name.s[i] >= '0' && name.s[i] <= '9'; i++)
-            v = v * 10 + (unsigned)(name.s[i] - '0');
-        p->m->sm = v;
-    }
-}
-
-void fe_address_size(fe_parser *p, uint64_t v, ir_loc loc) {
-    if (v != 32 && v != 64)
-        fe_error(p, loc, "address size must be 32 or 64");
-    p->m->address_size = (uint32_t)v;
-}
-
 /* small hand scanner for the newline-terminated .file/.loc lines */
 typedef struct { const char *s, *e; } cur;
 static void skip_ws(cur *c) {
@@ -147,6 +114,7 @@ void fe_section(fe_parser *p, fe_span text) { *VEC_PUSH(p, p->sections) = dup_sp
 
 /* .alias a, b: `a` names function `b` from here on (calls bind to b itself) */
 void fe_alias(fe_parser *p, fe_span alias, fe_span target, ir_loc aloc, ir_loc tloc) {
+    fe_top_item(p, aloc);
     fe_sym *t = fe_sym_find(&p->syms, target.s, target.n, 0);
     if (!t || t->kind != SYM_FUNC) {
         fe_error(p, tloc, "'.alias' target '%.*s' is not a declared function", (int)target.n, target.s);
@@ -171,6 +139,7 @@ static uint32_t new_scope(fe_parser *p, uint32_t parent) {
 }
 
 void fe_func_begin(fe_parser *p, bool entry, ir_loc loc) {
+    fe_top_item(p, p->dirs.n ? p->dirs.v[0].loc : loc);
     ir_func *f = fe_alloc(p->a, sizeof *f);
     f->is_entry = entry;
     f->loc = loc;
@@ -469,32 +438,41 @@ static uint16_t parse_sel(const char *s, uint32_t n) {
     return v;
 }
 
-void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, bool neg) {
+/* neg: '!' (a predicate's complement), '-' (vmad's negated operand) or 0 */
+void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, char neg) {
     ir_operand *o = push_op(p, IR_OPND_REG, loc);
-    o->neg = neg;
+    o->neg = neg != 0;
     const char *dot = memchr(name.s, '.', name.n);
     if (dot && (dot[1] == 'b' || dot[1] == 'h')) {
         o->sel = parse_sel(dot, (uint32_t)(name.s + name.n - dot));
         name.n = (uint32_t)(dot - name.s);
     }
     fe_sym *e = fe_sym_find(&p->syms, name.s, name.n, -1);
+    int s = e ? -1 : fe_lookup_sreg(name.s, name.n);
     if (e && e->kind == SYM_REG) {
         o->reg = e->id;
-        return;
-    }
-    if (e && e->kind == SYM_VAR) {
+    } else if (e && e->kind == SYM_VAR) {
         o->kind = IR_OPND_VAR;
         o->var = e->ptr;
-        return;
-    }
-    int s = fe_lookup_sreg(name.s, name.n);
-    if (s >= 0) {
+    } else if (s >= 0) {
         o->kind = IR_OPND_SREG;
         o->sreg = (uint16_t)(s >> 8);
         o->comp = (uint8_t)s;
+    } else {
+        fe_error(p, loc, "undeclared register '%.*s'", (int)name.n, name.s);
+        o->neg = false;
         return;
     }
-    fe_error(p, loc, "undeclared register '%.*s'", (int)name.n, name.s);
+    /* the printer tells the two negations apart by the register's type */
+    bool pred = o->kind == IR_OPND_REG && p->regs.v[o->reg].type == IR_T_PRED;
+    if (neg == '!' && !pred) {
+        fe_error(p, loc, "'!' negates predicates only, and '%.*s' is not a predicate", (int)name.n, name.s);
+        o->neg = false;
+    } else if (neg == '-' && (p->cur_op != IR_OP_VMAD || o->kind != IR_OPND_REG || pred)) {
+        fe_error(p, loc, "operand negation '-%.*s' is not allowed for '%s'", (int)name.n, name.s,
+                 p->cur_op >= 0 ? ir_opcode_name[p->cur_op] : "this instruction");
+        o->neg = false;
+    }
 }
 
 void fe_op_sink(fe_parser *p, ir_loc loc) { push_op(p, IR_OPND_SINK, loc); }
@@ -636,6 +614,8 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
         fe_sym *e = fe_sym_find(&p->syms, guard->s, guard->n, -1);
         if (!e || e->kind != SYM_REG) {
             fe_error(p, gloc, "undeclared predicate '%.*s'", (int)guard->n, guard->s);
+        } else if (p->regs.v[e->id].type != IR_T_PRED) {
+            fe_error(p, gloc, "guard '%.*s' is not a predicate", (int)guard->n, guard->s);
         } else {
             in.guard = (int32_t)e->id;
             in.guard_neg = guard_neg;
@@ -683,6 +663,7 @@ static void bind_labels(fe_parser *p) {
 }
 
 void fe_module_end(fe_parser *p) {
+    fe_header_end(p);
     /* input that ended (or overflowed the parser) mid-declaration: finish
      * what was read so the module is consistent, if not usable */
     if (p->cur_var)

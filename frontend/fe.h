@@ -105,6 +105,8 @@ typedef struct fe_parser {
     bool at_stmt;              /* next identifier starts an instruction */
     bool brace_is_block;       /* the last '{' opened a block, not an initializer */
     int prev_tok;
+    uint8_t hdr;               /* how much of .version/.target/.address_size was read (header.c) */
+    uint32_t target_names;     /* names read in this .target plus one; 0 = ignore them */
     uint8_t guard_state;
     uint32_t comment_line, comment_col;
     uint32_t sect_depth;
@@ -183,9 +185,12 @@ ir_loc fe_loc(const fe_yyltype *l);
 bool fe_utf8_check(fe_parser *p, const char *s, size_t n, uint32_t line, uint32_t col);
 
 /* builder actions (build.c, decl.c) */
-void fe_version(fe_parser *p, fe_span text, ir_loc loc);
+void fe_version(fe_parser *p, fe_span text, ir_loc dloc, ir_loc loc);
 void fe_target(fe_parser *p, fe_span name, ir_loc loc);
-void fe_address_size(fe_parser *p, uint64_t v, ir_loc loc);
+void fe_address_size(fe_parser *p, uint64_t v, ir_loc dloc, ir_loc loc);
+void fe_target_begin(fe_parser *p, ir_loc loc);
+void fe_top_item(fe_parser *p, ir_loc loc);
+void fe_header_end(fe_parser *p);
 void fe_file_directive(fe_parser *p, fe_span line, ir_loc loc);
 void fe_loc_directive(fe_parser *p, fe_span line, ir_loc loc);
 void fe_section(fe_parser *p, fe_span text);
@@ -219,7 +224,7 @@ void fe_proto_end(fe_parser *p);
 void fe_stmt_pragma(fe_parser *p, fe_span s, ir_loc loc);
 void fe_insn_begin(fe_parser *p);
 void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, const fe_opc *opc, ir_loc loc);
-void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, bool neg);
+void fe_op_reg(fe_parser *p, fe_span name, ir_loc loc, char neg);
 void fe_op_sink(fe_parser *p, ir_loc loc);
 void fe_op_cval(fe_parser *p, const fe_cval *v);
 void fe_op_pair(fe_parser *p, ir_loc loc);
@@ -235,6 +240,11 @@ fe_cval fe_cv_name(fe_parser *p, fe_span name, ir_loc loc);
 void fe_module_end(fe_parser *p);
 ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_space);
 void fe_add_var_sym(fe_parser *p, ir_var *v);
+
+const char *fe_sreg_text(const ir_operand *o, char *buf, size_t cap);
+
+/* instruction forms: types and modifiers (forms.c); mn is the mnemonic for messages */
+void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d);
 
 /* symbols */
 const char *fe_intern(fe_parser *p, const char *s, uint32_t n);

@@ -20,18 +20,25 @@ size_t ir_insn_mnemonic(const ir_insn *in, char *buf, size_t cap) {
     return n;
 }
 
-static void print_sreg(FILE *out, const ir_operand *o) {
+/* "%tid.x", "%envreg3", "%pm2_64", "%clock64": a special register as PTX spells it */
+const char *fe_sreg_text(const ir_operand *o, char *buf, size_t cap) {
     const char *nm = ir_sreg_name[o->sreg];
     switch (o->sreg) {
-    case IR_SREG_ENVREG: case IR_SREG_PM: fprintf(out, "%%%s%u", nm, o->comp); return;
-    case IR_SREG_PM64: fprintf(out, "%%pm%u_64", o->comp); return;
+    case IR_SREG_ENVREG: case IR_SREG_PM: snprintf(buf, cap, "%%%s%u", nm, o->comp); return buf;
+    case IR_SREG_PM64: snprintf(buf, cap, "%%pm%u_64", o->comp); return buf;
     }
     if (o->sreg == IR_SREG_TID || o->sreg == IR_SREG_NTID || o->sreg == IR_SREG_CTAID || o->sreg == IR_SREG_NCTAID ||
         o->sreg == IR_SREG_CLUSTERID || o->sreg == IR_SREG_NCLUSTERID || o->sreg == IR_SREG_CLUSTER_CTAID ||
         o->sreg == IR_SREG_CLUSTER_NCTAID)
-        fprintf(out, "%%%s.%c", nm, 'x' + o->comp);
+        snprintf(buf, cap, "%%%s.%c", nm, 'x' + o->comp);
     else
-        fprintf(out, "%%%s", nm);
+        snprintf(buf, cap, "%%%s", nm);
+    return buf;
+}
+
+static void print_sreg(FILE *out, const ir_operand *o) {
+    char buf[48];
+    fputs(fe_sreg_text(o, buf, sizeof buf), out);
 }
 
 static void print_operand(FILE *out, const ir_func *f, const ir_operand *o) {

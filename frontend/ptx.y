@@ -70,14 +70,14 @@ module:
   ;
 
 top:
-    VERSION NUM                 { fe_version(p, $2.sym, L(@2)); if ($2.kind != CV_DEC) fe_error(p, L(@2), "expected a version number such as 8.0"); }
-  | TARGET targets
-  | ADDRESS_SIZE NUM            { fe_address_size(p, (uint64_t)$2.i, L(@2)); }
-  | FILE_D                      { fe_file_directive(p, $1, L(@1)); }
-  | SECTION                     { fe_section(p, $1); }
-  | DWARF                       { fe_section(p, $1); }
-  | LOC                         { fe_loc_directive(p, $1, L(@1)); }
-  | decl ';'
+    VERSION NUM                 { fe_version(p, $2.sym, L(@1), L(@2)); if ($2.kind != CV_DEC) fe_error(p, L(@2), "expected a version number such as 8.0"); }
+  | TARGET                      { fe_target_begin(p, L(@1)); } targets
+  | ADDRESS_SIZE NUM            { fe_address_size(p, (uint64_t)$2.i, L(@1), L(@2)); }
+  | FILE_D                      { fe_top_item(p, L(@1)); fe_file_directive(p, $1, L(@1)); }
+  | SECTION                     { fe_top_item(p, L(@1)); fe_section(p, $1); }
+  | DWARF                       { fe_top_item(p, L(@1)); fe_section(p, $1); }
+  | LOC                         { fe_top_item(p, L(@1)); fe_loc_directive(p, $1, L(@1)); }
+  | decl ';'                    { fe_top_item(p, p->dirs.n ? p->dirs.v[0].loc : L(@1)); }
   | func
   | ALIAS IDENT ',' IDENT ';'   { fe_alias(p, $2, $4, L(@2), L(@4)); }
   | ';'                         /* empty statement; also ends a recovery at '}' quietly */
@@ -249,14 +249,14 @@ oplist:
   ;
 mark: %empty                    { $$ = fe_op_mark(p); } ;
 operand:
-    REG                         { fe_op_reg(p, $1, L(@1), false); }
-  | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
-  | '!' IDENT                   { fe_op_reg(p, $2, L(@1), true); }
-  | '-' REG                     { fe_op_reg(p, $2, L(@1), true); }   /* vmad's negated operands */
-  | REG '|' REG                 { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
-  | REG '|' IDENT               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
-  | IDENT '|' REG               { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
-  | IDENT '|' IDENT             { fe_op_reg(p, $1, L(@1), false); fe_op_reg(p, $3, L(@3), false); fe_op_pair(p, L(@1)); }
+    REG                         { fe_op_reg(p, $1, L(@1), 0); }
+  | '!' REG                     { fe_op_reg(p, $2, L(@1), '!'); }
+  | '!' IDENT                   { fe_op_reg(p, $2, L(@1), '!'); }
+  | '-' REG                     { fe_op_reg(p, $2, L(@1), '-'); }   /* vmad's negated operands */
+  | REG '|' REG                 { fe_op_reg(p, $1, L(@1), 0); fe_op_reg(p, $3, L(@3), 0); fe_op_pair(p, L(@1)); }
+  | REG '|' IDENT               { fe_op_reg(p, $1, L(@1), 0); fe_op_reg(p, $3, L(@3), 0); fe_op_pair(p, L(@1)); }
+  | IDENT '|' REG               { fe_op_reg(p, $1, L(@1), 0); fe_op_reg(p, $3, L(@3), 0); fe_op_pair(p, L(@1)); }
+  | IDENT '|' IDENT             { fe_op_reg(p, $1, L(@1), 0); fe_op_reg(p, $3, L(@3), 0); fe_op_pair(p, L(@1)); }
   | '_'                         { fe_op_sink(p, L(@1)); }
   | oexpr                       { fe_op_cval(p, &$1); }
   | '[' mark addrlist ']'       { fe_op_group(p, $2, IR_OPND_ADDR, L(@1)); }
@@ -269,9 +269,9 @@ addrlist:
   | addrlist ',' aitem
   ;
 aitem:
-    REG                         { fe_op_reg(p, $1, L(@1), false); }
-  | REG '+' cexpr               { fe_op_reg(p, $1, L(@1), false); fe_op_addr_off(p, &$3, false); }
-  | REG '-' cexpr               { fe_op_reg(p, $1, L(@1), false); fe_op_addr_off(p, &$3, true); }
+    REG                         { fe_op_reg(p, $1, L(@1), 0); }
+  | REG '+' cexpr               { fe_op_reg(p, $1, L(@1), 0); fe_op_addr_off(p, &$3, false); }
+  | REG '-' cexpr               { fe_op_reg(p, $1, L(@1), 0); fe_op_addr_off(p, &$3, true); }
   | cexpr                       { fe_op_cval(p, &$1); }
   | '{' mark veclist '}'        { fe_op_group(p, $2, IR_OPND_VEC, L(@1)); }
   ;
@@ -280,9 +280,9 @@ veclist:
   | veclist ',' vitem
   ;
 vitem:
-    REG                         { fe_op_reg(p, $1, L(@1), false); }
+    REG                         { fe_op_reg(p, $1, L(@1), 0); }
   | oname                       { fe_op_cval(p, &$1); }
-  | '!' REG                     { fe_op_reg(p, $2, L(@1), true); }
+  | '!' REG                     { fe_op_reg(p, $2, L(@1), '!'); }
   | '_'                         { fe_op_sink(p, L(@1)); }
   | cexpr                       { fe_op_cval(p, &$1); }
   ;

@@ -1,7 +1,12 @@
 /* ptxi.h — the public C API of ptxi, a PTX interpreter and runtime.
  * Shaped like the CUDA driver API: a context owns device memory, modules and
  * streams; a module is PTX text; a kernel is an .entry of a module.
- * Every call returns a ptxi_status; handles are created and destroyed in pairs. */
+ * Every call returns a ptxi_status; handles are created and destroyed in pairs.
+ * Threads: any number of host threads may call any function at once, on the
+ * same context or not, except that nothing else may use a context while it is
+ * destroyed or reset, a module while it is unloaded, or a stream while it is
+ * destroyed. The last error, the error detail and the launch statistics are
+ * the context's (the latest of any thread's). */
 #ifndef PTXI_H
 #define PTXI_H
 
@@ -14,7 +19,9 @@ extern "C" {
 #endif
 
 /* Errors. X(ENUM, value, sticky, message). Sticky errors persist in the context
- * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. */
+ * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. A call
+ * stack that overflows is an ILLEGAL_ADDRESS, as on an H100 (STACK_OVERFLOW is no
+ * longer returned; the value stays reserved). */
 #define PTXI_ERROR_LIST(X)                                                                  \
     X(SUCCESS, 0, 0, "no error")                                                            \
     X(INVALID_VALUE, 1, 0, "invalid argument")                                              \
@@ -52,6 +59,9 @@ typedef enum ptxi_status {
 const char *ptxi_error_name(ptxi_status s);    /* "PTXI_ILLEGAL_ADDRESS" */
 const char *ptxi_error_string(ptxi_status s);  /* "an illegal memory access was encountered" */
 int ptxi_error_is_sticky(ptxi_status s);
+/* Prints "ptxi: <what>" on stderr, once per distinct text in the process (after
+ * flushing stdout): the CUDA libraries' notes, such as an entry point not implemented. */
+void ptxi_warn_once(const char *what);
 
 typedef struct ptxi_ctx ptxi_ctx;
 typedef struct ptxi_module ptxi_module;
@@ -65,7 +75,8 @@ typedef struct ptxi_dim3 { uint32_t x, y, z; } ptxi_dim3;
 typedef struct ptxi_ctx_options {
     unsigned threads;          /* host threads running CTAs; 0 = $PTXI_THREADS if set, else one per core */
     double timeout_s;          /* watchdog per launch; 0 = none */
-    size_t global_reserve;     /* bytes of address space for device memory; 0 = default (64 GiB) */
+    size_t global_reserve;     /* bytes of address space for device memory (also a cap on the device's
+                                  memory); 0 = default (twice the device's memory, at least 64 GiB) */
     int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */
 } ptxi_ctx_options;
 
@@ -78,7 +89,8 @@ ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx);   /* waits for all streams; a f
 ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx);
 ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
 /* Text of the last failure: parse diagnostics, or a fault report naming kernel,
- * PTX line, .cu line, block, thread and address. Owned by ctx; valid until the next call. */
+ * PTX line, .cu line, block, thread and address. A copy owned by the calling
+ * thread, valid until its next call of this function. */
 const char *ptxi_ctx_error_detail(ptxi_ctx *ctx);
 /* Where printf output and fault reports go (default stdout / stderr). */
 void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out);
@@ -90,13 +102,15 @@ void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on);
 /* Limits, as cudaLimit. */
 typedef enum ptxi_limit {
     PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
-    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO */
+    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
     PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);
 
-/* A plausible sm_90 device. */
+/* A plausible sm_90 device. total_global_mem is what this host can back: its
+ * physical memory or its cgroup's memory limit, whichever is smaller, unless
+ * $PTXI_DEVICE_MEMORY gives a byte count (digits, optionally K, M, G or T). */
 typedef struct ptxi_device_props {
     char name[256];
     int major, minor;
@@ -128,6 +142,7 @@ ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(voi
 
 /* Kernels. */
 const char *ptxi_kernel_name(ptxi_kernel *k);
+ptxi_ctx *ptxi_kernel_ctx(ptxi_kernel *k);       /* the context its module was loaded into */
 unsigned ptxi_kernel_param_count(ptxi_kernel *k);
 /* Size, alignment and offset in the parameter buffer of parameter i; is_ptr set for .ptr params. */
 ptxi_status ptxi_kernel_param_info(ptxi_kernel *k, unsigned i, size_t *size, size_t *align, size_t *offset);
@@ -143,6 +158,12 @@ typedef enum ptxi_kernel_attr {
 } ptxi_kernel_attr;
 ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value);
 ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value);
+/* Occupancy on the presented device: blocks of `block_size` threads and `dyn_shared`
+ * bytes of dynamic shared memory that fit on one SM (0: none, or a block larger than
+ * the kernel allows); the dynamic shared memory each of `num_blocks` blocks on one SM
+ * can have. The caller checks dyn_shared against the kernel's opt-in. */
+int ptxi_kernel_max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared);
+size_t ptxi_kernel_available_dyn_shared(ptxi_kernel *k, int num_blocks);
 
 /* Device memory. Device pointers are host addresses inside ptxi's arena;
  * managed memory may be dereferenced by the host directly. */
@@ -155,6 +176,9 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+/* total: the device's memory (ptxi_device_props.total_global_mem, at most the
+ * context's global_reserve); free: total less what is allocated. An allocation
+ * that does not fit in free returns OUT_OF_MEMORY (not sticky). */
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes);
 /* Blocking copies (flush points); they wait for pending launches first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n);
@@ -191,11 +215,46 @@ typedef struct ptxi_tex_desc {
 ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle);
 ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle);
 
-/* Streams: work on one stream runs in order. NULL = the default stream. */
+/* Streams: work on one stream runs in order. NULL = the default stream. A
+ * stream belongs to its context, which destroys it on reset. */
 ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out);
+/* With the caller's flags (kept, not interpreted) and a priority clamped to the
+ * device's range [-5, 0]. */
+ptxi_status ptxi_stream_create_ex(ptxi_ctx *ctx, unsigned flags, int priority, ptxi_stream **out);
+/* Runs the host functions still queued on s first. INVALID_HANDLE for a stream that is not live. */
 ptxi_status ptxi_stream_destroy(ptxi_stream *s);
+/* Waits for s's work and runs its queued host functions. */
 ptxi_status ptxi_stream_synchronize(ptxi_stream *s);
 ptxi_status ptxi_stream_query(ptxi_stream *s);     /* SUCCESS or NOT_READY */
+/* Whether s is a live stream (NULL, the default stream, is); its context, flags, priority. */
+int ptxi_stream_live(ptxi_stream *s);
+ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s);
+unsigned ptxi_stream_flags(ptxi_stream *s);
+int ptxi_stream_priority(ptxi_stream *s);
+
+/* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run in
+ * order after the work queued before them on their stream: when the host next
+ * waits for that stream, for an event recorded after them, or for the context.
+ * `call(fn, user, s, status)` is invoked with the context's sticky status; the
+ * two libraries pass their own trampoline for their own callback signature. */
+typedef void (*ptxi_host_call)(void *fn, void *user, ptxi_stream *s, ptxi_status status);
+ptxi_status ptxi_stream_add_host_fn(ptxi_ctx *ctx, ptxi_stream *s, ptxi_host_call call, void *fn, void *user);
+/* Runs the host functions of s (of every stream when s is NULL) queued before
+ * sequence number `upto` (UINT64_MAX: all). */
+void ptxi_stream_run_host_fns(ptxi_ctx *ctx, ptxi_stream *s, uint64_t upto);
+
+/* Events: the time the work before them on a stream was done. Flags as CUDA's
+ * (bit 1: timing disabled). An event belongs to its context. */
+typedef struct ptxi_event ptxi_event;
+enum { PTXI_EVENT_DISABLE_TIMING = 2 };
+ptxi_status ptxi_event_create(ptxi_ctx *ctx, unsigned flags, ptxi_event **out);
+ptxi_status ptxi_event_destroy(ptxi_event *e);
+ptxi_status ptxi_event_record(ptxi_event *e, ptxi_stream *s);
+/* Runs the host functions queued before the event; SUCCESS (its work is always done). */
+ptxi_status ptxi_event_synchronize(ptxi_event *e);
+/* Milliseconds from a to b; INVALID_HANDLE when either is unrecorded or has timing disabled. */
+ptxi_status ptxi_event_elapsed(float *ms, ptxi_event *a, ptxi_event *b);
+int ptxi_event_live(ptxi_event *e);
 
 /* Launch. `args` is like cuLaunchKernel's kernelParams: args[i] points at the
  * value of parameter i, whose size comes from the PTX. Validation errors
@@ -218,6 +277,28 @@ ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block,
 /* The same with an already packed parameter buffer of exactly the kernel's parameter size. */
 ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
                                ptxi_stream *s, const void *params, size_t params_size);
+
+/* ---- The process-wide device: one primary context for every library in the
+ * process (libcudart.so.13 and libcuda.so.1 both map their handles onto it). ---- */
+
+/* The primary context, created on first use with options from the environment:
+ * PTXI_THREADS, PTXI_DETERMINISTIC, PTXI_TIMEOUT (seconds), PTXI_QUIET (no fault
+ * reports on stderr). Owned by the process; never destroyed. */
+ptxi_status ptxi_primary_ctx(ptxi_ctx **out);
+/* The primary context if it exists, else NULL (creates nothing). */
+ptxi_ctx *ptxi_primary_peek(void);
+/* Resets the primary context (ptxi_ctx_reset: memory, modules, streams, events,
+ * sticky error), then calls every hook registered with ptxi_primary_on_reset. */
+ptxi_status ptxi_primary_reset(void);
+ptxi_status ptxi_primary_on_reset(void (*hook)(void *), void *arg);
+
+/* A device attribute, numbered as CUdevice_attribute and cudaDeviceAttr (they
+ * agree): an H100 SXM5's answers, or an A100's compute capability 8.0 when
+ * PTXI_DEVICE_SM=80 (Triton then emits mma.sync instead of wgmma).
+ * INVALID_VALUE for an attribute the device does not have. */
+ptxi_status ptxi_device_attribute(int attr, int *value);
+/* "NVIDIA H100 80GB HBM3", or the A100's name under PTXI_DEVICE_SM=80. */
+const char *ptxi_device_name(void);
 
 /* Counters of the last launch on the context. */
 typedef struct ptxi_launch_stats {

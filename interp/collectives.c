@@ -1,8 +1,9 @@
 /* collectives.c — warp-wide instructions (shfl, vote, match, redux,
  * activemask, bar.warp.sync), the generic per-lane ALU handler, and the
  * built-in device functions (vprintf, malloc, free, __assertfail).
- * Collectives follow sm_70+ semantics: every lane of the member mask must
- * arrive; lanes that arrive from another branch are waited for. */
+ * Collectives follow sm_70+ semantics: every live lane of the member mask
+ * must arrive (lanes that exited, or that a partial warp lacks, count as
+ * arrived, as on an H100); lanes that arrive from another branch are waited for. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,18 +28,25 @@ static int wait_for_members(vm_warp *w, const vm_insn *i, uint32_t m) {
     return 1;
 }
 
+/* Lanes that count as exited: those that executed exit and those a partial
+ * last warp does not have. On an H100 a collective whose member mask names
+ * them runs without them, and a shfl that reads one of them gets 0
+ * (gpu/jobs/fidelity/recorded/warp_probe.*: blocks of 120 threads, and lanes
+ * 24-31 returning before __shfl_down_sync / __ballot_sync / __syncwarp /
+ * __reduce_add_sync with the full mask). */
+static uint32_t gone(const vm_warp *w) { return ~w->present | w->exited; }
+
 /* Joins lanes already waiting at i; returns the full set that executes, or 0
- * if members are still missing (then the caller waits). */
+ * if members are still missing (then the caller waits). A member that is
+ * alive but can never arrive (w->forced: every other lane is blocked) is an
+ * error, reported for *fault_lane. */
 static uint32_t gather(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members, int *fault_lane) {
     uint32_t here = 0;
     for (int l = 0; l < VM_LANES; l++)
         if (w->collwait >> l & 1 && w->lpc[l] == i) here |= 1u << l;
     uint32_t have = m | here;
-    uint32_t missing = members & w->present & ~have;
+    uint32_t missing = members & ~gone(w) & ~have;
     *fault_lane = -1;
-    if (members & ~w->present) *fault_lane = __builtin_ctz(members & ~w->present);
-    else if (missing & w->exited) *fault_lane = __builtin_ctz(missing & w->exited);
-    if (*fault_lane >= 0) return 0;
     if (missing && !w->forced) return 0;
     if (missing) { *fault_lane = __builtin_ctz(missing); return 0; }
     return have;
@@ -50,7 +58,7 @@ int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
     bool forced = w->forced;
     w->forced = false;
     if (fl >= 0 || (!have && forced)) {
-        vm_fault_at(w, i, __builtin_ctz(m), 103, "bar.warp.sync: member lane %d has exited or can never arrive", fl);
+        vm_fault_at(w, i, __builtin_ctz(m), 103, "bar.warp.sync: member lane %d can never arrive", fl);
         return -1;
     }
     if (!have) return wait_for_members(w, i, m);
@@ -149,7 +157,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         have = gather(w, i, m, members, &fl);
         w->forced = false;
         if (fl >= 0 || (!have && forced)) {
-            vm_fault_at(w, i, __builtin_ctz(m), 103, "%s: lane %d of member mask 0x%08x has exited or can never arrive",
+            vm_fault_at(w, i, __builtin_ctz(m), 103, "%s: lane %d of member mask 0x%08x can never arrive",
                         vm_op_name[i->op], fl >= 0 ? fl : __builtin_ctz(members & ~m), members);
             return -1;
         }
@@ -165,8 +173,10 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     case VM_SHFL: {
         const uint32_t *a = (const uint32_t *)(fb + i->a), *b = (const uint32_t *)(fb + i->b),
                        *c = (const uint32_t *)(fb + i->c);
-        uint32_t src[VM_LANES], pv = 0;
+        uint32_t src[VM_LANES], pv = 0, g = gone(w);
         memcpy(src, a, sizeof src);
+        for (int l = 0; l < VM_LANES; l++)
+            if (g >> l & 1) src[l] = 0;
         for (int l = 0; l < VM_LANES; l++)
             if (have >> l & 1) {
                 bool ok;

@@ -13,7 +13,13 @@
 enum { VM_AO_ADD, VM_AO_MIN, VM_AO_MAX, VM_AO_INC, VM_AO_DEC, VM_AO_AND, VM_AO_OR, VM_AO_XOR,
        VM_AO_EXCH, VM_AO_CAS };
 enum { VM_AT_U32, VM_AT_S32, VM_AT_U64, VM_AT_S64, VM_AT_F32, VM_AT_F64, VM_AT_F16, VM_AT_BF16,
-       VM_AT_F16X2, VM_AT_BF16X2, VM_AT_B16 };
+       VM_AT_F16X2, VM_AT_BF16X2, VM_AT_B16, VM_AT_B128 };
+
+/* atom.exch.b128 / atom.cas.b128 at p (16-byte aligned): op is VM_AO_EXCH
+ * (stores b) or VM_AO_CAS (stores c where the 16 bytes equal b); old gets the
+ * bytes found. Values are {low 64 bits, high 64 bits}. Atomic against every
+ * other 16-byte atomic of any host thread (atom128.c). */
+void vm_atom128(uint8_t *p, unsigned op, const uint64_t b[2], const uint64_t c[2], uint64_t old[2]);
 
 static inline uint64_t lane_addr(const vm_frame *fr, const uint8_t *fb, const vm_insn *i, int l) {
     uint64_t a;
@@ -513,6 +519,17 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
             }
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
             if (!p) return false;
+            if (ty == VM_AT_B128) {   /* registers of two 64-bit halves (vm.h) */
+                const uint64_t *bs = (const uint64_t *)(fb + ops->s[0].off), *cs = (const uint64_t *)(fb + ops->s[1].off);
+                uint64_t b2[2] = {bs[l], bs[l + VM_LANES]}, c2[2] = {0, 0}, o2[2];
+                if (op == VM_AO_CAS) c2[0] = cs[l], c2[1] = cs[l + VM_LANES];
+                vm_atom128(p, op, b2, c2, o2);
+                if (ops->d[0].kind == VM_K_R128) {
+                    uint64_t *d = (uint64_t *)(fb + ops->d[0].off);
+                    d[l] = o2[0], d[l + VM_LANES] = o2[1];
+                }
+                continue;
+            }
             uint64_t b = get_reg(fb, ops->s[0].off, ops->s[0].kind, l);
             uint64_t c = op == VM_AO_CAS ? get_reg(fb, ops->s[1].off, ops->s[1].kind, l) : 0;
             uint64_t old = atom_lane(p, op, ty, b, c, &ops->op);
@@ -536,7 +553,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
                 uint32_t align = i->imm > 0 ? (uint32_t)i->imm : 8;
                 uint64_t at = ((uint64_t)w->lsp[l] + align - 1) & ~(uint64_t)(align - 1);
                 if (at + size > w->local_stride) {
-                    vm_fault_at(w, i, l, 106, "alloca of %llu bytes overflows the %u-byte stack",
+                    vm_fault_at(w, i, l, 100, "alloca of %llu bytes overflows the %u-byte stack",
                                 (unsigned long long)size, w->local_stride);
                     return false;
                 }

@@ -74,15 +74,15 @@ static uint32_t konst(lctx *lc, uint64_t v, bool wide) {
     return off;
 }
 
-static uint8_t reg_kind(const ir_reg *r) {
-    if (r->type == IR_T_PRED) return VM_K_PRED;
-    return ir_type_bytes[r->type] == 8 ? VM_K_R64 : VM_K_R32;
-}
-
 static uint8_t type_kind(uint8_t t) {
     if (t == IR_T_PRED) return VM_K_PRED;
-    return ir_type_bytes[t] == 8 ? VM_K_R64 : VM_K_R32;
+    return ir_type_bytes[t] == 16 ? VM_K_R128 : ir_type_bytes[t] == 8 ? VM_K_R64 : VM_K_R32;
 }
+
+static uint8_t reg_kind(const ir_reg *r) { return type_kind(r->type); }
+
+/* Frame bytes of a register of kind k for the whole warp. */
+static uint32_t reg_bytes(uint8_t k) { return k == VM_K_R128 ? 16 * VM_LANES : k == VM_K_R64 ? 8 * VM_LANES : 4 * VM_LANES; }
 
 static uint64_t f32_bits(double v) {
     float f = (float)v;
@@ -191,6 +191,7 @@ static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
         return r;
     }
     case IR_OPND_IMM_INT:
+        if (want == VM_K_R128) { FAIL(lc, "a .b128 operand must be a register"); return r; }
         if (want == VM_K_PRED) {
             uint32_t t = reserve(lc, 4, 4);
             *(uint32_t *)(lc->img + t) = o->ival ? VM_FULL : 0;
@@ -392,8 +393,23 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
     vm_insn vi = base_insn(lc, 0);
     vi.sz = (uint8_t)sz;
     if (ir_type_class_of[t] == IR_TC_SINT) vi.flags |= VM_F_SIGNED;
-    if (sz > 8 || !sz) { FAIL(lc, "unsupported access type .%s", ir_type_name[t]); return; }
-    if (val->kind == IR_OPND_VEC) {
+    if (sz > 16 || !sz || (sz == 16 && val->kind == IR_OPND_VEC)) {
+        FAIL(lc, "unsupported access type .%s", ir_type_name[t]);
+        return;
+    }
+    if (sz == 16) {
+        /* ld/st .b128: one 16-byte access of the register's two halves */
+        vm_vec *v = calloc(1, sizeof *v);
+        if (!v) { FAIL(lc, "out of memory"); return; }
+        vm_opnd r = store ? src_opnd(lc, val, t) : dst_opnd(lc, val);
+        v->n = 2;
+        if (r.kind == VM_K_SINK) v->e[0] = v->e[1] = r;
+        else if (r.kind != VM_K_R128) { free(v); FAIL(lc, "a .b128 access needs a .b128 register"); return; }
+        else v->e[0] = (vm_opnd){r.off, VM_K_R64}, v->e[1] = (vm_opnd){r.off + VM_B128_HI, VM_K_R64};
+        vi.op = store ? VM_STV : VM_LDV;
+        vi.sz = 8;
+        vi.p = v;
+    } else if (val->kind == IR_OPND_VEC) {
         vm_vec *v = calloc(1, sizeof *v);
         if (!v) { FAIL(lc, "out of memory"); return; }
         v->n = val->nsub;
@@ -458,6 +474,7 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     case IR_T_BF16: at = VM_AT_BF16; break;
     case IR_T_F16X2: at = VM_AT_F16X2; break;
     case IR_T_BF16X2: at = VM_AT_BF16X2; break;
+    case IR_T_B128: at = VM_AT_B128; break;
     default: at = -1;
     }
     bool half = at == VM_AT_F16 || at == VM_AT_BF16 || at == VM_AT_F16X2 || at == VM_AT_BF16X2;
@@ -469,7 +486,7 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
                  "", ir_type_name[t]);
         if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &hop)) op = -1;
     }
-    if (at == VM_AT_B16 && op != VM_AO_CAS && op != VM_AO_EXCH) op = -1;
+    if ((at == VM_AT_B16 || at == VM_AT_B128) && op != VM_AO_CAS && op != VM_AO_EXCH) op = -1;
     if (op < 0 || at < 0 || (op != VM_AO_ADD && (at == VM_AT_F32 || at == VM_AT_F64)) || in->ntypes > 1) {
         char mn[128];
         ir_insn_mnemonic(in, mn, sizeof mn);
@@ -587,9 +604,43 @@ static int fast_setp(const ir_insn *in) {
     return base + c;
 }
 
+/* Two 64-bit moves, one per half of a .b128 value: d and s are the frame
+ * offsets of the halves (a sink destination is skipped). */
+static void mov_halves(lctx *lc, const vm_opnd *d, const vm_opnd *s) {
+    for (int k = 0; k < 2; k++) {
+        if (d[k].kind == VM_K_SINK) continue;
+        vm_insn vi = base_insn(lc, VM_MOV64);
+        vi.d = d[k].off;
+        vi.a = s[k].off;
+        emit(lc, vi);
+    }
+}
+
+/* mov.b128: between .b128 registers, or packing {lo, hi} 64-bit registers into
+ * one and unpacking it (the forms CUDA's 16-byte atomics compile to). */
+static void lower_mov128(lctx *lc, const ir_operand *d, const ir_operand *s) {
+    vm_opnd dv[2], sv[2];
+    if (d->kind == IR_OPND_VEC || s->kind == IR_OPND_VEC) {
+        const ir_operand *v = d->kind == IR_OPND_VEC ? d : s;
+        if (v->nsub != 2) { FAIL(lc, "mov.b128 packs or unpacks two .b64 values"); return; }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (d->kind == IR_OPND_VEC) dv[k] = dst_opnd(lc, &d->sub[k]);
+        else dv[k] = (vm_opnd){dst_opnd(lc, d).off + (k ? VM_B128_HI : 0), VM_K_R64};
+        if (s->kind == IR_OPND_VEC) sv[k] = src_opnd(lc, &s->sub[k], IR_T_B64);
+        else sv[k] = (vm_opnd){src_opnd(lc, s, IR_T_B128).off + (k ? VM_B128_HI : 0), VM_K_R64};
+        if ((dv[k].kind != VM_K_R64 && dv[k].kind != VM_K_SINK) || sv[k].kind != VM_K_R64) {
+            FAIL(lc, "mov.b128 operands must be .b128 registers or pairs of 64-bit registers");
+            return;
+        }
+    }
+    mov_halves(lc, dv, sv);
+}
+
 static void lower_mov(lctx *lc, const ir_insn *in) {
     const ir_operand *d = &in->opnds[0], *s = &in->opnds[1];
     uint8_t t = ty(in, 0);
+    if (t == IR_T_B128) { lower_mov128(lc, d, s); return; }
     if (s->kind == IR_OPND_VEC || d->kind == IR_OPND_VEC) {
         const ir_operand *v = s->kind == IR_OPND_VEC ? s : d;
         vm_vec *vv = calloc(1, sizeof *vv);
@@ -988,7 +1039,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     vf->regs_lo = vf->regs_hi = (lc.size + 63) & ~63u;
     for (uint32_t k = 0; k < f->nregs; k++) {
         const ir_reg *r = &f->regs[k];
-        if (r->type != IR_T_PRED && (ir_type_bytes[r->type] > 8 || r->vec > 1)) {
+        if (r->type != IR_T_PRED && (ir_type_bytes[r->type] > 16 || r->vec > 1)) {
             snprintf(err, errlen, "register %s: type .%s%s is not supported", r->name, ir_type_name[r->type],
                      r->vec > 1 ? " (vector)" : "");
             free(lc.img);
@@ -1006,7 +1057,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
         if (r->type == IR_T_PRED) continue;
         uint32_t *so = nslots >= 0 ? &slot_off[slot[k]] : NULL;
         if (so && *so != UINT32_MAX) { vf->reg_off[k] = *so; continue; }
-        vf->reg_off[k] = reserve(&lc, ir_type_bytes[r->type] == 8 ? 8 * VM_LANES : 4 * VM_LANES, 64);
+        vf->reg_off[k] = reserve(&lc, reg_bytes(reg_kind(r)), 64);
         if (so) *so = vf->reg_off[k];
         vf->regs_hi = lc.size;
     }

@@ -1,11 +1,15 @@
-/* mem.c — the device arena: reserved address space committed on use, a sorted
- * allocation table for reports, freed ranges reused first-fit, and a shadow map
- * so a bad address is caught instead of touching host memory. */
+/* mem.c — the device arena: reserved address space backed as it is touched,
+ * a sorted allocation table, next-fit placement over merged free ranges whose
+ * whole pages go back to the host, a shadow map so a bad address is caught
+ * instead of touching host memory, and the text a fault report gives for an
+ * address. */
 #include "mem.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 uint64_t vm_shared_win, vm_local_win;
 
@@ -21,20 +25,48 @@ static void reserve_windows(void) {
     vm_local_win = w + VM_WIN_SIZE;
 }
 
-int vm_arena_init(vm_arena *a, uint64_t reserve) {
+static uint64_t page_size(void) {
+    static uint64_t page;
+    if (!__atomic_load_n(&page, __ATOMIC_RELAXED)) {
+        long p = sysconf(_SC_PAGESIZE);
+        __atomic_store_n(&page, p > 0 ? (uint64_t)p : 4096, __ATOMIC_RELAXED);
+    }
+    return __atomic_load_n(&page, __ATOMIC_RELAXED);
+}
+
+static bool grow(void **v, uint32_t *cap, uint32_t n, size_t elem) {
+    if (n < *cap) return true;
+    uint32_t nc = *cap ? *cap * 2 : 64;
+    void *nv = realloc(*v, nc * elem);
+    if (!nv) return false;
+    *v = nv;
+    *cap = nc;
+    return true;
+}
+
+int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) {
     memset(a, 0, sizeof *a);
     pthread_once(&win_once, reserve_windows);
-    if (!vm_shared_win) return -1;
-    a->reserve = reserve;
+    reserve &= ~(page_size() * VM_GRANULE - 1);   /* whole pages of shadow */
+    if (!vm_shared_win || !reserve) return -1;
     void *p = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return -1;
     void *s = mmap(NULL, reserve >> VM_GRANULE_SHIFT, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (s == MAP_FAILED) { munmap(p, reserve); return -1; }
+    if (!grow((void **)&a->freed, &a->capfree, 0, sizeof *a->freed)) {
+        munmap(p, reserve);
+        munmap(s, reserve >> VM_GRANULE_SHIFT);
+        return -1;
+    }
     a->base = p;
     a->shadow = s;
+    a->reserve = reserve;
+    a->limit = limit;
     /* Offset 0 stays unused so no allocation sits at the arena's first byte. */
-    a->top = VM_GRANULE;
+    a->freed[0][0] = a->cursor = VM_GRANULE;
+    a->freed[0][1] = reserve - VM_GRANULE;
+    a->nfree = 1;
     pthread_mutex_init(&a->lock, NULL);
     return 0;
 }
@@ -50,6 +82,7 @@ void vm_arena_destroy(vm_arena *a) {
     memset(a, 0, sizeof *a);
 }
 
+/* First allocation starting at or after addr. */
 static uint32_t lower_bound(const vm_arena *a, uint64_t addr) {
     uint32_t lo = 0, hi = a->n;
     while (lo < hi) {
@@ -59,92 +92,222 @@ static uint32_t lower_bound(const vm_arena *a, uint64_t addr) {
     return lo;
 }
 
-static bool grow(void **v, uint32_t *cap, uint32_t n, size_t elem) {
-    if (n < *cap) return true;
-    uint32_t nc = *cap ? *cap * 2 : 64;
-    void *nv = realloc(*v, nc * elem);
-    if (!nv) return false;
-    *v = nv;
-    *cap = nc;
-    return true;
+/* First free range that ends after off. */
+static uint32_t free_after(const vm_arena *a, uint64_t off) {
+    uint32_t lo = 0, hi = a->nfree;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (a->freed[mid][0] + a->freed[mid][1] <= off) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static uint64_t span_of(uint64_t size) { return ((size ? size : 1) + VM_GRANULE - 1) & ~(VM_GRANULE - 1); }
+
+/* Kernels read the shadow while other threads allocate: byte stores, atomic. */
+static void shadow_fill(vm_arena *a, uint64_t off, uint64_t bytes, uint8_t kind) {
+    for (uint64_t g = off >> VM_GRANULE_SHIFT, e = (off + bytes) >> VM_GRANULE_SHIFT; g < e; g++)
+        __atomic_store_n(&a->shadow[g], kind, __ATOMIC_RELAXED);
+}
+
+/* Takes `need` bytes of address space, next-fit from the cursor, wrapping
+ * round once; returns the offset, 0 when no free range is large enough. */
+static uint64_t take(vm_arena *a, uint64_t need) {
+    if (!grow((void **)&a->freed, &a->capfree, a->nfree, sizeof *a->freed)) return 0;
+    uint32_t first = free_after(a, a->cursor);
+    if (!a->nfree) return 0;
+    bool from_cursor = first < a->nfree;
+    if (!from_cursor) first = 0;
+    for (uint32_t k = 0; k <= a->nfree; k++) {
+        uint32_t i = (first + k) % a->nfree;
+        uint64_t lo = a->freed[i][0], hi = lo + a->freed[i][1];
+        /* the range holding the cursor is searched from the cursor first, and
+         * from its start only after the whole reserve has been gone round */
+        uint64_t at = k == 0 && from_cursor && lo < a->cursor ? a->cursor : lo;
+        if (hi - at < need) continue;
+        if (at == lo) {
+            a->freed[i][0] += need;
+            a->freed[i][1] -= need;
+            if (!a->freed[i][1]) {
+                a->nfree--;
+                memmove(a->freed + i, a->freed + i + 1, (a->nfree - i) * sizeof *a->freed);
+            }
+        } else {
+            a->freed[i][1] = at - lo;
+            if (at + need < hi) {   /* split: the rest follows as its own range */
+                memmove(a->freed + i + 2, a->freed + i + 1, (a->nfree - i - 1) * sizeof *a->freed);
+                a->freed[i + 1][0] = at + need;
+                a->freed[i + 1][1] = hi - at - need;
+                a->nfree++;
+            }
+        }
+        a->cursor = at + need;
+        return at;
+    }
+    return 0;
 }
 
 uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what) {
-    uint64_t span = ((size ? size : 1) + VM_GRANULE - 1) & ~(VM_GRANULE - 1);
-    uint64_t off = 0;
+    if (size > a->reserve) return 0;
+    uint64_t span = span_of(size), off = 0, addr = 0;
+    bool counted = kind != VM_SH_PARAM;
     pthread_mutex_lock(&a->lock);
-    for (uint32_t i = 0; i < a->nfree; i++)
-        if (a->freed[i][1] >= span) {
-            off = a->freed[i][0];
-            a->freed[i][0] += span;
-            a->freed[i][1] -= span;
-            if (!a->freed[i][1]) {   /* used up: move the last range into its place */
-                a->nfree--;
-                a->freed[i][0] = a->freed[a->nfree][0];
-                a->freed[i][1] = a->freed[a->nfree][1];
-            }
-            memset(a->base + off, 0, span);
-            break;
-        }
-    /* A one-granule gap after each fresh allocation catches off-by-one overruns. */
-    if (!off) {
-        if (a->top + span + VM_GRANULE > a->reserve) { pthread_mutex_unlock(&a->lock); return 0; }
-        off = a->top;
-        a->top += span + VM_GRANULE;
-        /* Back the pages now, as a GPU allocation is, so a kernel's first
-         * touch of its buffers costs no page faults. */
-        memset(a->base + off, 0, span);
+    if ((!counted || a->in_use + span <= a->limit) && grow((void **)&a->v, &a->cap, a->n, sizeof *a->v))
+        off = take(a, span + VM_GRANULE);   /* the granule after it stays unused */
+    if (off) {
+        addr = (uint64_t)(uintptr_t)(a->base + off);
+        uint32_t at = lower_bound(a, addr);
+        memmove(a->v + at + 1, a->v + at, (a->n - at) * sizeof *a->v);
+        a->v[at] = (vm_alloc){addr, size, kind, what};
+        a->n++;
+        if (counted) a->in_use += span;
+        shadow_fill(a, off, span, kind);
     }
-    if (!grow((void **)&a->v, &a->cap, a->n, sizeof *a->v)) { pthread_mutex_unlock(&a->lock); return 0; }
-    uint64_t addr = (uint64_t)(uintptr_t)(a->base + off);
-    uint32_t at = lower_bound(a, addr);
-    memmove(a->v + at + 1, a->v + at, (a->n - at) * sizeof *a->v);
-    a->v[at] = (vm_alloc){addr, size, kind, what};
-    a->n++;
-    a->in_use += span;
-    memset(a->shadow + (off >> VM_GRANULE_SHIFT), kind, span >> VM_GRANULE_SHIFT);
     pthread_mutex_unlock(&a->lock);
     return addr;
 }
 
-int vm_arena_free(vm_arena *a, uint64_t addr) {
+/* The whole pages of the free range [lo, hi) that share a page with the
+ * newly freed [from, to): those that became free with it. */
+static void new_pages(uint64_t lo, uint64_t hi, uint64_t from, uint64_t to, uint64_t *p0, uint64_t *p1) {
+    uint64_t pg = page_size();
+    uint64_t s = from & ~(pg - 1), e = (to + pg - 1) & ~(pg - 1);
+    if (s < lo) s = lo;
+    if (e > hi) e = hi;
+    *p0 = (s + pg - 1) & ~(pg - 1);
+    *p1 = e & ~(pg - 1);
+}
+
+/* Returns [from, to) to the free list, merged with free neighbours: its whole
+ * pages go back to the host, what shares a page with live memory is zeroed,
+ * and the shadow pages that cover only free space are given back too. */
+static void give_back(vm_arena *a, uint64_t from, uint64_t to) {
+    uint32_t j = free_after(a, from);   /* the first range after it */
+    bool left = j > 0 && a->freed[j - 1][0] + a->freed[j - 1][1] == from;
+    bool right = j < a->nfree && a->freed[j][0] == to;
+    uint64_t lo = left ? a->freed[j - 1][0] : from, hi = right ? a->freed[j][0] + a->freed[j][1] : to;
+    if (left && right) {
+        a->freed[j - 1][1] = hi - lo;
+        a->nfree--;
+        memmove(a->freed + j, a->freed + j + 1, (a->nfree - j) * sizeof *a->freed);
+    } else if (left) {
+        a->freed[j - 1][1] = hi - lo;
+    } else if (right) {
+        a->freed[j][0] = lo;
+        a->freed[j][1] = hi - lo;
+    } else {   /* room was made by the caller */
+        memmove(a->freed + j + 1, a->freed + j, (a->nfree - j) * sizeof *a->freed);
+        a->freed[j][0] = lo;
+        a->freed[j][1] = hi - lo;
+        a->nfree++;
+    }
+    uint64_t p0, p1;
+    new_pages(lo, hi, from, to, &p0, &p1);
+    if (p0 < p1 && !madvise(a->base + p0, p1 - p0, MADV_DONTNEED)) {
+        /* what is left is at most a page at either end */
+        if (from < p0) memset(a->base + from, 0, p0 - from);
+        if (p1 < to) memset(a->base + p1, 0, to - p1);
+    } else {
+        memset(a->base + from, 0, to - from);
+    }
+    /* the shadow of [from, to) is already VM_SH_NONE where it is not given back */
+    new_pages(lo >> VM_GRANULE_SHIFT, hi >> VM_GRANULE_SHIFT, from >> VM_GRANULE_SHIFT, to >> VM_GRANULE_SHIFT, &p0,
+              &p1);
+    if (p0 < p1) madvise(a->shadow + p0, p1 - p0, MADV_DONTNEED);
+}
+
+int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     pthread_mutex_lock(&a->lock);
     uint32_t at = lower_bound(a, addr);
-    if (at >= a->n || a->v[at].addr != addr ||
+    if (at >= a->n || a->v[at].addr != addr || !(kinds & VM_KIND(a->v[at].kind)) ||
         !grow((void **)&a->freed, &a->capfree, a->nfree, sizeof *a->freed)) {
         pthread_mutex_unlock(&a->lock);
         return -1;
     }
-    uint64_t span = ((a->v[at].size ? a->v[at].size : 1) + VM_GRANULE - 1) & ~(VM_GRANULE - 1);
-    uint64_t off = addr - (uint64_t)(uintptr_t)a->base;
-    memset(a->shadow + (off >> VM_GRANULE_SHIFT), VM_SH_NONE, span >> VM_GRANULE_SHIFT);
-    /* Give the pages back; the range stays reserved for reuse. */
-    if (span >= 65536) madvise(a->base + off, span, MADV_DONTNEED);
-    a->freed[a->nfree][0] = off;
-    a->freed[a->nfree][1] = span;
-    a->nfree++;
-    a->in_use -= span;
+    vm_alloc gone = a->v[at];
+    uint64_t span = span_of(gone.size), off = addr - (uint64_t)(uintptr_t)a->base;
+    shadow_fill(a, off, span, VM_SH_NONE);   /* accesses fault from now on */
+    give_back(a, off, off + span + VM_GRANULE);
+    if (gone.kind != VM_SH_PARAM) a->in_use -= span;
+    /* the program's own allocations are remembered, for reports of use after free */
+    if (!gone.what && (gone.kind == VM_SH_GLOBAL || gone.kind == VM_SH_MANAGED)) a->gone[a->ngone++ % VM_GONE] = gone;
     memmove(a->v + at, a->v + at + 1, (a->n - at - 1) * sizeof *a->v);
     a->n--;
     pthread_mutex_unlock(&a->lock);
     return 0;
 }
 
-const vm_alloc *vm_arena_find(vm_arena *a, uint64_t addr, bool *inside) {
-    const vm_alloc *r = NULL;
-    *inside = false;
+static bool contains(const vm_alloc *r, uint64_t addr) { return addr - r->addr < (r->size ? r->size : 1); }
+
+bool vm_arena_find(vm_arena *a, uint64_t addr, vm_alloc *out) {
     pthread_mutex_lock(&a->lock);
     uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
-    if (at > 0 && addr < a->v[at - 1].addr + (a->v[at - 1].size ? a->v[at - 1].size : 1)) {
-        r = &a->v[at - 1];
-        *inside = true;
+    bool in = at > 0 && contains(&a->v[at - 1], addr);
+    if (in) *out = a->v[at - 1];
+    pthread_mutex_unlock(&a->lock);
+    return in;
+}
+
+uint64_t vm_arena_in_use(vm_arena *a) {
+    pthread_mutex_lock(&a->lock);
+    uint64_t n = a->in_use;
+    pthread_mutex_unlock(&a->lock);
+    return n;
+}
+
+/* An address this close to an allocation (or to 0) is taken to be meant for
+ * it: an index or offset gone a little wrong. Allocations larger than this
+ * reach as far as their own size; further away, naming the nearest
+ * allocation would only mislead. */
+#define NEAR ((uint64_t)1 << 16)
+
+static void name_of(const vm_alloc *r, char *buf, size_t len) {
+    if (r->what) snprintf(buf, len, "'%s' of %llu bytes at 0x%llx", r->what, (unsigned long long)r->size,
+                          (unsigned long long)r->addr);
+    else snprintf(buf, len, "the allocation of %llu bytes at 0x%llx", (unsigned long long)r->size,
+                  (unsigned long long)r->addr);
+}
+
+/* Launch parameters are ptxi's own: never "nearest" to a stray address. */
+static const vm_alloc *real_neighbour(const vm_arena *a, uint32_t at, int step) {
+    for (; at < a->n; at += (uint32_t)step)
+        if (a->v[at].kind != VM_SH_PARAM) return &a->v[at];
+    return NULL;
+}
+
+void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len) {
+    char name[200];
+    if (!addr) { snprintf(buf, len, " (null pointer)"); return; }
+    if (addr < NEAR) {
+        snprintf(buf, len, " (not in any allocation: %llu bytes past a null pointer)", (unsigned long long)addr);
+        return;
+    }
+    pthread_mutex_lock(&a->lock);
+    uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
+    const vm_alloc *lo = at > 0 ? real_neighbour(a, at - 1, -1) : NULL, *hi = real_neighbour(a, at, 1), *gone = NULL;
+    for (uint32_t k = 0; k < VM_GONE && k < a->ngone && !gone; k++) {   /* newest first */
+        const vm_alloc *r = &a->gone[(a->ngone - 1 - k) % VM_GONE];
+        if (contains(r, addr)) gone = r;
+    }
+    uint64_t after = lo ? addr - lo->addr - (lo->size ? lo->size : 1) : 0, before = hi ? hi->addr - addr : 0;
+    bool lo_near = lo && after < (lo->size > NEAR ? lo->size : NEAR);
+    bool hi_near = hi && before < (hi->size > NEAR ? hi->size : NEAR);
+    if (at > 0 && contains(&a->v[at - 1], addr)) {
+        name_of(&a->v[at - 1], name, sizeof name);
+        snprintf(buf, len, " (inside %s)", name);
+    } else if (gone) {
+        name_of(gone, name, sizeof name);
+        snprintf(buf, len, " (inside %s, which has been freed)", name);
+    } else if (lo_near && !(hi_near && before < after)) {
+        name_of(lo, name, sizeof name);
+        snprintf(buf, len, " (%llu bytes after the end of %s)", (unsigned long long)after, name);
+    } else if (hi_near) {
+        name_of(hi, name, sizeof name);
+        snprintf(buf, len, " (%llu bytes before %s)", (unsigned long long)before, name);
     } else {
-        const vm_alloc *lo = at > 0 ? &a->v[at - 1] : NULL, *hi = at < a->n ? &a->v[at] : NULL;
-        if (lo && hi) r = addr - (lo->addr + lo->size) <= hi->addr - addr ? lo : hi;
-        else r = lo ? lo : hi;
+        snprintf(buf, len, " (not in any allocation)");
     }
     pthread_mutex_unlock(&a->lock);
-    return r;
 }
 
 int vm_arena_register(vm_arena *a, uint64_t addr, uint64_t bytes) {
@@ -156,7 +319,7 @@ int vm_arena_register(vm_arena *a, uint64_t addr, uint64_t bytes) {
     if (!overlap && grow((void **)&a->ext, &a->capext, a->next, sizeof *a->ext)) {
         a->ext[a->next][0] = addr;
         a->ext[a->next][1] = bytes;
-        a->next++;
+        __atomic_store_n(&a->next, a->next + 1, __ATOMIC_RELAXED);
         rc = 0;
     }
     pthread_mutex_unlock(&a->lock);
@@ -170,7 +333,7 @@ int vm_arena_unregister(vm_arena *a, uint64_t addr) {
         if (a->ext[i][0] == addr) {
             a->ext[i][0] = a->ext[a->next - 1][0];
             a->ext[i][1] = a->ext[a->next - 1][1];
-            a->next--;
+            __atomic_store_n(&a->next, a->next - 1, __ATOMIC_RELAXED);
             rc = 0;
             break;
         }
@@ -179,7 +342,8 @@ int vm_arena_unregister(vm_arena *a, uint64_t addr) {
 }
 
 bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n) {
-    if (!a->next) return false;
+    /* the common case, nothing registered, without the lock */
+    if (!__atomic_load_n(&a->next, __ATOMIC_RELAXED)) return false;
     bool in = false;
     pthread_mutex_lock(&a->lock);
     for (uint32_t i = 0; i < a->next && !in; i++)

@@ -30,29 +30,54 @@ typedef struct vm_alloc {
     const char *what;          /* symbol name for module variables, else NULL */
 } vm_alloc;
 
+#define VM_GONE 64             /* freed allocations remembered for fault reports */
+
+/* Address space is handed out next-fit: each search starts where the last
+ * allocation ended, so a freed range is reused only once the whole reserve
+ * has been gone round (a dangling pointer seldom lands in a new allocation),
+ * and freed ranges merge with their free neighbours. Every allocation is
+ * followed by one unused granule, so an overrun by one faults. Free address
+ * space always reads as zero: it was never touched, or its whole pages were
+ * given back to the host (MADV_DONTNEED) and the rest zeroed when freed. */
 typedef struct vm_arena {
     uint8_t *base;
-    uint64_t reserve;          /* bytes of address space */
-    uint64_t top;              /* bump pointer (offset) */
-    uint64_t in_use;
-    uint8_t *shadow;           /* one byte per granule */
-    pthread_mutex_t lock;
+    uint64_t reserve;          /* bytes of address space; fixed while the arena lives */
+    uint64_t limit;            /* most bytes live at once: the device's memory; fixed too */
+    uint8_t *shadow;           /* one byte per granule of the reserve, read and written atomically */
+    pthread_mutex_t lock;      /* guards everything below */
+    uint64_t in_use;           /* bytes live, in whole granules; launch parameters not counted */
+    uint64_t cursor;           /* offset where the next search for space starts */
     uint32_t n, cap;           /* allocations sorted by address */
     vm_alloc *v;
-    uint32_t nfree, capfree;   /* freed ranges available for reuse: {offset, granule-rounded size} */
+    uint32_t nfree, capfree;   /* free address space, sorted and merged: {offset, bytes} */
     uint64_t (*freed)[2];
+    uint32_t ngone;            /* freed program allocations, a ring (gone[ngone % VM_GONE] is the oldest) */
+    vm_alloc gone[VM_GONE];
     uint32_t next, capext;     /* host memory registered for device access (outside the arena) */
     uint64_t (*ext)[2];        /* {address, bytes} */
 } vm_arena;
 
-int vm_arena_init(vm_arena *a, uint64_t reserve);
+/* Reserves `reserve` bytes of address space, of which at most `limit` may be
+ * allocated at once. 0, or -1 when the address space cannot be reserved. */
+int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit);
 void vm_arena_destroy(vm_arena *a);
-/* Zeroed memory; returns the device address or 0 when out of memory. */
+/* Zeroed memory; returns the device address, or 0 when the limit or the
+ * address space would be exceeded. Safe from any thread. */
 uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what);
-/* 0 on success, -1 if addr is not the start of a live allocation. */
-int vm_arena_free(vm_arena *a, uint64_t addr);
-/* The allocation containing addr, else the nearest one (NULL when none); *inside says which. */
-const vm_alloc *vm_arena_find(vm_arena *a, uint64_t addr, bool *inside);
+/* Frees the allocation starting at addr if its kind is in `kinds` (a mask of
+ * VM_KIND bits): 0, or -1 when there is no such allocation. */
+#define VM_KIND(k) (1u << (k))
+#define VM_ANY_KIND 0xffu
+int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds);
+static inline int vm_arena_free(vm_arena *a, uint64_t addr) { return vm_arena_free_kind(a, addr, VM_ANY_KIND); }
+/* Copies out the live allocation containing addr; false when there is none. */
+bool vm_arena_find(vm_arena *a, uint64_t addr, vm_alloc *out);
+/* Bytes live (as counted against the limit). */
+uint64_t vm_arena_in_use(vm_arena *a);
+/* Writes " (...)" for a fault report: the allocation addr is in, the freed
+ * one it was in, the real allocation it lies just outside of, or that it is
+ * in none. */
+void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len);
 
 /* Host memory the program registered (cudaHostRegister): kernels may access it
  * as global memory. 0 / -1 (overlap or out of memory); unregister by base. */
@@ -61,10 +86,13 @@ int vm_arena_unregister(vm_arena *a, uint64_t addr);
 /* Is [addr, addr+n) inside registered host memory? (the slow path of a check) */
 bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n);
 
-/* Shadow kind of the granule holding addr, VM_SH_NONE outside the arena. */
+/* Shadow kind of the granule holding addr, VM_SH_NONE outside the arena.
+ * The reserve never changes and the shadow is read and written with relaxed
+ * atomics (plain byte loads on x86), so kernels may check addresses while
+ * other host threads allocate and free. */
 static inline uint8_t vm_shadow(const vm_arena *a, uint64_t addr) {
     uint64_t off = addr - (uint64_t)(uintptr_t)a->base;
-    return off < a->top ? a->shadow[off >> VM_GRANULE_SHIFT] : VM_SH_NONE;
+    return off < a->reserve ? __atomic_load_n(&a->shadow[off >> VM_GRANULE_SHIFT], __ATOMIC_RELAXED) : VM_SH_NONE;
 }
 
 /* Is [addr, addr+n) readable (write=false) or writable? One test per granule

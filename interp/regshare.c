@@ -31,6 +31,10 @@
 
 #include "regshare.h"
 
+/* Registers share a slot only with registers of their size class: 4 bytes
+ * or less, 8, or 16 (.b128). */
+static uint8_t size_class(uint8_t type) { return ir_type_bytes[type] == 16 ? 2 : ir_type_bytes[type] == 8; }
+
 /* Opcodes whose operand 0, when it is a register, is read (or not only written). */
 static bool reads_op0(unsigned op) {
     switch (op) {
@@ -195,13 +199,13 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     free_end = malloc((nr + 1) * sizeof *free_end);   /* per slot: the end of its current range */
     wide = malloc(nr + 1);
     if (!key || !free_end || !wide) goto out;
-    uint32_t no = 0, nslots = 0, first[2] = {UINT32_MAX, UINT32_MAX};
+    uint32_t no = 0, nslots = 0, first[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
     for (uint32_t r = 0; r < nr; r++)
         if (f->regs[r].type != IR_T_PRED && s.lo[r] != UINT32_MAX) key[no++] = (uint64_t)s.lo[r] << 32 | r;
     qsort(key, no, sizeof *key, by_start);
     for (uint32_t a = 0; a < no; a++) {
         uint32_t r = (uint32_t)key[a], got = 0;
-        uint8_t w8 = ir_type_bytes[f->regs[r].type] == 8;
+        uint8_t w8 = size_class(f->regs[r].type);
         while (got < nslots && !(wide[got] == w8 && free_end[got] < s.lo[r])) got++;
         if (got == nslots) nslots++, wide[got] = w8;
         free_end[got] = s.hi[r];
@@ -210,7 +214,7 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     }
     for (uint32_t r = 0; r < nr; r++) {
         if (f->regs[r].type == IR_T_PRED || s.lo[r] != UINT32_MAX) continue;
-        uint8_t w8 = ir_type_bytes[f->regs[r].type] == 8;
+        uint8_t w8 = size_class(f->regs[r].type);
         if (first[w8] == UINT32_MAX) first[w8] = nslots++;
         slot[r] = first[w8];
     }

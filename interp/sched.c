@@ -21,24 +21,6 @@ double vm_now(void) {
 
 /* ---- faults ---- */
 
-void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len) {
-    bool inside;
-    const vm_alloc *n = vm_arena_find(a, addr, &inside);
-    if (!addr) snprintf(buf, len, " (null pointer)");
-    else if (!n) snprintf(buf, len, " (no device memory is allocated)");
-    else if (inside) snprintf(buf, len, " (inside %s%s%s of %llu bytes at 0x%llx, freed or read-only)",
-                              n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
-                              (unsigned long long)n->size, (unsigned long long)n->addr);
-    else if (addr >= n->addr + n->size)
-        snprintf(buf, len, " (%llu bytes after the end of %s%s%s of %llu bytes at 0x%llx)",
-                 (unsigned long long)(addr - n->addr - n->size), n->what ? "'" : "the allocation",
-                 n->what ? n->what : "", n->what ? "'" : "", (unsigned long long)n->size, (unsigned long long)n->addr);
-    else
-        snprintf(buf, len, " (%llu bytes before %s%s%s of %llu bytes at 0x%llx)", (unsigned long long)(n->addr - addr),
-                 n->what ? "'" : "the allocation", n->what ? n->what : "", n->what ? "'" : "",
-                 (unsigned long long)n->size, (unsigned long long)n->addr);
-}
-
 static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
     for (uint32_t d = w->depth; d-- > 0;) {
         const vm_func *f = w->frames[d].fn;
@@ -47,21 +29,36 @@ static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
     return w->frames[0].fn;
 }
 
+/* Appends one assert message line to f->asserts (the GPU prints all of them;
+ * past VM_ASSERT_TEXT_MAX bytes further lines are dropped, as a GPU drops them
+ * past its own buffer: gpu/jobs/fidelity/recorded/assert_many.count). */
+static void add_assert_line(vm_fault *f, const char *line) {
+    size_t n = strlen(line);
+    if (f->asserts_len + n + 1 > VM_ASSERT_TEXT_MAX) return;
+    char *p = realloc(f->asserts, f->asserts_len + n + 2);
+    if (!p) return;
+    memcpy(p + f->asserts_len, line, n);
+    p[f->asserts_len + n] = '\n';
+    p[f->asserts_len + n + 1] = 0;
+    f->asserts = p;
+    f->asserts_len += n + 1;
+}
+
 void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...) {
     vm_cta *cta = w->cta;
     vm_grid *g = cta->grid;
     bool first = false;
     pthread_mutex_lock(&g->lock);
-    if (status == 102 && g->status == 102) {
-        /* further failed asserts: one line each, as the GPU prints them */
-        char what[512];
+    if (status == 102 && (!g->status || g->status == 102)) {
+        /* every failed assert: one line each, as the GPU prints them */
+        char what[1024];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(what, sizeof what, fmt, ap);
         va_end(ap);
-        size_t n = strlen(g->fault->msg);
-        if (n + strlen(what) + 2 < sizeof g->fault->msg) snprintf(g->fault->msg + n, sizeof g->fault->msg - n, "%s\n", what);
-    } else if (!g->status) {
+        add_assert_line(g->fault, what);
+    }
+    if (!g->status) {
         first = true;
         const vm_func *f = func_of(w, i);
         const vm_src *src = &f->src[i - f->code];
@@ -326,8 +323,9 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
     }
     int r = vm_push_frame(w, callee, lanes, i, i + 1);
     if (r < 0) {
-        vm_fault_at(w, i, __builtin_ctz(lanes), 106, r == -2 ? "call to '%s' overflows the per-thread stack"
-                                                             : "call to '%s' nests too deeply", callee->ir->name);
+        /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
+        vm_fault_at(w, i, __builtin_ctz(lanes), 100, r == -2 ? "call to '%s' overflows the per-thread stack"
+                                                              : "call to '%s' nests too deeply", callee->ir->name);
         return -1;
     }
     vm_frame *nf = &w->frames[w->depth - 1], *caller = &w->frames[w->depth - 2];

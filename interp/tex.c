@@ -11,7 +11,8 @@
  *   - normalized 8/16-bit texels are filtered in 16-bit fixed point, half
  *     floats in f32 with the result rounded to f16 (ties away);
  *   - channels a format lacks read as 0; a border texel is the border colour
- *     converted to the texel format and back.
+ *     converted to the texel format and back (normalized reads), or the low
+ *     bits of its f32 encoding (element-type reads of integer formats).
  * The trilinear (3D) weights follow the 2D rule by inclusion-exclusion; the
  * hardware's differ from that by one unit in 1/256 on some corners (45 % of
  * the fractions in probe2.txt), so 3D linear filtering is close, not exact.
@@ -75,15 +76,22 @@ static uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d
 static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+/* The integer a channel of d's format holds in the low cbits of u. */
+static int64_t channel_int(const vm_texdesc *d, uint32_t u) {
+    if (d->cbits < 32) u &= (1u << d->cbits) - 1;
+    int64_t v = u;
+    if (d->fmt == VM_TEXF_SINT && d->cbits < 32 && (u >> (d->cbits - 1) & 1)) v -= (int64_t)1 << d->cbits;
+    if (d->fmt == VM_TEXF_SINT && d->cbits == 32) v = (int32_t)u;
+    return v;
+}
+
 /* Channel c of an element: the raw integer (sign-extended) and its float value
  * as the read mode gives it. */
 static void channel(const vm_texdesc *d, const uint8_t *p, int c, int64_t *raw, float *val) {
     unsigned nb = d->cbits / 8;
     uint32_t u = 0;
     memcpy(&u, p + c * nb, nb);
-    int64_t v = u;
-    if (d->fmt == VM_TEXF_SINT && d->cbits < 32 && (u >> (d->cbits - 1) & 1)) v -= (int64_t)1 << d->cbits;
-    if (d->fmt == VM_TEXF_SINT && d->cbits == 32) v = (int32_t)u;
+    int64_t v = channel_int(d, u);
     *raw = v;
     if (d->fmt == VM_TEXF_FLOAT) *val = d->cbits == 16 ? bits_f(alu_f16_to_f32((uint16_t)u)) : bits_f(u);
     else if (!d->readnorm) *val = (float)v;
@@ -104,13 +112,19 @@ static void border(const vm_texdesc *d, int c, int64_t *raw, float *val) {
     }
     double max = d->fmt == VM_TEXF_UINT ? (double)((1ull << d->cbits) - 1) : (double)((1ull << (d->cbits - 1)) - 1);
     if (d->readnorm) {
-        double q = ceil(b * max - 0.5);   /* measured: 0.5 of 8 bits is 127 */
+        /* the product in f32, then ties down (measured: 0.5 of 8 bits is 127,
+         * 0.1f of 8 bits 25 and of 16 bits 6553: tests/cudart/programs/tex_border.cu) */
+        double q = ceilf(b * (float)max - 0.5f);
         if (q > max) q = max;
         if (q < (d->fmt == VM_TEXF_UINT ? 0 : -max)) q = d->fmt == VM_TEXF_UINT ? 0 : -max;
         *raw = (int64_t)q;
         *val = (float)(q / max);
     } else {
-        *raw = (int64_t)b;
+        /* An element-type read of an integer format returns the low bits of
+         * the border colour's f32 encoding, not its value (measured: 0.6f,
+         * 0x3f19999a, reads as 0x9a from an 8-bit channel and 0x999a from a
+         * 16-bit one; 1.0f and 200.0f read as 0). */
+        *raw = channel_int(d, f_bits(b));
         *val = (float)*raw;
     }
 }

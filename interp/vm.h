@@ -78,7 +78,11 @@ typedef struct vm_opnd {
     uint32_t off;              /* frame offset */
     uint8_t kind;              /* VM_K_* */
 } vm_opnd;
-enum { VM_K_R32, VM_K_R64, VM_K_PRED, VM_K_SINK, VM_K_R16 };
+/* A .b128 register (VM_K_R128) is two 64-bit lane arrays, the low halves
+ * first and the high halves VM_B128_HI bytes after them, so moves, loads and
+ * stores of it are 64-bit operations on each half. */
+enum { VM_K_R32, VM_K_R64, VM_K_PRED, VM_K_SINK, VM_K_R16, VM_K_R128 };
+#define VM_B128_HI (8 * VM_LANES)
 
 typedef struct vm_alu {
     alu_op op;
@@ -172,8 +176,14 @@ typedef struct vm_runtime {
 /* Why a launch stopped early. */
 typedef struct vm_fault {
     int status;                /* ptxi_status */
-    char msg[1024];            /* the report */
+    char msg[1024];            /* the report (a failed assert: its message line) */
+    /* Every failed assert's message line, each ending in \n, in the order the
+     * threads failed (up to VM_ASSERT_TEXT_MAX bytes); malloc'd, NULL when no
+     * assert failed: the caller of vm_launch frees it. */
+    char *asserts;
+    size_t asserts_len;
 } vm_fault;
+#define VM_ASSERT_TEXT_MAX ((size_t)16 << 20)
 
 typedef struct vm_launch_cfg {
     vm_func *kernel;

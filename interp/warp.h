@@ -150,8 +150,6 @@ const void *const *vm_handler_table(void);
  * line, .loc line, block, thread (lane) — then stops the grid. */
 void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* Appends a description of addr (which allocation, or nearest) to buf. */
-void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len);
 
 /* Frame management (sched.c). */
 int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret);

@@ -11,28 +11,44 @@
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
 
+/* The arena: the device's memory, in twice as much address space (at least
+ * 64 GiB) so that freed ranges wait long before they are reused, unless the
+ * options give the address space. */
+static int arena_init(ptxi_ctx *ctx) {
+    uint64_t mem = rt_device_memory(), reserve = ctx->opt.global_reserve;
+    if (!reserve) reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
+    return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+}
+
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s) {
     if (!ctx) return s;
-    if (s) ctx->last = s;
-    if (ptxi_error_is_sticky(s) && !ctx->sticky) ctx->sticky = s;
+    if (s) atomic_store(&ctx->last, s);
+    ptxi_status none = PTXI_SUCCESS;
+    if (ptxi_error_is_sticky(s)) atomic_compare_exchange_strong(&ctx->sticky, &none, s);
     return s;
 }
 
 void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    pthread_mutex_lock(&ctx->lock);
     vsnprintf(ctx->detail, sizeof ctx->detail, fmt, ap);
+    pthread_mutex_unlock(&ctx->lock);
     va_end(ap);
 }
 
 void rt_flush(ptxi_ctx *ctx) {
-    if (ctx->fifo) rt_fifo_flush(ctx->fifo, ctx->out);
-    fflush(ctx->out);
-    if (ctx->pending) {
-        fputs(ctx->pending, ctx->err);
-        fflush(ctx->err);
-        free(ctx->pending);
-        ctx->pending = NULL;
+    FILE *out = atomic_load(&ctx->out), *err = atomic_load(&ctx->err);
+    if (ctx->fifo) rt_fifo_flush(ctx->fifo, out);
+    fflush(out);
+    pthread_mutex_lock(&ctx->lock);
+    char *pending = ctx->pending;
+    ctx->pending = NULL;
+    pthread_mutex_unlock(&ctx->lock);
+    if (pending) {
+        fputs(pending, err);
+        fflush(err);
+        free(pending);
     }
 }
 
@@ -47,10 +63,10 @@ static int svc_vprintf(void *c, uint64_t fmt, uint64_t args, int (*read)(void *,
 int rt_ensure_heap(ptxi_ctx *ctx) {
     pthread_mutex_lock(&ctx->lock);
     int rc = 0;
-    if (!ctx->heap_ready) {
+    if (!atomic_load_explicit(&ctx->heap_ready, memory_order_relaxed)) {
         ctx->heap_base = vm_arena_alloc(&ctx->arena, ctx->heap_size, VM_SH_HEAP, "device heap");
         if (!ctx->heap_base || rt_heap_init(&ctx->heap, (void *)(uintptr_t)ctx->heap_base, ctx->heap_size) < 0) rc = -1;
-        else ctx->heap_ready = true;
+        else atomic_store_explicit(&ctx->heap_ready, true, memory_order_release);   /* the heap is set up before */
     }
     pthread_mutex_unlock(&ctx->lock);
     return rc;
@@ -58,7 +74,7 @@ int rt_ensure_heap(ptxi_ctx *ctx) {
 
 static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
     ptxi_ctx *ctx = c;
-    if (!ctx->heap_ready && rt_ensure_heap(ctx) < 0) return 0;
+    if (!atomic_load_explicit(&ctx->heap_ready, memory_order_acquire) && rt_ensure_heap(ctx) < 0) return 0;
     return (uint64_t)(uintptr_t)rt_heap_malloc(&ctx->heap, size, align);
 }
 
@@ -66,7 +82,7 @@ static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
  * heap, LAUNCH_FAILED for a double free inside it. */
 static int svc_free(void *c, uint64_t p) {
     ptxi_ctx *ctx = c;
-    if (!ctx->heap_ready) return PTXI_ILLEGAL_ADDRESS;
+    if (!atomic_load_explicit(&ctx->heap_ready, memory_order_acquire)) return PTXI_ILLEGAL_ADDRESS;
     return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p);
 }
 
@@ -75,6 +91,7 @@ static void svc_call_host(void *c, const vm_func *f, void **args, void *ret) {
     rt_ffi_call(f->ffi, f->host_fn, args, ret);
 }
 
+/* The two resolvers run while a module loads, with ctx->mod_lock held. */
 static vm_func *svc_resolve_func(void *c, const char *name) {
     ptxi_ctx *ctx = c;
     for (ptxi_module *m = ctx->modules; m; m = m->next)
@@ -111,11 +128,12 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
     }
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0) {
+    if (arena_init(ctx) < 0) {
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
     pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->mod_lock, NULL);
     ctx->out = stdout;
     ctx->err = stderr;
     ctx->stack_size = rt_default_limit(PTXI_LIMIT_STACK_SIZE);
@@ -127,6 +145,8 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);
+        pthread_mutex_destroy(&ctx->lock);
+        pthread_mutex_destroy(&ctx->mod_lock);
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
@@ -134,10 +154,13 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     return PTXI_SUCCESS;
 }
 
+/* Destroy and reset: no other call on the context may run meanwhile. */
 static void release_all(ptxi_ctx *ctx) {
+    rt_streams_release(ctx);
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
+    ctx->fifo_fixed = false;
     vm_arena_destroy(&ctx->arena);
 }
 
@@ -152,6 +175,7 @@ ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
         free(b);
     }
     pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->mod_lock);
     free(ctx);
     return PTXI_SUCCESS;
 }
@@ -160,32 +184,44 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
     release_all(ctx);
-    if (vm_arena_init(&ctx->arena, ctx->opt.global_reserve ? ctx->opt.global_reserve : DEFAULT_RESERVE) < 0)
+    if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
     ctx->sticky = ctx->last = PTXI_SUCCESS;
+    pthread_mutex_lock(&ctx->lock);
     ctx->detail[0] = 0;
+    pthread_mutex_unlock(&ctx->lock);
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
+    ptxi_stream_run_host_fns(ctx, NULL, UINT64_MAX);
     return ctx->sticky;
 }
 
 ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
-    ptxi_status s = ctx->sticky ? ctx->sticky : ctx->last;
-    ctx->last = PTXI_SUCCESS;
-    return s;
+    ptxi_status last = atomic_exchange(&ctx->last, PTXI_SUCCESS), sticky = ctx->sticky;
+    return sticky ? sticky : last;
 }
 
 ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
-    return ctx->sticky ? ctx->sticky : ctx->last;
+    ptxi_status sticky = ctx->sticky;
+    return sticky ? sticky : ctx->last;
 }
 
-const char *ptxi_ctx_error_detail(ptxi_ctx *ctx) { return ctx ? ctx->detail : ""; }
+/* A copy in the calling thread's own buffer: another thread's failure may
+ * rewrite the context's text while the caller reads it. */
+const char *ptxi_ctx_error_detail(ptxi_ctx *ctx) {
+    static _Thread_local char copy[sizeof ctx->detail];
+    if (!ctx) return "";
+    pthread_mutex_lock(&ctx->lock);
+    memcpy(copy, ctx->detail, sizeof copy);
+    pthread_mutex_unlock(&ctx->lock);
+    return copy;
+}
 
 void ptxi_ctx_set_output(ptxi_ctx *ctx, FILE *printf_out, FILE *report_out) {
     if (!ctx) return;
@@ -199,33 +235,42 @@ void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on) {
 
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
     RT_CHECK_STICKY(ctx);
+    ptxi_status st = PTXI_SUCCESS;
+    pthread_mutex_lock(&ctx->lock);
     switch (which) {
     case PTXI_LIMIT_STACK_SIZE:
-        if (value > (1u << 20)) return rt_set_error(ctx, PTXI_INVALID_VALUE);
-        ctx->stack_size = (value + 15) & ~(size_t)15;
-        return PTXI_SUCCESS;
+        if (value > (1u << 20)) st = PTXI_INVALID_VALUE;
+        else ctx->stack_size = (value + 15) & ~(size_t)15;
+        break;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE:
-        if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
-        ctx->fifo_size = value;
-        return PTXI_SUCCESS;
+        if (ctx->fifo_fixed) st = PTXI_INVALID_VALUE;   /* as on the GPU */
+        else if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
+        else ctx->fifo_size = value;
+        break;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE:
         /* As on the GPU: fixed once a launch has created the heap. */
-        if (ctx->heap_ready) return rt_set_error(ctx, PTXI_INVALID_VALUE);
-        ctx->heap_size = value;
-        return PTXI_SUCCESS;
+        if (ctx->heap_ready) st = PTXI_INVALID_VALUE;
+        else ctx->heap_size = value;
+        break;
+    default: st = PTXI_INVALID_VALUE;
     }
-    return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    pthread_mutex_unlock(&ctx->lock);
+    return st ? rt_set_error(ctx, st) : PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     if (!value) return PTXI_INVALID_VALUE;
+    ptxi_status st = PTXI_SUCCESS;
+    pthread_mutex_lock(&ctx->lock);
     switch (which) {
-    case PTXI_LIMIT_STACK_SIZE: *value = ctx->stack_size; return PTXI_SUCCESS;
-    case PTXI_LIMIT_PRINTF_FIFO_SIZE: *value = ctx->fifo_size; return PTXI_SUCCESS;
-    case PTXI_LIMIT_MALLOC_HEAP_SIZE: *value = ctx->heap_size; return PTXI_SUCCESS;
+    case PTXI_LIMIT_STACK_SIZE: *value = ctx->stack_size; break;
+    case PTXI_LIMIT_PRINTF_FIFO_SIZE: *value = ctx->fifo_size; break;
+    case PTXI_LIMIT_MALLOC_HEAP_SIZE: *value = ctx->heap_size; break;
+    default: st = PTXI_INVALID_VALUE;
     }
-    return PTXI_INVALID_VALUE;
+    pthread_mutex_unlock(&ctx->lock);
+    return st;
 }
 
 ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(void)) {
@@ -234,14 +279,18 @@ ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(voi
     rt_bind *b = calloc(1, sizeof *b);
     if (!b || !(b->name = strdup(name))) { free(b); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
     b->fn = fn;
+    pthread_mutex_lock(&ctx->mod_lock);
     b->next = ctx->binds;
     ctx->binds = b;
+    pthread_mutex_unlock(&ctx->mod_lock);
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_ctx_last_launch_stats(ptxi_ctx *ctx, ptxi_launch_stats *out) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     if (!out) return PTXI_INVALID_VALUE;
+    pthread_mutex_lock(&ctx->lock);
     *out = ctx->stats;
+    pthread_mutex_unlock(&ctx->lock);
     return PTXI_SUCCESS;
 }

@@ -1,6 +1,11 @@
 /* errors.c — names, messages and stickiness of ptxi_status, all generated from
  * the one PTXI_ERROR_LIST in ptxi.h. Codes are sparse (0-16, 100-108), so the
- * lookups are switches, which the compiler turns into tables. */
+ * lookups are switches, which the compiler turns into tables. Also the one-time
+ * notes the CUDA libraries print ("ptxi: cuXxx is not implemented"). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "ptxi.h"
 
 const char *ptxi_error_name(ptxi_status s)
@@ -31,4 +36,21 @@ int ptxi_error_is_sticky(ptxi_status s)
 #undef X_
     }
     return 0;
+}
+
+void ptxi_warn_once(const char *what)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct seen { struct seen *next; char what[]; } *seen;
+    pthread_mutex_lock(&lock);
+    struct seen *s = seen;
+    while (s && strcmp(s->what, what)) s = s->next;
+    if (!s && (s = malloc(sizeof *s + strlen(what) + 1))) {
+        strcpy(s->what, what);
+        s->next = seen;
+        seen = s;
+        fflush(stdout);
+        fprintf(stderr, "ptxi: %s\n", what);
+    }
+    pthread_mutex_unlock(&lock);
 }

@@ -35,11 +35,11 @@ static rt_ffi_sig *prepare_ffi(const ir_func *f) {
     return sig;
 }
 
+static void module_free(ptxi_module *m);
+
+/* m is not in the context's list (yet). */
 static ptxi_status fail(ptxi_ctx *ctx, ptxi_module *m, ptxi_status s) {
-    if (m) {
-        m->next = NULL;
-        ptxi_module_unload(m);
-    }
+    module_free(m);
     return rt_set_error(ctx, s);
 }
 
@@ -97,6 +97,54 @@ static void apply_relocs(ptxi_module *m) {
     }
 }
 
+/* Places, lowers and links a parsed module and adds it to the context's list;
+ * with ctx->mod_lock held. */
+static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
+    m->prog.ir = m->ir;
+    m->prog.path = m->path;
+    m->prog.rt = &ctx->vmrt;
+    m->prog.gaddr = calloc(m->ir->nglobals + 1, sizeof *m->prog.gaddr);
+    if (!m->prog.gaddr) return PTXI_OUT_OF_MEMORY;
+    ptxi_status s = place_globals(ctx, m);
+    if (s) return s;
+    char err[512];
+    if (vm_lower(&m->prog, err, sizeof err) < 0) {
+        /* lowering errors come as "LINE:COL: error: ..." (or " error: ...") when an instruction is known */
+        bool located = err[0] == ' ' || (err[0] >= '0' && err[0] <= '9');
+        rt_detail(ctx, "%s:%s%s\n", m->path, located ? "" : " error: ", err);
+        return PTXI_UNSUPPORTED_PTX;
+    }
+    /* .extern .func: another module, a host binding, or a built-in */
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
+        vm_func *f = &m->prog.funcs[k];
+        if (f->ir->has_body || f->ir->is_proto || is_builtin(f->ir->name)) continue;
+        if (ctx->vmrt.resolve_func(ctx, f->ir->name)) continue;
+        bool bound = false;
+        for (rt_bind *b = ctx->binds; b; b = b->next)
+            if (!strcmp(b->name, f->ir->name)) { f->host_fn = b->fn; bound = true; }
+        if (bound && !(f->ffi = prepare_ffi(f->ir))) {
+            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' has a signature a host function cannot receive",
+                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
+            return PTXI_NOT_SUPPORTED;
+        }
+        if (!bound) {
+            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' is not defined by any loaded module or host binding",
+                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
+            return PTXI_UNRESOLVED_EXTERN;
+        }
+    }
+    apply_relocs(m);
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++) m->nkernels += m->prog.funcs[k].ir->is_entry;
+    m->kernels = calloc(m->nkernels + 1, sizeof *m->kernels);
+    if (!m->kernels) return PTXI_OUT_OF_MEMORY;
+    unsigned n = 0;
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++)
+        if (m->prog.funcs[k].ir->is_entry) m->kernels[n++] = (ptxi_kernel){m, &m->prog.funcs[k], 48 * 1024};
+    m->next = ctx->modules;
+    ctx->modules = m;
+    return PTXI_SUCCESS;
+}
+
 ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out) {
     RT_CHECK_STICKY(ctx);
     if (!text || !out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
@@ -122,48 +170,11 @@ ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, c
         return fail(ctx, m, PTXI_INVALID_PTX);
     }
     fe_diags_free(&d);
-    m->prog.ir = m->ir;
-    m->prog.path = m->path;
-    m->prog.rt = &ctx->vmrt;
-    m->prog.gaddr = calloc(m->ir->nglobals + 1, sizeof *m->prog.gaddr);
-    if (!m->prog.gaddr) return fail(ctx, m, PTXI_OUT_OF_MEMORY);
-    ptxi_status s = place_globals(ctx, m);
+    /* Linking sees the modules loaded so far and joins them: one load at a time. */
+    pthread_mutex_lock(&ctx->mod_lock);
+    ptxi_status s = link_module(ctx, m);
+    pthread_mutex_unlock(&ctx->mod_lock);
     if (s) return fail(ctx, m, s);
-    char err[512];
-    if (vm_lower(&m->prog, err, sizeof err) < 0) {
-        /* lowering errors come as "LINE:COL: error: ..." (or " error: ...") when an instruction is known */
-        bool located = err[0] == ' ' || (err[0] >= '0' && err[0] <= '9');
-        rt_detail(ctx, "%s:%s%s\n", m->path, located ? "" : " error: ", err);
-        return fail(ctx, m, PTXI_UNSUPPORTED_PTX);
-    }
-    /* .extern .func: another module, a host binding, or a built-in */
-    for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
-        vm_func *f = &m->prog.funcs[k];
-        if (f->ir->has_body || f->ir->is_proto || is_builtin(f->ir->name)) continue;
-        if (ctx->vmrt.resolve_func(ctx, f->ir->name)) continue;
-        bool bound = false;
-        for (rt_bind *b = ctx->binds; b; b = b->next)
-            if (!strcmp(b->name, f->ir->name)) { f->host_fn = b->fn; bound = true; }
-        if (bound && !(f->ffi = prepare_ffi(f->ir))) {
-            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' has a signature a host function cannot receive",
-                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
-            return fail(ctx, m, PTXI_NOT_SUPPORTED);
-        }
-        if (!bound) {
-            rt_detail(ctx, "%s:%u:%u: error: extern function '%s' is not defined by any loaded module or host binding",
-                      m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
-            return fail(ctx, m, PTXI_UNRESOLVED_EXTERN);
-        }
-    }
-    apply_relocs(m);
-    for (uint32_t k = 0; k < m->prog.nfuncs; k++) m->nkernels += m->prog.funcs[k].ir->is_entry;
-    m->kernels = calloc(m->nkernels + 1, sizeof *m->kernels);
-    if (!m->kernels) return fail(ctx, m, PTXI_OUT_OF_MEMORY);
-    unsigned n = 0;
-    for (uint32_t k = 0; k < m->prog.nfuncs; k++)
-        if (m->prog.funcs[k].ir->is_entry) m->kernels[n++] = (ptxi_kernel){m, &m->prog.funcs[k], 48 * 1024};
-    m->next = ctx->modules;
-    ctx->modules = m;
     *out = m;
     return PTXI_SUCCESS;
 }
@@ -199,8 +210,16 @@ ptxi_status ptxi_module_unload(ptxi_module *m) {
     if (!m) return PTXI_INVALID_HANDLE;
     ptxi_ctx *ctx = m->ctx;
     rt_flush(ctx);
+    pthread_mutex_lock(&ctx->mod_lock);
     for (ptxi_module **p = &ctx->modules; *p; p = &(*p)->next)
         if (*p == m) { *p = m->next; break; }
+    pthread_mutex_unlock(&ctx->mod_lock);
+    module_free(m);
+    return PTXI_SUCCESS;
+}
+
+static void module_free(ptxi_module *m) {
+    ptxi_ctx *ctx = m->ctx;
     if (m->prog.gaddr && m->ir)
         for (uint32_t k = 0; k < m->ir->nglobals; k++)
             if (m->prog.gaddr[k] && m->ir->globals[k]->linkage != IR_LINK_EXTERN &&
@@ -212,7 +231,6 @@ ptxi_status ptxi_module_unload(ptxi_module *m) {
     free(m->kernels);
     free(m->path);
     free(m);
-    return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_module_get_kernel(ptxi_module *m, const char *name, ptxi_kernel **out) {

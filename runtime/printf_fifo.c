@@ -143,29 +143,26 @@ static void buf_put(buf *b, const void *src, size_t n)
     b->n += n;
 }
 
-/* Appends the NUL-terminated device string at addr, NUL included. Reads in
- * aligned 64-byte chunks and falls back to single bytes where a chunk crosses
- * into unreadable memory. Bytes beyond `limit` are checked but not kept.
- * False when the string runs into unreadable memory. */
+/* Appends the NUL-terminated device string at addr, NUL included, read byte
+ * by byte: a wider read would touch the bytes after the NUL, which other
+ * threads of the grid may be writing meanwhile. Bytes beyond `limit` are
+ * checked but not kept. False when the string runs into unreadable memory. */
 static bool read_cstr(rt_read_fn read, void *rc, uint64_t addr, buf *b, size_t limit)
 {
     char chunk[64];
-    size_t kept = 0;
-    for (;;) {
-        size_t n = 64 - (addr & 63);
-        if (!read(rc, addr, chunk, n)) {
-            n = 1;
-            if (!read(rc, addr, chunk, 1))
-                return false;
+    size_t kept = 0, n = 0;
+    for (;; addr++) {
+        if (!read(rc, addr, &chunk[n], 1))
+            return false;
+        bool end = !chunk[n++];
+        if (end || n == sizeof chunk) {
+            size_t keep = kept >= limit ? 0 : n < limit - kept ? n : limit - kept;
+            buf_put(b, chunk, keep);
+            kept += keep;
+            if (end)
+                return true;
+            n = 0;
         }
-        char *nul = memchr(chunk, 0, n);
-        size_t take = nul ? (size_t)(nul - chunk) + 1 : n;
-        size_t keep = kept >= limit ? 0 : take < limit - kept ? take : limit - kept;
-        buf_put(b, chunk, keep);
-        kept += keep;
-        if (nul)
-            return true;
-        addr += n;
     }
 }
 
@@ -220,6 +217,11 @@ static void ring_drop_front(rt_fifo *f)
 static void ring_push(rt_fifo *f, size_t size, const void *const *piece, const size_t *len, int npieces)
 {
     pthread_mutex_lock(&f->lock);
+    if (size > f->cap) { /* the FIFO shrank since the caller looked */
+        count_lost(f);
+        pthread_mutex_unlock(&f->lock);
+        return;
+    }
     while (f->cap - f->used < size) {
         ring_drop_front(f);
         count_lost(f);
@@ -257,7 +259,9 @@ void rt_fifo_destroy(rt_fifo *f)
     free(f);
 }
 
-size_t rt_fifo_capacity(const rt_fifo *f) { return f->cap; }
+/* Read without the lock by pushes (another host thread may resize meanwhile:
+ * ring_push checks again under the lock). */
+size_t rt_fifo_capacity(const rt_fifo *f) { return __atomic_load_n(&f->cap, __ATOMIC_RELAXED); }
 
 uint64_t rt_fifo_lost(const rt_fifo *f)
 {
@@ -278,7 +282,7 @@ int rt_fifo_resize(rt_fifo *f, size_t bytes)
     ring_out(f, f->head, ring, f->used);
     free(f->ring);
     f->ring = ring;
-    f->cap = bytes;
+    __atomic_store_n(&f->cap, bytes, __ATOMIC_RELAXED);
     f->head = 0;
     pthread_mutex_unlock(&f->lock);
     return 0;
@@ -305,7 +309,7 @@ int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void 
     buf fb = {0}, sb = {0};
     uint64_t slot[MAX_ARGS];
     int used = 0, ret = RT_FIFO_FAULT;
-    size_t off = 0;
+    size_t off = 0, cap = rt_fifo_capacity(f);
     if (!read_cstr(read, read_ctx, fmt, &fb, SIZE_MAX) || fb.oom)
         goto out;
     for (const char *p = fb.p; *p;) {
@@ -321,13 +325,13 @@ int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void 
         if (s.star)
             slot[used++] = take_arg(read, read_ctx, args, &off, 4);
         uint64_t v = slot[used++] = take_arg(read, read_ctx, args, &off, arg_bytes(&s));
-        if (s.kind == K_STR && v && !read_cstr(read, read_ctx, v, &sb, f->cap))
+        if (s.kind == K_STR && v && !read_cstr(read, read_ctx, v, &sb, cap))
             goto out;
     }
     ret = used;
     size_t len[] = {sizeof(rec_hdr), sizeof(uint64_t) * (size_t)used, fb.n, sb.n};
     size_t size = (len[0] + len[1] + len[2] + len[3] + 7) & ~(size_t)7;
-    if (sb.oom || size > f->cap) { /* a record larger than the whole FIFO is dropped */
+    if (sb.oom || size > cap) { /* a record larger than the whole FIFO is dropped */
         count_lost(f);
         goto out;
     }

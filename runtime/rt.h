@@ -6,6 +6,8 @@
 #define PTXI_RT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 #include "heap.h"
 #include "printf_fifo.h"
@@ -36,28 +38,63 @@ struct ptxi_module {
 
 struct ptxi_stream {
     ptxi_ctx *ctx;
+    unsigned flags;
+    int priority;
+    ptxi_stream *next;         /* the context's live streams (stream.c) */
 };
 
+struct ptxi_event {
+    ptxi_ctx *ctx;
+    double t;                  /* seconds, CLOCK_MONOTONIC, when recorded */
+    bool recorded;
+    unsigned flags;
+    ptxi_stream *stream;       /* where it was last recorded */
+    uint64_t seq;              /* host functions queued before it have a smaller seq */
+    ptxi_event *next;
+};
+
+typedef struct rt_host_fn {
+    ptxi_host_call call;
+    void *fn, *user;
+    ptxi_stream *stream;
+    uint64_t seq;
+    struct rt_host_fn *next;
+} rt_host_fn;
+
+/* Any number of host threads may use a context at once. What they share is
+ * guarded as follows: `lock` the error detail, the pending reports, the
+ * limits, the heap's creation and the launch statistics; `mod_lock` the module
+ * list and the host bindings (held across a whole load, which resolves
+ * .extern symbols against that list); atomics the error codes and the flags
+ * read on every call. The arena, the heap and the FIFO lock themselves. */
 struct ptxi_ctx {
     ptxi_ctx_options opt;
     vm_arena arena;
     vm_runtime vmrt;
-    pthread_mutex_t lock;
-    ptxi_status last, sticky;
+    pthread_mutex_t lock, mod_lock;
+    _Atomic ptxi_status last, sticky;
     char detail[8192];
-    FILE *out, *err;
-    bool quiet_faults;         /* ptxi_ctx_set_fault_reports(ctx, 0) */
+    _Atomic(FILE *) out, err;
+    _Atomic bool quiet_faults; /* ptxi_ctx_set_fault_reports(ctx, 0) */
     rt_fifo *fifo;
     size_t fifo_size, heap_size, stack_size;
     rt_heap heap;
     uint64_t heap_base;
-    bool heap_ready;           /* the heap exists: its size is fixed from now on */
+    _Atomic bool heap_ready;   /* the heap exists: its size is fixed from now on */
+    _Atomic bool fifo_fixed;   /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;             /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
     ptxi_launch_stats stats;
     struct ptxi_stream null_stream;
+    ptxi_stream *streams;      /* live streams and events, destroyed by a reset */
+    ptxi_event *events;
+    rt_host_fn *host_fns, **host_fns_tail;
+    uint64_t host_seq;
 };
+
+/* Destroys the context's streams and events, running pending host functions (stream.c). */
+void rt_streams_release(ptxi_ctx *ctx);
 
 /* Records an error as the last error (and as the sticky one when it is). */
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);
@@ -67,6 +104,8 @@ void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf
 int rt_ensure_heap(ptxi_ctx *ctx);
 /* Defaults of the limits as CUDA reports them on an H100 (props.c). */
 size_t rt_default_limit(ptxi_limit which);
+/* Bytes of device memory: what the host can back, or $PTXI_DEVICE_MEMORY (props.c). */
+uint64_t rt_device_memory(void);
 
 /* Every API call on a context with a sticky error returns that error, after
  * writing what the failed kernel printed (and its assertion) as a GPU does. */

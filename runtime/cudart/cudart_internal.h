@@ -99,6 +99,7 @@ ptxi_module *cr_var_module(const cr_var *v);
  * returns a cudaError_t and writes an explanation into msg. */
 cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
                           char *msg, size_t msg_size);
+int cr_fatbin_image_ptx(const void *image, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size);
 
 /* ---- ptxlink.c ---- */
 /* Joins the PTX of n translation units of relocatable device code into one module's
@@ -108,7 +109,6 @@ char *cr_ptx_link(char *const *units, size_t n, size_t *len);
 /* ---- stream.c ---- */
 ptxi_stream *cr_stream(cudaStream_t s);
 bool cr_stream_valid(cudaStream_t s);
-void cr_streams_forget(void);
 /* Runs host callbacks queued on `stream` (all streams for the default stream) before
  * sequence number `upto` (~0ul: all): at the points where the host waits. */
 void cr_run_callbacks(cudaStream_t stream, unsigned long upto);

@@ -8,20 +8,23 @@
 
 static unsigned device_flags;
 
-static const int attr_values[] = {
-#define X(a, v) [a] = v,
-#include "device_attrs.def"
-#undef X
-};
-#define NUM_ATTRS ((int)(sizeof attr_values / sizeof attr_values[0]))
-#define A(name) attr_values[cudaDevAttr##name]
+/* The attribute table is libptxi's (device_attrs.def), shared with libcuda.so.1. */
+static int dev_attr(int a) {
+    int v = 0;
+    ptxi_device_attribute(a, &v);
+    return v;
+}
+#define A(name) dev_attr(cudaDevAttr##name)
 
 /* The device is the H100 SXM5 80GB whose answers ptxi reproduces, as the NVIDIA
- * runtime describes it (recorded), so that programs print what they print there. */
+ * runtime describes it (recorded), so that programs print what they print there;
+ * but its memory is what this host can back (ptxi_device_get_props). */
 void cr_fill_props(struct cudaDeviceProp *p) {
+    ptxi_device_props own;
+    ptxi_device_get_props(&own);
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "NVIDIA H100 80GB HBM3");
-    p->totalGlobalMem = 85017493504ull;
+    snprintf(p->name, sizeof p->name, "%s", ptxi_device_name());
+    p->totalGlobalMem = own.total_global_mem;
     p->sharedMemPerBlock = (size_t)A(MaxSharedMemoryPerBlock);
     p->regsPerBlock = A(MaxRegistersPerBlock);
     p->warpSize = A(WarpSize);
@@ -115,9 +118,7 @@ void cr_fill_props(struct cudaDeviceProp *p) {
 CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
     if (!value) return cr_ret(cudaErrorInvalidValue);
     if (device != 0) return cr_ret(cudaErrorInvalidDevice);
-    if ((int)attr <= 0 || (int)attr >= NUM_ATTRS) return cr_ret(cudaErrorInvalidValue);
-    *value = attr_values[attr];
-    return cudaSuccess;
+    return ptxi_device_attribute((int)attr, value) == PTXI_SUCCESS ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
 }
 
 CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
@@ -156,14 +157,14 @@ CR_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp 
 }
 
 CR_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags) {
-    device_flags = flags;
+    __atomic_store_n(&device_flags, flags, __ATOMIC_RELAXED);   /* any thread may ask meanwhile */
     return cudaSuccess;
 }
 
 /* As the NVIDIA runtime answers: the flags set, with host mapping always on. */
 CR_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
     if (!flags) return cr_ret(cudaErrorInvalidValue);
-    *flags = device_flags | cudaDeviceMapHost;
+    *flags = __atomic_load_n(&device_flags, __ATOMIC_RELAXED) | cudaDeviceMapHost;
     return cudaSuccess;
 }
 
@@ -200,7 +201,7 @@ CR_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     }
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == cudaLimitDevRuntimeSyncDepth)
         return cr_ret(cudaErrorUnsupportedLimit);
-    other_limits[limit] = value;
+    __atomic_store_n(&other_limits[limit], value, __ATOMIC_RELAXED);
     return cudaSuccess;
 }
 
@@ -211,20 +212,20 @@ CR_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
     if (pl >= 0) return cr_st(ptxi_ctx_get_limit(cr_ctx, (ptxi_limit)pl, pValue));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == cudaLimitDevRuntimeSyncDepth)
         return cr_ret(cudaErrorUnsupportedLimit);
-    *pValue = other_limits[limit];
+    *pValue = __atomic_load_n(&other_limits[limit], __ATOMIC_RELAXED);
     return cudaSuccess;
 }
 
 static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
 
 CR_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
-    cache_config = cacheConfig;
+    __atomic_store_n(&cache_config, cacheConfig, __ATOMIC_RELAXED);
     return cudaSuccess;
 }
 
 CR_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
     if (!pCacheConfig) return cr_ret(cudaErrorInvalidValue);
-    *pCacheConfig = cache_config;
+    *pCacheConfig = __atomic_load_n(&cache_config, __ATOMIC_RELAXED);
     return cudaSuccess;
 }
 
@@ -254,7 +255,6 @@ CR_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; 
 CR_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
     if (!pciBusId || len <= 0) return cr_ret(cudaErrorInvalidValue);
     if (device != 0) return cr_ret(cudaErrorInvalidDevice);
-    snprintf(pciBusId, (size_t)len, "%04X:%02X:%02X.0", attr_values[cudaDevAttrPciDomainId],
-             attr_values[cudaDevAttrPciBusId], attr_values[cudaDevAttrPciDeviceId]);
+    snprintf(pciBusId, (size_t)len, "%04X:%02X:%02X.0", A(PciDomainId), A(PciBusId), A(PciDeviceId));
     return cudaSuccess;
 }

@@ -161,3 +161,12 @@ cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned
     free(texts);
     return e;
 }
+
+/* A fatbinary given by itself (cuModuleLoadData, cuModuleLoadFatBinary): a fatbin
+ * header, or nvcc's wrapper around one. Returns a cudaError_t. */
+int cr_fatbin_image_ptx(const void *image, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size) {
+    const fb_header *h = image;
+    *ptx = NULL;
+    if (h && h->magic == FATBIN_MAGIC) return extract(h, ptx, len, arch, msg, msg_size);
+    return cr_fatbin_ptx(image, ptx, len, arch, msg, msg_size);
+}

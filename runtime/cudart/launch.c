@@ -160,7 +160,8 @@ static cudaError_t attr_kernel(const void *func, cr_func **f, ptxi_kernel **k) {
 
 /* Without the opt-in, dynamic shared memory may fill what static leaves of 48 KiB. */
 static int max_dyn_shared(cr_func *f, ptxi_kernel *k) {
-    if (f->max_dyn_shared >= 0) return f->max_dyn_shared;
+    int set = __atomic_load_n(&f->max_dyn_shared, __ATOMIC_RELAXED);   /* another thread may set it */
+    if (set >= 0) return set;
     return 49152 - kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
 }
 
@@ -196,7 +197,7 @@ CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
         if (value < 0 || (size_t)value + (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) > p.sharedMemPerBlockOptin)
             return cr_ret(cudaErrorInvalidValue);
         ptxi_status s = ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, value);
-        if (s == PTXI_SUCCESS) f->max_dyn_shared = value;
+        if (s == PTXI_SUCCESS) __atomic_store_n(&f->max_dyn_shared, value, __ATOMIC_RELAXED);
         return cr_st(s);
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))
@@ -231,25 +232,8 @@ CR_EXPORT cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, 
 /* ---- occupancy, with sm_90's per-SM resources ---- */
 
 static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t dyn_shared) {
-    struct cudaDeviceProp p;
-    cr_fill_props(&p);
-    if (block_size <= 0 || dyn_shared > (size_t)max_dyn_shared(f, k)) return 0;
-    int warps = (block_size + 31) / 32;
-    int by_threads = p.maxThreadsPerMultiProcessor / (warps * 32);
-    /* Registers are given out per warp in units of 256. */
-    int regs = kattr(k, PTXI_KATTR_NUM_REGS, 32);
-    regs = regs < 1 ? 1 : regs > 255 ? 255 : regs;
-    int warp_regs = (regs * 32 + 255) / 256 * 256;
-    int by_regs = (p.regsPerMultiprocessor / warp_regs) / warps;
-    /* Shared memory: 128-byte granules, plus the 1 KiB each block keeps for the system. */
-    size_t smem = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + dyn_shared + p.reservedSharedMemPerBlock;
-    smem = (smem + 127) / 128 * 128;
-    int by_smem = (int)(p.sharedMemPerMultiprocessor / smem);
-    int n = p.maxBlocksPerMultiProcessor;
-    n = by_threads < n ? by_threads : n;
-    n = by_regs < n ? by_regs : n;
-    n = by_smem < n ? by_smem : n;
-    return block_size > kattr(k, PTXI_KATTR_MAX_THREADS_PER_BLOCK, 1024) ? 0 : n;
+    if (dyn_shared > (size_t)max_dyn_shared(f, k)) return 0;
+    return ptxi_kernel_max_active_blocks(k, block_size, dyn_shared);
 }
 
 CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
@@ -280,11 +264,6 @@ CR_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicS
     cudaError_t e = attr_kernel(func, &f, &k);
     if (e != cudaSuccess) return cr_ret(e);
     (void)blockSize;
-    struct cudaDeviceProp p;
-    cr_fill_props(&p);
-    size_t per_block = p.sharedMemPerMultiprocessor / (size_t)numBlocks / 128 * 128;
-    size_t fixed = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + p.reservedSharedMemPerBlock;
-    size_t avail = per_block > fixed ? per_block - fixed : 0;
-    *dynamicSmemSize = avail < p.sharedMemPerBlockOptin ? avail : p.sharedMemPerBlockOptin;
+    *dynamicSmemSize = ptxi_kernel_available_dyn_shared(k, numBlocks);
     return cudaSuccess;
 }

@@ -38,9 +38,10 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
     const char *dump = getenv("PTXI_DUMP_PTX");
     if (dump && fb->ptx) {
         /* For looking at what will run: DIR/<program>.<n>.compute_XX.ptx */
-        static int seq;
+        static int seq;   /* shared objects may be opened by several threads at once */
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.%d.compute_%u.ptx", dump, program_name(), seq++, fb->arch);
+        snprintf(path, sizeof path, "%s/%s.%d.compute_%u.ptx", dump, program_name(),
+                 __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED), fb->arch);
         FILE *f = fopen(path, "w");
         if (f) {
             fwrite(fb->ptx, 1, fb->len, f);
@@ -206,14 +207,18 @@ cr_var *cr_find_var(const void *host_var) {
     return v;
 }
 
-/* An address that is no registered kernel is an invalid handle (as CUDA 13 answers). */
+/* An address that is no registered kernel is an invalid handle (as CUDA 13 answers).
+ * Under the lock: another thread may be loading modules or unregistering. */
 static cudaError_t kernel_of(cr_func *f, ptxi_kernel **out) {
     if (!f) return cudaErrorInvalidResourceHandle;
-    if (!f->fb) return cudaErrorInvalidDeviceFunction;
-    if (f->fb->err) return f->fb->err;
-    if (!f->k) return cudaErrorInvalidDeviceFunction;
-    *out = f->k;
-    return cudaSuccess;
+    pthread_mutex_lock(&reg_lock);
+    cudaError_t e = !f->fb ? cudaErrorInvalidDeviceFunction
+                    : f->fb->err ? f->fb->err
+                    : !f->k ? cudaErrorInvalidDeviceFunction
+                    : cudaSuccess;
+    if (e == cudaSuccess) *out = f->k;
+    pthread_mutex_unlock(&reg_lock);
+    return e;
 }
 
 cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out) {
@@ -251,4 +256,9 @@ CR_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
     return cudaSuccess;
 }
 
-ptxi_module *cr_var_module(const cr_var *v) { return v && v->fb ? v->fb->mod : NULL; }
+ptxi_module *cr_var_module(const cr_var *v) {
+    pthread_mutex_lock(&reg_lock);
+    ptxi_module *m = v && v->fb ? v->fb->mod : NULL;
+    pthread_mutex_unlock(&reg_lock);
+    return m;
+}

@@ -18,27 +18,16 @@ static cudaError_t init_error;
 static _Atomic cudaError_t sticky, pending;
 static _Thread_local cudaError_t last_error;
 
-static double env_double(const char *name) {
-    const char *v = getenv(name);
-    return v ? atof(v) : 0;
-}
+static void on_reset(void *arg);
 
-/* Options for the context come from the environment, as a program's command line is
- * its own: PTXI_THREADS, PTXI_DETERMINISTIC, PTXI_TIMEOUT (seconds), PTXI_QUIET (no
- * fault reports on stderr, so that stderr is only what the program prints). */
+/* The context is the process's primary one (libptxi), shared with libcuda.so.1. */
 static cudaError_t create_ctx(void) {
-    ptxi_ctx_options o = {0};
-    o.threads = (unsigned)env_double("PTXI_THREADS");
-    o.deterministic = env_double("PTXI_DETERMINISTIC") != 0;
-    o.timeout_s = env_double("PTXI_TIMEOUT");
-    ptxi_status s = ptxi_ctx_create(&cr_ctx, &o);
+    ptxi_status s = ptxi_primary_ctx(&cr_ctx);
     if (s != PTXI_SUCCESS) {
-        fprintf(stderr, "ptxi: cannot create a context: %s\n", ptxi_error_string(s));
         cr_ctx = NULL;
         return cudaErrorInitializationError;
     }
-    const char *quiet = getenv("PTXI_QUIET");
-    if (quiet && *quiet && strcmp(quiet, "0")) ptxi_ctx_set_fault_reports(cr_ctx, 0);
+    ptxi_primary_on_reset(on_reset, NULL);
     cr_debug_attach(cr_ctx);
     return cudaSuccess;
 }
@@ -105,7 +94,7 @@ cudaError_t cr_map(ptxi_status s) {
     case PTXI_LAUNCH_FAILED: return cudaErrorLaunchFailure;
     case PTXI_LAUNCH_TIMEOUT: return cudaErrorLaunchTimeout;
     case PTXI_ILLEGAL_INSTRUCTION: return cudaErrorIllegalInstruction;
-    case PTXI_STACK_OVERFLOW: return cudaErrorLaunchFailure;
+    case PTXI_STACK_OVERFLOW: return cudaErrorIllegalAddress;
     case PTXI_BARRIER_DEADLOCK: return cudaErrorLaunchFailure;
     case PTXI_INVALID_ADDRESS_SPACE: return cudaErrorInvalidAddressSpace;
     }
@@ -136,21 +125,7 @@ static void clear_sticky(void) {
     last_error = cudaSuccess;
 }
 
-void cr_warn_once(const char *what) {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct seen { struct seen *next; char what[]; } *seen;
-    pthread_mutex_lock(&lock);
-    struct seen *s = seen;
-    while (s && strcmp(s->what, what)) s = s->next;
-    if (!s && (s = malloc(sizeof *s + strlen(what) + 1))) {
-        strcpy(s->what, what);
-        s->next = seen;
-        seen = s;
-        fflush(stdout);
-        fprintf(stderr, "ptxi: %s\n", what);
-    }
-    pthread_mutex_unlock(&lock);
-}
+void cr_warn_once(const char *what) { ptxi_warn_once(what); }
 
 /* The last error is the thread's own and is cleared by reading it, even a sticky one
  * (as recorded on an H100): the sticky error comes back from every later call instead. */
@@ -196,18 +171,25 @@ CR_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
     return cudaSuccess;
 }
 
-/* Destroys the device's state (memory, modules, streams) and clears a sticky error.
- * The program's modules are loaded again at once, so that __managed__ variables,
- * which the host reaches without calling the runtime, point at live memory. */
-CR_EXPORT cudaError_t cudaDeviceReset(void) {
+/* After the primary context is reset (cudaDeviceReset here, cuDevicePrimaryCtxReset
+ * in libcuda.so.1) the sticky error is gone and the program's modules are loaded
+ * again at once, so that __managed__ variables, which the host reaches without
+ * calling the runtime, point at live memory. */
+static void on_reset(void *arg) {
+    (void)arg;
     pthread_mutex_lock(&init_lock);
-    if (cr_ctx) {
-        ptxi_ctx_reset(cr_ctx);
-        cr_forget_modules();
-        cr_streams_forget();
-        cr_load_modules();
-    }
+    cr_forget_modules();
+    cr_load_modules();
     clear_sticky();
     pthread_mutex_unlock(&init_lock);
+}
+
+/* Destroys the device's state (memory, modules, streams) and clears a sticky error. */
+CR_EXPORT cudaError_t cudaDeviceReset(void) {
+    if (!cr_ctx) {
+        clear_sticky();
+        return cudaSuccess;
+    }
+    ptxi_primary_reset();
     return cudaSuccess;
 }

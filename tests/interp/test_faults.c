@@ -16,7 +16,8 @@
     "mov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 100, %r1;\nsetp.ne.s32 %p1, %r3, 105;\n" \
     "@%p1 bra END;\nadd.s64 %rd2, %rd1, " OFF ";\n.loc 1 42 3\n" OP "\nEND:\nret;\n}\n"
 
-static ptxi_status run(const char *src, char *report, size_t cap, double timeout) {
+/* freed: the buffer is freed before the launch (a dangling pointer) */
+static ptxi_status run_on(const char *src, char *report, size_t cap, double timeout, bool freed) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2, .timeout_s = timeout}), PTXI_SUCCESS);
     FILE *rep = tmpfile();
@@ -27,6 +28,7 @@ static ptxi_status run(const char *src, char *report, size_t cap, double timeout
     ptxi_kernel *k = ptxi_module_kernel_at(m, 0);
     ptxi_dptr buf;
     cr_assert_eq(ptxi_mem_alloc(ctx, 256, &buf), PTXI_SUCCESS);
+    if (freed) cr_assert_eq(ptxi_mem_free(ctx, buf), PTXI_SUCCESS);
     void *args[] = {&buf};
     ptxi_status s = ptxi_launch(k, (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, args);
     snprintf(report, cap, "%s", ptxi_ctx_error_detail(ctx));
@@ -34,6 +36,10 @@ static ptxi_status run(const char *src, char *report, size_t cap, double timeout
     ptxi_ctx_destroy(ctx);
     fclose(rep);
     return s;
+}
+
+static ptxi_status run(const char *src, char *report, size_t cap, double timeout) {
+    return run_on(src, report, cap, timeout, false);
 }
 
 static void expect(const char *src, ptxi_status want, const char *what) {
@@ -56,6 +62,35 @@ Test(faults, out_of_bounds_write_names_the_allocation) {
     cr_assert_eq(run(KERNEL("st.global.u32 [%rd2], %r1;", "260"), rep, sizeof rep, 0), PTXI_ILLEGAL_ADDRESS);
     cr_assert(strstr(rep, "out-of-bounds global write of 4 bytes"), "%s", rep);
     cr_assert(strstr(rep, "4 bytes after the end of the allocation of 256 bytes"), "%s", rep);
+}
+
+/* 0x8 is a null pointer plus an offset, not an address near some allocation */
+Test(faults, address_near_null_is_in_no_allocation) {
+    char rep[2048];
+    cr_assert_eq(run(KERNEL("mov.u64 %rd3, 8;\nld.global.u32 %r1, [%rd3];", "0"), rep, sizeof rep, 0),
+                 PTXI_ILLEGAL_ADDRESS);
+    cr_assert(strstr(rep, "at address 0x8 (not in any allocation: 8 bytes past a null pointer)"), "%s", rep);
+}
+
+/* 64 GiB away from everything: no allocation, least of all the launch's parameters, is named */
+Test(faults, wild_pointer_is_in_no_allocation) {
+    char rep[2048];
+    cr_assert_eq(run(KERNEL("ld.global.u32 %r1, [%rd2];", "68719476736"), rep, sizeof rep, 0), PTXI_ILLEGAL_ADDRESS);
+    cr_assert(strstr(rep, "(not in any allocation)"), "%s", rep);
+    cr_assert(!strstr(rep, "kernel parameters") && !strstr(rep, "after the end"), "%s", rep);
+}
+
+Test(faults, address_just_before_an_allocation_names_it) {
+    char rep[2048];
+    cr_assert_eq(run(KERNEL("ld.global.u32 %r1, [%rd2];", "-16"), rep, sizeof rep, 0), PTXI_ILLEGAL_ADDRESS);
+    cr_assert(strstr(rep, "(16 bytes before the allocation of 256 bytes at 0x"), "%s", rep);
+}
+
+Test(faults, dangling_pointer_names_the_freed_allocation) {
+    char rep[2048];
+    cr_assert_eq(run_on(KERNEL("st.global.u32 [%rd2], %r1;", "8"), rep, sizeof rep, 0, true), PTXI_ILLEGAL_ADDRESS);
+    cr_assert(strstr(rep, "(inside the allocation of 256 bytes at 0x"), "%s", rep);
+    cr_assert(strstr(rep, ", which has been freed)"), "%s", rep);
 }
 
 Test(faults, misaligned) {

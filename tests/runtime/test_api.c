@@ -171,6 +171,29 @@ Test(api, printf_appears_at_flush_points) {
 }
 
 /* each thread mallocs `n` bytes, stores the pointer (or 0) */
+/* On an H100 the printf FIFO can be resized after launches of kernels that do
+ * not call printf (tests/cudart/programs/nan_limits.cu) but not after one that
+ * does (gpu/jobs/rt_defaults/recorded/limits.txt: cudaErrorInvalidValue, the size kept). */
+Test(api, printf_fifo_fixed_by_a_printf_launch) {
+    ptxi_kernel *pr = kernel(load(printf_ptx), "pr"), *st = kernel(load(store_ptx), "store");
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 64, &d), PTXI_SUCCESS);
+    void *args[] = {&d};
+    cr_assert_eq(ptxi_ctx_set_limit(ctx, PTXI_LIMIT_PRINTF_FIFO_SIZE, 2 << 20), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_launch(st, one, one, 0, NULL, args), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_set_limit(ctx, PTXI_LIMIT_PRINTF_FIFO_SIZE, 4 << 20), PTXI_SUCCESS);
+    FILE *out = tmpfile();
+    ptxi_ctx_set_output(ctx, out, NULL);
+    cr_assert_eq(ptxi_launch(pr, one, one, 0, NULL, NULL), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_set_limit(ctx, PTXI_LIMIT_PRINTF_FIFO_SIZE, 1 << 20), PTXI_INVALID_VALUE);
+    size_t v = 0;
+    cr_assert_eq(ptxi_ctx_get_limit(ctx, PTXI_LIMIT_PRINTF_FIFO_SIZE, &v), PTXI_SUCCESS);
+    cr_assert_eq(v, (size_t)4 << 20);
+    cr_assert_eq(ptxi_ctx_set_limit(ctx, PTXI_LIMIT_STACK_SIZE, 4096), PTXI_SUCCESS, "the stack size stays free");
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS);   /* prints into out before it closes */
+    fclose(out);
+}
+
 static const char malloc_ptx[] = HDR
     ".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
     ".extern .func free(.param .b64 p);\n"

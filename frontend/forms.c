@@ -1,0 +1,170 @@
+/* forms.c — which types and modifiers an instruction may combine, as ptxas 13
+ * enforces the PTX ISA's instruction syntax: the types each opcode takes
+ * ("Unexpected instruction types specified"), the rounding modifiers that
+ * must or must not be there ("Rounding modifier required", "Illegal rounding
+ * modifier"), .approx where only approximations exist, .sat where it applies.
+ * The type sets were read off ptxas 13.0 for every type of ir.h. */
+#include "fe.h"
+
+#define TB(t) (1ull << IR_T_##t)
+#define INT (TB(U16) | TB(U32) | TB(U64) | TB(S16) | TB(S32) | TB(S64))
+#define SINT (TB(S16) | TB(S32) | TB(S64))
+#define HALF (TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2))
+#define FLT (TB(F32) | TB(F64))
+#define BITS (TB(B16) | TB(B32) | TB(B64))
+#define INT2 (TB(U16X2) | TB(S16X2))
+#define MEM (TB(B8) | BITS | TB(B128) | TB(U8) | TB(S8) | INT | FLT)
+
+/* The types of an opcode's single type suffix; `mod` narrows the entry to the
+ * forms with that modifier (mul.lo), IR_MOD_NONE to those without any of the
+ * entries' modifiers. */
+static const struct form {
+    uint16_t op, mod;
+    uint64_t types;
+} forms[] = {
+    { IR_OP_ADD, 0, INT | HALF | FLT | INT2 },    { IR_OP_SUB, 0, INT | HALF | FLT },
+    { IR_OP_MUL, IR_MOD_LO, INT },                { IR_OP_MUL, IR_MOD_HI, INT },
+    { IR_OP_MUL, IR_MOD_WIDE, TB(U16) | TB(U32) | TB(S16) | TB(S32) },
+    { IR_OP_MUL, 0, HALF | FLT },                 { IR_OP_MAD, IR_MOD_LO, INT },
+    { IR_OP_MAD, IR_MOD_HI, INT },                { IR_OP_MAD, IR_MOD_WIDE, TB(U16) | TB(U32) | TB(S16) | TB(S32) },
+    { IR_OP_MAD, 0, FLT },                        { IR_OP_MUL24, 0, TB(U32) | TB(S32) },
+    { IR_OP_MAD24, 0, TB(U32) | TB(S32) },        { IR_OP_SAD, 0, INT },
+    { IR_OP_DIV, IR_MOD_FULL, TB(F32) },          { IR_OP_DIV, 0, INT | FLT },
+    { IR_OP_REM, 0, INT },                        { IR_OP_ABS, 0, SINT | HALF | FLT },
+    { IR_OP_NEG, 0, SINT | HALF | FLT },          { IR_OP_MIN, 0, INT | HALF | FLT | INT2 },
+    { IR_OP_MAX, 0, INT | HALF | FLT | INT2 },    { IR_OP_POPC, 0, TB(B32) | TB(B64) },
+    { IR_OP_CLZ, 0, TB(B32) | TB(B64) },          { IR_OP_BREV, 0, TB(B32) | TB(B64) },
+    { IR_OP_BFI, 0, TB(B32) | TB(B64) },          { IR_OP_BFIND, 0, TB(U32) | TB(U64) | TB(S32) | TB(S64) },
+    { IR_OP_BFE, 0, TB(U32) | TB(U64) | TB(S32) | TB(S64) },
+    { IR_OP_AND, 0, BITS | TB(PRED) },            { IR_OP_OR, 0, BITS | TB(PRED) },
+    { IR_OP_XOR, 0, BITS | TB(PRED) },            { IR_OP_NOT, 0, BITS | TB(PRED) },
+    { IR_OP_CNOT, 0, BITS },                      { IR_OP_SHL, 0, BITS },
+    { IR_OP_SHR, 0, BITS | INT },                 { IR_OP_COPYSIGN, 0, FLT },
+    { IR_OP_TESTP, 0, FLT },                      { IR_OP_RCP, 0, FLT },
+    { IR_OP_SQRT, 0, FLT },                       { IR_OP_RSQRT, 0, FLT },
+    { IR_OP_SIN, 0, TB(F32) },                    { IR_OP_COS, 0, TB(F32) },
+    { IR_OP_LG2, 0, TB(F32) },                    { IR_OP_EX2, 0, TB(F32) | HALF },
+    { IR_OP_TANH, 0, TB(F32) | HALF },            { IR_OP_FMA, 0, FLT | HALF },
+    { IR_OP_SETP, 0, BITS | INT | HALF | FLT },   { IR_OP_SELP, 0, BITS | INT | FLT },
+    { IR_OP_MOV, 0, BITS | TB(B128) | INT | FLT | TB(PRED) },
+    { IR_OP_LD, 0, MEM },                         { IR_OP_LDU, 0, MEM },
+    { IR_OP_ST, 0, MEM },                         { IR_OP_PRMT, 0, TB(B32) },
+    { IR_OP_LOP3, 0, TB(B32) },                   { IR_OP_SHF, 0, TB(B32) },
+    { IR_OP_ACTIVEMASK, 0, TB(B32) },
+};
+
+static const uint16_t frnd[] = { IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RS };
+static const uint16_t irnd[] = { IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI };
+
+/* the first of `set` that the instruction has, IR_MOD_NONE for none */
+static int first_of(const ir_insn *in, const uint16_t *set, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (ir_has_mod(in, (ir_mod)set[i]))
+            return set[i];
+    return IR_MOD_NONE;
+}
+#define FIRST_OF(in, set) first_of(in, set, sizeof set / sizeof set[0])
+
+static bool check_types(const ir_insn *in, const char *mn, fe_diags *d) {
+    if (in->ntypes != 1)
+        return true;
+    const struct form *hit = NULL;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        const struct form *f = &forms[i];
+        if (f->op != in->op)
+            continue;
+        if (f->mod ? ir_has_mod(in, (ir_mod)f->mod) : !hit) {
+            hit = f;
+            if (f->mod)
+                break;
+        }
+    }
+    if (hit && !((hit->types >> in->types[0]) & 1)) {
+        fe_diag_add(d, in->loc, false, "'%s' does not take type .%s", mn, ir_type_name[in->types[0]]);
+        return false;
+    }
+    return true;
+}
+
+enum { RND_NONE, RND_FLOAT, RND_INT };   /* what a conversion must, or may, round with */
+
+/* cvt between scalar types: ISA 9.7.9.21's rules on rounding modifiers */
+static void check_cvt(const ir_insn *in, const char *mn, fe_diags *d) {
+    static const uint64_t scalar = INT | TB(U8) | TB(S8) | TB(F16) | TB(BF16) | FLT;
+    if (in->ntypes != 2 || in->nopnds != 2 || !((scalar >> in->types[0]) & 1) || !((scalar >> in->types[1]) & 1))
+        return;
+    ir_type dt = (ir_type)in->types[0], st = (ir_type)in->types[1];
+    bool df = ir_type_class_of[dt] == IR_TC_FLOAT, sf = ir_type_class_of[st] == IR_TC_FLOAT;
+    int need = RND_NONE, may = RND_NONE;
+    if (df && sf && ir_type_bytes[dt] < ir_type_bytes[st])
+        need = may = RND_FLOAT;
+    else if (df && sf && dt == st)
+        may = RND_INT;          /* round to an integral value */
+    else if (df && sf && ir_type_bytes[dt] == ir_type_bytes[st])
+        may = RND_FLOAT;        /* f16 <-> bf16 */
+    else if (df && !sf)
+        need = may = RND_FLOAT;
+    else if (!df && sf)
+        need = may = RND_INT;
+    int fr = FIRST_OF(in, frnd), ir = FIRST_OF(in, irnd);
+    if (fr == IR_MOD_RNA || fr == IR_MOD_RS || (fr && may != RND_FLOAT) || (ir && may != RND_INT))
+        fe_diag_add(d, in->loc, false, "rounding modifier '.%s' is not allowed in '%s'", ir_mod_name[fr ? fr : ir], mn);
+    else if (need == RND_FLOAT && !fr)
+        fe_diag_add(d, in->loc, false, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", mn);
+    else if (need == RND_INT && !ir)
+        fe_diag_add(d, in->loc, false, "'%s' needs an integer rounding modifier (.rni, .rzi, .rmi or .rpi)", mn);
+}
+
+/* what the floating-point instructions demand of rounding and .approx */
+enum { M_ANY, M_RND, M_RND_OR_APPROX, M_APPROX };
+
+static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
+    if (in->op == IR_OP_CVT) {
+        check_cvt(in, mn, d);
+        return;
+    }
+    if (in->ntypes != 1)
+        return;
+    ir_type t = (ir_type)in->types[0];
+    bool flt = ir_type_class_of[t] == IR_TC_FLOAT, f64 = t == IR_T_F64, approx = ir_has_mod(in, IR_MOD_APPROX);
+    int fr = FIRST_OF(in, frnd), ir = FIRST_OF(in, irnd), need = M_ANY;
+    switch (in->op) {
+    case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL:
+        break;
+    case IR_OP_FMA: case IR_OP_MAD:
+        need = flt ? M_RND : M_ANY;
+        break;
+    case IR_OP_DIV: case IR_OP_SQRT: case IR_OP_RCP:
+        need = !flt ? M_ANY : f64 && in->op != IR_OP_RCP ? M_RND : M_RND_OR_APPROX;
+        if (approx && f64 && in->op == IR_OP_RCP && !ir_has_mod(in, IR_MOD_FTZ)) {
+            fe_diag_add(d, in->loc, false, "'%s' needs .ftz", mn);
+            return;
+        }
+        break;
+    case IR_OP_SIN: case IR_OP_COS: case IR_OP_LG2: case IR_OP_EX2: case IR_OP_TANH: case IR_OP_RSQRT:
+        need = M_APPROX;
+        break;
+    default:
+        return;
+    }
+    if (approx && (!flt || need == M_RND)) {   /* only f32 (and rcp.f64) approximate */
+        fe_diag_add(d, in->loc, false, "'.approx' is not allowed in '%s'", mn);
+        return;
+    }
+    if (ir || (fr && (!flt || fr == IR_MOD_RNA || fr == IR_MOD_RS)))
+        fe_diag_add(d, in->loc, false, "rounding modifier '.%s' is not allowed in '%s'", ir_mod_name[ir ? ir : fr], mn);
+    else if (need == M_RND && !fr)
+        fe_diag_add(d, in->loc, false, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", mn);
+    else if (need == M_RND_OR_APPROX && !fr && !approx && !ir_has_mod(in, IR_MOD_FULL))
+        fe_diag_add(d, in->loc, false, "'%s' needs a rounding modifier or .approx", mn);
+    else if (need == M_APPROX && !approx)
+        fe_diag_add(d, in->loc, false, "'%s' needs .approx", mn);
+    /* .sat saturates floats to [0, 1] and, among integers, only s32 */
+    if ((in->op == IR_OP_ADD || in->op == IR_OP_SUB) && ir_has_mod(in, IR_MOD_SAT) && !flt && t != IR_T_S32)
+        fe_diag_add(d, in->loc, false, "'.sat' does not apply to type .%s in '%s'", ir_type_name[t], mn);
+}
+
+void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d) {
+    if (check_types(in, mn, d))
+        check_modes(in, mn, d);
+}

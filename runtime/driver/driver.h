@@ -1,0 +1,67 @@
+/* driver.h — libcuda.so.1 on ptxi: the CUDA driver API as a mapping onto libptxi's
+ * process-wide device. Handles ARE libptxi objects (README.md says why):
+ * CUcontext = ptxi_ctx, CUstream = ptxi_stream, CUevent = ptxi_event,
+ * CUmodule = CUlibrary = ptxi_module, CUfunction = CUkernel = ptxi_kernel,
+ * CUdeviceptr = the device address. */
+#ifndef CD_DRIVER_H
+#define CD_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "entry_points.h"
+#include "ptxi.h"
+
+#define CD_EXPORT __attribute__((visibility("default")))
+/* Another exported name for the same function (a _ptds/_ptsz form, or a legacy
+ * name whose ABI did not change). `name` is taken literally, not through cuda.h's
+ * renaming macros (cuCtxDestroy would otherwise become cuCtxDestroy_v2). */
+#define CD_ALIAS(name, target) \
+    extern __typeof__(target) cd_alias_##name __asm__(#name) __attribute__((alias(#target), visibility("default")))
+
+#define CTX(c) ((ptxi_ctx *)(c))
+#define STREAM(s) ((ptxi_stream *)(s))
+#define KERNEL(f) ((ptxi_kernel *)(f))
+#define MODULE(m) ((ptxi_module *)(m))
+
+/* ---- init.c ---- */
+extern bool cd_initialized;
+/* cuInit was called, or the runtime has set up the device (it initialises the
+ * driver for the program, as NVIDIA's runtime does). */
+static inline bool cd_ready(void) { return cd_initialized || ptxi_primary_peek() != NULL; }
+CUresult cd_map(ptxi_status s);
+
+/* ---- context.c ---- */
+/* The calling thread's current context, or CUDA_ERROR_NOT_INITIALIZED / INVALID_CONTEXT;
+ * a context with a sticky fault answers that fault. */
+CUresult cd_current(ptxi_ctx **out);
+bool cd_ctx_valid(ptxi_ctx *c);
+
+/* Every entry that works on the current context starts with this. */
+#define CD_CTX(ctx)                              \
+    ptxi_ctx *ctx = NULL;                        \
+    do {                                         \
+        CUresult r_ = cd_current(&ctx);          \
+        if (r_ != CUDA_SUCCESS) return r_;       \
+    } while (0)
+
+/* ---- stream.c ---- */
+/* A stream argument: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the default
+ * stream (NULL); others must be live. */
+bool cd_stream(CUstream h, ptxi_stream **out);
+
+/* ---- module.c ---- */
+bool cd_kernel_valid(ptxi_kernel *k);
+/* Whether k is a live function, and whether it comes from a library (cuLibrary*). */
+bool cd_kernel_of_library(ptxi_kernel *k, bool *library);
+
+/* ---- fatbin.c / ptxlink.c (shared with libcudart, in runtime/cudart/) ---- */
+/* The best PTX of a fatbinary image (a fatbin header or nvcc's wrapper); 0 or a
+ * cudaError_t with an explanation in msg. */
+int cr_fatbin_image_ptx(const void *image, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size);
+char *cr_ptx_link(char *const *units, size_t n, size_t *len);
+
+#endif

@@ -1,0 +1,520 @@
+/* module.c — modules, libraries and the linker. ptxi runs PTX, so an image is PTX
+ * text, or a fatbinary holding PTX (the best for sm_90 is taken, as libcudart does);
+ * an ELF cubin holds only machine code and is refused with what to do instead.
+ * A library (cuLibrary*) is a module loaded into the primary context, and a CUkernel
+ * is the module's CUfunction: the two kinds of handle are interchangeable. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+/* Live modules, for checking module and function handles. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static ptxi_module **mods;
+static bool *is_library;
+static size_t nmods, capmods;
+
+static bool add_module(ptxi_module *m, bool library) {
+    pthread_mutex_lock(&lock);
+    if (nmods == capmods) {
+        size_t cap = capmods ? 2 * capmods : 16;
+        ptxi_module **n = realloc(mods, cap * sizeof *n);
+        if (n) mods = n;
+        bool *l = realloc(is_library, cap * sizeof *l);
+        if (l) is_library = l;
+        if (!n || !l) {
+            pthread_mutex_unlock(&lock);
+            return false;
+        }
+        capmods = cap;
+    }
+    is_library[nmods] = library;
+    mods[nmods++] = m;
+    pthread_mutex_unlock(&lock);
+    return true;
+}
+
+static bool take_module(ptxi_module *m) {
+    pthread_mutex_lock(&lock);
+    size_t i = 0;
+    while (i < nmods && mods[i] != m) i++;
+    bool found = i < nmods;
+    if (found) {
+        mods[i] = mods[--nmods];
+        is_library[i] = is_library[nmods];
+    }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+static bool module_valid(ptxi_module *m) {
+    pthread_mutex_lock(&lock);
+    bool ok = false;
+    for (size_t i = 0; i < nmods && !ok; i++) ok = mods[i] == m;
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+bool cd_kernel_of_library(ptxi_kernel *k, bool *library) {
+    if (!k) return false;
+    pthread_mutex_lock(&lock);
+    bool ok = false;
+    for (size_t i = 0; i < nmods && !ok; i++)
+        for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i]); j < n && !ok; j++)
+            if ((ok = ptxi_module_kernel_at(mods[i], j) == k) && library) *library = is_library[i];
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+bool cd_kernel_valid(ptxi_kernel *k) { return cd_kernel_of_library(k, NULL); }
+
+/* A reset of the primary context unloaded its modules. */
+static void forget_all(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&lock);
+    nmods = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
+static void install_hook(void) { ptxi_primary_on_reset(forget_all, NULL); }
+
+/* ---- images ---- */
+
+#define ELF_MAGIC "\177ELF"
+#define FATBIN_MAGIC 0xba55ed50u
+#define WRAPPER_MAGIC 0x466243b1u
+
+/* The PTX text of an image (malloc'd, NUL-terminated), or an error with `msg` saying why. */
+static CUresult image_ptx(const void *image, char **ptx, size_t *len, char *msg, size_t msg_size) {
+    *ptx = NULL;
+    msg[0] = 0;
+    if (!image) return CUDA_ERROR_INVALID_VALUE;
+    const unsigned char *b = image;
+    uint32_t magic = 0;
+    /* none of the magic numbers holds a zero byte: a shorter string is text */
+    if (strnlen(image, 4) == 4) memcpy(&magic, b, 4);
+    if (magic && !memcmp(b, ELF_MAGIC, 4)) {
+        snprintf(msg, msg_size,
+                 "the image is an ELF cubin, machine code for one GPU, which ptxi cannot run; give "
+                 "cuModuleLoadData the PTX instead (nvrtcGetPTX rather than nvrtcGetCUBIN, nvcc -ptx, or a "
+                 "fatbinary built with -gencode arch=compute_90,code=compute_90)");
+        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    if (magic == FATBIN_MAGIC || magic == WRAPPER_MAGIC) {
+        unsigned arch;
+        int e = cr_fatbin_image_ptx(image, ptx, len, &arch, msg, msg_size);
+        if (e == 0) return CUDA_SUCCESS;
+        return *msg && strstr(msg, "SASS") ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
+    }
+    *len = strlen(image);
+    *ptx = malloc(*len + 1);
+    if (!*ptx) return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(*ptx, image, *len + 1);
+    return CUDA_SUCCESS;
+}
+
+/* JIT options a caller reads back: the logs (and their sizes) and the wall time. */
+typedef struct jit_logs {
+    char *error, *info;
+    size_t error_size, info_size;
+    float *wall;
+    void **error_size_slot, **info_size_slot;
+} jit_logs;
+
+static void jit_parse(unsigned n, const CUjit_option *opts, void **vals, jit_logs *l) {
+    memset(l, 0, sizeof *l);
+    for (unsigned i = 0; opts && vals && i < n; i++) switch (opts[i]) {
+        case CU_JIT_ERROR_LOG_BUFFER: l->error = vals[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: l->error_size = (size_t)(uintptr_t)vals[i]; l->error_size_slot = &vals[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER: l->info = vals[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: l->info_size = (size_t)(uintptr_t)vals[i]; l->info_size_slot = &vals[i]; break;
+        case CU_JIT_WALL_TIME: l->wall = (float *)&vals[i]; break;
+        default: break;   /* optimisation levels, targets, caches: nothing to tune */
+        }
+}
+
+static void jit_report(jit_logs *l, const char *error) {
+    if (l->error && l->error_size) {
+        snprintf(l->error, l->error_size, "%s", error ? error : "");
+        if (l->error_size_slot) *l->error_size_slot = (void *)(uintptr_t)strlen(l->error);
+    }
+    if (l->info && l->info_size) {
+        l->info[0] = 0;
+        if (l->info_size_slot) *l->info_size_slot = (void *)0;
+    }
+    if (l->wall) *l->wall = 0;
+}
+
+/* Loads an image into ctx; on failure the reason goes to the JIT error log and, once,
+ * to stderr (a program that does not read the log still learns why). */
+static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_logs *logs, bool library,
+                     ptxi_module **out) {
+    pthread_once(&hook_once, install_hook);
+    char msg[1024];
+    char *ptx;
+    size_t len;
+    CUresult r = image_ptx(image, &ptx, &len, msg, sizeof msg);
+    if (r == CUDA_SUCCESS) {
+        ptxi_status s = ptxi_module_load_data(ctx, ptx, len, name, out);
+        free(ptx);
+        if (s == PTXI_SUCCESS) {
+            if (!add_module(*out, library)) {
+                ptxi_module_unload(*out);
+                r = CUDA_ERROR_OUT_OF_MEMORY;
+            }
+            if (logs) jit_report(logs, NULL);
+            return r;
+        }
+        r = cd_map(s);
+        snprintf(msg, sizeof msg, "%s", ptxi_ctx_error_detail(ctx));
+    } else if (msg[0]) {
+        char note[1100];
+        snprintf(note, sizeof note, "%s: %s", name, msg);
+        ptxi_warn_once(note);
+    }
+    if (logs) jit_report(logs, msg);
+    return r;
+}
+
+/* load() with the caller's JIT options; the handle goes to *out on success. */
+static CUresult load_jit(ptxi_ctx *ctx, const void *image, const char *name, unsigned n, CUjit_option *opts,
+                         void **vals, bool library, void **out) {
+    jit_logs logs;
+    jit_parse(n, opts, vals, &logs);
+    ptxi_module *m;
+    CUresult r = load(ctx, image, name, &logs, library, &m);
+    if (r == CUDA_SUCCESS) *out = m;
+    return r;
+}
+
+CD_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                                      CUjit_option *options, void **optionValues) {
+    CD_CTX(ctx);
+    if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    return load_jit(ctx, image, "cuModuleLoadData", numOptions, options, optionValues, false, (void **)module);
+}
+
+CD_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+    return cuModuleLoadDataEx(module, image, 0, NULL, NULL);
+}
+
+CD_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
+    return cuModuleLoadDataEx(module, fatCubin, 0, NULL, NULL);
+}
+
+/* The whole file, NUL-terminated (PTX text is read as a string). */
+static char *read_file(const char *path, CUresult *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *err = CUDA_ERROR_FILE_NOT_FOUND;
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                *err = CUDA_ERROR_OUT_OF_MEMORY;
+                return NULL;
+            }
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got) break;
+    }
+    fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+CD_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
+    CD_CTX(ctx);
+    if (!module || !fname) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    char *data = read_file(fname, &r);
+    if (!data) return r;
+    ptxi_module *m;
+    r = load(ctx, data, fname, NULL, false, &m);
+    free(data);
+    if (r == CUDA_SUCCESS) *module = (CUmodule)m;
+    return r;
+}
+
+CD_EXPORT CUresult cuModuleUnload(CUmodule hmod) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!take_module(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
+    return cd_map(ptxi_module_unload(MODULE(hmod)));
+}
+
+CD_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!hfunc || !name) return CUDA_ERROR_INVALID_VALUE;
+    if (!module_valid(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
+    ptxi_kernel *k;
+    if (ptxi_module_get_kernel(MODULE(hmod), name, &k) != PTXI_SUCCESS) return CUDA_ERROR_NOT_FOUND;
+    *hfunc = (CUfunction)k;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    if (!module_valid(MODULE(hmod))) return CUDA_ERROR_INVALID_HANDLE;
+    ptxi_dptr a;
+    size_t n;
+    if (ptxi_module_get_global(MODULE(hmod), name, &a, &n) != PTXI_SUCCESS) return CUDA_ERROR_NOT_FOUND;
+    if (dptr) *dptr = (CUdeviceptr)a;
+    if (bytes) *bytes = n;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) {
+    if (!count) return CUDA_ERROR_INVALID_VALUE;
+    if (!module_valid(MODULE(mod))) return CUDA_ERROR_INVALID_HANDLE;
+    *count = ptxi_module_kernel_count(MODULE(mod));
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod) {
+    if (!functions) return CUDA_ERROR_INVALID_VALUE;
+    if (!module_valid(MODULE(mod))) return CUDA_ERROR_INVALID_HANDLE;
+    unsigned n = ptxi_module_kernel_count(MODULE(mod));
+    for (unsigned i = 0; i < n && i < numFunctions; i++) functions[i] = (CUfunction)ptxi_module_kernel_at(MODULE(mod), i);
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
+    if (!mode) return CUDA_ERROR_INVALID_VALUE;
+    *mode = CU_MODULE_EAGER_LOADING;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
+    if (!hmod) return CUDA_ERROR_INVALID_VALUE;
+    if (!cd_kernel_valid(KERNEL(hfunc))) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nmods; i++)
+        for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i]); j < n; j++)
+            if (ptxi_module_kernel_at(mods[i], j) == KERNEL(hfunc)) *hmod = (CUmodule)mods[i];
+    pthread_mutex_unlock(&lock);
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    if (!cd_kernel_valid(KERNEL(hfunc))) return CUDA_ERROR_INVALID_HANDLE;
+    *name = ptxi_kernel_name(KERNEL(hfunc));
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
+    if (!state) return CUDA_ERROR_INVALID_VALUE;
+    if (!cd_kernel_valid(KERNEL(function))) return CUDA_ERROR_INVALID_HANDLE;
+    *state = CU_FUNCTION_LOADING_STATE_LOADED;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuFuncLoad(CUfunction function) {
+    return cd_kernel_valid(KERNEL(function)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CD_EXPORT CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize) {
+    if (!cd_kernel_valid(KERNEL(func))) return CUDA_ERROR_INVALID_HANDLE;
+    size_t size, align, offset;
+    if (paramIndex >= ptxi_kernel_param_count(KERNEL(func)) ||
+        ptxi_kernel_param_info(KERNEL(func), (unsigned)paramIndex, &size, &align, &offset) != PTXI_SUCCESS)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (paramOffset) *paramOffset = offset;
+    if (paramSize) *paramSize = size;
+    return CUDA_SUCCESS;
+}
+
+/* ---- libraries: context-independent in CUDA; here loaded into the primary context ---- */
+
+CD_EXPORT CUresult cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                                     void **jitOptionsValues, unsigned int numJitOptions,
+                                     CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                     unsigned int numLibraryOptions) {
+    (void)libraryOptions, (void)libraryOptionValues, (void)numLibraryOptions;
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!library || !code) return CUDA_ERROR_INVALID_VALUE;
+    ptxi_ctx *ctx;
+    ptxi_status s = ptxi_primary_ctx(&ctx);
+    if (s != PTXI_SUCCESS) return cd_map(s);
+    return load_jit(ctx, code, "cuLibraryLoadData", numJitOptions, jitOptions, jitOptionsValues, true,
+                    (void **)library);
+}
+
+CD_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                                         void **jitOptionsValues, unsigned int numJitOptions,
+                                         CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                         unsigned int numLibraryOptions) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!fileName) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    char *data = read_file(fileName, &r);
+    if (!data) return r;
+    r = cuLibraryLoadData(library, data, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
+                          libraryOptionValues, numLibraryOptions);
+    free(data);
+    return r;
+}
+
+CD_EXPORT CUresult cuLibraryUnload(CUlibrary library) { return cuModuleUnload((CUmodule)library); }
+
+CD_EXPORT CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary library) {
+    if (!pMod) return CUDA_ERROR_INVALID_VALUE;
+    if (!module_valid(MODULE(library))) return CUDA_ERROR_INVALID_HANDLE;
+    *pMod = (CUmodule)library;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) {
+    return cuModuleGetFunction((CUfunction *)pKernel, (CUmodule)library, name);
+}
+
+CD_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) {
+    return cuModuleGetFunctionCount(count, (CUmodule)lib);
+}
+
+CD_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib) {
+    return cuModuleEnumerateFunctions((CUfunction *)kernels, numKernels, (CUmodule)lib);
+}
+
+CD_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+    return cuModuleGetGlobal_v2(dptr, bytes, (CUmodule)library, name);
+}
+
+CD_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+    return cuModuleGetGlobal_v2(dptr, bytes, (CUmodule)library, name);
+}
+
+CD_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
+    if (!pFunc) return CUDA_ERROR_INVALID_VALUE;
+    if (!cd_kernel_valid(KERNEL(kernel))) return CUDA_ERROR_INVALID_HANDLE;
+    *pFunc = (CUfunction)kernel;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
+    return cuFuncGetModule((CUmodule *)pLib, (CUfunction)kernel);
+}
+
+CD_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc) { return cuFuncGetName(name, (CUfunction)hfunc); }
+
+CD_EXPORT CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize) {
+    return cuFuncGetParamInfo((CUfunction)kernel, paramIndex, paramOffset, paramSize);
+}
+
+/* ---- the linker: PTX (and the PTX of fatbinaries) joined into one PTX module ---- */
+
+struct CUlinkState_st {
+    char **units;
+    size_t n, cap;
+    char *out;
+    jit_logs logs;
+};
+
+CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                                   CUlinkState *stateOut) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!stateOut) return CUDA_ERROR_INVALID_VALUE;
+    struct CUlinkState_st *st = calloc(1, sizeof *st);
+    if (!st) return CUDA_ERROR_OUT_OF_MEMORY;
+    jit_parse(numOptions, options, optionValues, &st->logs);
+    *stateOut = st;
+    return CUDA_SUCCESS;
+}
+
+static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *data, const char *name) {
+    char msg[1024];
+    const char *what = NULL;
+    switch (type) {
+    case CU_JIT_INPUT_PTX: case CU_JIT_INPUT_FATBINARY: break;
+    case CU_JIT_INPUT_CUBIN: what = "a cubin (machine code), which ptxi cannot run; link its PTX instead"; break;
+    case CU_JIT_INPUT_OBJECT: case CU_JIT_INPUT_LIBRARY:
+        what = "a host object or library; link the PTX of its device code instead";
+        break;
+    default: what = "an input type ptxi's linker does not take (it links PTX and fatbinaries holding PTX)"; break;
+    }
+    if (what) {
+        snprintf(msg, sizeof msg, "cuLinkAddData: %s is %s", name ? name : "an input", what);
+        ptxi_warn_once(msg);
+        jit_report(&state->logs, msg);
+        return type == CU_JIT_INPUT_CUBIN ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_NOT_SUPPORTED;
+    }
+    char *ptx;
+    size_t len;
+    CUresult r = image_ptx(data, &ptx, &len, msg, sizeof msg);
+    if (r != CUDA_SUCCESS) {
+        jit_report(&state->logs, msg);
+        return r;
+    }
+    if (state->n == state->cap) {
+        size_t cap = state->cap ? 2 * state->cap : 4;
+        char **u = realloc(state->units, cap * sizeof *u);
+        if (!u) {
+            free(ptx);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        state->units = u, state->cap = cap;
+    }
+    state->units[state->n++] = ptx;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,
+                                    unsigned int numOptions, CUjit_option *options, void **optionValues) {
+    (void)numOptions, (void)options, (void)optionValues;
+    if (!state || !data || !size) return CUDA_ERROR_INVALID_VALUE;
+    /* PTX need not be NUL-terminated here: size bounds it */
+    char *copy = malloc(size + 1);
+    if (!copy) return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(copy, data, size);
+    copy[size] = 0;
+    CUresult r = add_unit(state, type, copy, name);
+    free(copy);
+    return r;
+}
+
+CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions,
+                                    CUjit_option *options, void **optionValues) {
+    (void)numOptions, (void)options, (void)optionValues;
+    if (!state || !path) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    char *data = read_file(path, &r);
+    if (!data) return r;
+    r = add_unit(state, type, data, path);
+    free(data);
+    return r;
+}
+
+CD_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
+    if (!state || !cubinOut) return CUDA_ERROR_INVALID_VALUE;
+    if (!state->n) return CUDA_ERROR_INVALID_VALUE;
+    free(state->out);
+    size_t len;
+    state->out = cr_ptx_link(state->units, state->n, &len);
+    if (!state->out) return CUDA_ERROR_OUT_OF_MEMORY;
+    jit_report(&state->logs, NULL);
+    *cubinOut = state->out;
+    if (sizeOut) *sizeOut = len + 1;
+    return CUDA_SUCCESS;
+}
+
+CD_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
+    if (!state) return CUDA_ERROR_INVALID_HANDLE;
+    for (size_t i = 0; i < state->n; i++) free(state->units[i]);
+    free(state->units);
+    free(state->out);
+    free(state);
+    return CUDA_SUCCESS;
+}

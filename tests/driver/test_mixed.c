@@ -1,0 +1,88 @@
+/* test_mixed.c — one device for both libraries: what the runtime creates (memory,
+ * streams, events, the primary context) is a handle the driver takes, and the other
+ * way round; a reset through either clears the fault both see. */
+#include <stdlib.h>
+
+#include "drv.h"
+
+#define RT(call) cr_assert_eq((call), cudaSuccess, "%s", #call)
+
+Test(mixed, runtime_memory_in_driver_calls) {
+    RT(cudaFree(0));   /* the runtime makes the primary context current */
+    CK(cuInit(0));
+    CUcontext c, primary;
+    CK(cuCtxGetCurrent(&c));
+    CK(cuDevicePrimaryCtxRetain(&primary, 0));
+    cr_expect_eq(c, primary);
+    int *d;
+    RT(cudaMalloc((void **)&d, 64 * sizeof(int)));
+    int h[64];
+    for (int i = 0; i < 64; i++) h[i] = i;
+    RT(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    int back[64] = {0};
+    CK(cuMemcpyDtoH(back, (CUdeviceptr)d, sizeof back));
+    cr_expect_eq(memcmp(back, h, sizeof h), 0);
+    CUdeviceptr base;
+    size_t size;
+    CK(cuMemGetAddressRange(&base, &size, (CUdeviceptr)(d + 3)));
+    cr_expect_eq(base, (CUdeviceptr)d);
+    cr_expect_eq(size, sizeof h);
+    CK(cuMemsetD32((CUdeviceptr)d, 7, 64));
+    RT(cudaMemcpy(back, d, sizeof back, cudaMemcpyDeviceToHost));
+    cr_expect_eq(back[63], 7);
+    /* driver memory freed by the runtime */
+    CUdeviceptr x;
+    CK(cuMemAlloc(&x, 16));
+    RT(cudaFree((void *)x));
+}
+
+Test(mixed, streams_and_events_are_shared) {
+    CK(cuInit(0));
+    cudaStream_t rs;
+    RT(cudaStreamCreateWithPriority(&rs, cudaStreamNonBlocking, -2));
+    CK(cuStreamSynchronize((CUstream)rs));
+    int prio;
+    unsigned flags;
+    CK(cuStreamGetPriority((CUstream)rs, &prio));
+    CK(cuStreamGetFlags((CUstream)rs, &flags));
+    cr_expect_eq(prio, -2);
+    cr_expect_eq(flags, CU_STREAM_NON_BLOCKING);
+    CUstream ds;
+    CK(cuStreamCreate(&ds, 0));
+    RT(cudaStreamQuery((cudaStream_t)ds));
+    cudaEvent_t a;
+    RT(cudaEventCreate(&a));
+    CUevent b;
+    CK(cuEventCreate(&b, 0));
+    RT(cudaEventRecord(a, (cudaStream_t)ds));
+    CK(cuEventRecord(b, (CUstream)rs));
+    float ms;
+    CK(cuEventElapsedTime(&ms, (CUevent)a, b));
+    cr_expect_geq(ms, 0.0f);
+    RT(cudaEventElapsedTime(&ms, a, (cudaEvent_t)b));
+    RT(cudaStreamDestroy((cudaStream_t)ds));
+    cr_expect_eq(cuStreamSynchronize(ds), CUDA_ERROR_INVALID_HANDLE);
+    CK(cuStreamDestroy((CUstream)rs));
+    cr_expect_eq(cudaStreamSynchronize(rs), cudaErrorInvalidResourceHandle);
+}
+
+/* A fault raised by a driver launch is the runtime's error too; cudaDeviceReset
+ * clears it for the driver as well. */
+Test(mixed, fault_and_reset_across_libraries) {
+    setenv("PTXI_QUIET", "1", 1);
+    drv_setup();
+    CUmodule m = drv_module();
+    CUfunction f;
+    CK(cuModuleGetFunction(&f, m, "fault"));
+    CUdeviceptr bad = 16;
+    void *args[] = {&bad};
+    CK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    cr_expect_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    cr_expect_eq(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+    RT(cudaDeviceReset());
+    CK(cuCtxSynchronize());
+    void *p;
+    RT(cudaMalloc(&p, 16));
+    CUdeviceptr d;
+    CK(cuMemAlloc(&d, 16));
+}
