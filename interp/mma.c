@@ -109,7 +109,8 @@ static void gather(const mma_rec *r, const uint8_t *fb, const vm_opnd *regs, int
 static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), 105, "mma needs the whole warp (active lanes 0x%08x)", m);
+        vm_fault_at(w, i, __builtin_ctz(m), 105, "%s needs the whole warp (active lanes 0x%08x)",
+                    r->sparse ? "mma.sp" : "mma.sync", m);
         return VM_EXT_FAULT;
     }
     static _Thread_local uint64_t A[VM_MMA_MAX_AB], As[VM_MMA_MAX_AB], B[VM_MMA_MAX_AB];
