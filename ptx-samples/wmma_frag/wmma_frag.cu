@@ -13,12 +13,6 @@
 using namespace nvcuda;
 namespace wx = nvcuda::wmma::experimental;
 
-template <typename T> struct Bits { static const int v = 8 * sizeof(T); };
-template <> struct Bits<wx::precision::s4> { static const int v = 4; };
-template <> struct Bits<wx::precision::u4> { static const int v = 4; };
-template <> struct Bits<wx::precision::b1> { static const int v = 1; };
-template <> struct Bits<wmma::precision::tf32> { static const int v = 32; };
-
 template <typename Use, int M, int N, int K> struct Dims;
 template <int M, int N, int K> struct Dims<wmma::matrix_a, M, N, K> { static const int r = M, c = K; };
 template <int M, int N, int K> struct Dims<wmma::matrix_b, M, N, K> { static const int r = K, c = N; };
@@ -38,10 +32,11 @@ __device__ void put(unsigned char *m, int e, int bits, unsigned long long v)
 template <typename Use, int M, int N, int K, typename T, typename L>
 __device__ void dump(unsigned char *mat, unsigned *out, bool colmajor)
 {
-    const int R = Dims<Use, M, N, K>::r, C = Dims<Use, M, N, K>::c, bits = Bits<T>::v;
+    wmma::fragment<Use, M, N, K, T, L> f;
+    const int R = Dims<Use, M, N, K>::r, C = Dims<Use, M, N, K>::c;
+    const int bits = 8 * sizeof(f.x) / f.num_elements;             // of one element
     const int passes = bits >= 16 ? 1 : (10 + bits - 1) / bits;   // indices below 1024
     const unsigned ld = colmajor ? R : C;
-    wmma::fragment<Use, M, N, K, T, L> f;
     const int S = sizeof(f.x) / 4;
     int lane = threadIdx.x;
     for (int p = 0; p < passes; p++) {
@@ -55,7 +50,7 @@ __device__ void dump(unsigned char *mat, unsigned *out, bool colmajor)
         __syncwarp();
         if constexpr (std::is_same<Use, wmma::accumulator>::value)
             wmma::load_matrix_sync(f, (const T *)mat, ld, colmajor ? wmma::mem_col_major : wmma::mem_row_major);
-        else if constexpr (Bits<T>::v < 8)
+        else if constexpr (8 * sizeof(f.x) / f.num_elements < 8)
             wmma::load_matrix_sync(f, (const void *)mat, ld);
         else if constexpr (std::is_same<T, wmma::precision::tf32>::value)
             wmma::load_matrix_sync(f, (const float *)mat, ld);
@@ -67,33 +62,26 @@ __device__ void dump(unsigned char *mat, unsigned *out, bool colmajor)
 }
 
 // One kernel per element type and shape: block b dumps fragment b of the list
-// A row, A col, B row, B col, C row, C col (sub-byte: A row, B col, C row, C col).
-#define FRAGS(NAME, T, TC, M, N, K)                                                                     \
-    extern "C" __global__ void NAME(unsigned char *scratch, unsigned *out)                              \
-    {                                                                                                   \
-        unsigned char *mat = scratch + blockIdx.x * 8192;                                               \
-        unsigned *o = out + blockIdx.x * 1024;                                                          \
-        switch (blockIdx.x) {                                                                           \
-        case 0: dump<wmma::matrix_a, M, N, K, T, wmma::row_major>(mat, o, false); break;                \
-        case 1: dump<wmma::matrix_a, M, N, K, T, wmma::col_major>(mat, o, true); break;                 \
-        case 2: dump<wmma::matrix_b, M, N, K, T, wmma::row_major>(mat, o, false); break;                \
-        case 3: dump<wmma::matrix_b, M, N, K, T, wmma::col_major>(mat, o, true); break;                 \
-        case 4: dump<wmma::accumulator, M, N, K, TC, void>(mat, o, false); break;                       \
-        default: dump<wmma::accumulator, M, N, K, TC, void>(mat, o, true); break;                       \
-        }                                                                                               \
+// A row, A col, B row, B col, C row, C col (sub-byte, four blocks: A row, B col,
+// C row, C col).
+template <typename T, typename TC, int M, int N, int K>
+__device__ void frags(unsigned char *scratch, unsigned *out)
+{
+    constexpr bool sub = std::is_same<T, wx::precision::s4>::value || std::is_same<T, wx::precision::u4>::value ||
+                         std::is_same<T, wx::precision::b1>::value;
+    unsigned char *mat = scratch + blockIdx.x * 8192;
+    unsigned *o = out + blockIdx.x * 1024;
+    switch (sub && blockIdx.x ? blockIdx.x + 2 : blockIdx.x) {
+    case 0: dump<wmma::matrix_a, M, N, K, T, wmma::row_major>(mat, o, false); break;
+    case 1: if constexpr (!sub) dump<wmma::matrix_a, M, N, K, T, wmma::col_major>(mat, o, true); break;
+    case 2: if constexpr (!sub) dump<wmma::matrix_b, M, N, K, T, wmma::row_major>(mat, o, false); break;
+    case 3: dump<wmma::matrix_b, M, N, K, T, wmma::col_major>(mat, o, true); break;
+    case 4: dump<wmma::accumulator, M, N, K, TC, void>(mat, o, false); break;
+    default: dump<wmma::accumulator, M, N, K, TC, void>(mat, o, true); break;
     }
-#define FRAGS_SUB(NAME, T, M, N, K)                                                                     \
-    extern "C" __global__ void NAME(unsigned char *scratch, unsigned *out)                              \
-    {                                                                                                   \
-        unsigned char *mat = scratch + blockIdx.x * 8192;                                               \
-        unsigned *o = out + blockIdx.x * 1024;                                                          \
-        switch (blockIdx.x) {                                                                           \
-        case 0: dump<wmma::matrix_a, M, N, K, T, wmma::row_major>(mat, o, false); break;                \
-        case 1: dump<wmma::matrix_b, M, N, K, T, wmma::col_major>(mat, o, true); break;                 \
-        case 2: dump<wmma::accumulator, M, N, K, int, void>(mat, o, false); break;                      \
-        default: dump<wmma::accumulator, M, N, K, int, void>(mat, o, true); break;                      \
-        }                                                                                               \
-    }
+}
+#define FRAGS(NAME, T, TC, M, N, K) \
+    extern "C" __global__ void NAME(unsigned char *scratch, unsigned *out) { frags<T, TC, M, N, K>(scratch, out); }
 
 FRAGS(f16_m16n16k16, __half, float, 16, 16, 16)
 FRAGS(f16_m32n8k16, __half, float, 32, 8, 16)
@@ -110,6 +98,6 @@ FRAGS(s8_m16n16k16, signed char, int, 16, 16, 16)
 FRAGS(s8_m32n8k16, signed char, int, 32, 8, 16)
 FRAGS(s8_m8n32k16, signed char, int, 8, 32, 16)
 FRAGS(u8_m16n16k16, unsigned char, int, 16, 16, 16)
-FRAGS_SUB(s4_m8n8k32, wx::precision::s4, 8, 8, 32)
-FRAGS_SUB(u4_m8n8k32, wx::precision::u4, 8, 8, 32)
-FRAGS_SUB(b1_m8n8k128, wx::precision::b1, 8, 8, 128)
+FRAGS(s4_m8n8k32, wx::precision::s4, int, 8, 8, 32)
+FRAGS(u4_m8n8k32, wx::precision::u4, int, 8, 8, 32)
+FRAGS(b1_m8n8k128, wx::precision::b1, int, 8, 8, 128)
