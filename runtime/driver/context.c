@@ -19,6 +19,21 @@ static unsigned primary_flags;
 static ptxi_ctx **owned;              /* contexts from cuCtxCreate, live */
 static size_t nowned, capowned;
 
+static void forget(ptxi_ctx *c) {
+    cd_modules_forget(c);
+    cd_memory_forget(c);
+    cd_pools_forget(c);
+}
+
+static void on_primary_reset(void *arg) {
+    (void)arg;
+    forget(ptxi_primary_peek());
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+static void install(void) { ptxi_primary_on_reset(on_primary_reset, NULL); }
+void cd_install_hooks(void) { pthread_once(&hooks_once, install); }
+
 bool cd_ctx_valid(ptxi_ctx *c) {
     if (!c) return false;
     if (c == ptxi_primary_peek()) return true;
@@ -35,6 +50,7 @@ static ptxi_ctx *current(void) { return depth ? stack[depth - 1] : ptxi_primary_
 
 CUresult cd_current(ptxi_ctx **out) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    cd_install_hooks();
     ptxi_ctx *c = current();
     if (!c || !cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
     ptxi_status st = ptxi_ctx_peek_last_error(c);
@@ -164,6 +180,7 @@ CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
     for (int r = 0; r < depth; r++)
         if (stack[r] != c) stack[w++] = stack[r];
     depth = w;
+    forget(c);
     ptxi_ctx_destroy(c);
     return CUDA_SUCCESS;
 }

@@ -48,6 +48,14 @@ bool cd_ctx_valid(ptxi_ctx *c);
         if (r_ != CUDA_SUCCESS) return r_;       \
     } while (0)
 
+/* What the driver notes about a context (module handles, host and managed
+ * allocations, pool use) is dropped when the context's memory and modules go:
+ * cuCtxDestroy, and a reset of the primary context (a hook cuInit installs). */
+void cd_modules_forget(ptxi_ctx *c);
+void cd_memory_forget(ptxi_ctx *c);
+void cd_pools_forget(ptxi_ctx *c);
+void cd_install_hooks(void);
+
 /* ---- stream.c ---- */
 /* A stream argument: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the default
  * stream (NULL); others must be live. */

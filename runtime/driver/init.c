@@ -58,6 +58,7 @@ CUresult cd_map(ptxi_status s) {
 
 CD_EXPORT CUresult cuInit(unsigned int Flags) {
     if (Flags) return CUDA_ERROR_INVALID_VALUE;
+    cd_install_hooks();
     cd_initialized = true;
     return CUDA_SUCCESS;
 }
