@@ -418,7 +418,19 @@ struct CUlinkState_st {
     size_t n, cap;
     char *out;
     jit_logs logs;
+    struct CUlinkState_st *next;
 };
+
+/* Live link states: a handle is compared against them before it is read. */
+static struct CUlinkState_st *links;
+
+static bool link_valid(CUlinkState st) {
+    pthread_mutex_lock(&lock);
+    struct CUlinkState_st *p = links;
+    while (p && p != st) p = p->next;
+    pthread_mutex_unlock(&lock);
+    return st && p;
+}
 
 CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues,
                                    CUlinkState *stateOut) {
@@ -427,6 +439,10 @@ CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *option
     struct CUlinkState_st *st = calloc(1, sizeof *st);
     if (!st) return CUDA_ERROR_OUT_OF_MEMORY;
     jit_parse(numOptions, options, optionValues, &st->logs);
+    pthread_mutex_lock(&lock);
+    st->next = links;
+    links = st;
+    pthread_mutex_unlock(&lock);
     *stateOut = st;
     return CUDA_SUCCESS;
 }
@@ -471,7 +487,7 @@ static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *dat
 CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,
                                     unsigned int numOptions, CUjit_option *options, void **optionValues) {
     (void)numOptions, (void)options, (void)optionValues;
-    if (!state || !data || !size) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !data || !size) return CUDA_ERROR_INVALID_VALUE;
     /* PTX need not be NUL-terminated here: size bounds it */
     char *copy = malloc(size + 1);
     if (!copy) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -485,7 +501,7 @@ CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void
 CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions,
                                     CUjit_option *options, void **optionValues) {
     (void)numOptions, (void)options, (void)optionValues;
-    if (!state || !path) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !path) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
     char *data = read_file(path, &r);
     if (!data) return r;
@@ -495,7 +511,7 @@ CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, cons
 }
 
 CD_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
-    if (!state || !cubinOut) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !cubinOut) return CUDA_ERROR_INVALID_VALUE;
     if (!state->n) return CUDA_ERROR_INVALID_VALUE;
     free(state->out);
     size_t len;
@@ -508,7 +524,13 @@ CD_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *si
 }
 
 CD_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
-    if (!state) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&lock);
+    struct CUlinkState_st **q = &links;
+    while (*q && *q != state) q = &(*q)->next;
+    bool found = state && *q;
+    if (found) *q = state->next;
+    pthread_mutex_unlock(&lock);
+    if (!found) return CUDA_ERROR_INVALID_HANDLE;
     for (size_t i = 0; i < state->n; i++) free(state->units[i]);
     free(state->units);
     free(state->out);

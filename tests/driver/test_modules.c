@@ -167,6 +167,8 @@ Test(modules, link_ptx_units) {
     CUmodule m;
     CK(cuModuleLoadData(&m, out));
     CK(cuLinkDestroy(ls));
+    cr_expect_eq(cuLinkDestroy(ls), CUDA_ERROR_INVALID_HANDLE);
+    cr_expect_eq(cuLinkComplete(ls, &out, &size), CUDA_ERROR_INVALID_VALUE);
     CUfunction f;
     CK(cuModuleGetFunction(&f, m, "use"));
     CUdeviceptr d;
