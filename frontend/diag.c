@@ -134,6 +134,21 @@ void fe_diags_print(const fe_diags *d, FILE *out) {
     free(order);
 }
 
+/* ptxas's layout, which tools that drive ptxas (Triton, nvJitLink's users) show as is:
+ * `ptxas FILE, line N; error   : MSG`, then one fatal line when there were errors. */
+void fe_diags_print_ptxas(const fe_diags *d, FILE *out) {
+    const fe_diag **order = malloc(d->n * sizeof *order + 1);
+    for (uint32_t i = 0; i < d->n; i++)
+        order[i] = &d->v[i];
+    qsort(order, d->n, sizeof *order, cmp_diag);
+    for (uint32_t i = 0; i < d->n; i++)
+        fprintf(out, "ptxas %s, line %u; %s : %s\n", d->path ? d->path : "<input>", order[i]->loc.line,
+                order[i]->warning ? "warning" : "error  ", order[i]->msg);
+    if (d->nerrors)
+        fprintf(out, "ptxas fatal   : Ptx assembly aborted due to errors\n");
+    free(order);
+}
+
 void fe_diags_free(fe_diags *d) {
     for (uint32_t i = 0; i < d->n; i++)
         free(d->v[i].msg);

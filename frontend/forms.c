@@ -65,9 +65,9 @@ static int first_of(const ir_insn *in, const uint16_t *set, size_t n) {
 }
 #define FIRST_OF(in, set) first_of(in, set, sizeof set / sizeof set[0])
 
-static void check_types(const ir_insn *in, const char *mn, fe_diags *d) {
+static bool check_types(const ir_insn *in, const char *mn, fe_diags *d) {
     if (in->ntypes != 1)
-        return;
+        return true;
     const struct form *hit = NULL;
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         const struct form *f = &forms[i];
@@ -79,8 +79,11 @@ static void check_types(const ir_insn *in, const char *mn, fe_diags *d) {
                 break;
         }
     }
-    if (hit && !((hit->types >> in->types[0]) & 1))
+    if (hit && !((hit->types >> in->types[0]) & 1)) {
         fe_diag_add(d, in->loc, false, "'%s' does not take type .%s", mn, ir_type_name[in->types[0]]);
+        return false;
+    }
+    return true;
 }
 
 enum { RND_NONE, RND_FLOAT, RND_INT };   /* what a conversion must, or may, round with */
@@ -133,10 +136,10 @@ static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
         break;
     case IR_OP_DIV: case IR_OP_SQRT: case IR_OP_RCP:
         need = !flt ? M_ANY : f64 && in->op != IR_OP_RCP ? M_RND : M_RND_OR_APPROX;
-        if (approx && f64 && in->op != IR_OP_RCP)
-            fe_diag_add(d, in->loc, false, "'.approx' is not allowed in '%s'", mn);
-        else if (approx && f64 && !ir_has_mod(in, IR_MOD_FTZ))
+        if (approx && f64 && in->op == IR_OP_RCP && !ir_has_mod(in, IR_MOD_FTZ)) {
             fe_diag_add(d, in->loc, false, "'%s' needs .ftz", mn);
+            return;
+        }
         break;
     case IR_OP_SIN: case IR_OP_COS: case IR_OP_LG2: case IR_OP_EX2: case IR_OP_TANH: case IR_OP_RSQRT:
         need = M_APPROX;
@@ -144,8 +147,10 @@ static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
     default:
         return;
     }
-    if (approx && (!flt || in->op == IR_OP_FMA || in->op == IR_OP_MAD))
+    if (approx && (!flt || need == M_RND)) {   /* only f32 (and rcp.f64) approximate */
         fe_diag_add(d, in->loc, false, "'.approx' is not allowed in '%s'", mn);
+        return;
+    }
     if (ir || (fr && (!flt || fr == IR_MOD_RNA || fr == IR_MOD_RS)))
         fe_diag_add(d, in->loc, false, "rounding modifier '.%s' is not allowed in '%s'", ir_mod_name[ir ? ir : fr], mn);
     else if (need == M_RND && !fr)
@@ -160,6 +165,6 @@ static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
 }
 
 void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d) {
-    check_types(in, mn, d);
-    check_modes(in, mn, d);
+    if (check_types(in, mn, d))
+        check_modes(in, mn, d);
 }

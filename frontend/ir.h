@@ -379,6 +379,11 @@ void fe_validate(const ir_module *m, fe_diags *d);
 void ir_module_free(ir_module *m);
 /* Writes `path:line:col: error: msg`, the source line and a caret for each diagnostic. */
 void fe_diags_print(const fe_diags *d, FILE *out);
+/* A whole file, malloc'd and NUL-terminated (*len excludes the NUL); NULL when it
+ * cannot be read (errno says why). */
+char *fe_read_file(const char *path, size_t *len);
+/* The same diagnostics as ptxas words them: `ptxas FILE, line N; error   : msg`. */
+void fe_diags_print_ptxas(const fe_diags *d, FILE *out);
 void fe_diags_free(fe_diags *d);
 
 /* Writes the module back as PTX that parses to an equal module. */

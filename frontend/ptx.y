@@ -77,7 +77,7 @@ top:
   | SECTION                     { fe_top_item(p, L(@1)); fe_section(p, $1); }
   | DWARF                       { fe_top_item(p, L(@1)); fe_section(p, $1); }
   | LOC                         { fe_top_item(p, L(@1)); fe_loc_directive(p, $1, L(@1)); }
-  | decl ';'                    { fe_top_item(p, L(@1)); }
+  | decl ';'                    { fe_top_item(p, p->dirs.n ? p->dirs.v[0].loc : L(@1)); }
   | func
   | ALIAS IDENT ',' IDENT ';'   { fe_alias(p, $2, $4, L(@2), L(@4)); }
   | ';'                         /* empty statement; also ends a recovery at '}' quietly */

@@ -316,10 +316,10 @@ static int vec_elem_bytes(vctx *c, const ir_operand *o) {
 /* the data operand of ld/ldu/st: a vector of N elements exactly when .vN is named */
 static void check_ldst_vector(vctx *c, const ir_operand *o, unsigned pos) {
     unsigned n = ir_has_mod(c->in, IR_MOD_V2) ? 2 : ir_has_mod(c->in, IR_MOD_V4) ? 4 : ir_has_mod(c->in, IR_MOD_V8) ? 8 : 0;
-    bool vec = o->kind == IR_OPND_VEC;
+    bool vec = o->kind == IR_OPND_VEC && !(n == 0 && o->nsub == 1);   /* Triton's { %r1 } is a scalar */
     if (n && !vec)
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' must be a vector of %u elements", pos + 1, c->mn, n);
-    else if (vec && o->nsub != n)
+    else if (vec && o->nsub != n && !(n == 0 && o->nsub == 1))   /* ptxas takes {%r} as %r (Triton writes it) */
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' has %u elements, but the instruction %s", pos + 1, c->mn,
                     o->nsub, n == 2 ? "names .v2" : n == 4 ? "names .v4" : n == 8 ? "names .v8" : "takes a scalar");
     else if (vec && vec_elem_bytes(c, o) < 0)

@@ -15,7 +15,7 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
   "$here/fuzz_parse.c" "$root"/frontend/*.c "$out/gen/ptx.lex.c" "$out/gen/ptx.tab.c" \
   -lpthread -o "$out/fuzz_parse"
 # seed corpus: every sample, plus the malformed-input cases of the tests
-find "$root/ptx-samples" "$root/tests/frontend/corpus" "$here/seeds" -name '*.ptx' -size -200k 2>/dev/null | while read -r f; do
+find "$root/ptx-samples" "$root/tests/frontend/corpus" "$root/tests/frontend/malformed" "$here/seeds" -name '*.ptx' -size -200k 2>/dev/null | while read -r f; do
   cp "$f" "$out/corpus/$(echo "$f" | md5sum | cut -c1-16).ptx"
 done
 cd "$out"

@@ -75,7 +75,8 @@ typedef struct ptxi_dim3 { uint32_t x, y, z; } ptxi_dim3;
 typedef struct ptxi_ctx_options {
     unsigned threads;          /* host threads running CTAs; 0 = $PTXI_THREADS if set, else one per core */
     double timeout_s;          /* watchdog per launch; 0 = none */
-    size_t global_reserve;     /* bytes of address space for device memory; 0 = default (64 GiB) */
+    size_t global_reserve;     /* bytes of address space for device memory (also a cap on the device's
+                                  memory); 0 = default (twice the device's memory, at least 64 GiB) */
     int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */
 } ptxi_ctx_options;
 
@@ -107,7 +108,9 @@ typedef enum ptxi_limit {
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);
 
-/* A plausible sm_90 device. */
+/* A plausible sm_90 device. total_global_mem is what this host can back: its
+ * physical memory or its cgroup's memory limit, whichever is smaller, unless
+ * $PTXI_DEVICE_MEMORY gives a byte count (digits, optionally K, M, G or T). */
 typedef struct ptxi_device_props {
     char name[256];
     int major, minor;
@@ -173,6 +176,9 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+/* total: the device's memory (ptxi_device_props.total_global_mem, at most the
+ * context's global_reserve); free: total less what is allocated. An allocation
+ * that does not fit in free returns OUT_OF_MEMORY (not sticky). */
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes);
 /* Blocking copies (flush points); they wait for pending launches first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n);

@@ -227,7 +227,7 @@ static bool lower_mma(lctx *lc, const ir_insn *in, mma_rec *r) {
     vm_mma_op *o = &r->op;
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes && !o->m; s++)
         if (ir_has_mod(in, shapes[s].mod)) o->m = shapes[s].m, o->n = shapes[s].n, o->k = shapes[s].k;
-    r->sparse = ir_has_mod(in, IR_MOD_SP) || ir_has_mod(in, IR_MOD_SP_ORDERED_METADATA);
+    r->sparse = o->sparse = ir_has_mod(in, IR_MOD_SP) || ir_has_mod(in, IR_MOD_SP_ORDERED_METADATA);
     if (!o->m || !ir_has_mod(in, IR_MOD_ROW) || !ir_has_mod(in, IR_MOD_COL) || in->ntypes != 4 ||
         in->nopnds != (r->sparse ? 6 : 4))
         return false;

@@ -1,8 +1,9 @@
 /* mma_core.c — D = A B + C as the tensor cores compute it, for every element
  * type of mma.sync, mma.sp and wmma (mma_core.h). Floating-point products are
  * exact; how they are summed with the accumulator follows what an H100/H200
- * was measured to do (vm_mma_sum); integer sums are exact, wrapping to 32 bits
- * or saturating with .satfinite; .b1 products are bit operations counted by popc. */
+ * was measured to do (vm_mma_sum; fp8_sum for e4m3/e5m2; interp/ALU.md);
+ * integer sums are exact, wrapping to 32 bits or saturating with .satfinite;
+ * .b1 products are bit operations counted by popc. */
 #include <math.h>
 #include <string.h>
 
@@ -74,10 +75,11 @@ static float f32_rz(int64_t s, int e) {
  * cores form it (measured on an H200, tests/cudart/programs/mma.cu): with the
  * nominal exponent of a term floor(log2|a|) + floor(log2|b|) for a product
  * and floor(log2|c|) for c, every term is truncated toward zero to a multiple
- * of 2^(largest nominal exponent - MMA_BITS), the truncated terms are added
- * exactly, and the sum is rounded to f32 toward zero. */
+ * of 2^(largest nominal exponent - MMA_BITS) and the truncated terms are added
+ * exactly: the sum is *s x 2^*q. Returns false, with the result in *r, when
+ * an operand is not finite or every term is zero. */
 #define MMA_BITS 25
-float vm_mma_sum(const double *a, const double *b, int n, float c) {
+static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t *s, int *q, double *r) {
     double p[128];
     int emax = INT32_MIN;
     bool special = !isfinite(c);
@@ -91,36 +93,82 @@ float vm_mma_sum(const double *a, const double *b, int n, float c) {
         }
     }
     if (special) {
-        double s = c;
-        for (int k = 0; k < n; k++) s += p[k];
-        if (!isnan(s)) return (float)s;
-        uint32_t nan = 0x7FFFFFFFu;   /* the canonical NaN */
-        float f;
-        memcpy(&f, &nan, 4);
-        return f;
+        *r = c;
+        for (int k = 0; k < n; k++) *r += p[k];
+        return false;
     }
     if (c != 0) {
         int ec;
         frexp(c, &ec);
         if (ec - 1 > emax) emax = ec - 1;
     }
-    if (emax == INT32_MIN) return c;   /* all zero: keeps the accumulator's sign */
-    int q = emax - MMA_BITS;
-    int64_t s = 0;
-    for (int k = 0; k <= n; k++) {
-        double t = ldexp(k < n ? p[k] : (double)c, -q);
-        s += (int64_t)(t < 0 ? -floor(-t) : floor(t));
+    if (emax == INT32_MIN) {   /* all zero: keeps the accumulator's sign */
+        *r = c;
+        return false;
     }
-    return f32_rz(s, q);
+    *q = emax - MMA_BITS;
+    *s = 0;
+    for (int k = 0; k <= n; k++) {
+        double t = ldexp(k < n ? p[k] : c, -*q);
+        *s += (int64_t)(t < 0 ? -floor(-t) : floor(t));
+    }
+    return true;
 }
 
-/* ---- the tile ---- */
+/* The sum rounded to f32 toward zero; NaN is the canonical one. */
+float vm_mma_sum(const double *a, const double *b, int n, float c) {
+    int64_t s;
+    int q;
+    double r;
+    if (sum_fixed(a, b, n, c, &s, &q, &r)) return f32_rz(s, q);
+    if (!isnan(r)) return (float)r;
+    uint32_t nan = 0x7FFFFFFFu;
+    float f;
+    memcpy(&f, &nan, 4);
+    return f;
+}
+
+/* The sum rounded to f16 to nearest (f16 accumulators: from the exact sum,
+ * not from its f32 value, as measured), NaN the canonical 0x7FFF. */
+static uint64_t mma_sum_f16(const double *a, const double *b, int n, double c) {
+    int64_t s;
+    int q;
+    double r;
+    if (sum_fixed(a, b, n, c, &s, &q, &r)) r = ldexp((double)s, q);   /* s has under 53 bits */
+    return isnan(r) ? 0x7FFF : alu_fp_encode(ALU_FMT_F16, r, ALU_RN, 0);
+}
 
 static uint64_t f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
 }
+
+/* e4m3/e5m2 products (measured on an H100, ptx-samples/mma_subbyte and
+ * mma_sparse): two steps over half of K each, chained from zero in the output
+ * precision (each step a sum as above), the first over the elements that are
+ * bytes 0 and 1 of A's registers, the second over bytes 2 and 3; the
+ * accumulator is added last, with one rounding to nearest. */
+static uint64_t fp8_sum(const vm_mma_op *op, const double *a, const double *b, double c) {
+    double ah[2][64], bh[2][64];
+    int n[2] = {0, 0};
+    for (int k = 0; k < op->k; k++) {
+        /* dense: byte k%4 of a register; sparse: k/4 is the index pair of
+         * compressed elements 2(k/4) and 2(k/4)+1 */
+        int h = op->sparse ? (k >> 2) & 1 : (k & 3) >> 1;
+        ah[h][n[h]] = a[k], bh[h][n[h]++] = b[k];
+    }
+    if (op->td == MT_F16) {
+        double x = alu_fp_decode(ALU_FMT_F16, mma_sum_f16(ah[0], bh[0], n[0], 0.0));
+        x = alu_fp_decode(ALU_FMT_F16, mma_sum_f16(ah[1], bh[1], n[1], x));
+        return alu_fp_encode(ALU_FMT_F16, x + c, ALU_RN, 0);
+    }
+    float x = vm_mma_sum(ah[0], bh[0], n[0], 0.0f);
+    x = vm_mma_sum(ah[1], bh[1], n[1], x);
+    return f32_bits(x + (float)c);
+}
+
+/* ---- the tile ---- */
 
 void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, const uint64_t *C, uint64_t *D) {
     int M = op->m, N = op->n, K = op->k;
@@ -148,10 +196,18 @@ void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, cons
             } else {
                 double a[128], b[128];
                 for (int k = 0; k < K; k++) a[k] = value(op->ta, A[y * K + k]), b[k] = value(op->tb, B[k * N + x]);
+                if (op->ta == MT_E4M3 || op->ta == MT_E5M2) {
+                    *d = fp8_sum(op, a, b, value(op->tc, c));
+                    continue;
+                }
+                if (op->td == MT_F16) {
+                    *d = mma_sum_f16(a, b, K, value(op->tc, c));
+                    continue;
+                }
                 float f = (float)value(op->tc, c);
                 int step = op->kstep ? op->kstep : K;
                 for (int k0 = 0; k0 < K; k0 += step) f = vm_mma_sum(a + k0, b + k0, step, f);
-                *d = op->td == MT_F16 ? alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, f32_bits(f), ALU_RN, 0) : f32_bits(f);
+                *d = f32_bits(f);
             }
         }
 }

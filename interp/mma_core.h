@@ -27,6 +27,7 @@ typedef struct vm_mma_op {
     uint8_t ta, tb, tc, td;   /* MT_* */
     uint8_t bop;              /* VM_BOP_* */
     bool satfinite;
+    bool sparse;              /* A was decompressed from 2:4 sparse (mma.sp) */
 } vm_mma_op;
 
 /* D = A B + C. A is m x k, B is k x n, C and D m x n, all row-major, one

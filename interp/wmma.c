@@ -195,6 +195,8 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wmma_rec *w) {
     if (in->ntypes == 4 && t[2] != t[1]) return false;
     o->satfinite = ir_has_mod(in, IR_MOD_SATFINITE);
     o->bop = ir_has_mod(in, IR_MOD_XOR) ? VM_BOP_XOR : ir_has_mod(in, IR_MOD_AND) ? VM_BOP_AND : VM_BOP_NONE;
+    /* f64 with .rz/.rm/.rp: not measured, so refused */
+    if (ir_has_mod(in, IR_MOD_RZ) || ir_has_mod(in, IR_MOD_RM) || ir_has_mod(in, IR_MOD_RP)) return false;
     if (!ab_ok(o, o->ta) || !acc_ok(o, o->ta, o->tc) || !acc_ok(o, o->ta, o->td) ||
         (o->bop != VM_BOP_NONE) != (o->ta == MT_B1) || (o->bop != VM_BOP_NONE) != ir_has_mod(in, IR_MOD_POPC))
         return false;

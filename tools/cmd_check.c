@@ -8,27 +8,6 @@
 
 #include "ir.h"
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        if (!k)
-            break;
-        n += k;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static bool roundtrip(const ir_module *m, const char *path) {
     char *out = NULL;
     size_t outlen = 0;
@@ -64,7 +43,7 @@ int cmd_check(int argc, char **argv) {
         }
         files++;
         size_t len;
-        char *text = read_file(a, &len);
+        char *text = fe_read_file(a, &len);
         if (!text) {
             fprintf(stderr, "ptxi: cannot read '%s'\n", a);
             bad++;

@@ -97,6 +97,8 @@ static const diag_case cases[] = {
     { "address_size_3", ".version 8.0\n.target sm_90\n.address_size 16\n", 0, 3, 15, "address size must be 32 or 64" },
     { "version_not_number", ".version abc\n", 0, 1, 10, "unexpected identifier 'abc', expected number" },
     { "version_unsupported", ".version 12.0\n", 0, 1, 10, "unsupported PTX version 12.0" },
+    { "version_after_newest", ".version 9.6\n.target sm_90\n", 0, 1, 10, "unsupported PTX version 9.6" },
+    { "arch_unknown_to_9_0", ".version 9.0\n.target sm_107\n", 0, 2, 9, "unsupported target 'sm_107'" },
     { "malformed_loc", FN("\t.loc 1 x\n\tret;\n"), 0, 6, 2, "malformed .loc directive: expected file, line and column numbers" },
     { "malformed_file", H ".file x \"a.cu\"\n", 0, 4, 1, "malformed .file directive: expected an index and a quoted file name" },
     { "maxntid_too_many", H ".entry k() .maxntid 1, 2, 3, 4\n{\n\tret;\n}\n", 0, 4, 12, "wrong number of values for this directive (at most 3)" },
@@ -183,6 +185,26 @@ Test(diagnostics, relaxed_type_rules_accept) {
     cr_assert_eq(d.nerrors, 0, "got:\n%s", joined(&d));
     ir_module_free(m);
     fe_diags_free(&d);
+}
+
+/* the ISAs of CUDA 13.1-13.5 and their targets (PTX ISA 9.5, "PTX ISA Version"
+ * and ".target" tables); an architecture newer than PTX 9.0's list only there */
+Test(diagnostics, newest_isa_versions_accept) {
+    static const char *const heads[] = {
+        ".version 9.1\n.target sm_90\n", ".version 9.5\n.target sm_100a\n", ".version 9.5\n.target sm_110f\n",
+        ".version 9.4\n.target sm_107\n", ".version 9.0\n.target sm_121a, texmode_independent\n",
+        ".version 8.8\n.target sm_103f\n", ".version 7.8\n.target sm_89\n", ".version 6.3\n.target sm_75\n",
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "%s.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n", heads[i]);
+        fe_diags d = { 0 };
+        ir_module *m = fe_parse(src, strlen(src), "ok.ptx", &d);
+        fe_validate(m, &d);
+        cr_expect_eq(d.nerrors, 0, "%sgot:\n%s", heads[i], joined(&d));
+        ir_module_free(m);
+        fe_diags_free(&d);
+    }
 }
 
 /* every error is reported, not just the first: recovery at ';' */
@@ -314,7 +336,7 @@ static int check_file(const char *text, size_t len) {
 Test(diagnostics, cli_exit_status) {
     static const char *const picks[] = { "missing_semicolon", "unknown_modifier", "undeclared_register",
                                          "unterminated_comment", "embedded_nul", "invalid_utf8",
-                                         "truncated_file", "type_size" };
+                                         "truncated_file", "type_size", "version_after_newest" };
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
         const diag_case *c = NULL;
         for (size_t k = 0; k < NCASES; k++)

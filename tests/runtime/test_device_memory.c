@@ -3,6 +3,7 @@
  * freed, freed ranges that read as zero when reused, and the size of the
  * device (PTXI_DEVICE_MEMORY, or the host's limit) enforced as an error. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,4 +215,87 @@ Test(device_memory, size_in_the_environment_is_parsed_strictly) {
         setenv("PTXI_DEVICE_MEMORY", bad[k], 1);
         cr_expect_eq(device_total(), host, "'%s' was taken", bad[k]);
     }
+}
+
+/* out[i] = in[i] + 1 for i < n, in a block of 1024 threads: the lanes past n are
+ * inactive, but their addresses (past the end of the buffers, where other
+ * threads allocate) are still looked up. */
+static const char add1[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+                           ".reg .pred %p1;\n.reg .b32 %r<5>;\n.reg .b64 %rd<6>;\n"
+                           "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nld.param.u32 %r1, [n];\n"
+                           "mov.u32 %r2, %tid.x;\nsetp.ge.u32 %p1, %r2, %r1;\nmul.wide.u32 %rd3, %r2, 4;\n"
+                           "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n@!%p1 ld.global.u32 %r3, [%rd4];\n"
+                           "add.u32 %r4, %r3, 1;\n@!%p1 st.global.u32 [%rd5], %r4;\nret;\n}\n";
+
+typedef struct {
+    ptxi_ctx *ctx;
+    unsigned id;
+    char failure[200];
+} churner;
+
+/* Allocations of changing sizes, each filled, looked up, read back and freed. */
+static void *churn(void *arg) {
+    churner *c = arg;
+    unsigned seed = c->id;
+    static uint8_t bufs[8][4096];
+    uint8_t *buf = bufs[c->id % 8];
+    for (unsigned i = 0; i < 1500 && !c->failure[0]; i++) {
+        size_t size = 1 + (size_t)rand_r(&seed) % 65536;
+        uint8_t v = (uint8_t)(c->id * 31 + i);
+        ptxi_dptr d, base;
+        size_t bytes, n = size < sizeof bufs[0] ? size : sizeof bufs[0];
+        if (ptxi_mem_alloc(c->ctx, size, &d) || ptxi_memset_d8(c->ctx, d, v, size) ||
+            ptxi_mem_get_range(c->ctx, d + size - 1, &base, &bytes) || base != d || bytes != size ||
+            ptxi_memcpy_dtoh(c->ctx, buf, d + size - n, n) || ptxi_mem_get_info(c->ctx, &bytes, NULL)) {
+            snprintf(c->failure, sizeof c->failure, "thread %u, cycle %u: a call failed", c->id, i);
+            break;
+        }
+        for (size_t k = 0; k < n; k++)
+            if (buf[k] != v) snprintf(c->failure, sizeof c->failure, "thread %u, cycle %u: byte %zu", c->id, i, k);
+        if (ptxi_mem_free(c->ctx, d)) snprintf(c->failure, sizeof c->failure, "thread %u: free failed", c->id);
+    }
+    return NULL;
+}
+
+Test(device_memory, many_threads_allocate_and_free_while_a_kernel_runs, .timeout = 300) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, add1, strlen(add1), "add1.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    enum { N = 100, THREADS = 6 };
+    static uint32_t host[N];
+    for (uint32_t i = 0; i < N; i++) host[i] = i * 3;
+    ptxi_dptr in, out;
+    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof host, &in), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof host, &out), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, in, host, sizeof host), PTXI_SUCCESS);
+    size_t free_before;
+    ptxi_mem_get_info(ctx, &free_before, NULL);
+    churner c[THREADS];
+    pthread_t t[THREADS];
+    for (unsigned k = 0; k < THREADS; k++) {
+        c[k] = (churner){ctx, k + 1, ""};
+        cr_assert_eq(pthread_create(&t[k], NULL, churn, &c[k]), 0);
+    }
+    uint32_t n = N;
+    void *args[] = {&in, &out, &n};
+    for (int r = 0; r < 100; r++) {
+        cr_assert_eq(ptxi_memset_d8(ctx, out, 0, sizeof host), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1024, 1, 1}, 0, NULL,
+                                 args),
+                     PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+        static uint32_t got[N];
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, out, sizeof got), PTXI_SUCCESS);
+        for (uint32_t i = 0; i < N; i++) cr_assert_eq(got[i], i * 3 + 1, "launch %d, element %u", r, i);
+    }
+    for (unsigned k = 0; k < THREADS; k++) {
+        pthread_join(t[k], NULL);
+        cr_expect_str_empty(c[k].failure);
+    }
+    size_t free_after;
+    ptxi_mem_get_info(ctx, &free_after, NULL);
+    cr_expect_eq(free_after, free_before, "every churned byte was given back");
+    ptxi_ctx_destroy(ctx);
 }

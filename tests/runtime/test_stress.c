@@ -113,7 +113,19 @@ static void own_module(job *j, ptxi_dptr out) {
     EXPECT_OK(j, ptxi_module_unload(m));
 }
 
-static void round_of(job *j, ptxi_stream *st, unsigned r, uint32_t *host, uint32_t *back) {
+/* Copies n words back from the device and compares them with want[]. */
+static void expect_words(job *j, unsigned r, const char *what, ptxi_dptr from, const uint32_t *want, uint32_t *back,
+                         uint32_t n) {
+    EXPECT_OK(j, ptxi_memcpy_dtoh(j->ctx, back, from, n * 4));
+    for (uint32_t i = 0; i < n; i++)
+        if (back[i] != want[i]) {
+            failed(j, "thread %u round %u: %s[%u] = %u, want %u", j->t, r, what, i, back[i], want[i]);
+            return;
+        }
+}
+
+/* host, want and back hold MAXN words each. */
+static void round_of(job *j, ptxi_stream *st, unsigned r, uint32_t *host, uint32_t *want, uint32_t *back) {
     ptxi_ctx *ctx = j->ctx;
     uint32_t n = 1 + mix(j->t, r) % MAXN, k = mix(r, j->t) | 1;
     ptxi_dptr in = 0, out = 0, copy = 0;
@@ -121,43 +133,25 @@ static void round_of(job *j, ptxi_stream *st, unsigned r, uint32_t *host, uint32
     EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4, &out));
     EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4 + 16 + 4 * (r % 7), &copy));   /* own_module uses 16 bytes */
     if (!in || !out || !copy) return;
-    for (uint32_t i = 0; i < n; i++) host[i] = mix(j->t * 7919 + r, i);
+    for (uint32_t i = 0; i < n; i++) host[i] = mix(j->t * 7919 + r, i), want[i] = host[i] * k + i;
     EXPECT_OK(j, ptxi_memcpy_htod(ctx, in, host, n * 4));
     void *aargs[] = {&out, &in, &n, &k};
     ptxi_dim3 grid = {(n + 127) / 128, 1, 1}, block = {128, 1, 1};
     EXPECT_OK(j, ptxi_launch(j->affine, grid, block, 0, st, aargs));
-    EXPECT_OK(j, ptxi_memcpy_dtoh(ctx, back, out, n * 4));
-    for (uint32_t i = 0; i < n; i++)
-        if (back[i] != host[i] * k + i) {
-            failed(j, "thread %u round %u: affine[%u] = %u, want %u", j->t, r, i, back[i], host[i] * k + i);
-            break;
-        }
+    expect_words(j, r, "affine", out, want, back, n);
     /* device to device, then a 32-bit set over the source */
     EXPECT_OK(j, ptxi_memcpy_dtod(ctx, copy, out, n * 4));
     uint32_t fill = mix(j->t, ~r);
     EXPECT_OK(j, ptxi_memset_d32(ctx, out, fill, n));
-    EXPECT_OK(j, ptxi_memcpy_dtoh(ctx, back, copy, n * 4));
-    for (uint32_t i = 0; i < n; i++)
-        if (back[i] != host[i] * k + i) {
-            failed(j, "thread %u round %u: copy[%u] = %u, want %u", j->t, r, i, back[i], host[i] * k + i);
-            break;
-        }
-    EXPECT_OK(j, ptxi_memcpy_dtoh(ctx, back, out, n * 4));
-    for (uint32_t i = 0; i < n; i++)
-        if (back[i] != fill) {
-            failed(j, "thread %u round %u: set[%u] = %u, want %u", j->t, r, i, back[i], fill);
-            break;
-        }
+    expect_words(j, r, "copy", copy, want, back, n);
+    for (uint32_t i = 0; i < n; i++) want[i] = fill;
+    expect_words(j, r, "set", out, want, back, n);
     /* device malloc and free in every thread of the grid */
     uint32_t seed = mix(~j->t, r);
     void *hargs[] = {&out, &n, &seed};
     EXPECT_OK(j, ptxi_launch(j->heapy, grid, block, 0, st, hargs));
-    EXPECT_OK(j, ptxi_memcpy_dtoh(ctx, back, out, n * 4));
-    for (uint32_t i = 0; i < n; i++)
-        if (back[i] != seed + i) {
-            failed(j, "thread %u round %u: heapy[%u] = %u, want %u", j->t, r, i, back[i], seed + i);
-            break;
-        }
+    for (uint32_t i = 0; i < n; i++) want[i] = seed + i;
+    expect_words(j, r, "heapy", out, want, back, n);
     /* one printf line per round */
     void *sargs[] = {&j->t, &r};
     EXPECT_OK(j, ptxi_launch(j->say, (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1, 1, 1}, 0, st, sargs));
@@ -182,9 +176,10 @@ static void *run_job(void *arg) {
     job *j = arg;
     ptxi_stream *st[STREAMS] = {0};
     for (unsigned s = 0; s < STREAMS; s++) EXPECT_OK(j, ptxi_stream_create(j->ctx, &st[s]));
-    uint32_t *host = malloc(MAXN * 4), *back = malloc(MAXN * 4);
-    for (unsigned r = 0; r < j->rounds && host && back; r++) round_of(j, st[r % STREAMS], r, host, back);
+    uint32_t *host = malloc(MAXN * 4), *want = malloc(MAXN * 4), *back = malloc(MAXN * 4);
+    for (unsigned r = 0; r < j->rounds && host && want && back; r++) round_of(j, st[r % STREAMS], r, host, want, back);
     free(host);
+    free(want);
     free(back);
     for (unsigned s = 0; s < STREAMS; s++) EXPECT_OK(j, ptxi_stream_destroy(st[s]));
     return NULL;
