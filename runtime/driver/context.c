@@ -242,7 +242,9 @@ CD_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
 CD_EXPORT CUresult cuCtxGetFlags(unsigned int *flags) {
     CD_CTX(ctx);
     if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
     *flags = ctx == ptxi_primary_peek() ? primary_flags : 0;
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
@@ -299,7 +301,9 @@ CD_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
     if (pl >= 0) return cd_map(ptxi_ctx_set_limit(ctx, (ptxi_limit)pl, value));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH)
         return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    pthread_mutex_lock(&lock);
     other_limits[limit] = value;
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
@@ -310,11 +314,13 @@ CD_EXPORT CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
     if (pl >= 0) return cd_map(ptxi_ctx_get_limit(ctx, (ptxi_limit)pl, pvalue));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH)
         return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    pthread_mutex_lock(&lock);
     *pvalue = other_limits[limit];
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
-static CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+static _Atomic CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
 
 CD_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
     CD_CTX(ctx);

@@ -6,6 +6,7 @@
 #ifndef CD_DRIVER_H
 #define CD_DRIVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@
 #define MODULE(m) ((ptxi_module *)(m))
 
 /* ---- init.c ---- */
-extern bool cd_initialized;
+extern _Atomic bool cd_initialized;
 /* cuInit was called, or the runtime has set up the device (it initialises the
  * driver for the program, as NVIDIA's runtime does). */
 static inline bool cd_ready(void) { return cd_initialized || ptxi_primary_peek() != NULL; }

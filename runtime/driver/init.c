@@ -10,7 +10,7 @@
 
 #include "driver.h"
 
-bool cd_initialized;
+_Atomic bool cd_initialized;
 
 /* The driver API version reported: the CUDA 13 headers ptxi is built with, and no
  * older than the NVRTC/NVVM 13.x that clients pair with it. */
