@@ -234,32 +234,29 @@ static CUresult copy3d(ptxi_ctx *ctx, side dst, side src, size_t width, size_t h
     return CUDA_SUCCESS;
 }
 
-static side linear(ptxi_ctx *ctx, const void *p, bool device) {
-    (void)ctx;
-    return (side){(uint8_t *)(uintptr_t)p, 0, 0, device};
-}
+static side linear(const void *p, bool device) { return (side){(uint8_t *)(uintptr_t)p, 0, 0, device}; }
 
 CD_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dstDevice, true), linear(ctx, srcHost, false), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true), linear(srcHost, false), ByteCount, 1, 1);
 }
 
 CD_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, dstHost, false), linear(ctx, (void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
+    return copy3d(ctx, linear(dstHost, false), linear((void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
 }
 
 CD_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dstDevice, true),
-                  linear(ctx, (void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true),
+                  linear((void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
 }
 
 /* Unified addressing: each side is device memory when the context's arena holds it. */
 CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dst, is_device(ctx, dst)),
-                  linear(ctx, (void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dst, is_device(ctx, dst)),
+                  linear((void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
 }
 
 #define ASYNC(call, stream)                                      \
@@ -286,8 +283,8 @@ CD_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCo
 CD_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                 CUcontext srcContext, size_t ByteCount) {
     if (!cd_ctx_valid(CTX(dstContext)) || !cd_ctx_valid(CTX(srcContext))) return CUDA_ERROR_INVALID_CONTEXT;
-    side d = linear(CTX(dstContext), (void *)(uintptr_t)dstDevice, true);
-    side s = linear(CTX(srcContext), (void *)(uintptr_t)srcDevice, true);
+    side d = linear((void *)(uintptr_t)dstDevice, true);
+    side s = linear((void *)(uintptr_t)srcDevice, true);
     if (!device_span(CTX(dstContext), dstDevice, ByteCount) || !device_span(CTX(srcContext), srcDevice, ByteCount))
         return CUDA_ERROR_INVALID_VALUE;
     d.device = s.device = false;   /* checked against their own contexts above */
