@@ -221,7 +221,7 @@ Test(modules, static_runtime_named) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s && cd %s && printf '%%s' 'int main() { void *p; return cudaMalloc(&p, 4) == 0; }' > st.cu"
-             " && nvcc -o static_app st.cu && LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
+             " && nvcc -o static_app st.cu && env LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
              " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD ASAN_OPTIONS=detect_leaks=0} ./static_app 2> st.err;"
              " grep -c \"ptxi: static_app links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared\" st.err",
              dir, dir);
