@@ -176,9 +176,10 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
-/* total: the device's memory (ptxi_device_props.total_global_mem, at most the
- * context's global_reserve); free: total less what is allocated. An allocation
- * that does not fit in free returns OUT_OF_MEMORY (not sticky). */
+/* total: the device's memory (ptxi_device_props.total_global_mem; at most the
+ * context's global_reserve, or half the address space it could reserve under
+ * ulimit -v); free: total less what is allocated. An allocation that does not
+ * fit in free returns OUT_OF_MEMORY (not sticky). */
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes);
 /* Blocking copies (flush points); they wait for pending launches first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n);

@@ -10,14 +10,20 @@
 #include "rt.h"
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
+#define MIN_RESERVE ((uint64_t)256 << 20)
 
 /* The arena: the device's memory, in twice as much address space (at least
- * 64 GiB) so that freed ranges wait long before they are reused, unless the
- * options give the address space. */
+ * 64 GiB) so that freed ranges wait long before they are reused. Where that
+ * much address space cannot be had (ulimit -v), a smaller arena and a device
+ * of half its size. The options may give the address space instead, and then
+ * the device is no larger. */
 static int arena_init(ptxi_ctx *ctx) {
     uint64_t mem = rt_device_memory(), reserve = ctx->opt.global_reserve;
-    if (!reserve) reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
-    return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+    if (reserve) return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+    reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
+    for (; reserve >= MIN_RESERVE; reserve /= 2)
+        if (!vm_arena_init(&ctx->arena, reserve, mem < reserve / 2 ? mem : reserve / 2)) return 0;
+    return -1;
 }
 
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s) {
