@@ -15,11 +15,15 @@
 #define CUDA_ERROR_INVALID_VALUE 1
 #define CUDA_ERROR_MEMORY_ALLOCATION 2
 #define CUDA_ERROR_INVALID_CONFIGURATION 9
+#define CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED 65
 #define CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED 69
 #define CUDA_ERROR_INVALID_DEVICE 101
 #define CUDA_ERROR_UNSUPPORTED_LIMIT 215
 #define STREAM_TAIL_LAUNCH 0x3
 #define SHARED_DEFAULT_MAX (48 * 1024)
+/* An H100 runs 30 levels of nesting without complaint (tests/cudart/programs/dynpar_limits.cu);
+ * ptxi refuses launches far deeper than any program needs, before its own stack runs out. */
+#define MAX_DEPTH 512
 
 typedef struct devlaunch {
     const vm_func *func;            /* NULL: a V1 buffer not yet launched */
@@ -36,6 +40,7 @@ typedef struct thread_error {
 /* One grid's device launches (vm_launch_cfg.devq). */
 typedef struct devq {
     ptxi_ctx *ctx;
+    unsigned depth;                 /* 0: launched from the host */
     pthread_mutex_t lock;
     devlaunch *prepared;            /* parameter buffers handed out, not launched yet */
     devlaunch *run, **run_tail;     /* launched into the other streams, in order */
@@ -121,6 +126,7 @@ static int launch(devq *q, vm_devcall *c) {
     *p = l->next;
     l->next = NULL;
     int e = !config_ok(l->func, l->g, l->b, l->shmem) ? CUDA_ERROR_INVALID_CONFIGURATION
+            : q->depth + 1 >= MAX_DEPTH ? CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED
             : atomic_load(&ctx->dev_pending) >= __atomic_load_n(&ctx->dev_pending_limit, __ATOMIC_RELAXED)
                 ? CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED
                 : 0;
@@ -182,7 +188,9 @@ int rt_devrt_call(void *c_, vm_devcall *c) {
 }
 
 /* Runs the queued grids of one list in order; the first failure ends the rest unrun. */
-static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, devlaunch *l, int rc, vm_stats *stats,
+static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats *stats, vm_fault *fault);
+
+static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, devlaunch *l, int rc, vm_stats *stats,
                     vm_fault *fault) {
     while (l) {
         devlaunch *next = l->next;
@@ -203,7 +211,7 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, devlaunch *l, in
                 cfg.cluster[d] = r[0] ? (r[d] ? r[d] : 1) : 1;
             }
             vm_stats s;
-            rc = rt_run_grid(ctx, &cfg, &s, fault);
+            rc = run_grid(ctx, &cfg, depth, &s, fault);
             stats->thread_insns += s.thread_insns;
             stats->warp_insns += s.warp_insns;
         }
@@ -213,17 +221,18 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, devlaunch *l, in
     return rc;
 }
 
-int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
+static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats *stats, vm_fault *fault) {
     devq *q = calloc(1, sizeof *q);
     if (!q) return PTXI_OUT_OF_MEMORY;
     q->ctx = ctx;
+    q->depth = depth;
     pthread_mutex_init(&q->lock, NULL);
     q->run_tail = &q->run;
     q->tail_tail = &q->tail;
     cfg->devq = q;
     int rc = vm_launch(cfg, stats, fault);
-    rc = run_list(ctx, cfg, q->run, rc, stats, fault);
-    rc = run_list(ctx, cfg, q->tail, rc, stats, fault);
+    rc = run_list(ctx, cfg, depth + 1, q->run, rc, stats, fault);
+    rc = run_list(ctx, cfg, depth + 1, q->tail, rc, stats, fault);
     while (q->prepared) {   /* buffers never launched */
         devlaunch *n = q->prepared->next;
         drop(ctx, q->prepared);
@@ -233,4 +242,8 @@ int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fa
     free(q->errs);
     free(q);
     return rc;
+}
+
+int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
+    return run_grid(ctx, cfg, 0, stats, fault);
 }
