@@ -34,6 +34,8 @@ enum {
     VM_BI_EVENT_DESTROY,
     VM_BI_DEV_MALLOC,
     VM_BI_DEV_FREE,
+    VM_BI_MEMCPY_ASYNC,
+    VM_BI_MEMSET_ASYNC,
     VM_BI_DEV_UNSUPPORTED,     /* a device-runtime call ptxi does not carry out */
 };
 

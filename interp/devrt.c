@@ -44,10 +44,10 @@ static const struct {
     {"DeviceGetCacheConfig", VM_BI_DEV_UNSUPPORTED},
     {"DeviceGetSharedMemConfig", VM_BI_DEV_UNSUPPORTED},
     {"FuncGetAttributes", VM_BI_DEV_UNSUPPORTED},
-    {"MemcpyAsync", VM_BI_DEV_UNSUPPORTED},
+    {"MemcpyAsync", VM_BI_MEMCPY_ASYNC},
     {"Memcpy2DAsync", VM_BI_DEV_UNSUPPORTED},
     {"Memcpy3DAsync", VM_BI_DEV_UNSUPPORTED},
-    {"MemsetAsync", VM_BI_DEV_UNSUPPORTED},
+    {"MemsetAsync", VM_BI_MEMSET_ASYNC},
     {"Memset2DAsync", VM_BI_DEV_UNSUPPORTED},
     {"Memset3DAsync", VM_BI_DEV_UNSUPPORTED},
     {"OccupancyMaxActiveBlocksPerMultiprocessor", VM_BI_DEV_UNSUPPORTED},
@@ -186,6 +186,14 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
          * them), which keeps every stream's order and every wait on an event recorded
          * before it: these calls need nothing more than a handle. */
         return arg(c, 0) ? 0 : 400;   /* cudaErrorInvalidResourceHandle */
+    case VM_BI_MEMCPY_ASYNC:   /* (dst, src, bytes, kind, stream) */
+        d->op = VM_DEV_MEMCPY;
+        d->a[0] = arg(c, 0), d->a[1] = arg(c, 1), d->a[2] = arg(c, 2), d->a[3] = arg(c, 4);
+        break;
+    case VM_BI_MEMSET_ASYNC:   /* (dst, value, bytes, stream) */
+        d->op = VM_DEV_MEMSET;
+        d->a[0] = arg(c, 0), d->a[1] = arg(c, 1) & 0xff, d->a[2] = arg(c, 2), d->a[3] = arg(c, 3);
+        break;
     case VM_BI_DEV_MALLOC: {
         uint64_t p = rt->malloc(rt->ctx, arg(c, 1), 16);
         if (!put(c, arg(c, 0), p, 8)) return -1;

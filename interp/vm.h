@@ -154,6 +154,8 @@ enum {
     VM_DEV_ATTRIBUTE,          /* a[0] attribute, a[1] device -> out */
     VM_DEV_LIMIT,              /* a[0] cudaLimit -> out */
     VM_DEV_HANDLE,             /* a new stream or event handle -> out */
+    VM_DEV_MEMCPY,             /* a[0] dst, a[1] src, a[2] bytes, a[3] stream */
+    VM_DEV_MEMSET,             /* a[0] dst, a[1] byte value, a[2] bytes, a[3] stream */
 };
 typedef struct vm_devcall {
     int op;
@@ -161,7 +163,7 @@ typedef struct vm_devcall {
     uint64_t thread;           /* the calling thread, unique within its grid */
     const struct vm_func *func;
     uint32_t g[3], b[3], shmem;
-    uint64_t a[2];
+    uint64_t a[4];
     uint64_t out;
 } vm_devcall;
 

@@ -7,6 +7,7 @@
  * cannot wait for a child (CUDA 12+ has no device-side cudaDeviceSynchronize), so running
  * a child after its parent's threads is one of the orders a GPU may choose; a parent that
  * spins on a flag its child sets would wait forever here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,8 @@
 #define MAX_DEPTH 512
 
 typedef struct devlaunch {
+    int op;                         /* VM_DEV_LAUNCH, VM_DEV_MEMCPY or VM_DEV_MEMSET */
+    uint64_t dst, src, bytes;       /* a copy or fill */
     const vm_func *func;            /* NULL: a V1 buffer not yet launched */
     uint32_t g[3], b[3], shmem;
     uint64_t params;
@@ -52,7 +55,7 @@ typedef struct devq {
 static _Atomic uint64_t next_handle = 0x100;
 
 static void drop(ptxi_ctx *ctx, devlaunch *l) {
-    vm_arena_free(&ctx->arena, l->params);
+    if (l->params) vm_arena_free(&ctx->arena, l->params);
     free(l);
 }
 
@@ -104,9 +107,34 @@ static int param_buffer(devq *q, vm_devcall *c) {
         memcpy(l->b, c->b, sizeof l->b);
         l->shmem = c->shmem;
     }
+    l->op = VM_DEV_LAUNCH;
     l->next = q->prepared;
     q->prepared = l;
     c->out = l->params;
+    return 0;
+}
+
+static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
+    atomic_fetch_add(&q->ctx->dev_pending, 1);
+    if (stream == STREAM_TAIL_LAUNCH) {
+        *q->tail_tail = l;
+        q->tail_tail = &l->next;
+    } else {
+        *q->run_tail = l;
+        q->run_tail = &l->next;
+    }
+}
+
+/* A copy or fill in a device-side stream: ordered with the launches around it. */
+static int transfer(devq *q, const vm_devcall *c) {
+    vm_arena *ar = &q->ctx->arena;
+    uint64_t n = c->a[2];
+    if (n && (!vm_arena_ok(ar, c->a[0], n, true) || (c->op == VM_DEV_MEMCPY && !vm_arena_ok(ar, c->a[1], n, false))))
+        return CUDA_ERROR_INVALID_VALUE;
+    devlaunch *l = calloc(1, sizeof *l);
+    if (!l) return CUDA_ERROR_MEMORY_ALLOCATION;
+    *l = (devlaunch){.op = c->op, .dst = c->a[0], .src = c->a[1], .bytes = n};
+    enqueue(q, l, c->a[3]);
     return 0;
 }
 
@@ -134,14 +162,7 @@ static int launch(devq *q, vm_devcall *c) {
         drop(ctx, l);
         return e;
     }
-    atomic_fetch_add(&ctx->dev_pending, 1);
-    if (c->a[1] == STREAM_TAIL_LAUNCH) {
-        *q->tail_tail = l;
-        q->tail_tail = &l->next;
-    } else {
-        *q->run_tail = l;
-        q->run_tail = &l->next;
-    }
+    enqueue(q, l, c->a[1]);
     return 0;
 }
 
@@ -174,6 +195,8 @@ int rt_devrt_call(void *c_, vm_devcall *c) {
     switch (c->op) {
     case VM_DEV_PARAM_BUFFER: e = param_buffer(q, c); break;
     case VM_DEV_LAUNCH: e = launch(q, c); break;
+    case VM_DEV_MEMCPY:
+    case VM_DEV_MEMSET: e = transfer(q, c); break;
     case VM_DEV_LAST_ERROR: {
         thread_error *t = error_of(q, c->thread);
         c->out = t ? (uint64_t)t->err : 0;
@@ -195,7 +218,20 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, 
     while (l) {
         devlaunch *next = l->next;
         atomic_fetch_sub(&ctx->dev_pending, 1);
-        if (!rc) {
+        if (!rc && l->op != VM_DEV_LAUNCH) {
+            /* the memory may have been freed since the call */
+            vm_arena *ar = &ctx->arena;
+            if (l->bytes && (!vm_arena_ok(ar, l->dst, l->bytes, true) ||
+                             (l->op == VM_DEV_MEMCPY && !vm_arena_ok(ar, l->src, l->bytes, false)))) {
+                snprintf(fault->msg, sizeof fault->msg, "a device-side %s of %llu bytes reaches memory no longer allocated",
+                         l->op == VM_DEV_MEMCPY ? "cudaMemcpyAsync" : "cudaMemsetAsync", (unsigned long long)l->bytes);
+                rc = PTXI_ILLEGAL_ADDRESS;
+            } else if (l->op == VM_DEV_MEMCPY) {
+                memmove((void *)(uintptr_t)l->dst, (const void *)(uintptr_t)l->src, l->bytes);
+            } else {
+                memset((void *)(uintptr_t)l->dst, (int)l->src, l->bytes);
+            }
+        } else if (!rc) {
             vm_launch_cfg cfg = {
                 .kernel = (vm_func *)l->func,
                 .grid = {l->g[0], l->g[1], l->g[2]},
