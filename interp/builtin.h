@@ -36,6 +36,8 @@ enum {
     VM_BI_DEV_FREE,
     VM_BI_MEMCPY_ASYNC,
     VM_BI_MEMSET_ASYNC,
+    VM_BI_GET_ERROR_NAME,
+    VM_BI_GET_ERROR_STRING,
     VM_BI_DEV_UNSUPPORTED,     /* a device-runtime call ptxi does not carry out */
 };
 

@@ -41,6 +41,8 @@ static const struct {
     {"EventDestroy", VM_BI_EVENT_DESTROY},
     {"Malloc", VM_BI_DEV_MALLOC},
     {"Free", VM_BI_DEV_FREE},
+    {"GetErrorName", VM_BI_GET_ERROR_NAME},
+    {"GetErrorString", VM_BI_GET_ERROR_STRING},
     {"DeviceGetCacheConfig", VM_BI_DEV_UNSUPPORTED},
     {"DeviceGetSharedMemConfig", VM_BI_DEV_UNSUPPORTED},
     {"FuncGetAttributes", VM_BI_DEV_UNSUPPORTED},
@@ -194,6 +196,13 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
         d->op = VM_DEV_MEMSET;
         d->a[0] = arg(c, 0), d->a[1] = arg(c, 1) & 0xff, d->a[2] = arg(c, 2), d->a[3] = arg(c, 3);
         break;
+    case VM_BI_GET_ERROR_NAME:
+    case VM_BI_GET_ERROR_STRING:
+        d->op = VM_DEV_ERROR_TEXT;
+        d->a[0] = arg(c, 0), d->a[1] = callee->builtin == VM_BI_GET_ERROR_STRING;
+        rt->devrt(rt->ctx, d);
+        ret(c, d->out);
+        return 0;
     case VM_BI_DEV_MALLOC: {
         uint64_t p = rt->malloc(rt->ctx, arg(c, 1), 16);
         if (!put(c, arg(c, 0), p, 8)) return -1;
@@ -232,8 +241,7 @@ int vm_devrt_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes)
         vm_devcall d = {.grid = cfg->devq, .thread = w->cta->linear * per_cta + w->id * VM_LANES + (unsigned)l};
         int e = one(&c, callee, rt, &d);
         if (e < 0) return -1;
-        if (callee->builtin != VM_BI_GET_PARAMETER_BUFFER && callee->builtin != VM_BI_GET_PARAMETER_BUFFER_V2)
-            ret(&c, (uint64_t)e);
+        if (d.op != VM_DEV_PARAM_BUFFER && d.op != VM_DEV_ERROR_TEXT) ret(&c, (uint64_t)e);
         if (e && d.op != VM_DEV_LAST_ERROR) {
             vm_devcall s = {.op = VM_DEV_SET_ERROR, .grid = cfg->devq, .thread = d.thread, .a = {(uint64_t)e}};
             rt->devrt(rt->ctx, &s);

@@ -156,6 +156,7 @@ enum {
     VM_DEV_HANDLE,             /* a new stream or event handle -> out */
     VM_DEV_MEMCPY,             /* a[0] dst, a[1] src, a[2] bytes, a[3] stream */
     VM_DEV_MEMSET,             /* a[0] dst, a[1] byte value, a[2] bytes, a[3] stream */
+    VM_DEV_ERROR_TEXT,         /* a[0] cudaError_t, a[1] 0 its name, 1 its message -> out: a device string */
 };
 typedef struct vm_devcall {
     int op;

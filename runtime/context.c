@@ -187,6 +187,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     release_all(ctx);
     if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
+    ctx->dev_error_texts = 0;   /* it was in the arena */
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     ctx->detail[0] = 0;

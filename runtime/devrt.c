@@ -54,6 +54,44 @@ typedef struct devq {
 
 static _Atomic uint64_t next_handle = 0x100;
 
+/* cudaGetErrorName and cudaGetErrorString in device code answer what the host's do. */
+static const struct {
+    int code;
+    const char *name, *text;
+} error_texts[] = {
+#define X(v, n, t) {v, #n, t},
+#include "cudart/errors.def"
+#undef X
+};
+static const char unknown_error[] = "unrecognized error code";
+
+/* The address of the device's copy of one name or message: every one of them, made
+ * once per context in device memory, then the text for unknown codes. */
+static uint64_t error_text(ptxi_ctx *ctx, int code, bool message) {
+    size_t n = sizeof error_texts / sizeof error_texts[0], total = sizeof unknown_error;
+    for (size_t k = 0; k < n; k++) total += strlen(error_texts[k].name) + strlen(error_texts[k].text) + 2;
+    pthread_mutex_lock(&ctx->lock);
+    uint64_t base = ctx->dev_error_texts;
+    if (!base && (base = vm_arena_alloc(&ctx->arena, total, VM_SH_GLOBAL, "device error texts"))) {
+        char *p = (char *)(uintptr_t)base;
+        for (size_t k = 0; k < n; k++) {
+            p = stpcpy(p, error_texts[k].name) + 1;
+            p = stpcpy(p, error_texts[k].text) + 1;
+        }
+        strcpy(p, unknown_error);
+        ctx->dev_error_texts = base;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (!base) return 0;
+    uint64_t off = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t ln = strlen(error_texts[k].name) + 1;
+        if (error_texts[k].code == code) return base + off + (message ? ln : 0);
+        off += ln + strlen(error_texts[k].text) + 1;
+    }
+    return base + off;
+}
+
 static void drop(ptxi_ctx *ctx, devlaunch *l) {
     if (l->params) vm_arena_free(&ctx->arena, l->params);
     free(l);
@@ -189,6 +227,7 @@ int rt_devrt_call(void *c_, vm_devcall *c) {
         return 0;
     }
     case VM_DEV_HANDLE: c->out = atomic_fetch_add(&next_handle, 0x10); return 0;
+    case VM_DEV_ERROR_TEXT: c->out = error_text(ctx, (int)c->a[0], c->a[1] != 0); return 0;
     default: break;
     }
     pthread_mutex_lock(&q->lock);

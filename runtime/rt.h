@@ -93,6 +93,7 @@ struct ptxi_ctx {
     uint64_t host_seq;
     size_t dev_pending_limit;  /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
     _Atomic size_t dev_pending;   /* device-side launches queued and not yet started (devrt.c) */
+    uint64_t dev_error_texts;  /* device copy of the error names and messages (devrt.c), under `lock` */
 };
 
 /* The device runtime (devrt.c): the vm_runtime.devrt service, and a grid's run with
