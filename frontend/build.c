@@ -203,6 +203,8 @@ void fe_param(fe_parser *p, fe_span name, ir_loc loc) {
         return;
     }
     v->func = p->fn;
+    if (p->fn->is_entry && v->space != IR_SPACE_PARAM)
+        fe_error(p, loc, "kernel parameter '%s' must be in the .param state space", v->name);
     if (p->param_ctx) {
         *VEC_PUSH(p, p->rets) = v;   /* bound once the function's name is known */
     } else {

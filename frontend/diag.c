@@ -149,6 +149,17 @@ void fe_diags_print_ptxas(const fe_diags *d, FILE *out) {
     free(order);
 }
 
+char *fe_diags_string(const fe_diags *d, bool ptxas_style) {
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f) return NULL;
+    if (ptxas_style) fe_diags_print_ptxas(d, f);
+    else fe_diags_print(d, f);
+    fclose(f);
+    return buf;
+}
+
 void fe_diags_free(fe_diags *d) {
     for (uint32_t i = 0; i < d->n; i++)
         free(d->v[i].msg);

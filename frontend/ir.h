@@ -384,6 +384,8 @@ void fe_diags_print(const fe_diags *d, FILE *out);
 char *fe_read_file(const char *path, size_t *len);
 /* The same diagnostics as ptxas words them: `ptxas FILE, line N; error   : msg`. */
 void fe_diags_print_ptxas(const fe_diags *d, FILE *out);
+/* Either printout as a malloc'd string ("" when there is nothing to say; NULL when out of memory). */
+char *fe_diags_string(const fe_diags *d, bool ptxas_style);
 void fe_diags_free(fe_diags *d);
 
 /* Writes the module back as PTX that parses to an equal module. */

@@ -29,6 +29,7 @@
  *     address operand"], 64-bit ones for generic and .global addresses under
  *     .address_size 64 ["32-Bit ABI ... not supported"], immediate addresses
  *     only in .local ["Immediate addresses allowed only for .local"];
+ *   - no call to a kernel ["Illegal call target, device function expected"];
  *   - no st/atom/red to .const, no atom/red in .local ["State space incorrect"],
  *     no st to a kernel parameter ["Illegal to write to function input
  *     parameter"]. */
@@ -316,10 +317,11 @@ static int vec_elem_bytes(vctx *c, const ir_operand *o) {
 /* the data operand of ld/ldu/st: a vector of N elements exactly when .vN is named */
 static void check_ldst_vector(vctx *c, const ir_operand *o, unsigned pos) {
     unsigned n = ir_has_mod(c->in, IR_MOD_V2) ? 2 : ir_has_mod(c->in, IR_MOD_V4) ? 4 : ir_has_mod(c->in, IR_MOD_V8) ? 8 : 0;
-    bool vec = o->kind == IR_OPND_VEC && !(n == 0 && o->nsub == 1);   /* Triton's { %r1 } is a scalar */
+    /* ptxas takes {%r} as %r, and Triton writes it */
+    bool vec = o->kind == IR_OPND_VEC && !(n == 0 && o->nsub == 1);
     if (n && !vec)
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' must be a vector of %u elements", pos + 1, c->mn, n);
-    else if (vec && o->nsub != n && !(n == 0 && o->nsub == 1))   /* ptxas takes {%r} as %r (Triton writes it) */
+    else if (vec && o->nsub != n)
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' has %u elements, but the instruction %s", pos + 1, c->mn,
                     o->nsub, n == 2 ? "names .v2" : n == 4 ? "names .v4" : n == 8 ? "names .v8" : "takes a scalar");
     else if (vec && vec_elem_bytes(c, o) < 0)
@@ -348,6 +350,12 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
     char mn[128];
     ir_insn_mnemonic(in, mn, sizeof mn);
     fe_check_form(in, mn, d);
+    /* call [(ret),] target [, (params)]: kernels are launched, never called
+     * ["Illegal call target, device function expected"] */
+    for (uint32_t i = 0; in->op == IR_OP_CALL && i < in->nopnds; i++)
+        if (in->opnds[i].kind == IR_OPND_FUNC && in->opnds[i].func->is_entry)
+            fe_diag_add(d, in->opnds[i].loc, false, "'%s' is a kernel: only .func functions can be called",
+                        in->opnds[i].func->name);
     const rule *r = rule_of[in->op];
     if (in->op == IR_OP_LD || in->op == IR_OP_LDU)
         r = &ld_rule;

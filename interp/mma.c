@@ -1,6 +1,7 @@
 /* mma.c — warp-level matrix instructions with the fragment layouts of the PTX
- * ISA: mma.sync in every dense shape and type (f16, bf16, tf32, f64, e4m3 and
- * e5m2, s8/u8, s4/u4, b1 with .xor/.and and .popc), mma.sp and
+ * ISA: mma.sync in every dense shape and type (f16, bf16, tf32, f64 m8n8k4
+ * and m16n8k4/k8/k16, e4m3 and e5m2, s8/u8, s4/u4, b1 with .xor/.and and
+ * .popc), mma.sp and
  * mma.sp::ordered_metadata (2:4 sparse A with its metadata and sparsity
  * selector), ldmatrix and stmatrix (m8n8 .x1/.x2/.x4, .trans). The whole warp
  * takes part (.aligned). What the product computes is mma_core.c's. */
@@ -22,7 +23,7 @@ typedef struct mma_rec {
     uint8_t sel;               /* sparsity selector */
     uint8_t nmat;              /* ldmatrix/stmatrix: 1, 2 or 4 */
     bool trans;
-    vm_opnd d[4], a[4], b[4], c[4], e;
+    vm_opnd d[4], a[8], b[4], c[4], e;
     uint8_t nd, na, nb, nc;
 } mma_rec;
 
@@ -95,7 +96,7 @@ static void gather(const mma_rec *r, const uint8_t *fb, const vm_opnd *regs, int
                    void (*pos)(const mma_rec *, int, int, int *, int *), uint64_t *M) {
     int per = per_reg(t);
     for (int l = 0; l < VM_LANES; l++) {
-        uint64_t v[4];
+        uint64_t v[8];
         for (int q = 0; q < nregs; q++) v[q] = get_reg(fb, regs[q].off, regs[q].kind, l);
         for (int i = 0; i < nregs * per; i++) {
             int row, col;
@@ -109,7 +110,7 @@ static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
         vm_fault_at(w, i, __builtin_ctz(m), 105, "%s needs the whole warp (active lanes 0x%08x)",
-                    r->sparse ? "mma.sp.sync" : "mma.sync", m);
+                    r->sparse ? "mma.sp" : "mma.sync", m);
         return VM_EXT_FAULT;
     }
     static _Thread_local uint64_t A[VM_MMA_MAX_AB], As[VM_MMA_MAX_AB], B[VM_MMA_MAX_AB];
@@ -207,7 +208,7 @@ static bool form_ok(const vm_mma_op *o, bool sp) {
     if (ta == MT_TF32)
         return tb == ta && m16 && (sp ? k == 8 || k == 16 : k == 4 || k == 8) && o->tc == MT_F32 && o->td == MT_F32;
     if (ta == MT_F64)
-        return !sp && tb == ta && !m16 && k == 4 && o->tc == MT_F64 && o->td == MT_F64;
+        return !sp && tb == ta && (m16 ? k == 4 || k == 8 || k == 16 : k == 4) && o->tc == MT_F64 && o->td == MT_F64;
     if (is_fp8(ta))
         return is_fp8(tb) && m16 && k == (sp ? 64 : 32) &&
                ((o->tc == MT_F32 && o->td == MT_F32) || (!sp && o->tc == MT_F16 && o->td == MT_F16));
@@ -248,7 +249,7 @@ static bool lower_mma(lctx *lc, const ir_insn *in, mma_rec *r) {
     }
     uint8_t w64 = o->ta == MT_F64 ? IR_T_F64 : IR_T_B32;
     r->nd = regs(lc, &in->opnds[0], r->d, 4, true, w64);
-    r->na = regs(lc, &in->opnds[1], r->a, 4, false, w64);
+    r->na = regs(lc, &in->opnds[1], r->a, 8, false, w64);
     r->nb = regs(lc, &in->opnds[2], r->b, 4, false, w64);
     r->nc = regs(lc, &in->opnds[3], r->c, 4, false, w64);
     /* registers per operand follow from the shape: 32 lanes hold each matrix once */

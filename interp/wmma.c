@@ -3,12 +3,9 @@
  * (m16n16k16, m32n8k16, m8n32k16; f16 or f32 accumulators), bf16, tf32
  * (m16n16k8), f64 (m8n8k4), s8/u8 (the three f16 shapes), s4/u4 (m8n8k32) and
  * b1 (m8n8k128, .xor or .and with .popc), every layout and leading dimension.
- * Fragments are opaque in CUDA (element i of a fragment is only ever used
- * element-wise), so ptxi picks its own layout: element j of lane l's fragment
- * (E elements per lane, packed in its registers as the types are in memory) is
- * element (l*E + j) mod (rows*cols) of the matrix in row-major order, so a
- * fragment the warp holds twice (as the f16 ones are on hardware) is simply
- * repeated. The product is mma_core.c's, as for mma.sync. */
+ * Fragments hold the elements' memory bits where an H100 puts them
+ * (elem_at), so a program that reads fragment elements by position sees the
+ * GPU's values. The product is mma_core.c's, as for mma.sync. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,11 +37,34 @@ static void dims(const vm_mma_op *o, int which, unsigned *rows, unsigned *cols) 
 /* Elements of type t per register (f64: one per 64-bit register). */
 static unsigned per_reg(int t) { return t == MT_F64 ? 1 : 32u / (unsigned)vm_mt_bits(t); }
 
-/* Matrix index (row-major) of element e of lane l's fragment of E elements. */
-static unsigned elem_at(const vm_mma_op *o, int which, unsigned E, int l, unsigned e) {
-    unsigned rows, cols;
-    dims(o, which, &rows, &cols);
-    return ((unsigned)l * E + e) % (rows * cols);
+/* Matrix index (row-major) of element e of lane l's fragment of type t: the
+ * H100's layout (recorded: ptx-samples/wmma_frag), the same for both memory
+ * layouts. A fragment is a sequence of blocks that mma.sync's fragments are
+ * made of: A blocks of 8 rows x 4P columns (P elements per register; lane
+ * group g has row g, its lane q columns qP..qP+P-1), taken by 16-row tile,
+ * then column, then 8-row half; B blocks of 4P rows x 8 columns (rows qP.., column
+ * g), by column, then row; C blocks of 8 x 8 (row g, columns 2q, 2q+1), as A.
+ * m8n32k16 is the transposed m32n8k16 (A as B of it, B as A, C as C). A
+ * fragment with more registers than blocks (f16 A and B) repeats them. */
+static unsigned elem_at(const vm_mma_op *o, int which, int t, int l, unsigned e) {
+    unsigned R0, C0, R, C;
+    dims(o, which, &R0, &C0);
+    bool tr = o->m == 8 && o->n == 32;
+    int w = which == 'd' ? 'c' : which;
+    if (tr) w = w == 'a' ? 'b' : w == 'b' ? 'a' : 'c';
+    R = tr ? C0 : R0, C = tr ? R0 : C0;
+    unsigned g = (unsigned)l >> 2, q = (unsigned)l & 3, P = per_reg(t), row, col;
+    if (w == 'b') {
+        unsigned bh = 4 * P, nb = e / P % (R / bh * (C / 8));
+        row = nb % (R / bh) * bh + q * P + e % P;
+        col = nb / (R / bh) * 8 + g;
+    } else {
+        unsigned eb = w == 'c' ? 2 : P, bw = w == 'c' ? 8 : 4 * P, halves = R >= 16 ? 2 : 1;
+        unsigned per_tile = halves * (C / bw), nb = e / eb % (R / 8 * (C / bw)), rem = nb % per_tile;
+        row = nb / per_tile * 8 * halves + rem % halves * 8 + g;
+        col = rem / halves * bw + (w == 'c' ? 2 * q : q * P) + e % eb;
+    }
+    return tr ? col * C0 + row : row * C0 + col;
 }
 
 static void read_regs(const uint8_t *fb, const vm_opnd *regs, int n, int l, uint64_t *v) {
@@ -67,7 +87,7 @@ static int run_ldst(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
         uint32_t stride = ((const uint32_t *)(fb + w->stride))[l];
         if (w->kind == W_STORE) read_regs(fb, w->r, w->nr, l, v);
         for (unsigned e = 0; e < E; e++) {
-            unsigned idx = elem_at(&w->op, w->which, E, l, e), r = idx / cols, c = idx % cols;
+            unsigned idx = elem_at(&w->op, w->which, w->t, l, e), r = idx / cols, c = idx % cols;
             uint64_t bit = (uint64_t)(w->col ? c * stride + r : r * stride + c) * bits;
             uint8_t *p = xlate(wp, fb, i, l, base + bit / 8, bytes, w->kind == W_STORE);
             if (!p) return VM_EXT_FAULT;
@@ -86,7 +106,7 @@ static void gather(const uint8_t *fb, const vm_mma_op *o, int which, int t, cons
     for (int l = 0; l < VM_LANES; l++) {
         uint64_t v[8];
         read_regs(fb, regs, n, l, v);
-        for (unsigned e = 0; e < E; e++) M[elem_at(o, which, E, l, e)] = vm_mt_get(t, v, e);
+        for (unsigned e = 0; e < E; e++) M[elem_at(o, which, t, l, e)] = vm_mt_get(t, v, e);
     }
 }
 
@@ -106,7 +126,7 @@ static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     unsigned E = w->nd * per_reg(o->td);
     for (int l = 0; l < VM_LANES; l++) {
         uint64_t v[8] = {0};
-        for (unsigned e = 0; e < E; e++) vm_mt_put(o->td, v, e, D[elem_at(o, 'd', E, l, e)]);
+        for (unsigned e = 0; e < E; e++) vm_mt_put(o->td, v, e, D[elem_at(o, 'd', o->td, l, e)]);
         write_regs(fb, w->d, w->nd, l, v);
     }
     return VM_EXT_NEXT;

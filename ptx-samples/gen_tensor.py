@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the tensor-core samples' generated parts: the inputs and run.args of
-wmma_types, wmma_guide, mma_subbyte and mma_sparse, and the CUDA sources of
+wmma_types, wmma_guide, mma_subbyte, mma_sparse, wmma_frag and mma_f64, and the CUDA sources of
 mma_subbyte and mma_sparse (one kernel per instruction form, operands passed
 register by register so that every bit of every fragment is random).
 Deterministic (the LCG of gen_inputs.py): rerunning it reproduces the files."""
@@ -317,8 +317,40 @@ def mma_sparse():
     put(smp, 'meta_tf32.bin', u32s([meta_word(r, True) for _ in range(SEEDS * 32)]))
 
 
+# ---- wmma_frag: fragment layouts (no inputs) ----
+
+FRAG = ['f16_m16n16k16', 'f16_m32n8k16', 'f16_m8n32k16', 'f16acc_m16n16k16', 'f16acc_m32n8k16', 'f16acc_m8n32k16',
+        'bf16_m16n16k16', 'bf16_m32n8k16', 'bf16_m8n32k16', 'tf32_m16n16k8', 'f64_m8n8k4', 's8_m16n16k16',
+        's8_m32n8k16', 's8_m8n32k16', 'u8_m16n16k16', 's4_m8n8k32', 'u4_m8n8k32', 'b1_m8n8k128']
+
+
+def wmma_frag():
+    lines = []
+    for name in FRAG:
+        n = 4 if name[:2] in ('s4', 'u4', 'b1') else 6
+        lines.append('--kernel %s --grid %d --block 32 --arg zeros:%d --arg zeros:%d --out 1=frag.bin'
+                     % (name, n, n * 8192, n * 4096))
+    text('wmma_frag', 'run.args', '\n'.join(lines) + '\n')
+
+
+# ---- mma_f64 ----
+
+def mma_f64():
+    smp = 'mma_f64'
+    r = Lcg(105)
+    for x in ('a', 'b', 'c'):
+        put(smp, '%s.bin' % x, u64s([f64_bits(r, -20, 20) for _ in range(SEEDS * 8 * 32)]))
+    lines = []
+    for name, nd in (('m8n8k4', 2), ('m16n8k4', 4), ('m16n8k8', 4), ('m16n8k16', 4)):
+        lines.append('--kernel %s --grid %d --block 32 --arg file:a.bin --arg file:b.bin --arg file:c.bin '
+                     '--arg zeros:%d --out 3=d.bin' % (name, SEEDS, SEEDS * nd * 32 * 8))
+    text(smp, 'run.args', '\n'.join(lines) + '\n')
+
+
 if __name__ == '__main__':
     wmma_types()
     wmma_guide()
     mma_subbyte()
     mma_sparse()
+    wmma_frag()
+    mma_f64()

@@ -157,15 +157,9 @@ ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, c
     m->ir = fe_parse(text, len, m->path, &d);
     if (m->ir && !d.nerrors) fe_validate(m->ir, &d);
     if (!m->ir || d.nerrors) {
-        char *buf = NULL;
-        size_t n = 0;
-        FILE *f = open_memstream(&buf, &n);
-        if (f) {
-            fe_diags_print(&d, f);
-            fclose(f);
-            rt_detail(ctx, "%s", buf ? buf : "");
-            free(buf);
-        }
+        char *buf = fe_diags_string(&d, false);
+        rt_detail(ctx, "%s", buf ? buf : "");
+        free(buf);
         fe_diags_free(&d);
         return fail(ctx, m, PTXI_INVALID_PTX);
     }

@@ -19,6 +19,21 @@ static unsigned primary_flags;
 static ptxi_ctx **owned;              /* contexts from cuCtxCreate, live */
 static size_t nowned, capowned;
 
+static void forget(ptxi_ctx *c) {
+    cd_modules_forget(c);
+    cd_memory_forget(c);
+    cd_pools_forget(c);
+}
+
+static void on_primary_reset(void *arg) {
+    (void)arg;
+    forget(ptxi_primary_peek());
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+static void install(void) { ptxi_primary_on_reset(on_primary_reset, NULL); }
+void cd_install_hooks(void) { pthread_once(&hooks_once, install); }
+
 bool cd_ctx_valid(ptxi_ctx *c) {
     if (!c) return false;
     if (c == ptxi_primary_peek()) return true;
@@ -35,6 +50,7 @@ static ptxi_ctx *current(void) { return depth ? stack[depth - 1] : ptxi_primary_
 
 CUresult cd_current(ptxi_ctx **out) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    cd_install_hooks();
     ptxi_ctx *c = current();
     if (!c || !cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
     ptxi_status st = ptxi_ctx_peek_last_error(c);
@@ -164,6 +180,7 @@ CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
     for (int r = 0; r < depth; r++)
         if (stack[r] != c) stack[w++] = stack[r];
     depth = w;
+    forget(c);
     ptxi_ctx_destroy(c);
     return CUDA_SUCCESS;
 }
@@ -225,7 +242,9 @@ CD_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
 CD_EXPORT CUresult cuCtxGetFlags(unsigned int *flags) {
     CD_CTX(ctx);
     if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
     *flags = ctx == ptxi_primary_peek() ? primary_flags : 0;
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
@@ -282,7 +301,9 @@ CD_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
     if (pl >= 0) return cd_map(ptxi_ctx_set_limit(ctx, (ptxi_limit)pl, value));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH)
         return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    pthread_mutex_lock(&lock);
     other_limits[limit] = value;
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
@@ -293,11 +314,13 @@ CD_EXPORT CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
     if (pl >= 0) return cd_map(ptxi_ctx_get_limit(ctx, (ptxi_limit)pl, pvalue));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH)
         return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    pthread_mutex_lock(&lock);
     *pvalue = other_limits[limit];
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
-static CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+static _Atomic CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
 
 CD_EXPORT CUresult cuCtxSetCacheConfig(CUfunc_cache config) {
     CD_CTX(ctx);

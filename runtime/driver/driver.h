@@ -6,6 +6,7 @@
 #ifndef CD_DRIVER_H
 #define CD_DRIVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@
 #define MODULE(m) ((ptxi_module *)(m))
 
 /* ---- init.c ---- */
-extern bool cd_initialized;
+extern _Atomic bool cd_initialized;
 /* cuInit was called, or the runtime has set up the device (it initialises the
  * driver for the program, as NVIDIA's runtime does). */
 static inline bool cd_ready(void) { return cd_initialized || ptxi_primary_peek() != NULL; }
@@ -47,6 +48,14 @@ bool cd_ctx_valid(ptxi_ctx *c);
         CUresult r_ = cd_current(&ctx);          \
         if (r_ != CUDA_SUCCESS) return r_;       \
     } while (0)
+
+/* What the driver notes about a context (module handles, host and managed
+ * allocations, pool use) is dropped when the context's memory and modules go:
+ * cuCtxDestroy, and a reset of the primary context (a hook cuInit installs). */
+void cd_modules_forget(ptxi_ctx *c);
+void cd_memory_forget(ptxi_ctx *c);
+void cd_pools_forget(ptxi_ctx *c);
+void cd_install_hooks(void);
 
 /* ---- stream.c ---- */
 /* A stream argument: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the default

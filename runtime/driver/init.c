@@ -10,7 +10,7 @@
 
 #include "driver.h"
 
-bool cd_initialized;
+_Atomic bool cd_initialized;
 
 /* The driver API version reported: the CUDA 13 headers ptxi is built with, and no
  * older than the NVRTC/NVVM 13.x that clients pair with it. */
@@ -58,6 +58,7 @@ CUresult cd_map(ptxi_status s) {
 
 CD_EXPORT CUresult cuInit(unsigned int Flags) {
     if (Flags) return CUDA_ERROR_INVALID_VALUE;
+    cd_install_hooks();
     cd_initialized = true;
     return CUDA_SUCCESS;
 }

@@ -18,17 +18,18 @@ typedef struct host_alloc {
     size_t size;
     int kind;
     unsigned flags;
+    ptxi_ctx *ctx;
     struct host_alloc *next;
 } host_alloc;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static host_alloc *allocs;
 
-static void note(uint64_t base, size_t size, int kind, unsigned flags) {
+static void note(ptxi_ctx *ctx, uint64_t base, size_t size, int kind, unsigned flags) {
     host_alloc *a = malloc(sizeof *a);
     if (!a) return;   /* the memory then reads as device memory */
     pthread_mutex_lock(&lock);
-    *a = (host_alloc){base, size, kind, flags, allocs};
+    *a = (host_alloc){base, size, kind, flags, ctx, allocs};
     allocs = a;
     pthread_mutex_unlock(&lock);
 }
@@ -46,6 +47,21 @@ static bool find_note(uint64_t p, bool take, host_alloc *out) {
     pthread_mutex_unlock(&lock);
     if (a && take) free(a);
     return a != NULL;
+}
+
+/* The context's memory is gone (destroyed, or the primary context reset). */
+void cd_memory_forget(ptxi_ctx *c) {
+    pthread_mutex_lock(&lock);
+    for (host_alloc **q = &allocs; *q;) {
+        host_alloc *a = *q;
+        if (a->ctx == c) {
+            *q = a->next;
+            free(a);
+        } else {
+            q = &a->next;
+        }
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- allocation ---- */
@@ -87,7 +103,7 @@ CD_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigne
         return CUDA_ERROR_INVALID_VALUE;
     ptxi_dptr p = 0;
     CUresult r = cd_map(ptxi_mem_alloc_managed(ctx, bytesize, &p));
-    if (r == CUDA_SUCCESS) note(p, bytesize, KIND_MANAGED, flags);
+    if (r == CUDA_SUCCESS) note(ctx, p, bytesize, KIND_MANAGED, flags);
     *dptr = (CUdeviceptr)p;
     return r;
 }
@@ -100,7 +116,7 @@ CD_EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags
         return CUDA_ERROR_INVALID_VALUE;
     ptxi_dptr p = 0;
     CUresult r = cd_map(ptxi_mem_alloc_managed(ctx, bytesize, &p));
-    if (r == CUDA_SUCCESS) note(p, bytesize, KIND_HOST, Flags);
+    if (r == CUDA_SUCCESS) note(ctx, p, bytesize, KIND_HOST, Flags);
     *pp = (void *)(uintptr_t)p;
     return r;
 }
@@ -143,7 +159,7 @@ CD_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int F
     if (!p || !bytesize) return CUDA_ERROR_INVALID_VALUE;
     if (find_note((uint64_t)(uintptr_t)p, false, NULL)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
     CUresult r = cd_map(ptxi_mem_register_host(ctx, p, bytesize));
-    if (r == CUDA_SUCCESS) note((uint64_t)(uintptr_t)p, bytesize, KIND_REGISTERED, Flags);
+    if (r == CUDA_SUCCESS) note(ctx, (uint64_t)(uintptr_t)p, bytesize, KIND_REGISTERED, Flags);
     return r;
 }
 CD_ALIAS(cuMemHostRegister, cuMemHostRegister_v2);
@@ -218,32 +234,29 @@ static CUresult copy3d(ptxi_ctx *ctx, side dst, side src, size_t width, size_t h
     return CUDA_SUCCESS;
 }
 
-static side linear(ptxi_ctx *ctx, const void *p, bool device) {
-    (void)ctx;
-    return (side){(uint8_t *)(uintptr_t)p, 0, 0, device};
-}
+static side linear(const void *p, bool device) { return (side){(uint8_t *)(uintptr_t)p, 0, 0, device}; }
 
 CD_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dstDevice, true), linear(ctx, srcHost, false), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true), linear(srcHost, false), ByteCount, 1, 1);
 }
 
 CD_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, dstHost, false), linear(ctx, (void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
+    return copy3d(ctx, linear(dstHost, false), linear((void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
 }
 
 CD_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dstDevice, true),
-                  linear(ctx, (void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true),
+                  linear((void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
 }
 
 /* Unified addressing: each side is device memory when the context's arena holds it. */
 CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear(ctx, (void *)(uintptr_t)dst, is_device(ctx, dst)),
-                  linear(ctx, (void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dst, is_device(ctx, dst)),
+                  linear((void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
 }
 
 #define ASYNC(call, stream)                                      \
@@ -270,8 +283,8 @@ CD_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCo
 CD_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                 CUcontext srcContext, size_t ByteCount) {
     if (!cd_ctx_valid(CTX(dstContext)) || !cd_ctx_valid(CTX(srcContext))) return CUDA_ERROR_INVALID_CONTEXT;
-    side d = linear(CTX(dstContext), (void *)(uintptr_t)dstDevice, true);
-    side s = linear(CTX(srcContext), (void *)(uintptr_t)srcDevice, true);
+    side d = linear((void *)(uintptr_t)dstDevice, true);
+    side s = linear((void *)(uintptr_t)srcDevice, true);
     if (!device_span(CTX(dstContext), dstDevice, ByteCount) || !device_span(CTX(srcContext), srcDevice, ByteCount))
         return CUDA_ERROR_INVALID_VALUE;
     d.device = s.device = false;   /* checked against their own contexts above */

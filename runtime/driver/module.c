@@ -10,28 +10,28 @@
 
 #include "driver.h"
 
-/* Live modules, for checking module and function handles. */
+/* Live modules, for checking module and function handles, with their context. */
+typedef struct mod_entry {
+    ptxi_module *m;
+    ptxi_ctx *ctx;
+    bool library;
+} mod_entry;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static ptxi_module **mods;
-static bool *is_library;
+static mod_entry *mods;
 static size_t nmods, capmods;
 
-static bool add_module(ptxi_module *m, bool library) {
+static bool add_module(ptxi_module *m, ptxi_ctx *ctx, bool library) {
     pthread_mutex_lock(&lock);
     if (nmods == capmods) {
         size_t cap = capmods ? 2 * capmods : 16;
-        ptxi_module **n = realloc(mods, cap * sizeof *n);
-        if (n) mods = n;
-        bool *l = realloc(is_library, cap * sizeof *l);
-        if (l) is_library = l;
-        if (!n || !l) {
+        mod_entry *n = realloc(mods, cap * sizeof *n);
+        if (!n) {
             pthread_mutex_unlock(&lock);
             return false;
         }
-        capmods = cap;
+        mods = n, capmods = cap;
     }
-    is_library[nmods] = library;
-    mods[nmods++] = m;
+    mods[nmods++] = (mod_entry){m, ctx, library};
     pthread_mutex_unlock(&lock);
     return true;
 }
@@ -39,12 +39,9 @@ static bool add_module(ptxi_module *m, bool library) {
 static bool take_module(ptxi_module *m) {
     pthread_mutex_lock(&lock);
     size_t i = 0;
-    while (i < nmods && mods[i] != m) i++;
+    while (i < nmods && mods[i].m != m) i++;
     bool found = i < nmods;
-    if (found) {
-        mods[i] = mods[--nmods];
-        is_library[i] = is_library[nmods];
-    }
+    if (found) mods[i] = mods[--nmods];
     pthread_mutex_unlock(&lock);
     return found;
 }
@@ -52,34 +49,37 @@ static bool take_module(ptxi_module *m) {
 static bool module_valid(ptxi_module *m) {
     pthread_mutex_lock(&lock);
     bool ok = false;
-    for (size_t i = 0; i < nmods && !ok; i++) ok = mods[i] == m;
+    for (size_t i = 0; i < nmods && !ok; i++) ok = mods[i].m == m;
     pthread_mutex_unlock(&lock);
     return ok;
 }
 
+/* The entry whose module holds k (under the lock), or NULL. */
+static mod_entry *entry_of(ptxi_kernel *k) {
+    for (size_t i = 0; k && i < nmods; i++)
+        for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i].m); j < n; j++)
+            if (ptxi_module_kernel_at(mods[i].m, j) == k) return &mods[i];
+    return NULL;
+}
+
 bool cd_kernel_of_library(ptxi_kernel *k, bool *library) {
-    if (!k) return false;
     pthread_mutex_lock(&lock);
-    bool ok = false;
-    for (size_t i = 0; i < nmods && !ok; i++)
-        for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i]); j < n && !ok; j++)
-            if ((ok = ptxi_module_kernel_at(mods[i], j) == k) && library) *library = is_library[i];
+    mod_entry *e = entry_of(k);
+    if (e && library) *library = e->library;
     pthread_mutex_unlock(&lock);
-    return ok;
+    return e != NULL;
 }
 
 bool cd_kernel_valid(ptxi_kernel *k) { return cd_kernel_of_library(k, NULL); }
 
-/* A reset of the primary context unloaded its modules. */
-static void forget_all(void *arg) {
-    (void)arg;
+/* The context's modules are gone (destroyed, or the primary context reset). */
+void cd_modules_forget(ptxi_ctx *c) {
     pthread_mutex_lock(&lock);
-    nmods = 0;
+    for (size_t i = 0; i < nmods;)
+        if (mods[i].ctx == c) mods[i] = mods[--nmods];
+        else i++;
     pthread_mutex_unlock(&lock);
 }
-
-static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
-static void install_hook(void) { ptxi_primary_on_reset(forget_all, NULL); }
 
 /* ---- images ---- */
 
@@ -152,7 +152,6 @@ static void jit_report(jit_logs *l, const char *error) {
  * to stderr (a program that does not read the log still learns why). */
 static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_logs *logs, bool library,
                      ptxi_module **out) {
-    pthread_once(&hook_once, install_hook);
     char msg[1024];
     char *ptx;
     size_t len;
@@ -161,7 +160,7 @@ static CUresult load(ptxi_ctx *ctx, const void *image, const char *name, jit_log
         ptxi_status s = ptxi_module_load_data(ctx, ptx, len, name, out);
         free(ptx);
         if (s == PTXI_SUCCESS) {
-            if (!add_module(*out, library)) {
+            if (!add_module(*out, ctx, library)) {
                 ptxi_module_unload(*out);
                 r = CUDA_ERROR_OUT_OF_MEMORY;
             }
@@ -299,13 +298,11 @@ CD_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
 
 CD_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
     if (!hmod) return CUDA_ERROR_INVALID_VALUE;
-    if (!cd_kernel_valid(KERNEL(hfunc))) return CUDA_ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < nmods; i++)
-        for (unsigned j = 0, n = ptxi_module_kernel_count(mods[i]); j < n; j++)
-            if (ptxi_module_kernel_at(mods[i], j) == KERNEL(hfunc)) *hmod = (CUmodule)mods[i];
+    mod_entry *e = entry_of(KERNEL(hfunc));
+    if (e) *hmod = (CUmodule)e->m;
     pthread_mutex_unlock(&lock);
-    return CUDA_SUCCESS;
+    return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CD_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc) {
@@ -421,7 +418,19 @@ struct CUlinkState_st {
     size_t n, cap;
     char *out;
     jit_logs logs;
+    struct CUlinkState_st *next;
 };
+
+/* Live link states: a handle is compared against them before it is read. */
+static struct CUlinkState_st *links;
+
+static bool link_valid(CUlinkState st) {
+    pthread_mutex_lock(&lock);
+    struct CUlinkState_st *p = links;
+    while (p && p != st) p = p->next;
+    pthread_mutex_unlock(&lock);
+    return st && p;
+}
 
 CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionValues,
                                    CUlinkState *stateOut) {
@@ -430,6 +439,10 @@ CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *option
     struct CUlinkState_st *st = calloc(1, sizeof *st);
     if (!st) return CUDA_ERROR_OUT_OF_MEMORY;
     jit_parse(numOptions, options, optionValues, &st->logs);
+    pthread_mutex_lock(&lock);
+    st->next = links;
+    links = st;
+    pthread_mutex_unlock(&lock);
     *stateOut = st;
     return CUDA_SUCCESS;
 }
@@ -474,7 +487,7 @@ static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *dat
 CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,
                                     unsigned int numOptions, CUjit_option *options, void **optionValues) {
     (void)numOptions, (void)options, (void)optionValues;
-    if (!state || !data || !size) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !data || !size) return CUDA_ERROR_INVALID_VALUE;
     /* PTX need not be NUL-terminated here: size bounds it */
     char *copy = malloc(size + 1);
     if (!copy) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -488,7 +501,7 @@ CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void
 CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions,
                                     CUjit_option *options, void **optionValues) {
     (void)numOptions, (void)options, (void)optionValues;
-    if (!state || !path) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !path) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
     char *data = read_file(path, &r);
     if (!data) return r;
@@ -498,7 +511,7 @@ CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, cons
 }
 
 CD_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
-    if (!state || !cubinOut) return CUDA_ERROR_INVALID_VALUE;
+    if (!link_valid(state) || !cubinOut) return CUDA_ERROR_INVALID_VALUE;
     if (!state->n) return CUDA_ERROR_INVALID_VALUE;
     free(state->out);
     size_t len;
@@ -511,7 +524,13 @@ CD_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *si
 }
 
 CD_EXPORT CUresult cuLinkDestroy(CUlinkState state) {
-    if (!state) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&lock);
+    struct CUlinkState_st **q = &links;
+    while (*q && *q != state) q = &(*q)->next;
+    bool found = state && *q;
+    if (found) *q = state->next;
+    pthread_mutex_unlock(&lock);
+    if (!found) return CUDA_ERROR_INVALID_HANDLE;
     for (size_t i = 0; i < state->n; i++) free(state->units[i]);
     free(state->units);
     free(state->out);

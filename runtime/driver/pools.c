@@ -18,6 +18,7 @@ typedef struct pool_alloc {
     CUdeviceptr p;
     size_t size;
     CUmemoryPool pool;
+    ptxi_ctx *ctx;
     struct pool_alloc *next;
 } pool_alloc;
 
@@ -33,6 +34,22 @@ static bool pool_valid(CUmemoryPool p) {
     while (q && q != p) q = q->next;
     pthread_mutex_unlock(&lock);
     return p && q;
+}
+
+/* The context's memory is gone: its allocations no longer count as any pool's. */
+void cd_pools_forget(ptxi_ctx *c) {
+    pthread_mutex_lock(&lock);
+    for (pool_alloc **q = &allocs; *q;) {
+        pool_alloc *a = *q;
+        if (a->ctx == c) {
+            if (a->pool) a->pool->used -= a->size;
+            *q = a->next;
+            free(a);
+        } else {
+            q = &a->next;
+        }
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 CD_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
@@ -152,12 +169,14 @@ CD_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, C
     pool_alloc *a = malloc(sizeof *a);
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = cuMemAlloc_v2(dptr, bytesize);
+    ptxi_ctx *ctx = NULL;
+    if (r == CUDA_SUCCESS) r = cd_current(&ctx);
     if (r != CUDA_SUCCESS) {
         free(a);
         return r;
     }
     pthread_mutex_lock(&lock);
-    *a = (pool_alloc){*dptr, bytesize, pool, allocs};
+    *a = (pool_alloc){*dptr, bytesize, pool, ctx, allocs};
     allocs = a;
     pool->used += bytesize;
     if (pool->used > pool->used_high) pool->used_high = pool->used;

@@ -65,16 +65,18 @@ typedef nvJitLink *nvJitLinkHandle;
 
 static void log_to(char **log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void log_to(char **log, const char *fmt, ...) {
-    char line[1024];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     size_t old = *log ? strlen(*log) : 0;
-    char *s = realloc(*log, old + strlen(line) + 1);
-    if (!s) return;
-    strcpy(s + old, line);
-    *log = s;
+    char *s = n < 0 ? NULL : realloc(*log, old + (size_t)n + 1);
+    if (s) {
+        vsnprintf(s + old, (size_t)n + 1, fmt, again);
+        *log = s;
+    }
+    va_end(again);
 }
 
 EXPORT nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle *handle, uint32_t n, const char **options) {
@@ -193,15 +195,9 @@ EXPORT nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle h) {
     fe_diags d = {0};
     ir_module *m = fe_parse(h->linked, h->linked_len, h->nunits == 1 ? h->first_name : "linked PTX", &d);
     if (!d.nerrors) fe_validate(m, &d);
-    char *log = NULL;
-    size_t loglen = 0;
-    FILE *mem = open_memstream(&log, &loglen);
-    if (mem) {
-        fe_diags_print_ptxas(&d, mem);
-        fclose(mem);
-        if (loglen) log_to(d.nerrors ? &h->error_log : &h->info_log, "%s", log);
-        free(log);
-    }
+    char *log = fe_diags_string(&d, true);
+    if (log && *log) log_to(d.nerrors ? &h->error_log : &h->info_log, "%s", log);
+    free(log);
     bool ok = d.nerrors == 0;
     fe_diags_free(&d);
     ir_module_free(m);

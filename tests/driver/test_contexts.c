@@ -129,3 +129,26 @@ Test(contexts, handles_from_another_context) {
     CK(cuCtxDestroy(own));
     CK(cuMemcpyDtoH(h, d, sizeof h));   /* the primary context is current again */
 }
+
+/* What a context held is gone with it: its modules are invalid handles, and the
+ * host memory of a reset primary context is no longer known. */
+Test(contexts, handles_die_with_their_context) {
+    drv_setup();
+    CUcontext own;
+    CK(cuCtxCreate(&own, NULL, 0, 0));
+    CUmodule m = drv_module();
+    CUfunction f;
+    CK(cuModuleGetFunction(&f, m, "add"));
+    CK(cuCtxDestroy(own));
+    cr_expect_eq(cuModuleGetFunction(&f, m, "add"), CUDA_ERROR_INVALID_HANDLE);
+    cr_expect_eq(cuModuleUnload(m), CUDA_ERROR_INVALID_HANDLE);
+    void *host;
+    CK(cuMemAllocHost(&host, 64));
+    unsigned type;
+    CK(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host));
+    cr_expect_eq(type, CU_MEMORYTYPE_HOST);
+    CK(cuDevicePrimaryCtxReset(0));
+    cr_expect_eq(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host),
+                 CUDA_ERROR_INVALID_VALUE);
+    cr_expect_eq(cuMemFreeHost(host), CUDA_ERROR_INVALID_VALUE);
+}

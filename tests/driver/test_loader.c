@@ -3,6 +3,7 @@
  * NVIDIA's driver gives (cuda.h's renaming macros and cudaTypedefs.h's PFN_..._vNNNNN
  * typedefs define which), and answers NOT_FOUND for what ptxi does not implement. */
 #include <dlfcn.h>
+#include <stdio.h>
 
 #include "drv.h"
 
@@ -156,4 +157,33 @@ Test(loader, sm80_presentation) {
     cr_expect_eq(cudaGetDeviceProperties(&p, 0), cudaSuccess);
     cr_expect_eq(p.major, 8);
     cr_expect_str_eq(p.name, "NVIDIA A100-SXM4-80GB");
+}
+
+/* Every renaming in cuda.h (`#define cuXxx cuXxx_vN`, the ABI a program compiled with
+ * these headers calls) is what cuGetProcAddress gives at the headers' version, or the
+ * entry point is reported missing. */
+Test(loader, agrees_with_cuda_h) {
+    FILE *f = fopen(PTXI_CUDA_INCLUDE_DIR "/cuda.h", "r");
+    cr_assert(f);
+    char line[512], name[128], target[128];
+    int checked = 0, found = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "#define %127s %127s", name, target) != 2 || strncmp(name, "cu", 2) ||
+            strncmp(target, name, strlen(name)) || strncmp(target + strlen(name), "_v", 2))
+            continue;
+        CUdriverProcAddressQueryResult st;
+        void *fn = NULL;
+        CUresult r = cuGetProcAddress(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &st);
+        checked++;
+        if (r == CUDA_ERROR_NOT_FOUND) {
+            cr_expect_eq(st, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, "%s", name);
+            continue;
+        }
+        cr_expect_eq(r, CUDA_SUCCESS, "%s", name);
+        cr_expect_eq(fn, sym(target), "%s should be %s", name, target);
+        found++;
+    }
+    fclose(f);
+    cr_expect_gt(checked, 40);
+    cr_expect_gt(found, 20);
 }

@@ -167,6 +167,8 @@ Test(modules, link_ptx_units) {
     CUmodule m;
     CK(cuModuleLoadData(&m, out));
     CK(cuLinkDestroy(ls));
+    cr_expect_eq(cuLinkDestroy(ls), CUDA_ERROR_INVALID_HANDLE);
+    cr_expect_eq(cuLinkComplete(ls, &out, &size), CUDA_ERROR_INVALID_VALUE);
     CUfunction f;
     CK(cuModuleGetFunction(&f, m, "use"));
     CUdeviceptr d;
@@ -219,7 +221,7 @@ Test(modules, static_runtime_named) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s && cd %s && printf '%%s' 'int main() { void *p; return cudaMalloc(&p, 4) == 0; }' > st.cu"
-             " && nvcc -o static_app st.cu && LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
+             " && nvcc -o static_app st.cu && env LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
              " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD ASAN_OPTIONS=detect_leaks=0} ./static_app 2> st.err;"
              " grep -c \"ptxi: static_app links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared\" st.err",
              dir, dir);

@@ -8,9 +8,7 @@
  * the recorded line with the recorded message. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <criterion/alloc.h>
 #include <criterion/parameterized.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,34 +17,13 @@
 
 #include "ir.h"
 #include "../read_file.h"
+#include "ptx_files.h"
 
 #define DIR PTXI_SOURCE_DIR "/tests/frontend/malformed"
 
-typedef struct { char path[512]; } sample;
-
-static char (*found)[512];
-static size_t nfound, capfound;
-
-static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
-    (void)sb, (void)ftw;
-    size_t n = strlen(path);
-    if (type == FTW_F && n > 4 && n < 512 && !strcmp(path + n - 4, ".ptx")) {
-        if (nfound == capfound)
-            found = realloc(found, (capfound = capfound ? 2 * capfound : 64) * sizeof *found);
-        strcpy(found[nfound++], path);
-    }
-    return 0;
-}
-
-static void free_params(struct criterion_test_params *crp) { cr_free(crp->params); }
-
 static struct criterion_test_params all_files(void) {
-    nfound = 0;
-    nftw(DIR, collect, 16, FTW_PHYS);
-    sample *v = cr_malloc((nfound ? nfound : 1) * sizeof *v);
-    for (size_t i = 0; i < nfound; i++)
-        strcpy(v[i].path, found[i]);
-    return cr_make_param_array(sample, v, nfound, free_params);
+    static const char *const dirs[] = { DIR, NULL };
+    return ptx_files(dirs);
 }
 
 /* the text after "// key: " on one of the first lines, NULL if absent */
@@ -62,15 +39,6 @@ static char *header(const char *text, const char *key) {
         s = e + 1;
     }
     return NULL;
-}
-
-static char *diag_text(const fe_diags *d) {
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    fe_diags_print(d, f);
-    fclose(f);
-    return out;
 }
 
 ParameterizedTestParameters(malformed, ptxi_reports) { return all_files(); }

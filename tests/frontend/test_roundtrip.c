@@ -3,51 +3,18 @@
  * parses to an equal module. One parameterized test; a failure names the file. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
-#include <criterion/alloc.h>
 #include <criterion/parameterized.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
 #include "../read_file.h"
-
-typedef struct { char path[512]; } sample;
-
-static char (*found)[512];
-static size_t nfound, capfound;
-
-static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
-    (void)sb, (void)ftw;
-    size_t n = strlen(path);
-    if (type == FTW_F && n > 4 && n < 512 && !strcmp(path + n - 4, ".ptx")) {
-        if (nfound == capfound)
-            found = realloc(found, (capfound = capfound ? 2 * capfound : 64) * sizeof *found);
-        strcpy(found[nfound++], path);
-    }
-    return 0;
-}
-
-static void free_params(struct criterion_test_params *crp) { cr_free(crp->params); }
+#include "ptx_files.h"
 
 ParameterizedTestParameters(frontend, roundtrip) {
-    nftw(PTXI_SOURCE_DIR "/ptx-samples", collect, 16, FTW_PHYS);
-    nftw(PTXI_SOURCE_DIR "/tests/frontend/corpus", collect, 16, FTW_PHYS);
-    sample *v = cr_malloc(nfound * sizeof *v);
-    for (size_t i = 0; i < nfound; i++)
-        strcpy(v[i].path, found[i]);
-    return cr_make_param_array(sample, v, nfound, free_params);
-}
-
-
-static char *diag_text(const fe_diags *d) {
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    fe_diags_print(d, f);
-    fclose(f);
-    return out;
+    static const char *const dirs[] = { PTXI_SOURCE_DIR "/ptx-samples", PTXI_SOURCE_DIR "/tests/frontend/corpus", NULL };
+    return ptx_files(dirs);
 }
 
 ParameterizedTest(sample *s, frontend, roundtrip) {

@@ -12,4 +12,5 @@ if [ ! -f "$venv/python-tests.stamp" ]; then
   echo "skipped: no Python test environment (PyPI could not be reached; see the python_venv test)"
   exit 77
 fi
-exec "$ptxi" exec "$venv/bin/python3" "$@"
+# PTXI_CHILD_PRELOAD: the sanitizer runtime for python (a ThreadSanitizer build)
+exec env ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} "$ptxi" exec "$venv/bin/python3" "$@"

@@ -24,7 +24,9 @@ def nvrtc_c_program():
              os.path.join(wheel[0], "lib", "libnvrtc.so.13"), "-Wl,-rpath," + os.path.join(wheel[0], "lib"),
              os.path.join(ptxi_lib, "libcuda.so.1"), "-lm"]
     subprocess.run(build, check=True)
-    run = subprocess.run([exe], capture_output=True, text=True, timeout=300)
+    # libnvrtc opens libnvrtc-builtins by name at run time; ptxi's libraries stay first
+    env = dict(os.environ, LD_LIBRARY_PATH=os.environ["LD_LIBRARY_PATH"] + ":" + os.path.join(wheel[0], "lib"))
+    run = subprocess.run([exe], capture_output=True, text=True, timeout=300, env=env)
     sys.stderr.write(run.stderr)
     if run.returncode != 0 or run.stdout.strip() != "ok":
         raise AssertionError(f"nvrtc_dot exited {run.returncode}: {run.stdout}")

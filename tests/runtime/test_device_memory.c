@@ -70,6 +70,7 @@ static bool reads_as(ptxi_ctx *ctx, ptxi_dptr d, size_t n, uint8_t v) {
     return true;
 }
 
+
 /* One allocation live at a time, of a size that changes every cycle, filled
  * so that every page of it is touched: what stays resident after each free
  * must not grow with the number of cycles. */

@@ -12,22 +12,14 @@
 
 #define PTXAS PTXI_BINARY_DIR "/bin/ptxi-ptxas"
 
-static const char good[] =
-    ".version 8.0\n"
-    ".target sm_90\n"
-    ".address_size 64\n"
-    ".visible .entry k(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<3>;\n"
-    "  .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  mul.lo.u32 %r2, %r1, 3;\n"
-    "  mul.wide.u32 %rd2, %r1, 4;\n"
-    "  add.s64 %rd3, %rd1, %rd2;\n"
-    "  st.global.u32 [%rd3], %r2;\n"
-    "  ret;\n"
-    "}\n";
+/* A kernel k(out) whose thread t has %rd3 = &out[t] and %r1 = t when BODY begins. */
+#define KERNEL(body)                                                                       \
+    ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n" \
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n"               \
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"   \
+    body "  ret;\n}\n"
+
+static const char good[] = KERNEL("  mul.lo.u32 %r2, %r1, 3;\n  st.global.u32 [%rd3], %r2;\n");
 
 /* Runs `ptxi-ptxas ARGS 2> ERR > OUT` in a fresh directory; returns the exit status. */
 static int ptxas(const char *dir, const char *args, char **out, char **err) {
@@ -88,23 +80,8 @@ Test(ptxas, tritons_command_line_gives_ptx_that_ptxi_runs) {
 
 /* Triton's LLVM writes a scalar load or store's register in braces; ptxas takes it. */
 Test(ptxas, one_element_braces_are_a_scalar) {
-    static const char braces[] =
-        ".version 8.0\n"
-        ".target sm_90\n"
-        ".address_size 64\n"
-        ".visible .entry k(.param .u64 out)\n"
-        "{\n"
-        "  .reg .b32 %r<3>;\n"
-        "  .reg .b64 %rd<4>;\n"
-        "  ld.param.u64 %rd1, [out];\n"
-        "  mov.u32 %r1, %tid.x;\n"
-        "  mul.wide.u32 %rd2, %r1, 4;\n"
-        "  add.s64 %rd3, %rd1, %rd2;\n"
-        "  ld.global.b32 { %r2 }, [ %rd3 + 0 ];\n"
-        "  add.s32 %r2, %r2, %r1;\n"
-        "  st.global.b32 [ %rd3 + 0 ], { %r2 };\n"
-        "  ret;\n"
-        "}\n";
+    static const char braces[] = KERNEL("  ld.global.b32 { %r2 }, [ %rd3 + 0 ];\n  add.s32 %r2, %r2, %r1;\n"
+                                        "  st.global.b32 [ %rd3 + 0 ], { %r2 };\n");
     const char *dir = workdir("braces", braces);
     char *out, *err;
     cr_assert_eq(ptxas(dir, "--gpu-name=sm_90a in.ptx -o in.o", &out, &err), 0, "%s", err);

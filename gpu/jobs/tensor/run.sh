@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Records the tensor-core samples (wmma_types, wmma_guide, mma_subbyte,
-# mma_sparse): every run.args line through gpurun on the sample's sm_90 PTX,
-# as gpu/jobs/samples does. Takes each sample from ./samples/<name> when the
-# job folder carries a copy, else from ptx-samples/. Results land in
+# Records the tensor-core samples (wmma_types, wmma_guide, wmma_frag,
+# mma_subbyte, mma_sparse, mma_f64): every run.args line through gpurun on the
+# sample's sm_90 PTX, as gpu/jobs/samples does. When the job folder carries
+# copies in ./samples/<name>, records those only, else all from ptx-samples/. Results land in
 # $RES/<name>/expected/, to be copied into ptx-samples/<name>/expected/.
 set -u
 ROOT=$(cd ../../.. && pwd)
@@ -10,7 +10,9 @@ RES=${RES:-/tmp/tensor-res}
 mkdir -p "$RES" && RES=$(cd "$RES" && pwd)
 GPURUN=$PWD/gpurun
 nvcc -O2 -o "$GPURUN" "$ROOT/gpu/gpurun/gpurun.c" -lcuda || { echo "gpurun build failed"; exit 1; }
-for name in wmma_types wmma_guide mma_subbyte mma_sparse; do
+names=(wmma_types wmma_guide wmma_frag mma_subbyte mma_sparse mma_f64)
+[ -d samples ] && names=($(ls samples))
+for name in "${names[@]}"; do
   src=$PWD/samples/$name
   [ -d "$src" ] || src=$ROOT/ptx-samples/$name
   exp=$RES/$name/expected
