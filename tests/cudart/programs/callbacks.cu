@@ -125,7 +125,8 @@ int main() {
     CUstream cs = (CUstream)s[0];
     for (int i = 0; i < 3; i++)
         if (cuLaunchHostFunc(cs, count, nullptr) != CUDA_SUCCESS) return 2;
-    printf("cuStreamSynchronize -> %d, counted %d\n", (int)cuStreamSynchronize(cs), counter.load());
+    int synced = (int)cuStreamSynchronize(cs);
+    printf("cuStreamSynchronize -> %d, counted %d\n", synced, counter.load());
     SHOW(cudaLaunchHostFunc(s[0], nullptr, nullptr));
     SHOW(cudaStreamAddCallback(s[0], in_order, nullptr, 1));
 
