@@ -247,6 +247,26 @@ void ptxi_stream_run_host_fns(ptxi_ctx *ctx, ptxi_stream *s, uint64_t upto);
 /* Whether nothing is left on s (on any stream when s is NULL). */
 int ptxi_stream_idle(ptxi_ctx *ctx, ptxi_stream *s);
 
+/* Memory pools of the stream-ordered allocator (one device: the default pool and
+ * the device's current pool are process-wide). A library allocates with its own
+ * call and tracks the allocation in a pool; freeing untracks it. Attributes are
+ * CUDA's cudaMemPoolAttr numbers (value: int for 1..3, uint64_t for 4..8). */
+typedef struct ptxi_mempool ptxi_mempool;
+ptxi_mempool *ptxi_mempool_default(void);
+ptxi_mempool *ptxi_mempool_current(void);
+ptxi_status ptxi_mempool_set_current(ptxi_mempool *p);      /* INVALID_VALUE for no pool */
+int ptxi_mempool_valid(ptxi_mempool *p);
+ptxi_status ptxi_mempool_create(ptxi_mempool **out);
+ptxi_status ptxi_mempool_destroy(ptxi_mempool *p);          /* not the default pool */
+ptxi_status ptxi_mempool_attribute(ptxi_mempool *p, int attr, void *value, int set);
+ptxi_status ptxi_mempool_trim(ptxi_mempool *p, size_t keep);
+ptxi_status ptxi_mempool_track(ptxi_mempool *p, ptxi_ctx *ctx, ptxi_dptr ptr, size_t size);
+void ptxi_mempool_untrack(ptxi_dptr ptr);                   /* no-op for memory of no pool */
+void ptxi_mempool_forget_ctx(ptxi_ctx *ctx);                /* ctx's memory is gone */
+/* Reads or sets (flags: 3 = read-write) access to p from device `id` (device = 0: the host).
+ * Setting anything but read-write from device 0 is NOT_PERMITTED (CUDA: invalid device). */
+ptxi_status ptxi_mempool_access(ptxi_mempool *p, int device, int id, int *flags, int set);
+
 /* Events: the time the work before them on a stream was done. Flags as CUDA's
  * (bit 1: timing disabled). An event belongs to its context. */
 typedef struct ptxi_event ptxi_event;
