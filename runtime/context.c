@@ -164,6 +164,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
 /* Destroy and reset: no other call on the context may run meanwhile. */
 static void release_all(ptxi_ctx *ctx) {
     rt_streams_release(ctx);
+    ptxi_mempool_forget_ctx(ctx);
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;

@@ -53,11 +53,19 @@ struct ptxi_event {
     ptxi_event *next;
 };
 
+/* An entry of a context's host queue (stream.c): a host function, or (call NULL)
+ * a stream's wait for an event, done once the entries of wait_ctx queued on
+ * wait_stream before wait_seq are. */
 typedef struct rt_host_fn {
     ptxi_host_call call;
     void *fn, *user;
     ptxi_stream *stream;
+    bool nonblocking;          /* the stream's flag, kept: the stream may be destroyed first */
     uint64_t seq;
+    bool running;
+    ptxi_ctx *wait_ctx;
+    ptxi_stream *wait_stream;
+    uint64_t wait_seq;
     struct rt_host_fn *next;
 } rt_host_fn;
 
