@@ -301,6 +301,7 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wg_rec *g) {
         if (op[3].neg || g->scale_d.kind != VM_K_PRED) return false;
     }
     /* tensor-core summation steps, as measured (interp/ALU.md) */
+    o->fp8_wide = o->ta == MT_E4M3 || o->ta == MT_E5M2;
     g->kind = G_MMA;
     g->run = run_mma;
     return true;
