@@ -1013,7 +1013,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
         }
     }
     if (lower_alu(lc, in)) return;
-    if (vm_lower_ext(lc, in) || vm_lower_wmma(lc, in)) return;
+    if (vm_lower_ext(lc, in) || vm_lower_wmma(lc, in) || vm_lower_wgmma(lc, in)) return;
     /* Not executable (yet): the instruction traps when reached, so modules
      * using it still load and everything else runs. */
     char mn[160];
