@@ -9,6 +9,7 @@
 
 #include "cmds.h"
 #include "eval.h"
+#include "numparse.h"
 #include "eval_fmt.h"
 #include "ptxi.h"
 
@@ -204,6 +205,8 @@ static const char *value_of(const char *text, ev_type t, int bytes, long long la
     if (!e.err && *e.p) e.err = "unexpected text";
     if (e.err) return e.err;
     if (!fl) {
+        if (bytes > 0 && bytes < 8 && (v.i >= (1ll << bytes * 8) || v.i < -(1ll << (bytes * 8 - 1))))
+            return "number out of range for the register";
         *out = bytes == 0 ? v.i != 0 : bytes < 8 ? (uint64_t)v.i & ((1ull << bytes * 8) - 1) : (uint64_t)v.i;
         return NULL;
     }
@@ -473,9 +476,9 @@ static int load_mem(ev_mem *m, const char *spec) {
     snprintf(m->name, sizeof m->name, "%.*s", (int)(eq - spec), spec);
     m->spec = eq + 1;
     if (!strncmp(m->spec, "zeros:", 6)) {
-        char *end;
-        m->bytes = strtoull(m->spec + 6, &end, 0);
-        if (*end || m->bytes > (1u << 30)) return -1;
+        uint64_t n;
+        if (!num_parse_u64(m->spec + 6, 1u << 30, &n)) return -1;
+        m->bytes = (size_t)n;
         m->init = calloc(m->bytes + 1, 1);
         return 0;
     }
@@ -504,9 +507,8 @@ int cmd_eval(int argc, char **argv) {
         bool more = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_text, stdout); return 0; }
         else if (!strcmp(a, "--lanes") && more) {
-            char *end;
-            long v = strtol(argv[++i], &end, 0);
-            if (*end || v < 1 || v > 1 << 20) return usage_err("bad --lanes %s", argv[i]);
+            uint64_t v;
+            if (!num_parse_u64(argv[++i], 1 << 20, &v) || !v) return usage_err("bad --lanes %s", argv[i]);
             c.lanes = (unsigned)v;
             lanes_given = true;
         } else if (!strcmp(a, "--reg") && i + 2 < argc && nreg_decl < EV_MAX_REGS) {

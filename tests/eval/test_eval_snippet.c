@@ -165,3 +165,20 @@ Test(eval, vectors_and_memory_file) {
            "%r3 = 0x00000001 (1)\n[buf+0] = 0x00000009 (9)\n");
     unlink(path);
 }
+
+/* Values are parsed strictly: 2^32 does not fit a 32-bit register, nor -2^31 - 1;
+ * --lanes and --mem sizes are whole numbers. */
+Test(eval, values_out_of_range_refused) {
+    ev_result r = PTXI("eval", "add.u32 %r1, %r2, %r3;", "%r2=99999999999", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    cr_expect(strstr(r.err, "%r2=99999999999: number out of range for the register"), "%s", r.err);
+    r = PTXI("eval", "add.s32 %r1, %r2, %r3;", "%r2=-2147483649", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    expect(PTXI("eval", "add.s32 %r1, %r2, %r3;", "%r2=-2147483648", "%r3=0xffffffff"), 0,
+           "%r1 = 0x7fffffff (2147483647)\n");
+    r = PTXI("eval", "add.u32 %r1, %r2, %r3;", "--lanes", "4x", "%r2=1", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    cr_expect(strstr(r.err, "bad --lanes 4x"), "%s", r.err);
+    r = PTXI("eval", "ld.global.u32 %r1, [%rd1];", "--mem", "buf=zeros:abc");
+    cr_expect_eq(r.rc, 2);
+}
