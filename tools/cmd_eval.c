@@ -95,6 +95,7 @@ static num ex_atom(ex *e) {
         errno = 0;
         r.i = (long long)strtoull(e->p, &end, 0);
         if (errno) e->err = "number out of range";
+        while (end != e->p && strchr("uUlL", *end) && *end) end++;   /* C suffixes: 4u, 1ull */
         if (end != e->p && (*end == '.' || *end == 'e' || *end == 'E') && strncmp(e->p, "0x", 2))
             e->err = "a float value for an integer register";
         r.d = (double)r.i;
@@ -189,6 +190,16 @@ static bool only_hex(const char *s) {
     return !*s;
 }
 
+bool ev_const_int(const char *text, long long *out) {
+    if (strstr(text, "lane")) return false;
+    ex e = {text, false, 0, NULL};
+    num v = ex_or(&e);
+    ws(&e);
+    if (e.err || *e.p) return false;
+    *out = v.i;
+    return true;
+}
+
 /* One value (no commas) of register type t for `lane`: raw bits, or an error. */
 static const char *value_of(const char *text, ev_type t, int bytes, long long lane, uint64_t *out) {
     bool fl = (t.kind == 'f' || t.kind == 'h' || t.kind == 'g') && !only_hex(text);
@@ -237,7 +248,8 @@ static const char *lane_values(const ev_snippet *sn, ev_reg *r, unsigned lanes, 
         char one[256];
         size_t k = n > 1 ? strcspn(p, ",") : strlen(p);
         snprintf(one, sizeof one, "%.*s", (int)k, p);
-        const char *err = value_of(one, r->type, ev_reg_bytes(sn, r->type), l, &r->vals[l]);
+        ev_type vt = r->vtype.kind ? r->vtype : r->type;
+        const char *err = value_of(one, vt, ev_reg_bytes(sn, vt), l, &r->vals[l]);
         if (err) {
             snprintf(msg, msz, "%s=%s: %s", r->name, one, err);
             return msg;

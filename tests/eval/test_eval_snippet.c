@@ -182,3 +182,34 @@ Test(eval, values_out_of_range_refused) {
     r = PTXI("eval", "ld.global.u32 %r1, [%rd1];", "--mem", "buf=zeros:abc");
     cr_expect_eq(r.rc, 2);
 }
+
+/* asm() as pasted from CUDA sources: indented, __asm__ __volatile__, comments
+ * between the strings. -5 + 1 = -4, an s32 result shown signed. */
+Test(eval, asm_pasted_as_written) {
+    static const char *const forms[] = {
+        "    asm(\"add.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "\t__asm__ __volatile__(\"add.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "asm volatile(\"add.s32 %0,\" /* d */ \" %1, %2;\" // a + b\n : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "__asm(\"add.s32 %0, %1, %2;\"\n    : \"=r\"(d)   // out\n    : \"r\"(a), \"r\"(b));"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        expect(PTXI("eval", forms[i], "a=-5", "b=1"), 0, "d = 0xfffffffc (-4)\n");
+}
+
+/* "n" operands as constant expressions: 1 << (1 + 2*2) = 32; 0xffu & 7 = 7. */
+Test(eval, asm_constant_expressions) {
+    expect(PTXI("eval", "asm(\"shl.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"n\"(1 + 2 * 2));", "a=1"), 0,
+           "d = 0x00000020 (32)\n");
+    expect(PTXI("eval", "asm(\"and.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"n\"(0xffu & 7));", "a=0xff"), 0,
+           "d = 0x00000007 (7)\n");
+}
+
+/* Bit-cast intrinsics and casts in operands: the value is given in the variable's
+ * type. 1.5f = 0x3fc00000; 0x3fc00000 as a float is 1.5, doubled 3.0 = 0x40400000. */
+Test(eval, asm_intrinsic_operands) {
+    expect(PTXI("eval", "asm(\"mov.b32 %0, %1;\" : \"=r\"(d) : \"r\"(__float_as_uint(f)));", "f=1.5"), 0,
+           "d = 0x3fc00000 (1069547520)\n");
+    expect(PTXI("eval", "asm(\"add.f32 %0, %1, %1;\" : \"=f\"(d) : \"f\"(__int_as_float(i)));", "i=0x3fc00000"), 0,
+           "d = 0x40400000 (3)\n");
+    expect(PTXI("eval", "asm(\"add.s32 %0, %1, 1;\" : \"=r\"(d) : \"r\"((int)x));", "x=-3"), 0,
+           "d = 0xfffffffe (-2)\n");
+}
