@@ -40,6 +40,8 @@ static const char usage_text[] =
     "  --emit-cuda FILE.cu write a CUDA program that evaluates the same on a GPU and\n"
     "                      prints the same text\n"
     "  --ptx               print the generated module instead of running it\n"
+    "  --timeout S         stop a snippet running longer than S seconds (default 10;\n"
+    "                      a table: 30; 0: no limit)\n"
     "\n"
     "exit status: 0 success, 1 the snippet is malformed or failed, 2 bad arguments\n";
 
@@ -307,7 +309,7 @@ static void map_diags(const ev_snippet *sn, const ev_text *mod, const char *deta
 
 /* ------------------------------------------------------------ running */
 
-typedef struct run_cfg { unsigned lanes; bool print_ptx; FILE *emit; int csv; } run_cfg;
+typedef struct run_cfg { unsigned lanes; bool print_ptx; FILE *emit; int csv; double timeout_s; } run_cfg;
 
 static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, const uint64_t *in, uint64_t *out,
                   uint8_t **mem_after) {
@@ -319,7 +321,7 @@ static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, 
         ev_text_free(&mod);
         return 0;
     }
-    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = 10};
+    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = c->timeout_s};
     ptxi_ctx *ctx;
     ptxi_module *m;
     ptxi_kernel *k;
@@ -343,7 +345,13 @@ static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, 
     unsigned n = c->lanes;
     void *args[19] = {&din, &dout, &n};
     for (int i = 0; i < sn->nmem; i++) {
-        if (ptxi_mem_alloc(ctx, sn->mem[i].bytes ? sn->mem[i].bytes : 1, &dm[i])) goto fail;
+        /* The buffer ends where its allocation's guard begins, so that an
+         * access past it faults as in `ptxi run` (16-byte aligned: up to 15
+         * bytes of slack when its size is not a multiple of 16). */
+        size_t b16 = (sn->mem[i].bytes + 15) & ~(size_t)15, span = (b16 + 255) & ~(size_t)255;
+        if (!b16) b16 = span = 16;
+        if (ptxi_mem_alloc(ctx, span, &dm[i])) goto fail;
+        dm[i] += span - b16;
         ptxi_memcpy_htod(ctx, dm[i], sn->mem[i].init, sn->mem[i].bytes);
         args[3 + i] = &dm[i];
     }
@@ -508,11 +516,11 @@ static int load_mem(ev_mem *m, const char *spec) {
 
 int cmd_eval(int argc, char **argv) {
     static ev_snippet sn;
-    run_cfg c = {1, false, NULL, 0};
+    run_cfg c = {1, false, NULL, 0, 10};
     const char *snippet = NULL, *table = NULL, *emit = NULL;
     const char *reg_type[EV_MAX_REGS], *reg_name[EV_MAX_REGS];
     int nreg_decl = 0;
-    bool lanes_given = false;
+    bool lanes_given = false, timeout_given = false;
     memset(&sn, 0, sizeof sn);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -523,6 +531,9 @@ int cmd_eval(int argc, char **argv) {
             if (!num_parse_u64(argv[++i], 1 << 20, &v) || !v) return usage_err("bad --lanes %s", argv[i]);
             c.lanes = (unsigned)v;
             lanes_given = true;
+        } else if (!strcmp(a, "--timeout") && more) {
+            if (!num_parse_double(argv[++i], &c.timeout_s) || c.timeout_s < 0) return usage_err("bad --timeout %s", argv[i]);
+            timeout_given = true;
         } else if (!strcmp(a, "--reg") && i + 2 < argc && nreg_decl < EV_MAX_REGS) {
             reg_type[nreg_decl] = argv[++i];
             reg_name[nreg_decl++] = argv[++i];
@@ -546,7 +557,7 @@ int cmd_eval(int argc, char **argv) {
         if (!table) return usage_err("%s", "no snippet");
         FILE *tf = fopen(table, "r");
         if (!tf) return usage_err("cannot read %s", table);
-        int rc = ev_table_replay(tf, stdout, table, ef);
+        int rc = ev_table_replay(tf, stdout, table, ef, timeout_given ? c.timeout_s : 30);
         fclose(tf);
         if (ef) fclose(ef);
         return rc;

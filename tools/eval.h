@@ -35,6 +35,7 @@ typedef struct ev_reg {
     char ptx[EV_NAME];    /* as written in the generated PTX */
     ev_type type;
     ev_type vtype;        /* asm operand of a cast: the type its value is given in ({0}: type) */
+    int mem;              /* 1 + the --mem buffer whose address it holds, or 0 */
     char imm[24];         /* an "n" operand's constant expression, evaluated */
     bool typed;           /* type known (inferred, from --reg, or an asm constraint) */
     bool fixed;           /* from --reg or a constraint: inference does not change it */
@@ -102,7 +103,7 @@ void ev_gen_cuda_prelude(FILE *f);
 void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, const char *kname);
 
 /* Table replay (tests/alu/README.md format); returns the exit status. */
-int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda);
+int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, double timeout_s);
 bool ev_table_looks_replay(const char *line);
 
 #endif

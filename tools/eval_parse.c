@@ -565,6 +565,13 @@ int ev_parse(ev_snippet *sn, const char *text) {
         ev_reg *r = &sn->regs[i];
         if (!r->typed) type_from_name(r);
     }
+    /* a register or asm operand named by --mem holds the buffer's address */
+    for (int i = 0; i < sn->nregs; i++)
+        for (int m = 0; m < sn->nmem; m++)
+            if (!sn->regs[i].local && !strcmp(sn->regs[i].name, sn->mem[m].name)) {
+                sn->regs[i].mem = m + 1;
+                sn->regs[i].input = false;
+            }
     sn->nout = 0;
     for (int i = 0; i < sn->nregs; i++) sn->nout += sn->regs[i].output;
     return 0;

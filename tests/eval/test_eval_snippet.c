@@ -213,3 +213,32 @@ Test(eval, asm_intrinsic_operands) {
     expect(PTXI("eval", "asm(\"add.s32 %0, %1, 1;\" : \"=r\"(d) : \"r\"((int)x));", "x=-3"), 0,
            "d = 0xfffffffe (-2)\n");
 }
+
+/* Pointer operands bound to --mem buffers: "l"(p) holds the buffer's address. */
+Test(eval, asm_pointer_operands) {
+    expect(PTXI("eval", "asm volatile(\"st.global.u32 [%0+4], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\");", "--mem",
+                "p=zeros:16", "v=7"),
+           0, "[p+4] = 0x00000007 (7)\n");
+    /* atom.add returns the old word, 0, and leaves 0 + 5 */
+    expect(PTXI("eval", "atom.global.add.u32 %r1, [%rd1], 5;", "--mem", "%rd1=zeros:8"), 0,
+           "%r1 = 0x00000000 (0)\n[%rd1+0] = 0x00000005 (5)\n");
+}
+
+/* A load past the end of a --mem buffer is a fault, as in `ptxi run`. */
+Test(eval, mem_out_of_bounds_faults) {
+    ev_result r = PTXI("eval", "ld.global.u32 %r1, [%rd1+16];", "--mem", "%rd1=zeros:16");
+    cr_expect_eq(r.rc, 1);
+    cr_expect(strstr(r.err, "out-of-bounds global read of 4 bytes"), "%s", r.err);
+    cr_expect(strstr(r.err, "an illegal memory access was encountered"), "%s", r.err);
+    r = PTXI("eval", "ld.global.u32 %r1, [buf+12];", "--mem", "buf=zeros:16");
+    cr_expect_eq(r.rc, 0, "%s", r.err);
+}
+
+/* --timeout stops a snippet that does not end. */
+Test(eval, timeout) {
+    ev_result r = PTXI("eval", "L: bra L;", "--timeout", "0.2");
+    cr_expect_eq(r.rc, 1);
+    cr_expect(strstr(r.err, "watchdog"), "%s", r.err);
+    r = PTXI("eval", "L: bra L;", "--timeout", "soon");
+    cr_expect_eq(r.rc, 2);
+}
