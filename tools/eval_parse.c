@@ -74,7 +74,9 @@ int ev_reg_bytes(const ev_snippet *sn, ev_type t) {
 const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf) {
     int b = ev_reg_bytes(sn, r->type);
     if (!b) return ".pred";
-    sprintf(buf, ".%c%d", r->type.kind == 'f' && r->fixed ? 'f' : 'b', b * 8);
+    /* bit types: every instruction takes them for its own types of that size,
+     * where ptxas rejects .f32 registers in places (mma fragments) */
+    sprintf(buf, ".b%d", b * 8);
     return buf;
 }
 
