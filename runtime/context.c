@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ffi_call.h"
+#include "numparse.h"
 #include "rt.h"
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
@@ -128,8 +129,12 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     if (ctx->opt.deterministic) ctx->opt.threads = 1;
     /* PTXI_THREADS fills in an unset thread count, so that a whole test suite or
      * program can be run on one thread or on many without changing it. */
-    const char *env = getenv("PTXI_THREADS");
-    if (!ctx->opt.threads && env && atoi(env) > 0) ctx->opt.threads = (unsigned)atoi(env);
+    uint64_t env_threads = 0;
+    if (!num_env_u64("PTXI_THREADS", 65536, &env_threads)) {
+        free(ctx);
+        return PTXI_INVALID_VALUE;
+    }
+    if (!ctx->opt.threads) ctx->opt.threads = (unsigned)env_threads;
     if (!ctx->opt.threads) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
