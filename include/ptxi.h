@@ -104,6 +104,7 @@ typedef enum ptxi_limit {
     PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
     PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
     PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
+    PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,   /* device-side launches queued and not yet started */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);

@@ -211,7 +211,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     vm_stats stats;
     vm_fault fault = {0};
     double t0 = vm_now();
-    int rc = vm_launch(&cfg, &stats, &fault);
+    int rc = rt_run_grid(ctx, &cfg, &stats, &fault);
     double seconds = vm_now() - t0;
     pthread_mutex_lock(&ctx->lock);
     ctx->stats.seconds = seconds;

@@ -99,7 +99,15 @@ struct ptxi_ctx {
     ptxi_event *events;
     rt_host_fn *host_fns, **host_fns_tail;
     uint64_t host_seq;
+    size_t dev_pending_limit;  /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+    _Atomic size_t dev_pending;   /* device-side launches queued and not yet started (devrt.c) */
+    uint64_t dev_error_texts;  /* device copy of the error names and messages (devrt.c), under `lock` */
 };
+
+/* The device runtime (devrt.c): the vm_runtime.devrt service, and a grid's run with
+ * the child grids its threads launch. */
+int rt_devrt_call(void *ctx, vm_devcall *c);
+int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault);
 
 /* Destroys the context's streams and events, running pending host functions (stream.c). */
 void rt_streams_release(ptxi_ctx *ctx);
