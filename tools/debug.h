@@ -39,12 +39,14 @@ typedef struct dbg_bp {
     char spec[256], cond[256];
     dbg_loc *locs;
     uint32_t nlocs;
-    unsigned hits;
+    unsigned hits, ignore;     /* ignore: hits still to pass over */
 } dbg_bp;
 
 typedef struct dbg_watch {
     int id;
-    char spec[256];
+    bool enabled;
+    unsigned hits, ignore;
+    char spec[256], cond[256];
     uint8_t *host;             /* the watched bytes as the host sees them */
     uint32_t len;
     uint8_t old[8];
@@ -84,8 +86,8 @@ typedef struct dbg {
     int nbp, next_id;
     dbg_watch watch[DBG_MAX_WATCH];
     int nwatch;
-    char display[DBG_MAX_DISPLAY][128];
-    int ndisplay;
+    struct dbg_display { int id; bool enabled; char expr[128]; } display[DBG_MAX_DISPLAY];
+    int ndisplay;              /* breakpoints, watchpoints and displays share next_id's numbers */
     bool break_on_launch;
     unsigned kernel_no;        /* the launch in progress, counted from 0 in a program */
     /* execution */
@@ -145,6 +147,10 @@ void dbg_remark(dbg *d);
 int dbg_cmd_break(dbg *d, const char *args, bool temp);
 int dbg_cmd_delete(dbg *d, const char *args);
 int dbg_cmd_enable(dbg *d, const char *args, bool on);
+/* condition N [COND], ignore N COUNT, undisplay [N...] */
+int dbg_cmd_condition(dbg *d, const char *args);
+int dbg_cmd_ignore(dbg *d, const char *args);
+int dbg_cmd_undisplay(dbg *d, const char *args);
 void dbg_info_breakpoints(dbg *d);
 /* Lanes of the group at a marked instruction for which a breakpoint there holds; sets *hit. */
 uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit);
@@ -183,6 +189,7 @@ int dbg_cmd_info(dbg *d, const char *args);
 int dbg_cmd_backtrace(dbg *d);
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);
+void dbg_show_display(dbg *d, const struct dbg_display *ds);
 /* The source line `line` of .file `file` if the file is readable (static buffer), else NULL. */
 const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line);
 const char *dbg_file_name(dbg *d, uint32_t file);

@@ -413,15 +413,6 @@ static int cuda_cmd(dbg *d, const char *a) {
     return 0;
 }
 
-static int undisplay(dbg *d, const char *a) {
-    if (!*a) { d->ndisplay = 0; return 0; }
-    int n = atoi(a);
-    if (n < 1 || n > d->ndisplay) { printf("No display number %d.\n", n); return 0; }
-    memmove(d->display[n - 1], d->display[n], (size_t)(d->ndisplay - n) * sizeof d->display[0]);
-    d->ndisplay--;
-    return 0;
-}
-
 /* One command line. Returns STAY, RESUME or KILL. */
 static int execute(dbg *d, char *line) {
     char *c = line;
@@ -481,16 +472,16 @@ static int execute(dbg *d, char *line) {
     if (IS("display", NULL)) {
         if (!*a) { dbg_run_displays(d); return STAY; }
         if (d->ndisplay == DBG_MAX_DISPLAY) { printf("Too many displays.\n"); return STAY; }
-        snprintf(d->display[d->ndisplay++], sizeof d->display[0], "%s%s%s%s", fmt[0] ? "/" : "", fmt,
-                 fmt[0] ? " " : "", a);
-        if (d->stop_w) {
-            int keep = d->ndisplay;
-            dbg_run_displays(d);
-            d->ndisplay = keep;
-        }
+        struct dbg_display *ds = &d->display[d->ndisplay++];
+        ds->id = d->next_id++;
+        ds->enabled = true;
+        snprintf(ds->expr, sizeof ds->expr, "%s%s%s%s", fmt[0] ? "/" : "", fmt, fmt[0] ? " " : "", a);
+        if (d->stop_w) dbg_show_display(d, ds);
         return STAY;
     }
-    if (IS("undisplay", NULL)) return undisplay(d, a);
+    if (IS("undisplay", NULL)) { dbg_cmd_undisplay(d, a); return STAY; }
+    if (IS("condition", "cond")) { dbg_cmd_condition(d, a); return STAY; }
+    if (IS("ignore", NULL)) { dbg_cmd_ignore(d, a); return STAY; }
     if (IS("info", "i")) { dbg_cmd_info(d, a); return STAY; }
     if (IS("backtrace", "bt") || IS("where", NULL)) { dbg_cmd_backtrace(d); return STAY; }
     if (IS("list", "l")) { dbg_cmd_list(d, a); return STAY; }

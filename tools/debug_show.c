@@ -424,16 +424,19 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args) {
     return 0;
 }
 
-void dbg_run_displays(dbg *d) {
+void dbg_show_display(dbg *d, const struct dbg_display *ds) {
     vm_warp *w = dbg_fwarp(d);
     if (!w) return;
-    for (int k = 0; k < d->ndisplay; k++) {
-        const char *e = d->display[k];
-        char f = 0, buf[300];
-        if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
-        value_text(d, w, (int)d->flane, e, f, buf, sizeof buf);
-        printf("%d: %s = %s\n", k + 1, e, buf);
-    }
+    const char *e = ds->expr;
+    char f = 0, buf[300];
+    if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
+    value_text(d, w, (int)d->flane, e, f, buf, sizeof buf);
+    printf("%d: %s = %s\n", ds->id, e, buf);
+}
+
+void dbg_run_displays(dbg *d) {
+    for (int k = 0; k < d->ndisplay; k++)
+        if (d->display[k].enabled) dbg_show_display(d, &d->display[k]);
 }
 
 /* ---- memory ---- */
@@ -752,7 +755,9 @@ int dbg_cmd_info(dbg *d, const char *args) {
 #define ARG(w) (n && n <= strlen(w) && !strncmp(args, w, n))
     if (ARG("breakpoints") || ARG("watchpoints")) { dbg_info_breakpoints(d); return 0; }
     if (ARG("display")) {
-        for (int k = 0; k < d->ndisplay; k++) printf("%d: %s\n", k + 1, d->display[k]);
+        if (d->ndisplay) printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
+        for (int k = 0; k < d->ndisplay; k++)
+            printf("%-3d %-3s %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
         if (!d->ndisplay) printf("There are no auto-display expressions now.\n");
         return 0;
     }

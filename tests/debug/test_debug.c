@@ -179,7 +179,9 @@ Test(debug, set_var_and_display) {
                         "break $L__BB1_5\nrun\ndisplay %r44\ndisplay/x %r2\nset var %r44 = 1234\nprint %r44\n"
                         "set var {u32} @shared 4 = 77\nx/2wd @shared 0\ninfo display\nundisplay 2\ncuda lane 1\n"
                         "kill\n");
-    EXPECT(o, "1: %r44 = 9509", "2: %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "1: %r44", "2: /x %r2",
+    /* displays are numbered after breakpoint 1, as in one numbering */
+    EXPECT(o, "2: %r44 = 9509", "3: %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "2   y   %r44",
+           "3   y   /x %r2",
            "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]", "[Kernel killed]");
     free(o);
 }
