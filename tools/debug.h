@@ -105,6 +105,7 @@ typedef struct dbg {
     bool faulted;
     /* focus: warp and lane of the current CTA */
     uint32_t fwarp, flane;
+    int sel_frame;             /* frame selected by frame/up/down: 0 innermost */
     uint64_t fblock;           /* the block in focus at the last stop: its linear index + 1 */
     /* the last instruction run (for watchpoints): warp, instruction, executing lanes */
     vm_warp *prev_w;
@@ -113,6 +114,7 @@ typedef struct dbg {
     /* input: a prompt with line editing when readline is set, else lines of `in` */
     FILE *in, *devnull;
     bool tty, echo;
+    bool no_confirm;           /* set confirm off */
     char *(*readline)(const char *);
     int (*add_history)(const char *);
     char last[512];
@@ -187,6 +189,7 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args);
 int dbg_cmd_set_var(dbg *d, const char *args);
 int dbg_cmd_info(dbg *d, const char *args);
 int dbg_cmd_backtrace(dbg *d);
+int dbg_cmd_frame(dbg *d, int dir, const char *args);   /* dir: 0 frame, 1 up, -1 down */
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);
 void dbg_show_display(dbg *d, const struct dbg_display *ds);

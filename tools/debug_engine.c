@@ -80,6 +80,26 @@ static char *read_command(dbg *d) {
     return strdup(buf);
 }
 
+/* gdb's query: true on y (or end of input); asked only at a terminal, unless `set confirm off`. */
+static bool confirm(dbg *d, const char *question) {
+    if (!d->tty || d->no_confirm) return true;
+    char *s = NULL;
+    if (d->readline) s = d->readline(question);
+    else {
+        static char buf[256];
+        fputs(question, stdout);
+        fflush(stdout);
+        if (fgets(buf, sizeof buf, d->in)) s = strdup(buf);
+    }
+    if (!s) { printf("EOF [answered Y; input not from terminal]\n"); return true; }
+    const char *p = s;
+    while (*p == ' ') p++;
+    bool yes = *p == 'y' || *p == 'Y';
+    free(s);
+    if (!yes) printf("Not confirmed.\n");
+    return yes;
+}
+
 /* ---- stopping ---- */
 
 static bool is_word(const char *cmd, const char *w, size_t n, const char *abbrev) {
@@ -165,6 +185,7 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
 static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
     d->stop_w = w;
     d->stop_i = i;
+    d->sel_frame = 0;
     d->mode = DBG_RUN;
     d->repeat = 0;
     switch_focus(d, w, lanes);
@@ -300,6 +321,19 @@ static int set_cmd(dbg *d, const char *a) {
         return 0;
     }
     if (*a == '%' || *a == '{') return dbg_cmd_set_var(d, a);
+    /* the settings gdb scripts start with: a debugger without a pager or line
+     * wrapping has nothing to change for them */
+    static const char *const GDB_SETTINGS[] = {"pagination", "print", "width", "height", "verbose", "listsize",
+                                               "logging", "style", NULL};
+    size_t n = strcspn(a, " ");
+    if (n == 7 && !strncmp(a, "confirm", 7)) {
+        const char *v = a + 7;
+        while (*v == ' ') v++;
+        d->no_confirm = !strcmp(v, "off") || !strcmp(v, "0");
+        return 0;
+    }
+    for (const char *const *g = GDB_SETTINGS; *g; g++)
+        if (strlen(*g) == n && !strncmp(a, *g, n)) return 0;
     printf("Unknown set command: %s\n", a);
     return 0;
 }
@@ -405,6 +439,7 @@ static int cuda_cmd(dbg *d, const char *a) {
     }
     d->fwarp = warp;
     d->flane = lane;
+    d->sel_frame = 0;
     char buf[160];
     dbg_focus_line(d, buf, sizeof buf);
     printf("[Switching focus to %s]\n", buf);
@@ -454,6 +489,9 @@ static int execute(dbg *d, char *line) {
         return KILL;
     }
     if (IS("quit", "q")) {
+        if (d->stop_w && !confirm(d, "A debugging session is active.\n\n\tThe kernel being debugged will be killed.\n\n"
+                                     "Quit anyway? (y or n) "))
+            return STAY;
         d->quit = true;
         return d->stop_w ? KILL : STAY;
     }
@@ -484,6 +522,9 @@ static int execute(dbg *d, char *line) {
     if (IS("ignore", NULL)) { dbg_cmd_ignore(d, a); return STAY; }
     if (IS("info", "i")) { dbg_cmd_info(d, a); return STAY; }
     if (IS("backtrace", "bt") || IS("where", NULL)) { dbg_cmd_backtrace(d); return STAY; }
+    if (IS("frame", "f")) { dbg_cmd_frame(d, 0, a); return STAY; }
+    if (IS("up", NULL)) { dbg_cmd_frame(d, 1, a); return STAY; }
+    if (IS("down", "do")) { dbg_cmd_frame(d, -1, a); return STAY; }
     if (IS("list", "l")) { dbg_cmd_list(d, a); return STAY; }
     if (IS("cuda", NULL)) { cuda_cmd(d, a); return STAY; }
     if (IS("help", "h")) { fputs(help_text, stdout); return STAY; }

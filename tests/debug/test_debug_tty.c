@@ -80,3 +80,31 @@ Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     cr_assert(wait_for(fd, mark, "[Kernel finished]"), "the flag did not end the loop:\n%s", seen);
     finish(fd, pid);
 }
+
+/* At a terminal, quit asks before killing a stopped kernel; n keeps it, y quits. */
+Test(debug_tty, quit_asks_before_killing) {
+    int fd;
+    pid_t pid;
+    START(fd, pid, "-k", "demo", "-b", "48", "-a", "file:in.bin", "-a", "zeros:256", "-a", "s32:40");
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    type(fd, "break 78\rrun\r");
+    cr_assert(wait_for(fd, 0, "Breakpoint 1, demo"), "%s", seen);
+    size_t mark = nseen;
+    type(fd, "quit\r");
+    cr_assert(wait_for(fd, mark, "Quit anyway? (y or n) "), "no question:\n%s", seen);
+    mark = nseen;
+    type(fd, "n\r");
+    cr_assert(wait_for(fd, mark, "Not confirmed."), "%s", seen);
+    mark = nseen;
+    type(fd, "print %r2\r");
+    cr_assert(wait_for(fd, mark, "$1 = 0"), "the kernel did not stay:\n%s", seen);
+    mark = nseen;
+    type(fd, "quit\r");
+    cr_assert(wait_for(fd, mark, "Quit anyway? (y or n) "), "%s", seen);
+    type(fd, "y\r");
+    int status = 0;
+    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    close(fd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
+}
