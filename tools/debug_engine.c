@@ -24,9 +24,11 @@ static const char help_text[] =
     "kill (k)                     stop the kernel (a program: end it)\n"
     "break (b) LOCATION [if COND] LOCATION: [FILE:]LINE (PTX, or .cu through .loc), function, label\n"
     "tbreak LOCATION [if COND]    a breakpoint that deletes itself when hit\n"
-    "delete/disable/enable [N...] breakpoints by number (all when none given)\n"
+    "delete/disable/enable [N...] breakpoints, watchpoints, displays by number (all when none given)\n"
+    "condition N [COND]           stop at N only when COND holds (none: always)\n"
+    "ignore N COUNT               pass over the next COUNT hits of N\n"
     "watch[/N] ADDRESS            stop when the N (default 4) bytes at ADDRESS change\n"
-    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number or condition; -all: every lane\n"
+    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number, threadIdx.x..., or condition; -all: every lane\n"
     "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
     "set var %REG = V             set a register of the lane in focus\n"
     "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"
@@ -36,7 +38,9 @@ static const char help_text[] =
     "info cuda kernels|warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
     "cuda block (X,Y,Z) thread (X,Y,Z) | cuda warp N lane M | cuda block|thread|warp|lane\n"
     "backtrace (bt)               the call stack of the warp in focus\n"
+    "up/down [N], frame (f) [N]   select a caller's frame (registers are read there)\n"
     "list (l) [[FILE:]LINE]       PTX around the PC, and the .cu source when readable\n"
+    "set confirm on|off, set pagination/print/width/height ...   gdb settings (accepted)\n"
     "quit (q)                     leave\n";
 
 
