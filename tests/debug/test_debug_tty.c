@@ -31,15 +31,24 @@
         nseen = 0;                                                                                 \
     } while (0)
 
-/* Sends quit and waits for a clean exit. */
-static void finish(int fd, pid_t pid) {
-    type(fd, "quit\r");
+/* Types keys, then waits for `want` in what follows. */
+static void say(int fd, const char *keys, const char *want) {
+    size_t mark = nseen;
+    type(fd, keys);
+    cr_assert(wait_for(fd, mark, want), "typed \"%s\", wanted \"%s\":\n%s", keys, want, seen);
+}
+
+/* Types the last keys (quit, or the answer to its question) and waits for a clean exit. */
+static void finish_with(int fd, pid_t pid, const char *keys) {
+    type(fd, keys);
     int status = 0;
     for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
     if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
     close(fd);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
 }
+
+static void finish(int fd, pid_t pid) { finish_with(fd, pid, "quit\r"); }
 
 Test(debug_tty, line_editing_and_history) {
     int fd;
@@ -87,24 +96,10 @@ Test(debug_tty, quit_asks_before_killing) {
     pid_t pid;
     START(fd, pid, "-k", "demo", "-b", "48", "-a", "file:in.bin", "-a", "zeros:256", "-a", "s32:40");
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
-    type(fd, "break 78\rrun\r");
-    cr_assert(wait_for(fd, 0, "Breakpoint 1, demo"), "%s", seen);
-    size_t mark = nseen;
-    type(fd, "quit\r");
-    cr_assert(wait_for(fd, mark, "Quit anyway? (y or n) "), "no question:\n%s", seen);
-    mark = nseen;
-    type(fd, "n\r");
-    cr_assert(wait_for(fd, mark, "Not confirmed."), "%s", seen);
-    mark = nseen;
-    type(fd, "print %r2\r");
-    cr_assert(wait_for(fd, mark, "$1 = 0"), "the kernel did not stay:\n%s", seen);
-    mark = nseen;
-    type(fd, "quit\r");
-    cr_assert(wait_for(fd, mark, "Quit anyway? (y or n) "), "%s", seen);
-    type(fd, "y\r");
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
+    say(fd, "break 78\rrun\r", "Breakpoint 1, demo");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "print %r2\r", "$1 = 0");   /* the kernel is still there */
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    finish_with(fd, pid, "y\r");
 }
