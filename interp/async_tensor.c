@@ -156,8 +156,9 @@ static bool walk_box(const vm_tmap *t, const int32_t *c, tm_elem_fn fn, void *ct
  * fastest: in spatial dimension d the walk covers [lower, globalDim + upper)
  * in steps of the element stride, and on leaving it returns to lower and
  * carries into the next dimension; the batch dimension (rank-1) has no bound.
- * Each pixel is read at its walk position plus the im2col offsets. */
-static bool walk_im2col(const vm_tmap *t, const int32_t *c, const int16_t *o, tm_elem_fn fn, void *ctx) {
+ * Each pixel is read at its walk position plus the im2col offsets, which are
+ * unsigned: an H100 reads an offset of -3 (0xfffd) as 65533. */
+static bool walk_im2col(const vm_tmap *t, const int32_t *c, const uint16_t *o, tm_elem_fn fn, void *ctx) {
     unsigned r = t->rank;
     int64_t pos[5];
     for (unsigned d = 1; d < r; d++) pos[d] = c[d];
@@ -284,9 +285,9 @@ int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             uint8_t *dp = as_shared(w, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, 128, "tensor copy destination");
             if (!dp) return VM_EXT_FAULT;
             tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem)};
-            int16_t o[3] = {0, 0, 0};
+            uint16_t o[3] = {0, 0, 0};
             for (unsigned d = 0; d + 2 < r->rank && (r->flags & AS_F_IM2COL); d++)
-                o[d] = (int16_t)get_reg(fb, r->off[d].off, r->off[d].kind, l);
+                o[d] = (uint16_t)get_reg(fb, r->off[d].off, r->off[d].kind, l);
             if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
                 return VM_EXT_FAULT;
             uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
