@@ -182,3 +182,73 @@ Test(im2col, load_4d_nan) { gpu_case("i2c_4d_nan"); }
 Test(im2col, load_4d_nbig) { gpu_case("i2c_4d_nbig"); }
 Test(im2col, load_5d) { gpu_case("i2c_5d"); }
 Test(im2col, load_5d_mid) { gpu_case("i2c_5d_mid"); }
+
+/* cuTensorMapEncodeIm2col's rules (the driver API reference), each broken
+ * once from a valid 4-D map (channels 16, 8 x 8 pixels, 2 images, u32). */
+typedef struct erule {
+    unsigned rank, dtype;
+    int lower0, upper0;
+    uint32_t cpp, ppc, estr1;
+    unsigned swz;
+    uint64_t dim1, addr_off;
+    int ok;
+} erule;
+
+static int encode_rule(const erule *e)
+{
+    uint64_t dims[5] = {16, e->dim1, 8, 8, 2}, strides[4];
+    strides[0] = 64;
+    for (int d = 1; d < 4; d++) strides[d] = strides[d - 1] * dims[d];
+    int lower[3] = {e->lower0, -1, -1}, upper[3] = {e->upper0, -1, -1};
+    uint32_t es[5] = {1, e->estr1, 1, 1, 1};
+    vm_tmap tm;
+    return vm_tmap_encode_im2col(&tm, e->dtype, e->rank, 0x10000 + e->addr_off, dims, strides, lower, upper, e->cpp,
+                                 e->ppc, es, 0, e->swz, 0, 0);
+}
+
+Test(im2col, encode_rules)
+{
+    static const erule rules[] = {
+        {4, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
+        {2, U32, -1, -1, 16, 32, 1, 0, 8, 0, 0},       /* rank 3..5 */
+        {6, U32, -1, -1, 16, 32, 1, 0, 8, 0, 0},
+        {3, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
+        {5, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
+        {4, U32, -1, -1, 0, 32, 1, 0, 8, 0, 0},        /* channelsPerPixel 1..256 */
+        {4, U32, -1, -1, 256, 32, 1, 0, 8, 0, 1},
+        {4, VM_TM_U8, -1, -1, 272, 32, 1, 0, 8, 0, 0},
+        {4, U32, -1, -1, 3, 32, 1, 0, 8, 0, 0},        /* ... and a multiple of 16 bytes */
+        {4, U32, -1, -1, 16, 0, 1, 0, 8, 0, 0},        /* pixelsPerColumn 1..1024 */
+        {4, U32, -1, -1, 16, 1024, 1, 0, 8, 0, 1},
+        {4, U32, -1, -1, 16, 1025, 1, 0, 8, 0, 0},
+        {4, U32, -128, -1, 16, 32, 1, 0, 8, 0, 1},     /* rank 4 corners: [-128, 127] */
+        {4, U32, -129, -1, 16, 32, 1, 0, 8, 0, 0},
+        {4, U32, -1, 127, 16, 32, 1, 0, 8, 0, 1},
+        {4, U32, -1, 128, 16, 32, 1, 0, 8, 0, 0},
+        {3, U32, -32768, 32767, 16, 32, 1, 0, 8, 0, 1}, /* rank 3: [-32768, 32767] */
+        {3, U32, -32769, -1, 16, 32, 1, 0, 8, 0, 0},
+        {3, U32, -1, 32768, 16, 32, 1, 0, 8, 0, 0},
+        {5, U32, -16, 15, 16, 32, 1, 0, 8, 0, 1},      /* rank 5: [-16, 15] */
+        {5, U32, -17, -1, 16, 32, 1, 0, 8, 0, 0},
+        {5, U32, -1, 16, 16, 32, 1, 0, 8, 0, 0},
+        {4, U32, 0, -8, 16, 32, 1, 0, 8, 0, 0},        /* an empty bounding box */
+        {4, U32, 0, -7, 16, 32, 1, 0, 8, 0, 1},
+        {4, U32, -1, -1, 16, 32, 0, 0, 8, 0, 0},       /* element strides 1..8 */
+        {4, U32, -1, -1, 16, 32, 8, 0, 8, 0, 1},
+        {4, U32, -1, -1, 16, 32, 9, 0, 8, 0, 0},
+        {4, U32, -1, -1, 32, 32, 1, 3, 8, 0, 1},       /* the channels' bytes within the swizzle span */
+        {4, U32, -1, -1, 64, 32, 1, 3, 8, 0, 0},
+        {4, U32, -1, -1, 16, 32, 1, 1, 8, 0, 0},
+        {4, U32, -1, -1, 16, 32, 1, 0, 8, 8, 0},       /* a 16-byte aligned address */
+        {4, U32, -1, -1, 16, 32, 1, 0, 0, 0, 0},       /* dimensions of at least 1 */
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        cr_expect_eq(encode_rule(&rules[i]) == 0, rules[i].ok, "rule %zu", i);
+    vm_tmap tm;
+    uint64_t dims[4] = {16, 8, 8, 2}, strides[3] = {64, 512, 4096};
+    int lo[2] = {-1, -1};
+    uint32_t es[4] = {1, 1, 1, 1};
+    cr_expect_neq(vm_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, NULL, 16, 32, es, 0, 0, 0, 0), 0);
+    cr_expect_neq(vm_tmap_encode_im2col(NULL, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, es, 0, 0, 0, 0), 0);
+    cr_expect_neq(vm_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, NULL, 0, 0, 0, 0), 0);
+}
