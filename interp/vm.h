@@ -170,6 +170,8 @@ typedef struct vm_runtime {
     /* Calls the host function bound to an .extern .func (f->host_fn) for one
      * thread: args[k] point at the parameter bytes, ret receives the result. */
     void (*call_host)(void *ctx, const struct vm_func *f, void **args, void *ret);
+    /* Sanitize mode (sanitize.h): NULL in a normal run. */
+    struct vm_san *san;
 } vm_runtime;
 #define VM_HAVE_DBG_FAULT 1   /* vm_runtime.dbg_fault exists */
 

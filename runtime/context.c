@@ -147,7 +147,8 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
     ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL, NULL, svc_call_host};
+                             NULL, NULL, NULL, svc_call_host, NULL};
+    rt_sanitize_ctx(ctx);
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);
@@ -192,6 +193,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     release_all(ctx);
     if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
+    if (ctx->vmrt.san) vm_arena_set_exact(&ctx->arena);
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     ctx->detail[0] = 0;
