@@ -104,6 +104,7 @@ typedef enum ptxi_limit {
     PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
     PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
     PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
+    PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,   /* device-side launches queued and not yet started */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);
@@ -233,16 +234,39 @@ ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s);
 unsigned ptxi_stream_flags(ptxi_stream *s);
 int ptxi_stream_priority(ptxi_stream *s);
 
-/* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run in
- * order after the work queued before them on their stream: when the host next
- * waits for that stream, for an event recorded after them, or for the context.
- * `call(fn, user, s, status)` is invoked with the context's sticky status; the
- * two libraries pass their own trampoline for their own callback signature. */
+/* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run on
+ * a worker thread of the process, one at a time, as soon as the work queued
+ * before them on their stream (host functions and event waits; launches are done
+ * when issued) is done: `call(fn, user, s, status)` with the context's sticky
+ * status (each library passes its own trampoline for its callback signature). */
 typedef void (*ptxi_host_call)(void *fn, void *user, ptxi_stream *s, ptxi_status status);
 ptxi_status ptxi_stream_add_host_fn(ptxi_ctx *ctx, ptxi_stream *s, ptxi_host_call call, void *fn, void *user);
-/* Runs the host functions of s (of every stream when s is NULL) queued before
- * sequence number `upto` (UINT64_MAX: all). */
+/* Waits until the host functions of s (of every stream when s is NULL) queued
+ * before `upto` (UINT64_MAX: all) are done; work issued on s calls this first.
+ * Called from a host function, it returns at once. */
 void ptxi_stream_run_host_fns(ptxi_ctx *ctx, ptxi_stream *s, uint64_t upto);
+/* Whether nothing is left on s (on any stream when s is NULL). */
+int ptxi_stream_idle(ptxi_ctx *ctx, ptxi_stream *s);
+
+/* Memory pools of the stream-ordered allocator (one device: the default pool and
+ * the device's current pool are process-wide). A library allocates with its own
+ * call and tracks the allocation in a pool; freeing untracks it. Attributes are
+ * CUDA's cudaMemPoolAttr numbers (value: int for 1..3, uint64_t for 4..8). */
+typedef struct ptxi_mempool ptxi_mempool;
+ptxi_mempool *ptxi_mempool_default(void);
+ptxi_mempool *ptxi_mempool_current(void);
+ptxi_status ptxi_mempool_set_current(ptxi_mempool *p);      /* INVALID_VALUE for no pool */
+int ptxi_mempool_valid(ptxi_mempool *p);
+ptxi_status ptxi_mempool_create(ptxi_mempool **out);
+ptxi_status ptxi_mempool_destroy(ptxi_mempool *p);          /* not the default pool */
+ptxi_status ptxi_mempool_attribute(ptxi_mempool *p, int attr, void *value, int set);
+ptxi_status ptxi_mempool_trim(ptxi_mempool *p, size_t keep);
+ptxi_status ptxi_mempool_track(ptxi_mempool *p, ptxi_ctx *ctx, ptxi_dptr ptr, size_t size);
+void ptxi_mempool_untrack(ptxi_dptr ptr);                   /* no-op for memory of no pool */
+void ptxi_mempool_forget_ctx(ptxi_ctx *ctx);                /* ctx's memory is gone */
+/* Reads or sets (flags: 3 = read-write) access to p from device `id` (device = 0: the host).
+ * Setting anything but read-write from device 0 is NOT_PERMITTED (CUDA: invalid device). */
+ptxi_status ptxi_mempool_access(ptxi_mempool *p, int device, int id, int *flags, int set);
 
 /* Events: the time the work before them on a stream was done. Flags as CUDA's
  * (bit 1: timing disabled). An event belongs to its context. */
@@ -251,8 +275,12 @@ enum { PTXI_EVENT_DISABLE_TIMING = 2 };
 ptxi_status ptxi_event_create(ptxi_ctx *ctx, unsigned flags, ptxi_event **out);
 ptxi_status ptxi_event_destroy(ptxi_event *e);
 ptxi_status ptxi_event_record(ptxi_event *e, ptxi_stream *s);
-/* Runs the host functions queued before the event; SUCCESS (its work is always done). */
+/* Waits for the host functions queued before the event; SUCCESS. */
 ptxi_status ptxi_event_synchronize(ptxi_event *e);
+/* NOT_READY while host functions queued before the event are left, else SUCCESS. */
+ptxi_status ptxi_event_query(ptxi_event *e);
+/* Work queued on s (of ctx) from now on waits for e's last record (cudaStreamWaitEvent). */
+ptxi_status ptxi_stream_wait_event(ptxi_ctx *ctx, ptxi_stream *s, ptxi_event *e);
 /* Milliseconds from a to b; INVALID_HANDLE when either is unrecorded or has timing disabled. */
 ptxi_status ptxi_event_elapsed(float *ms, ptxi_event *a, ptxi_event *b);
 int ptxi_event_live(ptxi_event *e);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "exec_mem.h"
 #include "warp.h"
 
@@ -307,20 +308,22 @@ typedef struct lane_view {
     uint64_t bad;
 } lane_view;
 
-static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
-    lane_view *v = c;
-    vm_warp *w = v->w;
-    const uint8_t *src = NULL;
+uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
     if (a - vm_shared_win < VM_WIN_SIZE) {
         uint64_t o = a - vm_shared_win;
-        if (o + n <= w->cta->smem_size) src = w->cta->smem + o;
-    } else if (a - vm_local_win < VM_WIN_SIZE) {
-        uint64_t o = a - vm_local_win;
-        if (o + n <= w->local_stride && vm_local_mem(w)) src = w->local + (size_t)v->lane * w->local_stride + o;
-    } else {
-        vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
-        if (n && vm_arena_ok(ar, a, n, false)) src = (const uint8_t *)(uintptr_t)a;
+        return o + n <= w->cta->smem_size ? w->cta->smem + o : NULL;
     }
+    if (a - vm_local_win < VM_WIN_SIZE) {
+        uint64_t o = a - vm_local_win;
+        return o + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)lane * w->local_stride + o : NULL;
+    }
+    vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
+    return n && vm_arena_ok(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
+}
+
+static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
+    lane_view *v = c;
+    const uint8_t *src = vm_lane_ptr(v->w, v->lane, a, n);
     if (!src) { v->bad = a; return 0; }
     memcpy(dst, src, n);
     return 1;
@@ -330,7 +333,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
     const vm_callinfo *ci = i->p;
     vm_frame *fr = &w->frames[w->depth - 1];
     vm_runtime *rt = fr->fn->prog->rt;
-    const char *name = callee->ir->name;
+    if (callee->builtin >= VM_BI_DEV_FIRST) return vm_devrt_call(w, i, callee, lanes);
 #define ARG(k, l) (ci->nargs > (k) ? load_bits(fr->fb + ci->argoff[k] + (size_t)(l) * ci->argsize[k], \
                                                ci->argsize[k] > 8 ? 8 : ci->argsize[k], false) : 0)
 #define RET(l, v) do { if (ci->nrets) store_bits(fr->fb + ci->retoff[0] + (size_t)(l) * ci->retsize[0], \
@@ -341,7 +344,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             void *args[32];
             for (uint32_t k = 0; k < ci->nargs; k++) args[k] = fr->fb + ci->argoff[k] + (size_t)l * ci->argsize[k];
             rt->call_host(rt->ctx, callee, args, ci->nrets ? fr->fb + ci->retoff[0] + (size_t)l * ci->retsize[0] : NULL);
-        } else if (!strcmp(name, "vprintf")) {
+        } else if (callee->builtin == VM_BI_VPRINTF) {
             lane_view v = {w, l, 0};
             int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
             if (r < -1) {
@@ -350,11 +353,11 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
                 return -1;
             }
             RET(l, (uint64_t)(int64_t)r);
-        } else if (!strcmp(name, "malloc")) {
+        } else if (callee->builtin == VM_BI_MALLOC) {
             RET(l, rt->malloc(rt->ctx, ARG(0, l), 16));
-        } else if (!strcmp(name, "__nv_aligned_device_malloc") || !strcmp(name, "__cuda_syscall_aligned_malloc")) {
+        } else if (callee->builtin == VM_BI_ALIGNED_MALLOC) {
             RET(l, rt->malloc(rt->ctx, ARG(0, l), ARG(1, l)));
-        } else if (!strcmp(name, "free")) {
+        } else if (callee->builtin == VM_BI_FREE) {
             uint64_t p = ARG(0, l);
             int st = p ? rt->free(rt->ctx, p) : 0;
             if (st) {
@@ -362,7 +365,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
                             st == 100 ? "not a heap address" : "double free");
                 return -1;
             }
-        } else if (!strcmp(name, "__assertfail")) {
+        } else if (callee->builtin == VM_BI_ASSERTFAIL) {
             /* __assertfail(message, file, line, function, charSize) */
             char msg[256] = "?", file[256] = "?", fn[256] = "?";
             uint64_t pm = ARG(0, l), pf = ARG(1, l), pfn = ARG(3, l);
@@ -384,7 +387,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             if (atomic_load(&w->cta->grid->stop)) return -1;   /* under a debugger: stop here */
             w->exited |= 1u << l;                              /* the thread ends; the others go on */
         } else {
-            vm_fault_at(w, i, l, 13, "call to '%s', an extern function that nothing defines", name);
+            vm_fault_at(w, i, l, 13, "call to '%s', an extern function that nothing defines", callee->ir->name);
             return -1;
         }
     }

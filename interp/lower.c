@@ -1013,7 +1013,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
         }
     }
     if (lower_alu(lc, in)) return;
-    if (vm_lower_ext(lc, in) || vm_lower_wmma(lc, in)) return;
+    if (vm_lower_ext(lc, in) || vm_lower_wmma(lc, in) || vm_lower_wgmma(lc, in)) return;
     /* Not executable (yet): the instruction traps when reached, so modules
      * using it still load and everything else runs. */
     char mn[160];
@@ -1340,6 +1340,7 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
         prog->funcs[k].ir = m->funcs[k];
         prog->funcs[k].prog = prog;
         prog->funcs[k].fnaddr = (uint64_t)(uintptr_t)&prog->funcs[k];
+        if (!m->funcs[k]->has_body) prog->funcs[k].builtin = vm_builtin_id(m->funcs[k]->name);
         if (m->funcs[k]->has_body && layout(prog, &prog->funcs[k], &top, err, errlen) < 0) return -1;
     }
     for (uint32_t k = 0; k < m->nglobals; k++) {

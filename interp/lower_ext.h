@@ -26,6 +26,8 @@ typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 bool vm_lower_ext(lctx *lc, const ir_insn *in);
 /* Warp matrix instructions (wmma.c). */
 bool vm_lower_wmma(lctx *lc, const ir_insn *in);
+/* Warpgroup matrix instructions, elect.sync, setmaxnreg (wgmma.c). */
+bool vm_lower_wgmma(lctx *lc, const ir_insn *in);
 /* mma.sync, ldmatrix, stmatrix (mma.c). */
 bool vm_lower_mma(lctx *lc, const ir_insn *in);
 /* mapa, getctarank, barrier.cluster (cluster.c). */

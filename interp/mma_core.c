@@ -61,12 +61,12 @@ static double value(int t, uint64_t b) {
 
 /* ---- floating-point sums ---- */
 
-/* f32 nearest to s * 2^e toward zero. */
-static float f32_rz(int64_t s, int e) {
+/* f32 nearest to s * 2^e toward zero with mb fraction bits. */
+static float f32_rzb(int64_t s, int e, int mb) {
     if (!s) return 0.0f;
     uint64_t m = (uint64_t)(s < 0 ? -s : s);
     int lead = 63 - __builtin_clzll(m);
-    if (lead > 23) m >>= lead - 23, e += lead - 23;
+    if (lead > mb) m >>= lead - mb, e += lead - mb;
     float f = ldexpf((float)m, e);
     return s < 0 ? -f : f;
 }
@@ -75,11 +75,12 @@ static float f32_rz(int64_t s, int e) {
  * cores form it (measured on an H200, tests/cudart/programs/mma.cu): with the
  * nominal exponent of a term floor(log2|a|) + floor(log2|b|) for a product
  * and floor(log2|c|) for c, every term is truncated toward zero to a multiple
- * of 2^(largest nominal exponent - MMA_BITS) and the truncated terms are added
+ * of 2^(largest nominal exponent - bits) (MMA_BITS; WG_FP8_BITS for wgmma
+ * e4m3/e5m2) and the truncated terms are added
  * exactly: the sum is *s x 2^*q. Returns false, with the result in *r, when
  * an operand is not finite or every term is zero. */
 #define MMA_BITS 25
-static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t *s, int *q, double *r) {
+static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t *s, int *q, double *r, int bits) {
     double p[128];
     int emax = INT32_MIN;
     bool special = !isfinite(c);
@@ -106,7 +107,7 @@ static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t
         *r = c;
         return false;
     }
-    *q = emax - MMA_BITS;
+    *q = emax - bits;
     *s = 0;
     for (int k = 0; k <= n; k++) {
         double t = ldexp(k < n ? p[k] : c, -*q);
@@ -115,12 +116,13 @@ static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t
     return true;
 }
 
-/* The sum rounded to f32 toward zero; NaN is the canonical one. */
-float vm_mma_sum(const double *a, const double *b, int n, float c) {
+/* The sum with `bits` below the largest term, rounded to f32 toward zero with
+ * mb fraction bits; NaN is the canonical one. */
+static float sum_f32(const double *a, const double *b, int n, double c, int bits, int mb) {
     int64_t s;
     int q;
     double r;
-    if (sum_fixed(a, b, n, c, &s, &q, &r)) return f32_rz(s, q);
+    if (sum_fixed(a, b, n, c, &s, &q, &r, bits)) return f32_rzb(s, q, mb);
     if (!isnan(r)) return (float)r;
     uint32_t nan = 0x7FFFFFFFu;
     float f;
@@ -128,15 +130,19 @@ float vm_mma_sum(const double *a, const double *b, int n, float c) {
     return f;
 }
 
+float vm_mma_sum(const double *a, const double *b, int n, float c) { return sum_f32(a, b, n, c, MMA_BITS, 23); }
+
 /* The sum rounded to f16 to nearest (f16 accumulators: from the exact sum,
  * not from its f32 value, as measured), NaN the canonical 0x7FFF. */
-static uint64_t mma_sum_f16(const double *a, const double *b, int n, double c) {
+static uint64_t sum_f16(const double *a, const double *b, int n, double c, int bits) {
     int64_t s;
     int q;
     double r;
-    if (sum_fixed(a, b, n, c, &s, &q, &r)) r = ldexp((double)s, q);   /* s has under 53 bits */
+    if (sum_fixed(a, b, n, c, &s, &q, &r, bits)) r = ldexp((double)s, q);   /* s has under 53 bits */
     return isnan(r) ? 0x7FFF : alu_fp_encode(ALU_FMT_F16, r, ALU_RN, 0);
 }
+
+static uint64_t mma_sum_f16(const double *a, const double *b, int n, double c) { return sum_f16(a, b, n, c, MMA_BITS); }
 
 static uint64_t f32_bits(float f) {
     uint32_t u;
@@ -149,7 +155,19 @@ static uint64_t f32_bits(float f) {
  * precision (each step a sum as above), the first over the elements that are
  * bytes 0 and 1 of A's registers, the second over bytes 2 and 3; the
  * accumulator is added last, with one rounding to nearest. */
+/* e4m3/e5m2 products of wgmma (measured on an H100, ptx-samples/wgmma): one
+ * sum over all of K and the accumulator as above, but with terms truncated to
+ * WG_FP8_BITS below the largest nominal exponent, and an f32 result truncated
+ * to as many fraction bits (the low 10 of every result are zero); an f16
+ * result is that sum rounded to nearest. */
+#define WG_FP8_BITS 13
+static uint64_t fp8_sum_wide(const vm_mma_op *op, const double *a, const double *b, double c) {
+    if (op->td == MT_F16) return sum_f16(a, b, op->k, c, WG_FP8_BITS);
+    return f32_bits(sum_f32(a, b, op->k, c, WG_FP8_BITS, WG_FP8_BITS));
+}
+
 static uint64_t fp8_sum(const vm_mma_op *op, const double *a, const double *b, double c) {
+    if (op->fp8_wide) return fp8_sum_wide(op, a, b, c);
     double ah[2][64], bh[2][64];
     int n[2] = {0, 0};
     for (int k = 0; k < op->k; k++) {

@@ -28,6 +28,7 @@ typedef struct vm_mma_op {
     uint8_t bop;              /* VM_BOP_* */
     bool satfinite;
     bool sparse;              /* A was decompressed from 2:4 sparse (mma.sp) */
+    bool fp8_wide;            /* e4m3/e5m2 summed as wgmma does: all of K at once, 13 bits */
 } vm_mma_op;
 
 /* D = A B + C. A is m x k, B is k x n, C and D m x n, all row-major, one

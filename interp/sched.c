@@ -490,8 +490,10 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
  * some warp used up its time slice or slept (it may be spinning on memory
  * another CTA will write) lets the worker admit the next one, as an SM holds
  * several blocks. A CTA that only ever stops at barriers runs alone: its
- * warps' registers and shared memory stay in the host's caches. For a
- * cooperative launch every round counts, so the grid becomes resident soon. */
+ * warps' registers and shared memory stay in the host's caches. A cooperative
+ * launch admits its share of the grid at once: admitted one by one, every CTA
+ * already waiting at grid.sync() spins a whole time slice per round while the
+ * rest trickle in, quadratic in the grid's size. */
 #define ADMIT_AFTER 4
 
 typedef struct worker {
@@ -598,7 +600,9 @@ static void *worker_main(void *arg) {
         if (atomic_load(&g->stop)) break;
         int nlive = 0;
         for (unsigned s = 0; s < wk->nslots; s++) nlive += wk->live[s];
-        if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && (unsigned)nlive < wk->nslots))) {
+        if (g->cfg->resident)   /* a cooperative grid: its CTAs wait for each other, all are admitted at once */
+            while (more && (unsigned)nlive < wk->nslots && admit_group(wk, &more)) nlive++;
+        else if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && (unsigned)nlive < wk->nslots))) {
             if (admit_group(wk, &more)) nlive++;
             rounds = 0;
         }
@@ -745,7 +749,16 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     if (!ws) rc = 2;
     unsigned slots = cfg->resident ? cfg->resident : 8;
     if (g.csize > 1) slots = (slots + g.csize - 1) / g.csize * g.csize;
+    /* A cooperative grid is split evenly (in whole clusters) between the host
+     * threads up front: taken from the shared counter, the thread that starts
+     * first would hold most of the grid, and one thread would do the work of two. */
+    uint64_t ngroups = g.ncta / g.csize;
+    if (cfg->resident) atomic_store(&g.next_cta, g.ncta);
     for (unsigned k = 0; k < n && !rc; k++) {
+        if (cfg->resident) {
+            ws[k].take = ngroups * k / n * g.csize;
+            ws[k].took = ngroups * (k + 1) / n * g.csize;
+        }
         ws[k].g = &g;
         ws[k].nslots = slots;
         if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = 2;

@@ -126,6 +126,7 @@ typedef struct vm_func {
     uint32_t local_align;
     uint32_t *reg_off;         /* frame offset of each ir register */
     uint64_t fnaddr;           /* the value of the function's address in PTX (mov %rd, f) */
+    int builtin;               /* a built-in device function (VM_BI_*, interp/devrt.c), set at lowering; 0: none */
     void (*host_fn)(void);     /* bound host implementation of an .extern .func */
     void *ffi;                 /* rt_ffi_sig for host_fn */
 } vm_func;
@@ -142,6 +143,30 @@ typedef struct vm_program {
     uint32_t dyn_shared_align; /* alignment of extern .shared arrays */
     struct vm_runtime *rt;
 } vm_program;
+
+/* A call into the device runtime (dynamic parallelism), decoded by interp/devrt.c and
+ * carried out by the host runtime: the result is a cudaError_t code. */
+enum {
+    VM_DEV_PARAM_BUFFER,       /* func, g, b, shmem (V1: a[0] alignment, a[1] size, func NULL) -> out */
+    VM_DEV_LAUNCH,             /* a[0] parameter buffer, a[1] stream (V1: also func, g, b, shmem) */
+    VM_DEV_LAST_ERROR,         /* -> out: the thread's last error; a[0] = 1 also clears it */
+    VM_DEV_SET_ERROR,          /* a[0]: record this error as the thread's last */
+    VM_DEV_ATTRIBUTE,          /* a[0] attribute, a[1] device -> out */
+    VM_DEV_LIMIT,              /* a[0] cudaLimit -> out */
+    VM_DEV_HANDLE,             /* a new stream or event handle -> out */
+    VM_DEV_MEMCPY,             /* a[0] dst, a[1] src, a[2] bytes, a[3] stream */
+    VM_DEV_MEMSET,             /* a[0] dst, a[1] byte value, a[2] bytes, a[3] stream */
+    VM_DEV_ERROR_TEXT,         /* a[0] cudaError_t, a[1] 0 its name, 1 its message -> out: a device string */
+};
+typedef struct vm_devcall {
+    int op;
+    void *grid;                /* the calling grid's vm_launch_cfg.devq */
+    uint64_t thread;           /* the calling thread, unique within its grid */
+    const struct vm_func *func;
+    uint32_t g[3], b[3], shmem;
+    uint64_t a[4];
+    uint64_t out;
+} vm_devcall;
 
 /* Services the interpreter asks of the host runtime. */
 typedef struct vm_runtime {
@@ -170,6 +195,8 @@ typedef struct vm_runtime {
     /* Calls the host function bound to an .extern .func (f->host_fn) for one
      * thread: args[k] point at the parameter bytes, ret receives the result. */
     void (*call_host)(void *ctx, const struct vm_func *f, void **args, void *ret);
+    /* The device runtime (NULL: device code cannot launch kernels). */
+    int (*devrt)(void *ctx, vm_devcall *c);
     /* Sanitize mode (sanitize.h): NULL in a normal run. */
     struct vm_san *san;
 } vm_runtime;
@@ -198,12 +225,16 @@ typedef struct vm_launch_cfg {
     uint32_t resident;         /* CTAs a host thread may keep resident at once */
     uint32_t cluster[3];       /* thread-block cluster shape; 0 = the kernel's .reqnctapercluster, or none */
     uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch puts its grid workspace in 1 and 2) */
+    void *devq;                /* the host runtime's record of the grid's device launches (vm_devcall.grid) */
 } vm_launch_cfg;
 
 typedef struct vm_stats {
     uint64_t thread_insns, warp_insns;
     uint64_t pmevents[16];
 } vm_stats;
+
+/* The built-in device function `name` stands for (VM_BI_*), 0 for none. */
+int vm_builtin_id(const char *name);
 
 /* Lowering: builds a vm_program for a parsed module. Global addresses must be
  * assigned (prog->gaddr) before lowering. Returns 0 or -1 with a message. */

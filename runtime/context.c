@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ffi_call.h"
+#include "numparse.h"
 #include "rt.h"
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
@@ -128,8 +129,12 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     if (ctx->opt.deterministic) ctx->opt.threads = 1;
     /* PTXI_THREADS fills in an unset thread count, so that a whole test suite or
      * program can be run on one thread or on many without changing it. */
-    const char *env = getenv("PTXI_THREADS");
-    if (!ctx->opt.threads && env && atoi(env) > 0) ctx->opt.threads = (unsigned)atoi(env);
+    uint64_t env_threads = 0;
+    if (!num_env_u64("PTXI_THREADS", 65536, &env_threads)) {
+        free(ctx);
+        return PTXI_INVALID_VALUE;
+    }
+    if (!ctx->opt.threads) ctx->opt.threads = (unsigned)env_threads;
     if (!ctx->opt.threads) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
@@ -145,9 +150,10 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->stack_size = rt_default_limit(PTXI_LIMIT_STACK_SIZE);
     ctx->fifo_size = rt_default_limit(PTXI_LIMIT_PRINTF_FIFO_SIZE);
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
+    ctx->dev_pending_limit = rt_default_limit(PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
     ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL, NULL, svc_call_host, NULL};
+                             NULL, NULL, NULL, svc_call_host, rt_devrt_call, NULL};
     rt_sanitize_ctx(ctx);
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
@@ -164,6 +170,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
 /* Destroy and reset: no other call on the context may run meanwhile. */
 static void release_all(ptxi_ctx *ctx) {
     rt_streams_release(ctx);
+    ptxi_mempool_forget_ctx(ctx);
     while (ctx->modules) ptxi_module_unload(ctx->modules);
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
@@ -193,6 +200,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     release_all(ctx);
     if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
+    ctx->dev_error_texts = 0;   /* it was in the arena */
     if (ctx->vmrt.san) vm_arena_set_exact(&ctx->arena);
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
@@ -260,6 +268,7 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         if (ctx->heap_ready) st = PTXI_INVALID_VALUE;
         else ctx->heap_size = value;
         break;
+    case PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: ctx->dev_pending_limit = value; break;
     default: st = PTXI_INVALID_VALUE;
     }
     pthread_mutex_unlock(&ctx->lock);
@@ -275,6 +284,7 @@ ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value) {
     case PTXI_LIMIT_STACK_SIZE: *value = ctx->stack_size; break;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE: *value = ctx->fifo_size; break;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE: *value = ctx->heap_size; break;
+    case PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *value = ctx->dev_pending_limit; break;
     default: st = PTXI_INVALID_VALUE;
     }
     pthread_mutex_unlock(&ctx->lock);

@@ -214,7 +214,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     vm_san *san = ctx->vmrt.san;
     uint64_t errors = san ? atomic_load(&san->errors) : 0;
     double t0 = vm_now();
-    int rc = vm_launch(&cfg, &stats, &fault);
+    int rc = rt_run_grid(ctx, &cfg, &stats, &fault);
     /* sanitize mode: the kernel ran to its end past its bad accesses, each
      * recorded; then it fails as under compute-sanitizer */
     if (san && !rc && atomic_load(&san->errors) != errors) {
@@ -251,9 +251,15 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     return rt_set_error(ctx, (ptxi_status)rc);
 }
 
+/* A launch runs to completion when issued, once the host functions queued before
+ * it on its stream are done (stream.c): so every stream is in order. */
+static void after_host_fns(ptxi_kernel *k, ptxi_stream *s) {
+    if (k) ptxi_stream_run_host_fns(k->mod->ctx, s, UINT64_MAX);
+}
+
 ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
                                const void *params, size_t params_size) {
-    (void)s;   /* launches run to completion when issued: every stream is in order */
+    after_host_fns(k, s);
     return launch(k, grid, block, dyn_shared, params, params_size, 0, NULL);
 }
 
@@ -280,13 +286,13 @@ static ptxi_status launch_args(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
 
 ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
                            void **args, unsigned flags) {
-    (void)s;
+    after_host_fns(k, s);
     return launch_args(k, grid, block, dyn_shared, args, flags, NULL);
 }
 
 ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster,
                                 size_t dyn_shared, ptxi_stream *s, void **args, unsigned flags) {
-    (void)s;
+    after_host_fns(k, s);
     uint32_t c[3] = {cluster.x, cluster.y, cluster.z};
     return launch_args(k, grid, block, dyn_shared, args, flags, c);
 }

@@ -8,15 +8,6 @@
 #include "ffi_call.h"
 #include "rt.h"
 
-static const char *const builtin_funcs[] = {"vprintf", "malloc", "free", "__nv_aligned_device_malloc",
-                                            "__cuda_syscall_aligned_malloc", "__assertfail"};
-
-static bool is_builtin(const char *name) {
-    for (size_t k = 0; k < sizeof builtin_funcs / sizeof builtin_funcs[0]; k++)
-        if (!strcmp(builtin_funcs[k], name)) return true;
-    return false;
-}
-
 /* The libffi call interface of a bound .extern .func, from its PTX declaration. */
 static rt_ffi_sig *prepare_ffi(const ir_func *f) {
     size_t sizes[RT_FFI_MAX_PARAMS];
@@ -117,7 +108,7 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
     /* .extern .func: another module, a host binding, or a built-in */
     for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
         vm_func *f = &m->prog.funcs[k];
-        if (f->ir->has_body || f->ir->is_proto || is_builtin(f->ir->name)) continue;
+        if (f->ir->has_body || f->ir->is_proto || f->builtin) continue;
         if (ctx->vmrt.resolve_func(ctx, f->ir->name)) continue;
         bool bound = false;
         for (rt_bind *b = ctx->binds; b; b = b->next)

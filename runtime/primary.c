@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numparse.h"
 #include "rt.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -15,19 +16,16 @@ static ptxi_status create_error;
 typedef struct hook { void (*fn)(void *); void *arg; struct hook *next; } hook;
 static hook *hooks;
 
-static double env_double(const char *name) {
-    const char *v = getenv(name);
-    return v ? atof(v) : 0;
-}
 
 /* The environment plays the part of a program's command line: PTXI_THREADS,
  * PTXI_DETERMINISTIC, PTXI_TIMEOUT (seconds), PTXI_QUIET (stderr holds only what
  * the program prints). */
 static ptxi_status create(ptxi_ctx **out) {
     ptxi_ctx_options o = {0};
-    o.threads = (unsigned)env_double("PTXI_THREADS");
-    o.deterministic = env_double("PTXI_DETERMINISTIC") != 0;
-    o.timeout_s = env_double("PTXI_TIMEOUT");
+    uint64_t det = 0;
+    if (!num_env_u64("PTXI_DETERMINISTIC", 1, &det) || !num_env_seconds("PTXI_TIMEOUT", &o.timeout_s))
+        return PTXI_INVALID_VALUE;
+    o.deterministic = det != 0;   /* PTXI_THREADS: ptxi_ctx_create reads it */
     ptxi_status s = ptxi_ctx_create(out, &o);
     if (s != PTXI_SUCCESS) {
         fprintf(stderr, "ptxi: cannot create a context: %s\n", ptxi_error_string(s));

@@ -182,6 +182,7 @@ size_t rt_default_limit(ptxi_limit which)
     case PTXI_LIMIT_STACK_SIZE: return 1024;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE: return 8650752;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE: return 8388608;
+    case PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: return 2048;
     }
     return 0;
 }
@@ -200,6 +201,7 @@ size_t rt_limit_granted(ptxi_limit which, size_t requested)
         return requested < 524288 ? 524288 : requested;
     case PTXI_LIMIT_MALLOC_HEAP_SIZE:
         return requested < 4194304 ? 4194304 : requested;
+    case PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: break;
     }
     return requested;
 }

@@ -53,11 +53,19 @@ struct ptxi_event {
     ptxi_event *next;
 };
 
+/* An entry of a context's host queue (stream.c): a host function, or (call NULL)
+ * a stream's wait for an event, done once the entries of wait_ctx queued on
+ * wait_stream before wait_seq are. */
 typedef struct rt_host_fn {
     ptxi_host_call call;
     void *fn, *user;
     ptxi_stream *stream;
+    bool nonblocking;          /* the stream's flag, kept: the stream may be destroyed first */
     uint64_t seq;
+    bool running;
+    ptxi_ctx *wait_ctx;
+    ptxi_stream *wait_stream;
+    uint64_t wait_seq;
     struct rt_host_fn *next;
 } rt_host_fn;
 
@@ -91,7 +99,15 @@ struct ptxi_ctx {
     ptxi_event *events;
     rt_host_fn *host_fns, **host_fns_tail;
     uint64_t host_seq;
+    size_t dev_pending_limit;  /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+    _Atomic size_t dev_pending;   /* device-side launches queued and not yet started (devrt.c) */
+    uint64_t dev_error_texts;  /* device copy of the error names and messages (devrt.c), under `lock` */
 };
+
+/* The device runtime (devrt.c): the vm_runtime.devrt service, and a grid's run with
+ * the child grids its threads launch. */
+int rt_devrt_call(void *ctx, vm_devcall *c);
+int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault);
 
 /* Destroys the context's streams and events, running pending host functions (stream.c). */
 void rt_streams_release(ptxi_ctx *ctx);

@@ -1,8 +1,7 @@
 /* stream.c — streams, events and host functions of a context. Launches run to
- * completion when issued, so every stream is in order and always idle; what a
- * stream still holds is the host functions queued on it, which run (as on a GPU,
- * at their own time after the work before them) when the host next waits for
- * their stream, for an event recorded after them, or for the whole context. */
+ * completion when issued, so what a stream still holds is the host functions
+ * and event waits queued on it, which a worker thread runs in stream order (see
+ * "host functions" below). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -101,49 +100,177 @@ ptxi_status ptxi_stream_synchronize(ptxi_stream *s) {
 
 ptxi_status ptxi_stream_query(ptxi_stream *s) {
     if (!s || !ptxi_stream_live(s)) return PTXI_INVALID_HANDLE;
-    return s->ctx->sticky;
+    if (s->ctx->sticky) return s->ctx->sticky;
+    return ptxi_stream_idle(s->ctx, s) ? PTXI_SUCCESS : PTXI_NOT_READY;
 }
 
 ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s) { return s ? s->ctx : NULL; }
 unsigned ptxi_stream_flags(ptxi_stream *s) { return s ? s->flags : 0; }
 int ptxi_stream_priority(ptxi_stream *s) { return s ? s->priority : 0; }
 
-/* ---- host functions ---- */
+/* ---- host functions ----
+ *
+ * Launches and copies run to completion on the host thread that issues them,
+ * but a host function must not run there: on a GPU it runs as soon as the work
+ * before it on its stream is done, whether or not the host ever waits for that
+ * stream (a program may queue callbacks and never synchronize), and a host
+ * function may block until another host thread does something. So one worker
+ * thread per process runs them, one at a time in the order they become ready,
+ * as CUDA's own callback thread does: an entry is ready when no earlier entry
+ * of its stream (or of the legacy default stream it is ordered with) is left,
+ * and a stream's wait for an event (an entry without a function) when the
+ * entries before that event are done. Whoever waits for a stream, an event or
+ * the context waits on `done` until the entries before that point are gone;
+ * work issued on a stream first waits for its stream's entries (ptxi launches
+ * do), which keeps a kernel after a host function after it. */
+
+enum { NON_BLOCKING = 1 };   /* cudaStreamNonBlocking, CU_STREAM_NON_BLOCKING */
+
+static pthread_cond_t work = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
+static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
+static bool worker_ok;
+static _Thread_local bool in_worker;
+
+/* Whether work on stream s (non-blocking: nb) comes after entry b (of the same context). */
+static bool ordered(const ptxi_stream *s, bool nb, const rt_host_fn *b) {
+    if (b->stream == s) return true;
+    if (!s) return !b->nonblocking;
+    return !b->stream && !nb;
+}
+
+/* Whether an entry of ctx queued before upto that s (every stream when all) comes after is left. */
+static bool pending(const ptxi_ctx *ctx, const ptxi_stream *s, bool all, uint64_t upto) {
+    bool nb = s && all_streams_find(s) && (s->flags & NON_BLOCKING);
+    for (rt_host_fn *h = ctx->host_fns; h && h->seq < upto; h = h->next)
+        if (all || ordered(s, nb, h)) return true;
+    return false;
+}
+
+static bool known_ctx(const ptxi_ctx *ctx) {
+    for (size_t i = 0; i < nknown; i++)
+        if (known[i] == ctx) return true;
+    return false;
+}
+
+static bool ready(const ptxi_ctx *ctx, const rt_host_fn *h) {
+    for (const rt_host_fn *b = ctx->host_fns; b != h; b = b->next)
+        if (ordered(h->stream, h->nonblocking, b)) return false;
+    return h->call || !known_ctx(h->wait_ctx) ||
+           !pending(h->wait_ctx, h->wait_stream, !h->wait_stream, h->wait_seq);
+}
+
+static void unlink_entry(ptxi_ctx *ctx, rt_host_fn *h) {
+    for (rt_host_fn **p = &ctx->host_fns; *p; p = &(*p)->next)
+        if (*p == h) {
+            *p = h->next;
+            if (!*p) ctx->host_fns_tail = p;
+            return;
+        }
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    in_worker = true;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        ptxi_ctx *ctx = NULL;
+        rt_host_fn *h = NULL;
+        for (size_t i = 0; i < nknown && !h; i++)
+            for (rt_host_fn *p = known[i]->host_fns; p && !h; p = p->next)
+                if (ready(known[i], p)) h = p, ctx = known[i];
+        if (!h) {
+            pthread_cond_wait(&work, &lock);
+            continue;
+        }
+        if (h->call) {
+            /* with the lock released: it may call the runtime (CUDA forbids that,
+             * but a deadlock or a crash here would be worse) */
+            h->running = true;
+            pthread_mutex_unlock(&lock);
+            h->call(h->fn, h->user, h->stream, ctx->sticky);
+            pthread_mutex_lock(&lock);
+        }
+        unlink_entry(ctx, h);
+        free(h);
+        pthread_cond_broadcast(&done);
+    }
+    return NULL;
+}
+
+static void start_worker(void) {
+    pthread_t t;
+    pthread_attr_t a;
+    if (pthread_attr_init(&a)) return;
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    worker_ok = pthread_create(&t, &a, worker, NULL) == 0;
+    pthread_attr_destroy(&a);
+}
+
+/* Queues h on s of ctx; the lock is held. */
+static bool enqueue(ptxi_ctx *ctx, ptxi_stream *s, rt_host_fn *h) {
+    if (!remember(ctx)) return false;
+    if (!ctx->host_fns_tail) ctx->host_fns_tail = &ctx->host_fns;
+    h->stream = s;
+    h->nonblocking = s && (s->flags & NON_BLOCKING);
+    h->seq = ctx->host_seq++;
+    *ctx->host_fns_tail = h;
+    ctx->host_fns_tail = &h->next;
+    pthread_cond_signal(&work);
+    return true;
+}
 
 ptxi_status ptxi_stream_add_host_fn(ptxi_ctx *ctx, ptxi_stream *s, ptxi_host_call call, void *fn, void *user) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     if (!call || !fn) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     if (s && !ptxi_stream_live(s)) return rt_set_error(ctx, PTXI_INVALID_HANDLE);
-    rt_host_fn *h = calloc(1, sizeof *h);
+    pthread_once(&worker_once, start_worker);
+    rt_host_fn *h = worker_ok ? calloc(1, sizeof *h) : NULL;
     if (!h) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
-    *h = (rt_host_fn){call, fn, user, s, 0, NULL};
+    h->call = call, h->fn = fn, h->user = user;
     pthread_mutex_lock(&lock);
-    if (!ctx->host_fns_tail) ctx->host_fns_tail = &ctx->host_fns;
-    h->seq = ctx->host_seq++;
-    *ctx->host_fns_tail = h;
-    ctx->host_fns_tail = &h->next;
+    bool ok = enqueue(ctx, s, h);
     pthread_mutex_unlock(&lock);
+    if (!ok) {
+        free(h);
+        return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    }
     return PTXI_SUCCESS;
 }
 
-/* Each runs with the lock released: it may call the runtime (CUDA forbids that,
- * but a deadlock or a crash here would be worse). */
-void ptxi_stream_run_host_fns(ptxi_ctx *ctx, ptxi_stream *s, uint64_t upto) {
-    if (!ctx) return;
-    for (;;) {
-        pthread_mutex_lock(&lock);
-        rt_host_fn **p = &ctx->host_fns;
-        while (*p && !((!s || (*p)->stream == s) && (*p)->seq < upto)) p = &(*p)->next;
-        rt_host_fn *h = *p;
-        if (h) {
-            *p = h->next;
-            if (!*p) ctx->host_fns_tail = p;
-        }
-        pthread_mutex_unlock(&lock);
-        if (!h) return;
-        h->call(h->fn, h->user, h->stream, ctx->sticky);
-        free(h);
+/* Waits until the entries of ctx before upto that s comes after (all when all) are done.
+ * A host function that calls the runtime does not wait: it would wait for itself. */
+static void wait_for(ptxi_ctx *ctx, const ptxi_stream *s, bool all, uint64_t upto) {
+    if (!ctx || in_worker) return;
+    pthread_mutex_lock(&lock);
+    while (pending(ctx, s, all, upto)) pthread_cond_wait(&done, &lock);
+    pthread_mutex_unlock(&lock);
+}
+
+void ptxi_stream_run_host_fns(ptxi_ctx *ctx, ptxi_stream *s, uint64_t upto) { wait_for(ctx, s, !s, upto); }
+
+int ptxi_stream_idle(ptxi_ctx *ctx, ptxi_stream *s) {
+    if (!ctx) return 1;
+    pthread_mutex_lock(&lock);
+    bool busy = pending(ctx, s, !s, UINT64_MAX);
+    pthread_mutex_unlock(&lock);
+    return !busy;
+}
+
+ptxi_status ptxi_stream_wait_event(ptxi_ctx *ctx, ptxi_stream *s, ptxi_event *e) {
+    if (!ctx) return PTXI_INVALID_CONTEXT;
+    if (!ptxi_event_live(e) || !ptxi_stream_live(s)) return PTXI_INVALID_HANDLE;
+    rt_host_fn *h = calloc(1, sizeof *h);
+    if (!h) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    pthread_mutex_lock(&lock);
+    /* the event's last record: once its work is done, later records do not matter */
+    bool wait = e->recorded && pending(e->ctx, e->stream, !e->stream, e->seq), ok = true;
+    if (wait) {
+        h->wait_ctx = e->ctx, h->wait_stream = e->stream, h->wait_seq = e->seq;
+        ok = enqueue(ctx, s, h);
     }
+    pthread_mutex_unlock(&lock);
+    if (!wait || !ok) free(h);
+    return ok ? PTXI_SUCCESS : rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
 }
 
 /* ---- events ---- */
@@ -221,8 +348,16 @@ ptxi_status ptxi_event_synchronize(ptxi_event *e) {
     ptxi_stream *s = e->stream;
     uint64_t seq = e->seq;
     pthread_mutex_unlock(&lock);
-    if (recorded) ptxi_stream_run_host_fns(e->ctx, s, seq);
+    if (recorded) wait_for(e->ctx, s, !s, seq);
     return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_event_query(ptxi_event *e) {
+    if (!ptxi_event_live(e)) return PTXI_INVALID_HANDLE;
+    pthread_mutex_lock(&lock);
+    bool busy = e->recorded && pending(e->ctx, e->stream, !e->stream, e->seq);
+    pthread_mutex_unlock(&lock);
+    return busy ? PTXI_NOT_READY : PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_event_elapsed(float *ms, ptxi_event *a, ptxi_event *b) {
@@ -238,8 +373,21 @@ ptxi_status ptxi_event_elapsed(float *ms, ptxi_event *a, ptxi_event *b) {
 }
 
 void rt_streams_release(ptxi_ctx *ctx) {
-    ptxi_stream_run_host_fns(ctx, NULL, UINT64_MAX);
+    wait_for(ctx, NULL, true, UINT64_MAX);
     pthread_mutex_lock(&lock);
+    /* left only when a host function resets its own context: dropped, but not the one running */
+    for (rt_host_fn **p = &ctx->host_fns; *p;) {
+        rt_host_fn *h = *p;
+        if (h->running) {
+            p = &h->next;
+            continue;
+        }
+        *p = h->next;
+        free(h);
+    }
+    ctx->host_fns_tail = NULL;
+    for (rt_host_fn **p = &ctx->host_fns; *p; p = &(*p)->next) ctx->host_fns_tail = &(*p)->next;
+    pthread_cond_signal(&work);
     ptxi_stream *s = ctx->streams;
     ptxi_event *e = ctx->events;
     ctx->streams = NULL;

@@ -9,6 +9,7 @@
 
 #include "cmds.h"
 #include "eval.h"
+#include "numparse.h"
 #include "eval_fmt.h"
 #include "ptxi.h"
 
@@ -39,6 +40,8 @@ static const char usage_text[] =
     "  --emit-cuda FILE.cu write a CUDA program that evaluates the same on a GPU and\n"
     "                      prints the same text\n"
     "  --ptx               print the generated module instead of running it\n"
+    "  --timeout S         stop a snippet running longer than S seconds (default 10;\n"
+    "                      a table: 30; 0: no limit)\n"
     "\n"
     "exit status: 0 success, 1 the snippet is malformed or failed, 2 bad arguments\n";
 
@@ -94,6 +97,7 @@ static num ex_atom(ex *e) {
         errno = 0;
         r.i = (long long)strtoull(e->p, &end, 0);
         if (errno) e->err = "number out of range";
+        while (end != e->p && strchr("uUlL", *end) && *end) end++;   /* C suffixes: 4u, 1ull */
         if (end != e->p && (*end == '.' || *end == 'e' || *end == 'E') && strncmp(e->p, "0x", 2))
             e->err = "a float value for an integer register";
         r.d = (double)r.i;
@@ -188,6 +192,16 @@ static bool only_hex(const char *s) {
     return !*s;
 }
 
+bool ev_const_int(const char *text, long long *out) {
+    if (strstr(text, "lane")) return false;
+    ex e = {text, false, 0, NULL};
+    num v = ex_or(&e);
+    ws(&e);
+    if (e.err || *e.p) return false;
+    *out = v.i;
+    return true;
+}
+
 /* One value (no commas) of register type t for `lane`: raw bits, or an error. */
 static const char *value_of(const char *text, ev_type t, int bytes, long long lane, uint64_t *out) {
     bool fl = (t.kind == 'f' || t.kind == 'h' || t.kind == 'g') && !only_hex(text);
@@ -204,6 +218,8 @@ static const char *value_of(const char *text, ev_type t, int bytes, long long la
     if (!e.err && *e.p) e.err = "unexpected text";
     if (e.err) return e.err;
     if (!fl) {
+        if (bytes > 0 && bytes < 8 && (v.i >= (1ll << bytes * 8) || v.i < -(1ll << (bytes * 8 - 1))))
+            return "number out of range for the register";
         *out = bytes == 0 ? v.i != 0 : bytes < 8 ? (uint64_t)v.i & ((1ull << bytes * 8) - 1) : (uint64_t)v.i;
         return NULL;
     }
@@ -234,7 +250,8 @@ static const char *lane_values(const ev_snippet *sn, ev_reg *r, unsigned lanes, 
         char one[256];
         size_t k = n > 1 ? strcspn(p, ",") : strlen(p);
         snprintf(one, sizeof one, "%.*s", (int)k, p);
-        const char *err = value_of(one, r->type, ev_reg_bytes(sn, r->type), l, &r->vals[l]);
+        ev_type vt = r->vtype.kind ? r->vtype : r->type;
+        const char *err = value_of(one, vt, ev_reg_bytes(sn, vt), l, &r->vals[l]);
         if (err) {
             snprintf(msg, msz, "%s=%s: %s", r->name, one, err);
             return msg;
@@ -292,7 +309,7 @@ static void map_diags(const ev_snippet *sn, const ev_text *mod, const char *deta
 
 /* ------------------------------------------------------------ running */
 
-typedef struct run_cfg { unsigned lanes; bool print_ptx; FILE *emit; int csv; } run_cfg;
+typedef struct run_cfg { unsigned lanes; bool print_ptx; FILE *emit; int csv; double timeout_s; } run_cfg;
 
 static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, const uint64_t *in, uint64_t *out,
                   uint8_t **mem_after) {
@@ -304,7 +321,7 @@ static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, 
         ev_text_free(&mod);
         return 0;
     }
-    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = 10};
+    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = c->timeout_s};
     ptxi_ctx *ctx;
     ptxi_module *m;
     ptxi_kernel *k;
@@ -328,7 +345,13 @@ static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, 
     unsigned n = c->lanes;
     void *args[19] = {&din, &dout, &n};
     for (int i = 0; i < sn->nmem; i++) {
-        if (ptxi_mem_alloc(ctx, sn->mem[i].bytes ? sn->mem[i].bytes : 1, &dm[i])) goto fail;
+        /* The buffer ends where its allocation's guard begins, so that an
+         * access past it faults as in `ptxi run` (16-byte aligned: up to 15
+         * bytes of slack when its size is not a multiple of 16). */
+        size_t b16 = (sn->mem[i].bytes + 15) & ~(size_t)15, span = (b16 + 255) & ~(size_t)255;
+        if (!b16) b16 = span = 16;
+        if (ptxi_mem_alloc(ctx, span, &dm[i])) goto fail;
+        dm[i] += span - b16;
         ptxi_memcpy_htod(ctx, dm[i], sn->mem[i].init, sn->mem[i].bytes);
         args[3 + i] = &dm[i];
     }
@@ -473,9 +496,9 @@ static int load_mem(ev_mem *m, const char *spec) {
     snprintf(m->name, sizeof m->name, "%.*s", (int)(eq - spec), spec);
     m->spec = eq + 1;
     if (!strncmp(m->spec, "zeros:", 6)) {
-        char *end;
-        m->bytes = strtoull(m->spec + 6, &end, 0);
-        if (*end || m->bytes > (1u << 30)) return -1;
+        uint64_t n;
+        if (!num_parse_u64(m->spec + 6, 1u << 30, &n)) return -1;
+        m->bytes = (size_t)n;
         m->init = calloc(m->bytes + 1, 1);
         return 0;
     }
@@ -493,22 +516,24 @@ static int load_mem(ev_mem *m, const char *spec) {
 
 int cmd_eval(int argc, char **argv) {
     static ev_snippet sn;
-    run_cfg c = {1, false, NULL, 0};
+    run_cfg c = {1, false, NULL, 0, 10};
     const char *snippet = NULL, *table = NULL, *emit = NULL;
     const char *reg_type[EV_MAX_REGS], *reg_name[EV_MAX_REGS];
     int nreg_decl = 0;
-    bool lanes_given = false;
+    bool lanes_given = false, timeout_given = false;
     memset(&sn, 0, sizeof sn);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_text, stdout); return 0; }
         else if (!strcmp(a, "--lanes") && more) {
-            char *end;
-            long v = strtol(argv[++i], &end, 0);
-            if (*end || v < 1 || v > 1 << 20) return usage_err("bad --lanes %s", argv[i]);
+            uint64_t v;
+            if (!num_parse_u64(argv[++i], 1 << 20, &v) || !v) return usage_err("bad --lanes %s", argv[i]);
             c.lanes = (unsigned)v;
             lanes_given = true;
+        } else if (!strcmp(a, "--timeout") && more) {
+            if (!num_parse_double(argv[++i], &c.timeout_s) || c.timeout_s < 0) return usage_err("bad --timeout %s", argv[i]);
+            timeout_given = true;
         } else if (!strcmp(a, "--reg") && i + 2 < argc && nreg_decl < EV_MAX_REGS) {
             reg_type[nreg_decl] = argv[++i];
             reg_name[nreg_decl++] = argv[++i];
@@ -532,7 +557,7 @@ int cmd_eval(int argc, char **argv) {
         if (!table) return usage_err("%s", "no snippet");
         FILE *tf = fopen(table, "r");
         if (!tf) return usage_err("cannot read %s", table);
-        int rc = ev_table_replay(tf, stdout, table, ef);
+        int rc = ev_table_replay(tf, stdout, table, ef, timeout_given ? c.timeout_s : 30);
         fclose(tf);
         if (ef) fclose(ef);
         return rc;

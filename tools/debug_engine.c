@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "demangle.h"
 
 #define PROMPT "(ptxi) "
 
@@ -587,29 +588,12 @@ void dbg_free_modules(dbg *d) {
     d->mods = NULL;
 }
 
-/* Names are demangled only inside a CUDA program, which is C++ and so has the
- * C++ runtime's demangler loaded; `ptxi debug FILE.ptx` shows the PTX names. */
+/* Names are demangled only inside a CUDA program; `ptxi debug FILE.ptx` shows the PTX names. */
 const char *dbg_fn_name(dbg *d, const char *ptx_name) {
-    static char *(*demangle)(const char *, char *, size_t *, int *);
-    static bool looked;
     static char buf[1024];
-    if (!d->app || strncmp(ptx_name, "_Z", 2)) return ptx_name;
-    if (!looked) {
-        looked = true;
-        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    }
-    int status = -1;
-    char *s = demangle ? demangle(ptx_name, NULL, NULL, &status) : NULL;
-    snprintf(buf, sizeof buf, "%s", s && !status ? s : ptx_name);
-    free(s);
-    return buf;
+    return d->app && ptx_demangle(ptx_name, buf, sizeof buf) ? buf : ptx_name;
 }
 
 bool dbg_names_fn(dbg *d, const char *ptx_name, const char *spec) {
-    if (!strcmp(ptx_name, spec)) return true;
-    const char *shown = dbg_fn_name(d, ptx_name);
-    if (shown == ptx_name) return false;
-    size_t n = strlen(spec);
-    /* "scale" names "scale(float*, int)"; "ns::scale" too */
-    return !strcmp(shown, spec) || (!strncmp(shown, spec, n) && shown[n] == '(');
+    return d->app ? ptx_name_matches(ptx_name, spec) : !strcmp(ptx_name, spec);
 }

@@ -34,6 +34,9 @@ typedef struct ev_reg {
     char name[EV_NAME];   /* as shown: "%r1", or an asm operand's C expression */
     char ptx[EV_NAME];    /* as written in the generated PTX */
     ev_type type;
+    ev_type vtype;        /* asm operand of a cast: the type its value is given in ({0}: type) */
+    int mem;              /* 1 + the --mem buffer whose address it holds, or 0 */
+    char imm[24];         /* an "n" operand's constant expression, evaluated */
     bool typed;           /* type known (inferred, from --reg, or an asm constraint) */
     bool fixed;           /* from --reg or a constraint: inference does not change it */
     bool input, output;   /* read before written / written */
@@ -71,6 +74,8 @@ const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf); /* "
  * "asm"), finds its registers, their types and which are read/written.
  * Returns 0, or -1 with sn->err / sn->err_off set. */
 int ev_parse(ev_snippet *sn, const char *text);
+/* A constant integer expression (C operators, suffixes u/l); false when it is not one. */
+bool ev_const_int(const char *text, long long *out);
 ev_reg *ev_find(ev_snippet *sn, const char *name);
 bool ev_is_special(const char *id);                   /* "tid", "laneid"...: without the '%' */
 ev_reg *ev_add_reg(ev_snippet *sn, const char *name);
@@ -98,7 +103,7 @@ void ev_gen_cuda_prelude(FILE *f);
 void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, const char *kname);
 
 /* Table replay (tests/alu/README.md format); returns the exit status. */
-int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda);
+int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, double timeout_s);
 bool ev_table_looks_replay(const char *line);
 
 #endif

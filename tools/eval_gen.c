@@ -15,7 +15,7 @@ void ev_layout_make(const ev_snippet *sn, ev_layout *lay) {
     lay->nin = lay->nout = 0;
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
-        lay->in_slot[i] = r->input && !r->local && !r->is_imm ? lay->nin++ : -1;
+        lay->in_slot[i] = r->input && !r->local && !r->is_imm && !r->mem ? lay->nin++ : -1;
         lay->out_slot[i] = -1;
     }
     for (int k = 0; k < sn->nout; k++)          /* outputs in the order first written */
@@ -95,6 +95,10 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
     ev_printf(t, "ld.param.u64 %%_ev_in, [ev_in];\nld.param.u64 %%_ev_out, [ev_out];\n"
                  "ld.param.u32 %%_ev_n, [ev_n];\n");
     for (int m = 0; m < sn->nmem; m++) ev_printf(t, "ld.param.u64 %s, [ev_m%d];\n", refs[m], m);
+    for (int i = 0; i < sn->nregs; i++) {
+        const ev_reg *r = &sn->regs[i];
+        if (r->mem) ev_printf(t, "%s %s, %s;\n", ev_reg_bytes(sn, r->type) == 8 ? "mov.b64" : "cvt.u32.u64", r->ptx, refs[r->mem - 1]);
+    }
     ev_printf(t, "mov.u32 %%_ev_i, %%ctaid.x;\nmov.u32 %%_ev_t, %%ntid.x;\nmul.lo.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
                  "mov.u32 %%_ev_t, %%tid.x;\nadd.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
                  "setp.ge.u32 %%_ev_q, %%_ev_i, %%_ev_n;\n@%%_ev_q bra $_ev_done;\n"
@@ -187,6 +191,12 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
         if (lay->in_slot[i] < 0) continue;
         if (!ev_reg_bytes(sn, r->type)) fprintf(f, "setp.ne.b32 " CUDA_PREFIX_FMT "%s, %%%d, 0;\\n\"\n      \"", r->ptx + 1, op_of_in[i]);
         else fprintf(f, "mov.b%d " CUDA_PREFIX_FMT "%s, %%%d;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, r->ptx + 1, op_of_in[i]);
+    }
+    for (int i = 0; i < sn->nregs; i++) {
+        const ev_reg *r = &sn->regs[i];
+        if (r->mem)
+            fprintf(f, "%s " CUDA_PREFIX_FMT "%s, %s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) == 8 ? "mov.b64" : "cvt.u32.u64",
+                    r->ptx + 1, mem_ref[r->mem - 1]);
     }
     ev_text b = {0};
     body(&b, sn, true, mem_ref);

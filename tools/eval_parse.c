@@ -74,7 +74,9 @@ int ev_reg_bytes(const ev_snippet *sn, ev_type t) {
 const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf) {
     int b = ev_reg_bytes(sn, r->type);
     if (!b) return ".pred";
-    sprintf(buf, ".%c%d", r->type.kind == 'f' && r->fixed ? 'f' : 'b', b * 8);
+    /* bit types: every instruction takes them for its own types of that size,
+     * where ptxas rejects .f32 registers in places (mma fragments) */
+    sprintf(buf, ".b%d", b * 8);
     return buf;
 }
 
@@ -290,13 +292,71 @@ typedef struct asm_opnd {
     char name[EV_NAME];     /* [name], or "" */
     char expr[EV_NAME];     /* the C expression */
     char cons;              /* h r l f d n */
+    ev_type vtype;          /* the C type of a cast's variable, or {0} */
     bool out, inout;
     int origin;
 } asm_opnd;
 
+/* Skips white space and C comments. */
 static const char *skip_ws(const char *p) {
-    while (*p && isspace((unsigned char)*p)) p++;
-    return p;
+    for (;;) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else if (p[0] == '/' && p[1] == '/') {
+            p += strcspn(p, "\n");
+        } else {
+            return p;
+        }
+    }
+}
+
+/* The asm keyword at p (asm, __asm, __asm__): its length, or 0. */
+static size_t asm_keyword(const char *p) {
+    static const char *const KW[] = {"__asm__", "__asm", "asm"};
+    for (size_t i = 0; i < 3; i++) {
+        size_t n = strlen(KW[i]);
+        if (!strncmp(p, KW[i], n) && !idchar((unsigned char)p[n])) return n;
+    }
+    return 0;
+}
+
+/* An operand written as a bit-cast intrinsic or a cast of a variable,
+ * "r"(__float_as_uint(f)), "r"((int)x): the variable's name goes into expr and
+ * its C type, which its value is read in, into *vt. */
+static void operand_cast(char *expr, ev_type *vt) {
+    static const struct { const char *fn; ev_type t; } FN[] = {
+        {"__float_as_uint", {4, 'f'}}, {"__float_as_int", {4, 'f'}}, {"__uint_as_float", {4, 'u'}},
+        {"__int_as_float", {4, 's'}}, {"__double_as_longlong", {8, 'f'}}, {"__longlong_as_double", {8, 's'}},
+        {"__half_as_ushort", {2, 'h'}}, {"__half_as_short", {2, 'h'}}, {"__ushort_as_half", {2, 'u'}},
+        {"__short_as_half", {2, 's'}}, {"__bfloat16_as_ushort", {2, 'g'}}, {"__ushort_as_bfloat16", {2, 'u'}}};
+    static const struct { const char *c; char kind; } CASTS[] = {
+        {"(int)", 's'}, {"(unsigned)", 'u'}, {"(unsigned int)", 'u'}, {"(uint32_t)", 'u'}, {"(int32_t)", 's'},
+        {"(long long)", 's'}, {"(unsigned long long)", 'u'}, {"(uint64_t)", 'u'}, {"(int64_t)", 's'},
+        {"(short)", 's'}, {"(unsigned short)", 'u'}};
+    size_t n = strlen(expr);
+    for (size_t i = 0; i < sizeof FN / sizeof FN[0]; i++) {
+        size_t k = strlen(FN[i].fn);
+        if (strncmp(expr, FN[i].fn, k) || n < k + 2 || expr[n - 1] != ')') continue;
+        const char *b = skip_ws(expr + k);
+        if (*b != '(') continue;
+        b = skip_ws(b + 1);
+        size_t m = (size_t)(expr + n - 1 - b);
+        while (m && isspace((unsigned char)b[m - 1])) m--;
+        memmove(expr, b, m);
+        expr[m] = 0;
+        *vt = FN[i].t;
+        return;
+    }
+    for (size_t i = 0; i < sizeof CASTS / sizeof CASTS[0]; i++) {
+        size_t k = strlen(CASTS[i].c);
+        if (strncmp(expr, CASTS[i].c, k)) continue;
+        const char *b = skip_ws(expr + k);
+        memmove(expr, b, strlen(b) + 1);
+        vt->kind = CASTS[i].kind;
+        return;
+    }
 }
 
 /* A C string literal at p (after its quote); appends its characters to t with
@@ -350,6 +410,7 @@ static const char *asm_operands(ev_snippet *sn, const char *src, const char *p, 
         b = skip_ws(b);
         while (e > b && isspace((unsigned char)e[-1])) e--;
         snprintf(o->expr, sizeof o->expr, "%.*s", (int)(e - b), b);
+        if (o->cons != 'n') operand_cast(o->expr, &o->vtype);
         if (out && !o->out) return NULL;
         p = skip_ws(p + 1);
         if (*p == ',') p = skip_ws(p + 1);
@@ -357,8 +418,8 @@ static const char *asm_operands(ev_snippet *sn, const char *src, const char *p, 
     return p;
 }
 
-static int parse_asm(ev_snippet *sn, const char *src) {
-    const char *p = skip_ws(src + 3);
+static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
+    const char *p = skip_ws(at + asm_keyword(at));
     static const char *const QUAL[] = {"volatile", "__volatile__", "goto", "inline", NULL};
     for (bool more = true; more;) {
         more = false;
@@ -431,6 +492,10 @@ static int parse_asm(ev_snippet *sn, const char *src) {
         for (size_t k = 0; k < sizeof CONS / sizeof CONS[0]; k++)
             if (CONS[k].c == ops[i].cons) r->type = CONS[k].t;
         r->typed = r->fixed = true;
+        if (ops[i].vtype.kind) {
+            r->vtype = ops[i].vtype;
+            if (!r->vtype.bytes) r->vtype.bytes = r->type.bytes;
+        }
     }
     /* substitute %N, %[name], %% */
     for (size_t i = 0; i < tmpl.n; i++) {
@@ -462,8 +527,11 @@ static int parse_asm(ev_snippet *sn, const char *src) {
         }
         ev_reg *r = ev_find(sn, ops[idx].expr);
         if (r->is_imm) {                             /* "n": the value itself */
-            char *end;
-            if (!r->value && (strtoll(r->name, &end, 0), !*end)) r->value = r->name;   /* "n"(4) */
+            long long v;
+            if (!r->value && ev_const_int(r->name, &v)) {   /* "n"(4), "n"(1 << 3) */
+                snprintf(r->imm, sizeof r->imm, "%lld", v);
+                r->value = r->imm;
+            }
             if (!r->value) {
                 sn->err_off = o;
                 snprintf(sn->err, sizeof sn->err, "asm operand %d (%s) has no value (give %s=VALUE)", idx,
@@ -487,9 +555,9 @@ int ev_parse(ev_snippet *sn, const char *text) {
     sn->err[0] = 0;
     if (!sn->reg8) sn->reg8 = 4;
     const char *p = skip_ws(text);
-    if (!strncmp(p, "asm", 3) && !idchar((unsigned char)p[3])) {
+    if (asm_keyword(p)) {
         sn->is_asm = true;
-        if (parse_asm(sn, text)) return -1;
+        if (parse_asm(sn, text, p)) return -1;
     } else {
         ev_put(&sn->body, text, strlen(text), 0);
     }
@@ -499,6 +567,13 @@ int ev_parse(ev_snippet *sn, const char *text) {
         ev_reg *r = &sn->regs[i];
         if (!r->typed) type_from_name(r);
     }
+    /* a register or asm operand named by --mem holds the buffer's address */
+    for (int i = 0; i < sn->nregs; i++)
+        for (int m = 0; m < sn->nmem; m++)
+            if (!sn->regs[i].local && !strcmp(sn->regs[i].name, sn->mem[m].name)) {
+                sn->regs[i].mem = m + 1;
+                sn->regs[i].input = false;
+            }
     sn->nout = 0;
     for (int i = 0; i < sn->nregs; i++) sn->nout += sn->regs[i].output;
     return 0;

@@ -315,7 +315,7 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
     return rc;
 }
 
-int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
+int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, double timeout_s) {
     size_t cap = 1024, n = 0;
     row *rows = malloc(cap * sizeof *rows);
     char line[4096];
@@ -379,7 +379,7 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
         free(rows);
         return rc;
     }
-    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = 30};
+    ptxi_ctx_options opt = {.threads = 1, .deterministic = 1, .timeout_s = timeout_s};
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &opt)) return 1;
     int rc = 0;
@@ -406,6 +406,10 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
             fprintf(out, " %s", tok);
             if (strcmp(tok, r->dst[d])) same = false;
         }
+        if (!same) {   /* marked with what the table says */
+            fprintf(out, "   # differs, table:");
+            for (int d = 0; d < r->nd; d++) fprintf(out, " %s", r->dst[d]);
+        }
         fprintf(out, "\n");
         total++;
         if (!same) {
@@ -420,5 +424,5 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda) {
     free(forms);
     for (size_t i = 0; i < n; i++) free(rows[i].line), free(rows[i].work);
     free(rows);
-    return rc;
+    return rc || differ ? 1 : 0;
 }

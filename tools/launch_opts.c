@@ -1,14 +1,15 @@
 /* launch_opts.c — the launch options of `ptxi run` and `ptxi debug`: parsing
  * them, turning --arg values into kernel parameters (scalars and device
  * buffers read from files), and writing --out buffers back to files. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "launch_opts.h"
+#include "numparse.h"
 
 int cli_bad(const cli_launch *l, const char *fmt, ...) {
     va_list ap;
@@ -27,26 +28,32 @@ void cli_launch_init(cli_launch *l, const char *cmd) {
 }
 
 static int parse_dim(const char *s, ptxi_dim3 *d) {
-    unsigned long v[3] = {1, 1, 1};
-    char *end;
+    uint64_t v[3] = {1, 1, 1};
+    char part[32];
     for (int i = 0; i < 3; i++) {
-        errno = 0;
-        v[i] = strtoul(s, &end, 0);
-        if (end == s || errno || v[i] > 0xffffffffUL) return -1;
-        if (!*end) break;
-        if (*end != ',' || i == 2) return -1;
-        s = end + 1;
+        size_t n = strcspn(s, ",");
+        if (n >= sizeof part) return -1;
+        memcpy(part, s, n);
+        part[n] = 0;
+        if (!num_parse_u64(part, 0xffffffffu, &v[i])) return -1;
+        if (!s[n]) break;
+        if (i == 2) return -1;
+        s += n + 1;
     }
     *d = (ptxi_dim3){(uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]};
     return 0;
 }
 
 int cli_launch_opt(cli_launch *l, int c, const char *arg) {
+    uint64_t u;
     switch (c) {
     case 'k': l->kname = arg; return 0;
-    case 'g': return parse_dim(arg, &l->grid) ? cli_bad(l, "bad --grid '%s'", arg) : 0;
-    case 'b': return parse_dim(arg, &l->block) ? cli_bad(l, "bad --block '%s'", arg) : 0;
-    case 's': l->shared = strtoul(arg, NULL, 0); return 0;
+    case 'g': return parse_dim(arg, &l->grid) ? cli_bad(l, "bad --grid '%s' (X[,Y[,Z]])", arg) : 0;
+    case 'b': return parse_dim(arg, &l->block) ? cli_bad(l, "bad --block '%s' (X[,Y[,Z]])", arg) : 0;
+    case 's':
+        if (!num_parse_u64(arg, 0x7fffffff, &u)) return cli_bad(l, "bad --shared '%s' (a number of bytes)", arg);
+        l->shared = (unsigned long)u;
+        return 0;
     case 'a':
         if (l->nargs == CLI_MAX_ARGS) return cli_bad(l, "too many --arg");
         l->args[l->nargs++] = arg;
@@ -56,10 +63,13 @@ int cli_launch_opt(cli_launch *l, int c, const char *arg) {
         l->outs[l->nouts++] = arg;
         return 0;
     case 't':
-        l->co.threads = (unsigned)strtoul(arg, NULL, 0);
-        if (!l->co.threads) l->co.threads = 1;
+        if (!num_parse_u64(arg, 65536, &u) || !u) return cli_bad(l, "bad --threads '%s' (a number from 1 to 65536)", arg);
+        l->co.threads = (unsigned)u;
         return 0;
-    case 'T': l->co.timeout_s = strtod(arg, NULL); return 0;
+    case 'T':
+        if (!num_parse_double(arg, &l->co.timeout_s) || l->co.timeout_s < 0)
+            return cli_bad(l, "bad --timeout '%s' (a number of seconds)", arg);
+        return 0;
     default: return 1;
     }
 }
@@ -92,28 +102,31 @@ static int parse_arg(const cli_launch *l, ptxi_ctx *ctx, const char *s, cli_arg 
         size_t pl = strlen(kinds[k].p);
         if (strncmp(s, kinds[k].p, pl)) continue;
         const char *v = s + pl;
-        char *end;
-        errno = 0;
         a->size = kinds[k].size;
         if (kinds[k].kind >= 2 && !(v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) {
-            double d = strtod(v, &end);
-            if (end == v || *end) return cli_bad(l, "bad floating-point value in --arg %s", s);
+            double d;
+            if (!num_parse_double(v, &d)) return cli_bad(l, "bad floating-point value in --arg %s", s);
             if (kinds[k].kind == 2) { float f = (float)d; memcpy(a->bytes, &f, 4); }
             else memcpy(a->bytes, &d, 8);
             return 0;
         }
-        uint64_t u = kinds[k].kind == 1 ? (uint64_t)strtoll(v, &end, 0) : strtoull(v, &end, 0);
-        if (end == v || *end || errno) return cli_bad(l, "bad integer value in --arg %s", s);
+        unsigned bits = (unsigned)a->size * 8;
+        uint64_t u;
+        int64_t i;
+        bool ok = kinds[k].kind == 1
+                      ? num_parse_s64(v, bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)),
+                                      bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1, &i)
+                      : num_parse_u64(v, bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, &u);
+        if (!ok) return cli_bad(l, "bad value in --arg %s (not a number, or out of range for %u bits)", s, bits);
+        if (kinds[k].kind == 1) u = (uint64_t)i;
         memcpy(a->bytes, &u, a->size);   /* little-endian: the low bytes */
         return 0;
     }
     a->size = 8;
     if (!strcmp(s, "null")) return 0;
     if (!strncmp(s, "zeros:", 6)) {
-        char *end;
-        errno = 0;
-        unsigned long long n = strtoull(s + 6, &end, 0);
-        if (end == s + 6 || *end || errno) return cli_bad(l, "bad size in --arg %s", s);
+        uint64_t n;
+        if (!num_parse_u64(s + 6, SIZE_MAX, &n)) return cli_bad(l, "bad size in --arg %s", s);
         if (ptxi_mem_alloc(ctx, n, &a->buf) || ptxi_memset_d8(ctx, a->buf, 0, n))
             return cli_bad(l, "cannot allocate device memory for --arg %s", s);
         a->buflen = n;
@@ -132,14 +145,56 @@ static int parse_arg(const cli_launch *l, ptxi_ctx *ctx, const char *s, cli_arg 
     return 0;
 }
 
+/* Lists the kernels of m (those whose name starts with prefix, when given) on stderr; returns 2. */
+static int list_kernels(ptxi_module *m, const char *prefix) {
+    char shown[1024];
+    for (unsigned i = 0; i < ptxi_module_kernel_count(m); i++) {
+        const char *name = ptxi_kernel_name(ptxi_module_kernel_at(m, i));
+        bool dm = ptx_demangle(name, shown, sizeof shown);
+        if (prefix && strncmp(name, prefix, strlen(prefix)) && !(dm && !strncmp(shown, prefix, strlen(prefix)))) continue;
+        fprintf(stderr, "  %s", name);
+        if (dm) fprintf(stderr, "  (%s)", shown);
+        fputc('\n', stderr);
+    }
+    return 2;
+}
+
+/* --kernel NAME: the PTX name, the demangled name with or without its
+ * parameters, or a prefix of either that only one kernel has. */
+static int pick_kernel(const cli_launch *l, ptxi_module *m, const char *path, ptxi_kernel **out) {
+    unsigned n = ptxi_module_kernel_count(m), hits = 0;
+    size_t len = strlen(l->kname);
+    char shown[1024];
+    if (!ptxi_module_get_kernel(m, l->kname, out)) return 0;
+    for (int pass = 0; pass < 2; pass++) {   /* whole names first, then prefixes */
+        hits = 0;
+        for (unsigned i = 0; i < n; i++) {
+            ptxi_kernel *k = ptxi_module_kernel_at(m, i);
+            const char *name = ptxi_kernel_name(k);
+            bool hit = pass == 0 ? ptx_name_matches(name, l->kname)
+                                 : !strncmp(name, l->kname, len) ||
+                                       (ptx_demangle(name, shown, sizeof shown) && !strncmp(shown, l->kname, len));
+            if (hit && !hits++) *out = k;
+        }
+        if (hits == 1) return 0;
+        if (hits > 1) {
+            cli_bad(l, "'%s' names several kernels of %s:", l->kname, path);
+            return pass == 0 ? list_kernels(m, NULL) : list_kernels(m, l->kname);
+        }
+    }
+    cli_bad(l, "%s has no kernel named '%s'; its kernels:", path, l->kname);
+    return list_kernels(m, NULL);
+}
+
 int cli_launch_prepare(ptxi_ctx *ctx, ptxi_module *m, const char *path, const cli_launch *l, cli_prepared *p) {
     memset(p, 0, sizeof *p);
     if (l->kname) {
-        if (ptxi_module_get_kernel(m, l->kname, &p->k)) return cli_bad(l, "no kernel named '%s'", l->kname);
+        if (pick_kernel(l, m, path, &p->k)) return 2;
     } else if (ptxi_module_kernel_count(m) == 1) {
         p->k = ptxi_module_kernel_at(m, 0);
     } else {
-        return cli_bad(l, "%s has several kernels: name one with --kernel", path);
+        cli_bad(l, "%s has several kernels: name one with --kernel", path);
+        return list_kernels(m, NULL);
     }
     unsigned np = ptxi_kernel_param_count(p->k);
     if ((unsigned)l->nargs != np)

@@ -177,7 +177,6 @@ CR_EXPORT cudaError_t cudaDeviceSynchronize(void) {
 
 /* Defaults as an H100 reports them; the device-runtime sync depth is refused there too. */
 static size_t other_limits[cudaLimitPersistingL2CacheSize + 1] = {
-    [cudaLimitDevRuntimePendingLaunchCount] = 2048,
     [cudaLimitMaxL2FetchGranularity] = 64,
     [cudaLimitPersistingL2CacheSize] = 9830400,
 };
@@ -187,6 +186,7 @@ static int ptxi_limit_of(enum cudaLimit l) {
     case cudaLimitStackSize: return PTXI_LIMIT_STACK_SIZE;
     case cudaLimitPrintfFifoSize: return PTXI_LIMIT_PRINTF_FIFO_SIZE;
     case cudaLimitMallocHeapSize: return PTXI_LIMIT_MALLOC_HEAP_SIZE;
+    case cudaLimitDevRuntimePendingLaunchCount: return PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT;
     default: return -1;
     }
 }

@@ -134,6 +134,21 @@ static cudaError_t extract(const fb_header *h, char **ptx, size_t *len, unsigned
     return cudaSuccess;
 }
 
+/* The device runtime library (libcudadevrt, linked in with -rdc=true -lcudadevrt): its
+ * unit defines the __cudaCDP2* entry points the program's PTX calls, in terms of
+ * driver internals (cnp*) that exist only as machine code. ptxi implements those entry
+ * points itself, so the unit is left out of the join. */
+static bool is_device_runtime(const char *ptx) {
+    for (const char *p = ptx; (p = strstr(p, "__cudaCDP2")); p++) {
+        const char *line = p;
+        while (line > ptx && line[-1] != '\n') line--;
+        if (!strncmp(line, ".extern", 7)) continue;
+        const char *f = strstr(line, ".func");
+        if (f && f < p) return true;
+    }
+    return false;
+}
+
 cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
                           char *msg, size_t msg_size) {
     const fb_wrapper *w = wrapper;
@@ -150,14 +165,21 @@ cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned
     while (units[n]) n++;
     char **texts = calloc(n + 1, sizeof *texts);
     cudaError_t e = texts ? cudaSuccess : cudaErrorMemoryAllocation;
+    size_t kept = 0;
     for (size_t i = 0; i < n && e == cudaSuccess; i++) {
         size_t l;
         unsigned a;
-        e = extract(units[i], &texts[i], &l, &a, msg, msg_size);
-        if (e == cudaSuccess && (i == 0 || a > *arch)) *arch = a;
+        e = extract(units[i], &texts[kept], &l, &a, msg, msg_size);
+        if (e != cudaSuccess) break;
+        if (is_device_runtime(texts[kept])) {   /* its calls are the interpreter's built-ins */
+            free(texts[kept]);
+            texts[kept] = NULL;
+            continue;
+        }
+        if (!kept++ || a > *arch) *arch = a;
     }
-    if (e == cudaSuccess) *ptx = cr_ptx_link(texts, n, len);
-    for (size_t i = 0; texts && i < n; i++) free(texts[i]);
+    if (e == cudaSuccess) *ptx = cr_ptx_link(texts, kept, len);
+    for (size_t i = 0; texts && i < kept; i++) free(texts[i]);
     free(texts);
     return e;
 }

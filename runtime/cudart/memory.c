@@ -109,16 +109,32 @@ CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int
     return alloc(devPtr, size, KIND_MANAGED);
 }
 
+/* Stream-ordered allocation: device memory at once (work on a stream runs when
+ * issued), tracked in its pool (libptxi's, shared with libcuda). */
+CR_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    CR_STREAM_WORK(stream);
+    if (!ptxi_mempool_valid((ptxi_mempool *)memPool)) return cr_ret(cudaErrorInvalidValue);
+    cudaError_t e = alloc(ptr, size, KIND_DEVICE);
+    if (e != cudaSuccess || !*ptr) return e;
+    ptxi_status st = ptxi_mempool_track((ptxi_mempool *)memPool, cr_ctx, (ptxi_dptr)(uintptr_t)*ptr, size);
+    if (st != PTXI_SUCCESS) {
+        release(*ptr, KIND_DEVICE);
+        *ptr = NULL;
+        return cr_st(st);
+    }
+    return cudaSuccess;
+}
+
 CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
-    CR_NAME();
-    CR_STREAM_WORK(hStream);
-    return alloc(devPtr, size, KIND_DEVICE);
+    return cudaMallocFromPoolAsync(devPtr, size, (cudaMemPool_t)ptxi_mempool_current(), hStream);
 }
 
 CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
     CR_NAME();
     CR_STREAM_WORK(hStream);
-    return release(devPtr, KIND_DEVICE);
+    cudaError_t e = release(devPtr, KIND_DEVICE);
+    if (e == cudaSuccess && devPtr) ptxi_mempool_untrack((ptxi_dptr)(uintptr_t)devPtr);
+    return e;
 }
 
 /* Rows are padded to a multiple of 512 bytes, the pitch alignment of sm_90. */
@@ -546,6 +562,7 @@ CR_ALIAS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync);
 CR_ALIAS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);
 CR_ALIAS(cudaMallocAsync_ptsz, cudaMallocAsync);
 CR_ALIAS(cudaFreeAsync_ptsz, cudaFreeAsync);
+CR_ALIAS(cudaMallocFromPoolAsync_ptsz, cudaMallocFromPoolAsync);
 CR_ALIAS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync);
 CR_ALIAS(cudaMemset3D_ptds, cudaMemset3D);
 CR_ALIAS(cudaMemset3DAsync_ptsz, cudaMemset3DAsync);

@@ -79,8 +79,8 @@ CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
     CR_ENTER();
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     ptxi_status s = is_default(stream) ? ptxi_ctx_peek_last_error(cr_ctx) : ptxi_stream_query(PS(stream));
-    if (s != PTXI_SUCCESS && !ptxi_error_is_sticky(s)) s = PTXI_SUCCESS;   /* an old non-sticky error */
-    if (s == PTXI_SUCCESS) cr_run_callbacks(stream, ~0ul);
+    if (s != PTXI_SUCCESS && s != PTXI_NOT_READY && !ptxi_error_is_sticky(s)) s = PTXI_SUCCESS;   /* an old non-sticky error */
+    if (s == PTXI_SUCCESS && is_default(stream) && !ptxi_stream_idle(cr_ctx, NULL)) s = PTXI_NOT_READY;
     return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
 }
 
@@ -88,7 +88,7 @@ CR_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
     (void)flags;
     CR_ENTER();
     if (!cr_stream_valid(stream) || !ptxi_event_live(PE(event))) return cr_ret(cudaErrorInvalidResourceHandle);
-    return cudaSuccess;   /* the event's work is already done when it is recorded */
+    return cr_st(ptxi_stream_wait_event(cr_ctx, cr_stream(stream), PE(event)));
 }
 
 CR_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
@@ -180,19 +180,16 @@ CR_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t s
     return cudaEventRecord(event, stream);
 }
 
-/* Work before a recorded event is done; the callbacks before it run now. */
-static cudaError_t reach(cudaEvent_t event) {
+/* Work before a recorded event is done once the host callbacks before it are. */
+CR_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
     CR_ENTER();
-    return cr_st(ptxi_event_synchronize(PE(event)));
+    ptxi_status st = ptxi_event_query(PE(event));
+    return st == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(st);
 }
 
-CR_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
-    CR_NAME();
-    return reach(event);
-}
 CR_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    CR_NAME();
-    return reach(event);
+    CR_ENTER();
+    return cr_st(ptxi_event_synchronize(PE(event)));
 }
 
 CR_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {

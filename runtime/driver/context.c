@@ -22,7 +22,6 @@ static size_t nowned, capowned;
 static void forget(ptxi_ctx *c) {
     cd_modules_forget(c);
     cd_memory_forget(c);
-    cd_pools_forget(c);
 }
 
 static void on_primary_reset(void *arg) {

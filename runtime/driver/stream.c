@@ -47,18 +47,16 @@ CD_EXPORT CUresult cuStreamSynchronize(CUstream hStream) {
 CD_EXPORT CUresult cuStreamQuery(CUstream hStream) {
     CD_CTX(ctx);
     CD_STREAM(hStream, s);
-    ptxi_stream_run_host_fns(ctx, s, UINT64_MAX);
-    return s ? cd_map(ptxi_stream_query(s)) : CUDA_SUCCESS;
+    if (s) return cd_map(ptxi_stream_query(s));
+    return ptxi_stream_idle(ctx, NULL) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 CD_EXPORT CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
     CD_CTX(ctx);
-    (void)ctx;
     CD_STREAM(hStream, s);
-    (void)s;
     if (Flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL) return CUDA_ERROR_INVALID_VALUE;
     if (!ptxi_event_live((ptxi_event *)hEvent)) return CUDA_ERROR_INVALID_HANDLE;
-    return CUDA_SUCCESS;   /* the event's work is done when it is recorded */
+    return cd_map(ptxi_stream_wait_event(s ? ptxi_stream_ctx(s) : ctx, s, (ptxi_event *)hEvent));
 }
 
 CD_EXPORT CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) {
@@ -207,7 +205,10 @@ CD_EXPORT CUresult cuEventSynchronize(CUevent hEvent) {
     return cd_map(ptxi_event_synchronize(EVENT(hEvent)));
 }
 
-CD_EXPORT CUresult cuEventQuery(CUevent hEvent) { return cuEventSynchronize(hEvent); }
+CD_EXPORT CUresult cuEventQuery(CUevent hEvent) {
+    if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
+    return cd_map(ptxi_event_query(EVENT(hEvent)));
+}
 
 CD_EXPORT CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;

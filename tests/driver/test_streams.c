@@ -45,13 +45,14 @@ Test(streams, host_functions_in_order) {
     CK(cuLaunchHostFunc(b, host_fn, (void *)2));
     CK(cuStreamAddCallback(a, callback, (void *)3, 0));
     cr_expect_eq(cuStreamAddCallback(a, callback, (void *)3, 1), CUDA_ERROR_INVALID_VALUE);
-    CK(cuStreamSynchronize(a));   /* a's two, not b's */
-    cr_expect_eq(norder, 2);
-    cr_expect_eq(order[0], 1);
-    cr_expect_eq(order[1], 3);
+    CK(cuStreamSynchronize(a));   /* a's two, in order; b's may have run too */
+    int first = -1, second = -1;
+    for (int i = 0; i < norder; i++)
+        if (order[i] == 1) first = i;
+        else if (order[i] == 3) second = i;
+    cr_expect(first >= 0 && second > first);
     CK(cuCtxSynchronize());
     cr_expect_eq(norder, 3);
-    cr_expect_eq(order[2], 2);
 }
 
 Test(streams, events) {

@@ -165,3 +165,80 @@ Test(eval, vectors_and_memory_file) {
            "%r3 = 0x00000001 (1)\n[buf+0] = 0x00000009 (9)\n");
     unlink(path);
 }
+
+/* Values are parsed strictly: 2^32 does not fit a 32-bit register, nor -2^31 - 1;
+ * --lanes and --mem sizes are whole numbers. */
+Test(eval, values_out_of_range_refused) {
+    ev_result r = PTXI("eval", "add.u32 %r1, %r2, %r3;", "%r2=99999999999", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    cr_expect(strstr(r.err, "%r2=99999999999: number out of range for the register"), "%s", r.err);
+    r = PTXI("eval", "add.s32 %r1, %r2, %r3;", "%r2=-2147483649", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    expect(PTXI("eval", "add.s32 %r1, %r2, %r3;", "%r2=-2147483648", "%r3=0xffffffff"), 0,
+           "%r1 = 0x7fffffff (2147483647)\n");
+    r = PTXI("eval", "add.u32 %r1, %r2, %r3;", "--lanes", "4x", "%r2=1", "%r3=1");
+    cr_expect_eq(r.rc, 2);
+    cr_expect(strstr(r.err, "bad --lanes 4x"), "%s", r.err);
+    r = PTXI("eval", "ld.global.u32 %r1, [%rd1];", "--mem", "buf=zeros:abc");
+    cr_expect_eq(r.rc, 2);
+}
+
+/* asm() as pasted from CUDA sources: indented, __asm__ __volatile__, comments
+ * between the strings. -5 + 1 = -4, an s32 result shown signed. */
+Test(eval, asm_pasted_as_written) {
+    static const char *const forms[] = {
+        "    asm(\"add.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "\t__asm__ __volatile__(\"add.s32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "asm volatile(\"add.s32 %0,\" /* d */ \" %1, %2;\" // a + b\n : \"=r\"(d) : \"r\"(a), \"r\"(b));",
+        "__asm(\"add.s32 %0, %1, %2;\"\n    : \"=r\"(d)   // out\n    : \"r\"(a), \"r\"(b));"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        expect(PTXI("eval", forms[i], "a=-5", "b=1"), 0, "d = 0xfffffffc (-4)\n");
+}
+
+/* "n" operands as constant expressions: 1 << (1 + 2*2) = 32; 0xffu & 7 = 7. */
+Test(eval, asm_constant_expressions) {
+    expect(PTXI("eval", "asm(\"shl.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"n\"(1 + 2 * 2));", "a=1"), 0,
+           "d = 0x00000020 (32)\n");
+    expect(PTXI("eval", "asm(\"and.b32 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"n\"(0xffu & 7));", "a=0xff"), 0,
+           "d = 0x00000007 (7)\n");
+}
+
+/* Bit-cast intrinsics and casts in operands: the value is given in the variable's
+ * type. 1.5f = 0x3fc00000; 0x3fc00000 as a float is 1.5, doubled 3.0 = 0x40400000. */
+Test(eval, asm_intrinsic_operands) {
+    expect(PTXI("eval", "asm(\"mov.b32 %0, %1;\" : \"=r\"(d) : \"r\"(__float_as_uint(f)));", "f=1.5"), 0,
+           "d = 0x3fc00000 (1069547520)\n");
+    expect(PTXI("eval", "asm(\"add.f32 %0, %1, %1;\" : \"=f\"(d) : \"f\"(__int_as_float(i)));", "i=0x3fc00000"), 0,
+           "d = 0x40400000 (3)\n");
+    expect(PTXI("eval", "asm(\"add.s32 %0, %1, 1;\" : \"=r\"(d) : \"r\"((int)x));", "x=-3"), 0,
+           "d = 0xfffffffe (-2)\n");
+}
+
+/* Pointer operands bound to --mem buffers: "l"(p) holds the buffer's address. */
+Test(eval, asm_pointer_operands) {
+    expect(PTXI("eval", "asm volatile(\"st.global.u32 [%0+4], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\");", "--mem",
+                "p=zeros:16", "v=7"),
+           0, "[p+4] = 0x00000007 (7)\n");
+    /* atom.add returns the old word, 0, and leaves 0 + 5 */
+    expect(PTXI("eval", "atom.global.add.u32 %r1, [%rd1], 5;", "--mem", "%rd1=zeros:8"), 0,
+           "%r1 = 0x00000000 (0)\n[%rd1+0] = 0x00000005 (5)\n");
+}
+
+/* A load past the end of a --mem buffer is a fault, as in `ptxi run`. */
+Test(eval, mem_out_of_bounds_faults) {
+    ev_result r = PTXI("eval", "ld.global.u32 %r1, [%rd1+16];", "--mem", "%rd1=zeros:16");
+    cr_expect_eq(r.rc, 1);
+    cr_expect(strstr(r.err, "out-of-bounds global read of 4 bytes"), "%s", r.err);
+    cr_expect(strstr(r.err, "an illegal memory access was encountered"), "%s", r.err);
+    r = PTXI("eval", "ld.global.u32 %r1, [buf+12];", "--mem", "buf=zeros:16");
+    cr_expect_eq(r.rc, 0, "%s", r.err);
+}
+
+/* --timeout stops a snippet that does not end. */
+Test(eval, timeout) {
+    ev_result r = PTXI("eval", "L: bra L;", "--timeout", "0.2");
+    cr_expect_eq(r.rc, 1);
+    cr_expect(strstr(r.err, "watchdog"), "%s", r.err);
+    r = PTXI("eval", "L: bra L;", "--timeout", "soon");
+    cr_expect_eq(r.rc, 2);
+}

@@ -99,3 +99,24 @@ static void replay(const char *rel) {
 Test(eval_table, alu_table, .timeout = 300) { replay("tests/alu/alu_table.txt"); }
 
 Test(eval_table, simd_table, .timeout = 300) { replay("tests/simd/simd_table.txt"); }
+
+/* A row whose destinations differ from what the table says is marked, and the
+ * exit status is 1: 2 + 3 = 5, so the second row's 0x6 is wrong. */
+Test(eval_table, mismatch_marked_exit_1) {
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/ptxi_eval_mismatch_%d.txt", (int)getpid());
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("add.u32 3 | 0x2 0x3 | 0x5\nadd.u32 3 | 0x2 0x3 | 0x6\n", f);
+    fclose(f);
+    ev_result r = PTXI("eval", "--table", path);
+    cr_expect_eq(r.rc, 1, "%s", r.err);
+    cr_expect_str_eq(r.out, "add.u32 3 | 0x2 0x3 | 0x5\nadd.u32 3 | 0x2 0x3 | 0x5   # differs, table: 0x6\n");
+    f = fopen(path, "w");
+    cr_assert(f);
+    fputs("add.u32 3 | 0x2 0x3 | 0x5\n", f);
+    fclose(f);
+    r = PTXI("eval", "--table", path);
+    cr_expect_eq(r.rc, 0, "%s", r.err);
+    remove(path);
+}

@@ -17,8 +17,8 @@ __global__ void ev_kernel(const unsigned long long *in, unsigned long long *out,
   unsigned i0 = (unsigned)s[0];
   asm volatile("{\n"
       ".reg .b16 %%_e_h;\n"
-      ".reg .f64 %%_e_d;\n"
-      ".reg .f32 %%_e_f;\n"
+      ".reg .b64 %%_e_d;\n"
+      ".reg .b32 %%_e_f;\n"
       "mov.b32 %%_e_f, %2;\n"
       "cvt.rn.f16.f32 %%_e_h, %%_e_f;\n"
       "\tcvt.f64.f32 %%_e_d, %%_e_f;\n"
