@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Records what compute-sanitizer prints on the GPU: for each program of
-# programs/programs.list (copied from tests/sanitize/programs), $RES/ID.out and ID.rc;
+# tests/sanitize/programs/programs.list, $RES/ID.out and ID.rc;
 # for the clean cudart test programs and the first run line of every ptx-sample,
 # $RES/clean/NAME.out with compute-sanitizer's memcheck verdict.
 set -u
 ROOT=$(cd ../../.. && pwd)
+PROGS=$ROOT/tests/sanitize/programs
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CS=compute-sanitizer
 command -v $CS >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
 bin=$(mktemp -d)
 mkdir -p "$RES/clean"
-grep -v '^#' programs/programs.list | while read -r id tool extra; do
+grep -v '^#' "$PROGS/programs.list" | while read -r id tool extra; do
   [ -n "$id" ] || continue
-  nvcc -arch=sm_90 -lineinfo -cudart shared -o "$bin/$id" "programs/$id.cu" || { echo "build of $id failed"; continue; }
+  nvcc -arch=sm_90 -lineinfo -cudart shared -o "$bin/$id" "$PROGS/$id.cu" || { echo "build of $id failed"; continue; }
   (cd "$bin" && timeout 60 $CS --tool "$tool" $extra "./$id" > "$RES/$id.out" 2>&1; echo $? > "$RES/$id.rc")
   echo "$id rc=$(cat "$RES/$id.rc")"
 done
