@@ -218,8 +218,12 @@ static void give_back(vm_arena *a, uint64_t from, uint64_t to) {
     if (p0 < p1) madvise(a->shadow + p0, p1 - p0, MADV_DONTNEED);
 }
 
-/* Sanitize mode: the freed range waits; the oldest waiting one is given back. */
+/* Sanitize mode: the freed range waits (its whole pages already back with
+ * the host, so a large buffer costs no memory while it waits); the oldest
+ * waiting one is given back. */
 static void quarantine(vm_arena *a, uint64_t off, uint64_t bytes) {
+    uint64_t pg = page_size(), p0 = (off + pg - 1) & ~(pg - 1), p1 = (off + bytes) & ~(pg - 1);
+    if (p0 < p1) madvise(a->base + p0, p1 - p0, MADV_DONTNEED);
     uint64_t *slot = a->quar[a->nquar++ % VM_QUARANTINE];
     if (slot[1]) give_back(a, slot[0], slot[0] + slot[1]);
     slot[0] = off;
