@@ -58,7 +58,8 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
      * reads the two words there): shared accesses need only word alignment. */
     uint64_t amask = (sp == VM_SP_SHARED || (sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE)) && n > 4 ? 3 : n - 1;
     if (a & amask) {
-        if (cta->grid->cfg->kernel->prog->rt->san) return vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED);
+        uint8_t *p = cta->grid->cfg->kernel->prog->rt->san ? vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED) : NULL;
+        if (p) return p;
         vm_fault_at(w, i, l, 101, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
                     wr ? "write" : "read", n, (unsigned long long)a);
         return NULL;

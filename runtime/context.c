@@ -181,6 +181,7 @@ static void release_all(ptxi_ctx *ctx) {
 ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
+    rt_sanitize_ctx_end(ctx);
     release_all(ctx);
     rt_fifo_destroy(ctx->fifo);
     for (rt_bind *b = ctx->binds, *n; b; b = n) {

@@ -13,6 +13,7 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static vm_san *san;
 static vm_arena *first_arena;   /* the first sanitized context's: the leak check's */
+static bool leaks_checked;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct leaks {
@@ -29,9 +30,13 @@ static void leaked(void *arg, const vm_alloc *r) {
     l->count++;
 }
 
-static void at_exit(void) {
+/* The leak check runs once, on the first sanitized context: when it is
+ * destroyed, or at exit. */
+static void leak_check(void) {
     pthread_mutex_lock(&lock);
     vm_arena *a = first_arena;
+    first_arena = NULL;
+    leaks_checked = true;
     pthread_mutex_unlock(&lock);
     if (a && san->leak_check) {
         struct leaks l = {0};
@@ -41,6 +46,10 @@ static void at_exit(void) {
                  (unsigned long long)l.count);
         vm_san_print(san, text);
     }
+}
+
+static void at_exit(void) {
+    leak_check();
     const char *fd = getenv("PTXI_SANITIZE_COUNT_FD");
     if (fd && *fd) {
         char n[32];
@@ -66,8 +75,16 @@ void rt_sanitize_ctx(ptxi_ctx *ctx) {
     vm_arena_set_exact(&ctx->arena);
     ctx->vmrt.san = s;
     pthread_mutex_lock(&lock);
-    if (!first_arena) first_arena = &ctx->arena;
+    if (!first_arena && !leaks_checked) first_arena = &ctx->arena;
     pthread_mutex_unlock(&lock);
+}
+
+void rt_sanitize_ctx_end(ptxi_ctx *ctx) {
+    if (!ctx->vmrt.san) return;
+    pthread_mutex_lock(&lock);
+    bool first = first_arena == &ctx->arena;
+    pthread_mutex_unlock(&lock);
+    if (first) leak_check();
 }
 
 void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
