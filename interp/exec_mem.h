@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sanitize.h"
 #include "warp.h"
 
 /* Atomic operations and types (vm_insn.x = op << 8 | type). */
@@ -57,6 +58,8 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
      * reads the two words there): shared accesses need only word alignment. */
     uint64_t amask = (sp == VM_SP_SHARED || (sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE)) && n > 4 ? 3 : n - 1;
     if (a & amask) {
+        uint8_t *p = cta->grid->cfg->kernel->prog->rt->san ? vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED) : NULL;
+        if (p) return p;
         vm_fault_at(w, i, l, 101, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
                     wr ? "write" : "read", n, (unsigned long long)a);
         return NULL;
@@ -89,6 +92,10 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
             return NULL;
         }
         break;
+    }
+    if (cta->grid->cfg->kernel->prog->rt->san && sp != VM_SP_FPARAM) {
+        uint8_t *p = vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_OOB);
+        if (p) return p;
     }
     char where[256];
     where[0] = 0;

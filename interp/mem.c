@@ -78,6 +78,7 @@ void vm_arena_destroy(vm_arena *a) {
     free(a->v);
     free(a->freed);
     free(a->ext);
+    free(a->quar);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }
@@ -161,7 +162,8 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
         a->v[at] = (vm_alloc){addr, size, kind, what};
         a->n++;
         if (counted) a->in_use += span;
-        shadow_fill(a, off, span, kind);
+        bool tail = a->exact && !what && (kind == VM_SH_GLOBAL || kind == VM_SH_MANAGED) && size % VM_GRANULE;
+        shadow_fill(a, off, tail ? span - VM_GRANULE : span, kind);
     }
     pthread_mutex_unlock(&a->lock);
     return addr;
@@ -216,6 +218,23 @@ static void give_back(vm_arena *a, uint64_t from, uint64_t to) {
     if (p0 < p1) madvise(a->shadow + p0, p1 - p0, MADV_DONTNEED);
 }
 
+/* Sanitize mode: the freed range waits (its whole pages already back with
+ * the host, so a large buffer costs no memory while it waits); the oldest
+ * waiting one is given back. */
+static void quarantine(vm_arena *a, uint64_t off, uint64_t bytes) {
+    uint64_t pg = page_size(), p0 = (off + pg - 1) & ~(pg - 1), p1 = (off + bytes) & ~(pg - 1);
+    if (p0 < p1) madvise(a->base + p0, p1 - p0, MADV_DONTNEED);
+    uint64_t *slot = a->quar[a->nquar++ % VM_QUARANTINE];
+    if (slot[1]) give_back(a, slot[0], slot[0] + slot[1]);
+    slot[0] = off;
+    slot[1] = bytes;
+}
+
+void vm_arena_set_exact(vm_arena *a) {
+    if (!a->quar) a->quar = calloc(VM_QUARANTINE, sizeof *a->quar);
+    a->exact = a->quar != NULL;
+}
+
 int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     pthread_mutex_lock(&a->lock);
     uint32_t at = lower_bound(a, addr);
@@ -227,7 +246,8 @@ int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     vm_alloc gone = a->v[at];
     uint64_t span = span_of(gone.size), off = addr - (uint64_t)(uintptr_t)a->base;
     shadow_fill(a, off, span, VM_SH_NONE);   /* accesses fault from now on */
-    give_back(a, off, off + span + VM_GRANULE);
+    if (a->exact) quarantine(a, off, span + VM_GRANULE);
+    else give_back(a, off, off + span + VM_GRANULE);
     if (gone.kind != VM_SH_PARAM) a->in_use -= span;
     /* the program's own allocations are remembered, for reports of use after free */
     if (!gone.what && (gone.kind == VM_SH_GLOBAL || gone.kind == VM_SH_MANAGED)) a->gone[a->ngone++ % VM_GONE] = gone;
@@ -260,6 +280,43 @@ uint64_t vm_arena_in_use(vm_arena *a) {
  * reach as far as their own size; further away, naming the nearest
  * allocation would only mislead. */
 #define NEAR ((uint64_t)1 << 16)
+
+static const vm_alloc *real_neighbour(const vm_arena *a, uint32_t at, int step);
+
+bool vm_arena_ok_exact(vm_arena *a, uint64_t addr, uint64_t n, bool write) {
+    vm_alloc r;
+    if (!vm_arena_find(a, addr, &r) || addr + n < addr || addr + n > r.addr + r.size) return false;
+    return !write || (r.kind != VM_SH_CONST && r.kind != VM_SH_PARAM);
+}
+
+int vm_arena_locate(vm_arena *a, uint64_t addr, vm_alloc *out) {
+    int where = 0;
+    pthread_mutex_lock(&a->lock);
+    uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
+    if (at > 0 && a->v[at - 1].kind != VM_SH_PARAM && contains(&a->v[at - 1], addr)) {
+        *out = a->v[at - 1];
+        where = 1;
+    }
+    for (uint32_t k = 0; !where && k < VM_GONE && k < a->ngone; k++) {   /* newest first */
+        const vm_alloc *r = &a->gone[(a->ngone - 1 - k) % VM_GONE];
+        if (contains(r, addr)) *out = *r, where = 2;
+    }
+    if (!where) {
+        const vm_alloc *lo = at > 0 ? real_neighbour(a, at - 1, -1) : NULL, *hi = real_neighbour(a, at, 1);
+        uint64_t after = lo ? addr - lo->addr - lo->size : UINT64_MAX, before = hi ? hi->addr - addr : UINT64_MAX;
+        if (lo && after <= before) *out = *lo, where = 3;
+        else if (hi) *out = *hi, where = 3;
+    }
+    pthread_mutex_unlock(&a->lock);
+    return where;
+}
+
+void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc *), void *arg) {
+    pthread_mutex_lock(&a->lock);
+    for (uint32_t k = 0; k < a->n; k++)
+        if (!a->v[k].what && (a->v[k].kind == VM_SH_GLOBAL || a->v[k].kind == VM_SH_MANAGED)) fn(arg, &a->v[k]);
+    pthread_mutex_unlock(&a->lock);
+}
 
 static void name_of(const vm_alloc *r, char *buf, size_t len) {
     if (r->what) snprintf(buf, len, "'%s' of %llu bytes at 0x%llx", r->what, (unsigned long long)r->size,

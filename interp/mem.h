@@ -53,6 +53,9 @@ typedef struct vm_arena {
     uint64_t (*freed)[2];
     uint32_t ngone;            /* freed program allocations, a ring (gone[ngone % VM_GONE] is the oldest) */
     vm_alloc gone[VM_GONE];
+    bool exact;                /* sanitize mode: byte-exact bounds and a quarantine (vm_arena_set_exact) */
+    uint32_t nquar;            /* freed ranges held back from reuse, a ring: {offset, bytes} */
+    uint64_t (*quar)[2];
     uint32_t next, capext;     /* host memory registered for device access (outside the arena) */
     uint64_t (*ext)[2];        /* {address, bytes} */
 } vm_arena;
@@ -78,6 +81,21 @@ uint64_t vm_arena_in_use(vm_arena *a);
  * one it was in, the real allocation it lies just outside of, or that it is
  * in none. */
 void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len);
+
+/* Sanitize mode, set before the first allocation: the last granule of a
+ * program allocation whose size is not a whole number of granules reads as
+ * VM_SH_NONE, so every access to it takes the slow path, where
+ * vm_arena_ok_exact decides byte by byte; freed ranges wait in a quarantine
+ * of VM_QUARANTINE frees before they can be reused. */
+#define VM_QUARANTINE 1024
+void vm_arena_set_exact(vm_arena *a);
+bool vm_arena_ok_exact(vm_arena *a, uint64_t addr, uint64_t n, bool write);
+/* Where addr lies, for a sanitizer report: 1 inside *out (live), 2 inside
+ * *out which has been freed, 3 outside, *out the nearest live program
+ * allocation, 0 none of these. Launch parameters are never named. */
+int vm_arena_locate(vm_arena *a, uint64_t addr, vm_alloc *out);
+/* Calls fn for every live allocation of the program itself (not module variables). */
+void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc *), void *arg);
 
 /* Host memory the program registered (cudaHostRegister): kernels may access it
  * as global memory. 0 / -1 (overlap or out of memory); unregister by base. */

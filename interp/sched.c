@@ -21,7 +21,7 @@ double vm_now(void) {
 
 /* ---- faults ---- */
 
-static const vm_func *func_of(const vm_warp *w, const vm_insn *i) {
+const vm_func *vm_func_of(const vm_warp *w, const vm_insn *i) {
     for (uint32_t d = w->depth; d-- > 0;) {
         const vm_func *f = w->frames[d].fn;
         if (i >= f->code && i <= f->code + f->ncode) return f;
@@ -60,7 +60,7 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
     }
     if (!g->status) {
         first = true;
-        const vm_func *f = func_of(w, i);
+        const vm_func *f = vm_func_of(w, i);
         const vm_src *src = &f->src[i - f->code];
         char what[512];
         va_list ap;

@@ -197,6 +197,8 @@ typedef struct vm_runtime {
     void (*call_host)(void *ctx, const struct vm_func *f, void **args, void *ret);
     /* The device runtime (NULL: device code cannot launch kernels). */
     int (*devrt)(void *ctx, vm_devcall *c);
+    /* Sanitize mode (sanitize.h): NULL in a normal run. */
+    struct vm_san *san;
 } vm_runtime;
 #define VM_HAVE_DBG_FAULT 1   /* vm_runtime.dbg_fault exists */
 

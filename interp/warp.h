@@ -146,6 +146,9 @@ static inline void vm_set_lpc(vm_warp *w, uint32_t m, const vm_insn *pc) {
  * by the superinstruction ids (vm.h). */
 const void *const *vm_handler_table(void);
 
+/* The function whose code holds i (the warp's current frame or one it called from). */
+const vm_func *vm_func_of(const vm_warp *w, const vm_insn *i);
+
 /* Records the first fault of the launch: status, message naming kernel, PTX
  * line, .loc line, block, thread (lane) — then stops the grid. */
 void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...)

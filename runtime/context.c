@@ -153,7 +153,8 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->dev_pending_limit = rt_default_limit(PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
     ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL, NULL, svc_call_host, rt_devrt_call};
+                             NULL, NULL, NULL, svc_call_host, rt_devrt_call, NULL};
+    rt_sanitize_ctx(ctx);
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
         vm_arena_destroy(&ctx->arena);
@@ -180,6 +181,7 @@ static void release_all(ptxi_ctx *ctx) {
 ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
+    rt_sanitize_ctx_end(ctx);
     release_all(ctx);
     rt_fifo_destroy(ctx->fifo);
     for (rt_bind *b = ctx->binds, *n; b; b = n) {
@@ -200,6 +202,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
     ctx->dev_error_texts = 0;   /* it was in the arena */
+    if (ctx->vmrt.san) vm_arena_set_exact(&ctx->arena);
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     ctx->detail[0] = 0;

@@ -5,20 +5,27 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmds.h"
 #include "launch_opts.h"
+#include "rt.h"
+#include "sanitize.h"
 
 static const char usage_text[] =
     "usage: ptxi run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                [--shared BYTES] [--arg A]... [--out N=FILE]... [--threads N]\n"
-    "                [--timeout SECONDS] [--stats]\n"
+    "                [--timeout SECONDS] [--stats] [--sanitize memcheck]\n"
     "\n" CLI_LAUNCH_USAGE
     "      --stats          print instructions executed, warp instructions, active lanes and time\n"
+    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck)\n"
     "\n"
     "exit status: 0 success, 1 the kernel failed, 2 bad arguments or files\n";
 
 int cmd_run(int argc, char **argv) {
     static const struct option opts[] = {CLI_LAUNCH_LONGOPTS, {"stats", no_argument, 0, 'S'},
+                                         {"sanitize", required_argument, 0, 'Z'},
                                          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     cli_launch l;
     cli_launch_init(&l, "run");
@@ -29,6 +36,13 @@ int cmd_run(int argc, char **argv) {
         if (r == 0) continue;
         if (r == 2) return 2;
         if (c == 'S') stats = true;
+        else if (c == 'Z') {
+            if (strcmp(optarg, "memcheck")) {
+                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck is)\n", optarg);
+                return 2;
+            }
+            setenv("PTXI_SANITIZE", optarg, 1);   /* read when the context is created */
+        }
         else if (c == 'h') { fputs(usage_text, stdout); return 0; }
         else { fputs(usage_text, stderr); return 2; }
     }
@@ -39,6 +53,8 @@ int cmd_run(int argc, char **argv) {
     const char *path = argv[optind];
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &l.co)) return cli_bad(&l, "cannot create a context");
+    vm_san *san = rt_sanitizer();
+    if (san) printf("========= COMPUTE-SANITIZER\n"), fflush(stdout);
     int rc = 2;
     ptxi_module *m;
     cli_prepared p = {0};
@@ -72,5 +88,9 @@ int cmd_run(int argc, char **argv) {
 done:
     cli_launch_release(&p);
     ptxi_ctx_destroy(ctx);
+    if (san) {
+        unsigned long long n = atomic_load(&san->errors);
+        printf("========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+    }
     return rc;
 }

@@ -8,5 +8,6 @@ PTXI_CMD(run);
 PTXI_CMD(exec);
 PTXI_CMD(eval);
 PTXI_CMD(debug);
+PTXI_CMD(sanitize);
 #undef PTXI_CMD
 #endif

@@ -1,5 +1,5 @@
 /* main.c — the `ptxi` command: dispatches to one file per subcommand
- * (cmd_check.c, cmd_run.c, cmd_exec.c, cmd_eval.c, cmd_debug.c). */
+ * (cmd_check.c, cmd_run.c, cmd_exec.c, cmd_eval.c, cmd_debug.c, cmd_sanitize.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@ static const struct { const char *name; int (*fn)(int, char **); const char *hel
     {"exec", cmd_exec, "exec PROGRAM [args...]  run a CUDA program on ptxi's libcudart"},
     {"eval", cmd_eval, "eval 'INSN;' [%r=V...]  evaluate a PTX snippet or asm() statement"},
     {"debug", cmd_debug, "debug FILE.ptx [options] | debug -- PROGRAM [args]: step kernels (cuda-gdb style)"},
+    {"sanitize", cmd_sanitize, "sanitize [--tool memcheck] [--leak-check full] PROGRAM [args]: compute-sanitizer's checks"},
 };
 
 static int usage(FILE *f) {

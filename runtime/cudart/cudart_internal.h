@@ -32,6 +32,10 @@ cudaError_t cr_init_ex(bool promote);
 void cr_late_registration(void);
 /* Records e as the calling thread's last error (unless success) and returns it. */
 cudaError_t cr_ret(cudaError_t e);
+/* Sanitize mode, in libptxi (runtime/rt.h): the sanitizer, NULL in a normal run,
+ * and the record of a failed API call. */
+struct vm_san *rt_sanitizer(void);
+void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg);
 /* Maps a ptxi status, makes a sticky one the context's sticky error, records it. */
 cudaError_t cr_st(ptxi_status s);
 cudaError_t cr_map(ptxi_status s);
@@ -42,8 +46,14 @@ cudaError_t cr_sticky(void);
 /* Prints "ptxi: <what>" on stderr, once per distinct text. */
 void cr_warn_once(const char *what);
 
+/* The API call running on this thread, for sanitize mode's records: set by
+ * CR_ENTER in an API function, by CR_NAME in one that enters through a helper. */
+extern _Thread_local const char *cr_api;
+#define CR_NAME() (cr_api = __func__)
+
 #define CR_ENTER()                         \
     do {                                   \
+        if (__func__[0] == 'c' && __func__[1] == 'u') CR_NAME(); \
         cudaError_t e_ = cr_init();        \
         if (e_ != cudaSuccess) return cr_ret(e_); \
     } while (0)

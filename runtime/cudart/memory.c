@@ -80,17 +80,31 @@ static cudaError_t release(void *p, int want) {
     return cr_st(s);
 }
 
-CR_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) { return alloc(devPtr, size, KIND_DEVICE); }
-CR_EXPORT cudaError_t cudaFree(void *devPtr) { return release(devPtr, KIND_DEVICE); }
-CR_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) { return alloc(ptr, size, KIND_HOST); }
-CR_EXPORT cudaError_t cudaFreeHost(void *ptr) { return release(ptr, KIND_HOST); }
+CR_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size) {
+    CR_NAME();
+    return alloc(devPtr, size, KIND_DEVICE);
+}
+CR_EXPORT cudaError_t cudaFree(void *devPtr) {
+    CR_NAME();
+    return release(devPtr, KIND_DEVICE);
+}
+CR_EXPORT cudaError_t cudaMallocHost(void **ptr, size_t size) {
+    CR_NAME();
+    return alloc(ptr, size, KIND_HOST);
+}
+CR_EXPORT cudaError_t cudaFreeHost(void *ptr) {
+    CR_NAME();
+    return release(ptr, KIND_HOST);
+}
 
 CR_EXPORT cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+    CR_NAME();
     (void)flags;
     return alloc(pHost, size, KIND_HOST);
 }
 
 CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+    CR_NAME();
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return cr_ret(cudaErrorInvalidValue);
     return alloc(devPtr, size, KIND_MANAGED);
 }
@@ -116,6 +130,7 @@ CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t h
 }
 
 CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
+    CR_NAME();
     CR_STREAM_WORK(hStream);
     cudaError_t e = release(devPtr, KIND_DEVICE);
     if (e == cudaSuccess && devPtr) ptxi_mempool_untrack((ptxi_dptr)(uintptr_t)devPtr);
@@ -124,6 +139,7 @@ CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
 
 /* Rows are padded to a multiple of 512 bytes, the pitch alignment of sm_90. */
 CR_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+    CR_NAME();
     if (!pitch) return cr_ret(cudaErrorInvalidValue);
     *pitch = (width + 511) & ~(size_t)511;
     return alloc(devPtr, *pitch * height, KIND_DEVICE);
@@ -260,6 +276,7 @@ static cudaError_t memcpy_any(void *dst, const void *src, size_t count, enum cud
 
 /* A blocking copy waits for the device, so the host callbacks queued before it run. */
 CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    CR_NAME();
     cudaError_t e = memcpy_any(dst, src, count, kind);
     if (e == cudaSuccess) cr_run_callbacks(NULL, ~0ul);
     return e;
@@ -348,6 +365,7 @@ CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, s
 /* ---- pitched 3D linear memory (CUDA arrays are not implemented) ---- */
 
 CR_EXPORT cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+    CR_NAME();
     if (!pitchedDevPtr) return cr_ret(cudaErrorInvalidValue);
     size_t pitch = (extent.width + 511) & ~(size_t)511;
     void *p = NULL;

@@ -42,13 +42,18 @@ static cudaError_t create_stream(cudaStream_t *out, unsigned flags, int priority
     return cr_st(st);
 }
 
-CR_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream) { return create_stream(pStream, 0, 0); }
+CR_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
+    CR_NAME();
+    return create_stream(pStream, 0, 0);
+}
 
 CR_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
+    CR_NAME();
     return create_stream(pStream, flags, 0);
 }
 
 CR_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
+    CR_NAME();
     return create_stream(pStream, flags, priority);
 }
 

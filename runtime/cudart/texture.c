@@ -249,5 +249,11 @@ static cudaError_t destroy(uint64_t h) {
     return h ? cr_st(ptxi_tex_destroy(cr_ctx, h)) : cudaSuccess;
 }
 
-CR_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t) { return destroy(t); }
-CR_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t s) { return destroy(s); }
+CR_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t) {
+    CR_NAME();
+    return destroy(t);
+}
+CR_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t s) {
+    CR_NAME();
+    return destroy(s);
+}

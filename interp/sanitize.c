@@ -1,0 +1,184 @@
+/* sanitize.c — memcheck records in compute-sanitizer's format (sanitize.h). */
+#define _GNU_SOURCE   /* RTLD_DEFAULT */
+#include "sanitize.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+vm_san *vm_san_from_env(int fd) {
+    const char *tool = getenv("PTXI_SANITIZE");
+    if (!tool || strcmp(tool, "memcheck")) return NULL;
+    vm_san *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->tool = VM_SAN_MEMCHECK;
+    s->fd = fd;
+    const char *lim = getenv("PTXI_SANITIZE_PRINT_LIMIT");
+    s->print_limit = lim ? strtoull(lim, NULL, 10) : 100;   /* compute-sanitizer's default */
+    const char *leak = getenv("PTXI_SANITIZE_LEAK_CHECK");
+    s->leak_check = leak && !strcmp(leak, "full");
+    return s;
+}
+
+static void write_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k <= 0) return;
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+/* Every line behind the prefix, in one write so records of several threads never mix. */
+static void emit(vm_san *s, const char *text, bool close) {
+    size_t cap = strlen(text) * 2 + 64, n = 0;
+    char *out = malloc(cap);
+    if (!out) return;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        n += (size_t)snprintf(out + n, cap - n, "========= %.*s\n", (int)len, p);
+        p += len + (e != NULL);
+    }
+    if (close) n += (size_t)snprintf(out + n, cap - n, "========= \n");
+    write_all(s->fd, out, n);
+    free(out);
+}
+
+void vm_san_record(vm_san *s, const char *text) {
+    uint64_t k = atomic_fetch_add(&s->errors, 1);
+    if (!s->print_limit || k < s->print_limit) emit(s, text, true);
+}
+
+void vm_san_print(vm_san *s, const char *text) { emit(s, text, false); }
+
+const char *vm_san_num(uint64_t n, char buf[32]) {
+    char t[32];
+    int len = snprintf(t, sizeof t, "%llu", (unsigned long long)n), o = 0;
+    for (int k = 0; k < len; k++) {
+        if (k && (len - k) % 3 == 0) buf[o++] = ',';
+        buf[o++] = t[k];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* One parameter as cu++filt writes it: "float const*" becomes "const float *". */
+static size_t param_text(const char *p, size_t len, char *out, size_t cap) {
+    char t[256];
+    snprintf(t, sizeof t, "%.*s", (int)len, p);
+    char *c = strstr(t, " const");
+    bool lead_const = c && (c[6] == '*' || c[6] == '&' || c[6] == 0) && !strchr(t, '(');
+    if (lead_const) memmove(c, c + 6, strlen(c + 6) + 1);
+    size_t n = (size_t)snprintf(out, cap, "%s", lead_const ? "const " : "");
+    for (const char *q = t; *q && n + 2 < cap; q++) {
+        if ((*q == '*' || *q == '&') && q > t && q[-1] != '*' && q[-1] != '&' && q[-1] != ' ') out[n++] = ' ';
+        out[n++] = *q;
+    }
+    out[n] = 0;
+    return n;
+}
+
+/* A kernel's name as compute-sanitizer shows it: demangled where the C++
+ * runtime's demangler is loaded (a CUDA program), with cu++filt's spacing. */
+static void shown_name(const char *mangled, char *out, size_t cap) {
+    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+    demangle_fn dm = (demangle_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    int st = -1;
+    char *d = dm && mangled[0] == '_' && mangled[1] == 'Z' ? dm(mangled, NULL, NULL, &st) : NULL;
+    if (!d || st) {
+        free(d);
+        snprintf(out, cap, "%s", mangled);
+        return;
+    }
+    char *open = strchr(d, '(');
+    size_t n = 0;
+    if (!open) n = (size_t)snprintf(out, cap, "%s", d);
+    else {
+        n = (size_t)snprintf(out, cap, "%.*s(", (int)(open - d + 0), d);
+        int depth = 0;
+        const char *p = open + 1, *start = p;
+        for (; *p && n + 4 < cap; p++) {
+            if (*p == '<' || *p == '(') depth++;
+            else if ((*p == '>' || *p == ')') && depth) depth--;
+            else if ((*p == ',' && !depth) || (*p == ')' && !depth)) {
+                n += param_text(start, (size_t)(p - start), out + n, cap - n);
+                n += (size_t)snprintf(out + n, cap - n, "%s", *p == ',' ? ", " : ")");
+                if (*p == ')') break;
+                start = p + 1;
+                while (*start == ' ') start++, p++;
+            }
+        }
+    }
+    free(d);
+}
+
+static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__", "__global__",
+                                         "__global__", "__local__"};
+
+/* H100 shared addresses start after the 1 KiB the system reserves in each CTA. */
+#define SHARED_RESERVED 0x400
+
+static _Thread_local uint8_t scratch[256];
+
+uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t a, unsigned n, bool wr, int why) {
+    vm_cta *cta = w->cta;
+    vm_grid *g = cta->grid;
+    vm_runtime *rt = g->cfg->kernel->prog->rt;
+    vm_arena *arena = rt->arena;
+    if (sp == VM_SP_GENERIC) {
+        if (a - vm_shared_win < VM_WIN_SIZE) a -= vm_shared_win, sp = VM_SP_SHARED;
+        else if (a - vm_local_win < VM_WIN_SIZE) a -= vm_local_win, sp = VM_SP_LOCAL;
+        else sp = VM_SP_GLOBAL;
+    }
+    bool arena_space = sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM;
+    if (why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
+    if (n > sizeof scratch) return NULL;
+    const vm_func *f = vm_func_of(w, i);
+    const vm_src *src = &f->src[i - f->code];
+    char name[512], where[400] = "", nb[32], sb[32];
+    shown_name(f->ir->name, name, sizeof name);
+    const ir_module *m = f->prog->ir;
+    if (src->dbg.file)
+        for (uint32_t k = 0; k < m->nfiles; k++)
+            if (m->files[k].index == src->dbg.file) {
+                const char *base = strrchr(m->files[k].name, '/');
+                snprintf(where, sizeof where, "%s:%u", base ? base + 1 : m->files[k].name, src->dbg.line);
+                break;
+            }
+    if (!where[0]) snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
+    unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
+    uint64_t shown = sp == VM_SP_SHARED ? a + SHARED_RESERVED : a;
+    char text[2048];
+    int len = snprintf(text, sizeof text,
+                       "Invalid %s %s of size %u bytes\n    at %s+0x%llx in %s\n"
+                       "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Access to 0x%llx is %s",
+                       space_name[sp], wr ? "write" : "read", n, name,
+                       (unsigned long long)((size_t)(i - f->code) * 16), where, t % bx, t / bx % by, t / (bx * by),
+                       cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], (unsigned long long)shown,
+                       why == VM_SAN_MISALIGNED ? "misaligned" : "out of bounds");
+    vm_alloc r;
+    int loc = arena_space ? vm_arena_locate(arena, a, &r) : 0;
+    if (len > 0 && (size_t)len < sizeof text && loc) {
+        size_t o = (size_t)len;
+        if (loc == 1)
+            snprintf(text + o, sizeof text - o, "\n    and is inside the nearest allocation at 0x%llx of size %s bytes",
+                     (unsigned long long)r.addr, vm_san_num(r.size, sb));
+        else if (loc == 2)
+            snprintf(text + o, sizeof text - o, "\n    and is inside a freed allocation at 0x%llx of size %s bytes",
+                     (unsigned long long)r.addr, vm_san_num(r.size, sb));
+        else if (a >= r.addr + r.size)
+            snprintf(text + o, sizeof text - o, "\n    and is %s bytes after the nearest allocation at 0x%llx of size %s bytes",
+                     vm_san_num(a - (r.addr + r.size) + 1, nb), (unsigned long long)r.addr, vm_san_num(r.size, sb));
+        else
+            snprintf(text + o, sizeof text - o, "\n    and is %s bytes before the nearest allocation at 0x%llx of size %s bytes",
+                     vm_san_num(r.addr - a, nb), (unsigned long long)r.addr, vm_san_num(r.size, sb));
+    }
+    size_t o = strlen(text);
+    snprintf(text + o, sizeof text - o, "\n    Saved host backtrace up to driver entry point at kernel launch time");
+    vm_san_record(rt->san, text);
+    if (!wr) memset(scratch, 0, n);
+    return scratch;
+}

@@ -1,0 +1,45 @@
+/* sanitize.h — sanitize mode (`ptxi sanitize`, `ptxi run --sanitize`): memcheck
+ * records in compute-sanitizer's format. A normal run never gets here: the
+ * checks sit on the slow path of a bad access (the shadow map and the fast
+ * paths are unchanged), which in sanitize mode reports the access and lets
+ * the thread go on instead of stopping the grid. */
+#ifndef PTXI_VM_SANITIZE_H
+#define PTXI_VM_SANITIZE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "warp.h"
+
+enum { VM_SAN_MEMCHECK = 1 };
+enum { VM_SAN_OOB, VM_SAN_MISALIGNED };
+
+typedef struct vm_san {
+    int tool;                  /* VM_SAN_* */
+    int fd;                    /* where the records go */
+    uint64_t print_limit;      /* records printed at most; 0: all */
+    bool leak_check;           /* --leak-check full */
+    _Atomic uint64_t errors;   /* records found, printed or not */
+} vm_san;
+
+/* Sanitize settings from the environment (PTXI_SANITIZE=memcheck,
+ * PTXI_SANITIZE_PRINT_LIMIT, PTXI_SANITIZE_LEAK_CHECK=full); NULL when
+ * PTXI_SANITIZE is unset or names no tool. The records go to fd. */
+vm_san *vm_san_from_env(int fd);
+/* Prints one record: each line of text (lines joined with \n, no prefix)
+ * behind "========= ", then the closing "========= " line; counts an error. */
+void vm_san_record(vm_san *s, const char *text);
+/* "========= TEXT" lines that are no error (summaries). */
+void vm_san_print(vm_san *s, const char *text);
+/* n with thousands separators, as compute-sanitizer writes sizes. */
+const char *vm_san_num(uint64_t n, char buf[32]);
+
+/* The slow path of an access xlate could not pass: in space sp (resolved;
+ * a is the offset in the window for shared and local) for n bytes. Returns
+ * the memory to use: the real bytes where the access is in bounds after all
+ * (the last, partial granule of an allocation), else after a record a
+ * thread-private scratch (reads see zeros); NULL when n is too large. */
+uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t a, unsigned n, bool wr, int why);
+
+#endif
