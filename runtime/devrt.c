@@ -152,8 +152,8 @@ static int param_buffer(devq *q, vm_devcall *c) {
     return 0;
 }
 
+/* Queues l, already counted as pending. */
 static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
-    atomic_fetch_add(&q->ctx->dev_pending, 1);
     if (stream == STREAM_TAIL_LAUNCH) {
         *q->tail_tail = l;
         q->tail_tail = &l->next;
@@ -172,6 +172,7 @@ static int transfer(devq *q, const vm_devcall *c) {
     devlaunch *l = calloc(1, sizeof *l);
     if (!l) return CUDA_ERROR_MEMORY_ALLOCATION;
     *l = (devlaunch){.op = c->op, .dst = c->a[0], .src = c->a[1], .bytes = n};
+    atomic_fetch_add(&q->ctx->dev_pending, 1);
     enqueue(q, l, c->a[3]);
     return 0;
 }
@@ -193,9 +194,12 @@ static int launch(devq *q, vm_devcall *c) {
     l->next = NULL;
     int e = !config_ok(l->func, l->g, l->b, l->shmem) ? CUDA_ERROR_INVALID_CONFIGURATION
             : q->depth + 1 >= MAX_DEPTH ? CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED
-            : atomic_load(&ctx->dev_pending) >= __atomic_load_n(&ctx->dev_pending_limit, __ATOMIC_RELAXED)
-                ? CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED
-                : 0;
+            : 0;
+    /* grids of other threads and other parents count too: reserve a place, or give it back */
+    if (!e && atomic_fetch_add(&ctx->dev_pending, 1) >= __atomic_load_n(&ctx->dev_pending_limit, __ATOMIC_RELAXED)) {
+        atomic_fetch_sub(&ctx->dev_pending, 1);
+        e = CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED;
+    }
     if (e) {
         drop(ctx, l);
         return e;
