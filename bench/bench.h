@@ -11,7 +11,7 @@
 #include "ptxi.h"
 
 enum { BB_IN = 1, BB_OUT = 2, BB_INOUT = BB_IN | BB_OUT };
-enum { BENCH_MAX_BUFS = 4, BENCH_MAX_ARGS = 8 };
+enum { BENCH_MAX_BUFS = 4, BENCH_MAX_ARGS = 24 };
 
 typedef struct bench_buf {
     size_t bytes;
@@ -74,7 +74,7 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 
 #define BENCH_CASES(X) \
     X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) \
-    X(triton_gen) X(triton_rowsum)
+    X(triton_gen) X(triton_rowsum) X(warpsum) X(gather) X(stencil) X(numba_axpy)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

@@ -29,6 +29,10 @@ int bench_add_buf(bench_run *r, size_t bytes, int dir)
 
 static bench_arg *next_arg(bench_run *r)
 {
+    if (r->narg == BENCH_MAX_ARGS) {
+        fprintf(stderr, "ptxi-bench: more than %d kernel arguments\n", BENCH_MAX_ARGS);
+        abort();
+    }
     bench_arg *a = &r->arg[r->narg++];
     memset(a, 0, sizeof *a);
     return a;

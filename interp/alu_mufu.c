@@ -4,12 +4,15 @@
  * (interp/mufu/NAME.d32.zst); everything else follows from them by the rules
  * measured there (ALU.md): exponent scaling, ex2's fixed-point input, lg2's
  * truncated sum, the quarter-turn symmetry of sin/cos, tanh's input precision.
- * A table is unpacked on first use into blocks of 256 results, each a line
- * through its first and last result plus bit-packed corrections. */
+ * The build cuts each recording into independent slices (mufu/mufu_seg.c);
+ * a slice is unpacked on its first use, so a small kernel pays for the few
+ * slices its inputs touch, not for the whole tables. */
 #include "alu_mufu.h"
+#include "alu_mufu_seg.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +22,13 @@
 
 #define MUFU_TABLES(X) X(rcp) X(rsqrt) X(sqrt) X(ex2) X(lg2_1) X(lg2_05) X(tanh) X(sin)
 
+/* NAME.seg is NAME.d32.zst cut at build time (mufu/mufu_seg.c) into one zstd
+ * frame per MUFU_SEG results, after an index of the frames. */
 #define MUFU_BLOB(name)                                                            \
     extern const unsigned char alu_mufu_z_##name[], alu_mufu_z_##name##_end[];     \
     __asm__(".pushsection .rodata\n.balign 16\n"                                   \
             ".globl alu_mufu_z_" #name "\n.hidden alu_mufu_z_" #name "\n"          \
-            "alu_mufu_z_" #name ":\n.incbin \"" #name ".d32.zst\"\n"               \
+            "alu_mufu_z_" #name ":\n.incbin \"" #name ".seg\"\n"                   \
             ".globl alu_mufu_z_" #name "_end\n.hidden alu_mufu_z_" #name "_end\n"  \
             "alu_mufu_z_" #name "_end:\n.popsection\n");
 MUFU_TABLES(MUFU_BLOB)
@@ -31,9 +36,22 @@ MUFU_TABLES(MUFU_BLOB)
 #define MUFU_ENUM(name) T_##name,
 enum { MUFU_TABLES(MUFU_ENUM) T_COUNT };
 
-/* ---- unpacked tables ---- */
+static const unsigned char *const blob[T_COUNT] = {
+#define MUFU_BLOB_REF(name) alu_mufu_z_##name,
+    MUFU_TABLES(MUFU_BLOB_REF)
+};
+static const unsigned char *const blob_end[T_COUNT] = {
+#define MUFU_BLOB_END(name) alu_mufu_z_##name##_end,
+    MUFU_TABLES(MUFU_BLOB_END)
+};
+static const char *const tab_name[T_COUNT] = {
+#define MUFU_NAME(name) #name,
+    MUFU_TABLES(MUFU_NAME)
+};
 
-enum { BLOCK_LOG = 8, BLOCK = 1 << BLOCK_LOG };
+/* ---- unpacked slices ---- */
+
+enum { BLOCK_LOG = 8, BLOCK = 1 << BLOCK_LOG, SEG_BLOCKS = MUFU_SEG / BLOCK, MAX_SEGS = (1u << 24) / MUFU_SEG };
 
 typedef struct {
     uint32_t base;      /* value at the block's start, less the smallest correction */
@@ -42,23 +60,21 @@ typedef struct {
     uint32_t off;       /* bit offset of the block's corrections */
 } mufu_block;
 
+/* One slice of MUFU_SEG results: blocks of 256, each a line through its first
+ * and last result plus bit-packed corrections. */
 typedef struct {
-    mufu_block *blk;
+    mufu_block blk[SEG_BLOCKS];
     uint8_t *bits;
-    uint32_t n;
-} mufu_table;
+} mufu_seg;
 
-static mufu_table tabs[T_COUNT];
-static pthread_once_t once[T_COUNT] = {
-#define MUFU_ONCE(name) PTHREAD_ONCE_INIT,
-    MUFU_TABLES(MUFU_ONCE)
-};
+static _Atomic(mufu_seg *) segs[T_COUNT][MAX_SEGS];
+static pthread_mutex_t seg_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static inline uint32_t tab_get(const mufu_table *t, uint32_t i) {
-    const mufu_block *b = &t->blk[i >> BLOCK_LOG];
-    uint32_t j = i & (BLOCK - 1), pos = b->off + j * b->width;
+static inline uint32_t seg_get(const mufu_seg *sg, uint32_t j0) {
+    const mufu_block *b = &sg->blk[j0 >> BLOCK_LOG];
+    uint32_t j = j0 & (BLOCK - 1), pos = b->off + j * b->width;
     uint64_t w;
-    memcpy(&w, t->bits + (pos >> 3), 8);
+    memcpy(&w, sg->bits + (pos >> 3), 8);
     uint32_t corr = b->width ? (uint32_t)(w >> (pos & 7)) & (uint32_t)(~0ull >> (64 - b->width)) : 0;
     return b->base + (uint32_t)(int32_t)(((int64_t)b->slope * j) >> 16) + corr;
 }
@@ -69,7 +85,7 @@ static _Noreturn void fail(const char *name, const char *why) {
 }
 
 /* Packs one block of results v[0..cnt). */
-static void pack_block(mufu_table *t, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap, uint32_t *used) {
+static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap, uint32_t *used) {
     int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
     if (slope > INT32_MAX || slope < INT32_MIN) slope = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -80,7 +96,7 @@ static void pack_block(mufu_table *t, const char *name, uint32_t bi, const uint3
     }
     uint32_t width = 0;
     while (width < 32 && (uint64_t)(hi - lo) >> width) width++;
-    mufu_block *b = &t->blk[bi];
+    mufu_block *b = &sg->blk[bi];
     b->base = (uint32_t)((int64_t)v[0] + lo);
     b->slope = (int32_t)slope;
     b->width = width;
@@ -89,67 +105,73 @@ static void pack_block(mufu_table *t, const char *name, uint32_t bi, const uint3
     if (need > *cap) {
         size_t old = *cap;
         while (need > *cap) *cap *= 2;
-        t->bits = realloc(t->bits, *cap);
-        if (!t->bits) fail(name, "out of memory");
-        memset(t->bits + old, 0, *cap - old);
+        sg->bits = realloc(sg->bits, *cap);
+        if (!sg->bits) fail(name, "out of memory");
+        memset(sg->bits + old, 0, *cap - old);
     }
-    for (uint32_t j = 0; j < cnt; j++) {
-        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
-        for (uint32_t k = 0; k < width; k++, (*used)++)
-            if (corr >> k & 1) t->bits[*used >> 3] |= (uint8_t)(1u << (*used & 7));
+    for (uint32_t j = 0; j < cnt && width; j++, *used += width) {
+        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo), w;
+        memcpy(&w, sg->bits + (*used >> 3), 8);     /* width <= 32, so the bits fit in 8 bytes */
+        w |= (corr & ~0ull >> (64 - width)) << (*used & 7);
+        memcpy(sg->bits + (*used >> 3), &w, 8);
     }
 }
 
-/* Streams the compressed differences (int32, little-endian like the hosts ptxi
- * runs on), sums them up, packs block by block. */
-static void unpack(int which, const unsigned char *z, size_t zn, const char *name) {
-    mufu_table *t = &tabs[which];
-    unsigned long long n4 = ZSTD_getFrameContentSize(z, zn);
-    if (n4 == ZSTD_CONTENTSIZE_UNKNOWN || n4 == ZSTD_CONTENTSIZE_ERROR || n4 % 4 || n4 / 4 > 1u << 24) fail(name, "embedded data corrupt");
-    t->n = (uint32_t)(n4 / 4);
-    t->blk = calloc((t->n + BLOCK - 1) / BLOCK, sizeof *t->blk);
-    size_t cap = (size_t)t->n / 4 + 64;     /* ~1-2 bits per result are typical */
-    t->bits = calloc(cap, 1);
-    ZSTD_DStream *ds = ZSTD_createDStream();
-    if (!t->blk || !t->bits || !ds) fail(name, "out of memory");
-    ZSTD_initDStream(ds);
-    unsigned char buf[16384];
-    uint32_t v[BLOCK], cnt = 0, bi = 0, used = 0, acc = 0, got = 0;
-    size_t have = 0, left = 1;     /* bytes held over in buf: a result split between reads */
-    ZSTD_inBuffer in = {z, zn, 0};
-    while (got < t->n) {
-        ZSTD_outBuffer out = {buf, sizeof buf, have};
-        left = ZSTD_decompressStream(ds, &out, &in);
-        if (ZSTD_isError(left) || (out.pos == have && in.pos == in.size)) fail(name, "embedded data corrupt");
-        size_t k = 0;
-        for (; k + 4 <= out.pos && got < t->n; k += 4, got++) {
-            int32_t diff;
-            memcpy(&diff, buf + k, 4);
-            acc += (uint32_t)diff;
-            v[cnt++] = acc;
-            if (cnt == BLOCK) { pack_block(t, name, bi++, v, cnt, &cap, &used); cnt = 0; }
-        }
-        have = out.pos - k;
-        memmove(buf, buf + k, have);
-    }
-    if (cnt) pack_block(t, name, bi, v, cnt, &cap, &used);
-    ZSTD_freeDStream(ds);
-    uint8_t *fit = realloc(t->bits, (used + 7) / 8 + 8);     /* tab_get reads 8 bytes */
-    if (fit) t->bits = fit;
-    if (left != 0 || have || in.pos != in.size) fail(name, "embedded data corrupt");
+static uint32_t rd32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-#define MUFU_INIT(name) \
-    static void init_##name(void) { unpack(T_##name, alu_mufu_z_##name, (size_t)(alu_mufu_z_##name##_end - alu_mufu_z_##name), #name); }
-MUFU_TABLES(MUFU_INIT)
-static void (*const init_fn[T_COUNT])(void) = {
-#define MUFU_INIT_REF(name) init_##name,
-    MUFU_TABLES(MUFU_INIT_REF)
-};
+/* Decompresses slice s of table `which` (the caller holds seg_lock) (its int32 differences, little-endian
+ * like the hosts ptxi runs on), sums them up from the slice's starting value
+ * and packs them block by block. */
+static mufu_seg *unpack_seg(int which, uint32_t s) {
+    const unsigned char *z = blob[which];
+    size_t zn = (size_t)(blob_end[which] - z);
+    const char *name = tab_name[which];
+    if (zn < 12) fail(name, "embedded data corrupt");
+    uint32_t n = rd32(z), nseg = rd32(z + 4);
+    size_t head = 4 * (3 + 2 * (size_t)nseg);
+    if (n > 1u << 24 || nseg != (n + MUFU_SEG - 1) / MUFU_SEG || head > zn || s >= nseg) fail(name, "embedded data corrupt");
+    uint32_t lo = rd32(z + 8 + 8 * (size_t)s), acc = rd32(z + 12 + 8 * (size_t)s), hi = rd32(z + 16 + 8 * (size_t)s);
+    uint32_t cnt = n - s * MUFU_SEG < MUFU_SEG ? n - s * MUFU_SEG : MUFU_SEG;
+    if (lo > hi || hi > zn - head) fail(name, "embedded data corrupt");
+    int32_t *d = malloc((size_t)cnt * 4);
+    mufu_seg *sg = calloc(1, sizeof *sg);
+    size_t cap = cnt / 4 + 64;     /* ~1-2 bits per result are typical */
+    if (sg) sg->bits = calloc(cap, 1);
+    if (!d || !sg || !sg->bits) fail(name, "out of memory");
+    static ZSTD_DCtx *dctx;     /* reused: callers hold seg_lock */
+    if (!dctx && !(dctx = ZSTD_createDCtx())) fail(name, "out of memory");
+    size_t got = ZSTD_decompressDCtx(dctx, d, (size_t)cnt * 4, z + head + lo, hi - lo);
+    if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
+    uint32_t v[BLOCK], used = 0;
+    for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK) {
+        uint32_t k = cnt - b0 < BLOCK ? cnt - b0 : BLOCK;
+        for (uint32_t j = 0; j < k; j++) v[j] = acc += (uint32_t)d[b0 + j];
+        pack_block(sg, name, b0 >> BLOCK_LOG, v, k, &cap, &used);
+    }
+    free(d);
+    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8);     /* seg_get reads 8 bytes */
+    if (fit) sg->bits = fit;
+    return sg;
+}
 
+/* Result i of table `which`; a slice is unpacked on its first use. */
 static uint32_t look(int which, uint32_t i) {
-    pthread_once(&once[which], init_fn[which]);
-    return tab_get(&tabs[which], i);
+    uint32_t s = i >> MUFU_SEG_LOG;
+    if (s >= MAX_SEGS) fail(tab_name[which], "index out of range");
+    _Atomic(mufu_seg *) *slot = &segs[which][s];
+    mufu_seg *sg = atomic_load_explicit(slot, memory_order_acquire);
+    if (!sg) {
+        pthread_mutex_lock(&seg_lock);
+        sg = atomic_load_explicit(slot, memory_order_relaxed);
+        if (!sg) {
+            sg = unpack_seg(which, s);
+            atomic_store_explicit(slot, sg, memory_order_release);
+        }
+        pthread_mutex_unlock(&seg_lock);
+    }
+    return seg_get(sg, i & (MUFU_SEG - 1));
 }
 
 /* ---- bit helpers ---- */
