@@ -29,9 +29,10 @@ static const char usage_text[] =
     "  --lanes N           run N lanes (threads of one block; default 1, or the\n"
     "                      longest comma list)\n"
     "  --reg .TYPE NAME    declare a register's type where the instruction does not say\n"
-    "  --mem NAME=FILE|zeros:BYTES\n"
-    "                      bind [NAME] in the snippet to a device buffer; words the\n"
-    "                      snippet changes are printed\n"
+    "  --mem [shared:]NAME=FILE|zeros:BYTES\n"
+    "                      bind [NAME] in the snippet to a device buffer (shared:\n"
+    "                      in shared memory), and a register or asm operand NAME\n"
+    "                      to its address; words the snippet changes are printed\n"
     "  --table FILE        with a snippet: FILE is CSV, a header naming the inputs, one\n"
     "                      row per lane; prints a header and one row per lane.\n"
     "                      Without: FILE is an instruction table\n"
@@ -491,13 +492,15 @@ static int csv_inputs(ev_snippet *sn, const char *path, run_cfg *c) {
 }
 
 static int load_mem(ev_mem *m, const char *spec) {
+    m->shared = !strncmp(spec, "shared:", 7);
+    if (m->shared) spec += 7;
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec) return -1;
     snprintf(m->name, sizeof m->name, "%.*s", (int)(eq - spec), spec);
     m->spec = eq + 1;
     if (!strncmp(m->spec, "zeros:", 6)) {
         uint64_t n;
-        if (!num_parse_u64(m->spec + 6, 1u << 30, &n)) return -1;
+        if (!num_parse_u64(m->spec + 6, m->shared ? 227u << 10 : 1u << 30, &n)) return -1;
         m->bytes = (size_t)n;
         m->init = calloc(m->bytes + 1, 1);
         return 0;

@@ -39,12 +39,14 @@ typedef struct dbg_bp {
     char spec[256], cond[256];
     dbg_loc *locs;
     uint32_t nlocs;
-    unsigned hits;
+    unsigned hits, ignore;     /* ignore: hits still to pass over */
 } dbg_bp;
 
 typedef struct dbg_watch {
     int id;
-    char spec[256];
+    bool enabled;
+    unsigned hits, ignore;
+    char spec[256], cond[256];
     uint8_t *host;             /* the watched bytes as the host sees them */
     uint32_t len;
     uint8_t old[8];
@@ -84,8 +86,8 @@ typedef struct dbg {
     int nbp, next_id;
     dbg_watch watch[DBG_MAX_WATCH];
     int nwatch;
-    char display[DBG_MAX_DISPLAY][128];
-    int ndisplay;
+    struct dbg_display { int id; bool enabled; char expr[128]; } display[DBG_MAX_DISPLAY];
+    int ndisplay;              /* breakpoints, watchpoints and displays share next_id's numbers */
     bool break_on_launch;
     unsigned kernel_no;        /* the launch in progress, counted from 0 in a program */
     /* execution */
@@ -103,6 +105,7 @@ typedef struct dbg {
     bool faulted;
     /* focus: warp and lane of the current CTA */
     uint32_t fwarp, flane;
+    int sel_frame;             /* frame selected by frame/up/down: 0 innermost */
     uint64_t fblock;           /* the block in focus at the last stop: its linear index + 1 */
     /* the last instruction run (for watchpoints): warp, instruction, executing lanes */
     vm_warp *prev_w;
@@ -111,6 +114,7 @@ typedef struct dbg {
     /* input: a prompt with line editing when readline is set, else lines of `in` */
     FILE *in, *devnull;
     bool tty, echo;
+    bool no_confirm;           /* set confirm off */
     char *(*readline)(const char *);
     int (*add_history)(const char *);
     char last[512];
@@ -145,6 +149,10 @@ void dbg_remark(dbg *d);
 int dbg_cmd_break(dbg *d, const char *args, bool temp);
 int dbg_cmd_delete(dbg *d, const char *args);
 int dbg_cmd_enable(dbg *d, const char *args, bool on);
+/* condition N [COND], ignore N COUNT, undisplay [N...] */
+int dbg_cmd_condition(dbg *d, const char *args);
+int dbg_cmd_ignore(dbg *d, const char *args);
+int dbg_cmd_undisplay(dbg *d, const char *args);
 void dbg_info_breakpoints(dbg *d);
 /* Lanes of the group at a marked instruction for which a breakpoint there holds; sets *hit. */
 uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit);
@@ -181,8 +189,10 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args);
 int dbg_cmd_set_var(dbg *d, const char *args);
 int dbg_cmd_info(dbg *d, const char *args);
 int dbg_cmd_backtrace(dbg *d);
+int dbg_cmd_frame(dbg *d, int dir, const char *args);   /* dir: 0 frame, 1 up, -1 down */
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);
+void dbg_show_display(dbg *d, const struct dbg_display *ds);
 /* The source line `line` of .file `file` if the file is readable (static buffer), else NULL. */
 const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line);
 const char *dbg_file_name(dbg *d, uint32_t file);

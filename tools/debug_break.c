@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "numparse.h"
 
 const char *dbg_base(const char *path) {
     const char *s = strrchr(path, '/');
@@ -199,42 +200,126 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
     return 0;
 }
 
-/* Applies fn to each breakpoint named in args (all when none). */
-static int each_bp(dbg *d, const char *args, void (*fn)(dbg *, int, bool), bool on) {
-    if (!*args) {
-        for (int k = d->nbp; k-- > 0;) fn(d, k, on);
-    } else {
-        for (const char *p = args; *p;) {
-            char *end;
-            long id = strtol(p, &end, 10);
-            if (end == p) { printf("Bad breakpoint number '%s'\n", p); return -1; }
-            int k = 0;
-            while (k < d->nbp && d->bp[k].id != id) k++;
-            if (k == d->nbp) printf("No breakpoint number %ld.\n", id);
-            else fn(d, k, on);
-            p = end;
-            while (*p == ' ') p++;
-        }
+/* What a number names: a breakpoint, a watchpoint or a display (one numbering). */
+typedef struct numbered { int kind, k; } numbered;   /* kind: 0 none, 1 breakpoint, 2 watchpoint, 3 display */
+
+static numbered find_number(dbg *d, long id) {
+    for (int k = 0; k < d->nbp; k++)
+        if (d->bp[k].id == id) return (numbered){1, k};
+    for (int k = 0; k < d->nwatch; k++)
+        if (d->watch[k].id == id) return (numbered){2, k};
+    for (int k = 0; k < d->ndisplay; k++)
+        if (d->display[k].id == id) return (numbered){3, k};
+    return (numbered){0, 0};
+}
+
+static void delete_number(dbg *d, numbered n) {
+    if (n.kind == 1) {
+        free(d->bp[n.k].locs);
+        memmove(&d->bp[n.k], &d->bp[n.k + 1], (size_t)(d->nbp - n.k - 1) * sizeof d->bp[0]);
+        d->nbp--;
+    } else if (n.kind == 2) {
+        memmove(&d->watch[n.k], &d->watch[n.k + 1], (size_t)(d->nwatch - n.k - 1) * sizeof d->watch[0]);
+        d->nwatch--;
+    } else if (n.kind == 3) {
+        memmove(&d->display[n.k], &d->display[n.k + 1], (size_t)(d->ndisplay - n.k - 1) * sizeof d->display[0]);
+        d->ndisplay--;
+    }
+}
+
+static void enable_number(dbg *d, numbered n, bool on) {
+    if (n.kind == 1) d->bp[n.k].enabled = on;
+    else if (n.kind == 3) d->display[n.k].enabled = on;
+    else if (n.kind == 2) {
+        dbg_watch *wt = &d->watch[n.k];
+        if (on && !wt->enabled && wt->host) memcpy(wt->old, wt->host, wt->len);   /* changes from now on */
+        wt->enabled = on;
+    }
+}
+
+/* The numbers in args (kinds: a mask of the kinds they may name), each handed to fn. */
+static int each_number(dbg *d, const char *args, unsigned kinds, const char *what, void (*fn)(dbg *, numbered, bool),
+                       bool on) {
+    for (const char *p = args; *p;) {
+        char *end;
+        long id = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ' ')) { printf("Bad %s number '%s'\n", what, p); return -1; }
+        numbered n = find_number(d, id);
+        if (!n.kind || !(kinds >> n.kind & 1)) printf("No %s number %ld.\n", what, id);
+        else fn(d, n, on);
+        p = end;
+        while (*p == ' ') p++;
     }
     dbg_remark(d);
     return 0;
 }
 
-static void delete_one(dbg *d, int k, bool on) {
-    (void)on;
-    free(d->bp[k].locs);
-    memmove(&d->bp[k], &d->bp[k + 1], (size_t)(d->nbp - k - 1) * sizeof d->bp[0]);
-    d->nbp--;
-}
-
-static void enable_one(dbg *d, int k, bool on) { d->bp[k].enabled = on; }
+static void delete_fn(dbg *d, numbered n, bool on) { (void)on; delete_number(d, n); }
 
 int dbg_cmd_delete(dbg *d, const char *args) {
-    if (!strncmp(args, "display", 7)) return 0;
-    return each_bp(d, args, delete_one, false);
+    if (!strncmp(args, "display", 7) && (!args[7] || args[7] == ' ')) return dbg_cmd_undisplay(d, args + 7 + !!args[7]);
+    if (!strncmp(args, "breakpoints", 11)) args += 11 + !!args[11];
+    if (!*args) {   /* every breakpoint and watchpoint, as in gdb (displays stay) */
+        for (int k = 0; k < d->nbp; k++) free(d->bp[k].locs);
+        d->nbp = d->nwatch = 0;
+        dbg_remark(d);
+        return 0;
+    }
+    return each_number(d, args, 1u << 1 | 1u << 2 | 1u << 3, "breakpoint", delete_fn, false);
 }
 
-int dbg_cmd_enable(dbg *d, const char *args, bool on) { return each_bp(d, args, enable_one, on); }
+int dbg_cmd_undisplay(dbg *d, const char *args) {
+    while (*args == ' ') args++;
+    if (!*args) { d->ndisplay = 0; return 0; }
+    return each_number(d, args, 1u << 3, "display", delete_fn, false);
+}
+
+int dbg_cmd_enable(dbg *d, const char *args, bool on) {
+    bool display = !strncmp(args, "display", 7) && (!args[7] || args[7] == ' ');
+    if (display) args += 7 + !!args[7];
+    else if (!strncmp(args, "breakpoints", 11)) args += 11 + !!args[11];
+    if (!*args) {   /* all of them */
+        if (!display) {
+            for (int k = 0; k < d->nbp; k++) enable_number(d, (numbered){1, k}, on);
+            for (int k = 0; k < d->nwatch; k++) enable_number(d, (numbered){2, k}, on);
+        }
+        for (int k = 0; display && k < d->ndisplay; k++) enable_number(d, (numbered){3, k}, on);
+        dbg_remark(d);
+        return 0;
+    }
+    return each_number(d, args, display ? 1u << 3 : 1u << 1 | 1u << 2 | 1u << 3, display ? "display" : "breakpoint",
+                       enable_number, on);
+}
+
+/* condition N [COND]: sets or (without COND) removes a breakpoint's or watchpoint's condition. */
+int dbg_cmd_condition(dbg *d, const char *args) {
+    char *end;
+    long id = strtol(args, &end, 10);
+    if (end == args) { printf("Argument required (breakpoint number).\n"); return -1; }
+    while (*end == ' ') end++;
+    numbered n = find_number(d, id);
+    char *cond = n.kind == 1 ? d->bp[n.k].cond : n.kind == 2 ? d->watch[n.k].cond : NULL;
+    if (!cond) { printf("No breakpoint number %ld.\n", id); return -1; }
+    snprintf(cond, sizeof d->bp[0].cond, "%s", end);
+    if (!*end) printf("Breakpoint %ld now unconditional.\n", id);
+    return 0;
+}
+
+/* ignore N COUNT: the next COUNT hits of breakpoint or watchpoint N do not stop. */
+int dbg_cmd_ignore(dbg *d, const char *args) {
+    char *end;
+    long id = strtol(args, &end, 10);
+    uint64_t count;
+    while (*end == ' ') end++;
+    numbered n = find_number(d, id);
+    if (end == args || !n.kind || n.kind == 3) { printf("No breakpoint number %s.\n", args); return -1; }
+    if (!num_parse_u64(end, UINT32_MAX, &count)) { printf("Argument required (a number of crossings).\n"); return -1; }
+    if (n.kind == 1) d->bp[n.k].ignore = (unsigned)count;
+    else d->watch[n.k].ignore = (unsigned)count;
+    if (!count) printf("Will stop next time breakpoint %ld is reached.\n", id);
+    else printf("Will ignore next %u crossing%s of breakpoint %ld.\n", (unsigned)count, count == 1 ? "" : "s", id);
+    return 0;
+}
 
 void dbg_info_breakpoints(dbg *d) {
     if (!d->nbp && !d->nwatch) { printf("No breakpoints or watchpoints.\n"); return; }
@@ -247,9 +332,15 @@ void dbg_info_breakpoints(dbg *d) {
         printf("%-7d breakpoint      %-4s %-3s %s\n", b->id, b->temp ? "del" : "keep", b->enabled ? "y" : "n", where);
         if (b->cond[0]) printf("\tstop only if %s\n", b->cond);
         if (b->hits) printf("\tbreakpoint already hit %u time%s\n", b->hits, b->hits == 1 ? "" : "s");
+        if (b->ignore) printf("\tWill ignore next %u crossings of breakpoint.\n", b->ignore);
     }
-    for (int k = 0; k < d->nwatch; k++)
-        printf("%-7d hw watchpoint   keep y   %s\n", d->watch[k].id, d->watch[k].spec);
+    for (int k = 0; k < d->nwatch; k++) {
+        const dbg_watch *wt = &d->watch[k];
+        printf("%-7d hw watchpoint   keep %-3s %s\n", wt->id, wt->enabled ? "y" : "n", wt->spec);
+        if (wt->cond[0]) printf("\tstop only if %s\n", wt->cond);
+        if (wt->hits) printf("\tbreakpoint already hit %u time%s\n", wt->hits, wt->hits == 1 ? "" : "s");
+        if (wt->ignore) printf("\tWill ignore next %u crossings of breakpoint.\n", wt->ignore);
+    }
 }
 
 uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit) {
@@ -279,6 +370,11 @@ uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit) {
             }
             lanes = yes;
         }
+        if (lanes && bp->ignore) {   /* a crossing passed over */
+            bp->ignore--;
+            bp->hits++;
+            continue;
+        }
         if (lanes) {
             *hit = bp;
             return lanes;
@@ -302,7 +398,9 @@ int dbg_cmd_watch(dbg *d, const char *args) {
     uint8_t *p = dbg_address(d, args, len, desc, sizeof desc, err, sizeof err);
     if (!p) { printf("%s\n", err); return -1; }
     dbg_watch *wt = &d->watch[d->nwatch++];
+    memset(wt, 0, sizeof *wt);
     wt->id = d->next_id++;
+    wt->enabled = true;
     wt->host = p;
     wt->len = len;
     memcpy(wt->old, p, len);
@@ -322,13 +420,24 @@ bool dbg_check_watch(dbg *d) {
         dbg_watch *wt = &d->watch[k];
         if (!wt->host || !memcmp(wt->old, wt->host, wt->len)) continue;
         uint64_t o = bytes_value(wt->old, wt->len), nv = bytes_value(wt->host, wt->len);
+        int l = d->prev_w ? dbg_writer_lane(d, wt->host, wt->len) : -1;
+        bool pass = !wt->enabled;
+        if (!pass && wt->cond[0] && d->prev_w) {   /* the condition, for the writing lane */
+            bool v = true;
+            char err[200];
+            if (dbg_cond(d, d->prev_w, l >= 0 ? l : 0, wt->cond, &v, err, sizeof err))
+                printf("Error in testing condition for watchpoint %d: %s\n", wt->id, err);
+            pass = !v;
+        }
+        if (!pass) wt->hits++;
+        if (!pass && wt->ignore) wt->ignore--, pass = true;
+        if (pass) { memcpy(wt->old, wt->host, wt->len); continue; }
         printf("\nHardware watchpoint %d: %s\n\nOld value = %llu (0x%llx)\nNew value = %llu (0x%llx)\n", wt->id,
                wt->spec, (unsigned long long)o, (unsigned long long)o, (unsigned long long)nv,
                (unsigned long long)nv);
         memcpy(wt->old, wt->host, wt->len);
         if (d->prev_w) {
             vm_warp *w = d->prev_w;
-            int l = dbg_writer_lane(d, wt->host, wt->len);
             char where[400];
             dbg_where(d, w, d->prev_i, where, sizeof where);
             if (l >= 0)

@@ -24,9 +24,11 @@ static const char help_text[] =
     "kill (k)                     stop the kernel (a program: end it)\n"
     "break (b) LOCATION [if COND] LOCATION: [FILE:]LINE (PTX, or .cu through .loc), function, label\n"
     "tbreak LOCATION [if COND]    a breakpoint that deletes itself when hit\n"
-    "delete/disable/enable [N...] breakpoints by number (all when none given)\n"
+    "delete/disable/enable [N...] breakpoints, watchpoints, displays by number (all when none given)\n"
+    "condition N [COND]           stop at N only when COND holds (none: always)\n"
+    "ignore N COUNT               pass over the next COUNT hits of N\n"
     "watch[/N] ADDRESS            stop when the N (default 4) bytes at ADDRESS change\n"
-    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number or condition; -all: every lane\n"
+    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number, threadIdx.x..., or condition; -all: every lane\n"
     "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
     "set var %REG = V             set a register of the lane in focus\n"
     "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"
@@ -36,7 +38,9 @@ static const char help_text[] =
     "info cuda kernels|warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
     "cuda block (X,Y,Z) thread (X,Y,Z) | cuda warp N lane M | cuda block|thread|warp|lane\n"
     "backtrace (bt)               the call stack of the warp in focus\n"
+    "up/down [N], frame (f) [N]   select a caller's frame (registers are read there)\n"
     "list (l) [[FILE:]LINE]       PTX around the PC, and the .cu source when readable\n"
+    "set confirm on|off, set pagination/print/width/height ...   gdb settings (accepted)\n"
     "quit (q)                     leave\n";
 
 
@@ -78,6 +82,26 @@ static char *read_command(dbg *d) {
     buf[strcspn(buf, "\r\n")] = 0;
     if (d->echo) printf(PROMPT "%s\n", buf);
     return strdup(buf);
+}
+
+/* gdb's query: true on y (or end of input); asked only at a terminal, unless `set confirm off`. */
+static bool confirm(dbg *d, const char *question) {
+    if (!d->tty || d->no_confirm) return true;
+    char *s = NULL;
+    if (d->readline) s = d->readline(question);
+    else {
+        static char buf[256];
+        fputs(question, stdout);
+        fflush(stdout);
+        if (fgets(buf, sizeof buf, d->in)) s = strdup(buf);
+    }
+    if (!s) { printf("EOF [answered Y; input not from terminal]\n"); return true; }
+    const char *p = s;
+    while (*p == ' ') p++;
+    bool yes = *p == 'y' || *p == 'Y';
+    free(s);
+    if (!yes) printf("Not confirmed.\n");
+    return yes;
 }
 
 /* ---- stopping ---- */
@@ -165,6 +189,7 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
 static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
     d->stop_w = w;
     d->stop_i = i;
+    d->sel_frame = 0;
     d->mode = DBG_RUN;
     d->repeat = 0;
     switch_focus(d, w, lanes);
@@ -300,6 +325,19 @@ static int set_cmd(dbg *d, const char *a) {
         return 0;
     }
     if (*a == '%' || *a == '{') return dbg_cmd_set_var(d, a);
+    /* the settings gdb scripts start with: a debugger without a pager or line
+     * wrapping has nothing to change for them */
+    static const char *const GDB_SETTINGS[] = {"pagination", "print", "width", "height", "verbose", "listsize",
+                                               "logging", "style", NULL};
+    size_t n = strcspn(a, " ");
+    if (n == 7 && !strncmp(a, "confirm", 7)) {
+        const char *v = a + 7;
+        while (*v == ' ') v++;
+        d->no_confirm = !strcmp(v, "off") || !strcmp(v, "0");
+        return 0;
+    }
+    for (const char *const *g = GDB_SETTINGS; *g; g++)
+        if (strlen(*g) == n && !strncmp(a, *g, n)) return 0;
     printf("Unknown set command: %s\n", a);
     return 0;
 }
@@ -405,20 +443,12 @@ static int cuda_cmd(dbg *d, const char *a) {
     }
     d->fwarp = warp;
     d->flane = lane;
+    d->sel_frame = 0;
     char buf[160];
     dbg_focus_line(d, buf, sizeof buf);
     printf("[Switching focus to %s]\n", buf);
     vm_warp *nw = dbg_fwarp(d);
     dbg_show_stop(d, nw, nw->state == VM_W_DONE ? NULL : (nw->mask >> lane & 1) ? nw->pc : nw->lpc[lane]);
-    return 0;
-}
-
-static int undisplay(dbg *d, const char *a) {
-    if (!*a) { d->ndisplay = 0; return 0; }
-    int n = atoi(a);
-    if (n < 1 || n > d->ndisplay) { printf("No display number %d.\n", n); return 0; }
-    memmove(d->display[n - 1], d->display[n], (size_t)(d->ndisplay - n) * sizeof d->display[0]);
-    d->ndisplay--;
     return 0;
 }
 
@@ -463,6 +493,9 @@ static int execute(dbg *d, char *line) {
         return KILL;
     }
     if (IS("quit", "q")) {
+        if (d->stop_w && !confirm(d, "A debugging session is active.\n\n\tThe kernel being debugged will be killed.\n\n"
+                                     "Quit anyway? (y or n) "))
+            return STAY;
         d->quit = true;
         return d->stop_w ? KILL : STAY;
     }
@@ -481,18 +514,21 @@ static int execute(dbg *d, char *line) {
     if (IS("display", NULL)) {
         if (!*a) { dbg_run_displays(d); return STAY; }
         if (d->ndisplay == DBG_MAX_DISPLAY) { printf("Too many displays.\n"); return STAY; }
-        snprintf(d->display[d->ndisplay++], sizeof d->display[0], "%s%s%s%s", fmt[0] ? "/" : "", fmt,
-                 fmt[0] ? " " : "", a);
-        if (d->stop_w) {
-            int keep = d->ndisplay;
-            dbg_run_displays(d);
-            d->ndisplay = keep;
-        }
+        struct dbg_display *ds = &d->display[d->ndisplay++];
+        ds->id = d->next_id++;
+        ds->enabled = true;
+        snprintf(ds->expr, sizeof ds->expr, "%s%s%s%s", fmt[0] ? "/" : "", fmt, fmt[0] ? " " : "", a);
+        if (d->stop_w) dbg_show_display(d, ds);
         return STAY;
     }
-    if (IS("undisplay", NULL)) return undisplay(d, a);
+    if (IS("undisplay", NULL)) { dbg_cmd_undisplay(d, a); return STAY; }
+    if (IS("condition", "cond")) { dbg_cmd_condition(d, a); return STAY; }
+    if (IS("ignore", NULL)) { dbg_cmd_ignore(d, a); return STAY; }
     if (IS("info", "i")) { dbg_cmd_info(d, a); return STAY; }
     if (IS("backtrace", "bt") || IS("where", NULL)) { dbg_cmd_backtrace(d); return STAY; }
+    if (IS("frame", "f")) { dbg_cmd_frame(d, 0, a); return STAY; }
+    if (IS("up", NULL)) { dbg_cmd_frame(d, 1, a); return STAY; }
+    if (IS("down", "do")) { dbg_cmd_frame(d, -1, a); return STAY; }
     if (IS("list", "l")) { dbg_cmd_list(d, a); return STAY; }
     if (IS("cuda", NULL)) { cuda_cmd(d, a); return STAY; }
     if (IS("help", "h")) { fputs(help_text, stdout); return STAY; }

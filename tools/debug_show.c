@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "async_impl.h"
+#include "alu_half.h"
 #include "debug.h"
 #include "exec_mem.h"
+#include "numparse.h"
 
 /* ---- positions ---- */
 
@@ -122,6 +124,12 @@ static int lane_frame(const vm_warp *w, int l) {
     for (uint32_t k = w->depth - 1; k > 0; k--)
         if ((w->frames[k].lanes & ~w->frames[k].done) >> l & 1) return (int)k;
     return 0;
+}
+
+/* The frame that `frame`/`up`/`down` selected for lane l (0 = innermost): its index in w->frames. */
+static int focus_frame(const dbg *d, const vm_warp *w, int l) {
+    int k = lane_frame(w, l) - d->sel_frame;
+    return k > 0 ? k : 0;
 }
 
 static int find_reg(const ir_func *f, const char *name, size_t n) {
@@ -238,13 +246,31 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
     snprintf(tok, sizeof tok, "%.*s", (int)(n < 127 ? n : 127), e);
     if (tok[0] == '%') {
         if (!w) { snprintf(err, errlen, "No registers: the kernel is not stopped."); return -1; }
-        int fi = lane_frame(w, l);
+        int fi = focus_frame(d, w, l);
         const vm_frame *fr = &w->frames[fi];
         int k = find_reg(fr->fn->ir, tok, strlen(tok));
         if (k >= 0) { *v = read_reg(fr->fn, fr->fb, k, l); return 0; }
         if (!eval_sreg(w, l, tok + 1, strlen(tok) - 1, v)) return 0;
         snprintf(err, errlen, "No register %s in %s.", tok, fr->fn->ir->name);
         return -1;
+    }
+    /* CUDA's built-in variables: threadIdx.x is %tid.x, and so on */
+    static const struct { const char *cuda, *sreg; } BUILTIN[] = {
+        {"threadIdx", "tid"}, {"blockIdx", "ctaid"}, {"blockDim", "ntid"}, {"gridDim", "nctaid"}};
+    for (size_t k = 0; k < sizeof BUILTIN / sizeof BUILTIN[0]; k++) {
+        size_t bl = strlen(BUILTIN[k].cuda);
+        if (strncmp(tok, BUILTIN[k].cuda, bl) || tok[bl] != '.' || !strchr("xyz", tok[bl + 1]) || !tok[bl + 1] ||
+            tok[bl + 2])
+            continue;
+        if (!w) { snprintf(err, errlen, "No frame selected."); return -1; }
+        char sreg[16];
+        snprintf(sreg, sizeof sreg, "%s.%c", BUILTIN[k].sreg, tok[bl + 1]);
+        if (eval_sreg(w, l, sreg, strlen(sreg), v)) break;
+        return 0;
+    }
+    if (!strcmp(tok, "warpSize")) {
+        *v = (dbg_val){VM_LANES, IR_T_S32, true};
+        return 0;
     }
     if (isdigit((unsigned char)tok[0]) || tok[0] == '-') {
         char *end;
@@ -254,7 +280,12 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
             v->type = IR_T_F64;
         } else {
             v->bits = tok[0] == '-' ? (uint64_t)strtoll(tok, &end, 0) : strtoull(tok, &end, 0);
-            v->type = tok[0] == '-' ? IR_T_S64 : IR_T_U64;
+            /* C's type for the literal: int, unsigned int, long, unsigned long (so
+             * that p/f 0x3f800000 reads 32 bits as a float, as in gdb) */
+            int64_t sv = (int64_t)v->bits;
+            if (tok[0] == '-') v->type = sv >= INT32_MIN ? IR_T_S32 : IR_T_S64;
+            else v->type = v->bits <= INT32_MAX ? IR_T_S32 : v->bits <= UINT32_MAX ? IR_T_U32
+                         : v->bits <= INT64_MAX ? IR_T_S64 : IR_T_U64;
         }
         if (*end) { snprintf(err, errlen, "Invalid number \"%s\".", tok); return -1; }
         v->ok = true;
@@ -370,6 +401,12 @@ static void format_val(dbg_val v, char f, char *buf, size_t len) {
     case 'f':
         if (b == 4) { float x; uint32_t u = (uint32_t)bits; memcpy(&x, &u, 4); snprintf(buf, len, "%.9g", x); }
         else if (b == 8) { double x; memcpy(&x, &bits, 8); snprintf(buf, len, "%.17g", x); }
+        else if (b == 2) {   /* a half */
+            float x;
+            uint32_t u = alu_f16_to_f32((uint16_t)bits);
+            memcpy(&x, &u, 4);
+            snprintf(buf, len, "%.5g", x);
+        }
         else snprintf(buf, len, "%llu", (unsigned long long)bits);
         break;
     case 't': {
@@ -387,6 +424,22 @@ static bool is_cond(const char *e) { return strstr(e, "==") || strstr(e, "!=") |
 /* The value of e for lane l as text. */
 static int value_text(dbg *d, vm_warp *w, int l, const char *e, char f, char *buf, size_t len) {
     char err[300];
+    size_t n;
+    const char *t = trim(e, &n);
+    static const char *const DIM3[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    for (size_t k = 0; k < 4; k++)   /* a dim3 built-in: its three members */
+        if (strlen(DIM3[k]) == n && !strncmp(t, DIM3[k], n)) {
+            char part[3][80];
+            for (int c = 0; c < 3; c++) {
+                char m[24];
+                dbg_val v;
+                snprintf(m, sizeof m, "%s.%c", DIM3[k], 'x' + c);
+                if (dbg_eval(d, w, l, m, &v, err, sizeof err)) { snprintf(buf, len, "%s", err); return -1; }
+                format_val(v, f, part[c], sizeof part[c]);
+            }
+            snprintf(buf, len, "{x = %s, y = %s, z = %s}", part[0], part[1], part[2]);
+            return 0;
+        }
     if (is_cond(e)) {
         bool b;
         if (dbg_cond(d, w, l, e, &b, err, sizeof err)) { snprintf(buf, len, "%s", err); return -1; }
@@ -424,16 +477,19 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args) {
     return 0;
 }
 
-void dbg_run_displays(dbg *d) {
+void dbg_show_display(dbg *d, const struct dbg_display *ds) {
     vm_warp *w = dbg_fwarp(d);
     if (!w) return;
-    for (int k = 0; k < d->ndisplay; k++) {
-        const char *e = d->display[k];
-        char f = 0, buf[300];
-        if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
-        value_text(d, w, (int)d->flane, e, f, buf, sizeof buf);
-        printf("%d: %s = %s\n", k + 1, e, buf);
-    }
+    const char *e = ds->expr;
+    char f = 0, buf[300];
+    if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
+    value_text(d, w, (int)d->flane, e, f, buf, sizeof buf);
+    printf("%d: %s = %s\n", ds->id, e, buf);
+}
+
+void dbg_run_displays(dbg *d) {
+    for (int k = 0; k < d->ndisplay; k++)
+        if (d->display[k].enabled) dbg_show_display(d, &d->display[k]);
 }
 
 /* ---- memory ---- */
@@ -596,7 +652,7 @@ int dbg_cmd_set_var(dbg *d, const char *args) {
     snprintf(lhs, sizeof lhs, "%.*s", (int)ln, l);
     uint64_t bits;
     if (lhs[0] == '%') {
-        int lane = (int)d->flane, fi = lane_frame(w, lane);
+        int lane = (int)d->flane, fi = focus_frame(d, w, lane);
         const vm_frame *fr = &w->frames[fi];
         int k = find_reg(fr->fn->ir, lhs, strlen(lhs));
         if (k < 0) { printf("No register %s in %s.\n", lhs, fr->fn->ir->name); return -1; }
@@ -628,7 +684,7 @@ static void pc_text(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_
 
 static void info_registers(dbg *d, vm_warp *w, const char *which) {
     int l = (int)d->flane;
-    const vm_frame *fr = &w->frames[lane_frame(w, l)];
+    const vm_frame *fr = &w->frames[focus_frame(d, w, l)];
     const ir_func *f = fr->fn->ir;
     bool any = false;
     for (uint32_t k = 0; k < f->nregs; k++) {
@@ -752,7 +808,9 @@ int dbg_cmd_info(dbg *d, const char *args) {
 #define ARG(w) (n && n <= strlen(w) && !strncmp(args, w, n))
     if (ARG("breakpoints") || ARG("watchpoints")) { dbg_info_breakpoints(d); return 0; }
     if (ARG("display")) {
-        for (int k = 0; k < d->ndisplay; k++) printf("%d: %s\n", k + 1, d->display[k]);
+        if (d->ndisplay) printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
+        for (int k = 0; k < d->ndisplay; k++)
+            printf("%-3d %-3s %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
         if (!d->ndisplay) printf("There are no auto-display expressions now.\n");
         return 0;
     }
@@ -800,6 +858,41 @@ int dbg_cmd_backtrace(dbg *d) {
         dbg_where(d, w, i, where, sizeof where);
         printf("#%d  %s\n", n, where);
     }
+    return 0;
+}
+
+/* frame [N], up [N], down [N] (dir 0, 1, -1): selects a frame of the lane in
+ * focus for registers, set var and info registers, and shows it. */
+int dbg_cmd_frame(dbg *d, int dir, const char *args) {
+    vm_warp *w = dbg_fwarp(d);
+    if (!w) { printf("No stack.\n"); return -1; }
+    int l = (int)d->flane;
+    const vm_insn *at = lane_pc(w, l);
+    if (!at) { printf("Lane %d has exited.\n", l); return -1; }
+    int top = lane_frame(w, l);
+    uint64_t n = dir ? 1 : (uint64_t)d->sel_frame;
+    if (*args && !num_parse_u64(args, 1u << 20, &n)) { printf("Invalid number \"%s\".\n", args); return -1; }
+    int want = dir > 0 ? d->sel_frame + (int)n : dir < 0 ? d->sel_frame - (int)n : (int)n;
+    if (want > top) {
+        if (dir > 0 && d->sel_frame == top) { printf("Initial frame selected; you cannot go up.\n"); return -1; }
+        if (!dir) { printf("No frame at level %s.\n", args); return -1; }
+        want = top;
+    }
+    if (want < 0) {
+        if (d->sel_frame == 0) { printf("Bottom (innermost) frame selected; you cannot go down.\n"); return -1; }
+        want = 0;
+    }
+    d->sel_frame = want;
+    int k = top - want;
+    const vm_insn *i = k == top ? at : w->frames[k + 1].call;
+    char where[400];
+    dbg_where(d, w, i, where, sizeof where);
+    printf("#%d  %s\n", want, where);
+    const vm_func *f = dbg_func_of(w, i);
+    const vm_src *s = &f->src[i - f->code];
+    const char *cu = s->dbg.file ? dbg_cu_line(d, s->dbg.file, s->dbg.line) : NULL;
+    if (cu) printf("%u\t%s\n", s->dbg.line, cu);
+    else if (s->loc.line && s->loc.line <= d->nptx) printf("%u\t%s\n", s->loc.line, d->ptx[s->loc.line - 1]);
     return 0;
 }
 

@@ -49,7 +49,9 @@ typedef struct ev_reg {
     uint64_t *vals;       /* per lane, raw bits (set by cmd_eval) */
 } ev_reg;
 
-typedef struct ev_mem { char name[EV_NAME]; const char *spec; uint8_t *init; size_t bytes; } ev_mem;
+/* A --mem buffer; `shared`: it lives in the CTA's shared memory (copied in from
+ * its global buffer before the snippet, and out again by CTA 0 after it). */
+typedef struct ev_mem { char name[EV_NAME]; const char *spec; uint8_t *init; size_t bytes; bool shared; } ev_mem;
 
 typedef struct ev_snippet {
     ev_text body;          /* PTX statements (asm templates already substituted) */

@@ -71,6 +71,19 @@ static void body(ev_text *t, const ev_snippet *sn, bool pct2, const char *const 
     }
 }
 
+/* Thread 0 copies shared buffer m from (in) or to (!in) its global buffer, byte by byte. */
+static void shared_copy(ev_text *t, const ev_snippet *sn, int m, const char *gref, const char *sref, bool in) {
+    const char *dir = in ? "in" : "out";
+    ev_printf(t, "mov.u32 %%_ev_t, %%tid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
+                 "mov.u32 %%_ev_j, 0;\n$_ev_%s%d:\nsetp.ge.u32 %%_ev_q0, %%_ev_j, %zu;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
+                 "cvt.u64.u32 %%_ev_a, %%_ev_j;\nadd.u64 %%_ev_a, %%_ev_a, %s;\nmov.u32 %%_ev_s, %s;\n"
+                 "add.u32 %%_ev_s, %%_ev_s, %%_ev_j;\n",
+              dir, m, dir, m, sn->mem[m].bytes, dir, m, gref, sref);
+    if (in) ev_printf(t, "ld.global.u8 %%_ev_t, [%%_ev_a];\nst.shared.u8 [%%_ev_s], %%_ev_t;\n");
+    else ev_printf(t, "ld.shared.u8 %%_ev_t, [%%_ev_s];\nst.global.u8 [%%_ev_a], %%_ev_t;\n");
+    ev_printf(t, "add.u32 %%_ev_j, %%_ev_j, 1;\nbra $_ev_%s%d;\n$_ev_%s%d_end:\n", dir, m, dir, m);
+}
+
 void ev_gen_header(ev_text *t) {
     ev_printf(t, ".version 8.8\n.target sm_90\n.address_size 64\n\n");
 }
@@ -81,13 +94,20 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
     for (int m = 0; m < sn->nmem; m++) ev_printf(t, ", .param .u64 ev_m%d", m);
     ev_printf(t, ")\n{\n.reg .b64 %%_ev_in, %%_ev_out, %%_ev_a;\n.reg .b32 %%_ev_i, %%_ev_n, %%_ev_t;\n"
                  ".reg .pred %%_ev_q;\n");
-    char refs[16][EV_NAME + 8];
+    char refs[16][EV_NAME + 8], srefs[16][16];
     const char *mem_ref[16];
+    bool any_shared = false;
     for (int m = 0; m < sn->nmem; m++) {
         snprintf(refs[m], sizeof refs[m], "%%_ev_m%d", m);
-        mem_ref[m] = refs[m];
+        snprintf(srefs[m], sizeof srefs[m], "_ev_s%d", m);
+        mem_ref[m] = sn->mem[m].shared ? srefs[m] : refs[m];
         ev_printf(t, ".reg .b64 %s;\n", refs[m]);
+        if (sn->mem[m].shared) {
+            ev_printf(t, ".shared .align 16 .b8 %s[%zu];\n", srefs[m], sn->mem[m].bytes ? sn->mem[m].bytes : 1);
+            any_shared = true;
+        }
     }
+    if (any_shared) ev_printf(t, ".reg .b32 %%_ev_j, %%_ev_s;\n.reg .pred %%_ev_q0;\n");
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (!r->local && !r->is_imm) ev_printf(t, ".reg %s %s;\n", ev_decl_type(sn, r, tb), r->ptx);
@@ -97,8 +117,14 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
     for (int m = 0; m < sn->nmem; m++) ev_printf(t, "ld.param.u64 %s, [ev_m%d];\n", refs[m], m);
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
-        if (r->mem) ev_printf(t, "%s %s, %s;\n", ev_reg_bytes(sn, r->type) == 8 ? "mov.b64" : "cvt.u32.u64", r->ptx, refs[r->mem - 1]);
+        bool b64 = ev_reg_bytes(sn, r->type) == 8;
+        if (r->mem && sn->mem[r->mem - 1].shared) ev_printf(t, "mov.u%d %s, %s;\n", b64 ? 64 : 32, r->ptx, srefs[r->mem - 1]);
+        else if (r->mem) ev_printf(t, "%s %s, %s;\n", b64 ? "mov.b64" : "cvt.u32.u64", r->ptx, refs[r->mem - 1]);
     }
+    /* shared buffers: thread 0 of each CTA copies them in */
+    for (int m = 0; m < sn->nmem; m++)
+        if (sn->mem[m].shared) shared_copy(t, sn, m, refs[m], srefs[m], true);
+    if (any_shared) ev_printf(t, "bar.sync 0;\n");
     ev_printf(t, "mov.u32 %%_ev_i, %%ctaid.x;\nmov.u32 %%_ev_t, %%ntid.x;\nmul.lo.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
                  "mov.u32 %%_ev_t, %%tid.x;\nadd.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
                  "setp.ge.u32 %%_ev_q, %%_ev_i, %%_ev_n;\n@%%_ev_q bra $_ev_done;\n"
@@ -122,7 +148,12 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
         else
             ev_printf(t, "st.global%s [%%_ev_a+%d], %s;\n", ev_decl_type(sn, r, tb), lay->out_slot[i] * 8, r->ptx);
     }
-    ev_printf(t, "$_ev_done:\nret;\n}\n");
+    ev_printf(t, "$_ev_done:\n");
+    if (any_shared) ev_printf(t, "bar.sync 0;\nmov.u32 %%_ev_t, %%ctaid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n"
+                                 "@%%_ev_q0 bra $_ev_ret;\n");
+    for (int m = 0; m < sn->nmem; m++)   /* and thread 0 of CTA 0 copies them out */
+        if (sn->mem[m].shared) shared_copy(t, sn, m, refs[m], srefs[m], false);
+    ev_printf(t, "$_ev_ret:\nret;\n}\n");
 }
 
 /* ------------------------------------------------------------ CUDA */
@@ -155,7 +186,16 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     char tb[16];
     fprintf(f, "__global__ void %s(const unsigned long long *in, unsigned long long *out, unsigned n", kname);
     for (int m = 0; m < sn->nmem; m++) fprintf(f, ", unsigned long long m%d", m);
-    fprintf(f, ") {\n  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n"
+    fprintf(f, ") {\n");
+    for (int m = 0; m < sn->nmem; m++)   /* shared buffers: copied in by thread 0, out by thread 0 of block 0 */
+        if (sn->mem[m].shared)
+            fprintf(f, "  __shared__ __align__(16) unsigned char S%d[%zu];\n"
+                       "  if (threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) S%d[k] = ((const unsigned char *)m%d)[k];\n"
+                       "  unsigned sa%d = (unsigned)__cvta_generic_to_shared(S%d);\n",
+                    m, sn->mem[m].bytes ? sn->mem[m].bytes : 1, sn->mem[m].bytes, m, m, m, m);
+    for (int m = 0; m < sn->nmem; m++)
+        if (sn->mem[m].shared) { fprintf(f, "  __syncthreads();\n"); break; }
+    fprintf(f, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n"
                "  const unsigned long long *s = in + (size_t)i * %d;\n  unsigned long long *o = out + (size_t)i * %d;\n",
             lay->nin ? lay->nin : 1, lay->nout ? lay->nout : 1);
     /* asm operands: outputs first, then inputs, then memory bases */
@@ -194,9 +234,11 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     }
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
+        bool b64 = ev_reg_bytes(sn, r->type) == 8, sh = r->mem && sn->mem[r->mem - 1].shared;
         if (r->mem)
-            fprintf(f, "%s " CUDA_PREFIX_FMT "%s, %s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) == 8 ? "mov.b64" : "cvt.u32.u64",
-                    r->ptx + 1, mem_ref[r->mem - 1]);
+            fprintf(f, "%s " CUDA_PREFIX_FMT "%s, %s;\\n\"\n      \"",
+                    sh ? (b64 ? "cvt.u64.u32" : "mov.b32") : b64 ? "mov.b64" : "cvt.u32.u64", r->ptx + 1,
+                    mem_ref[r->mem - 1]);
     }
     ev_text b = {0};
     body(&b, sn, true, mem_ref);
@@ -219,10 +261,17 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     for (int i = 0; i < sn->nregs; i++)
         if (lay->in_slot[i] >= 0)
             fprintf(f, "%s \"%c\"(i%d)", k++ ? "," : "", cons(ev_reg_bytes(sn, sn->regs[i].type)), lay->in_slot[i]);
-    for (int m = 0; m < sn->nmem; m++) fprintf(f, "%s \"l\"(m%d)", k++ ? "," : "", m);
+    for (int m = 0; m < sn->nmem; m++)
+        fprintf(f, sn->mem[m].shared ? "%s \"r\"(sa%d)" : "%s \"l\"(m%d)", k++ ? "," : "", m);
     fprintf(f, "\n      : \"memory\");\n");
     for (int i = 0; i < sn->nregs; i++)
         if (lay->out_slot[i] >= 0) fprintf(f, "  o[%d] = o%d;\n", lay->out_slot[i], lay->out_slot[i]);
+    for (int m = 0, synced = 0; m < sn->nmem; m++)
+        if (sn->mem[m].shared) {
+            if (!synced++) fprintf(f, "  __syncthreads();\n");
+            fprintf(f, "  if (blockIdx.x == 0 && threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) "
+                       "((unsigned char *)m%d)[k] = S%d[k];\n", sn->mem[m].bytes, m, m);
+        }
     fprintf(f, "}\n\n");
 }
 

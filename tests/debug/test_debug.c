@@ -179,7 +179,9 @@ Test(debug, set_var_and_display) {
                         "break $L__BB1_5\nrun\ndisplay %r44\ndisplay/x %r2\nset var %r44 = 1234\nprint %r44\n"
                         "set var {u32} @shared 4 = 77\nx/2wd @shared 0\ninfo display\nundisplay 2\ncuda lane 1\n"
                         "kill\n");
-    EXPECT(o, "1: %r44 = 9509", "2: %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "1: %r44", "2: /x %r2",
+    /* displays are numbered after breakpoint 1, as in one numbering */
+    EXPECT(o, "2: %r44 = 9509", "3: %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "2   y   %r44",
+           "3   y   /x %r2",
            "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]", "[Kernel killed]");
     free(o);
 }
@@ -332,5 +334,76 @@ Test(debug, compound_conditions) {
            "active 0xaaaaaaaa", "[4] = 0, [5] = 1, [6] = 0, [7] = 1, [8] = 0", "[31] = 0}", "$2 = 0",
            "[Kernel finished]");
     cr_assert(!strstr(o, "warp 1, active"), "warp 1 has no lane for which it holds:\n%s", o);
+    free(o);
+}
+
+/* One numbering for breakpoints, watchpoints and displays; delete, disable,
+ * enable, condition and ignore on each kind; a plain delete removes breakpoints
+ * and watchpoints, not displays. */
+Test(debug, one_numbering_for_breaks_watches_displays) {
+    char *o = debug_run(DEMO_DIR, DEMO,
+                        "break 78\nrun\nwatch @shared 0x14\ndisplay %r2\ndisable 2\ndisable 3\ninfo breakpoints\n"
+                        "info display\ncontinue\nenable 3\ncondition 1 %r2 == 40\nignore 1 1\ndelete 2\n"
+                        "info breakpoints\ndelete 7\ndelete\ninfo breakpoints\ninfo display\nundisplay 3\n"
+                        "info display\nkill\n");
+    EXPECT(o, "Hardware watchpoint 2: @shared 0x14 (4 bytes)", "3: %r2 = 0",
+           "2       hw watchpoint   keep n   @shared 0x14 (4 bytes)", "3   n   %r2",
+           /* the watchpoint and display are off: the next stop is the breakpoint in warp 1, without them */
+           "Breakpoint 1, demo at debug_demo.sm_90.ptx:78", "=> 78\tshl.b32 \t%r13, %r2, 2;\n(ptxi) enable 3",
+           "Will ignore next 1 crossing of breakpoint 1.", "stop only if %r2 == 40",
+           "Will ignore next 1 crossings of breakpoint.", "No breakpoint number 7.",
+           "(ptxi) info breakpoints\nNo breakpoints or watchpoints.", "3   y   %r2",
+           "(ptxi) info display\nThere are no auto-display expressions now.", "[Kernel killed]");
+    cr_expect(!strstr(o, "2       hw watchpoint   keep n   @shared 0x14 (4 bytes)\n(ptxi) info breakpoints"));
+    free(o);
+}
+
+/* The kernel can be run again after it ends or is killed; breakpoints stay. */
+Test(debug, run_again_keeps_breakpoints) {
+    char *o = debug_run(DEMO_DIR, DEMO, "break 78\nrun\nkill\nrun\ndelete\ncontinue\nrun\nquit\n");
+    EXPECT(o, "Breakpoint 1, demo", "[Kernel killed]", "Starting kernel demo", "Breakpoint 1, demo",
+           "[Kernel finished]", "Starting kernel demo", "[Kernel finished]");
+    free(o);
+}
+
+/* The settings gdb scripts start with; p/f of a 32-bit literal reads it as a float. */
+Test(debug, gdb_settings_and_float_literals) {
+    char *o = debug_run(DEMO_DIR, DEMO,
+                        "set pagination off\nset print pretty on\nset width 0\nset height 0\nset confirm off\n"
+                        "p/f 0x3f800000\np/f 0x40490fdb\np 0xffffffff\np/x -1\nset colour on\n");
+    cr_expect(!strstr(o, "Unknown set command: pagination"), "%s", o);
+    cr_expect(!strstr(o, "Unknown set command: confirm"), "%s", o);
+    /* 0x3f800000 is 1.0f; 0x40490fdb is pi rounded to float, 3.14159274 */
+    EXPECT(o, "$1 = 1\n", "$2 = 3.14159274\n", "$3 = 4294967295\n", "$4 = 0xffffffff\n",
+           "Unknown set command: colour on");
+    free(o);
+}
+
+/* CUDA built-ins in print and in conditions. */
+Test(debug, cuda_builtins) {
+    char *o = debug_run(DEMO_DIR, DEMO,
+                        "break 78 if threadIdx.x == 5\nrun\np threadIdx\np threadIdx.x\np blockDim.x\np gridDim\n"
+                        "p warpSize\np blockIdx.y\ncondition 1 threadIdx.x >= 40 && blockIdx.x == 0\ncontinue\n"
+                        "p threadIdx.x\nkill\n");
+    EXPECT(o, "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "Breakpoint 1, demo",
+           "$1 = {x = 5, y = 0, z = 0}", "$2 = 5", "$3 = 48", "$4 = {x = 1, y = 1, z = 1}", "$5 = 32", "$6 = 0",
+           "[Switching focus to block (0,0,0), thread (40,0,0), warp 1, lane 8]", "$7 = 40", "[Kernel killed]");
+    cr_expect(!strstr(o, "Error in testing condition"), "%s", o);
+    free(o);
+}
+
+/* up, down and frame N select the caller's frame for registers; a stop goes back to frame 0.
+ * In square_plus(v, k) of thread 32 (v = 97), the caller demo holds %r2 = 32. */
+Test(debug, up_down_frame) {
+    char *o = debug_run(DEMO_DIR, DEMO,
+                        "break debug_demo.cu:22\nrun\nstep\nup\nprint %r2\nup\ndown\ndown\nframe 1\nframe 2\nframe 0\n"
+                        "print %r1\nframe\nkill\n");
+    EXPECT(o, "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
+           "(ptxi) up\n#1  demo at debug_demo.sm_90.ptx:123 (debug_demo.cu:22)\n22\t    acc = square_plus(v, local[1]);",
+           "$1 = 32", "Initial frame selected; you cannot go up.",
+           "(ptxi) down\n#0  _Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
+           "Bottom (innermost) frame selected; you cannot go down.", "(ptxi) frame 1\n#1  demo",
+           "No frame at level 2.", "(ptxi) frame 0\n#0  _Z11square_plusii", "(ptxi) frame\n#0  _Z11square_plusii",
+           "[Kernel killed]");
     free(o);
 }

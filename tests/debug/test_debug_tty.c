@@ -31,15 +31,24 @@
         nseen = 0;                                                                                 \
     } while (0)
 
-/* Sends quit and waits for a clean exit. */
-static void finish(int fd, pid_t pid) {
-    type(fd, "quit\r");
+/* Types keys, then waits for `want` in what follows. */
+static void say(int fd, const char *keys, const char *want) {
+    size_t mark = nseen;
+    type(fd, keys);
+    cr_assert(wait_for(fd, mark, want), "typed \"%s\", wanted \"%s\":\n%s", keys, want, seen);
+}
+
+/* Types the last keys (quit, or the answer to its question) and waits for a clean exit. */
+static void finish_with(int fd, pid_t pid, const char *keys) {
+    type(fd, keys);
     int status = 0;
     for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
     if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
     close(fd);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
 }
+
+static void finish(int fd, pid_t pid) { finish_with(fd, pid, "quit\r"); }
 
 Test(debug_tty, line_editing_and_history) {
     int fd;
@@ -79,4 +88,18 @@ Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     type(fd, "set var {u32} @global %rd1 = 1\rcontinue\r");
     cr_assert(wait_for(fd, mark, "[Kernel finished]"), "the flag did not end the loop:\n%s", seen);
     finish(fd, pid);
+}
+
+/* At a terminal, quit asks before killing a stopped kernel; n keeps it, y quits. */
+Test(debug_tty, quit_asks_before_killing) {
+    int fd;
+    pid_t pid;
+    START(fd, pid, "-k", "demo", "-b", "48", "-a", "file:in.bin", "-a", "zeros:256", "-a", "s32:40");
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    say(fd, "break 78\rrun\r", "Breakpoint 1, demo");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "print %r2\r", "$1 = 0");   /* the kernel is still there */
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    finish_with(fd, pid, "y\r");
 }

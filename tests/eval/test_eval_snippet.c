@@ -242,3 +242,16 @@ Test(eval, timeout) {
     r = PTXI("eval", "L: bra L;", "--timeout", "soon");
     cr_expect_eq(r.rc, 2);
 }
+
+/* --mem shared:NAME puts the buffer in shared memory: [NAME] and an operand NAME
+ * address it there. Four lanes each add 5 to one word: 20 (the old values each
+ * lane sees depend on the order, so only the sum is checked). */
+Test(eval, shared_mem_buffers) {
+    ev_result r = PTXI("eval", "atom.shared.add.u32 %r1, [buf+4], 5;", "--lanes", "4", "--mem", "shared:buf=zeros:8");
+    cr_expect_eq(r.rc, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "[buf+4] = 0x00000014 (20)\n"), "%s", r.out);
+    /* a store through a 32-bit shared address operand, then a load of it */
+    expect(PTXI("eval", "asm(\"st.shared.u32 [%1+8], %2; ld.shared.u32 %0, [%1+8];\" : \"=r\"(d) : \"r\"(p), \"r\"(v));",
+                "--mem", "shared:p=zeros:16", "v=9"),
+           0, "d = 0x00000009 (9)\n[p+8] = 0x00000009 (9)\n");
+}
