@@ -78,6 +78,9 @@ typedef struct ptxi_ctx_options {
     size_t global_reserve;     /* bytes of address space for device memory (also a cap on the device's
                                   memory); 0 = default (twice the device's memory, at least 64 GiB) */
     int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */
+    int no_contract;           /* run mul/add/sub as written; by default a mul used only by add/sub of
+                                  its basic block is contracted into fma as ptxas does ($PTXI_CONTRACT=0
+                                  sets this for every context) */
 } ptxi_ctx_options;
 
 ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt);

@@ -1254,7 +1254,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
         if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
-        else if (s->kind == IR_ST_INSN) lower_insn(&lc, &s->u.insn);
+        else if (s->kind == IR_ST_INSN && !vm_contract(&lc, f, k, !prog->no_contract)) lower_insn(&lc, &s->u.insn);
         else if (s->kind == IR_ST_BRANCHTARGETS) lc.label_code[s->u.targets.label] = lc.n;
     }
     lc.cur = NULL;
@@ -1373,6 +1373,12 @@ vm_insn vm_lbase(lctx *lc, uint16_t op) { return base_insn(lc, op); }
 void vm_lemit(lctx *lc, vm_insn vi) { emit(lc, vi); }
 void vm_lfail(lctx *lc, const char *msg) { FAIL(lc, "%s", msg); }
 const ir_func *vm_lfunc(lctx *lc) { return lc->f; }
+void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig) {
+    uint32_t n0 = lc->n;
+    lower_insn(lc, in);
+    for (uint32_t k = n0; k < lc->n; k++) lc->ins[k] = orig;
+    lc->cur = orig;
+}
 
 void vm_program_free(vm_program *prog) {
     if (!prog || !prog->funcs) return;

@@ -45,5 +45,11 @@ vm_insn vm_lbase(lctx *lc, uint16_t op);                        /* a record with
 void vm_lemit(lctx *lc, vm_insn vi);                            /* emits with the instruction's guard */
 void vm_lfail(lctx *lc, const char *msg);
 const ir_func *vm_lfunc(lctx *lc);                             /* the function being lowered */
+/* Lowers `in` (made up by a pass) as if it were `orig`, whose records it becomes. */
+void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig);
+
+/* mul/add contraction (contract.c): true when statement k of f was lowered
+ * (dropped, or emitted as an fma) and must not be lowered again. */
+bool vm_contract(lctx *lc, const ir_func *f, uint32_t k, bool on);
 
 #endif

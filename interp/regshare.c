@@ -193,6 +193,15 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
         for (uint32_t k = 0; k < in->nopnds; k++) each_reg(&in->opnds[k], touch_at, &a);
         if (in->guard >= 0) touch(&s, (uint32_t)in->guard, i);
     }
+    /* a mul contracted into the add/sub that uses it (contract.c) reads its
+     * operands there: they live as long as the product */
+    for (uint32_t i = 0; i < n; i++) {
+        const ir_insn *in = &f->body[i].u.insn;
+        if (f->body[i].kind != IR_ST_INSN || in->op != IR_OP_MUL || in->nopnds != 3 || in->opnds[0].kind != IR_OPND_REG)
+            continue;
+        for (uint32_t k = 1; k < 3; k++)
+            if (in->opnds[k].kind == IR_OPND_REG) touch(&s, in->opnds[k].reg, s.hi[in->opnds[0].reg]);
+    }
     /* linear scan over the ranges by start, first fit per slot size; a
      * register never seen takes the first slot of its size */
     key = malloc((nr + 1) * sizeof *key);

@@ -142,6 +142,7 @@ typedef struct vm_program {
     uint32_t *shared_off;      /* shared offset per global (for .shared vars) */
     uint32_t dyn_shared_align; /* alignment of extern .shared arrays */
     struct vm_runtime *rt;
+    bool no_contract;          /* lower mul/add as written (no fma contraction, contract.c) */
 } vm_program;
 
 /* A call into the device runtime (dynamic parallelism), decoded by interp/devrt.c and

@@ -127,6 +127,9 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     if (!ctx) return PTXI_OUT_OF_MEMORY;
     if (opt) ctx->opt = *opt;
     if (ctx->opt.deterministic) ctx->opt.threads = 1;
+    /* PTXI_CONTRACT=0 runs every context's mul/add/sub as written (no fma contraction) */
+    const char *contract = getenv("PTXI_CONTRACT");
+    if (contract && !strcmp(contract, "0")) ctx->opt.no_contract = 1;
     /* PTXI_THREADS fills in an unset thread count, so that a whole test suite or
      * program can be run on one thread or on many without changing it. */
     uint64_t env_threads = 0;

@@ -94,6 +94,7 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
     m->prog.ir = m->ir;
     m->prog.path = m->path;
     m->prog.rt = &ctx->vmrt;
+    m->prog.no_contract = ctx->opt.no_contract;
     m->prog.gaddr = calloc(m->ir->nglobals + 1, sizeof *m->prog.gaddr);
     if (!m->prog.gaddr) return PTXI_OUT_OF_MEMORY;
     ptxi_status s = place_globals(ctx, m);

@@ -22,6 +22,7 @@ static const struct { const char *option, *value, *env, *help; } options[] = {
     {"--threads", "N", "PTXI_THREADS", "host threads running blocks (default: one per core)"},
     {"--deterministic", NULL, "PTXI_DETERMINISTIC", "fixed order of blocks and warps (one thread)"},
     {"--timeout", "SECONDS", "PTXI_TIMEOUT", "stop a launch that runs longer"},
+    {"--contract", "0|1", "PTXI_CONTRACT", "0: run mul/add/sub as written (default 1: fma as ptxas contracts)"},
     {"--quiet", NULL, "PTXI_QUIET", "no fault reports on stderr"},
     {"--dump-ptx", "DIR", "PTXI_DUMP_PTX", "write the PTX taken from the program to DIR"},
 };

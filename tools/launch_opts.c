@@ -70,6 +70,7 @@ int cli_launch_opt(cli_launch *l, int c, const char *arg) {
         if (!num_parse_double(arg, &l->co.timeout_s) || l->co.timeout_s < 0)
             return cli_bad(l, "bad --timeout '%s' (a number of seconds)", arg);
         return 0;
+    case 'C': l->co.no_contract = 1; return 0;
     default: return 1;
     }
 }
