@@ -264,7 +264,7 @@ static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, c
         return false;
     }
     if ((t->mode == VM_TMAP_IM2COL) != !!(r->flags & AS_F_IM2COL)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %s tensor copy with a tensor map made for %s mode",
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
                     r->flags & AS_F_IM2COL ? "im2col" : "tile", t->mode == VM_TMAP_IM2COL ? "im2col" : "tile");
         return false;
     }
