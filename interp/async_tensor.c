@@ -110,7 +110,7 @@ static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *a
     memcpy((uint8_t *)t + 64, p1, 64);
     if (t->magic != VM_TMAP_MAGIC || t->rank < 1 || t->rank > 5 || t->dtype >= VM_TM__COUNT) {
         vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
-                    "the 128 bytes at 0x%llx are not a tensor map made by cuTensorMapEncodeTiled",
+                    "the 128 bytes at 0x%llx are not a tensor map made by cuTensorMapEncodeTiled or Im2col",
                     (unsigned long long)a);
         return false;
     }
@@ -264,7 +264,7 @@ static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, c
         return false;
     }
     if ((t->mode == VM_TMAP_IM2COL) != !!(r->flags & AS_F_IM2COL)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %s tensor copy with a tensor map made for %s mode",
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
                     r->flags & AS_F_IM2COL ? "im2col" : "tile", t->mode == VM_TMAP_IM2COL ? "im2col" : "tile");
         return false;
     }

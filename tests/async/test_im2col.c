@@ -133,6 +133,37 @@ static uint8_t *run_case(const icase *tc)
     return out;
 }
 
+/* An im2col copy with a map made by the tiled encoder faults (illegal
+ * instruction) instead of reading the map's box as channels and pixels. */
+Test(im2col, tile_map_refused)
+{
+    ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
+    ptxi_ctx *ctx;
+    ptxi_module *mod;
+    ptxi_kernel *k;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &opt), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(ctx, kernel_ptx, strlen(kernel_ptx), "im2col.ptx", &mod), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_get_kernel(mod, "im2col", &k), PTXI_SUCCESS);
+    ptxi_dptr g, dump, map;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 4096, &g), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, 4096, &dump), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, 128, &map), PTXI_SUCCESS);
+    uint64_t dims[3] = {4, 8, 4}, strides[2] = {16, 128};
+    uint32_t box[3] = {4, 8, 2}, es[3] = {1, 1, 1};
+    vm_tmap tm;
+    cr_assert_eq(vm_tmap_encode_tiled(&tm, U32, 3, g, dims, strides, box, es, 0, 0, 0, 0), 0);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
+    uint32_t rank = 3, nbytes = 256;
+    int32_t c = 0;
+    uint16_t o = 0;
+    void *args[] = {&map, &rank, &c, &c, &c, &c, &c, &o, &o, &o, &nbytes, &dump};
+    ptxi_status st = ptxi_launch(k, (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1, 1, 1}, 0, NULL, args);
+    if (st == PTXI_SUCCESS) st = ptxi_ctx_synchronize(ctx);
+    cr_expect_eq(st, PTXI_ILLEGAL_INSTRUCTION, "%s", ptxi_ctx_error_detail(ctx));
+    cr_expect(strstr(ptxi_ctx_error_detail(ctx), "im2col"), "%s", ptxi_ctx_error_detail(ctx));
+    ptxi_ctx_destroy(ctx);
+}
+
 static void against_gpu(const icase *tc)
 {
     char path[512];
