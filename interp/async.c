@@ -176,7 +176,7 @@ static void tensor_half_ops(const ir_insn *in, as_rec *r) {
 static bool lower_tensor(lctx *lc, const ir_insn *in) {
     static const ir_mod dims[5] = {IR_MOD_1D, IR_MOD_2D, IR_MOD_3D, IR_MOD_4D, IR_MOD_5D};
     const ir_operand *o = in->opnds;
-    if (has(in, IR_MOD_IM2COL) || has(in, IR_MOD_IM2COL_W) || has(in, IR_MOD_IM2COL_W_128) ||
+    if (has(in, IR_MOD_IM2COL_W) || has(in, IR_MOD_IM2COL_W_128) ||
         has(in, IR_MOD_TILE_GATHER4) || has(in, IR_MOD_TILE_SCATTER4) || has(in, IR_MOD_CTA_GROUP_2))
         return false;
     int sp[2];
@@ -187,6 +187,11 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
     for (unsigned d = 0; d < 5; d++)
         if (has(in, dims[d])) r->rank = (uint8_t)(d + 1);
     if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) { free(r); return false; }
+    if (has(in, IR_MOD_IM2COL)) {
+        /* im2col: loads of 3..5 dimensions, with one 16-bit offset per spatial dimension */
+        if (!load || r->rank < 3 || has(in, IR_MOD_MULTICAST_CLUSTER)) { free(r); return false; }
+        r->flags |= AS_F_IM2COL;
+    }
     if (red) {
         int op = red_op(in);
         if (op < 0) { free(r); return false; }
@@ -199,6 +204,15 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
         r->dst = laddr(lc, &o[0], VM_SP_SHARED);
         if (!tensor_operand(lc, &o[1], r, &r->src)) { free(r); return true; }
         r->bar = laddr(lc, &o[2], VM_SP_SHARED);
+        if (r->flags & AS_F_IM2COL) {
+            if (too_few(lc, in, 4)) { free(r); return true; }
+            if (o[3].kind != IR_OPND_VEC || o[3].nsub != r->rank - 2u) {
+                vm_lfail(lc, "im2col tensor copy: expected one offset per spatial dimension, {o0, ...}");
+                free(r);
+                return true;
+            }
+            for (unsigned d = 0; d + 2 < r->rank; d++) r->off[d] = vm_lsrc(lc, &o[3].sub[d], IR_T_U16);
+        }
         if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
             if (too_few(lc, in, 4)) { free(r); return true; }
             r->flags |= AS_F_MULTICAST;

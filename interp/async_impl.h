@@ -35,6 +35,7 @@ typedef struct as_rec {
     as_addr bar, dst, src;
     uint8_t rank;              /* tensor forms: dimensions, coordinates in crd */
     vm_opnd crd[5];
+    vm_opnd off[3];            /* im2col: the offsets (16-bit) of the spatial dimensions */
     alu_op half[2];            /* reductions on f16 / bf16: the ALU's add, min or max */
 } as_rec;
 
@@ -51,6 +52,7 @@ enum {
     AS_F_NOINC = 512,          /* cp.async.mbarrier.arrive.noinc */
     AS_F_MULTICAST = 1024,     /* cp.async.bulk .multicast::cluster: s[1] is ctaMask */
     AS_F_REDUCE = 2048,        /* tensor store that reduces (redop) */
+    AS_F_IM2COL = 4096,        /* tensor load in im2col mode (offsets in off) */
 };
 
 /* The mbarrier object is the 64-bit word in shared memory itself:

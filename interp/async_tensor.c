@@ -1,12 +1,14 @@
 /* async_tensor.c — the tensor forms of the bulk asynchronous copies, tile
- * mode: cp.async.bulk.tensor loads a box of a tensor described by a tensor map
+ * and im2col modes: cp.async.bulk.tensor loads a box (or an im2col column) of a tensor described by a tensor map
  * (async_tensor.h) into shared memory, out-of-bounds elements filled, with the
  * map's swizzle, and completes its bytes on an mbarrier; the store and
  * cp.reduce.async.bulk.tensor write (or reduce) the in-bounds elements back;
  * tensormap.replace edits a map. The shared layout (dimension 0 fastest,
  * dense), the swizzles, the NaN fill and how tensormap.replace reads its value
  * were checked against an H200 (gpu/jobs/async_tensor); element strides follow
- * the driver's documentation (the GPU rejected the case that recorded them). */
+ * the driver's documentation (the GPU rejected the case that recorded them).
+ * The im2col walk (bounding box, offsets, strides, fill) was checked against
+ * an H100 (gpu/jobs/async_im2col). */
 #include "async_impl.h"
 #include "async_tensor.h"
 
@@ -14,42 +16,83 @@ static const uint8_t tm_esz[VM_TM__COUNT] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4,
 
 _Static_assert(sizeof(vm_tmap) == 128, "a tensor map is 128 bytes");
 
-int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
-                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
-                         unsigned swizzle, unsigned l2promo, unsigned oobfill) {
-    static const uint32_t span[4] = {0, 32, 64, 128};
-    if (!map || dtype >= VM_TM__COUNT || rank < 1 || rank > 5 || interleave > 2 || swizzle > 3 || l2promo > 3 ||
-        oobfill > 1 || (interleave && rank < 3) || !dims || !box || !estrides || (rank > 1 && !strides))
+static const uint32_t swz_span[4] = {0, 32, 64, 128};
+
+/* The rules both encoders share (see vm_tmap_encode_tiled), checked while
+ * filling *t; `inner` is the number of elements of dimension 0 one copy moves.
+ * Returns 0 or 1. */
+static int encode_common(vm_tmap *t, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                         const uint64_t *strides, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
+                         unsigned l2promo, unsigned oobfill, uint32_t inner) {
+    if (dtype >= VM_TM__COUNT || rank < 1 || rank > 5 || interleave > 2 || swizzle > 3 || l2promo > 3 ||
+        oobfill > 1 || (interleave && rank < 3) || !dims || !estrides || (rank > 1 && !strides))
         return 1;
     uint32_t esz = tm_esz[dtype];
     if (gaddr & (interleave == 2 ? 31 : 15)) return 1;
     if (oobfill && (dtype < VM_TM_F16 || dtype == VM_TM_U64 || dtype == VM_TM_S64)) return 1;
-    vm_tmap t;
-    memset(&t, 0, sizeof t);
-    t.magic = VM_TMAP_MAGIC;
-    t.rank = (uint8_t)rank;
-    t.esz = (uint8_t)esz;
-    t.dtype = (uint8_t)dtype;
-    t.interleave = (uint8_t)interleave;
-    t.swizzle = (uint8_t)swizzle;
-    t.l2promo = (uint8_t)l2promo;
-    t.oobfill = (uint8_t)oobfill;
-    t.base = gaddr;
+    memset(t, 0, sizeof *t);
+    t->magic = VM_TMAP_MAGIC;
+    t->rank = (uint8_t)rank;
+    t->esz = (uint8_t)esz;
+    t->dtype = (uint8_t)dtype;
+    t->interleave = (uint8_t)interleave;
+    t->swizzle = (uint8_t)swizzle;
+    t->l2promo = (uint8_t)l2promo;
+    t->oobfill = (uint8_t)oobfill;
+    t->base = gaddr;
     for (unsigned d = 0; d < rank; d++) {
-        if (dims[d] == 0 || dims[d] > (1ull << 32) || box[d] == 0 || box[d] > 256 || estrides[d] == 0 ||
-            estrides[d] > 8)
-            return 1;
-        t.dim_m1[d] = (uint32_t)(dims[d] - 1);
-        t.box[d] = box[d];
-        t.estride[d] = estrides[d];
+        if (dims[d] == 0 || dims[d] > (1ull << 32) || estrides[d] == 0 || estrides[d] > 8) return 1;
+        t->dim_m1[d] = (uint32_t)(dims[d] - 1);
+        t->estride[d] = estrides[d];
         if (d > 0) {
             uint64_t s = strides[d - 1];
             if (s % (interleave == 2 ? 32 : 16) || s >= (1ull << 40)) return 1;
-            t.stride[d - 1] = s;
+            t->stride[d - 1] = s;
         }
     }
-    if (!interleave && (box[0] * esz) % 16) return 1;
-    if (!interleave && swizzle && box[0] * esz > span[swizzle]) return 1;
+    if (!interleave && (inner * esz) % 16) return 1;
+    if (!interleave && swizzle && inner * esz > swz_span[swizzle]) return 1;
+    return 0;
+}
+
+int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
+                         unsigned swizzle, unsigned l2promo, unsigned oobfill) {
+    if (!map || !box || rank < 1 || rank > 5) return 1;
+    vm_tmap t;
+    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill,
+                      box[0]))
+        return 1;
+    for (unsigned d = 0; d < rank; d++) {
+        if (box[d] == 0 || box[d] > 256) return 1;
+        t.box[d] = box[d];
+    }
+    memcpy(map, &t, sizeof t);
+    return 0;
+}
+
+int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
+                          uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
+                          unsigned l2promo, unsigned oobfill) {
+    static const int corner_bits[6] = {0, 0, 0, 15, 7, 4};
+    if (!map || rank < 3 || rank > 5 || !lower || !upper || channels == 0 || channels > 256 || pixels == 0 ||
+        pixels > 1024)
+        return 1;
+    vm_tmap t;
+    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill,
+                      channels))
+        return 1;
+    int lim = 1 << corner_bits[rank];
+    for (unsigned d = 0; d + 2 < rank; d++) {
+        if (lower[d] < -lim || lower[d] >= lim || upper[d] < -lim || upper[d] >= lim) return 1;
+        if ((int64_t)dims[d + 1] + upper[d] - lower[d] <= 0) return 1;   /* an empty bounding box */
+        t.lower[d] = (int16_t)lower[d];
+        t.upper[d] = (int16_t)upper[d];
+    }
+    t.mode = VM_TMAP_IM2COL;
+    t.box[0] = channels;
+    t.box[1] = pixels;
     memcpy(map, &t, sizeof t);
     return 0;
 }
@@ -83,6 +126,7 @@ static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *a
 typedef bool (*tm_elem_fn)(void *ctx, uint64_t gaddr, uint32_t off);
 
 static uint32_t box_bytes(const vm_tmap *t) {
+    if (t->mode == VM_TMAP_IM2COL) return t->box[0] * t->box[1] * t->esz;
     uint32_t n = t->esz;
     for (unsigned d = 0; d < t->rank; d++) n *= (t->box[d] + t->estride[d] - 1) / t->estride[d];
     return n;
@@ -104,6 +148,42 @@ static bool walk_box(const vm_tmap *t, const int32_t *c, tm_elem_fn fn, void *ct
         while (d < t->rank && ++j[d] == nel[d]) j[d++] = 0;
         if (d == t->rank) return true;
     }
+}
+
+/* Walks an im2col column: pixelsPerColumn pixels of channelsPerPixel elements
+ * each (channels fastest). The pixel walk starts at the coordinates of
+ * dimensions 1 .. rank-1 and steps through the bounding box, dimension 1
+ * fastest: in spatial dimension d the walk covers [lower, globalDim + upper)
+ * in steps of the element stride, and on leaving it returns to lower and
+ * carries into the next dimension; the batch dimension (rank-1) has no bound.
+ * Each pixel is read at its walk position plus the im2col offsets, which are
+ * unsigned: an H100 reads an offset of -3 (0xfffd) as 65533. */
+static bool walk_im2col(const vm_tmap *t, const int32_t *c, const uint16_t *o, tm_elem_fn fn, void *ctx) {
+    unsigned r = t->rank;
+    int64_t pos[5];
+    for (unsigned d = 1; d < r; d++) pos[d] = c[d];
+    uint32_t off = 0;
+    for (uint32_t p = 0; p < t->box[1]; p++) {
+        uint64_t pa = t->base;
+        bool in = true;
+        for (unsigned d = 1; d < r; d++) {
+            int64_t g = pos[d] + (d + 1 < r ? o[d - 1] : 0);
+            if (g < 0 || g > (int64_t)t->dim_m1[d]) in = false;
+            else pa += (uint64_t)g * t->stride[d - 1];
+        }
+        for (uint32_t k = 0; k < t->box[0]; k++, off += t->esz) {
+            int64_t g = (int64_t)c[0] + k;
+            bool ok = in && g >= 0 && g <= (int64_t)t->dim_m1[0];
+            if (!fn(ctx, ok ? pa + (uint64_t)g * t->esz : 0, off)) return false;
+        }
+        for (unsigned d = 1; d < r; d++) {
+            pos[d] += t->estride[d];
+            if (d + 1 == r) break;
+            if (pos[d] < (int64_t)t->dim_m1[d] + 1 + t->upper[d - 1]) break;
+            pos[d] = t->lower[d - 1];
+        }
+    }
+    return true;
 }
 
 /* Shared address of box offset `off` after the swizzle: the 16-byte chunk
@@ -183,6 +263,11 @@ static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, c
                     t->rank);
         return false;
     }
+    if ((t->mode == VM_TMAP_IM2COL) != !!(r->flags & AS_F_IM2COL)) {
+        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %s tensor copy with a tensor map made for %s mode",
+                    r->flags & AS_F_IM2COL ? "im2col" : "tile", t->mode == VM_TMAP_IM2COL ? "im2col" : "tile");
+        return false;
+    }
     for (unsigned d = 0; d < r->rank; d++) c[d] = (int32_t)get_reg(fb, r->crd[d].off, r->crd[d].kind, l);
     return true;
 }
@@ -200,7 +285,11 @@ int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             uint8_t *dp = as_shared(w, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, 128, "tensor copy destination");
             if (!dp) return VM_EXT_FAULT;
             tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem)};
-            if (!walk_box(&t, c, load_elem, &ctx)) return VM_EXT_FAULT;
+            uint16_t o[3] = {0, 0, 0};
+            for (unsigned d = 0; d + 2 < r->rank && (r->flags & AS_F_IM2COL); d++)
+                o[d] = (uint16_t)get_reg(fb, r->off[d].off, r->off[d].kind, l);
+            if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
+                return VM_EXT_FAULT;
             uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
             if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;
         }

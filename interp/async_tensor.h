@@ -13,15 +13,17 @@
 typedef struct vm_tmap {
     uint32_t magic;
     uint8_t rank, esz, dtype, interleave;
-    uint8_t swizzle, l2promo, oobfill, pad0;
+    uint8_t swizzle, l2promo, oobfill, mode;   /* mode: VM_TMAP_TILE or VM_TMAP_IM2COL */
     uint32_t pad1;
     uint64_t base;             /* global address of element (0, ..., 0) */
     uint32_t dim_m1[5];        /* globalDim - 1 (a dimension may be 2^32) */
-    uint32_t box[5];           /* boxDim */
+    uint32_t box[5];           /* boxDim; im2col: channelsPerPixel, pixelsPerColumn */
     uint64_t stride[4];        /* bytes between steps of dimensions 1 .. rank-1 */
     uint32_t estride[5];       /* elementStrides */
-    uint32_t pad2[3];
+    int16_t lower[3], upper[3]; /* im2col: pixel box corners of dimensions 1 .. rank-2 */
 } vm_tmap;
+
+enum { VM_TMAP_TILE, VM_TMAP_IM2COL };
 
 /* CUtensorMapDataType values up to TFLOAT32_FTZ. */
 enum { VM_TM_U8, VM_TM_U16, VM_TM_U32, VM_TM_S32, VM_TM_U64, VM_TM_S64, VM_TM_F16, VM_TM_F32, VM_TM_F64,
@@ -35,5 +37,16 @@ enum { VM_TM_U8, VM_TM_U16, VM_TM_U32, VM_TM_S32, VM_TM_U64, VM_TM_S64, VM_TM_F1
 int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
                          const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
                          unsigned swizzle, unsigned l2promo, unsigned oobfill);
+
+/* cuTensorMapEncodeIm2col: as vm_tmap_encode_tiled, for a tensor of rank
+ * 3..5 (channels, rank-2 spatial dimensions, batch). Its own rules: corners
+ * of the spatial dimensions within [-2^15, 2^15) (rank 3), [-2^7, 2^7) (rank
+ * 4) or [-2^4, 2^4) (rank 5), a bounding box of non-zero extent in each,
+ * channelsPerPixel 1..256 (its bytes a multiple of 16 and at most the swizzle
+ * span), pixelsPerColumn 1..1024. */
+int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
+                          uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
+                          unsigned l2promo, unsigned oobfill);
 
 #endif

@@ -1372,6 +1372,7 @@ int vm_lspace(const ir_insn *in) { return space_of(in); }
 vm_insn vm_lbase(lctx *lc, uint16_t op) { return base_insn(lc, op); }
 void vm_lemit(lctx *lc, vm_insn vi) { emit(lc, vi); }
 void vm_lfail(lctx *lc, const char *msg) { FAIL(lc, "%s", msg); }
+const ir_func *vm_lfunc(lctx *lc) { return lc->f; }
 
 void vm_program_free(vm_program *prog) {
     if (!prog || !prog->funcs) return;

@@ -44,5 +44,6 @@ int vm_lspace(const ir_insn *in);                               /* VM_SP_* from 
 vm_insn vm_lbase(lctx *lc, uint16_t op);                        /* a record with no guard applied yet */
 void vm_lemit(lctx *lc, vm_insn vi);                            /* emits with the instruction's guard */
 void vm_lfail(lctx *lc, const char *msg);
+const ir_func *vm_lfunc(lctx *lc);                             /* the function being lowered */
 
 #endif

@@ -36,6 +36,7 @@ typedef struct wg_rec {
     vm_opnd da, db;            /* descriptors (da unused with a_regs) */
     vm_opnd a[4];
     vm_opnd d[128];            /* elect.sync: d[0] the leader's lane, d[1] the predicate, a[0] the member mask */
+    char early[160];           /* an accumulator used before wgmma.wait_group (reported when this runs) */
 } wg_rec;
 
 /* Elements per 32-bit register of type t. */
@@ -126,6 +127,10 @@ static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const wg_rec *g = i->p;
     if (m != VM_FULL) {
         vm_fault_at(wp, i, __builtin_ctz(m), 105, "wgmma.mma_async needs all 32 lanes of the warp (mask 0x%08x)", m);
+        return VM_EXT_FAULT;
+    }
+    if (g->early[0]) {
+        vm_fault_at(wp, i, 0, 105, "%s", g->early);
         return VM_EXT_FAULT;
     }
     vm_mma_op o = g->op;
@@ -249,6 +254,47 @@ static bool imm_of(const ir_operand *o, int64_t *v) {
     return true;
 }
 
+/* Whether operand o names register `reg` (in any part of it). */
+static bool names_reg(const ir_operand *o, uint32_t reg) {
+    if (o->kind == IR_OPND_REG) return o->reg == reg;
+    if (o->kind == IR_OPND_ADDR || o->kind == IR_OPND_VEC || o->kind == IR_OPND_LIST || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++)
+            if (names_reg(&o->sub[k], reg)) return true;
+    return false;
+}
+
+/* The accumulators of a wgmma.mma_async belong to the asynchronous proxy
+ * until a wgmma.wait_group retires its group: an instruction that reads or
+ * writes one of them before that is the program's bug. Looks at the
+ * straight-line code after `in` (up to a label, a branch or the wait) and
+ * describes the first such use in g->early, which the instruction reports
+ * when it runs. */
+static void check_early_use(lctx *lc, const ir_insn *in, const ir_operand *d, wg_rec *g) {
+    const ir_func *f = vm_lfunc(lc);
+    uint32_t at = f->nbody;
+    for (uint32_t k = 0; k < f->nbody; k++)
+        if (f->body[k].kind == IR_ST_INSN && &f->body[k].u.insn == in) at = k;
+    for (uint32_t k = at + 1; k < f->nbody; k++) {
+        const ir_stmt *st = &f->body[k];
+        if (st->kind == IR_ST_LABEL) return;
+        if (st->kind != IR_ST_INSN) continue;
+        const ir_insn *x = &st->u.insn;
+        if (x->op == IR_OP_WGMMA) {
+            if (ir_has_mod(x, IR_MOD_WAIT_GROUP)) return;
+            continue;   /* fences, commits and chained products on the same accumulators */
+        }
+        for (uint32_t r = 0; r < d->nsub; r++)
+            for (uint32_t q = 0; q < x->nopnds; q++)
+                if (d->sub[r].kind == IR_OPND_REG && names_reg(&x->opnds[q], d->sub[r].reg)) {
+                    snprintf(g->early, sizeof g->early,
+                             "accumulator %s of wgmma.mma_async is used at line %u before wgmma.wait_group retires it",
+                             f->regs[d->sub[r].reg].name, x->loc.line);
+                    return;
+                }
+        if (x->op == IR_OP_BRA || x->op == IR_OP_RET || x->op == IR_OP_EXIT || x->op == IR_OP_CALL) return;
+    }
+}
+
 static bool lower_mma(lctx *lc, const ir_insn *in, wg_rec *g) {
     vm_mma_op *o = &g->op;
     for (int s = IR_MOD_M64N8K8; s <= IR_MOD_M64N256K256 && !o->m; s++)
@@ -285,6 +331,7 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wg_rec *g) {
     if (op[0].kind != IR_OPND_VEC || op[0].nsub != o->n * 64u / 128 / per_reg(o->td) || op[0].nsub > 128) return false;
     for (uint32_t k = 0; k < op[0].nsub; k++) g->d[k] = vm_ldst(lc, &op[0].sub[k]);
     g->nd = (uint8_t)op[0].nsub;
+    check_early_use(lc, in, &op[0], g);
     if (g->a_regs) {
         if (op[1].nsub != 4 || g->tra) return false;
         for (int k = 0; k < 4; k++) g->a[k] = vm_lsrc(lc, &op[1].sub[k], IR_T_B32);

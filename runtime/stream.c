@@ -197,7 +197,25 @@ static void *worker(void *arg) {
     return NULL;
 }
 
+/* A child of fork() has no worker: it starts one of its own when it needs one. */
+static void worker_after_fork(void) {
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&work, NULL);
+    pthread_cond_init(&done, NULL);
+    worker_once = (pthread_once_t)PTHREAD_ONCE_INIT;
+    worker_ok = in_worker = false;
+    for (size_t i = 0; i < nknown; i++)   /* the parent's worker was running it: not here */
+        for (rt_host_fn *h = known[i]->host_fns; h; h = h->next)
+            if (h->running) {
+                unlink_entry(known[i], h);
+                free(h);
+                break;
+            }
+}
+
 static void start_worker(void) {
+    static bool atfork;
+    if (!atfork) atfork = pthread_atfork(NULL, NULL, worker_after_fork) == 0;
     pthread_t t;
     pthread_attr_t a;
     if (pthread_attr_init(&a)) return;

@@ -1,7 +1,7 @@
 /* driver_entry.c — cudaGetDriverEntryPoint(ByVersion): the driver functions a
  * runtime program may ask for by name. ptxi has no driver; it answers the ones
- * device code needs from the host — today cuTensorMapEncodeTiled, which builds
- * the tensor maps of cp.async.bulk.tensor (interp/async_tensor.h). */
+ * device code needs from the host — today cuTensorMapEncodeTiled and
+ * cuTensorMapEncodeIm2col, which build the tensor maps of cp.async.bulk.tensor (interp/async_tensor.h). */
 #include <string.h>
 
 #include "cudart_internal.h"
@@ -17,8 +17,20 @@ static int encode_tiled(void *map, int dtype, unsigned rank, void *gaddr, const 
                                 estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
 }
 
+/* CUresult cuTensorMapEncodeIm2col(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
+ *     const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner,
+ *     const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel, cuuint32_t pixelsPerColumn,
+ *     const cuuint32_t *elementStrides, interleave, swizzle, l2Promotion, oobFill) */
+static int encode_im2col(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
+                         const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
+                         uint32_t pixels, const uint32_t *estrides, int il, int sw, int l2, int oob) {
+    return vm_tmap_encode_im2col(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, lower, upper,
+                                 channels, pixels, estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
+}
+
 static const struct { const char *name; void *fn; } entries[] = {
     {"cuTensorMapEncodeTiled", (void *)encode_tiled},
+    {"cuTensorMapEncodeIm2col", (void *)encode_im2col},
 };
 
 CR_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
@@ -30,7 +42,7 @@ CR_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void 
     *funcPtr = NULL;
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
         if (!strcmp(symbol, entries[i].name)) *funcPtr = entries[i].fn;
-    if (!*funcPtr) cr_warn_once("a driver entry point other than cuTensorMapEncodeTiled was asked for");
+    if (!*funcPtr) cr_warn_once("a driver entry point other than the tensor-map encoders was asked for");
     if (driverStatus) *driverStatus = *funcPtr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
     return cudaSuccess;
 }

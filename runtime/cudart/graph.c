@@ -10,6 +10,7 @@
 struct CUgraphNode_st {
     enum cudaGraphNodeType type;
     size_t index;                   /* in its graph: an executable copy keeps it */
+    const struct CUgraphNode_st *origin;   /* the node it was cloned from (cudaGraphClone) */
     struct CUgraphNode_st **deps;
     size_t ndeps;
     /* kernel */
@@ -268,6 +269,51 @@ CR_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
     free(exec->order);
     free(exec);
     return cudaSuccess;
+}
+
+/* Nodes are added after the nodes they depend on, so a clone's dependencies are
+ * clones already made: the same index in the new graph. */
+CR_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
+    CR_ENTER();
+    if (!pGraphClone || !originalGraph) return cr_ret(cudaErrorInvalidValue);
+    cudaGraph_t g = calloc(1, sizeof *g);
+    cudaError_t e = g ? cudaSuccess : cudaErrorMemoryAllocation;
+    for (size_t i = 0; i < originalGraph->n && e == cudaSuccess; i++) {
+        const node *o = originalGraph->nodes[i];
+        node *n = clone(o), **deps = calloc(o->ndeps + 1, sizeof *deps);
+        if (!n || !deps) {
+            if (n) free_node(n);
+            free(deps);
+            e = cudaErrorMemoryAllocation;
+            break;
+        }
+        n->origin = o;
+        for (size_t d = 0; d < o->ndeps && e == cudaSuccess; d++)
+            if (o->deps[d]->index < g->n && g->nodes[o->deps[d]->index]->origin == o->deps[d])
+                deps[d] = g->nodes[o->deps[d]->index];
+            else
+                e = cudaErrorInvalidValue;   /* a dependency outside the graph */
+        if (e == cudaSuccess) e = add(NULL, g, (const cudaGraphNode_t *)deps, o->ndeps, n);
+        else free_node(n);
+        free(deps);
+    }
+    if (e != cudaSuccess) {
+        if (g) cudaGraphDestroy(g);
+        return cr_ret(e);
+    }
+    *pGraphClone = g;
+    return cudaSuccess;
+}
+
+CR_EXPORT cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                               cudaGraph_t clonedGraph) {
+    if (!pNode || !originalNode || !clonedGraph) return cr_ret(cudaErrorInvalidValue);
+    for (size_t i = 0; i < clonedGraph->n; i++)
+        if (clonedGraph->nodes[i]->origin == originalNode) {
+            *pNode = clonedGraph->nodes[i];
+            return cudaSuccess;
+        }
+    return cr_ret(cudaErrorInvalidValue);
 }
 
 /* Dependency order (Kahn's algorithm): a node runs after every node it depends on. */

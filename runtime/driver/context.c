@@ -280,7 +280,6 @@ CD_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx) {
 
 /* Limits a GPU keeps that ptxi only stores, with an H100's defaults. */
 static size_t other_limits[CU_LIMIT_PERSISTING_L2_CACHE_SIZE + 1] = {
-    [CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
     [CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
     [CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 9830400,
 };
@@ -290,6 +289,7 @@ static int ptxi_limit_of(CUlimit l) {
     case CU_LIMIT_STACK_SIZE: return PTXI_LIMIT_STACK_SIZE;
     case CU_LIMIT_PRINTF_FIFO_SIZE: return PTXI_LIMIT_PRINTF_FIFO_SIZE;
     case CU_LIMIT_MALLOC_HEAP_SIZE: return PTXI_LIMIT_MALLOC_HEAP_SIZE;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: return PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT;
     default: return -1;
     }
 }

@@ -359,6 +359,21 @@ CD_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDat
                : CUDA_SUCCESS;
 }
 
+CD_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDataType tensorDataType,
+                                           cuuint32_t tensorRank, void *globalAddress, const cuuint64_t *globalDim,
+                                           const cuuint64_t *globalStrides, const int *pixelBoxLowerCorner,
+                                           const int *pixelBoxUpperCorner, cuuint32_t channelsPerPixel,
+                                           cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+                                           CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                           CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+    return vm_tmap_encode_im2col(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
+                                 globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
+                                 pixelsPerColumn, elementStrides, (unsigned)interleave, (unsigned)swizzle,
+                                 (unsigned)l2Promotion, (unsigned)oobFill)
+               ? CUDA_ERROR_INVALID_VALUE
+               : CUDA_SUCCESS;
+}
+
 /* The map's global address, checked as cuTensorMapEncodeTiled checks it (16-byte aligned). */
 CD_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) {
     vm_tmap *m = (vm_tmap *)tensorMap;

@@ -200,3 +200,26 @@ Test(launch, tensor_maps) {
     CK(cuTensorMapReplaceAddress(&map, (void *)(d + 256)));
     cr_expect_eq(cuTensorMapReplaceAddress(&map, (void *)(d + 8)), CUDA_ERROR_INVALID_VALUE);
 }
+
+/* cuTensorMapEncodeIm2col is implemented (not the stub) and keeps its rules:
+ * a 4-D NHWC map, then a corner outside [-128, 127] for rank 4. */
+Test(launch, tensor_maps_im2col) {
+    drv_setup();
+    CUdeviceptr d;
+    CK(cuMemAlloc(&d, 16 * 8 * 8 * 2 * 4));
+    CUtensorMap map;
+    cuuint64_t dims[4] = {16, 8, 8, 2}, strides[3] = {64, 512, 4096};
+    int lo[2] = {-1, -1}, up[2] = {-1, -1}, bad[2] = {-129, -1};
+    cuuint32_t es[4] = {1, 1, 1, 1};
+    CK(cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, (void *)d, dims, strides, lo, up, 16, 32, es,
+                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    cr_expect_eq(cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, (void *)d, dims, strides, bad, up,
+                                         16, 32, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                         CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                 CUDA_ERROR_INVALID_VALUE);
+    void *fp = NULL;
+    CUdriverProcAddressQueryResult q;
+    CK(cuGetProcAddress("cuTensorMapEncodeIm2col", &fp, 12000, 0, &q));
+    cr_expect_eq(fp, (void *)cuTensorMapEncodeIm2col);
+}

@@ -89,3 +89,14 @@ Test(triton_gpu, layer_norm) {
                           "-a", "null", "-a", "null", "-o", "1=triton_layernorm.out", NULL};
     check(argv, "triton_layernorm.out", REC "layernorm.out.bin", 2e-6, 1);
 }
+
+/* Triton 3.6's fp16 matmul for sm_90a (gpu/jobs/wgmma/triton_mm.py; H100):
+ * 128x128x64 tiles, cp.async into swizzled shared memory, wgmma.mma_async
+ * m64n128k16 with B M/N-major, wait_group 1 pipelining: bit-exact. */
+Test(triton_gpu, matmul_wgmma) {
+    const char *argv[] = {DIR "matmul_wgmma.ptx", "-g", "2,2", "-b", "128", "-s", "98304", "-a",
+                          "file:" REC "matmul.a.bin", "-a", "file:" REC "matmul.b.bin", "-a", "zeros:262144", "-a",
+                          "u32:256", "-a", "u32:256", "-a", "u32:256", "-a", "null", "-a", "null",
+                          "-o", "2=triton_matmul.out", NULL};
+    check(argv, "triton_matmul.out", REC "matmul.out.bin", 0, 0);
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Records the dynamic-parallelism programs (copies of tests/cudart/programs/dynpar*.cu and
-# coop_rdc.cu), built with -rdc=true -lcudadevrt and run twice on the GPU with NVIDIA's
+# Records the dynamic-parallelism programs of tests/cudart/programs (dynpar, dynpar_limits,
+# coop_rdc), built with -rdc=true -lcudadevrt and run twice on the GPU with NVIDIA's
 # libcudart: $RES/ID.stdout, ID.stderr, ID.rc (run 2: ID.2.*).
 set -u
+cd ../../../tests/cudart/programs
 bin=$(mktemp -d)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 for id in dynpar dynpar_limits coop_rdc; do

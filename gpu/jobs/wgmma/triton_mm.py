@@ -1,6 +1,7 @@
 # A Triton fp16 matmul (the tutorial's structure) compiled for this GPU: writes
 # mm.ptx, the inputs a.bin/b.bin (fp16, row-major), the GPU's c.bin (fp32) and
-# meta.txt (grid, warps, shared bytes, parameters).
+# meta.txt (grid, warps, shared bytes, parameters). Committed as
+# tests/interp/triton/matmul_wgmma.ptx and recorded/matmul.*.
 import numpy as np
 import torch
 import triton
