@@ -96,8 +96,9 @@ Test(eval_gpu, emitted_program_compiles) {
 }
 
 /* An mma asm() with "f" fragments: the harness declares them .b32, which ptxas
- * takes where it rejects .f32 registers. Ones times ones over k = 8, plus 1: 9. */
-Test(eval_gpu, mma_harness_compiles) {
+ * takes where it rejects .f32 registers. Ones times ones over k = 8, plus 1: 9.
+ * Then harnesses with pointer operands, which nvcc must compile too. */
+Test(eval_gpu, mma_and_pointer_harnesses_compile) {
     static const char snippet[] =
         "asm(\"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};\""
         " : \"=f\"(d0), \"=f\"(d1), \"=f\"(d2), \"=f\"(d3) : \"r\"(a0), \"r\"(a1), \"r\"(b0),"
@@ -115,6 +116,16 @@ Test(eval_gpu, mma_harness_compiles) {
     cr_assert_eq(r.rc, 0, "%s", r.err);
     snprintf(cmd, sizeof cmd, "nvcc -arch=sm_90 -c -o %s %s > /dev/null 2>&1", obj, cu);
     cr_expect_eq(system(cmd), 0, "nvcc rejects the mma harness %s", cu);
+    /* pointer operands into global and shared --mem buffers, and a bit-cast operand */
+    r = PTXI("eval", "asm volatile(\"atom.global.add.u32 %0, [%1], 5;\" : \"=r\"(old) : \"l\"(p));", "--mem",
+             "p=zeros:8", "--emit-cuda", cu);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_expect_eq(system(cmd), 0, "nvcc rejects the global pointer harness %s", cu);
+    r = PTXI("eval", "asm volatile(\"atom.shared.add.u32 %0, [%1+4], %2;\" : \"=r\"(old) : \"r\"(p), "
+                     "\"r\"(__float_as_uint(f)));", "--lanes", "4", "--mem", "shared:p=zeros:8", "f=1.5",
+             "--emit-cuda", cu);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_expect_eq(system(cmd), 0, "nvcc rejects the shared pointer harness %s", cu);
     unlink(cu);
     unlink(obj);
 }
