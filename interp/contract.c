@@ -26,17 +26,9 @@ static bool ends_block(const ir_stmt *s) {
     return op == IR_OP_BRA || op == IR_OP_BRX || op == IR_OP_RET || op == IR_OP_EXIT || op == IR_OP_CALL;
 }
 
-static bool mentions(const ir_operand *o, uint32_t r) {
-    if (o->kind == IR_OPND_REG) return o->reg == r;
-    if (o->kind == IR_OPND_ADDR || o->kind == IR_OPND_VEC || o->kind == IR_OPND_LIST || o->kind == IR_OPND_PAIR)
-        for (uint32_t k = 0; k < o->nsub; k++)
-            if (mentions(&o->sub[k], r)) return true;
-    return false;
-}
-
 static uint32_t count_in(const ir_insn *in, uint32_t r, uint32_t from) {
     uint32_t n = in->guard >= 0 && (uint32_t)in->guard == r;
-    for (uint32_t k = from; k < in->nopnds; k++) n += mentions(&in->opnds[k], r);
+    for (uint32_t k = from; k < in->nopnds; k++) n += vm_lmentions(&in->opnds[k], r);
     return n;
 }
 
@@ -61,15 +53,15 @@ static bool use_ok(const ir_func *f, uint32_t m, uint32_t k) {
     for (uint32_t j = m + 1; j < k; j++) {
         const ir_insn *in = &f->body[j].u.insn;
         if (f->body[j].kind != IR_ST_INSN || in->nopnds == 0) continue;
-        if ((a->kind == IR_OPND_REG && mentions(&in->opnds[0], a->reg)) ||
-            (b->kind == IR_OPND_REG && mentions(&in->opnds[0], b->reg)))
+        if ((a->kind == IR_OPND_REG && vm_lmentions(&in->opnds[0], a->reg)) ||
+            (b->kind == IR_OPND_REG && vm_lmentions(&in->opnds[0], b->reg)))
             return false;
     }
     /* a negated operand is formed in the destination first */
     bool first = u->opnds[1].kind == IR_OPND_REG && u->opnds[1].reg == p;
     const ir_operand *c = &u->opnds[first ? 2 : 1];
-    if (u->op == IR_OP_SUB && first) return !(mentions(a, d) || mentions(b, d)) || c->kind != IR_OPND_REG;
-    if (u->op == IR_OP_SUB) return !(mentions(b, d) || mentions(c, d));
+    if (u->op == IR_OP_SUB && first) return !(vm_lmentions(a, d) || vm_lmentions(b, d)) || c->kind != IR_OPND_REG;
+    if (u->op == IR_OP_SUB) return !(vm_lmentions(b, d) || vm_lmentions(c, d));
     return true;
 }
 
@@ -101,7 +93,7 @@ static uint32_t taken(const ir_func *f, uint32_t k) {
         if (o->kind != IR_OPND_REG) continue;
         for (uint32_t j = k; j-- > 0 && !ends_block(&f->body[j]);) {
             const ir_stmt *s = &f->body[j];
-            if (s->kind != IR_ST_INSN || s->u.insn.nopnds == 0 || !mentions(&s->u.insn.opnds[0], o->reg)) continue;
+            if (s->kind != IR_ST_INSN || s->u.insn.nopnds == 0 || !vm_lmentions(&s->u.insn.opnds[0], o->reg)) continue;
             if (candidate(f, j)) return j;
             break;
         }

@@ -1373,6 +1373,7 @@ vm_insn vm_lbase(lctx *lc, uint16_t op) { return base_insn(lc, op); }
 void vm_lemit(lctx *lc, vm_insn vi) { emit(lc, vi); }
 void vm_lfail(lctx *lc, const char *msg) { FAIL(lc, "%s", msg); }
 const ir_func *vm_lfunc(lctx *lc) { return lc->f; }
+bool vm_lmentions(const ir_operand *o, uint32_t r) { return mentions(o, r); }
 void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig) {
     uint32_t n0 = lc->n;
     lower_insn(lc, in);

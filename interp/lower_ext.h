@@ -45,6 +45,7 @@ vm_insn vm_lbase(lctx *lc, uint16_t op);                        /* a record with
 void vm_lemit(lctx *lc, vm_insn vi);                            /* emits with the instruction's guard */
 void vm_lfail(lctx *lc, const char *msg);
 const ir_func *vm_lfunc(lctx *lc);                             /* the function being lowered */
+bool vm_lmentions(const ir_operand *o, uint32_t r);           /* o is, or holds, register r */
 /* Lowers `in` (made up by a pass) as if it were `orig`, whose records it becomes. */
 void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig);
 
