@@ -236,6 +236,10 @@ int ptxi_stream_live(ptxi_stream *s);
 ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s);
 unsigned ptxi_stream_flags(ptxi_stream *s);
 int ptxi_stream_priority(ptxi_stream *s);
+/* Stream capture is the runtime's (cudaStreamBeginCapture): it marks the stream with
+ * the capture's id (0: none) and graph, so the driver's capture queries see it. */
+void ptxi_stream_set_capture(ptxi_stream *s, uint64_t id, void *graph);
+uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph);
 
 /* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run on
  * a worker thread of the process, one at a time, as soon as the work queued

@@ -40,6 +40,8 @@ struct ptxi_stream {
     ptxi_ctx *ctx;
     unsigned flags;
     int priority;
+    _Atomic uint64_t capture;  /* the runtime's capture under way (its id), else 0 */
+    void *capture_graph;       /* that capture's graph (read while capture is set) */
     ptxi_stream *next;         /* the context's live streams (stream.c) */
 };
 

@@ -108,6 +108,18 @@ ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s) { return s ? s->ctx : NULL; }
 unsigned ptxi_stream_flags(ptxi_stream *s) { return s ? s->flags : 0; }
 int ptxi_stream_priority(ptxi_stream *s) { return s ? s->priority : 0; }
 
+void ptxi_stream_set_capture(ptxi_stream *s, uint64_t id, void *graph) {
+    if (!s) return;
+    if (id) s->capture_graph = graph;
+    atomic_store_explicit(&s->capture, id, memory_order_release);
+}
+
+uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph) {
+    uint64_t id = s ? atomic_load_explicit(&s->capture, memory_order_acquire) : 0;
+    if (graph) *graph = id ? s->capture_graph : NULL;
+    return id;
+}
+
 /* ---- host functions ----
  *
  * Launches and copies run to completion on the host thread that issues them,

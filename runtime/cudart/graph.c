@@ -462,9 +462,13 @@ CR_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStrea
         return cr_ret(cudaErrorMemoryAllocation);
     }
     c->stream = stream;
+    static uint64_t ids;
     pthread_mutex_lock(&lock);
     bool already = *find(stream) != NULL;
-    if (!already) c->next = captures, captures = c;
+    if (!already) {
+        c->next = captures, captures = c;
+        ptxi_stream_set_capture(cr_stream(stream), ++ids, c->graph);
+    }
     pthread_mutex_unlock(&lock);
     if (already) {
         cudaGraphDestroy(c->graph);
@@ -478,7 +482,10 @@ CR_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGr
     if (!pGraph) return cr_ret(cudaErrorInvalidValue);
     pthread_mutex_lock(&lock);
     capture **p = find(stream), *c = *p;
-    if (c) *p = c->next;
+    if (c) {
+        *p = c->next;
+        ptxi_stream_set_capture(cr_stream(stream), 0, NULL);
+    }
     pthread_mutex_unlock(&lock);
     if (!c) return cr_ret(cudaErrorIllegalState);
     *pGraph = c->graph;

@@ -96,12 +96,12 @@ CD_EXPORT CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
     return CUDA_SUCCESS;
 }
 
-/* Stream capture is the runtime's (cudaStreamBeginCapture); the driver never captures. */
+/* Stream capture is the runtime's (cudaStreamBeginCapture): the driver sees the
+ * runtime's captures through libptxi's streams, and does not capture itself. */
 CD_EXPORT CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) {
     CD_STREAM(hStream, s);
-    (void)s;
     if (!captureStatus) return CUDA_ERROR_INVALID_VALUE;
-    *captureStatus = CU_STREAM_CAPTURE_STATUS_NONE;
+    *captureStatus = ptxi_stream_capture(s, NULL) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
     return CUDA_SUCCESS;
 }
 
@@ -110,11 +110,12 @@ CD_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureSt
                                              const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out,
                                              size_t *numDependencies_out) {
     CD_STREAM(hStream, s);
-    (void)s;
     if (!captureStatus_out) return CUDA_ERROR_INVALID_VALUE;
-    *captureStatus_out = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (id_out) *id_out = 0;
-    if (graph_out) *graph_out = NULL;
+    void *graph;
+    uint64_t id = ptxi_stream_capture(s, &graph);
+    *captureStatus_out = id ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    if (id_out) *id_out = id;
+    if (graph_out) *graph_out = (CUgraph)graph;
     if (dependencies_out) *dependencies_out = NULL;
     if (edgeData_out) *edgeData_out = NULL;
     if (numDependencies_out) *numDependencies_out = 0;

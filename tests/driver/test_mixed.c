@@ -86,3 +86,28 @@ Test(mixed, fault_and_reset_across_libraries) {
     CUdeviceptr d;
     CK(cuMemAlloc(&d, 16));
 }
+
+/* A capture begun by the runtime is what the driver's capture queries report. */
+Test(mixed, runtime_capture_seen_by_the_driver) {
+    cudaStream_t s;
+    RT(cudaStreamCreate(&s));
+    CK(cuInit(0));
+    CUstreamCaptureStatus st;
+    CK(cuStreamIsCapturing((CUstream)s, &st));
+    cr_expect_eq(st, CU_STREAM_CAPTURE_STATUS_NONE);
+    RT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CK(cuStreamIsCapturing((CUstream)s, &st));
+    cr_expect_eq(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    cuuint64_t id = 0;
+    CUgraph g = NULL;
+    CK(cuStreamGetCaptureInfo((CUstream)s, &st, &id, &g, NULL, NULL, NULL));
+    cr_expect_eq(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    cr_expect_neq(id, 0);
+    cudaGraph_t graph;
+    RT(cudaStreamEndCapture(s, &graph));
+    cr_expect_eq((void *)g, (void *)graph, "the driver names the runtime's graph");
+    CK(cuStreamIsCapturing((CUstream)s, &st));
+    cr_expect_eq(st, CU_STREAM_CAPTURE_STATUS_NONE);
+    RT(cudaGraphDestroy(graph));
+    RT(cudaStreamDestroy(s));
+}
