@@ -73,7 +73,9 @@ static inline const char *build(const char *dir, const char *src, const char *fl
     bool same = old && !strcmp(old, flags);
     free(old);
     if (same && mtime(bin) > newest) return bin;
-    int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' %s > '%s.build.log' 2>&1", dir, flags, bin, files, bin);
+    /* -lcuda finds ptxi's libcuda.so where no CUDA toolkit is installed */
+    int rc = sh("cd '%s' && nvcc %s -cudart shared -o '%s' %s -L'" PTXI_BINARY_DIR "/lib' > '%s.build.log' 2>&1", dir,
+                flags, bin, files, bin);
     cr_assert_eq(rc, 0, "nvcc failed for %s (%s); see %s.build.log", src, flags, bin);
     FILE *f = fopen(path, "w");
     if (f) fputs(flags, f), fclose(f);
