@@ -8,15 +8,6 @@
 #include "lower_ext.h"
 #include "mbarrier.h"
 
-/* Status codes of the faults raised here (ptxi_status values). */
-enum {
-    AS_ILLEGAL_ADDRESS = 100,
-    AS_MISALIGNED = 101,
-    AS_ILLEGAL_INSTRUCTION = 105,
-    AS_DEADLOCK = 107,
-    AS_WRONG_SPACE = 108,
-};
-
 /* An [address] operand: base register (or none) + immediate, in a state space. */
 typedef struct as_addr {
     int64_t imm;

@@ -53,7 +53,7 @@ static int assert_fail(vm_warp *w, const vm_insn *i, vm_runtime *rt, uint64_t pm
     unsigned t = w->id * VM_LANES + (unsigned)l;
     const vm_launch_cfg *cfg = w->cta->grid->cfg;
     unsigned bx = cfg->block[0], by = cfg->block[1];
-    vm_fault_at(w, i, l, 102, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file, line,
+    vm_fault_at(w, i, l, PTXI_ASSERT, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file, line,
                 fn, w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], t % bx, t / bx % by, t / (bx * by), msg);
     if (atomic_load(&w->cta->grid->stop)) return -1;   /* under a debugger: stop here */
     w->exited |= 1u << l;
@@ -82,7 +82,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             lane_view v = {w, l, 0};
             int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
             if (r < -1) {
-                vm_fault_at(w, i, l, 100, "printf: the format or a %%s argument at 0x%llx is not readable",
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "printf: the format or a %%s argument at 0x%llx is not readable",
                             (unsigned long long)v.bad);
                 return -1;
             }
@@ -96,7 +96,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             int st = p ? rt->free(rt->ctx, p) : 0;
             if (st) {
                 vm_fault_at(w, i, l, st, "free(0x%llx): not a live device-heap allocation (%s)", (unsigned long long)p,
-                            st == 100 ? "not a heap address" : "double free");
+                            st == PTXI_ILLEGAL_ADDRESS ? "not a heap address" : "double free");
                 return -1;
             }
             break;
@@ -105,7 +105,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             if (assert_fail(w, i, rt, ARG(0, l), ARG(1, l), (unsigned)ARG(2, l), ARG(3, l), l) < 0) return -1;
             break;
         default:
-            vm_fault_at(w, i, l, 13, "call to '%s', an extern function that nothing defines", callee->ir->name);
+            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s', an extern function that nothing defines", callee->ir->name);
             return -1;
         }
     }

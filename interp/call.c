@@ -53,7 +53,7 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
         int l0 = __builtin_ctz(m);
         callee = func_from_addr(fr->fn->prog, fp[l0]);
         if (!callee) {
-            vm_fault_at(w, i, l0, 105, "indirect call through 0x%llx, which is not a function address",
+            vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "indirect call through 0x%llx, which is not a function address",
                         (unsigned long long)fp[l0]);
             return -1;
         }
@@ -73,7 +73,7 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
     int r = vm_push_frame(w, callee, lanes, i, i + 1);
     if (r < 0) {
         /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
-        vm_fault_at(w, i, __builtin_ctz(lanes), 100, r == -2 ? "call to '%s' overflows the per-thread stack"
+        vm_fault_at(w, i, __builtin_ctz(lanes), PTXI_ILLEGAL_ADDRESS, r == -2 ? "call to '%s' overflows the per-thread stack"
                                                               : "call to '%s' nests too deeply", callee->ir->name);
         return -1;
     }

@@ -57,7 +57,7 @@ int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
     bool forced = w->forced;
     w->forced = false;
     if (fl >= 0 || (!have && forced)) {
-        vm_fault_at(w, i, __builtin_ctz(m), 103, "bar.warp.sync: member lane %d can never arrive", fl);
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "bar.warp.sync: member lane %d can never arrive", fl);
         return -1;
     }
     if (!have) return wait_for_members(w, i, m);
@@ -156,7 +156,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         have = gather(w, i, m, members, &fl);
         w->forced = false;
         if (fl >= 0 || (!have && forced)) {
-            vm_fault_at(w, i, __builtin_ctz(m), 103, "%s: lane %d of member mask 0x%08x can never arrive",
+            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "%s: lane %d of member mask 0x%08x can never arrive",
                         vm_op_name[i->op], fl >= 0 ? fl : __builtin_ctz(members & ~m), members);
             return -1;
         }

@@ -31,12 +31,12 @@ static void add_assert_line(vm_fault *f, const char *line) {
     f->asserts_len += n + 1;
 }
 
-void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...) {
+void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, ptxi_status status, const char *fmt, ...) {
     vm_cta *cta = w->cta;
     vm_grid *g = cta->grid;
     bool first = false;
     pthread_mutex_lock(&g->lock);
-    if (status == 102 && (!g->status || g->status == 102)) {
+    if (status == PTXI_ASSERT && (!g->status || g->status == PTXI_ASSERT)) {
         /* every failed assert: one line each, as the GPU prints them */
         char what[1024];
         va_list ap;
@@ -63,7 +63,7 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
                     break;
                 }
         unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
-        if (status == 102)   /* assert: the message is the GPU's line, printed at the next flush */
+        if (status == PTXI_ASSERT)   /* assert: the message is the GPU's line, printed at the next flush */
             snprintf(g->fault->msg, sizeof g->fault->msg, "%s\n", what);
         else
             snprintf(g->fault->msg, sizeof g->fault->msg,
@@ -79,5 +79,5 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char 
     if (first && rt && rt->dbg_fault) rt->dbg_fault(rt->dbg_ctx, w, i, lane, status, g->fault->msg);
     /* A failed assert ends its thread; the others run on, so what they print
      * and their own asserts come out as on a GPU. Every other fault stops the grid. */
-    if (status != 102 || (rt && rt->dbg_fault)) atomic_store(&g->stop, 1);
+    if (status != PTXI_ASSERT || (rt && rt->dbg_fault)) atomic_store(&g->stop, 1);
 }

@@ -211,7 +211,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         if (w->exited != exited)   /* exited threads no longer count toward barriers */
             for (unsigned b = 0; b < 16; b++) vm_check_barrier(cta, b);
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
-            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
+            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT, "watchdog: the launch ran longer than %.3g s",
                         g->cfg->timeout_s);
             return ROUND_FAULT;
         }
@@ -278,8 +278,8 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
 static void out_of_memory(vm_grid *g) {
     pthread_mutex_lock(&g->lock);
     if (!g->status) {
-        g->status = 2;
-        g->fault->status = 2;
+        g->status = PTXI_OUT_OF_MEMORY;
+        g->fault->status = PTXI_OUT_OF_MEMORY;
         snprintf(g->fault->msg, sizeof g->fault->msg, "ptxi: out of host memory for a CTA");
     }
     pthread_mutex_unlock(&g->lock);
@@ -396,7 +396,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     g.chunk *= g.csize;
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
-    if (!ws) rc = 2;
+    if (!ws) rc = PTXI_OUT_OF_MEMORY;
     unsigned slots = cfg->resident ? cfg->resident : 8;
     if (g.csize > 1) slots = (slots + g.csize - 1) / g.csize * g.csize;
     /* A cooperative grid is split evenly (in whole clusters) between the host
@@ -411,12 +411,12 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         }
         ws[k].g = &g;
         ws[k].nslots = slots;
-        if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = 2;
+        if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = PTXI_OUT_OF_MEMORY;
         ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta);   /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
         ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
         ws[k].live = calloc(slots, sizeof *ws[k].live);
-        if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = 2;
+        if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = PTXI_OUT_OF_MEMORY;
     }
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);

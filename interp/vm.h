@@ -13,6 +13,7 @@
 #include "alu.h"
 #include "ir.h"
 #include "mem.h"
+#include "ptxi.h"
 
 #define VM_LANES 32
 #define VM_FULL 0xffffffffu

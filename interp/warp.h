@@ -151,7 +151,7 @@ const vm_func *vm_func_of(const vm_warp *w, const vm_insn *i);
 
 /* Records the first fault of the launch: status, message naming kernel, PTX
  * line, .loc line, block, thread (lane) — then stops the grid. */
-void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...)
+void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, ptxi_status status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* Frame management (call.c). */
