@@ -24,7 +24,9 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
         if (!lanes) continue;
         if (bar->redop) {
             /* bar.red: the result goes to each waiting lane's destination */
-            uint32_t res = bar->redop == 1 ? bar->red : bar->redop == 2 ? (bar->red == bar->arrived) : (bar->red != 0);
+            uint32_t res = bar->redop == VM_BAR_RED_POPC ? bar->red
+                         : bar->redop == VM_BAR_RED_AND ? (bar->red == bar->arrived)
+                                                         : (bar->red != 0);
             vm_frame *f = &w->frames[w->depth - 1];
             for (int l = 0; l < VM_LANES; l++) {
                 const vm_insn *bi = w->lpc[l] - 1;
@@ -43,8 +45,8 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
 }
 
 /* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
- * b = thread count (when VM_F_SIGNED set), c = predicate for bar.red;
- * x = 1 for arrive-only, redop in sz (1 popc, 2 and, 3 or). */
+ * b = thread count (when x has VM_BAR_COUNTED), c = predicate for bar.red;
+ * x has VM_BAR_ARRIVE_ONLY for bar.arrive, sz the vm_bar_red_op of bar.red. */
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     vm_cta *cta = w->cta;
     uint8_t *fb = w->frames[w->depth - 1].fb;
@@ -52,7 +54,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     uint32_t id = ((uint32_t *)(fb + i->a))[l0];
     if (id >= 16) { vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier id %u out of range (0..15)", id); return -1; }
     vm_barrier *bar = &cta->bars[id];
-    uint32_t count = i->flags & VM_F_SIGNED ? ((uint32_t *)(fb + i->b))[l0] : 0;
+    uint32_t count = i->x & VM_BAR_COUNTED ? ((uint32_t *)(fb + i->b))[l0] : 0;
     if (count && (count % 32 || count > cta->nthreads + 31)) {
         vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier thread count %u is not a multiple of 32 within the block", count);
         return -1;
@@ -65,7 +67,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     }
     bar->arrived += (uint32_t)__builtin_popcount(m);
     vm_set_lpc(w, w->mask, i + 1);
-    if (!(i->x & 1)) {
+    if (!(i->x & VM_BAR_ARRIVE_ONLY)) {
         w->blocked |= m;
         w->barwait[id] |= m;
     }

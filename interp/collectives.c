@@ -12,11 +12,8 @@
 /* Collective operand layout: d = destination, a = source, b = lane/offset
  * (shfl) , c = clamp/segment (shfl), imm = frame offset of the member mask,
  * p = vm_alu with the optional predicate destination in d[1] and predicate
- * source in s[0]; x = mode. */
-enum { SH_IDX, SH_UP, SH_DOWN, SH_BFLY };
-enum { VO_ALL, VO_ANY, VO_UNI, VO_BALLOT };
-enum { MA_ANY, MA_ALL };
-enum { RX_ADD, RX_MIN, RX_MAX, RX_AND, RX_OR, RX_XOR, RX_MINS, RX_MAXS };
+ * source in s[0]; x = mode (vm.h: vm_shfl_mode, vm_vote_mode, vm_match_mode,
+ * vm_redux_op). */
 
 /* Lanes that wait here until the rest of the member mask arrives. */
 static int wait_for_members(vm_warp *w, const vm_insn *i, uint32_t m) {
@@ -70,13 +67,13 @@ int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
 
 static uint32_t fold(unsigned op, uint32_t x, uint32_t y) {
     switch (op) {
-    case RX_ADD: return x + y;
-    case RX_MIN: return x < y ? x : y;
-    case RX_MAX: return x > y ? x : y;
-    case RX_MINS: return (int32_t)x < (int32_t)y ? x : y;
-    case RX_MAXS: return (int32_t)x > (int32_t)y ? x : y;
-    case RX_AND: return x & y;
-    case RX_OR: return x | y;
+    case VM_REDUX_ADD: return x + y;
+    case VM_REDUX_MIN: return x < y ? x : y;
+    case VM_REDUX_MAX: return x > y ? x : y;
+    case VM_REDUX_MINS: return (int32_t)x < (int32_t)y ? x : y;
+    case VM_REDUX_MAXS: return (int32_t)x > (int32_t)y ? x : y;
+    case VM_REDUX_AND: return x & y;
+    case VM_REDUX_OR: return x | y;
     default: return x ^ y;
     }
 }
@@ -88,9 +85,9 @@ static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t s
     uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
     int j;
     switch (mode) {
-    case SH_UP: j = l - (int)bv; *ok = j >= (int)maxl; break;
-    case SH_DOWN: j = l + (int)bv; *ok = j <= (int)maxl; break;
-    case SH_BFLY: j = l ^ (int)bv; *ok = j <= (int)maxl; break;
+    case VM_SHFL_UP: j = l - (int)bv; *ok = j >= (int)maxl; break;
+    case VM_SHFL_DOWN: j = l + (int)bv; *ok = j <= (int)maxl; break;
+    case VM_SHFL_BFLY: j = l ^ (int)bv; *ok = j <= (int)maxl; break;
     default: j = (int)(minl | (bv & ~seg)); *ok = j <= (int)maxl; break;
     }
     return (*ok ? j : l) & 31;
@@ -116,8 +113,8 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
     const vm_alu *o = i->p;
     uint32_t *pd = o && o->d[1].kind == VM_K_PRED ? (uint32_t *)(fb + o->d[1].off) : NULL;
     /* the whole-warp forms reductions and scans use: one shifted or permuted copy */
-    if (!seg && ((i->x == SH_DOWN && cv == 31) || (i->x == SH_UP && cv == 0))) {
-        bool down = i->x == SH_DOWN;
+    if (!seg && ((i->x == VM_SHFL_DOWN && cv == 31) || (i->x == VM_SHFL_UP && cv == 0))) {
+        bool down = i->x == VM_SHFL_DOWN;
         memcpy(d, src, sizeof src);   /* lanes without a source keep their own value */
         if (down) memcpy(d, src + bv, (VM_LANES - bv) * sizeof *src);
         else memcpy(d + bv, src, (VM_LANES - bv) * sizeof *src);
@@ -125,7 +122,7 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
         if (pd) *pd = down ? ok : ~((1u << bv) - 1);
         return true;
     }
-    if (!seg && cv == 31 && i->x == SH_BFLY) {
+    if (!seg && cv == 31 && i->x == VM_SHFL_BFLY) {
         for (int l = 0; l < VM_LANES; l++) d[l] = src[l ^ bv];
         if (pd) *pd = ~0u;
         return true;
@@ -193,11 +190,11 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         for (int l = 0; l < VM_LANES; l++)
             if (have >> l & 1) {
                 uint32_t act = have & mm[l], pred = pv & act;
-                if (i->x == VO_BALLOT) d[l] = pred;
-                else res |= (uint32_t)(i->x == VO_ALL ? pred == act : i->x == VO_ANY ? pred != 0
+                if (i->x == VM_VOTE_BALLOT) d[l] = pred;
+                else res |= (uint32_t)(i->x == VM_VOTE_ALL ? pred == act : i->x == VM_VOTE_ANY ? pred != 0
                                                                           : (pred == 0 || pred == act)) << l;
             }
-        if (i->x != VO_BALLOT) {
+        if (i->x != VM_VOTE_BALLOT) {
             uint32_t *p = (uint32_t *)(fb + i->d);
             *p = (*p & ~have) | (res & have);
         }
@@ -214,7 +211,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 uint32_t same = 0, act = have & mm[l];
                 for (int k = 0; k < VM_LANES; k++)
                     if (act >> k & 1 && v[k] == v[l]) same |= 1u << k;
-                if (i->x == MA_ANY) d[l] = same;
+                if (i->x == VM_MATCH_ANY) d[l] = same;
                 else {
                     bool all = same == act;
                     d[l] = all ? act : 0;

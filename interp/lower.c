@@ -744,7 +744,8 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
     case IR_OP_ACTIVEMASK: vi.op = VM_ACTIVEMASK; break;
     case IR_OP_SHFL:
         vi.op = VM_SHFL;
-        vi.x = has(in, IR_MOD_UP) ? 1 : has(in, IR_MOD_DOWN) ? 2 : has(in, IR_MOD_BFLY) ? 3 : 0;
+        vi.x = has(in, IR_MOD_UP) ? VM_SHFL_UP : has(in, IR_MOD_DOWN) ? VM_SHFL_DOWN : has(in, IR_MOD_BFLY) ? VM_SHFL_BFLY
+                                                                                           : VM_SHFL_IDX;
         if (n < 4) { FAIL(lc, "shfl needs 4 or 5 operands"); return; }
         vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
         vi.b = src_opnd(lc, &o[2], IR_T_B32).off;
@@ -753,14 +754,15 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
         break;
     case IR_OP_VOTE:
         vi.op = VM_VOTE;
-        vi.x = has(in, IR_MOD_ALL) ? 0 : has(in, IR_MOD_ANY) ? 1 : has(in, IR_MOD_UNI) ? 2 : 3;
+        vi.x = has(in, IR_MOD_ALL) ? VM_VOTE_ALL : has(in, IR_MOD_ANY) ? VM_VOTE_ANY : has(in, IR_MOD_UNI) ? VM_VOTE_UNI
+                                                                                          : VM_VOTE_BALLOT;
         vi.a = src_opnd(lc, &(ir_operand){.kind = o[1].kind, .reg = o[1].reg, .ival = o[1].ival}, IR_T_PRED).off;
         vi.b = o[1].neg ? VM_FULL : 0;
         vi.imm = n > 2 ? src_opnd(lc, &o[2], IR_T_B32).off : konst(lc, VM_FULL, false);
         break;
     case IR_OP_MATCH:
         vi.op = VM_MATCH;
-        vi.x = has(in, IR_MOD_ALL) ? 1 : 0;
+        vi.x = has(in, IR_MOD_ALL) ? VM_MATCH_ALL : VM_MATCH_ANY;
         if (ir_type_bytes[ty(in, 0)] == 8) vi.flags |= VM_F_D64;
         vi.a = src_opnd(lc, &o[1], ty(in, 0)).off;
         vi.imm = src_opnd(lc, &o[2], IR_T_B32).off;
@@ -768,8 +770,12 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
     case IR_OP_REDUX: {
         vi.op = VM_REDUX;
         bool s = ty(in, 0) == IR_T_S32;
-        vi.x = has(in, IR_MOD_ADD) ? 0 : has(in, IR_MOD_MIN) ? (s ? 6 : 1) : has(in, IR_MOD_MAX) ? (s ? 7 : 2)
-             : has(in, IR_MOD_AND) ? 3 : has(in, IR_MOD_OR) ? 4 : 5;
+        vi.x = has(in, IR_MOD_ADD)   ? VM_REDUX_ADD
+             : has(in, IR_MOD_MIN) ? (s ? VM_REDUX_MINS : VM_REDUX_MIN)
+             : has(in, IR_MOD_MAX) ? (s ? VM_REDUX_MAXS : VM_REDUX_MAX)
+             : has(in, IR_MOD_AND) ? VM_REDUX_AND
+             : has(in, IR_MOD_OR)  ? VM_REDUX_OR
+                                   : VM_REDUX_XOR;
         vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
         vi.imm = src_opnd(lc, &o[2], IR_T_B32).off;
         break;
@@ -790,15 +796,15 @@ static void lower_bar(lctx *lc, const ir_insn *in) {
     uint32_t k = 0;
     if (has(in, IR_MOD_RED)) {
         vi.op = VM_BAR_RED;
-        vi.sz = has(in, IR_MOD_POPC) ? 1 : has(in, IR_MOD_AND) ? 2 : 3;
+        vi.sz = has(in, IR_MOD_POPC) ? VM_BAR_RED_POPC : has(in, IR_MOD_AND) ? VM_BAR_RED_AND : VM_BAR_RED_OR;
         vi.d = dst_opnd(lc, &in->opnds[k++]).off;
     }
-    if (has(in, IR_MOD_ARRIVE)) vi.x = 1;
+    if (has(in, IR_MOD_ARRIVE)) vi.x = VM_BAR_ARRIVE_ONLY;
     vi.a = k < in->nopnds ? src_opnd(lc, &in->opnds[k++], IR_T_B32).off : konst(lc, 0, false);
     uint32_t rest = in->nopnds - k;
     if ((vi.op == VM_BAR_RED && rest == 2) || (vi.op == VM_BAR && rest == 1)) {
         vi.b = src_opnd(lc, &in->opnds[k++], IR_T_B32).off;
-        vi.flags |= VM_F_SIGNED;
+        vi.x |= VM_BAR_COUNTED;
     }
     if (vi.op == VM_BAR_RED) {
         const ir_operand *p = &in->opnds[k];

@@ -71,6 +71,22 @@ enum {
     VM_F_STRONG = 128,         /* ld/st .volatile/.relaxed/.acquire/.release/.mmio: a host atomic access */
 };
 
+/* Modes of the warp collectives and barriers, chosen by lowering (lower.c)
+ * and carried out by collectives.c and barrier.c: shfl, vote and match in x,
+ * redux's operation in x (MINS/MAXS: the signed forms), bar.red's in sz, and
+ * bar's x a set of VM_BAR_* bits. */
+enum vm_shfl_mode { VM_SHFL_IDX, VM_SHFL_UP, VM_SHFL_DOWN, VM_SHFL_BFLY };
+enum vm_vote_mode { VM_VOTE_ALL, VM_VOTE_ANY, VM_VOTE_UNI, VM_VOTE_BALLOT };
+enum vm_match_mode { VM_MATCH_ANY, VM_MATCH_ALL };
+enum vm_redux_op {
+    VM_REDUX_ADD, VM_REDUX_MIN, VM_REDUX_MAX, VM_REDUX_AND, VM_REDUX_OR, VM_REDUX_XOR, VM_REDUX_MINS, VM_REDUX_MAXS
+};
+enum vm_bar_red_op { VM_BAR_RED_POPC = 1, VM_BAR_RED_AND, VM_BAR_RED_OR };
+enum {
+    VM_BAR_ARRIVE_ONLY = 1,    /* bar.arrive: no wait */
+    VM_BAR_COUNTED = 2,        /* b holds the thread count the barrier waits for */
+};
+
 /* State spaces as the memory handlers see them. */
 enum { VM_SP_GLOBAL, VM_SP_SHARED, VM_SP_LOCAL, VM_SP_CONST, VM_SP_GENERIC, VM_SP_KPARAM, VM_SP_FPARAM };
 
