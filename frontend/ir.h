@@ -51,6 +51,12 @@ typedef enum ir_type {
 
 typedef enum ir_type_class { IR_TC_NONE, IR_TC_BITS, IR_TC_UINT, IR_TC_SINT, IR_TC_FLOAT, IR_TC_PRED, IR_TC_OPAQUE } ir_type_class;
 
+/* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports
+ * ptxi_ names only (ptxi.map): the symbols carry the prefix. */
+#define ir_type_name ptxi_ir_type_name
+#define ir_type_bytes ptxi_ir_type_bytes
+#define ir_type_class_of ptxi_ir_type_class_of
+#define ir_sreg_name ptxi_ir_sreg_name
 extern const char *const ir_type_name[IR_T__COUNT];
 extern const uint8_t ir_type_bytes[IR_T__COUNT];
 extern const uint8_t ir_type_class_of[IR_T__COUNT];

@@ -18,7 +18,7 @@ _Static_assert(sizeof(vm_tmap) == 128, "a tensor map is 128 bytes");
 
 static const uint32_t swz_span[4] = {0, 32, 64, 128};
 
-/* The rules both encoders share (see vm_tmap_encode_tiled), checked while
+/* The rules both encoders share (see ptxi_tmap_encode_tiled), checked while
  * filling *t; `inner` is the number of elements of dimension 0 one copy moves.
  * Returns 0 or 1. */
 static int encode_common(vm_tmap *t, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
@@ -55,7 +55,7 @@ static int encode_common(vm_tmap *t, unsigned dtype, unsigned rank, uint64_t gad
     return 0;
 }
 
-int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+int ptxi_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
                          const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
                          unsigned swizzle, unsigned l2promo, unsigned oobfill) {
     if (!map || !box || rank < 1 || rank > 5) return 1;
@@ -71,7 +71,14 @@ int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gadd
     return 0;
 }
 
-int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+int ptxi_tmap_replace_address(void *map, uint64_t gaddr) {
+    vm_tmap *m = map;
+    if (!m || m->magic != VM_TMAP_MAGIC || gaddr % 16) return 1;
+    m->base = gaddr;
+    return 0;
+}
+
+int ptxi_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
                           const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
                           uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
                           unsigned l2promo, unsigned oobfill) {

@@ -1,11 +1,13 @@
 /* async_tensor.h — the tensor map ptxi uses for the tensor forms of the bulk
  * asynchronous copies (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor):
- * its 128-byte layout, and the encoder the runtime's cuTensorMapEncodeTiled
- * is to call. Numeric arguments use the CUDA driver's enum values. */
+ * its 128-byte layout (the encoders: include/ptxi_private.h). Numeric fields
+ * use the CUDA driver's enum values. */
 #ifndef PTXI_ASYNC_TENSOR_H
 #define PTXI_ASYNC_TENSOR_H
 
 #include <stdint.h>
+
+#include "ptxi_private.h"
 
 #define VM_TMAP_MAGIC 0x544d4150u  /* "PAMT" in memory: not a CUtensorMap of the real driver */
 
@@ -29,24 +31,6 @@ enum { VM_TMAP_TILE, VM_TMAP_IM2COL };
 enum { VM_TM_U8, VM_TM_U16, VM_TM_U32, VM_TM_S32, VM_TM_U64, VM_TM_S64, VM_TM_F16, VM_TM_F32, VM_TM_F64,
        VM_TM_BF16, VM_TM_F32_FTZ, VM_TM_TF32, VM_TM_TF32_FTZ, VM_TM__COUNT };
 
-/* cuTensorMapEncodeTiled: fills *map (128 bytes). Returns 0, or 1
- * (CUDA_ERROR_INVALID_VALUE) when an argument breaks the driver's rules:
- * rank 1..5, address 16-aligned, dimensions 1..2^32, strides multiples of 16
- * below 2^40, box 1..256 with its inner extent a multiple of 16 bytes (and at
- * most the swizzle span), element strides 1..8. */
-int vm_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
-                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
-                         unsigned swizzle, unsigned l2promo, unsigned oobfill);
-
-/* cuTensorMapEncodeIm2col: as vm_tmap_encode_tiled, for a tensor of rank
- * 3..5 (channels, rank-2 spatial dimensions, batch). Its own rules: corners
- * of the spatial dimensions within [-2^15, 2^15) (rank 3), [-2^7, 2^7) (rank
- * 4) or [-2^4, 2^4) (rank 5), a bounding box of non-zero extent in each,
- * channelsPerPixel 1..256 (its bytes a multiple of 16 and at most the swizzle
- * span), pixelsPerColumn 1..1024. */
-int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
-                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
-                          uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
-                          unsigned l2promo, unsigned oobfill);
+/* The encoders the runtime libraries call: ptxi_private.h. */
 
 #endif

@@ -21,6 +21,10 @@ enum { VM_SH_NONE = 0, VM_SH_GLOBAL = 1, VM_SH_CONST = 2, VM_SH_PARAM = 3, VM_SH
  * VM_SHARED_WIN + a is shared address a of the running CTA; VM_LOCAL_WIN + a is
  * local address a of the running thread. Both windows are reserved (PROT_NONE)
  * in the host address space so nothing else can live there. */
+/* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports
+ * ptxi_ names only (ptxi.map): the symbols carry the prefix. */
+#define vm_shared_win ptxi_vm_shared_win
+#define vm_local_win ptxi_vm_local_win
 extern uint64_t vm_shared_win, vm_local_win;
 #define VM_WIN_SIZE ((uint64_t)1 << 32)
 

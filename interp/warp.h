@@ -171,6 +171,9 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 bool vm_shfl_full(uint8_t *fb, const vm_insn *i);   /* the converged full-mask shfl.sync, or false */
 int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
+/* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports
+ * ptxi_ names only (ptxi.map): the symbols carry the prefix. */
+#define vm_sreg_value ptxi_vm_sreg_value
 /* The special register an instruction reads (i->x = ir_sreg, i->sz = component) for lane l. */
 uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l);
 /* Releases named barrier b of the CTA if every thread it waits for has arrived (barrier.c). */

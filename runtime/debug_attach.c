@@ -3,12 +3,12 @@
  * lower with (vm.h), and so does the fault hook. */
 #include "rt.h"
 
-void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data) {
+void ptxi_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data) {
     ctx->vmrt.dbg = fn;
     ctx->vmrt.dbg_ctx = data;
 }
 
-void rt_attach_fault_hook(ptxi_ctx *ctx,
-                          void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *)) {
+void ptxi_attach_fault_hook(ptxi_ctx *ctx,
+                            void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *)) {
     ctx->vmrt.dbg_fault = fn;
 }

@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports
+ * ptxi_ names only (ptxi.map): the symbols carry the prefix. */
+#define num_parse_u64 ptxi_num_parse_u64
+
 /* Decimal, 0x hex or 0 octal, no sign, at most max. */
 bool num_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /* Like num_parse_u64 with an optional '-', within [min, max]. */

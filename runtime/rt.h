@@ -12,6 +12,7 @@
 #include "heap.h"
 #include "printf_fifo.h"
 #include "ptxi.h"
+#include "ptxi_private.h"
 #include "vm.h"
 
 typedef struct rt_bind {
@@ -117,12 +118,10 @@ void rt_streams_release(ptxi_ctx *ctx);
 /* Records an error as the last error (and as the sticky one when it is). */
 ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);
 
-/* Sanitize mode (sanitize.c): the process's sanitizer (NULL in a normal run),
- * turning it on for a new context, and the record of an API call that failed. */
-struct vm_san *rt_sanitizer(void);
+/* Sanitize mode (sanitize.c; the sanitizer itself and the record of a failed
+ * API call: ptxi_private.h): turning it on for a new context. */
 void rt_sanitize_ctx(ptxi_ctx *ctx);
 void rt_sanitize_ctx_end(ptxi_ctx *ctx);   /* before its memory goes: the leak check */
-void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg);
 /* Writes pending printf records and reports: the flush points call this. */
 void rt_flush(ptxi_ctx *ctx);
 void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

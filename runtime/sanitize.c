@@ -64,13 +64,13 @@ static void create(void) {
     if (san) atexit(at_exit);
 }
 
-vm_san *rt_sanitizer(void) {
+vm_san *ptxi_sanitizer(void) {
     pthread_once(&once, create);
     return san;
 }
 
 void rt_sanitize_ctx(ptxi_ctx *ctx) {
-    vm_san *s = rt_sanitizer();
+    vm_san *s = ptxi_sanitizer();
     if (!s) return;
     vm_arena_set_exact(&ctx->arena);
     ctx->vmrt.san = s;
@@ -87,8 +87,8 @@ void rt_sanitize_ctx_end(ptxi_ctx *ctx) {
     if (first) leak_check();
 }
 
-void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
-    vm_san *s = rt_sanitizer();
+void ptxi_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
+    vm_san *s = ptxi_sanitizer();
     if (!s) return;
     char text[512];
     snprintf(text, sizeof text,

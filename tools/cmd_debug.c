@@ -51,8 +51,8 @@ static void session_end(dbg *d) {
 static int session_start(dbg *d) {
     if (ptxi_ctx_create(&d->ctx, &d->lo.co)) return cli_bad(&d->lo, "cannot create a context");
     ptxi_ctx_set_output(d->ctx, stdout, stdout);
-    rt_attach_debugger(d->ctx, dbg_hook, d);
-    rt_attach_fault_hook(d->ctx, dbg_fault_hook);
+    ptxi_attach_debugger(d->ctx, dbg_hook, d);
+    ptxi_attach_fault_hook(d->ctx, dbg_fault_hook);
     ptxi_module *m;
     ptxi_status st = ptxi_module_load_file(d->ctx, ptx_file, &m);
     if (st) {

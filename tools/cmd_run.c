@@ -53,7 +53,7 @@ int cmd_run(int argc, char **argv) {
     const char *path = argv[optind];
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &l.co)) return cli_bad(&l, "cannot create a context");
-    vm_san *san = rt_sanitizer();
+    vm_san *san = ptxi_sanitizer();
     if (san) printf("========= COMPUTE-SANITIZER\n"), fflush(stdout);
     int rc = 2;
     ptxi_module *m;

@@ -13,14 +13,10 @@
 #include <stdio.h>
 
 #include "launch_opts.h"
+#include "ptxi_private.h"
 #include "rt.h"
 #include "warp.h"
 
-/* runtime/debug_attach.c: installs the hooks; must precede module loads. */
-void rt_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data);
-/* The fault hook (vm_runtime.dbg_fault): called with the warp intact at a fault. */
-void rt_attach_fault_hook(ptxi_ctx *ctx,
-                          void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *));
 
 #define DBG_MAX_BP 64
 #define DBG_MAX_WATCH 8

@@ -75,8 +75,8 @@ void dbg_app_attach(ptxi_ctx *ctx, const char *how) {
         if (write(fd, "1", 1) != 1) {}
         close(fd);
     }
-    rt_attach_debugger(ctx, dbg_hook, &D);
-    rt_attach_fault_hook(ctx, dbg_fault_hook);
+    ptxi_attach_debugger(ctx, dbg_hook, &D);
+    ptxi_attach_fault_hook(ctx, dbg_fault_hook);
 }
 
 static char **split_lines(const char *text, size_t len, uint32_t *n) {

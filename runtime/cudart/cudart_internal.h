@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "ptxi.h"
+#include "ptxi_private.h"
 
 #define CR_EXPORT __attribute__((visibility("default")))
 
@@ -32,10 +33,6 @@ cudaError_t cr_init_ex(bool promote);
 void cr_late_registration(void);
 /* Records e as the calling thread's last error (unless success) and returns it. */
 cudaError_t cr_ret(cudaError_t e);
-/* Sanitize mode, in libptxi (runtime/rt.h): the sanitizer, NULL in a normal run,
- * and the record of a failed API call. */
-struct vm_san *rt_sanitizer(void);
-void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg);
 /* Maps a ptxi status, makes a sticky one the context's sticky error, records it. */
 cudaError_t cr_st(ptxi_status s);
 cudaError_t cr_map(ptxi_status s);

@@ -1,11 +1,11 @@
 /* driver_entry.c — cudaGetDriverEntryPoint(ByVersion): the driver functions a
  * runtime program may ask for by name. ptxi has no driver; it answers the ones
  * device code needs from the host — today cuTensorMapEncodeTiled and
- * cuTensorMapEncodeIm2col, which build the tensor maps of cp.async.bulk.tensor (interp/async_tensor.h). */
+ * cuTensorMapEncodeIm2col, which build the tensor maps of cp.async.bulk.tensor (include/ptxi_private.h). */
 #include <string.h>
 
 #include "cudart_internal.h"
-#include "async_tensor.h"
+#include "ptxi_private.h"
 
 /* CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
  *     const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
@@ -13,7 +13,7 @@
 static int encode_tiled(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, int il, int sw,
                         int l2, int oob) {
-    return vm_tmap_encode_tiled(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, box,
+    return ptxi_tmap_encode_tiled(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, box,
                                 estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
 }
 
@@ -24,7 +24,7 @@ static int encode_tiled(void *map, int dtype, unsigned rank, void *gaddr, const 
 static int encode_im2col(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
                          uint32_t pixels, const uint32_t *estrides, int il, int sw, int l2, int oob) {
-    return vm_tmap_encode_im2col(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, lower, upper,
+    return ptxi_tmap_encode_im2col(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, lower, upper,
                                  channels, pixels, estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
 }
 

@@ -69,8 +69,8 @@ _Thread_local const char *cr_api;
 /* Sanitize mode: a failed call is recorded under the name of the API call
  * that returns it (CR_ENTER notes it). */
 static void sanitize_record(cudaError_t e) {
-    if (e == cudaErrorNotReady || !cr_api || !rt_sanitizer()) return;
-    rt_sanitize_api_error(cr_api, cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
+    if (e == cudaErrorNotReady || !cr_api || !ptxi_sanitizer()) return;
+    ptxi_sanitize_api_error(cr_api, cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
 }
 
 cudaError_t cr_ret(cudaError_t e) {

@@ -15,6 +15,7 @@
 
 #include "entry_points.h"
 #include "ptxi.h"
+#include "ptxi_private.h"
 
 #define CD_EXPORT __attribute__((visibility("default")))
 /* Another exported name for the same function (a _ptds/_ptsz form, or a legacy

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "async_tensor.h"
 #include "driver.h"
 
 /* The kernel behind a CUfunction or CUkernel, checked against the current context:
@@ -352,7 +351,7 @@ CD_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDat
                                           CUtensorMapFloatOOBfill oobFill) {
     if (!tensorMap || !globalDim || !boxDim || !elementStrides || (tensorRank > 1 && !globalStrides))
         return CUDA_ERROR_INVALID_VALUE;
-    return vm_tmap_encode_tiled(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
+    return ptxi_tmap_encode_tiled(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
                                 globalDim, globalStrides, boxDim, elementStrides, (unsigned)interleave,
                                 (unsigned)swizzle, (unsigned)l2Promotion, (unsigned)oobFill)
                ? CUDA_ERROR_INVALID_VALUE
@@ -366,7 +365,7 @@ CD_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDa
                                            cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
                                            CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
                                            CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
-    return vm_tmap_encode_im2col(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
+    return ptxi_tmap_encode_im2col(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
                                  globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
                                  pixelsPerColumn, elementStrides, (unsigned)interleave, (unsigned)swizzle,
                                  (unsigned)l2Promotion, (unsigned)oobFill)
@@ -376,8 +375,6 @@ CD_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDa
 
 /* The map's global address, checked as cuTensorMapEncodeTiled checks it (16-byte aligned). */
 CD_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) {
-    vm_tmap *m = (vm_tmap *)tensorMap;
-    if (!m || m->magic != VM_TMAP_MAGIC || (uintptr_t)globalAddress % 16) return CUDA_ERROR_INVALID_VALUE;
-    m->base = (uint64_t)(uintptr_t)globalAddress;
-    return CUDA_SUCCESS;
+    return ptxi_tmap_replace_address(tensorMap, (uint64_t)(uintptr_t)globalAddress) ? CUDA_ERROR_INVALID_VALUE
+                                                                                   : CUDA_SUCCESS;
 }

@@ -116,7 +116,7 @@ static uint8_t *run_case(const icase *tc)
     strides[0] = tc->dims[0] * esz;
     for (unsigned d = 1; d + 1 < tc->rank; d++) strides[d] = strides[d - 1] * tc->dims[d];
     vm_tmap tm;
-    cr_assert_eq(vm_tmap_encode_im2col(&tm, tc->dtype, tc->rank, g, tc->dims, strides, tc->lower, tc->upper, tc->cpp,
+    cr_assert_eq(ptxi_tmap_encode_im2col(&tm, tc->dtype, tc->rank, g, tc->dims, strides, tc->lower, tc->upper, tc->cpp,
                                        tc->ppc, tc->estr, 0, tc->swz, 0, tc->oob), 0, "%s: encode", tc->name);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     uint32_t rank = tc->rank, nbytes = (uint32_t)(tc->cpp * tc->ppc * esz);
@@ -151,7 +151,7 @@ Test(im2col, tile_map_refused)
     uint64_t dims[3] = {4, 8, 4}, strides[2] = {16, 128};
     uint32_t box[3] = {4, 8, 2}, es[3] = {1, 1, 1};
     vm_tmap tm;
-    cr_assert_eq(vm_tmap_encode_tiled(&tm, U32, 3, g, dims, strides, box, es, 0, 0, 0, 0), 0);
+    cr_assert_eq(ptxi_tmap_encode_tiled(&tm, U32, 3, g, dims, strides, box, es, 0, 0, 0, 0), 0);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     uint32_t rank = 3, nbytes = 256;
     int32_t c = 0;
@@ -233,7 +233,7 @@ static int encode_rule(const erule *e)
     int lower[3] = {e->lower0, -1, -1}, upper[3] = {e->upper0, -1, -1};
     uint32_t es[5] = {1, e->estr1, 1, 1, 1};
     vm_tmap tm;
-    return vm_tmap_encode_im2col(&tm, e->dtype, e->rank, 0x10000 + e->addr_off, dims, strides, lower, upper, e->cpp,
+    return ptxi_tmap_encode_im2col(&tm, e->dtype, e->rank, 0x10000 + e->addr_off, dims, strides, lower, upper, e->cpp,
                                  e->ppc, es, 0, e->swz, 0, 0);
 }
 
@@ -279,7 +279,7 @@ Test(im2col, encode_rules)
     uint64_t dims[4] = {16, 8, 8, 2}, strides[3] = {64, 512, 4096};
     int lo[2] = {-1, -1};
     uint32_t es[4] = {1, 1, 1, 1};
-    cr_expect_neq(vm_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, NULL, 16, 32, es, 0, 0, 0, 0), 0);
-    cr_expect_neq(vm_tmap_encode_im2col(NULL, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, es, 0, 0, 0, 0), 0);
-    cr_expect_neq(vm_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, NULL, 0, 0, 0, 0), 0);
+    cr_expect_neq(ptxi_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, NULL, 16, 32, es, 0, 0, 0, 0), 0);
+    cr_expect_neq(ptxi_tmap_encode_im2col(NULL, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, es, 0, 0, 0, 0), 0);
+    cr_expect_neq(ptxi_tmap_encode_im2col(&tm, U32, 4, 0x10000, dims, strides, lo, lo, 16, 32, NULL, 0, 0, 0, 0), 0);
 }

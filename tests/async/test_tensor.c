@@ -93,7 +93,7 @@ static uint8_t *run_case(const tcase *tc, size_t *len)
     cr_assert_eq(ptxi_memcpy_htod(ctx, fill, f, sizeof f), PTXI_SUCCESS);
     uint64_t strides[2] = {tc->dims[0] * 4, tc->dims[0] * tc->dims[1] * 4};
     vm_tmap tm;
-    cr_assert_eq(vm_tmap_encode_tiled(&tm, tc->dtype, (unsigned)tc->rank, g, tc->dims, strides, tc->box, tc->estr, 0,
+    cr_assert_eq(ptxi_tmap_encode_tiled(&tm, tc->dtype, (unsigned)tc->rank, g, tc->dims, strides, tc->box, tc->estr, 0,
                                       tc->swz, 0, tc->oob), 0);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     uint32_t mode = (uint32_t)tc->mode, rank = (uint32_t)tc->rank, nbytes = 4;
@@ -220,23 +220,23 @@ Test(tensor, encoder_rules)
     vm_tmap m;
     uint64_t dims[2] = {40, 24}, strides[1] = {160}, bad_stride[1] = {168};
     uint32_t box[2] = {16, 8}, estr[2] = {1, 1}, big_box[2] = {512, 8}, odd_box[2] = {3, 8}, zero_e[2] = {0, 1};
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 0, 0, 0), 0);
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 0, 0, 0), 0);
     cr_expect_eq(m.magic, VM_TMAP_MAGIC);
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10008, dims, strides, box, estr, 0, 0, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10008, dims, strides, box, estr, 0, 0, 0, 0), 1,
                  "address not 16-byte aligned");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, bad_stride, box, estr, 0, 0, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, bad_stride, box, estr, 0, 0, 0, 0), 1,
                  "stride not a multiple of 16");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, big_box, estr, 0, 0, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, big_box, estr, 0, 0, 0, 0), 1,
                  "box over 256");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, odd_box, estr, 0, 0, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, odd_box, estr, 0, 0, 0, 0), 1,
                  "inner box extent of 12 bytes");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, zero_e, 0, 0, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, zero_e, 0, 0, 0, 0), 1,
                  "element stride 0");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 1, 0, 0), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 1, 0, 0), 1,
                  "64-byte inner box with a 32-byte swizzle");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 0, 0, 1), 1,
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 2, 0x10000, dims, strides, box, estr, 0, 0, 0, 1), 1,
                  "NaN fill of an integer type");
-    cr_expect_eq(vm_tmap_encode_tiled(&m, VM_TM_U32, 6, 0x10000, dims, strides, box, estr, 0, 0, 0, 0), 1, "rank 6");
+    cr_expect_eq(ptxi_tmap_encode_tiled(&m, VM_TM_U32, 6, 0x10000, dims, strides, box, estr, 0, 0, 0, 0), 1, "rank 6");
 }
 
 /* tensormap.replace on a map in global memory, then a load with it: the
@@ -292,7 +292,7 @@ static void replace_case(const char *name, const char *insn, uint64_t value, boo
     uint64_t dims[2] = {40, 24}, strides[1] = {160};
     uint32_t box[2] = {box0, 8}, estr[2] = {1, 1};
     vm_tmap tm;
-    cr_assert_eq(vm_tmap_encode_tiled(&tm, dtype, 2, g, dims, strides, box, estr, 0, 0, 0, 0), 0);
+    cr_assert_eq(ptxi_tmap_encode_tiled(&tm, dtype, 2, g, dims, strides, box, estr, 0, 0, 0, 0), 0);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     if (value_is_offset) value += g;
     void *args[] = {&map, &value, &c0, &c1, &nbytes, &dump};

@@ -1,0 +1,52 @@
+/* ptxi_private.h — what libptxi.so exports beyond ptxi.h, for ptxi's own
+ * libraries only (libcudart.so.13, libcuda.so.1 and the debugger inside
+ * them): not installed, no stability promised. libptxi.so exports ptxi_ names
+ * only (ptxi.map), so these carry the prefix too. */
+#ifndef PTXI_PRIVATE_H
+#define PTXI_PRIVATE_H
+
+#include <stdint.h>
+
+#include "ptxi.h"
+
+/* ---- tensor maps (interp/async_tensor.c) ----
+ * cuTensorMapEncodeTiled: fills *map (128 bytes). Returns 0, or 1
+ * (CUDA_ERROR_INVALID_VALUE) when an argument breaks the driver's rules:
+ * rank 1..5, address 16-aligned, dimensions 1..2^32, strides multiples of 16
+ * below 2^40, box 1..256 with its inner extent a multiple of 16 bytes (and at
+ * most the swizzle span), element strides 1..8. Numeric arguments use the
+ * CUDA driver's enum values. */
+int ptxi_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                           const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
+                           unsigned swizzle, unsigned l2promo, unsigned oobfill);
+/* cuTensorMapEncodeIm2col: as ptxi_tmap_encode_tiled, for a tensor of rank
+ * 3..5 (channels, rank-2 spatial dimensions, batch). Its own rules: corners
+ * of the spatial dimensions within [-2^15, 2^15) (rank 3), [-2^7, 2^7) (rank
+ * 4) or [-2^4, 2^4) (rank 5), a bounding box of non-zero extent in each,
+ * channelsPerPixel 1..256 (its bytes a multiple of 16 and at most the swizzle
+ * span), pixelsPerColumn 1..1024. */
+int ptxi_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
+                            const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
+                            uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
+                            unsigned l2promo, unsigned oobfill);
+/* cuTensorMapReplaceAddress: 0, or 1 when map is not a ptxi tensor map or the
+ * address is not 16-byte aligned. */
+int ptxi_tmap_replace_address(void *map, uint64_t gaddr);
+
+/* ---- sanitize mode (runtime/sanitize.c) ----
+ * The process's sanitizer (NULL in a normal run), and the record of an API
+ * call that failed. */
+struct vm_san *ptxi_sanitizer(void);
+void ptxi_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg);
+
+/* ---- the debugger's hooks (runtime/debug_attach.c) ----
+ * The per-instruction hook goes into the context's interpreter runtime, which
+ * modules loaded afterwards lower with, so it must precede module loads; the
+ * fault hook is called with the warp intact at a fault. */
+struct vm_warp;
+struct vm_insn;
+void ptxi_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, const struct vm_insn *), void *data);
+void ptxi_attach_fault_hook(ptxi_ctx *ctx,
+                            void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *));
+
+#endif
