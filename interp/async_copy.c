@@ -99,8 +99,8 @@ static bool multicast(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, const ui
     }
     for (uint32_t k = 0; mask >> k; k++) {
         if (!(mask >> k & 1)) continue;
-        vm_cta *c = as_mc_cta(w, i, l, k);
-        if (!c) return false;
+        vm_cta *c = as_mc_cta(w, k);
+        if (!c) continue;
         memmove(c->smem + off, sp, n);
         if ((r->flags & AS_F_COMPLETE_TX) && !as_complete_tx(w, i, l, (uint64_t *)(c->smem + bo), bo, n)) return false;
     }

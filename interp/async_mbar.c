@@ -146,13 +146,10 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     return true;
 }
 
-vm_cta *as_mc_cta(vm_warp *w, const vm_insn *i, int l, uint32_t r) {
+vm_cta *as_mc_cta(vm_warp *w, uint32_t r) {
     vm_cta *cta = w->cta;
-    uint32_t n = cta->cluster ? cta->grid->csize : 1;
-    if (r < n) return cta->cluster ? cta->cluster->cta[r] : cta;
-    vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "ctaMask names CTA rank %u of a cluster of %u CTA%s", r, n,
-                n == 1 ? "" : "s");
-    return NULL;
+    if (!cta->cluster) return r == 0 ? cta : NULL;
+    return r < cta->grid->csize ? cta->cluster->cta[r] : NULL;
 }
 
 bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes) {

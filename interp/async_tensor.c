@@ -294,8 +294,8 @@ int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             uint64_t bo = (uint64_t)(bp - w->cta->smem);
             for (uint32_t k = 0; k < 16 && (k == 0 || mask >> k); k++) {
                 if (mask && !(mask >> k & 1)) continue;
-                vm_cta *cta = mask ? as_mc_cta(w, i, l, k) : w->cta;
-                if (!cta) return VM_EXT_FAULT;
+                vm_cta *cta = mask ? as_mc_cta(w, k) : w->cta;
+                if (!cta) continue;
                 tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem), cta->smem};
                 if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
                     return VM_EXT_FAULT;
