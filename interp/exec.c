@@ -373,7 +373,7 @@ const void *const *vm_handler_table(void) {
 vm_yield vm_exec(vm_warp *w, uint32_t budget) {
 #ifndef PTXI_SWITCH_DISPATCH
     static const void *const labels[] = {
-#define X(n) &&L_##n,
+#define X(n, ...) &&L_##n,
         VM_OP_LIST(X)
         VM_FUSE_LIST(X)
 #undef X

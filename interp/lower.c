@@ -13,7 +13,7 @@
 #include "warp.h"
 
 const char *const vm_op_name[VM_OP__COUNT] = {
-#define X(n) #n,
+#define X(n, ...) #n,
     VM_OP_LIST(X)
 #undef X
 };
@@ -1224,6 +1224,10 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
             snprintf(err + n, errlen - n, " (in function '%s')", m->funcs[k]->name);
             return -1;
         }
+#ifndef NDEBUG
+    for (uint32_t k = 0; k < m->nfuncs; k++)
+        if (m->funcs[k]->has_body && vm_check_records(&prog->funcs[k], err, errlen) < 0) return -1;
+#endif
     return 0;
 }
 

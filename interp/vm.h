@@ -22,7 +22,7 @@
 #include "vm_ops.h"
 
 typedef enum vm_opid {
-#define X(n) VM_##n,
+#define X(n, ...) VM_##n,
     VM_OP_LIST(X)
 #undef X
     VM_OP__COUNT
@@ -265,6 +265,10 @@ int vm_builtin_id(const char *name);
 /* Lowering: builds a vm_program for a parsed module. Global addresses must be
  * assigned (prog->gaddr) before lowering. Returns 0 or -1 with a message. */
 int vm_lower(vm_program *prog, char *err, size_t errlen);
+/* Every record of f against its handler's operand contract (vm_ops.h);
+ * 0, or -1 with the first breach in err (check.c; debug builds run it after
+ * lowering). */
+int vm_check_records(const vm_func *f, char *err, size_t errlen);
 void vm_program_free(vm_program *prog);
 
 /* Runs a whole grid. Returns 0 or a ptxi_status with *fault filled. */

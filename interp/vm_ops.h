@@ -4,43 +4,150 @@
 #ifndef PTXI_VM_OPS_H
 #define PTXI_VM_OPS_H
 
-#define VM_CMP_LIST(X, T) X(EQ_##T) X(NE_##T) X(LT_##T) X(LE_##T) X(GT_##T) X(GE_##T)
+/* Each entry: X(NAME, d, a, b, c), the kinds of the four operand fields,
+ * then what the handler does (exec.c). Kinds: N unused (or not a frame
+ * offset), R32 / R64 a 32- / 64-bit lane array, PR a predicate word, RX R64
+ * when VM_F_D64 is set else R32, AX R64 when VM_F_BASE_REG64 is set else R32,
+ * AB the address base (R64 with VM_F_BASE_REG64, R32 with VM_F_BASE_REG32,
+ * else none), ANY a frame offset whose kind the record's own fields decide.
+ * Register operands are byte offsets into the frame; debug builds check every
+ * record against these kinds (vm_check_records, check.c). */
+#define VM_CMP_LIST(X, T, K)                                                                  \
+    X(EQ_##T, PR, K, K, N) X(NE_##T, PR, K, K, N) /* d := a == b, a != b (float ne: ordered) */ \
+    X(LT_##T, PR, K, K, N) X(LE_##T, PR, K, K, N) /* d := a < b, a <= b  (lanes of the group) */ \
+    X(GT_##T, PR, K, K, N) X(GE_##T, PR, K, K, N) /* d := a > b, a >= b */
 
 #define VM_OP_LIST(X)                                                                         \
     /* control */                                                                             \
-    X(NOP) X(BRA) X(BRX) X(EXIT) X(RET) X(CALL) X(FALLOFF) X(TRAP) X(BRKPT)                   \
-    X(BAR) X(BAR_RED) X(BAR_WARP) X(NANOSLEEP) X(PMEVENT)                                     \
+    X(NOP, N, N, N, N)            /* nothing */                                               \
+    X(BRA, N, N, N, N)            /* pc := target (VM_F_BACK: counts against the slice) */     \
+    X(BRX, N, R32, N, N)          /* pc := p[a], a < imm targets, else a fault */              \
+    X(EXIT, N, N, N, N)           /* the lanes end */                                          \
+    X(RET, N, N, N, N)            /* the lanes leave the frame (the kernel's: they end) */     \
+    X(CALL, N, N, N, N)           /* call p (vm_callinfo): its callee or function pointer */   \
+    X(FALLOFF, N, N, N, N)        /* the end of a body: as ret */                              \
+    X(TRAP, N, N, N, N)           /* fault; x = 1: the unsupported instruction named by p */   \
+    X(BRKPT, N, N, N, N)          /* a debugger's stop, else a fault */                        \
+    X(BAR, N, R32, R32, N)        /* barrier a; b threads if x & VM_BAR_COUNTED (barrier.c) */ \
+    X(BAR_RED, ANY, R32, R32, PR) /* as BAR, d := sz-op over c ^ imm (R32 popc, else PR) */    \
+    X(BAR_WARP, N, ANY, N, N)     /* bar.warp.sync on member mask a (R32; 0: all lanes) */     \
+    X(NANOSLEEP, N, ANY, N, N)    /* sleep a ns (R32; 0: none), the other groups run */        \
+    X(PMEVENT, N, N, N, N)        /* count event imm & 15 */                                   \
     /* moves */                                                                               \
-    X(MOV32) X(MOV64) X(MOVP) X(MOV_SREG) X(MOV_ADDR) X(MOV_PACK) X(MOV_UNPACK)             \
-    X(CVTA_TO) X(CVTA_FROM) X(ISSPACEP) X(CVT_U64_U32) X(CVT_S64_S32) X(CVT_U32_U64)        \
-    X(SELP32) X(SELP64)                                                                       \
-    /* integer fast paths */                                                                  \
-    X(ADD32) X(SUB32) X(MUL32) X(MAD32) X(AND32) X(OR32) X(XOR32) X(NOT32)                  \
-    X(SHL32) X(SHRU32) X(SHRS32) X(MINS32) X(MAXS32) X(MINU32) X(MAXU32)                     \
-    X(DIVU32) X(REMU32) X(DIVS32) X(REMS32)                                                   \
-    X(ADD64) X(SUB64) X(MUL64) X(MAD64) X(AND64) X(OR64) X(XOR64) X(NOT64)                  \
-    X(SHL64) X(SHRU64) X(SHRS64)                                                              \
-    X(MULWS32) X(MULWU32) X(MADWS32) X(MADWU32) X(MULHIU32) X(MULHIS32)                      \
-    X(SHFLW) X(SHFRW) X(SHFLC) X(SHFRC) X(LOP3) X(PRMT) X(BFEU32) X(BFES32)                   \
-    X(CVTF32U32) X(CVTF32S32) X(CVTRZIS32F32)                                                 \
-    /* float fast paths (round to nearest, no ftz) */                                         \
-    X(ADDF32) X(SUBF32) X(MULF32) X(FMAF32) X(ADDF64) X(SUBF64) X(MULF64) X(FMAF64)          \
-    X(MINF32) X(MAXF32) X(DIVF32) X(SQRTF32) X(DIVF64) X(SQRTF64) X(NEGF32) X(ABSF32)         \
-    /* comparisons */                                                                         \
-    VM_CMP_LIST(X, S32) VM_CMP_LIST(X, U32) VM_CMP_LIST(X, S64) VM_CMP_LIST(X, U64)           \
-    VM_CMP_LIST(X, F32) VM_CMP_LIST(X, F64)                                                   \
-    X(PAND) X(POR) X(PXOR) X(PNOT)                                                            \
+    X(MOV32, R32, R32, N, N)      /* d := a */                                                 \
+    X(MOV64, R64, R64, N, N)      /* d := a */                                                 \
+    X(MOVP, PR, PR, N, N)         /* d := a ^ imm */                                           \
+    X(MOV_SREG, RX, N, N, N)      /* d := special register x, component sz */                  \
+    X(MOV_ADDR, RX, N, N, N)      /* d := imm + kernel parameters (sp KPARAM) or frame locals */ \
+    X(MOV_PACK, RX, N, N, N)      /* d := {p.e[0], p.e[1]}, halves of sz bytes */              \
+    X(MOV_UNPACK, N, AX, N, N)    /* {p.e[0], p.e[1]} := a, halves of sz bytes */              \
+    X(CVTA_TO, RX, AX, N, N)      /* d := a - imm (the window of space sp) */                  \
+    X(CVTA_FROM, RX, AX, N, N)    /* d := a + imm */                                           \
+    X(ISSPACEP, PR, AX, N, N)     /* d := a is in space sp (x: or a cluster CTA's shared) */   \
+    X(CVT_U64_U32, R64, R32, N, N)   /* d := zero-extended a */                                \
+    X(CVT_S64_S32, R64, R32, N, N)   /* d := sign-extended a */                                \
+    X(CVT_U32_U64, R32, R64, N, N)   /* d := low half of a */                                  \
+    X(SELP32, R32, R32, R32, PR)  /* d := (c ^ imm) ? a : b */                                 \
+    X(SELP64, R64, R64, R64, PR)  /* d := (c ^ imm) ? a : b */                                 \
+    /* integer fast paths (wrapping; division by 0 and INT_MIN / -1 as sm_90) */              \
+    X(ADD32, R32, R32, R32, N)    /* d := a + b */                                             \
+    X(SUB32, R32, R32, R32, N)    /* d := a - b */                                             \
+    X(MUL32, R32, R32, R32, N)    /* d := a * b (low half) */                                  \
+    X(MAD32, R32, R32, R32, R32)  /* d := a * b + c */                                         \
+    X(AND32, R32, R32, R32, N)    /* d := a & b */                                             \
+    X(OR32, R32, R32, R32, N)     /* d := a | b */                                             \
+    X(XOR32, R32, R32, R32, N)    /* d := a ^ b */                                             \
+    X(NOT32, R32, R32, N, N)      /* d := ~a */                                                \
+    X(SHL32, R32, R32, R32, N)    /* d := a << b (0 past 31) */                                \
+    X(SHRU32, R32, R32, R32, N)   /* d := a >> b, logical */                                   \
+    X(SHRS32, R32, R32, R32, N)   /* d := a >> b, arithmetic */                                \
+    X(MINS32, R32, R32, R32, N)   /* d := min(a, b), signed */                                 \
+    X(MAXS32, R32, R32, R32, N)   /* d := max(a, b), signed */                                 \
+    X(MINU32, R32, R32, R32, N)   /* d := min(a, b) */                                         \
+    X(MAXU32, R32, R32, R32, N)   /* d := max(a, b) */                                         \
+    X(DIVU32, R32, R32, R32, N)   /* d := a / b */                                             \
+    X(REMU32, R32, R32, R32, N)   /* d := a % b */                                             \
+    X(DIVS32, R32, R32, R32, N)   /* d := a / b, signed */                                     \
+    X(REMS32, R32, R32, R32, N)   /* d := a % b, signed */                                     \
+    X(ADD64, R64, R64, R64, N)    /* d := a + b */                                             \
+    X(SUB64, R64, R64, R64, N)    /* d := a - b */                                             \
+    X(MUL64, R64, R64, R64, N)    /* d := a * b (low half) */                                  \
+    X(MAD64, R64, R64, R64, R64)  /* d := a * b + c */                                         \
+    X(AND64, R64, R64, R64, N)    /* d := a & b */                                             \
+    X(OR64, R64, R64, R64, N)     /* d := a | b */                                             \
+    X(XOR64, R64, R64, R64, N)    /* d := a ^ b */                                             \
+    X(NOT64, R64, R64, N, N)      /* d := ~a */                                                \
+    X(SHL64, R64, R64, R32, N)    /* d := a << b (0 past 63) */                                \
+    X(SHRU64, R64, R64, R32, N)   /* d := a >> b, logical */                                   \
+    X(SHRS64, R64, R64, R32, N)   /* d := a >> b, arithmetic */                                \
+    X(MULWS32, R64, R32, R32, N)  /* d := a * b, signed, all 64 bits */                        \
+    X(MULWU32, R64, R32, R32, N)  /* d := a * b, all 64 bits */                                \
+    X(MADWS32, R64, R32, R32, R64) /* d := a * b + c, signed, 64 bits */                       \
+    X(MADWU32, R64, R32, R32, R64) /* d := a * b + c, 64 bits */                               \
+    X(MULHIU32, R32, R32, R32, N) /* d := high half of a * b */                                \
+    X(MULHIS32, R32, R32, R32, N) /* d := high half of a * b, signed */                        \
+    X(SHFLW, R32, R32, R32, R32)  /* d := shf.l.wrap a, b by c */                              \
+    X(SHFRW, R32, R32, R32, R32)  /* d := shf.r.wrap a, b by c */                              \
+    X(SHFLC, R32, R32, R32, R32)  /* d := shf.l.clamp a, b by c */                             \
+    X(SHFRC, R32, R32, R32, R32)  /* d := shf.r.clamp a, b by c */                             \
+    X(LOP3, R32, R32, R32, R32)   /* d := lop3(a, b, c) with truth table imm */                \
+    X(PRMT, R32, R32, R32, R32)   /* d := bytes of {b, a} selected by c */                     \
+    X(BFEU32, R32, R32, R32, R32) /* d := c bits of a from bit b */                            \
+    X(BFES32, R32, R32, R32, R32) /* d := c bits of a from bit b, sign-extended */             \
+    X(CVTF32U32, R32, R32, N, N)  /* d := (f32) a, nearest even */                             \
+    X(CVTF32S32, R32, R32, N, N)  /* d := (f32) (s32) a, nearest even */                       \
+    X(CVTRZIS32F32, R32, R32, N, N) /* d := (s32) a toward zero, saturating, NaN 0 */          \
+    /* float fast paths (round to nearest, no ftz; the GPU's canonical NaN) */                \
+    X(ADDF32, R32, R32, R32, N)   /* d := a + b */                                             \
+    X(SUBF32, R32, R32, R32, N)   /* d := a - b */                                             \
+    X(MULF32, R32, R32, R32, N)   /* d := a * b */                                             \
+    X(FMAF32, R32, R32, R32, R32) /* d := a * b + c, rounded once */                           \
+    X(ADDF64, R64, R64, R64, N)   /* d := a + b */                                             \
+    X(SUBF64, R64, R64, R64, N)   /* d := a - b */                                             \
+    X(MULF64, R64, R64, R64, N)   /* d := a * b */                                             \
+    X(FMAF64, R64, R64, R64, R64) /* d := a * b + c, rounded once */                           \
+    X(MINF32, R32, R32, R32, N)   /* d := min(a, b) (a NaN loses) */                           \
+    X(MAXF32, R32, R32, R32, N)   /* d := max(a, b) (a NaN loses) */                           \
+    X(DIVF32, R32, R32, R32, N)   /* d := a / b */                                             \
+    X(SQRTF32, R32, R32, N, N)    /* d := sqrt(a) */                                           \
+    X(DIVF64, R64, R64, R64, N)   /* d := a / b */                                             \
+    X(SQRTF64, R64, R64, N, N)    /* d := sqrt(a) */                                           \
+    X(NEGF32, R32, R32, N, N)     /* d := -a */                                                \
+    X(ABSF32, R32, R32, N, N)     /* d := |a| */                                               \
+    /* comparisons (setp without a combining predicate) */                                    \
+    VM_CMP_LIST(X, S32, R32) VM_CMP_LIST(X, U32, R32) VM_CMP_LIST(X, S64, R64)                \
+    VM_CMP_LIST(X, U64, R64) VM_CMP_LIST(X, F32, R32) VM_CMP_LIST(X, F64, R64)                \
+    X(PAND, PR, PR, PR, N)        /* d := (a ^ imm) & (b ^ -(x & 1)) */                        \
+    X(POR, PR, PR, PR, N)         /* d := (a ^ imm) | (b ^ -(x & 1)) */                        \
+    X(PXOR, PR, PR, PR, N)        /* d := (a ^ imm) ^ (b ^ -(x & 1)) */                        \
+    X(PNOT, PR, PR, N, N)         /* d := ~(a ^ imm) */                                        \
     /* everything else the ALU tables know */                                                 \
-    X(ALU)                                                                                    \
-    /* memory */                                                                              \
-    X(LD) X(ST) X(LDS4) X(STS4) X(LDG4) X(STG4) X(LDV) X(STV) X(LD_KPARAM) X(ATOM) X(FENCE) X(ALLOCA) X(STACKSAVE)          \
-    X(STACKRESTORE)                                                                           \
-    /* warp collectives */                                                                    \
-    X(SHFL) X(VOTE) X(ACTIVEMASK) X(MATCH) X(REDUX)                                           \
+    X(ALU, N, N, N, N)            /* p (vm_alu): its function, lane by lane (alu_run.c) */     \
+    /* memory (exec_mem.h): address a + imm in space sp */                                    \
+    X(LD, RX, AB, N, N)           /* d := [a + imm], sz bytes (VM_F_SIGNED: sign-extended) */  \
+    X(ST, N, AB, RX, N)           /* [a + imm] := b, sz bytes */                               \
+    X(LDS4, R32, R32, N, N)       /* d := shared [a + imm], 4 bytes */                         \
+    X(STS4, N, R32, R32, N)       /* shared [a + imm] := b, 4 bytes */                         \
+    X(LDG4, R32, R64, N, N)       /* d := global [a + imm], 4 bytes */                         \
+    X(STG4, N, R64, R32, N)       /* global [a + imm] := b, 4 bytes */                         \
+    X(LDV, N, AB, N, N)           /* p (vm_vec) := [a + imm], sz bytes each */                 \
+    X(STV, N, AB, N, N)           /* [a + imm] := p (vm_vec) */                                \
+    X(LD_KPARAM, RX, N, N, N)     /* d := kernel parameter at imm, sz bytes, same every lane */ \
+    X(ATOM, ANY, AB, ANY, ANY)    /* d := atomic op x on [a + imm] with b (and c), p */        \
+    X(FENCE, N, N, N, N)          /* a sequentially consistent fence */                        \
+    X(ALLOCA, ANY, ANY, N, N)     /* d := a bytes of the lane's stack */                       \
+    X(STACKSAVE, ANY, N, N, N)    /* d := the lane's stack pointer */                          \
+    X(STACKRESTORE, N, ANY, N, N) /* the lane's stack pointer := a */                          \
+    /* warp collectives (collectives.c; member mask at frame offset imm) */                   \
+    X(SHFL, R32, R32, R32, R32)   /* d := a of the lane mode x picks by b, clamp c */          \
+    X(VOTE, ANY, PR, N, N)        /* d := vote x of a ^ b (ballot: R32, else PR) */            \
+    X(ACTIVEMASK, R32, N, N, N)   /* d := the lanes executing */                               \
+    X(MATCH, R32, RX, N, N)       /* d := lanes whose a equals this lane's (mode x) */         \
+    X(REDUX, R32, R32, N, N)      /* d := reduction x of a over the members */                 \
     /* instructions lowered by an extension (lower_ext.h): mbarrier, cp.async, ... */         \
-    X(EXT)                                                                                    \
+    X(EXT, N, N, N, N)            /* p starts with the run function */                         \
     /* debugger trampoline: every record's handler when a debugger is attached */             \
-    X(DBG)
+    X(DBG, N, N, N, N)            /* the hook, then the record's own handler */
 
 /* Superinstructions: a handler that runs a fixed sequence of ordinary records
  * (chosen at lowering, lower.c) under one dispatch. Only the head record's
