@@ -727,8 +727,10 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
     case IR_OP_ACTIVEMASK: vi.op = VM_ACTIVEMASK; break;
     case IR_OP_SHFL:
         vi.op = VM_SHFL;
-        vi.x = has(in, IR_MOD_UP) ? VM_SHFL_UP : has(in, IR_MOD_DOWN) ? VM_SHFL_DOWN : has(in, IR_MOD_BFLY) ? VM_SHFL_BFLY
-                                                                                           : VM_SHFL_IDX;
+        vi.x = has(in, IR_MOD_UP)     ? VM_SHFL_UP
+             : has(in, IR_MOD_DOWN) ? VM_SHFL_DOWN
+             : has(in, IR_MOD_BFLY) ? VM_SHFL_BFLY
+                                    : VM_SHFL_IDX;
         if (n < 4) { FAIL(lc, "shfl needs 4 or 5 operands"); return; }
         vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
         vi.b = src_opnd(lc, &o[2], IR_T_B32).off;
@@ -737,8 +739,10 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
         break;
     case IR_OP_VOTE:
         vi.op = VM_VOTE;
-        vi.x = has(in, IR_MOD_ALL) ? VM_VOTE_ALL : has(in, IR_MOD_ANY) ? VM_VOTE_ANY : has(in, IR_MOD_UNI) ? VM_VOTE_UNI
-                                                                                          : VM_VOTE_BALLOT;
+        vi.x = has(in, IR_MOD_ALL)   ? VM_VOTE_ALL
+             : has(in, IR_MOD_ANY) ? VM_VOTE_ANY
+             : has(in, IR_MOD_UNI) ? VM_VOTE_UNI
+                                   : VM_VOTE_BALLOT;
         vi.a = src_opnd(lc, &(ir_operand){.kind = o[1].kind, .reg = o[1].reg, .ival = o[1].ival}, IR_T_PRED).off;
         vi.b = o[1].neg ? VM_FULL : 0;
         vi.imm = n > 2 ? src_opnd(lc, &o[2], IR_T_B32).off : konst(lc, VM_FULL, false);
