@@ -138,6 +138,14 @@ cudaError_t cr_capture_kernel(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_
 cudaError_t cr_capture_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
 cudaError_t cr_capture_set(void *dst, int value, size_t count, cudaStream_t s);
 cudaError_t cr_capture_host(cudaHostFn_t fn, void *user, cudaStream_t s);
+cudaError_t cr_capture_alloc(void **ptr, size_t size, cudaStream_t s);
+cudaError_t cr_capture_free(void *ptr, cudaStream_t s);
+cudaError_t cr_capture_record(cudaEvent_t e, cudaStream_t s);
+/* A wait on an event recorded in a capture joins the stream to it: 0 (or an error);
+ * -1 when the wait is an ordinary one. */
+int cr_capture_wait(cudaStream_t s, cudaEvent_t e);
+/* Frees graph-allocated memory: 0 (or an error), -1 when p is not graph memory. */
+int cr_graph_mem_free(const void *p);
 
 /* ---- launch.c ---- */
 cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);

@@ -88,6 +88,8 @@ CR_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
     (void)flags;
     CR_ENTER();
     if (!cr_stream_valid(stream) || !ptxi_event_live(PE(event))) return cr_ret(cudaErrorInvalidResourceHandle);
+    int captured = cr_capture_wait(stream, event);
+    if (captured >= 0) return captured ? cr_ret((cudaError_t)captured) : cudaSuccess;
     return cr_st(ptxi_stream_wait_event(cr_ctx, cr_stream(stream), PE(event)));
 }
 
@@ -171,7 +173,7 @@ CR_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
 CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     CR_ENTER();
     if (!ptxi_event_live(PE(event)) || !cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    if (cr_capturing(stream)) return cudaSuccess;   /* events inside a capture order nothing here */
+    if (cr_capturing(stream)) return cr_capture_record(event, stream);
     return cr_st(ptxi_event_record(PE(event), cr_stream(stream)));
 }
 
