@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pgraph.h"
+#include "rt.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -1281,4 +1282,14 @@ void pg_capture_forget_event(ptxi_event *ev) {
             break;
         }
     pthread_mutex_unlock(&lock);
+}
+
+bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k) {
+    if (!ctx || !k) return false;
+    bool found = false;
+    pthread_mutex_lock(&ctx->mod_lock);
+    for (ptxi_module *m = ctx->modules; m && !found; m = m->next)
+        found = m->nkernels && k >= m->kernels && k < m->kernels + m->nkernels;
+    pthread_mutex_unlock(&ctx->mod_lock);
+    return found;
 }

@@ -216,6 +216,10 @@ int pg_capture_update_deps(ptxi_stream *s, ptxi_gnode *const *deps, size_t n, in
 /* A stream or event going away leaves captures. */
 void pg_capture_forget_event(ptxi_event *e);
 
+/* Whether k is a kernel of a module loaded in ctx (a handle the runtime gave out,
+ * cudaGetFuncBySymbol, used with the driver). */
+bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k);
+
 /* Device code's cudaGraphSetConditional (bound into every context). */
 void pg_set_conditional(uint64_t handle, unsigned value);
 
