@@ -55,8 +55,8 @@ static uint64_t used_high, reserved_high;
 static void mem_totals(uint64_t *used, uint64_t *reserved) {
     *used = *reserved = 0;
     for (pg_block *b = blocks; b; b = b->next) {
-        if (b->live) *used += b->size;
-        if (b->reserved || b->live) *reserved += b->size;
+        if (b->live || b->mapped) *used += b->size;
+        if (b->reserved || b->live || b->mapped) *reserved += b->size;
     }
 }
 
@@ -422,7 +422,10 @@ bool pg_is_node(const ptxi_gnode *n) {
 int pg_clone(ptxi_graph *src, ptxi_graph **out) {
     if (!out) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = src && known(graphs, src) ? graph_copy(src, out) : PG_INVALID_VALUE;
+    int e = src && known(graphs, src) ? PG_OK : PG_INVALID_VALUE;
+    for (size_t i = 0; e == PG_OK && i < src->n; i++)   /* as CUDA: not a graph with memory nodes */
+        if (src->nodes[i]->type == PG_MEM_ALLOC || src->nodes[i]->type == PG_MEM_FREE) e = PG_NOT_SUPPORTED;
+    if (e == PG_OK) e = graph_copy(src, out);
     pthread_mutex_unlock(&lock);
     return e;
 }
@@ -633,7 +636,7 @@ static void exec_free(ptxi_gexec *x) {
     if (x->top) {
         forget(&execs, x);
         for (size_t i = 0; x->g && i < x->g->n; i++)
-            if (x->g->nodes[i]->block) x->g->nodes[i]->block->instantiated = false;
+            if (x->g->nodes[i]->block) x->g->nodes[i]->block->instantiated = x->g->nodes[i]->block->mapped = false;
     }
     if (x->top) graph_free(x->g);
     free(x->order);
@@ -946,7 +949,7 @@ static int run_node(ptxi_gnode *n, ptxi_ctx *ctx, ptxi_stream *s, const pg_ops *
     case PG_MEM_ALLOC: {
         pthread_mutex_lock(&lock);
         int e = n->block->live ? PG_INVALID_VALUE : PG_OK;
-        if (e == PG_OK) n->block->live = n->block->reserved = true, mem_note();
+        if (e == PG_OK) n->block->live = n->block->reserved = n->block->mapped = true, mem_note();
         pthread_mutex_unlock(&lock);
         return e;
     }
@@ -1241,7 +1244,7 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
     pthread_mutex_lock(&lock);
     cstream *cs = NULL;
     capture *c = capture_of(s, &cs);
-    if (status) *status = !c ? 0 : c->invalid ? 2 : 1;
+    if (status) *status = !c ? 0 : c->invalid ? 2 : 1;   /* cudaStreamCaptureStatus */
     if (id) *id = c ? c->id : 0;
     if (g) *g = c ? c->g : NULL;
     if (deps) *deps = c ? cs->front : NULL;
@@ -1292,4 +1295,18 @@ bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k) {
         found = m->nkernels && k >= m->kernels && k < m->kernels + m->nkernels;
     pthread_mutex_unlock(&ctx->mod_lock);
     return found;
+}
+
+void pg_capture_invalidate(ptxi_stream *s) {
+    pthread_mutex_lock(&lock);
+    capture *c = capture_of(s, NULL);
+    if (c) c->invalid = true;
+    pthread_mutex_unlock(&lock);
+}
+
+ptxi_graph *pg_exec_graph(ptxi_gexec *x) {
+    pthread_mutex_lock(&lock);
+    ptxi_graph *g = x && known(execs, x) ? x->g : NULL;
+    pthread_mutex_unlock(&lock);
+    return g;
 }

@@ -15,6 +15,8 @@ static cudaError_t ret(int e) {
     return e == PG_OK ? cudaSuccess : cr_ret((cudaError_t)e);
 }
 
+static cudaError_t capture(cudaStream_t s, int made, pg_params *p, ptxi_gnode **out);
+
 /* ---- the runtime's parameters ---- */
 
 static int kernel_params(pg_params *p, const void *func, dim3 g, dim3 b, unsigned shared, void **args, void **extra) {
@@ -598,6 +600,10 @@ static int launch_status(ptxi_status st) {
 CR_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     CR_ENTER();
     if (!pg_is_exec(X(exec))) return cr_ret(cudaErrorInvalidValue);
+    if (cr_capturing(stream)) {   /* a child graph node */
+        pg_params p = {.type = PG_GRAPH, .child = pg_exec_graph(X(exec))};
+        return capture(stream, PG_OK, &p, NULL);
+    }
     CR_STREAM_WORK(stream);
     static const pg_ops ops = {launch_kernel, launch_status};
     cudaStream_t outer = launching;
@@ -639,6 +645,17 @@ bool cr_capturing(cudaStream_t s) {
     return cr_stream_valid(s) && pg_capturing(cr_stream(s));
 }
 
+enum cudaStreamCaptureStatus cr_capture_status(cudaStream_t s) {
+    int st = 0;
+    if (cr_stream_valid(s)) pg_capture_info(cr_stream(s), &st, NULL, NULL, NULL, NULL);
+    return (enum cudaStreamCaptureStatus)st;
+}
+
+cudaError_t cr_capture_refuse(cudaStream_t s) {
+    pg_capture_invalidate(cr_stream(s));
+    return cr_ret(cudaErrorStreamCaptureUnsupported);
+}
+
 static cudaError_t capture(cudaStream_t s, int made, pg_params *p, ptxi_gnode **out) {
     if (made != PG_OK) return ret(made);
     return ret(pg_capture_add(cr_stream(s), p, out));
@@ -665,6 +682,17 @@ cudaError_t cr_capture_host(cudaHostFn_t fn, void *user, cudaStream_t s) {
     struct cudaHostNodeParams hp = {fn, user};
     pg_params p = {0};
     return capture(s, host_params(&p, &hp), &p, NULL);
+}
+
+cudaError_t cr_capture_copy3d(const struct cudaMemcpy3DParms *cp, cudaStream_t s) {
+    pg_params p = {0};
+    return capture(s, copy_params(&p, cp), &p, NULL);
+}
+
+cudaError_t cr_capture_set2d(void *dst, size_t pitch, int value, size_t width, size_t height, cudaStream_t s) {
+    struct cudaMemsetParams sp = {dst, pitch, (unsigned)(uint8_t)value, 1, width, height};
+    pg_params p = {0};
+    return capture(s, set_params(&p, &sp), &p, NULL);
 }
 
 cudaError_t cr_capture_alloc(void **ptr, size_t size, cudaStream_t s) {

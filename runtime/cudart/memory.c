@@ -317,6 +317,14 @@ CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
 
 CR_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                         size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
+    if (cr_capturing(stream)) {
+        struct cudaMemcpy3DParms p = {0};
+        p.srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
+        p.dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+        p.extent = (struct cudaExtent){width, height, 1};
+        p.kind = kind;
+        return cr_capture_copy3d(&p, stream);
+    }
     CR_STREAM_WORK(stream);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
@@ -362,6 +370,7 @@ CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 
 CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                         cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_set2d(devPtr, pitch, value, width, height, stream);
     CR_STREAM_WORK(stream);
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
@@ -446,6 +455,7 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
 }
 
 CR_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_copy3d(p, stream);
     CR_STREAM_WORK(stream);
     return cudaMemcpy3D(p);
 }

@@ -67,6 +67,7 @@ CR_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
  * stream waits for every stream. */
 static cudaError_t drain(cudaStream_t stream) {
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (cr_capturing(stream)) return cr_capture_refuse(stream);
     return cr_st(is_default(stream) ? ptxi_ctx_synchronize(cr_ctx) : ptxi_stream_synchronize(PS(stream)));
 }
 
@@ -117,7 +118,7 @@ CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
 CR_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
     if (!pCaptureStatus) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    *pCaptureStatus = cr_capturing(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *pCaptureStatus = cr_capture_status(stream);
     return cudaSuccess;
 }
 

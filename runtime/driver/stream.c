@@ -102,7 +102,7 @@ CD_EXPORT CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
 CD_EXPORT CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) {
     CD_STREAM(hStream, s);
     if (!captureStatus) return CUDA_ERROR_INVALID_VALUE;
-    *captureStatus = ptxi_stream_capture(s, NULL) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    cd_capture_info(s, (int *)captureStatus, NULL, NULL, NULL, NULL);
     return CUDA_SUCCESS;
 }
 

@@ -85,7 +85,9 @@ int main() {
     printf("sum %lld\n", *hout);
     attrs("after alloc/free graph");
     SHOW(cudaGraphExecDestroy(x));
+    attrs("after its executable graph is destroyed");
     SHOW(cudaGraphDestroy(g));
+    attrs("after the graph is destroyed");
     SHOW(cudaDeviceGraphMemTrim(0));
     attrs("after trim");
     size_t zero = 0;
