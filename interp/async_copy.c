@@ -19,7 +19,7 @@ static uint8_t *bulk_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_add
                          bool wr, const char *what) {
     if (ad->sp == VM_SP_GLOBAL) {
         if (a & 15) {
-            vm_fault_at(w, i, l, AS_MISALIGNED, "misaligned %s: global address 0x%llx is not 16-byte aligned", what,
+            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: global address 0x%llx is not 16-byte aligned", what,
                         (unsigned long long)a);
             return NULL;
         }
@@ -40,7 +40,7 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (r->flags & AS_F_SRCSIZE) {
                 ss = (uint32_t)get_reg(fb, r->s[1].off, r->s[1].kind, l);
                 if (ss > n) {
-                    vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.async src-size %u is larger than cp-size %u", ss,
+                    vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.async src-size %u is larger than cp-size %u", ss,
                                 n);
                     return VM_EXT_FAULT;
                 }
@@ -49,7 +49,7 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (ss) {
                 uint64_t sa = as_ea(w, fb, &r->src, l);
                 if (sa & (n - 1)) {
-                    vm_fault_at(w, i, l, AS_MISALIGNED, "misaligned cp.async source: global address 0x%llx is not "
+                    vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned cp.async source: global address 0x%llx is not "
                                 "%u-byte aligned", (unsigned long long)sa, n);
                     return VM_EXT_FAULT;
                 }
@@ -74,7 +74,7 @@ int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (!p) return VM_EXT_FAULT;
             uint64_t sa = (uint64_t)((uint8_t *)p - w->cta->smem), old;
             if (!(*p & MB_VALID)) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "cp.async.mbarrier.arrive on the mbarrier at shared address 0x%llx, which is not "
                             "initialized", (unsigned long long)sa);
                 return VM_EXT_FAULT;
@@ -93,7 +93,7 @@ int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if ((r->flags & AS_F_MULTICAST) && !(get_reg(fb, r->s[1].off, r->s[1].kind, l) & 1)) continue;
             if (n & 15) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.async.bulk size %u is not a multiple of 16", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.async.bulk size %u is not a multiple of 16", n);
                 return VM_EXT_FAULT;
             }
             uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true, "bulk copy destination");
@@ -118,7 +118,7 @@ int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         if (m >> l & 1) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (n & 15) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16", n);
                 return VM_EXT_FAULT;
             }
             uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true, "bulk reduction destination");

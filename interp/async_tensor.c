@@ -101,7 +101,7 @@ int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gad
 static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *ad, int l, vm_tmap *t) {
     uint64_t a = as_ea(w, fb, ad, l);
     if (a & 63) {
-        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
         return false;
     }
     uint8_t *p0 = xlate(w, fb, i, l, a, 64, false), *p1 = p0 ? xlate(w, fb, i, l, a + 64, 64, false) : NULL;
@@ -109,13 +109,13 @@ static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *a
     memcpy(t, p0, 64);
     memcpy((uint8_t *)t + 64, p1, 64);
     if (t->magic != VM_TMAP_MAGIC || t->rank < 1 || t->rank > 5 || t->dtype >= VM_TM__COUNT) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "the 128 bytes at 0x%llx are not a tensor map made by cuTensorMapEncodeTiled or Im2col",
                     (unsigned long long)a);
         return false;
     }
     if (t->interleave) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "interleaved tensor maps are not supported");
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "interleaved tensor maps are not supported");
         return false;
     }
     return true;
@@ -259,12 +259,12 @@ static bool store_elem(void *ctx, uint64_t ga, uint32_t off) {
 static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, const vm_insn *i, int l,
                    int32_t *c) {
     if (t->rank != r->rank) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
                     t->rank);
         return false;
     }
     if ((t->mode == VM_TMAP_IM2COL) != !!(r->flags & AS_F_IM2COL)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
                     r->flags & AS_F_IM2COL ? "im2col" : "tile", t->mode == VM_TMAP_IM2COL ? "im2col" : "tile");
         return false;
     }
@@ -308,7 +308,7 @@ int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if ((r->flags & AS_F_REDUCE) && (tm_atom_type(t.dtype) < 0 ||
                                               ((t.dtype == VM_TM_F16 || t.dtype == VM_TM_BF16) &&
                                                !r->half[t.dtype == VM_TM_BF16].fn))) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "this tensor reduction is not defined for the map's element type");
                 return VM_EXT_FAULT;
             }
@@ -329,7 +329,7 @@ static uint8_t *map_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr
     if (ad->sp == VM_SP_SHARED || (ad->sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE))
         return as_shared(w, i, ad, a, l, 128, 64, "tensor map");
     if (a & 63) {
-        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
         return NULL;
     }
     uint8_t *p = xlate(w, fb, i, l, a, 64, true);
@@ -347,7 +347,7 @@ int as_tmap_replace(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             memcpy(&t, p, sizeof t);
             uint64_t v = get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (ord > 4 || (field == AS_TM_GSTRIDE && ord > 3)) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "tensormap.replace: dimension %u out of range", ord);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "tensormap.replace: dimension %u out of range", ord);
                 return VM_EXT_FAULT;
             }
             /* As an H200 reads new_val (gpu/jobs/async_tensor/replace.cu): the
