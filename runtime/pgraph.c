@@ -11,33 +11,55 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Live graphs and executable graphs, so that a stale handle is an error, not a crash. */
-typedef struct live {
-    const void *p;
-    struct live *next;
-} live;
-static live *graphs, *execs;
+/* Live graphs, nodes, executable graphs and conditional handles, so that a stale or
+ * made-up handle is an error, not a crash: open-addressed sets of pointers. */
+typedef struct pset {
+    uintptr_t *slots;               /* 0 empty, 1 deleted */
+    size_t cap, used;               /* used: live and deleted slots */
+} pset;
+static pset graphs, execs, nodes, conds;
 
-static void remember(live **list, const void *p) {
-    live *l = malloc(sizeof *l);
-    if (!l) return;
-    l->p = p, l->next = *list, *list = l;
+static size_t slot_of(uintptr_t p, size_t cap) {
+    return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
 }
 
-static void forget(live **list, const void *p) {
-    for (live **l = list; *l; l = &(*l)->next)
-        if ((*l)->p == p) {
-            live *d = *l;
-            *l = d->next;
-            free(d);
-            return;
-        }
+static void remember(pset *set, const void *p) {
+    uintptr_t v = (uintptr_t)p;
+    if ((set->used + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        uintptr_t *fresh = calloc(cap, sizeof *fresh);
+        if (!fresh) return;
+        size_t used = 0;
+        for (size_t i = 0; i < set->cap; i++)
+            if (set->slots[i] > 1) {
+                size_t k = slot_of(set->slots[i], cap);
+                while (fresh[k]) k = (k + 1) & (cap - 1);
+                fresh[k] = set->slots[i];
+                used++;
+            }
+        free(set->slots);
+        set->slots = fresh, set->cap = cap, set->used = used;
+    }
+    size_t k = slot_of(v, set->cap);
+    while (set->slots[k] > 1) k = (k + 1) & (set->cap - 1);
+    if (!set->slots[k]) set->used++;
+    set->slots[k] = v;
 }
 
-static bool known(live *l, const void *p) {
-    for (; l; l = l->next)
-        if (l->p == p) return true;
-    return false;
+static uintptr_t *find_slot(const pset *set, const void *p) {
+    if (!set->cap || !p) return NULL;
+    for (size_t k = slot_of((uintptr_t)p, set->cap), n = 0; set->slots[k] && n < set->cap; k = (k + 1) & (set->cap - 1), n++)
+        if (set->slots[k] == (uintptr_t)p) return &set->slots[k];
+    return NULL;
+}
+
+static void forget(pset *set, const void *p) {
+    uintptr_t *at = find_slot(set, p);
+    if (at) *at = 1;
+}
+
+static bool known(const pset *set, const void *p) {
+    return find_slot(set, p) != NULL;
 }
 
 struct ptxi_gexec {
@@ -125,7 +147,10 @@ int pg_mem_trim(void) {
 /* ---- nodes ---- */
 
 static void cond_unref(pg_cond *c) {
-    if (c && atomic_fetch_sub(&c->refs, 1) == 1) free(c);
+    if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
+        forget(&conds, c);
+        free(c);
+    }
 }
 
 static void graph_free(ptxi_graph *g);
@@ -133,6 +158,7 @@ static void exec_free(ptxi_gexec *x);
 
 static void node_free(ptxi_gnode *n) {
     if (!n) return;
+    forget(&nodes, n);
     for (unsigned i = 0; i < n->kernel.nargs; i++) free(n->kernel.args[i]);
     free(n->kernel.args);
     free(n->deps);
@@ -198,7 +224,7 @@ static int node_fill(ptxi_gnode *n, pg_params *p) {
         n->event = p->event;
         return PG_OK;
     case PG_GRAPH: {
-        if (!p->child || !known(graphs, p->child)) return PG_INVALID_VALUE;
+        if (!p->child || !known(&graphs, p->child)) return PG_INVALID_VALUE;
         for (size_t i = 0; i < p->child->n; i++) {
             int t = p->child->nodes[i]->type;
             if (t == PG_MEM_ALLOC || t == PG_MEM_FREE) return PG_NOT_SUPPORTED;
@@ -228,7 +254,7 @@ static int node_fill(ptxi_gnode *n, pg_params *p) {
     case PG_CONDITIONAL: {
         pg_cond *c = (pg_cond *)(uintptr_t)p->handle;
         unsigned size = p->cond_size;
-        if (!c || !size || (p->cond_type == PG_COND_WHILE && size != 1) || (p->cond_type == PG_COND_IF && size > 2) ||
+        if (!known(&conds, c) || !size || (p->cond_type == PG_COND_WHILE && size != 1) || (p->cond_type == PG_COND_IF && size > 2) ||
             p->cond_type < 0 || p->cond_type > PG_COND_SWITCH)
             return PG_INVALID_VALUE;
         if (!(n->bodies = calloc(size, sizeof *n->bodies))) return PG_NO_MEMORY;
@@ -260,13 +286,14 @@ static int append(ptxi_graph *g, ptxi_gnode *n, ptxi_gnode *const *deps, size_t 
     if (ndeps) memcpy(n->deps, deps, ndeps * sizeof *n->deps);
     n->ndeps = ndeps;
     n->graph = g;
+    remember(&nodes, n);
     n->index = g->n;
     g->nodes[g->n++] = n;
     return PG_OK;
 }
 
 static int add_locked(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, pg_params *p, ptxi_gnode **out) {
-    if (!g || !known(graphs, g) || !p || (ndeps && !deps)) return PG_INVALID_VALUE;
+    if (!g || !known(&graphs, g) || !p || (ndeps && !deps)) return PG_INVALID_VALUE;
     if (g->owner && g->owner->type == PG_CONDITIONAL && (p->type == PG_HOST || p->type == PG_MEM_ALLOC ||
                                                           p->type == PG_MEM_FREE || p->type == PG_WAIT_EVENT ||
                                                           p->type == PG_EVENT_RECORD))
@@ -367,6 +394,7 @@ static int graph_copy(ptxi_graph *src, ptxi_graph **out) {
         c->ndeps = o->ndeps;
         c->graph = g;
         c->index = i;
+        remember(&nodes, c);
     }
     if (e == PG_OK) {
         memcpy(g->nodes, tmp, n * sizeof *tmp);
@@ -395,7 +423,7 @@ int pg_create(ptxi_graph **out) {
 
 int pg_destroy(ptxi_graph *g) {
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) && !g->owner ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) && !g->owner ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) graph_free(g);
     pthread_mutex_unlock(&lock);
     return e;
@@ -403,13 +431,13 @@ int pg_destroy(ptxi_graph *g) {
 
 bool pg_is_graph(const ptxi_graph *g) {
     pthread_mutex_lock(&lock);
-    bool ok = g && known(graphs, g);
+    bool ok = g && known(&graphs, g);
     pthread_mutex_unlock(&lock);
     return ok;
 }
 
 static bool node_ok(const ptxi_gnode *n) {
-    return n && n->graph && known(graphs, n->graph) && n->index < n->graph->n && n->graph->nodes[n->index] == n;
+    return known(&nodes, n) && n->graph && known(&graphs, n->graph) && n->index < n->graph->n && n->graph->nodes[n->index] == n;
 }
 
 bool pg_is_node(const ptxi_gnode *n) {
@@ -422,7 +450,7 @@ bool pg_is_node(const ptxi_gnode *n) {
 int pg_clone(ptxi_graph *src, ptxi_graph **out) {
     if (!out) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = src && known(graphs, src) ? PG_OK : PG_INVALID_VALUE;
+    int e = src && known(&graphs, src) ? PG_OK : PG_INVALID_VALUE;
     for (size_t i = 0; e == PG_OK && i < src->n; i++)   /* as CUDA: not a graph with memory nodes */
         if (src->nodes[i]->type == PG_MEM_ALLOC || src->nodes[i]->type == PG_MEM_FREE) e = PG_NOT_SUPPORTED;
     if (e == PG_OK) e = graph_copy(src, out);
@@ -433,7 +461,7 @@ int pg_clone(ptxi_graph *src, ptxi_graph **out) {
 ptxi_gnode *pg_find_in_clone(ptxi_graph *clone, const ptxi_gnode *orig) {
     ptxi_gnode *found = NULL;
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; clone && known(graphs, clone) && i < clone->n && !found; i++)
+    for (size_t i = 0; clone && known(&graphs, clone) && i < clone->n && !found; i++)
         if (clone->nodes[i]->origin == orig) found = clone->nodes[i];
     pthread_mutex_unlock(&lock);
     return found;
@@ -517,7 +545,7 @@ static void list_end(ptxi_gnode **out, size_t *count, size_t k) {
 int pg_edges(ptxi_graph *g, ptxi_gnode **from, ptxi_gnode **to, size_t *count) {
     if (!count || (!from) != (!to)) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     size_t k = 0;
     for (size_t i = 0; e == PG_OK && i < g->n; i++)
         for (size_t d = 0; d < g->nodes[i]->ndeps; d++) {
@@ -551,7 +579,7 @@ int pg_deps(ptxi_gnode *n, ptxi_gnode **out, size_t *count, bool dependents) {
 int pg_roots(ptxi_graph *g, ptxi_gnode **out, size_t *count) {
     if (!count) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     size_t k = 0;
     for (size_t i = 0; e == PG_OK && i < g->n; i++)
         if (!g->nodes[i]->ndeps) list(out, count, &k, g->nodes[i]);
@@ -563,7 +591,7 @@ int pg_roots(ptxi_graph *g, ptxi_gnode **out, size_t *count) {
 int pg_nodes(ptxi_graph *g, ptxi_gnode **out, size_t *count) {
     if (!count) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     size_t k = 0;
     for (size_t i = 0; e == PG_OK && i < g->n; i++) list(out, count, &k, g->nodes[i]);
     if (e == PG_OK) list_end(out, count, k);
@@ -580,7 +608,7 @@ static bool has_edge(const ptxi_gnode *to, const ptxi_gnode *from) {
 int pg_link(ptxi_graph *g, ptxi_gnode *const *from, ptxi_gnode *const *to, size_t n, bool add) {
     if (n && (!from || !to)) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     for (size_t i = 0; e == PG_OK && i < n; i++)
         if (!node_ok(from[i]) || !node_ok(to[i]) || from[i]->graph != g || to[i]->graph != g || from[i] == to[i] ||
             has_edge(to[i], from[i]) != !add)
@@ -606,7 +634,7 @@ int pg_link(ptxi_graph *g, ptxi_gnode *const *from, ptxi_gnode *const *to, size_
 int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handle) {
     if (!handle || (flags & ~(unsigned)PG_COND_ASSIGN_DEFAULT)) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     pg_cond *c = NULL, **bigger = NULL;
     if (e == PG_OK && (!(c = calloc(1, sizeof *c)) || !(bigger = realloc(g->conds, (g->nconds + 1) * sizeof *bigger)))) {
         free(c);
@@ -616,6 +644,7 @@ int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handl
         atomic_init(&c->value, dflt);
         atomic_init(&c->refs, 1);
         c->dflt = dflt, c->flags = flags;
+        remember(&conds, c);
         g->conds = bigger;
         g->conds[g->nconds++] = c;
         *handle = (uint64_t)(uintptr_t)c;
@@ -624,9 +653,12 @@ int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handl
     return e;
 }
 
+/* A handle that is no live handle changes nothing. */
 void pg_set_conditional(uint64_t handle, unsigned value) {
     pg_cond *c = (pg_cond *)(uintptr_t)handle;
-    if (c) atomic_store(&c->value, value);
+    pthread_mutex_lock(&lock);
+    if (known(&conds, c)) atomic_store(&c->value, value);
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- executable graphs ---- */
@@ -697,7 +729,7 @@ int pg_instantiate(ptxi_graph *g, unsigned long long flags, ptxi_gexec **out, pt
     if (!out) return PG_INVALID_VALUE;
     if (err_node) *err_node = NULL;
     pthread_mutex_lock(&lock);
-    int e = g && known(graphs, g) && !g->owner ? PG_OK : PG_INVALID_VALUE;
+    int e = g && known(&graphs, g) && !g->owner ? PG_OK : PG_INVALID_VALUE;
     for (size_t i = 0; e == PG_OK && i < g->n; i++)
         if (g->nodes[i]->block && g->nodes[i]->block->instantiated) e = PG_NOT_SUPPORTED;
     ptxi_gexec *x = NULL;
@@ -715,7 +747,7 @@ int pg_instantiate(ptxi_graph *g, unsigned long long flags, ptxi_gexec **out, pt
 
 int pg_exec_destroy(ptxi_gexec *x) {
     pthread_mutex_lock(&lock);
-    int e = x && known(execs, x) ? PG_OK : PG_INVALID_VALUE;
+    int e = x && known(&execs, x) ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) exec_free(x);
     pthread_mutex_unlock(&lock);
     return e;
@@ -723,7 +755,7 @@ int pg_exec_destroy(ptxi_gexec *x) {
 
 bool pg_is_exec(const ptxi_gexec *x) {
     pthread_mutex_lock(&lock);
-    bool ok = x && known(execs, x);
+    bool ok = x && known(&execs, x);
     pthread_mutex_unlock(&lock);
     return ok;
 }
@@ -733,7 +765,7 @@ unsigned long long pg_exec_flags(ptxi_gexec *x) {
 }
 
 static ptxi_gnode *exec_node(ptxi_gexec *x, const ptxi_gnode *n) {
-    if (!x || !known(execs, x) || !n) return NULL;
+    if (!x || !known(&execs, x) || !n) return NULL;
     ptxi_graph *g = x->g;
     if (n->index < g->n && g->nodes[n->index]->origin == n) return g->nodes[n->index];
     for (size_t i = 0; i < g->n; i++)
@@ -841,7 +873,7 @@ static int take_all(ptxi_graph *a, const ptxi_graph *b) {
 int pg_exec_child(ptxi_gexec *x, const ptxi_gnode *n, ptxi_graph *child) {
     pthread_mutex_lock(&lock);
     ptxi_gnode *m = exec_node(x, n);
-    int e = m && m->type == PG_GRAPH && child && known(graphs, child) ? PG_OK : PG_INVALID_VALUE;
+    int e = m && m->type == PG_GRAPH && child && known(&graphs, child) ? PG_OK : PG_INVALID_VALUE;
     const ptxi_gnode *ba, *bb;
     int why;
     if (e == PG_OK && !same_shape(m->child, child, &ba, &bb, &why)) e = PG_INVALID_VALUE;
@@ -867,7 +899,7 @@ int pg_exec_update(ptxi_gexec *x, ptxi_graph *g, int *result, ptxi_gnode **err_n
     int r = PG_UPD_ERROR;
     const ptxi_gnode *ba = NULL, *bb = NULL;
     pthread_mutex_lock(&lock);
-    int e = x && known(execs, x) && g && known(graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    int e = x && known(&execs, x) && g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) {
         if (same_shape(x->g, g, &ba, &bb, &r)) {
             e = take_all(x->g, g);
@@ -1078,7 +1110,7 @@ int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *con
     if (ndeps && !deps) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
     int e = ptxi_stream_capture(s, NULL) ? PG_ILLEGAL_STATE : PG_OK;
-    if (e == PG_OK && into && !known(graphs, into)) e = PG_INVALID_VALUE;
+    if (e == PG_OK && into && !known(&graphs, into)) e = PG_INVALID_VALUE;
     for (size_t i = 0; e == PG_OK && i < ndeps; i++)
         if (!node_ok(deps[i]) || deps[i]->graph != into) e = PG_INVALID_VALUE;
     capture *c = e == PG_OK ? calloc(1, sizeof *c) : NULL;
@@ -1306,7 +1338,7 @@ void pg_capture_invalidate(ptxi_stream *s) {
 
 ptxi_graph *pg_exec_graph(ptxi_gexec *x) {
     pthread_mutex_lock(&lock);
-    ptxi_graph *g = x && known(execs, x) ? x->g : NULL;
+    ptxi_graph *g = x && known(&execs, x) ? x->g : NULL;
     pthread_mutex_unlock(&lock);
     return g;
 }

@@ -1,0 +1,95 @@
+// graph_handles.cu — handles used after they are gone or never were (graphs, nodes,
+// executable graphs, conditional handles, also from device code) are refused, not a
+// crash; host threads that build, update and launch their own graphs at once each get
+// their own results. Says "graph_handles: ok" when every check held.
+#include <cstdint>
+#include <thread>
+#include <vector>
+#include "check.h"
+
+static int failures;
+#define EXPECT(cond)                                                        \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            printf("failed at line %d: %s\n", __LINE__, #cond);             \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+__global__ void setcond(cudaGraphConditionalHandle h, unsigned v) { cudaGraphSetConditional(h, v); }
+__global__ void add(int *p, int v) { atomicAdd(p, v); }
+
+static void worker(int id, int *slot, bool *ok) {
+    cudaStream_t s;
+    *ok = cudaStreamCreate(&s) == cudaSuccess;
+    for (int round = 0; round < 20 && *ok; round++) {
+        cudaGraph_t g;
+        cudaGraphExec_t x;
+        *ok &= cudaMemsetAsync(slot, 0, sizeof(int), s) == cudaSuccess;
+        *ok &= cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+        add<<<1, 4, 0, s>>>(slot, id);
+        add<<<1, 4, 0, s>>>(slot, round);
+        *ok &= cudaStreamEndCapture(s, &g) == cudaSuccess;
+        *ok &= cudaGraphInstantiate(&x, g, 0) == cudaSuccess;
+        *ok &= cudaGraphLaunch(x, s) == cudaSuccess;
+        int v = -1;
+        *ok &= cudaMemcpyAsync(&v, slot, sizeof v, cudaMemcpyDeviceToHost, s) == cudaSuccess;
+        *ok &= cudaStreamSynchronize(s) == cudaSuccess;
+        *ok &= v == 4 * id + 4 * round;
+        *ok &= cudaGraphExecDestroy(x) == cudaSuccess;
+        *ok &= cudaGraphDestroy(g) == cudaSuccess;
+    }
+    cudaStreamDestroy(s);
+}
+
+int main() {
+    // gone: a graph, its node, an executable graph
+    cudaGraph_t g;
+    cudaGraphNode_t n;
+    cudaGraphExec_t x;
+    CHECK(cudaGraphCreate(&g, 0));
+    CHECK(cudaGraphAddEmptyNode(&n, g, nullptr, 0));
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphExecDestroy(x));
+    CHECK(cudaGraphDestroy(g));
+    cudaGraphNodeType t;
+    size_t count = 0;
+    EXPECT(cudaGraphNodeGetType(n, &t) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphGetNodes(g, nullptr, &count) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphLaunch(x, 0) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphExecDestroy(x) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphDestroy(g) == cudaErrorInvalidValue);
+    // never were
+    uintptr_t junk[8] = {0};
+    EXPECT(cudaGraphNodeGetType((cudaGraphNode_t)junk, &t) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphDestroy((cudaGraph_t)junk) == cudaErrorInvalidValue);
+    EXPECT(cudaGraphLaunch((cudaGraphExec_t)junk, 0) == cudaErrorInvalidValue);
+    cudaGetLastError();
+
+    // a conditional node with a made-up handle; device code setting one
+    CHECK(cudaGraphCreate(&g, 0));
+    cudaGraphNodeParams np = {};
+    np.type = cudaGraphNodeTypeConditional;
+    np.conditional.handle = (cudaGraphConditionalHandle)(uintptr_t)junk;
+    np.conditional.type = cudaGraphCondTypeIf;
+    np.conditional.size = 1;
+    EXPECT(cudaGraphAddNode(&n, g, nullptr, nullptr, 0, &np) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    setcond<<<1, 32>>>((cudaGraphConditionalHandle)(uintptr_t)junk, 1);
+    setcond<<<1, 32>>>(0x1234, 1);
+    EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaGraphDestroy(g));
+
+    // host threads at once
+    const int nthreads = 6;
+    int *slots;
+    CHECK(cudaMalloc(&slots, nthreads * sizeof(int)));
+    bool ok[nthreads];
+    std::vector<std::thread> threads;
+    for (int i = 0; i < nthreads; i++) threads.emplace_back(worker, i + 1, slots + i, &ok[i]);
+    for (auto &th : threads) th.join();
+    for (int i = 0; i < nthreads; i++) EXPECT(ok[i]);
+    CHECK(cudaFree(slots));
+    if (!failures) printf("graph_handles: ok\n");
+    return failures != 0;
+}
