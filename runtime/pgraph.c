@@ -3,6 +3,7 @@
  * launches, executable-graph updates, conditional nodes, graph-owned memory and stream
  * capture across streams joined by events. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1341,4 +1342,50 @@ ptxi_graph *pg_exec_graph(ptxi_gexec *x) {
     ptxi_graph *g = x && known(&execs, x) ? x->g : NULL;
     pthread_mutex_unlock(&lock);
     return g;
+}
+
+static const char *type_name(int t) {
+    static const char *names[] = {"KERNEL", "MEMCPY", "MEMSET", "HOST", "GRAPH", "EMPTY", "WAIT_EVENT",
+                                  "EVENT_RECORD", "SEM_SIGNAL", "SEM_WAIT", "MEM_ALLOC", "MEM_FREE", "MEM_OP",
+                                  "CONDITIONAL"};
+    return t >= 0 && t <= PG_CONDITIONAL ? names[t] : "?";
+}
+
+static void dot_graph(FILE *f, const ptxi_graph *g, const char *prefix) {
+    for (size_t i = 0; i < g->n; i++) {
+        const ptxi_gnode *n = g->nodes[i];
+        fprintf(f, "  \"%s%zu\" [label=\"%s%zu %s", prefix, i, prefix, i, type_name(n->type));
+        if (n->type == PG_KERNEL)
+            fprintf(f, "\\n%s <<<(%u,%u,%u),(%u,%u,%u),%u>>>", ptxi_kernel_name(n->kernel.k), n->kernel.grid.x,
+                    n->kernel.grid.y, n->kernel.grid.z, n->kernel.block.x, n->kernel.block.y, n->kernel.block.z,
+                    n->kernel.shared);
+        fprintf(f, "\"];\n");
+        for (size_t d = 0; d < n->ndeps; d++)
+            fprintf(f, "  \"%s%zu\" -> \"%s%zu\";\n", prefix, n->deps[d]->index, prefix, i);
+        unsigned subs = n->type == PG_GRAPH ? 1 : n->type == PG_CONDITIONAL ? n->cond_size : 0;
+        for (unsigned k = 0; k < subs; k++) {
+            char inner[256];
+            snprintf(inner, sizeof inner, "%s%zu.%u.", prefix, i, k);
+            const ptxi_graph *c = n->type == PG_GRAPH ? n->child : n->bodies[k];
+            dot_graph(f, c, inner);
+            for (size_t r = 0; r < c->n; r++)
+                if (!c->nodes[r]->ndeps) fprintf(f, "  \"%s%zu\" -> \"%s%zu\" [style=dashed];\n", prefix, i, inner, r);
+        }
+    }
+}
+
+int pg_dot(ptxi_graph *g, const char *path) {
+    if (!path) return PG_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    int e = known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
+    FILE *f = e == PG_OK ? fopen(path, "w") : NULL;
+    if (e == PG_OK && !f) e = PG_INVALID_VALUE;
+    if (f) {
+        fprintf(f, "digraph dot {\n");
+        dot_graph(f, g, "");
+        fprintf(f, "}\n");
+        if (fclose(f) != 0) e = PG_INVALID_VALUE;
+    }
+    pthread_mutex_unlock(&lock);
+    return e;
 }

@@ -225,6 +225,9 @@ void pg_capture_forget_event(ptxi_event *e);
  * cudaGetFuncBySymbol, used with the driver). */
 bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k);
 
+/* cudaGraphDebugDotPrint: the graph in Graphviz's DOT language. */
+int pg_dot(ptxi_graph *g, const char *path);
+
 /* Device code's cudaGraphSetConditional (bound into every context). */
 void pg_set_conditional(uint64_t handle, unsigned value);
 

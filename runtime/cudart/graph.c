@@ -133,6 +133,23 @@ static cudaError_t add(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_
     return ret(e);
 }
 
+/* A copy to or from a variable: its device address, offset bytes in. */
+static int symbol_params(pg_params *p, void *dst, const void *src, const void *symbol, bool to, size_t count,
+                         size_t offset, enum cudaMemcpyKind kind) {
+    void *base = NULL;
+    size_t size = 0;
+    if (cudaGetSymbolAddress(&base, symbol) != cudaSuccess || cudaGetSymbolSize(&size, symbol) != cudaSuccess) {
+        cudaGetLastError();
+        return cudaErrorInvalidSymbol;
+    }
+    if (offset > size || count > size - offset) return cudaErrorInvalidValue;
+    if (to ? kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost
+           : kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost)
+        return cudaErrorInvalidMemcpyDirection;
+    char *at = (char *)base + offset;
+    return to ? copy1d_params(p, at, src, count, kind) : copy1d_params(p, dst, at, count, kind);
+}
+
 /* ---- building ---- */
 
 CR_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
@@ -775,3 +792,64 @@ CR_ALIAS(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph);
 CR_ALIAS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
 CR_ALIAS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
 CR_ALIAS(cudaStreamUpdateCaptureDependencies_ptsz, cudaStreamUpdateCaptureDependencies);
+
+CR_EXPORT cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                     const void *symbol, const void *src, size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int made = symbol_params(&pp, NULL, src, symbol, true, count, offset, kind);
+    return add(pGraphNode, graph, pDependencies, numDependencies, made, &pp);
+}
+
+CR_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                       void *dst, const void *symbol, size_t count, size_t offset,
+                                                       enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int made = symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind);
+    return add(pGraphNode, graph, pDependencies, numDependencies, made, &pp);
+}
+
+CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src,
+                                                           size_t count, size_t offset, enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int e = symbol_params(&pp, NULL, src, symbol, true, count, offset, kind);
+    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+}
+
+CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
+                                                             size_t count, size_t offset, enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int e = symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind);
+    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+}
+
+CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                               const void *symbol, const void *src, size_t count,
+                                                               size_t offset, enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int e = symbol_params(&pp, NULL, src, symbol, true, count, offset, kind);
+    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+}
+
+CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec, cudaGraphNode_t node, void *dst,
+                                                                 const void *symbol, size_t count, size_t offset,
+                                                                 enum cudaMemcpyKind kind) {
+    CR_ENTER();
+    pg_params pp = {0};
+    int e = symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind);
+    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+}
+
+CR_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
+    (void)flags;
+    return ret(pg_dot(G(graph), path));
+}
+
+CR_ALIAS(cudaGraphInstantiateWithParams_ptsz, cudaGraphInstantiateWithParams);

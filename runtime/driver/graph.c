@@ -566,10 +566,18 @@ CD_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
     if (!pg_is_exec(X(hGraphExec))) return CUDA_ERROR_INVALID_VALUE;
-    if (s && pg_capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    if (s && pg_capturing(s)) {   /* a child graph node */
+        pg_params p = {.type = PG_GRAPH, .child = pg_exec_graph(X(hGraphExec))};
+        return (CUresult)pg_capture_add(s, &p, NULL);
+    }
     ptxi_stream_run_host_fns(ctx, s, UINT64_MAX);
     static const pg_ops ops = {launch_kernel, launch_status};
     return (CUresult)pg_launch(X(hGraphExec), s ? ptxi_stream_ctx(s) : ctx, s, &ops);
+}
+
+CD_EXPORT CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) {
+    (void)flags;
+    return (CUresult)pg_dot(G(hGraph), path);
 }
 
 /* ---- stream capture ---- */

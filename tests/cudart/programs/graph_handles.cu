@@ -1,7 +1,10 @@
 // graph_handles.cu — handles used after they are gone or never were (graphs, nodes,
 // executable graphs, conditional handles, also from device code) are refused, not a
 // crash; host threads that build, update and launch their own graphs at once each get
-// their own results. Says "graph_handles: ok" when every check held.
+// their own results; copy nodes to and from variables; cudaGraphDebugDotPrint writes
+// a DOT file. Says "graph_handles: ok" when every check held.
+#include <cstring>
+#include <unistd.h>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -18,6 +21,8 @@ static int failures;
 
 __global__ void setcond(cudaGraphConditionalHandle h, unsigned v) { cudaGraphSetConditional(h, v); }
 __global__ void add(int *p, int v) { atomicAdd(p, v); }
+__device__ int table[8];
+__global__ void twice() { table[threadIdx.x] *= 2; }
 
 static void worker(int id, int *slot, bool *ok) {
     cudaStream_t s;
@@ -78,6 +83,50 @@ int main() {
     setcond<<<1, 32>>>((cudaGraphConditionalHandle)(uintptr_t)junk, 1);
     setcond<<<1, 32>>>(0x1234, 1);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaGraphDestroy(g));
+
+    // to a variable, a kernel, from it; then other bytes of it
+    int in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {0};
+    cudaGraphNode_t to, k, from;
+    CHECK(cudaGraphCreate(&g, 0));
+    EXPECT(cudaGraphAddMemcpyNodeToSymbol(&to, g, nullptr, 0, table, in, sizeof in, 0, cudaMemcpyHostToDevice) ==
+           cudaSuccess);
+    cudaKernelNodeParams kp = {};
+    kp.func = (void *)twice;
+    kp.gridDim = dim3(1);
+    kp.blockDim = dim3(8);
+    void *noargs[] = {nullptr};
+    kp.kernelParams = noargs;
+    EXPECT(cudaGraphAddKernelNode(&k, g, &to, 1, &kp) == cudaSuccess);
+    EXPECT(cudaGraphAddMemcpyNodeFromSymbol(&from, g, &k, 1, out, table, sizeof out, 0, cudaMemcpyDeviceToHost) ==
+           cudaSuccess);
+    EXPECT(cudaGraphAddMemcpyNodeToSymbol(&n, g, nullptr, 0, table, in, sizeof in, 4, cudaMemcpyHostToDevice) ==
+           cudaErrorInvalidValue);
+    EXPECT(cudaGraphAddMemcpyNodeToSymbol(&n, g, nullptr, 0, in, in, 4, 0, cudaMemcpyHostToDevice) ==
+           cudaErrorInvalidSymbol);
+    cudaGetLastError();
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < 8; i++) EXPECT(out[i] == 2 * in[i]);
+    EXPECT(cudaGraphExecMemcpyNodeSetParamsFromSymbol(x, from, out, table, 2 * sizeof(int), 6 * sizeof(int),
+                                                      cudaMemcpyDeviceToHost) == cudaSuccess);
+    memset(out, 0, sizeof out);
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaDeviceSynchronize());
+    EXPECT(out[0] == 14 && out[1] == 16 && out[2] == 0);
+    char dot[64];
+    snprintf(dot, sizeof dot, "/tmp/graph_handles.%d.dot", (int)getpid());
+    EXPECT(cudaGraphDebugDotPrint(g, dot, 0) == cudaSuccess);
+    FILE *f = fopen(dot, "r");
+    char text[4096] = {0};
+    if (f) {
+        fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        remove(dot);
+    }
+    EXPECT(strstr(text, "digraph") && strstr(text, "KERNEL") && strstr(text, "->"));
+    CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphDestroy(g));
 
     // host threads at once
