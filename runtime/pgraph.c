@@ -1167,11 +1167,14 @@ static void capture_free(capture *c) {
 }
 
 int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
-    if (!out) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
     cstream *cs = NULL;
     capture *c = capture_of(s, &cs);
-    int e = !c ? PG_ILLEGAL_STATE : cs != &c->streams[0] ? PG_CAPTURE_UNMATCHED : PG_OK;
+    /* a capture into the caller's graph need not give it back */
+    int e = !c ? (out ? PG_ILLEGAL_STATE : PG_INVALID_VALUE)
+            : !out && !c->into ? PG_INVALID_VALUE
+            : cs != &c->streams[0] ? PG_CAPTURE_UNMATCHED
+            : PG_OK;
     if (e == PG_OK) {
         for (capture **p = &captures; *p; p = &(*p)->next)
             if (*p == c) {
@@ -1187,11 +1190,8 @@ int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
                 if (!joined) e = PG_CAPTURE_UNJOINED;
             }
         if (c->invalid) e = PG_CAPTURE_INVALIDATED;
-        if (e == PG_OK) *out = c->g;
-        else {
-            *out = NULL;
-            if (!c->into) graph_free(c->g);
-        }
+        if (out) *out = e == PG_OK ? c->g : NULL;
+        if (e != PG_OK && !c->into) graph_free(c->g);
         capture_free(c);
     }
     pthread_mutex_unlock(&lock);

@@ -201,7 +201,7 @@ int pg_mem_trim(void);
 /* mode: cudaStreamCaptureMode; into: capture into this graph (after deps) or NULL for a
  * new graph. */
 int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *const *deps, size_t ndeps);
-int pg_capture_end(ptxi_stream *s, ptxi_graph **out);
+int pg_capture_end(ptxi_stream *s, ptxi_graph **out);   /* out may be NULL for a capture into a graph */
 bool pg_capturing(ptxi_stream *s);
 /* Adds a node after the stream's last work in its capture. */
 int pg_capture_add(ptxi_stream *s, pg_params *p, ptxi_gnode **out);

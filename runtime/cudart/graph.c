@@ -755,7 +755,6 @@ CR_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGra
 }
 
 CR_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
-    if (!pGraph) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     return ret(pg_capture_end(cr_stream(stream), (ptxi_graph **)pGraph));
 }

@@ -605,8 +605,7 @@ CD_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph,
 CD_EXPORT CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
-    if (!phGraph) return CUDA_ERROR_INVALID_VALUE;
-    if (!s) return CUDA_ERROR_ILLEGAL_STATE;
+    if (!s) return phGraph ? CUDA_ERROR_ILLEGAL_STATE : CUDA_ERROR_INVALID_VALUE;
     return (CUresult)pg_capture_end(s, (ptxi_graph **)phGraph);
 }
 
