@@ -32,6 +32,11 @@ static int kernel_params(pg_params *p, const void *func, dim3 g, dim3 b, unsigne
     return PG_OK;
 }
 
+static int kernel_v1(pg_params *pp, const struct cudaKernelNodeParams *p) {
+    if (!p) return cudaErrorInvalidValue;
+    return kernel_params(pp, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, p->extra);
+}
+
 static int copy_params(pg_params *p, const struct cudaMemcpy3DParms *c) {
     if (!c) return cudaErrorInvalidValue;
     if (c->srcArray || c->dstArray) return cudaErrorNotSupported;   /* arrays: not in graphs */
@@ -150,6 +155,15 @@ static int symbol_params(pg_params *p, void *dst, const void *src, const void *s
     return to ? copy1d_params(p, at, src, count, kind) : copy1d_params(p, dst, at, count, kind);
 }
 
+/* Sets a node's (or an executable graph's node's) parameters made into pp. */
+static cudaError_t set_node(cudaGraphNode_t node, int made, pg_params *pp) {
+    return ret(made == PG_OK ? pg_set_params(N(node), pp) : made);
+}
+
+static cudaError_t set_exec(cudaGraphExec_t x, cudaGraphNode_t node, int made, pg_params *pp) {
+    return ret(made == PG_OK ? pg_exec_set_params(X(x), N(node), pp) : made);
+}
+
 /* ---- building ---- */
 
 CR_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
@@ -166,8 +180,7 @@ CR_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGr
                                              const struct cudaKernelNodeParams *p) {
     CR_ENTER();
     pg_params pp = {0};
-    int made = p ? kernel_params(&pp, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, p->extra)
-                 : cudaErrorInvalidValue;
+    int made = kernel_v1(&pp, p);
     return add(pGraphNode, graph, pDependencies, numDependencies, made, &pp);
 }
 
@@ -364,9 +377,7 @@ CR_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct 
 CR_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *p) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = p ? kernel_params(&pp, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, p->extra)
-              : cudaErrorInvalidValue;
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, kernel_v1(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p) {
@@ -385,15 +396,13 @@ CR_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct 
 
 CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p) {
     pg_params pp = {0};
-    int e = copy_params(&pp, p);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, copy_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count,
                                                      enum cudaMemcpyKind kind) {
     pg_params pp = {0};
-    int e = copy1d_params(&pp, dst, src, count, kind);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, copy1d_params(&pp, dst, src, count, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p) {
@@ -406,8 +415,7 @@ CR_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct 
 
 CR_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p) {
     pg_params pp = {0};
-    int e = set_params(&pp, p);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, set_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p) {
@@ -419,8 +427,7 @@ CR_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cu
 
 CR_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *p) {
     pg_params pp = {0};
-    int e = host_params(&pp, p);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, host_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) {
@@ -482,8 +489,7 @@ CR_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *
 CR_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = generic_params(&pp, nodeParams);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, generic_params(&pp, nodeParams), &pp);
 }
 
 /* ---- executable graphs ---- */
@@ -531,37 +537,31 @@ CR_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cud
                                                        const struct cudaKernelNodeParams *p) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = p ? kernel_params(&pp, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, p->extra)
-              : cudaErrorInvalidValue;
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, kernel_v1(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                        const struct cudaMemcpy3DParms *p) {
     pg_params pp = {0};
-    int e = copy_params(&pp, p);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, copy_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node, void *dst,
                                                          const void *src, size_t count, enum cudaMemcpyKind kind) {
     pg_params pp = {0};
-    int e = copy1d_params(&pp, dst, src, count, kind);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, copy1d_params(&pp, dst, src, count, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                        const struct cudaMemsetParams *p) {
     pg_params pp = {0};
-    int e = set_params(&pp, p);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, set_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                      const struct cudaHostNodeParams *p) {
     pg_params pp = {0};
-    int e = host_params(&pp, p);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, host_params(&pp, p), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -575,8 +575,7 @@ CR_EXPORT cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraph
     if (nodeParams && nodeParams->type == cudaGraphNodeTypeGraph)
         return ret(pg_exec_child(X(exec), N(node), G(nodeParams->graph.graph)));
     pg_params pp = {0};
-    int e = generic_params(&pp, nodeParams);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, generic_params(&pp, nodeParams), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned int isEnabled) {
@@ -816,16 +815,14 @@ CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node,
                                                            size_t count, size_t offset, enum cudaMemcpyKind kind) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = symbol_params(&pp, NULL, src, symbol, true, count, offset, kind);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, symbol_params(&pp, NULL, src, symbol, true, count, offset, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol,
                                                              size_t count, size_t offset, enum cudaMemcpyKind kind) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind);
-    return ret(e == PG_OK ? pg_set_params(N(node), &pp) : e);
+    return set_node(node, symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -833,8 +830,7 @@ CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t e
                                                                size_t offset, enum cudaMemcpyKind kind) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = symbol_params(&pp, NULL, src, symbol, true, count, offset, kind);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, symbol_params(&pp, NULL, src, symbol, true, count, offset, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t exec, cudaGraphNode_t node, void *dst,
@@ -842,8 +838,7 @@ CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t
                                                                  enum cudaMemcpyKind kind) {
     CR_ENTER();
     pg_params pp = {0};
-    int e = symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind);
-    return ret(e == PG_OK ? pg_exec_set_params(X(exec), N(node), &pp) : e);
+    return set_exec(exec, node, symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind), &pp);
 }
 
 CR_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
