@@ -236,6 +236,12 @@ static int node_fill(ptxi_gnode *n, pg_params *p) {
     }
     case PG_MEM_ALLOC: {
         if (!p->bytes || !p->ctx) return PG_INVALID_VALUE;
+        if (p->reuse) {   /* freed before this node runs: the same memory (and address) again */
+            n->block = p->reuse;
+            n->block->refs++;
+            p->dptr = n->block->p;
+            return PG_OK;
+        }
         pg_block *b = calloc(1, sizeof *b);
         if (!b) return PG_NO_MEMORY;
         if (ptxi_mem_alloc(p->ctx, p->bytes, &b->p) != PTXI_SUCCESS) {
@@ -293,12 +299,34 @@ static int append(ptxi_graph *g, ptxi_gnode *n, ptxi_gnode *const *deps, size_t 
     return PG_OK;
 }
 
+static bool reaches(const ptxi_gnode *from, const ptxi_gnode *target);
+
+/* Memory an allocation after deps can take over: a block of the graph at least as
+ * large, freed by a free node that comes before deps, and not allocated again since. */
+static pg_block *reusable(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, size_t bytes) {
+    for (size_t i = 0; i < g->n; i++) {
+        ptxi_gnode *f = g->nodes[i];
+        pg_block *b = f->type == PG_MEM_FREE ? block_at(f->free_ptr) : NULL;
+        if (!b || b->size < bytes) continue;
+        bool mine = false, before = false, taken = false;
+        for (size_t k = 0; k < g->n; k++) mine |= g->nodes[k]->block == b;
+        for (size_t d = 0; d < ndeps && !before; d++) before = reaches(deps[d], f);
+        for (size_t k = 0; k < g->n && !taken; k++)
+            taken = g->nodes[k]->block == b && g->nodes[k]->type == PG_MEM_ALLOC && reaches(g->nodes[k], f);
+        if (mine && before && !taken) return b;
+    }
+    return NULL;
+}
+
 static int add_locked(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, pg_params *p, ptxi_gnode **out) {
     if (!g || !known(&graphs, g) || !p || (ndeps && !deps)) return PG_INVALID_VALUE;
     if (g->owner && g->owner->type == PG_CONDITIONAL && (p->type == PG_HOST || p->type == PG_MEM_ALLOC ||
                                                           p->type == PG_MEM_FREE || p->type == PG_WAIT_EVENT ||
                                                           p->type == PG_EVENT_RECORD))
         return PG_INVALID_VALUE;   /* not allowed in a conditional body */
+    for (size_t i = 0; i < ndeps; i++)
+        if (!known(&nodes, deps[i]) || deps[i]->graph != g) return PG_INVALID_VALUE;
+    if (p->type == PG_MEM_ALLOC) p->reuse = reusable(g, deps, ndeps, p->bytes);
     ptxi_gnode *n = calloc(1, sizeof *n);
     if (!n) return PG_NO_MEMORY;
     int e = node_fill(n, p);
@@ -1139,12 +1167,27 @@ int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *con
 }
 
 /* Whether node n is `target` or comes before it. */
-static bool reaches(const ptxi_gnode *from, const ptxi_gnode *target, size_t depth) {
+static bool reaches(const ptxi_gnode *from, const ptxi_gnode *target) {
     if (from == target) return true;
-    if (depth > 100000) return false;
-    for (size_t d = 0; d < from->ndeps; d++)
-        if (reaches(from->deps[d], target, depth + 1)) return true;
-    return false;
+    const ptxi_graph *g = from->graph;
+    if (!g || g != target->graph) return false;
+    /* depth first over the dependencies, each node once */
+    bool *seen = calloc(g->n + 1, sizeof *seen);
+    const ptxi_gnode **stack = malloc((g->n + 1) * sizeof *stack);
+    bool found = false;
+    size_t top = 0;
+    if (seen && stack) stack[top++] = from, seen[from->index] = true;
+    while (top && !found) {
+        const ptxi_gnode *n = stack[--top];
+        for (size_t d = 0; d < n->ndeps && !found; d++) {
+            const ptxi_gnode *m = n->deps[d];
+            found = m == target;
+            if (!seen[m->index]) seen[m->index] = true, stack[top++] = m;
+        }
+    }
+    free(seen);
+    free(stack);
+    return found;
 }
 
 static void capture_free(capture *c) {
@@ -1186,7 +1229,7 @@ int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
             for (size_t f = 0; f < c->streams[i].nfront; f++) {
                 bool joined = false;
                 for (size_t k = 0; k < c->streams[0].nfront && !joined; k++)
-                    joined = reaches(c->streams[0].front[k], c->streams[i].front[f], 0);
+                    joined = reaches(c->streams[0].front[k], c->streams[i].front[f]);
                 if (!joined) e = PG_CAPTURE_UNJOINED;
             }
         if (c->invalid) e = PG_CAPTURE_INVALIDATED;

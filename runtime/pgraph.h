@@ -111,6 +111,7 @@ typedef struct pg_params {
     ptxi_event *event;
     size_t bytes;                   /* PG_MEM_ALLOC; the address comes back in dptr */
     ptxi_ctx *ctx;                  /* PG_MEM_ALLOC */
+    pg_block *reuse;                /* PG_MEM_ALLOC: set by the core */
     ptxi_dptr dptr;                 /* PG_MEM_FREE; PG_MEM_ALLOC's result */
     uint64_t handle;                /* PG_CONDITIONAL */
     int cond_type;
