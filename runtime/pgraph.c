@@ -78,8 +78,7 @@ static uint64_t used_high, reserved_high;
 static void mem_totals(uint64_t *used, uint64_t *reserved) {
     *used = *reserved = 0;
     for (pg_block *b = blocks; b; b = b->next) {
-        if (b->live || b->mapped) *used += b->size;
-        if (b->reserved || b->live || b->mapped) *reserved += b->size;
+        if (b->live || b->reserved) *used += b->size, *reserved += b->size;
     }
 }
 
@@ -90,8 +89,9 @@ static void mem_note(void) {
     if (reserved > reserved_high) reserved_high = reserved;
 }
 
-static void block_unref(pg_block *b) {
-    if (!b || --b->refs > 0 || b->live) return;
+/* Memory no node names and no one uses goes back at once if it never ran, else at
+ * the next trim (as CUDA keeps graph memory reserved until cudaDeviceGraphMemTrim). */
+static void block_release(pg_block *b) {
     for (pg_block **p = &blocks; *p; p = &(*p)->next)
         if (*p == b) {
             *p = b->next;
@@ -99,6 +99,11 @@ static void block_unref(pg_block *b) {
         }
     ptxi_mem_free(b->ctx, b->p);
     free(b);
+}
+
+static void block_unref(pg_block *b) {
+    if (!b || --b->refs > 0 || b->live || b->reserved) return;
+    block_release(b);
 }
 
 static pg_block *block_at(ptxi_dptr p) {
@@ -139,8 +144,12 @@ int pg_mem_attribute(int attr, uint64_t *value, int set) {
 
 int pg_mem_trim(void) {
     pthread_mutex_lock(&lock);
-    for (pg_block *b = blocks; b; b = b->next)
-        if (!b->live) b->reserved = false;
+    for (pg_block *b = blocks, *next; b; b = next) {
+        next = b->next;
+        if (b->live) continue;
+        b->reserved = false;
+        if (b->refs <= 0) block_release(b);
+    }
     pthread_mutex_unlock(&lock);
     return PG_OK;
 }
@@ -697,7 +706,7 @@ static void exec_free(ptxi_gexec *x) {
     if (x->top) {
         forget(&execs, x);
         for (size_t i = 0; x->g && i < x->g->n; i++)
-            if (x->g->nodes[i]->block) x->g->nodes[i]->block->instantiated = x->g->nodes[i]->block->mapped = false;
+            if (x->g->nodes[i]->block) x->g->nodes[i]->block->instantiated = false;
     }
     if (x->top) graph_free(x->g);
     free(x->order);
@@ -824,13 +833,17 @@ static int same_shape(const ptxi_graph *a, const ptxi_graph *b, const ptxi_gnode
         *why = PG_UPD_TOPOLOGY;
         return 0;
     }
-    for (size_t i = 0; i < a->n; i++) {
-        const ptxi_gnode *x = a->nodes[i], *y = b->nodes[i];
-        *bad_a = x, *bad_b = y;
-        if (x->type != y->type) {
+    /* a node of another type: CUDA names the last one of the new graph, and no node of
+     * the old (an H100's answer, tests/cudart/programs/graph_update.cu) */
+    for (size_t i = a->n; i-- > 0;)
+        if (a->nodes[i]->type != b->nodes[i]->type) {
+            *bad_a = NULL, *bad_b = b->nodes[i];
             *why = PG_UPD_TYPE;
             return 0;
         }
+    for (size_t i = 0; i < a->n; i++) {
+        const ptxi_gnode *x = a->nodes[i], *y = b->nodes[i];
+        *bad_a = x, *bad_b = y;
         if (x->ndeps != y->ndeps) {
             *why = PG_UPD_TOPOLOGY;
             return 0;
@@ -1010,7 +1023,7 @@ static int run_node(ptxi_gnode *n, ptxi_ctx *ctx, ptxi_stream *s, const pg_ops *
     case PG_MEM_ALLOC: {
         pthread_mutex_lock(&lock);
         int e = n->block->live ? PG_INVALID_VALUE : PG_OK;
-        if (e == PG_OK) n->block->live = n->block->reserved = n->block->mapped = true, mem_note();
+        if (e == PG_OK) n->block->live = n->block->reserved = true, mem_note();
         pthread_mutex_unlock(&lock);
         return e;
     }
@@ -1321,10 +1334,12 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
     cstream *cs = NULL;
     capture *c = capture_of(s, &cs);
     if (status) *status = !c ? 0 : c->invalid ? 2 : 1;   /* cudaStreamCaptureStatus */
-    if (id) *id = c ? c->id : 0;
-    if (g) *g = c ? c->g : NULL;
-    if (deps) *deps = c ? cs->front : NULL;
-    if (ndeps) *ndeps = c ? cs->nfront : 0;
+    if (c) {   /* not capturing: the rest is left as it was, as CUDA leaves it */
+        if (id) *id = c->id;
+        if (g) *g = c->g;
+        if (deps) *deps = cs->front;
+        if (ndeps) *ndeps = cs->nfront;
+    }
     pthread_mutex_unlock(&lock);
     return PG_OK;
 }
@@ -1378,13 +1393,6 @@ void pg_capture_invalidate(ptxi_stream *s) {
     capture *c = capture_of(s, NULL);
     if (c) c->invalid = true;
     pthread_mutex_unlock(&lock);
-}
-
-ptxi_graph *pg_exec_graph(ptxi_gexec *x) {
-    pthread_mutex_lock(&lock);
-    ptxi_graph *g = x && known(&execs, x) ? x->g : NULL;
-    pthread_mutex_unlock(&lock);
-    return g;
 }
 
 static const char *type_name(int t) {

@@ -94,8 +94,7 @@ typedef struct pg_block {
     ptxi_ctx *ctx;
     ptxi_dptr p;
     size_t size;
-    bool live, reserved, instantiated;
-    bool mapped;                    /* an executable graph has run its allocation: it keeps it */
+    bool live, reserved, instantiated;   /* reserved: backed since it ran, until a trim */
     int refs;                       /* nodes that name it */
     struct pg_block *next;
 } pg_block;
@@ -217,8 +216,6 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
 int pg_capture_update_deps(ptxi_stream *s, ptxi_gnode *const *deps, size_t n, int set);
 /* Work a capture cannot record (a synchronizing call) invalidates it. */
 void pg_capture_invalidate(ptxi_stream *s);
-/* The graph an executable graph runs (a graph launched inside a capture). */
-ptxi_graph *pg_exec_graph(ptxi_gexec *x);
 /* A stream or event going away leaves captures. */
 void pg_capture_forget_event(ptxi_event *e);
 

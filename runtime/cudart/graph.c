@@ -616,11 +616,7 @@ static int launch_status(ptxi_status st) {
 CR_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     CR_ENTER();
     if (!pg_is_exec(X(exec))) return cr_ret(cudaErrorInvalidValue);
-    if (cr_capturing(stream)) {   /* a child graph node */
-        pg_params p = {.type = PG_GRAPH, .child = pg_exec_graph(X(exec))};
-        return capture(stream, PG_OK, &p, NULL);
-    }
-    CR_STREAM_WORK(stream);
+    CR_STREAM_WORK(stream);   /* in a capture: refused, and the capture invalidated, as CUDA 13 does */
     static const pg_ops ops = {launch_kernel, launch_status};
     cudaStream_t outer = launching;
     launching = stream;
@@ -768,8 +764,8 @@ CR_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStr
     uint64_t cid = 0;
     pg_capture_info(cr_stream(stream), &st, &cid, (ptxi_graph **)graph, (ptxi_gnode *const **)deps, ndeps);
     *status = (enum cudaStreamCaptureStatus)st;
-    if (id) *id = cid;
-    if (edgeData) *edgeData = NULL;
+    if (id && st) *id = cid;
+    if (edgeData && st) *edgeData = NULL;
     return cudaSuccess;
 }
 

@@ -566,9 +566,9 @@ CD_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
     if (!pg_is_exec(X(hGraphExec))) return CUDA_ERROR_INVALID_VALUE;
-    if (s && pg_capturing(s)) {   /* a child graph node */
-        pg_params p = {.type = PG_GRAPH, .child = pg_exec_graph(X(hGraphExec))};
-        return (CUresult)pg_capture_add(s, &p, NULL);
+    if (s && pg_capturing(s)) {   /* refused, and the capture invalidated, as CUDA 13 does */
+        pg_capture_invalidate(s);
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     }
     ptxi_stream_run_host_fns(ctx, s, UINT64_MAX);
     static const pg_ops ops = {launch_kernel, launch_status};
@@ -636,8 +636,10 @@ int cd_capture_wait(ptxi_stream *s, ptxi_event *e) {
 void cd_capture_info(ptxi_stream *s, int *status, cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
                      size_t *ndeps) {
     uint64_t cid = 0;
-    pg_capture_info(s, status, &cid, (ptxi_graph **)graph, (ptxi_gnode *const **)deps, ndeps);
-    if (id) *id = cid;
+    int st = 0;
+    pg_capture_info(s, &st, &cid, (ptxi_graph **)graph, (ptxi_gnode *const **)deps, ndeps);
+    if (status) *status = st;
+    if (id && st) *id = cid;
 }
 
 int cd_graph_mem_free(CUdeviceptr p) {
