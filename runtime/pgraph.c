@@ -1440,3 +1440,36 @@ int pg_dot(ptxi_graph *g, const char *path) {
     pthread_mutex_unlock(&lock);
     return e;
 }
+
+int pg_kernel_attr(ptxi_gnode *n, int id, void *value, size_t size, int set) {
+    if (!value || size > sizeof n->attrs[0].value) return PG_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    int e = node_ok(n) && n->type == PG_KERNEL ? PG_OK : PG_INVALID_VALUE;
+    unsigned k = 0;
+    while (e == PG_OK && k < n->nattrs && n->attrs[k].id != id) k++;
+    if (e == PG_OK && set) {
+        if (k == n->nattrs && n->nattrs == PG_MAX_ATTRS) e = PG_NOT_SUPPORTED;
+        else {
+            if (k == n->nattrs) n->nattrs++;
+            n->attrs[k].id = id;
+            memset(n->attrs[k].value, 0, sizeof n->attrs[k].value);
+            memcpy(n->attrs[k].value, value, size);
+        }
+    } else if (e == PG_OK) {
+        memset(value, 0, size);
+        if (k < n->nattrs) memcpy(value, n->attrs[k].value, size);
+    }
+    pthread_mutex_unlock(&lock);
+    return e;
+}
+
+int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src) {
+    pthread_mutex_lock(&lock);
+    int e = node_ok(dst) && node_ok(src) && dst->type == PG_KERNEL && src->type == PG_KERNEL ? PG_OK : PG_INVALID_VALUE;
+    if (e == PG_OK) {
+        memcpy(dst->attrs, src->attrs, sizeof dst->attrs);
+        dst->nattrs = src->nattrs;
+    }
+    pthread_mutex_unlock(&lock);
+    return e;
+}

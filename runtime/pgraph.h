@@ -51,6 +51,14 @@ typedef struct ptxi_graph ptxi_graph;
 typedef struct ptxi_gnode ptxi_gnode;
 typedef struct ptxi_gexec ptxi_gexec;
 
+/* A kernel node's launch attribute (cudaLaunchAttributeValue, 64 bytes), kept as set:
+ * ptxi runs work in order, so none changes how the node runs. */
+typedef struct pg_attr {
+    int id;
+    unsigned char value[64];
+} pg_attr;
+enum { PG_MAX_ATTRS = 8 };
+
 typedef struct pg_kernel {
     ptxi_kernel *k;
     const void *func;               /* what the caller named it by (host stub, CUfunction) */
@@ -134,6 +142,8 @@ struct ptxi_gnode {
     ptxi_graph *child;              /* PG_GRAPH */
     pg_block *block;                /* PG_MEM_ALLOC */
     ptxi_dptr free_ptr;             /* PG_MEM_FREE */
+    pg_attr attrs[PG_MAX_ATTRS];    /* PG_KERNEL: launch attributes set on it */
+    unsigned nattrs;
     pg_cond *cond;                  /* PG_CONDITIONAL */
     int cond_type;
     unsigned cond_size;
@@ -222,6 +232,11 @@ void pg_capture_forget_event(ptxi_event *e);
 /* Whether k is a kernel of a module loaded in ctx (a handle the runtime gave out,
  * cudaGetFuncBySymbol, used with the driver). */
 bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k);
+
+/* A kernel node's launch attribute id: set (value of size bytes), or read (zeros when
+ * never set). copy: dst takes src's attributes. */
+int pg_kernel_attr(ptxi_gnode *n, int id, void *value, size_t size, int set);
+int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src);
 
 /* cudaGraphDebugDotPrint: the graph in Graphviz's DOT language. */
 int pg_dot(ptxi_graph *g, const char *path);

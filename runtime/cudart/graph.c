@@ -837,6 +837,20 @@ CR_EXPORT cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t
     return set_exec(exec, node, symbol_params(&pp, dst, NULL, symbol, false, count, offset, kind), &pp);
 }
 
+CR_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                      const cudaKernelNodeAttrValue *value) {
+    return ret(pg_kernel_attr(N(hNode), (int)attr, (void *)value, sizeof *value, 1));
+}
+
+CR_EXPORT cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                      cudaKernelNodeAttrValue *value_out) {
+    return ret(pg_kernel_attr(N(hNode), (int)attr, value_out, sizeof *value_out, 0));
+}
+
+CR_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
+    return ret(pg_kernel_attrs_copy(N(hDst), N(hSrc)));
+}
+
 CR_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
     (void)flags;
     return ret(pg_dot(G(graph), path));

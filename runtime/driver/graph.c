@@ -575,6 +575,20 @@ CD_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
     return (CUresult)pg_launch(X(hGraphExec), s ? ptxi_stream_ctx(s) : ctx, s, &ops);
 }
 
+CD_EXPORT CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                                 const CUkernelNodeAttrValue *value) {
+    return (CUresult)pg_kernel_attr(N(hNode), (int)attr, (void *)value, sizeof *value, 1);
+}
+
+CD_EXPORT CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                                 CUkernelNodeAttrValue *value_out) {
+    return (CUresult)pg_kernel_attr(N(hNode), (int)attr, value_out, sizeof *value_out, 0);
+}
+
+CD_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
+    return (CUresult)pg_kernel_attrs_copy(N(dst), N(src));
+}
+
 CD_EXPORT CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) {
     (void)flags;
     return (CUresult)pg_dot(G(hGraph), path);

@@ -2,7 +2,7 @@
 // executable graphs, conditional handles, also from device code) are refused, not a
 // crash; host threads that build, update and launch their own graphs at once each get
 // their own results; copy nodes to and from variables; cudaGraphDebugDotPrint writes
-// a DOT file. Says "graph_handles: ok" when every check held.
+// a DOT file; kernel node attributes read back as set. Says "graph_handles: ok" when every check held.
 #include <cstring>
 #include <unistd.h>
 #include <cstdint>
@@ -115,6 +115,20 @@ int main() {
     CHECK(cudaGraphLaunch(x, 0));
     CHECK(cudaDeviceSynchronize());
     EXPECT(out[0] == 14 && out[1] == 16 && out[2] == 0);
+    cudaKernelNodeAttrValue av = {}, back = {};
+    av.priority = 3;
+    EXPECT(cudaGraphKernelNodeSetAttribute(k, cudaLaunchAttributePriority, &av) == cudaSuccess);
+    back.priority = -1;
+    EXPECT(cudaGraphKernelNodeGetAttribute(k, cudaLaunchAttributePriority, &back) == cudaSuccess && back.priority == 3);
+    cudaGraphNode_t k2;
+    EXPECT(cudaGraphAddKernelNode(&k2, g, nullptr, 0, &kp) == cudaSuccess);
+    back.priority = -1;
+    EXPECT(cudaGraphKernelNodeGetAttribute(k2, cudaLaunchAttributePriority, &back) == cudaSuccess && back.priority == 0);
+    EXPECT(cudaGraphKernelNodeCopyAttributes(k2, k) == cudaSuccess);
+    EXPECT(cudaGraphKernelNodeGetAttribute(k2, cudaLaunchAttributePriority, &back) == cudaSuccess && back.priority == 3);
+    EXPECT(cudaGraphKernelNodeSetAttribute(to, cudaLaunchAttributePriority, &av) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    CHECK(cudaGraphDestroyNode(k2));
     char dot[64];
     snprintf(dot, sizeof dot, "/tmp/graph_handles.%d.dot", (int)getpid());
     EXPECT(cudaGraphDebugDotPrint(g, dot, 0) == cudaSuccess);
