@@ -1205,7 +1205,7 @@ static bool reaches(const ptxi_gnode *from, const ptxi_gnode *target) {
 
 static void capture_free(capture *c) {
     for (size_t i = 0; i < c->nstreams; i++) {
-        ptxi_stream_set_capture(c->streams[i].s, 0, NULL);
+        if (c->streams[i].s) ptxi_stream_set_capture(c->streams[i].s, 0, NULL);
         free(c->streams[i].front);
     }
     for (cevent **p = &cevents; *p;) {
@@ -1472,4 +1472,16 @@ int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src) {
     }
     pthread_mutex_unlock(&lock);
     return e;
+}
+
+void pg_capture_forget_stream(ptxi_stream *s) {
+    pthread_mutex_lock(&lock);
+    for (capture *c = captures; c; c = c->next)
+        for (size_t i = 0; i < c->nstreams; i++) {
+            if (c->streams[i].s != s) continue;
+            c->invalid = true;
+            free(c->streams[i].front);
+            c->streams[i] = (cstream){NULL, NULL, 0};
+        }
+    pthread_mutex_unlock(&lock);
 }

@@ -226,8 +226,10 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
 int pg_capture_update_deps(ptxi_stream *s, ptxi_gnode *const *deps, size_t n, int set);
 /* Work a capture cannot record (a synchronizing call) invalidates it. */
 void pg_capture_invalidate(ptxi_stream *s);
-/* A stream or event going away leaves captures. */
+/* A stream or event going away leaves captures (libptxi's destroy calls); a capture
+ * that loses a stream is invalidated. */
 void pg_capture_forget_event(ptxi_event *e);
+void pg_capture_forget_stream(ptxi_stream *s);
 
 /* Whether k is a kernel of a module loaded in ctx (a handle the runtime gave out,
  * cudaGetFuncBySymbol, used with the driver). */
