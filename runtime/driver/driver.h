@@ -79,6 +79,9 @@ CUresult cd_capture_copy(ptxi_stream *s, void *dst, const void *src, size_t n, i
 CUresult cd_capture_set(ptxi_stream *s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned elem, size_t w,
                         size_t h);
 CUresult cd_capture_host(ptxi_stream *s, void (*fn)(void *), void *user);
+CUresult cd_capture_copy3d(ptxi_stream *s, const CUDA_MEMCPY3D *p);
+/* Work a capture cannot record: the capture is invalidated, the call refused. */
+CUresult cd_capture_refuse(ptxi_stream *s);
 CUresult cd_capture_alloc(ptxi_stream *s, CUdeviceptr *dptr, size_t bytes);
 CUresult cd_capture_free(ptxi_stream *s, CUdeviceptr dptr);
 /* An event recorded in, or waited on into, a capture: 0 or an error; -1 for none. */

@@ -683,6 +683,17 @@ CUresult cd_capture_set(ptxi_stream *s, CUdeviceptr dst, size_t pitch, unsigned 
     return cd_capture(s, &p);
 }
 
+CUresult cd_capture_copy3d(ptxi_stream *s, const CUDA_MEMCPY3D *c) {
+    pg_params p = {0};
+    CUresult r = copy_params(&p, c);
+    return r == CUDA_SUCCESS ? cd_capture(s, &p) : r;
+}
+
+CUresult cd_capture_refuse(ptxi_stream *s) {
+    pg_capture_invalidate(s);
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
 CUresult cd_capture_host(ptxi_stream *s, void (*fn)(void *), void *user) {
     pg_params p = {.type = PG_HOST, .host = {fn, user}};
     return cd_capture(s, &p);

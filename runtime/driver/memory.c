@@ -261,19 +261,21 @@ CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) 
                   linear((void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
 }
 
-#define ASYNC(call, stream)                                      \
-    do {                                                         \
-        ptxi_stream *s_;                                         \
-        if (!cd_stream(stream, &s_)) return CUDA_ERROR_INVALID_HANDLE; \
-        return call;                                             \
-    } while (0)
-
 /* Work on a capturing stream becomes a graph node. */
 #define CAPTURED(stream, capture)                                         \
     do {                                                                  \
         ptxi_stream *c_;                                                  \
         if (cd_stream(stream, &c_) && cd_capturing(c_)) return capture;   \
     } while (0)
+
+#define ASYNC(call, stream)                                      \
+    do {                                                         \
+        ptxi_stream *s_;                                         \
+        if (!cd_stream(stream, &s_)) return CUDA_ERROR_INVALID_HANDLE; \
+        if (cd_capturing(s_)) return cd_capture_refuse(s_);      \
+        return call;                                             \
+    } while (0)
+
 
 CD_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) {
     CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, srcHost, ByteCount, 1));
@@ -342,7 +344,18 @@ CD_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
 }
 CD_ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2D_v2);
 
-CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) { ASYNC(cuMemcpy2D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) {
+    if (p) {
+        CUDA_MEMCPY3D c = {0};
+        c.srcXInBytes = p->srcXInBytes, c.srcY = p->srcY, c.srcMemoryType = p->srcMemoryType;
+        c.srcHost = p->srcHost, c.srcDevice = p->srcDevice, c.srcArray = p->srcArray, c.srcPitch = p->srcPitch;
+        c.dstXInBytes = p->dstXInBytes, c.dstY = p->dstY, c.dstMemoryType = p->dstMemoryType;
+        c.dstHost = p->dstHost, c.dstDevice = p->dstDevice, c.dstArray = p->dstArray, c.dstPitch = p->dstPitch;
+        c.WidthInBytes = p->WidthInBytes, c.Height = p->Height, c.Depth = 1;
+        CAPTURED(hStream, cd_capture_copy3d(c_, &c));
+    }
+    ASYNC(cuMemcpy2D_v2(p), hStream);
+}
 
 CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     CD_CTX(ctx);
@@ -358,7 +371,10 @@ CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     return copy3d(ctx, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
 
-CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) { ASYNC(cuMemcpy3D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy3d(c_, p));
+    ASYNC(cuMemcpy3D_v2(p), hStream);
+}
 
 /* ---- sets ---- */
 
@@ -414,14 +430,17 @@ CD_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size
 }
 CD_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
                                      size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, uc, 1, Width, Height));
     ASYNC(cuMemsetD2D8_v2(dstDevice, dstPitch, uc, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, us, 2, Width, Height));
     ASYNC(cuMemsetD2D16_v2(dstDevice, dstPitch, us, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, ui, 4, Width, Height));
     ASYNC(cuMemsetD2D32_v2(dstDevice, dstPitch, ui, Width, Height), hStream);
 }
 

@@ -41,6 +41,7 @@ CD_ALIAS(cuStreamDestroy, cuStreamDestroy_v2);
 CD_EXPORT CUresult cuStreamSynchronize(CUstream hStream) {
     CD_CTX(ctx);
     CD_STREAM(hStream, s);
+    if (cd_capturing(s)) return cd_capture_refuse(s);
     return cd_map(s ? ptxi_stream_synchronize(s) : ptxi_ctx_synchronize(ctx));
 }
 
