@@ -11,6 +11,7 @@
 #include "rt.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static void unlock_and_destroy(void);
 
 /* Live graphs, nodes, executable graphs and conditional handles, so that a stale or
  * made-up handle is an error, not a crash: open-addressed sets of pointers. */
@@ -18,7 +19,7 @@ typedef struct pset {
     uintptr_t *slots;               /* 0 empty, 1 deleted */
     size_t cap, used;               /* used: live and deleted slots */
 } pset;
-static pset graphs, execs, nodes, conds;
+static pset graphs, execs, nodes, conds, uobjs;
 
 static size_t slot_of(uintptr_t p, size_t cap) {
     return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
@@ -121,7 +122,7 @@ int pg_mem_free(ptxi_dptr p) {
         b->refs++;
         block_unref(b);   /* gone if no node names it any more */
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -138,7 +139,7 @@ int pg_mem_attribute(int attr, uint64_t *value, int set) {
     } else {
         *value = attr == 0 ? used : attr == 1 ? used_high : attr == 2 ? reserved : reserved_high;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -150,7 +151,7 @@ int pg_mem_trim(void) {
         b->reserved = false;
         if (b->refs <= 0) block_release(b);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return PG_OK;
 }
 
@@ -161,6 +162,52 @@ static void cond_unref(pg_cond *c) {
         forget(&conds, c);
         free(c);
     }
+}
+
+/* ---- user objects ---- */
+
+struct pg_uobj {
+    void *ptr;
+    void (*destroy)(void *);
+    unsigned refs;
+    pg_uobj *next_dead;             /* to be destroyed once the lock is released */
+};
+
+static pg_uobj *dead;
+
+/* Drops count references (under the lock); the last one queues the destructor. */
+static void uobj_drop(pg_uobj *o, unsigned count) {
+    o->refs = count >= o->refs ? 0 : o->refs - count;
+    if (o->refs) return;
+    forget(&uobjs, o);
+    o->next_dead = dead;
+    dead = o;
+}
+
+/* Unlocks, then runs the destructors of user objects whose last reference went. */
+static void unlock_and_destroy(void) {
+    pg_uobj *d = dead;
+    dead = NULL;
+    pthread_mutex_unlock(&lock);
+    while (d) {
+        pg_uobj *next = d->next_dead;
+        if (d->destroy) d->destroy(d->ptr);
+        free(d);
+        d = next;
+    }
+}
+
+static int graph_hold(ptxi_graph *g, pg_uobj *o, unsigned count) {
+    for (size_t i = 0; i < g->nurefs; i++)
+        if (g->urefs[i].o == o) {
+            g->urefs[i].count += count;
+            return PG_OK;
+        }
+    pg_uref *bigger = realloc(g->urefs, (g->nurefs + 1) * sizeof *bigger);
+    if (!bigger) return PG_NO_MEMORY;
+    g->urefs = bigger;
+    g->urefs[g->nurefs++] = (pg_uref){o, count};
+    return PG_OK;
 }
 
 static void graph_free(ptxi_graph *g);
@@ -351,7 +398,7 @@ static int add_locked(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, pg_p
 int pg_add(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, pg_params *p, ptxi_gnode **out) {
     pthread_mutex_lock(&lock);
     int e = add_locked(g, deps, ndeps, p, out);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -393,6 +440,8 @@ static void graph_free(ptxi_graph *g) {
     for (size_t i = 0; i < g->n; i++) node_free(g->nodes[i]);
     for (size_t i = 0; i < g->nconds; i++) cond_unref(g->conds[i]);
     free(g->conds);
+    for (size_t i = 0; i < g->nurefs; i++) uobj_drop(g->urefs[i].o, g->urefs[i].count);
+    free(g->urefs);
     free(g->nodes);
     free(g);
 }
@@ -409,6 +458,10 @@ static int graph_copy(ptxi_graph *src, ptxi_graph **out) {
         g->conds[i] = src->conds[i];
         atomic_fetch_add(&g->conds[i]->refs, 1);
         g->nconds = i + 1;
+    }
+    for (size_t i = 0; e == PG_OK && i < src->nurefs; i++) {
+        e = graph_hold(g, src->urefs[i].o, src->urefs[i].count);
+        if (e == PG_OK) src->urefs[i].o->refs += src->urefs[i].count;
     }
     size_t n = src->n;
     ptxi_gnode **tmp = e == PG_OK ? calloc(n + 1, sizeof *tmp) : NULL;
@@ -454,7 +507,7 @@ int pg_create(ptxi_graph **out) {
     if (!g) return PG_NO_MEMORY;
     pthread_mutex_lock(&lock);
     remember(&graphs, g);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     *out = g;
     return PG_OK;
 }
@@ -463,14 +516,14 @@ int pg_destroy(ptxi_graph *g) {
     pthread_mutex_lock(&lock);
     int e = g && known(&graphs, g) && !g->owner ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) graph_free(g);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
 bool pg_is_graph(const ptxi_graph *g) {
     pthread_mutex_lock(&lock);
     bool ok = g && known(&graphs, g);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return ok;
 }
 
@@ -481,7 +534,7 @@ static bool node_ok(const ptxi_gnode *n) {
 bool pg_is_node(const ptxi_gnode *n) {
     pthread_mutex_lock(&lock);
     bool ok = node_ok(n);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return ok;
 }
 
@@ -492,7 +545,7 @@ int pg_clone(ptxi_graph *src, ptxi_graph **out) {
     for (size_t i = 0; e == PG_OK && i < src->n; i++)   /* as CUDA: not a graph with memory nodes */
         if (src->nodes[i]->type == PG_MEM_ALLOC || src->nodes[i]->type == PG_MEM_FREE) e = PG_NOT_SUPPORTED;
     if (e == PG_OK) e = graph_copy(src, out);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -501,7 +554,7 @@ ptxi_gnode *pg_find_in_clone(ptxi_graph *clone, const ptxi_gnode *orig) {
     pthread_mutex_lock(&lock);
     for (size_t i = 0; clone && known(&graphs, clone) && i < clone->n && !found; i++)
         if (clone->nodes[i]->origin == orig) found = clone->nodes[i];
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return found;
 }
 
@@ -528,7 +581,7 @@ int pg_destroy_node(ptxi_gnode *n) {
         for (size_t i = n->index; i < g->n; i++) g->nodes[i]->index = i;
         node_free(n);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -564,7 +617,7 @@ static int set_locked(ptxi_gnode *n, pg_params *p) {
 int pg_set_params(ptxi_gnode *n, pg_params *p) {
     pthread_mutex_lock(&lock);
     int e = node_ok(n) ? set_locked(n, p) : PG_INVALID_VALUE;
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -595,7 +648,7 @@ int pg_edges(ptxi_graph *g, ptxi_gnode **from, ptxi_gnode **to, size_t *count) {
             for (size_t i = k; i < *count; i++) to[i] = NULL;
         list_end(from, count, k);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -610,7 +663,7 @@ int pg_deps(ptxi_gnode *n, ptxi_gnode **out, size_t *count, bool dependents) {
         for (size_t d = 0; d < n->graph->nodes[i]->ndeps; d++)
             if (n->graph->nodes[i]->deps[d] == n) list(out, count, &k, n->graph->nodes[i]);
     if (e == PG_OK) list_end(out, count, k);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -622,7 +675,7 @@ int pg_roots(ptxi_graph *g, ptxi_gnode **out, size_t *count) {
     for (size_t i = 0; e == PG_OK && i < g->n; i++)
         if (!g->nodes[i]->ndeps) list(out, count, &k, g->nodes[i]);
     if (e == PG_OK) list_end(out, count, k);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -633,7 +686,7 @@ int pg_nodes(ptxi_graph *g, ptxi_gnode **out, size_t *count) {
     size_t k = 0;
     for (size_t i = 0; e == PG_OK && i < g->n; i++) list(out, count, &k, g->nodes[i]);
     if (e == PG_OK) list_end(out, count, k);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -665,7 +718,7 @@ int pg_link(ptxi_graph *g, ptxi_gnode *const *from, ptxi_gnode *const *to, size_
         t->deps = bigger;
         t->deps[t->ndeps++] = from[i];
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -687,7 +740,7 @@ int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handl
         g->conds[g->nconds++] = c;
         *handle = (uint64_t)(uintptr_t)c;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -696,7 +749,7 @@ void pg_set_conditional(uint64_t handle, unsigned value) {
     pg_cond *c = (pg_cond *)(uintptr_t)handle;
     pthread_mutex_lock(&lock);
     if (known(&conds, c)) atomic_store(&c->value, value);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
 }
 
 /* ---- executable graphs ---- */
@@ -779,7 +832,7 @@ int pg_instantiate(ptxi_graph *g, unsigned long long flags, ptxi_gexec **out, pt
             if (x->g->nodes[i]->block) x->g->nodes[i]->block->instantiated = true;
         *out = x;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -787,14 +840,14 @@ int pg_exec_destroy(ptxi_gexec *x) {
     pthread_mutex_lock(&lock);
     int e = x && known(&execs, x) ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) exec_free(x);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
 bool pg_is_exec(const ptxi_gexec *x) {
     pthread_mutex_lock(&lock);
     bool ok = x && known(&execs, x);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return ok;
 }
 
@@ -814,7 +867,7 @@ static ptxi_gnode *exec_node(ptxi_gexec *x, const ptxi_gnode *n) {
 ptxi_gnode *pg_exec_node(ptxi_gexec *x, const ptxi_gnode *n) {
     pthread_mutex_lock(&lock);
     ptxi_gnode *m = exec_node(x, n);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return m;
 }
 
@@ -822,7 +875,7 @@ int pg_exec_set_params(ptxi_gexec *x, const ptxi_gnode *n, pg_params *p) {
     pthread_mutex_lock(&lock);
     ptxi_gnode *m = exec_node(x, n);
     int e = m ? set_locked(m, p) : PG_INVALID_VALUE;
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -920,7 +973,7 @@ int pg_exec_child(ptxi_gexec *x, const ptxi_gnode *n, ptxi_graph *child) {
     int why;
     if (e == PG_OK && !same_shape(m->child, child, &ba, &bb, &why)) e = PG_INVALID_VALUE;
     if (e == PG_OK) e = take_all(m->child, child);
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -933,7 +986,7 @@ int pg_exec_enable(ptxi_gexec *x, const ptxi_gnode *n, int set, unsigned *enable
         if (set) m->enabled = *enabled != 0;
         else *enabled = m->enabled;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -954,7 +1007,7 @@ int pg_exec_update(ptxi_gexec *x, ptxi_graph *g, int *result, ptxi_gnode **err_n
     if (result) *result = r;
     if (err_node) *err_node = (ptxi_gnode *)bb;
     if (err_from) *err_from = ba ? (ptxi_gnode *)ba->origin : NULL;
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1024,7 +1077,7 @@ static int run_node(ptxi_gnode *n, ptxi_ctx *ctx, ptxi_stream *s, const pg_ops *
         pthread_mutex_lock(&lock);
         int e = n->block->live ? PG_INVALID_VALUE : PG_OK;
         if (e == PG_OK) n->block->live = n->block->reserved = true, mem_note();
-        pthread_mutex_unlock(&lock);
+        unlock_and_destroy();
         return e;
     }
     case PG_MEM_FREE: {
@@ -1075,7 +1128,7 @@ int pg_launch(ptxi_gexec *x, ptxi_ctx *ctx, ptxi_stream *s, const pg_ops *ops) {
             else e = PG_INVALID_VALUE;
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e == PG_OK ? run_exec(x, ctx, s, ops) : e;
 }
 
@@ -1175,7 +1228,7 @@ int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *con
             free(c);
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1250,7 +1303,7 @@ int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
         if (e != PG_OK && !c->into) graph_free(c->g);
         capture_free(c);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1263,7 +1316,7 @@ int pg_capture_add(ptxi_stream *s, pg_params *p, ptxi_gnode **out) {
     if (e == PG_OK) e = add_locked(c->g, cs->front, cs->nfront, p, &n);
     if (e == PG_OK) e = set_front(cs, &n, 1);
     if (e == PG_OK && out) *out = n;
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1288,7 +1341,7 @@ int pg_capture_record(ptxi_event *ev, ptxi_stream *s) {
             }
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1324,7 +1377,7 @@ int pg_capture_wait(ptxi_stream *s, ptxi_event *ev) {
             }
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1340,7 +1393,7 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
         if (deps) *deps = cs->front;
         if (ndeps) *ndeps = cs->nfront;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return PG_OK;
 }
 
@@ -1361,7 +1414,7 @@ int pg_capture_update_deps(ptxi_stream *s, ptxi_gnode *const *deps, size_t n, in
             cs->front = f, cs->nfront += n;
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1375,7 +1428,7 @@ void pg_capture_forget_event(ptxi_event *ev) {
             free(d);
             break;
         }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
 }
 
 bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k) {
@@ -1392,7 +1445,7 @@ void pg_capture_invalidate(ptxi_stream *s) {
     pthread_mutex_lock(&lock);
     capture *c = capture_of(s, NULL);
     if (c) c->invalid = true;
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
 }
 
 static const char *type_name(int t) {
@@ -1437,7 +1490,7 @@ int pg_dot(ptxi_graph *g, const char *path) {
         fprintf(f, "}\n");
         if (fclose(f) != 0) e = PG_INVALID_VALUE;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1459,7 +1512,7 @@ int pg_kernel_attr(ptxi_gnode *n, int id, void *value, size_t size, int set) {
         memset(value, 0, size);
         if (k < n->nattrs) memcpy(value, n->attrs[k].value, size);
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1470,7 +1523,7 @@ int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src) {
         memcpy(dst->attrs, src->attrs, sizeof dst->attrs);
         dst->nattrs = src->nattrs;
     }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
     return e;
 }
 
@@ -1483,5 +1536,58 @@ void pg_capture_forget_stream(ptxi_stream *s) {
             free(c->streams[i].front);
             c->streams[i] = (cstream){NULL, NULL, 0};
         }
-    pthread_mutex_unlock(&lock);
+    unlock_and_destroy();
+}
+
+int pg_uobj_create(pg_uobj **out, void *ptr, void (*destroy)(void *), unsigned refs, unsigned flags) {
+    if (!out || !destroy || !refs || flags != 1) return PG_INVALID_VALUE;
+    pg_uobj *o = calloc(1, sizeof *o);
+    if (!o) return PG_NO_MEMORY;
+    o->ptr = ptr, o->destroy = destroy, o->refs = refs;
+    pthread_mutex_lock(&lock);
+    remember(&uobjs, o);
+    unlock_and_destroy();
+    *out = o;
+    return PG_OK;
+}
+
+int pg_uobj_retain(pg_uobj *o, unsigned count) {
+    pthread_mutex_lock(&lock);
+    int e = known(&uobjs, o) && count ? PG_OK : PG_INVALID_VALUE;
+    if (e == PG_OK) o->refs += count;
+    unlock_and_destroy();
+    return e;
+}
+
+int pg_uobj_release(pg_uobj *o, unsigned count) {
+    pthread_mutex_lock(&lock);
+    int e = known(&uobjs, o) && count ? PG_OK : PG_INVALID_VALUE;
+    if (e == PG_OK) uobj_drop(o, count);
+    unlock_and_destroy();
+    return e;
+}
+
+int pg_graph_retain(ptxi_graph *g, pg_uobj *o, unsigned count, unsigned flags) {
+    if (!count || flags > 1) return PG_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    int e = known(&graphs, g) && known(&uobjs, o) ? PG_OK : PG_INVALID_VALUE;
+    if (e == PG_OK) e = graph_hold(g, o, count);
+    if (e == PG_OK && !flags) o->refs += count;   /* with move, the caller's references become the graph's */
+    unlock_and_destroy();
+    return e;
+}
+
+int pg_graph_release(ptxi_graph *g, pg_uobj *o, unsigned count) {
+    pthread_mutex_lock(&lock);
+    int e = PG_INVALID_VALUE;
+    for (size_t i = 0; count && known(&graphs, g) && i < g->nurefs; i++)
+        if (g->urefs[i].o == o && g->urefs[i].count >= count) {
+            g->urefs[i].count -= count;
+            if (!g->urefs[i].count) g->urefs[i] = g->urefs[--g->nurefs];
+            uobj_drop(o, count);
+            e = PG_OK;
+            break;
+        }
+    unlock_and_destroy();
+    return e;
 }

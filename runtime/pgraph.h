@@ -151,9 +151,19 @@ struct ptxi_gnode {
     ptxi_gexec **subs;              /* in an executable graph: the child's or the bodies' */
 };
 
+/* A user object (cudaUserObject_t = CUuserObject): its destructor runs when the last
+ * reference, the caller's or a graph's, goes. */
+typedef struct pg_uobj pg_uobj;
+typedef struct pg_uref {
+    pg_uobj *o;
+    unsigned count;
+} pg_uref;
+
 struct ptxi_graph {
     ptxi_gnode **nodes;
     size_t n, cap;
+    pg_uref *urefs;                 /* the user objects it holds references to */
+    size_t nurefs;
     pg_cond **conds;                /* the conditional handles made for it */
     size_t nconds;
     ptxi_gnode *owner;              /* a child graph's or body's node, else NULL */
@@ -239,6 +249,15 @@ bool pg_kernel_in(ptxi_ctx *ctx, const ptxi_kernel *k);
  * never set). copy: dst takes src's attributes. */
 int pg_kernel_attr(ptxi_gnode *n, int id, void *value, size_t size, int set);
 int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src);
+
+/* User objects: flags must be 1 (no destructor synchronization); a graph's retain with
+ * move (1) takes the caller's references. Destructors run on the thread that drops the
+ * last reference, outside the graphs' lock. */
+int pg_uobj_create(pg_uobj **out, void *ptr, void (*destroy)(void *), unsigned refs, unsigned flags);
+int pg_uobj_retain(pg_uobj *o, unsigned count);
+int pg_uobj_release(pg_uobj *o, unsigned count);
+int pg_graph_retain(ptxi_graph *g, pg_uobj *o, unsigned count, unsigned flags);
+int pg_graph_release(ptxi_graph *g, pg_uobj *o, unsigned count);
 
 /* cudaGraphDebugDotPrint: the graph in Graphviz's DOT language. */
 int pg_dot(ptxi_graph *g, const char *path);

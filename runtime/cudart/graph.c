@@ -851,6 +851,28 @@ CR_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cu
     return ret(pg_kernel_attrs_copy(N(hDst), N(hSrc)));
 }
 
+CR_EXPORT cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                           unsigned int initialRefcount, unsigned int flags) {
+    return ret(pg_uobj_create((pg_uobj **)object_out, ptr, destroy, initialRefcount, flags));
+}
+
+CR_EXPORT cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
+    return ret(pg_uobj_retain((pg_uobj *)object, count));
+}
+
+CR_EXPORT cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
+    return ret(pg_uobj_release((pg_uobj *)object, count));
+}
+
+CR_EXPORT cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count,
+                                                unsigned int flags) {
+    return ret(pg_graph_retain(G(graph), (pg_uobj *)object, count, flags));
+}
+
+CR_EXPORT cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count) {
+    return ret(pg_graph_release(G(graph), (pg_uobj *)object, count));
+}
+
 CR_EXPORT cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
     (void)flags;
     return ret(pg_dot(G(graph), path));

@@ -589,6 +589,28 @@ CD_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode 
     return (CUresult)pg_kernel_attrs_copy(N(dst), N(src));
 }
 
+CD_EXPORT CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
+                                      unsigned int initialRefcount, unsigned int flags) {
+    return (CUresult)pg_uobj_create((pg_uobj **)object_out, ptr, destroy, initialRefcount, flags);
+}
+
+CD_EXPORT CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
+    return (CUresult)pg_uobj_retain((pg_uobj *)object, count);
+}
+
+CD_EXPORT CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
+    return (CUresult)pg_uobj_release((pg_uobj *)object, count);
+}
+
+CD_EXPORT CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
+                                           unsigned int flags) {
+    return (CUresult)pg_graph_retain(G(graph), (pg_uobj *)object, count, flags);
+}
+
+CD_EXPORT CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count) {
+    return (CUresult)pg_graph_release(G(graph), (pg_uobj *)object, count);
+}
+
 CD_EXPORT CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags) {
     (void)flags;
     return (CUresult)pg_dot(G(hGraph), path);

@@ -2,7 +2,8 @@
 // executable graphs, conditional handles, also from device code) are refused, not a
 // crash; host threads that build, update and launch their own graphs at once each get
 // their own results; copy nodes to and from variables; cudaGraphDebugDotPrint writes
-// a DOT file; kernel node attributes read back as set. Says "graph_handles: ok" when every check held.
+// a DOT file; kernel node attributes read back as set; user objects are destroyed when
+// their last reference (the caller's, a graph's, an executable graph's) goes. Says "graph_handles: ok" when every check held.
 #include <cstring>
 #include <unistd.h>
 #include <cstdint>
@@ -23,6 +24,9 @@ __global__ void setcond(cudaGraphConditionalHandle h, unsigned v) { cudaGraphSet
 __global__ void add(int *p, int v) { atomicAdd(p, v); }
 __device__ int table[8];
 __global__ void twice() { table[threadIdx.x] *= 2; }
+
+static int destroyed;
+static void CUDART_CB destroy(void *p) { destroyed += *(int *)p; }
 
 static void worker(int id, int *slot, bool *ok) {
     cudaStream_t s;
@@ -142,6 +146,30 @@ int main() {
     EXPECT(strstr(text, "digraph") && strstr(text, "KERNEL") && strstr(text, "->"));
     CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphDestroy(g));
+
+    // user objects
+    int one = 1, ten = 10;
+    cudaUserObject_t uo, moved;
+    EXPECT(cudaUserObjectCreate(&uo, &one, destroy, 1, 0) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    EXPECT(cudaUserObjectCreate(&uo, &one, destroy, 1, cudaUserObjectNoDestructorSync) == cudaSuccess);
+    EXPECT(cudaUserObjectCreate(&moved, &ten, destroy, 1, cudaUserObjectNoDestructorSync) == cudaSuccess);
+    CHECK(cudaGraphCreate(&g, 0));
+    CHECK(cudaGraphAddEmptyNode(&n, g, nullptr, 0));
+    EXPECT(cudaGraphRetainUserObject(g, uo, 2, 0) == cudaSuccess);
+    EXPECT(cudaGraphReleaseUserObject(g, uo, 1) == cudaSuccess);
+    EXPECT(cudaGraphRetainUserObject(g, moved, 1, cudaGraphUserObjectMove) == cudaSuccess);
+    EXPECT(cudaUserObjectRelease(uo, 1) == cudaSuccess);
+    EXPECT(destroyed == 0);
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphDestroy(g));
+    EXPECT(destroyed == 0);   // the executable graph holds them
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaGraphExecDestroy(x));
+    CHECK(cudaDeviceSynchronize());
+    EXPECT(destroyed == 11);
+    EXPECT(cudaUserObjectRetain(uo, 1) == cudaErrorInvalidValue);
+    cudaGetLastError();
 
     // host threads at once
     const int nthreads = 6;
