@@ -240,6 +240,19 @@ int ptxi_stream_priority(ptxi_stream *s);
  * the capture's id (0: none) and graph, so the driver's capture queries see it. */
 void ptxi_stream_set_capture(ptxi_stream *s, uint64_t id, void *graph);
 uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph);
+/* The launch attributes a stream carries (cuStreamSetAttribute,
+ * cudaStreamSetAttribute; ids and values as CUlaunchAttributeID and
+ * CUlaunchAttributeValue, whose 64 bytes cudaLaunchAttributeValue shares): the
+ * access policy window (1: its hit ratio within [0, 1], at most the device's
+ * largest window), synchronization policy (3), memory synchronization domain map
+ * (9) and domain (10) are kept and read back (zeros until set); the priority (8)
+ * reads as the stream's own and cannot be set. ptxi acts on none of them. s NULL
+ * is ctx's default stream. INVALID_VALUE for another id or a bad value,
+ * INVALID_HANDLE for a stream that is not live. */
+#define PTXI_STREAM_ATTRS 16
+#define PTXI_STREAM_ATTR_SIZE 64
+ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, const void *val);
+ptxi_status ptxi_stream_get_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, void *val);
 
 /* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run on
  * a worker thread of the process, one at a time, as soon as the work queued
