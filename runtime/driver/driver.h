@@ -54,6 +54,7 @@ bool cd_ctx_valid(ptxi_ctx *c);
  * cuCtxDestroy, and a reset of the primary context (a hook cuInit installs). */
 void cd_modules_forget(ptxi_ctx *c);
 void cd_memory_forget(ptxi_ctx *c);
+void cd_vmm_forget(ptxi_ctx *c);
 void cd_install_hooks(void);
 
 /* ---- stream.c ---- */
