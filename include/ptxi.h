@@ -217,6 +217,12 @@ typedef struct ptxi_tex_desc {
     ptxi_tex_address address[3];
     float border[4];
 } ptxi_tex_desc;
+/* Fills the layout fields of t (base, dims, sizes, layers, pitches) for a CUDA
+ * array of w × h × d elements at base (h, d 0 when absent), rows `pitch` bytes
+ * apart and 2D slices `slice` bytes apart: a layered array's d is its number of
+ * layers, a cubemap's d its faces (6 a cube). */
+void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch,
+                           size_t slice, int layered, int cubemap);
 ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle);
 ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle);
 
