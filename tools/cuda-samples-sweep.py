@@ -157,11 +157,17 @@ def plan(name, d, text, cfg):
         extra.append(("-fatbin", m_src.group(1), m_fat.group(1)))
     if m_src and m_ptx:
         extra.append(("-ptx", m_src.group(1), m_ptx.group(1)))
+    incs = []   # the sample's own include folders (include_directories)
+    for call in cmake_calls(text, "include_directories") + cmake_calls(text, "target_include_directories"):
+        for arg in call:
+            arg = arg.replace("${CMAKE_CURRENT_SOURCE_DIR}/", "")
+            if "$" not in arg and arg not in ("PRIVATE", "PUBLIC", "INTERFACE", name) and (d / arg).is_dir():
+                incs.append("-I" + str((d / arg).resolve()))
     defs = []
     if "LIBCUDADEVRT" in text:
         defs.append('-DLIBCUDADEVRT="%s"' % find_cudadevrt())
     return "build", dict(srcs=srcs, rdc=rdc, libs=libs, omp=omp, extra=extra,
-                         defs=defs, nvvm="NVVM_LIB" in text)
+                         defs=defs + list(dict.fromkeys(incs)), nvvm="NVVM_LIB" in text)
 
 
 def find_cudadevrt():
