@@ -71,7 +71,8 @@ static bool prop_valid(const CUmemAllocationProp *prop) {
 CD_EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
                                                  CUmemAllocationGranularity_flags option) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!granularity || !prop_valid(prop) ||
+    /* an H100 answers its granularity whatever the properties say */
+    if (!granularity || !prop ||
         (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED))
         return CUDA_ERROR_INVALID_VALUE;
     *granularity = GRANULARITY;
@@ -164,15 +165,17 @@ CD_EXPORT CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
 CD_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
                             unsigned long long flags) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!size || size % GRANULARITY || offset || flags) return CUDA_ERROR_INVALID_VALUE;
+    if (!size || offset || flags) return CUDA_ERROR_INVALID_VALUE;
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
     vmm_handle *h = handle_find(handle);
     if (h && h->refs == 0) h = NULL;   /* released, waiting for its unmap */
-    if (!h || h->size != size || !range_find(ptr, size) || ptr % GRANULARITY || overlaps_mapping(ptr, size)) {
+    if (!h || !range_find(ptr, size) || ptr % GRANULARITY) {
         res = CUDA_ERROR_INVALID_VALUE;
-    } else if (h->mapped) {
-        res = CUDA_ERROR_NOT_SUPPORTED;   /* one memory at two addresses */
+    } else if (h->size != size || h->mapped) {
+        res = CUDA_ERROR_NOT_SUPPORTED;   /* a part of an allocation, or one memory at two addresses */
+    } else if (overlaps_mapping(ptr, size)) {
+        res = CUDA_ERROR_INVALID_VALUE;
     } else {
         if (h->saved) memcpy((void *)(uintptr_t)ptr, h->saved, size);
         else memset((void *)(uintptr_t)ptr, 0, size);
@@ -190,7 +193,8 @@ CD_EXPORT CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
     pthread_mutex_lock(&lock);
     vmm_handle *h = mapped_at(ptr, size);
     if (!h) {
-        res = CUDA_ERROR_INVALID_VALUE;
+        /* a reserved range with nothing mapped in it unmaps as a no-op; a part of a mapping does not */
+        res = range_find(ptr, size) && !overlaps_mapping(ptr, size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
     } else if (h->refs == 0) {
         handle_unlink(h);
     } else {
