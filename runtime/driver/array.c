@@ -142,14 +142,14 @@ CD_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *d, CUarray hAr
     return CUDA_SUCCESS;
 }
 
-/* ---- linear copies to and from arrays: bytes from offset on, row after row ---- */
+/* ---- linear copies to and from arrays ---- */
 
-/* The device address of [offset, offset + n) of array h, or 0. */
+/* The device address of bytes [offset, offset + n) of array h, or 0. The copies see
+ * an array as 1D: an H100 refuses any that leaves the first row. */
 static uint64_t array_span(CUarray h, size_t offset, size_t n) {
     cd_array_layout a;
     if (!cd_array_get(h, &a)) return 0;
-    size_t total = a.pitch * a.rows * a.slices;
-    return offset <= total && n <= total - offset ? a.base + offset : 0;
+    return offset <= a.pitch && n <= a.pitch - offset ? a.base + offset : 0;
 }
 
 CD_EXPORT CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount) {
@@ -285,9 +285,7 @@ CD_EXPORT CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURC
 CD_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc) {
     CD_CTX(ctx);
     if (!pSurfObject || !pResDesc || pResDesc->resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
-    struct CUarray_st a;
-    if (!array_copy(pResDesc->res.array.hArray, &a)) return CUDA_ERROR_INVALID_HANDLE;
-    if (!(a.desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;
+    /* an H100 takes any array, with or without CUDA_ARRAY3D_SURFACE_LDST */
     ptxi_tex_desc t;
     CUresult r = resource(pResDesc, &t);
     if (r != CUDA_SUCCESS) return r;
