@@ -30,7 +30,9 @@ LD_LIBRARY_PATH=--lib, a timeout (default 300 s) and `-j` runs at once
 (default 2). A run passes when it exits with status 0 and prints no failure
 verdict (a word "FAIL"/"FAILED", "Test failed" or "Result = FAIL", the
 samples' own words); exit status 2 is the samples' EXIT_WAIVED. --new runs only
-what run.tsv does not list yet (to follow a build that is still going).
+what run.tsv does not list yet (to follow a build that is still going);
+--shard K/N runs only every N-th run from the K-th on and records them in
+run.K.tsv (N runners at once, or on N machines; report reads them all).
 
 report: prints the summary (pass count, each failure and skip with its
 reason, the slowest runs); --markdown writes it as a Markdown table.
@@ -310,12 +312,14 @@ def cmd_run(a):
     lib = str(Path(a.lib).resolve())
     env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"]
                                     if env.get("LD_LIBRARY_PATH") else "")
-    tsv = out / "run.tsv"
+    shard, nshards = (int(x) for x in a.shard.split("/")) if a.shard else (0, 1)
+    tsv = out / ("run.tsv" if nshards == 1 else "run.%d.tsv" % shard)
     rows = {}
     if tsv.exists():
         for line in tsv.read_text().splitlines():
             f = line.split("\t")
             rows[f[0]] = f
+    done = set(load_runs(out))
     tasks = []
     for line in (out / "build.tsv").read_text().splitlines():
         name, rel, status, _ = line.split("\t")
@@ -326,9 +330,10 @@ def cmd_run(a):
             or [c.get("args", [])]
         for i, args in enumerate(runs):
             key = name if len(runs) == 1 else "%s#%d" % (name, i + 1)
-            if a.new and key in rows:
+            if a.new and (key in rows or key in done):
                 continue
             tasks.append((key, samples / rel / name, args))
+    tasks = tasks[shard::nshards]
 
     def work(t):
         key, exe, args = t
@@ -345,6 +350,17 @@ def cmd_run(a):
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         list(ex.map(work, tasks))
     write_tsv(tsv, rows)
+
+
+def load_runs(out):
+    """Every run recorded under out: run.tsv, then the shards' run.K.tsv."""
+    rows = {}
+    for tsv in [out / "run.tsv"] + sorted(out.glob("run.*.tsv")):
+        if tsv.exists():
+            for line in tsv.read_text().splitlines():
+                f = line.split("\t")
+                rows[f[0]] = f
+    return rows
 
 
 def why(text, rc, timed_out, timeout):
@@ -364,8 +380,7 @@ def why(text, rc, timed_out, timeout):
 def cmd_report(a):
     out = Path(a.out)
     builds = [l.split("\t") for l in (out / "build.tsv").read_text().splitlines()]
-    runs = [l.split("\t") for l in (out / "run.tsv").read_text().splitlines()] \
-        if (out / "run.tsv").exists() else []
+    runs = sorted(load_runs(out).values())
     by_sample = {}
     for r in runs:
         by_sample.setdefault(r[0].split("#")[0], []).append(r)
@@ -439,6 +454,8 @@ def main():
     r.add_argument("--only")
     r.add_argument("--new", action="store_true",
                    help="only the runs that run.tsv does not list yet")
+    r.add_argument("--shard", help="K/N: only every N-th run from the K-th on, "
+                   "recorded in run.K.tsv (runs on several machines or at once)")
     s = sub.add_parser("report")
     s.add_argument("out")
     s.add_argument("--markdown")
