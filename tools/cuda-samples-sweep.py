@@ -369,7 +369,8 @@ def why(text, rc, timed_out, timeout):
     lines = text.splitlines()[1:]
     pick = [l for l in lines if re.search(
         r"ptxi|error|Error|ERROR|FAIL|not supported|waiv|Waiv|requires|mismatch|"
-        r"abort|Abort|Assertion|Segmentation|terminate", l)]
+        r"abort|Abort|Assertion|Segmentation|terminate", l)
+        and "cuGetExportTable" not in l]   # NVRTC's query of the driver: a notice
     msg = (pick[0] if pick else (lines[-1] if lines else "no output")).strip()
     sig = ""
     if rc < 0:
