@@ -83,8 +83,8 @@ Test(memory, copies_2d_3d) {
         for (int y = 0; y < 2; y++)
             for (int x = 0; x < 2; x++) cr_expect_eq(out[z][y][x], vol[z][y + 1][x + 1]);
     CUDA_MEMCPY3D a = m;
-    a.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    cr_expect_eq(cuMemcpy3D(&a), CUDA_ERROR_NOT_SUPPORTED);
+    a.srcMemoryType = CU_MEMORYTYPE_ARRAY;   /* and no array */
+    cr_expect_eq(cuMemcpy3D(&a), CUDA_ERROR_INVALID_VALUE);
 }
 
 Test(memory, kinds_and_pointer_attributes) {
