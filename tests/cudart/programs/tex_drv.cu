@@ -5,17 +5,9 @@
 // normalized floats (the driver's default) and as integers (CU_TRSF_READ_AS_INTEGER),
 // linear and pitched resources, a 3D and a layered array, a surface written by a
 // kernel, and the calls' answers to bad arguments.
-#include "check.h"
 #include <cuda.h>
+#include "check.h"
 #include <cstring>
-
-#define DRV(call)                                                           \
-    do {                                                                    \
-        CUresult r_ = (call);                                               \
-        const char *n_ = "?";                                               \
-        cuGetErrorName(r_, &n_);                                            \
-        printf("%-48.48s -> %s\n", #call, n_);                              \
-    } while (0)
 
 __global__ void sample2d(cudaTextureObject_t t, const float2 *at, float *out, int n) {
     int i = threadIdx.x;

@@ -3,17 +3,9 @@
 // ranges, access rights, kernels reading and writing through the mapping, contents
 // kept by an allocation across unmap and a map at another address, handle
 // retain/release, and the calls' answers to bad arguments.
-#include "check.h"
 #include <cuda.h>
+#include "check.h"
 #include <cstring>
-
-#define DRV(call)                                                           \
-    do {                                                                    \
-        CUresult r_ = (call);                                               \
-        const char *n_ = "?";                                               \
-        cuGetErrorName(r_, &n_);                                            \
-        printf("%-48.48s -> %s\n", #call, n_);                              \
-    } while (0)
 
 __global__ void fill(unsigned *p, size_t n, unsigned seed) {
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
