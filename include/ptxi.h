@@ -180,6 +180,8 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+/* Whether p lies in a module-scope variable declared .managed (__managed__). */
+int ptxi_mem_is_managed_var(ptxi_ctx *ctx, ptxi_dptr p);
 /* total: the device's memory (ptxi_device_props.total_global_mem; at most the
  * context's global_reserve, or half the address space it could reserve under
  * ulimit -v); free: total less what is allocated. An allocation that does not

@@ -455,7 +455,7 @@ static CUresult pointer_attr(ptxi_ctx *ctx, void *data, CUpointer_attribute attr
     bool noted = find_note(ptr, false, &a);
     bool ours = ptxi_mem_get_range(ctx, ptr, &base, &size) == PTXI_SUCCESS;
     if (noted && !ours) base = a.base, size = a.size, ours = true;
-    int kind = noted ? a.kind : KIND_DEVICE;
+    int kind = noted ? a.kind : ptxi_mem_is_managed_var(ctx, ptr) ? KIND_MANAGED : KIND_DEVICE;
     if (!ours && attribute != CU_POINTER_ATTRIBUTE_IS_MANAGED && attribute != CU_POINTER_ATTRIBUTE_MAPPED)
         return CUDA_ERROR_INVALID_VALUE;
     switch (attribute) {
