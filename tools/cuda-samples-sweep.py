@@ -5,8 +5,8 @@ libcuda.so.1.
 
     tools/cuda-samples-sweep.py build SAMPLES OUT [-j N] [--only NAME,...]
     tools/cuda-samples-sweep.py run   SAMPLES OUT --lib DIR [-j N] [--timeout S]
-                                      [--only NAME,...]
-    tools/cuda-samples-sweep.py report OUT [--markdown FILE]
+                                      [--only NAME,...] [--new] [--shard K/N]
+    tools/cuda-samples-sweep.py report OUT [--markdown FILE] [--slowest N]
 
 SAMPLES is a checkout of github.com/NVIDIA/cuda-samples (it is written to: each
 executable is built next to its sources, where the sample looks for its data
@@ -14,11 +14,13 @@ files, as it would after a CMake build). OUT collects the logs and
 the results (build.tsv, run.tsv, one log per build and per run).
 
 build: reads each sample's CMakeLists.txt (its add_executable sources,
-CUDA_SEPARABLE_COMPILATION, the CUDA::cuda_driver / nvrtc / nvJitLink / OpenMP
-/ pthread libraries and the kernels it compiles to a .fatbin or .ptx file) and
+CUDA_SEPARABLE_COMPILATION, its include folders, the CUDA::cuda_driver / nvrtc /
+nvJitLink / libNVVM / OpenMP / pthread libraries and the kernels it compiles to a
+.fatbin or .ptx file) and
 compiles it with one nvcc command line: `-arch=sm_90` (sm_90 code and its
 compute_90 PTX, which is what ptxi loads), `-cudart shared`, `-rdc=true` where
-the sample asks for separable compilation. A sample that needs a library
+the sample asks for separable compilation (libNVVM's C samples: cc with
+-lnvvm -lcuda). A sample that needs a library
 ptxi does not provide (cuBLAS, cuFFT, cuRAND's host library, cuSOLVER,
 cuSPARSE, NPP, nvJPEG, OpenGL/GLUT, EGL, Vulkan, Direct3D, NvSci, cuDLA, MPI,
 LLVM) or two GPUs (the samples' own test_args.json "min_gpus") is listed as
