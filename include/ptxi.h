@@ -253,8 +253,9 @@ uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph);
  * CUlaunchAttributeValue, whose 64 bytes cudaLaunchAttributeValue shares): the
  * access policy window (1: its hit ratio within [0, 1], at most the device's
  * largest window), synchronization policy (3), memory synchronization domain map
- * (9) and domain (10) are kept and read back (zeros until set); the priority (8)
- * reads as the stream's own and cannot be set. ptxi acts on none of them. s NULL
+ * (9) and domain (10) are kept and read back (zeros until set, the policy -1);
+ * the priority (8) is the stream's own (ptxi_stream_priority), set within the
+ * device's range. ptxi acts on none of them. s NULL
  * is ctx's default stream. INVALID_VALUE for another id or a bad value,
  * INVALID_HANDLE for a stream that is not live. */
 #define PTXI_STREAM_ATTRS 16

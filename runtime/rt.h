@@ -46,7 +46,7 @@ typedef struct {
 struct ptxi_stream {
     ptxi_ctx *ctx;
     unsigned flags;
-    int priority;
+    _Atomic int priority;      /* set at creation, or by the priority attribute */
     _Atomic uint64_t capture;  /* the runtime's capture under way (its id), else 0 */
     void *capture_graph;       /* that capture's graph (read while capture is set) */
     ptxi_stream *next;         /* the context's live streams (stream.c) */

@@ -132,7 +132,7 @@ static rt_stream_attrs *attrs_of(ptxi_ctx *ctx, ptxi_stream *s) {
 }
 
 ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, const void *val) {
-    if (!val || !stream_attr(id) || id == ATTR_PRIORITY) return PTXI_INVALID_VALUE;
+    if (!val || !stream_attr(id)) return PTXI_INVALID_VALUE;
     if (id == ATTR_WINDOW) {
         attr_window w;
         memcpy(&w, val, sizeof w);
@@ -143,7 +143,11 @@ ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, con
     }
     pthread_mutex_lock(&lock);
     rt_stream_attrs *a = attrs_of(ctx, s);
-    if (a) {
+    if (a && id == ATTR_PRIORITY && s) {   /* the stream's own, in the device's range */
+        int prio;
+        memcpy(&prio, val, sizeof prio);
+        s->priority = prio < -5 ? -5 : prio > 0 ? 0 : prio;
+    } else if (a) {
         memcpy(a->value[id], val, PTXI_STREAM_ATTR_SIZE);
         a->set |= 1u << id;
     }
@@ -157,11 +161,14 @@ ptxi_status ptxi_stream_get_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, voi
     rt_stream_attrs *a = attrs_of(ctx, s);
     if (a) {
         memset(val, 0, PTXI_STREAM_ATTR_SIZE);
-        if (id == ATTR_PRIORITY) {
-            int prio = s ? s->priority : 0;
+        if (id == ATTR_PRIORITY && s) {
+            int prio = s->priority;
             memcpy(val, &prio, sizeof prio);
         } else if (a->set & (1u << id)) {
             memcpy(val, a->value[id], PTXI_STREAM_ATTR_SIZE);
+        } else if (id == ATTR_SYNC_POLICY) {
+            int unset = -1;   /* an H100 reads a policy never set as -1 */
+            memcpy(val, &unset, sizeof unset);
         }
     }
     pthread_mutex_unlock(&lock);

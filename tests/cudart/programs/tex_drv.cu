@@ -144,6 +144,15 @@ int main() {
     memset(back, 0, sizeof back);
     DRV(cuMemcpyAtoH(back, arr8, 0, sizeof back));
     printf("8-bit round trip equal: %d\n", (int)(memcmp(px, back, sizeof px) == 0));
+    // the linear copies see only the first row: the whole image goes in with cuMemcpy2D
+    memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = px, c.srcPitch = sizeof px[0];
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = arr8;
+    c.WidthInBytes = sizeof px[0], c.Height = 2;
+    DRV(cuMemcpy2D(&c));
+    memset(back, 0, sizeof back);
+    DRV(cuMemcpyAtoH(back, arr8, 4, sizeof back[0] - 4));
+    printf("first row from byte 4 equal: %d\n", (int)(memcmp(&px[0][1], back, sizeof back[0] - 4) == 0));
     memset(&rd, 0, sizeof rd);
     rd.resType = CU_RESOURCE_TYPE_ARRAY, rd.res.array.hArray = arr8;
     memset(&td, 0, sizeof td);
@@ -304,6 +313,8 @@ int main() {
     ad.Width = W, ad.Height = H, ad.Format = CU_AD_FORMAT_FLOAT, ad.NumChannels = 1;
     DRV(cuArrayCreate(&arr2, &ad));
     DRV(cuMemcpyAtoA(arr2, 0, arr, 0, W * H * sizeof(float)));
+    DRV(cuMemcpyAtoA(arr2, 0, arr, W * sizeof(float), W * sizeof(float)));
+    DRV(cuMemcpyAtoA(arr2, 0, arr, 4 * sizeof(float), W * sizeof(float) - 4 * sizeof(float)));
     CUdeviceptr dflat;
     DRV(cuMemAlloc(&dflat, W * H * sizeof(float)));
     DRV(cuMemcpyAtoD(dflat, arr2, 4 * sizeof(float), 8 * sizeof(float)));
