@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "debug_dwarf.h"
 #include "demangle.h"
 
 #define PROMPT "(ptxi) "
@@ -167,7 +168,10 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     switch (d->mode) {
     case DBG_STEPI: return true;
     case DBG_NEXTI: return depth <= d->step_depth;
-    case DBG_FINISH: return depth < d->step_depth;
+    case DBG_FINISH:   /* out of the function, or out of the inlined call's lines */
+        if (d->finish_hi && depth == d->step_depth)
+            return s->loc.line < d->finish_lo || s->loc.line >= d->finish_hi;
+        return depth < d->step_depth;
     case DBG_STEP:
         if (!d->step_by_line) return true;
         return has_line && moved;
@@ -187,6 +191,7 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
 
 /* Shows why and where execution stopped, then reads commands. Returns -1 to kill. */
 static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
+    bool finished = d->mode == DBG_FINISH && !why;
     d->stop_w = w;
     d->stop_i = i;
     d->sel_frame = 0;
@@ -195,6 +200,8 @@ static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const
     switch_focus(d, w, lanes);
     if (why) printf("\n%s", why);
     dbg_show_stop(d, w, i);
+    if (finished && !d->finish_hi) dbg_show_returned(d, w, (int)d->flane, d->finish_call, d->finish_fn);
+    d->finish_call = NULL, d->finish_fn = NULL, d->finish_hi = 0;
     dbg_run_displays(d);
     fflush(stdout);
     int r = dbg_command_loop(d);
@@ -301,9 +308,25 @@ static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
         printf("The kernel faulted: it cannot go on ('continue' or 'kill' end it).\n");
         return STAY;
     }
-    if (mode == DBG_FINISH && dbg_fwarp(d)->depth == 1) {
-        printf("\"finish\" not meaningful in the outermost frame.\n");
-        return STAY;
+    if (mode == DBG_FINISH) {
+        vm_warp *w = dbg_fwarp(d);
+        dbg_frame fr[64];
+        int n = dbg_frames(d, w, (int)d->flane, fr, 64);
+        bool inl = n > 1 && dbg_frame_inlined(&fr[0]);
+        if (w->depth == 1 && !inl) {
+            printf("\"finish\" not meaningful in the outermost frame.\n");
+            return STAY;
+        }
+        printf("Run till exit from #0  ");
+        dbg_cmd_backtrace_frame(d, 0);
+        d->finish_hi = 0;
+        if (inl && fr[0].named) {
+            d->finish_lo = fr[0].named->lo, d->finish_hi = fr[0].named->hi;
+        } else if (inl) {   /* -lineinfo: out of the inlined call's .cu line */
+            d->finish_hi = 0;
+        }
+        d->finish_call = w->frames[w->depth - 1].call;
+        d->finish_fn = w->frames[w->depth - 1].fn;
     }
     if (mode == DBG_UNTIL && *args) {
         int before = d->nbp;
@@ -508,7 +531,9 @@ static int execute(dbg *d, char *line) {
         dbg_cmd_watch(d, spec);
         return STAY;
     }
-    if (IS("print", "p") || IS("output", NULL) || IS("inspect", NULL)) { dbg_cmd_print(d, fmt, a); return STAY; }
+    if (IS("print", "p") || IS("inspect", NULL) || IS("call", NULL)) { dbg_cmd_print(d, fmt, a, false); return STAY; }
+    if (IS("output", NULL)) { dbg_cmd_print(d, fmt, a, true); return STAY; }
+    if (IS("ptype", NULL) || IS("whatis", NULL)) { dbg_cmd_ptype(d, a, c[0] == 'w'); return STAY; }
     if (IS("x", NULL)) { dbg_cmd_x(d, fmt, a); return STAY; }
     if (IS("set", NULL)) { set_cmd(d, a); return STAY; }
     if (IS("display", NULL)) {
@@ -571,7 +596,7 @@ int dbg_add_module(dbg *d, ptxi_module *m, const char *path, char **ptx, uint32_
     d->mods = nv;
     dbg_mod *dm = &nv[d->nmods];
     vm_program *prog = &m->prog;
-    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL, prog->nfuncs};
+    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL, prog->nfuncs, NULL, false};
     dm->mark = calloc(prog->nfuncs + 1, sizeof *dm->mark);
     if (!dm->path || !dm->mark) return -1;
     d->nmods++;
@@ -600,8 +625,20 @@ void dbg_use_module(dbg *d, uint32_t k) {
     dbg_reresolve(d);
 }
 
+struct dw_info *dbg_dwarf(dbg *d) {
+    if (!d->nmods || d->cur >= d->nmods || !d->prog) return NULL;
+    dbg_mod *dm = &d->mods[d->cur];
+    if (!dm->dwarf_read) {
+        char err[200];
+        dm->dwarf_read = true;
+        dm->dwarf = dw_read(d->prog->ir, err, sizeof err);
+    }
+    return dm->dwarf;
+}
+
 void dbg_drop_module(dbg *d, uint32_t k) {
     dbg_mod *dm = &d->mods[k];
+    dw_free(dm->dwarf);
     if (dm->mark)
         for (uint32_t f = 0; f < dm->nfuncs; f++) free(dm->mark[f]);
     free(dm->mark);
@@ -631,5 +668,6 @@ const char *dbg_fn_name(dbg *d, const char *ptx_name) {
 }
 
 bool dbg_names_fn(dbg *d, const char *ptx_name, const char *spec) {
-    return d->app ? ptx_name_matches(ptx_name, spec) : !strcmp(ptx_name, spec);
+    (void)d;   /* a C++ name, demangled or not, names its kernel in a PTX file too */
+    return !strcmp(ptx_name, spec) || ptx_name_matches(ptx_name, spec);
 }

@@ -136,7 +136,8 @@ Test(debug, step_into_finish_and_next_over_calls) {
            "_Z11square_plusii at debug_demo.sm_90.ptx:29 (debug_demo.cu:8)", "8\t  return r + k;",
            "$1 = 0",
            /* back in demo after the call: thread 32's v = 97, local[1] = tile[33] = 100 */
-           "demo at debug_demo.sm_90.ptx:129 (debug_demo.cu:22)", "=> 131\tbra.uni", "$2 = 9509",
+           "demo at debug_demo.sm_90.ptx:129 (debug_demo.cu:22)", "Value returned is $2 = 9509", "=> 131\tbra.uni",
+           "$3 = 9509",
            /* next: the odd lanes now run line 24 */
            "demo at debug_demo.sm_90.ptx:135 (debug_demo.cu:24)", "active 0x0000aaaa, divergent 0x00005555",
            "[Kernel killed]");
@@ -169,7 +170,9 @@ Test(debug, memory_spaces) {
            /* warp 1 stops first; local[k] = tile[(t + k) % 48] for thread 32, then thread 35 */
            "@local 0x0:\t97\t100\t103\t106", "[Switching focus to block (0,0,0), thread (35,0,0), warp 1, lane 3]",
            "@local 0x0:\t106\t109\t112\t115", "@const 0x", "\t2\t3\t5\t7", "@param 0x10:\t40", "$1 = 40",
-           "@generic 0x", ":\t1\t4\t7\t10", ":\t7\t10", "$2 = 2", "$3 = 0x0000006a", "$4 = 1.5", "$5 = 0",
+           "@generic 0x", ":\t1\t4\t7\t10", ":\t7\t10",
+           /* a PTX .b8 array, as PTX declares it (no DWARF in -lineinfo code) */
+           "$2 = {2, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0, 7, 0, 0, 0}", "$3 = 0x0000006a", "$4 = 1.5", "$5 = 0",
            "$6 = 1", "%p1        0x00", "%r43       0x0000006a           106", "[Kernel killed]");
     free(o);
 }
