@@ -49,6 +49,7 @@ typedef struct dbg_watch {
     char spec[256], cond[256];
     uint8_t *host;             /* the watched bytes as the host sees them */
     uint32_t len;
+    const void *type;          /* a C expression's type (a dw_type), NULL for an address */
     uint8_t old[8];
 } dbg_watch;
 
@@ -186,6 +187,8 @@ struct dw_info *dbg_dwarf(dbg *d);
 int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max);
 const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w);
 bool dbg_frame_inlined(const dbg_frame *fr);
+/* The function inlined at instruction i of w (DWARF or -lineinfo .loc), NULL when none. */
+const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i);
 /* The value of a C expression for lane l as text; record: it becomes $N. */
 int dbg_expr_text(dbg *d, vm_warp *w, int l, const char *text, char f, bool record, char *buf, size_t len);
 int dbg_expr_bool(dbg *d, vm_warp *w, int l, const char *text, bool *out, char *err, size_t errlen);

@@ -322,8 +322,9 @@ static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
         d->finish_hi = 0;
         if (inl && fr[0].named) {
             d->finish_lo = fr[0].named->lo, d->finish_hi = fr[0].named->hi;
-        } else if (inl) {   /* -lineinfo: out of the inlined call's .cu line */
-            d->finish_hi = 0;
+        } else if (inl) {   /* -lineinfo: no ranges, so on to the next line, as next does */
+            begin_step(d, DBG_NEXT);
+            return RESUME;
         }
         d->finish_call = w->frames[w->depth - 1].call;
         d->finish_fn = w->frames[w->depth - 1].fn;

@@ -13,9 +13,12 @@
 
 #include "debug.h"
 #include "debug_dwarf.h"
+#include "demangle.h"
 #include "exec_mem.h"
 
-#define XMAX 1024              /* bytes of a value kept (longer arrays are read element by element) */
+#define XMAX 1024
+/* /x of a PTX register shows all its digits (as info registers does); C values as gdb does */
+static bool pad_hex;              /* bytes of a value kept (longer arrays are read element by element) */
 
 /* ---- types made here: C's, PTX registers', dim3 ---- */
 
@@ -1010,9 +1013,40 @@ int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max) {
 }
 
 const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w) {
-    if (fr->inl_name) return dbg_fn_name(d, fr->inl_name);
+    if (fr->inl_name) {   /* a C++ name, shown as gdb shows an inlined function: its name alone */
+        static char buf[256];
+        if (!ptx_demangle(fr->inl_name, buf, sizeof buf)) return fr->inl_name;
+        buf[strcspn(buf, "(")] = 0;
+        /* nvcc's file-local namespace (_INTERNAL_<hash>_<file>) says nothing */
+        const char *q = strstr(buf, "::");
+        if (!strncmp(buf, "_INTERNAL_", 10) && q) memmove(buf, q + 2, strlen(q + 2) + 1);
+        return buf;
+    }
     if (fr->named && fr->named->kind == DWS_INLINED && fr->named->name) return fr->named->name;
     return dbg_fn_name(d, w->frames[fr->phys].fn->ir->name);
+}
+
+const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i) {
+    const vm_func *f = dbg_func_of(w, i);
+    const vm_src *s = &f->src[i - f->code];
+    const dw_scope *sc[32];
+    int ns = dw_scopes_at(dbg_dwarf(d), (int32_t)(f - d->prog->funcs), s->loc.line, sc, 32), q = 0;
+    while (q < ns && sc[q]->kind == DWS_BLOCK) q++;
+    if (q < ns) return sc[q]->kind == DWS_INLINED ? sc[q]->name : NULL;
+    dbg_frame fr[2];
+    const char *inl = inlined_loc(f, i);
+    if (!inl) return NULL;
+    const char *fnp = strstr(inl, "function_name");
+    static char nm[128];
+    if (!fnp) return "??";
+    fnp += 13;
+    while (*fnp == ' ') fnp++;
+    size_t ln = strcspn(fnp, " ,+");
+    char label[128];
+    snprintf(label, sizeof label, "%.*s", (int)(ln < 127 ? ln : 127), fnp);
+    if (!dw_str_label(d->prog->ir, label, nm, sizeof nm)) return "??";
+    fr[0] = (dbg_frame){.inl_name = nm};
+    return dbg_frame_name(d, &fr[0], w);
 }
 
 bool dbg_frame_inlined(const dbg_frame *fr) {
@@ -1176,6 +1210,7 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
         else sb_add(o, "%d '\\%03o'", ch, ch & 0xff);
         return;
     }
+    if (f == 'x' && !pad_hex) { sb_add(o, "0x%llx", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
     if (f == 'o') { sb_add(o, "0%llo", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
     /* the register printer's formats: x d u f t */
     uint8_t irt = s->kind == DWK_BASE && s->enc == DWE_FLOAT
@@ -1288,7 +1323,9 @@ int dbg_expr_text(dbg *d, vm_warp *w, int l, const char *text, char f, bool reco
     }
     sbuf o = {buf, 0, len};
     buf[0] = 0;
+    pad_hex = v->reg && !*v->reg;
     print_value(&c, v, f, &o);
+    pad_hex = false;
     if (record) remember(d, v);
     free(v);
     return 0;
@@ -1312,7 +1349,10 @@ int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t
     if (!v) return -1;
     ectx c;
     int r = evaluate(d, dbg_fwarp(d), (int)d->flane, text, v, err, errlen, &c);
-    if (!r && !v->lval) { snprintf(err, errlen, "Cannot watch constant value `%s'.", text); r = -1; }
+    if (!r && !v->lval && v->reg && *v->reg)
+        snprintf(err, errlen, "Cannot watch `%s': it lives in register %s (a watchpoint watches memory).", text, v->reg), r = -1;
+    else if (!r && v->unavail) snprintf(err, errlen, "Cannot watch `%s': it has no location here.", text), r = -1;
+    else if (!r && !v->lval) snprintf(err, errlen, "Cannot watch constant value `%s'.", text), r = -1;
     if (!r) {
         *sp = v->sp, *addr = v->addr;
         uint64_t n = tsize(v->t);

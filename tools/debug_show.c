@@ -9,7 +9,6 @@
 #include "async_impl.h"
 #include "alu_half.h"
 #include "debug.h"
-#include "debug_dwarf.h"
 #include "exec_mem.h"
 #include "numparse.h"
 
@@ -73,11 +72,9 @@ const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line) {
 void dbg_where(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_t len) {
     const vm_func *f = dbg_func_of(w, i);
     const vm_src *s = &f->src[i - f->code];
-    /* inside an inlined call (DWARF): the inlined function's name */
-    const struct dw_scope *sc[32];
-    int ns = dw_scopes_at(dbg_dwarf(d), (int32_t)(f - d->prog->funcs), s->loc.line, sc, 32), q = 0;
-    while (q < ns && sc[q]->kind == DWS_BLOCK) q++;
-    const char *name = q < ns && sc[q]->kind == DWS_INLINED && sc[q]->name ? sc[q]->name : dbg_fn_name(d, f->ir->name);
+    /* inside an inlined call: the inlined function's name */
+    const char *name = dbg_inlined_name(d, w, i);
+    if (!name) name = dbg_fn_name(d, f->ir->name);
     int k = snprintf(buf, len, "%s at %s:%u", name, dbg_base(d->path), s->loc.line);
     const char *cu = s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), s->dbg.line);

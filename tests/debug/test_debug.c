@@ -200,7 +200,7 @@ Test(debug, watchpoints_report_the_writer) {
     free(o);
     o = debug_run(DEMO_DIR, STOP, "break stop_here\nrun\nwatch hits\ncontinue\ncontinue\ncontinue\n");
     EXPECT(o, "Hardware watchpoint 2: @global 0x", "New value = 1 (0x1)",
-           "Written by block (0,0,0) thread (6,0,0) (warp 0 lane 6) at stop_here at debug_demo.sm_90.ptx:190",
+           "Written by block (0,0,0) thread (6,0,0) (warp 0 lane 6) at atomicAdd at debug_demo.sm_90.ptx:190",
            "[Kernel finished]");
     free(o);
 }

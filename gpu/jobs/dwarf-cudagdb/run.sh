@@ -11,11 +11,16 @@ nvcc -lineinfo -arch=sm_90 -o vars_l dbg_vars.cu >> "$RES/build.txt" 2>&1
 nvcc -G -arch=sm_90 -ptx -o "$RES/dbg_vars.G.ptx" dbg_vars.cu
 ./vars_g > "$RES/plain.txt" 2>&1
 cuda-gdb --version > "$RES/version.txt" 2>&1
-for s in s1 s2 s3; do
-  timeout 17 cuda-gdb -nx -batch -x $s.gdb ./vars_g > "$RES/$s.txt" 2>&1
-  echo "exit $?" >> "$RES/$s.txt"
-done
-timeout 15 cuda-gdb -nx -batch -x s4.gdb ./vars_l > "$RES/s4.txt" 2>&1
-echo "exit $?" >> "$RES/s4.txt"
+# each line as its own -ex: an error in one does not end the script (as -x does)
+gdb_run() {   # SCRIPT PROGRAM SECONDS
+  local args=()
+  while IFS= read -r l; do args+=(-ex "$l"); done < "$1"
+  timeout "$3" cuda-gdb -nx -batch "${args[@]}" "$2" > "$RES/${1%.gdb}.txt" 2>&1
+  echo "exit $?" >> "$RES/${1%.gdb}.txt"
+}
+gdb_run s1.gdb ./vars_g 17
+gdb_run s2.gdb ./vars_g 17
+gdb_run s3.gdb ./vars_g 17
+gdb_run s4.gdb ./vars_l 15
 rm -f vars_g vars_l
 exit 0

@@ -1,3 +1,4 @@
+set breakpoint pending on
 set pagination off
 set confirm off
 set width 0
