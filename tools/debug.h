@@ -75,6 +75,8 @@ typedef struct dbg {
     bool app;                  /* inside a CUDA program (debug_app.c) rather than on a PTX file */
     void (*run)(struct dbg *); /* what `run` does (a PTX file); NULL: a program, which `run` lets go on */
     void (*kill)(struct dbg *);/* ends the program on `kill`, `quit` (NULL: only the launch ends) */
+    void (*rerun)(struct dbg *);/* a program: `run` starts it again (returns only when it cannot) */
+    bool dead;                 /* a program that exited or was killed: `run` starts it again */
     dbg_mod *mods;
     uint32_t nmods, cur;       /* the module in use: the one of the kernel running */
     /* the module in use, as the inspection code reads it */

@@ -493,6 +493,13 @@ static int execute(dbg *d, char *line) {
 #define IS(w, ab) is_word(c, w, n, ab)
     if (!n || c[0] == '#') return STAY;
     if (IS("run", "r")) {
+        if (d->rerun && d->started) {   /* a program: from the start, breakpoints kept */
+            if (!d->dead && !confirm(d, "The program being debugged has been started already.\n"
+                                        "Start it from the beginning? (y or n) "))
+                return STAY;
+            d->rerun(d);
+            return STAY;
+        }
         if (d->stop_w || (!d->run && d->started)) {
             printf("The program being debugged has been started already.\n");
             return STAY;

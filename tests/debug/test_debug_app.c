@@ -316,7 +316,11 @@ Test(debug_app, prompt_at_a_terminal) {
     mark = nseen;
     type(fd, "delete\rcontinue\r");
     cr_assert(wait_for(fd, mark, "host: v[5] = 11, v[39] = 79"), "%s", seen);
-    cr_assert(wait_for(fd, mark, "[Program exited with code 5]"), "%s", seen);
+    const char *end = wait_for(fd, mark, "[Program exited with code 5]");
+    cr_assert(end, "%s", seen);
+    /* the debugger stays, as gdb does, for `run` or `quit` */
+    cr_assert(wait_for(fd, (size_t)(end - seen), "(ptxi) "), "no prompt after the end:\n%s", seen);
+    type(fd, "quit\r");
     cr_assert_eq(finish(fd, pid), 5, "%s", seen);
 }
 
@@ -332,5 +336,6 @@ Test(debug_app, ctrl_c_stops_a_spinning_kernel) {
     cr_assert(wait_for(fd, mark, "$1 = 0"), "%s", seen);
     cr_assert(wait_for(fd, mark, "host: after spin: cudaSuccess"), "the flag did not end the loop:\n%s", seen);
     cr_assert(wait_for(fd, mark, "[Program exited with code 3]"), "%s", seen);
+    type(fd, "quit\r");
     cr_assert_eq(finish(fd, pid), 3, "%s", seen);
 }
