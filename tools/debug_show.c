@@ -648,6 +648,15 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
         char hex[40], nat[80];
         dbg_format_val(v, 'x', hex, sizeof hex);
         dbg_format_val(v, 0, nat, sizeof nat);
+        if (ir_type_bytes[f->regs[k].type] == 16) {   /* .b128: both halves, high first */
+            uint8_t b[16];
+            uint64_t lo, hi;
+            dbg_reg_bytes(fr->fn, fr->fb, (int)k, l, b);
+            memcpy(&lo, b, 8);
+            memcpy(&hi, b + 8, 8);
+            snprintf(hex, sizeof hex, "0x%016llx%016llx", (unsigned long long)hi, (unsigned long long)lo);
+            snprintf(nat, sizeof nat, "{lo = %llu, hi = %llu}", (unsigned long long)lo, (unsigned long long)hi);
+        }
         printf("%-10s %-20s %s\n", f->regs[k].name, hex, nat);
         any = true;
     }
