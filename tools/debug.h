@@ -197,6 +197,8 @@ int dbg_expr_bool(dbg *d, vm_warp *w, int l, const char *text, bool *out, char *
 /* Where an lvalue expression lives (watch). */
 int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t *size, char *desc, size_t desclen,
                      char *err, size_t errlen);
+/* The address x examines for a C expression: an array's or struct's, a pointer's value, a number. */
+int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *err, size_t errlen);
 void dbg_expr_format(const void *type, const uint8_t *bytes, char *buf, size_t len);
 int dbg_cmd_ptype(dbg *d, const char *args, bool whatis);
 int dbg_info_vars(dbg *d, bool args);

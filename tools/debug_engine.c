@@ -473,6 +473,7 @@ static int cuda_cmd(dbg *d, const char *a) {
     printf("[Switching focus to %s]\n", buf);
     vm_warp *nw = dbg_fwarp(d);
     dbg_show_stop(d, nw, nw->state == VM_W_DONE ? NULL : (nw->mask >> lane & 1) ? nw->pc : nw->lpc[lane]);
+    dbg_run_displays(d);
     return 0;
 }
 

@@ -391,6 +391,9 @@ static size_t ident_len(const char *p) {
 static void expr(ectx *c, xv *v);
 static void unary(ectx *c, xv *v);
 
+/* Comparisons and ! give a bool in C++ code (DWARF from nvcc), an int in PTX alone. */
+static const dw_type *truth_type(const ectx *c) { return c->di ? &T_BOOL : &T_INT; }
+
 /* A type name at c->p ("unsigned int", "struct Pt", "pt_t", "float *"); NULL when there is none. */
 static const dw_type *parse_type(ectx *c) {
     skip(c);
@@ -755,7 +758,7 @@ static void unary(ectx *c, xv *v) {
     if (eat(c, "+")) { unary(c, v); return; }
     if (eat(c, "!")) {
         unary(c, v);
-        if (!c->fail) set_int(v, &T_INT, is_float_t(v->t) ? x_d(v) == 0 : x_u(v) == 0);
+        if (!c->fail) set_int(v, truth_type(c), is_float_t(v->t) ? x_d(v) == 0 : x_u(v) == 0);
         return;
     }
     if (eat(c, "~")) {
@@ -859,12 +862,12 @@ static void binop(ectx *c, xv *a, xv *b, const char *op) {
                 bool R[6] = {x == y, x != y, x < y, x > y, x <= y, x >= y};
                 r = R[k];
             }
-            set_int(a, &T_INT, (uint64_t)r);
+            set_int(a, truth_type(c), (uint64_t)r);
             return;
         }
     if (!strcmp(op, "&&") || !strcmp(op, "||")) {
         bool x = is_float_t(a->t) ? x_d(a) != 0 : x_u(a) != 0, y = is_float_t(b->t) ? x_d(b) != 0 : x_u(b) != 0;
-        set_int(a, &T_INT, op[0] == '&' ? x && y : x || y);
+        set_int(a, truth_type(c), op[0] == '&' ? x && y : x || y);
         return;
     }
     if (is_float_t(t)) {
@@ -1210,6 +1213,16 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
         else sb_add(o, "%d '\\%03o'", ch, ch & 0xff);
         return;
     }
+    if (f == 't' && !pad_hex) {
+        uint64_t m = n < 8 ? u & ((1ull << (8 * n)) - 1) : u;
+        char bits[72];
+        int k = 0;
+        for (int i = 63; i >= 0; i--)
+            if (k || (m >> i & 1) || !i) bits[k++] = (char)('0' + (m >> i & 1));
+        bits[k] = 0;
+        sb_add(o, "%s", bits);
+        return;
+    }
     if (f == 'x' && !pad_hex) { sb_add(o, "0x%llx", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
     if (f == 'o') { sb_add(o, "0%llo", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
     /* the register printer's formats: x d u f t */
@@ -1362,6 +1375,20 @@ int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t
         sb_add(&o, "%s", text);
         d->watch_type = v->t;
     }
+    free(v);
+    return r;
+}
+
+int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *err, size_t errlen) {
+    xv *v = malloc(sizeof *v);
+    if (!v) return -1;
+    ectx c;
+    int r = evaluate(d, dbg_fwarp(d), (int)d->flane, text, v, err, errlen, &c);
+    const dw_type *s = r ? NULL : dw_strip(v->t);
+    if (!r && v->lval && s && s->kind != DWK_PTR && !is_scalar_t(s)) *sp = v->sp, *addr = v->addr;   /* arrays, structs */
+    else if (!r && s && s->kind == DWK_PTR) *sp = space_of_class(s->aclass), *addr = x_u(v);
+    else if (!r && is_scalar_t(v->t)) *sp = VM_SP_GENERIC, *addr = x_u(v);
+    else if (!r) snprintf(err, errlen, "Invalid address `%s'.", text), r = -1;
     free(v);
     return r;
 }

@@ -431,7 +431,7 @@ void dbg_show_display(dbg *d, const struct dbg_display *ds) {
     char f = 0, buf[4096];
     if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
     value_text(d, w, (int)d->flane, e, f, false, buf, sizeof buf);
-    printf("%d: %s = %s\n", ds->id, e, buf);
+    printf("%d: %s = %s\n", ds->id, ds->expr, buf);
 }
 
 void dbg_run_displays(dbg *d) {
@@ -535,8 +535,17 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
     }
     unsigned size = u == 'b' ? 1 : u == 'h' ? 2 : u == 'w' ? 4 : 8;
     addr_expr x;
-    char desc[200], err[300];
-    if (parse_address(d, args, &x, desc, sizeof desc, err, sizeof err)) { printf("%s\n", err); return -1; }
+    char desc[200], err[300], err2[300];
+    if (parse_address(d, args, &x, desc, sizeof desc, err, sizeof err)) {
+        /* a C expression: an array or lvalue where it lives, a pointer's or number's value */
+        uint64_t a;
+        if (dbg_expr_pointer(d, args, &x.sp, &a, err2, sizeof err2)) { printf("%s\n", *args == '@' ? err : err2); return -1; }
+        x.a = a;
+        const char *sn = "generic";
+        for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+            if (spaces[k].sp == x.sp) sn = spaces[k].name;
+        snprintf(desc, sizeof desc, "@%s 0x%llx", sn, (unsigned long long)a);
+    }
     unsigned per = 16 / size > 8 ? 8 : 16 / size;
     for (unsigned k = 0; k < count; k++) {
         uint64_t a = x.a + (uint64_t)k * size;
@@ -770,7 +779,7 @@ int dbg_cmd_info(dbg *d, const char *args) {
     if (ARG("display")) {
         if (d->ndisplay) printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
         for (int k = 0; k < d->ndisplay; k++)
-            printf("%-3d %-3s %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
+            printf("%d:   %s  %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
         if (!d->ndisplay) printf("There are no auto-display expressions now.\n");
         return 0;
     }

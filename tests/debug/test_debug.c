@@ -183,8 +183,8 @@ Test(debug, set_var_and_display) {
                         "set var {u32} @shared 4 = 77\nx/2wd @shared 0\ninfo display\nundisplay 2\ncuda lane 1\n"
                         "kill\n");
     /* displays are numbered after breakpoint 1, as in one numbering */
-    EXPECT(o, "2: %r44 = 9509", "3: %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "2   y   %r44",
-           "3   y   /x %r2",
+    EXPECT(o, "2: %r44 = 9509", "3: /x %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "2:   y  %r44",
+           "3:   y  /x %r2",
            "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]", "[Kernel killed]");
     free(o);
 }
@@ -350,12 +350,12 @@ Test(debug, one_numbering_for_breaks_watches_displays) {
                         "info breakpoints\ndelete 7\ndelete\ninfo breakpoints\ninfo display\nundisplay 3\n"
                         "info display\nkill\n");
     EXPECT(o, "Hardware watchpoint 2: @shared 0x14 (4 bytes)", "3: %r2 = 0",
-           "2       hw watchpoint   keep n   @shared 0x14 (4 bytes)", "3   n   %r2",
+           "2       hw watchpoint   keep n   @shared 0x14 (4 bytes)", "3:   n  %r2",
            /* the watchpoint and display are off: the next stop is the breakpoint in warp 1, without them */
            "Breakpoint 1, demo at debug_demo.sm_90.ptx:78", "=> 78\tshl.b32 \t%r13, %r2, 2;\n(ptxi) enable 3",
            "Will ignore next 1 crossing of breakpoint 1.", "stop only if %r2 == 40",
            "Will ignore next 1 crossings of breakpoint.", "No breakpoint number 7.",
-           "(ptxi) info breakpoints\nNo breakpoints or watchpoints.", "3   y   %r2",
+           "(ptxi) info breakpoints\nNo breakpoints or watchpoints.", "3:   y  %r2",
            "(ptxi) info display\nThere are no auto-display expressions now.", "[Kernel killed]");
     cr_expect(!strstr(o, "2       hw watchpoint   keep n   @shared 0x14 (4 bytes)\n(ptxi) info breakpoints"));
     free(o);
