@@ -189,6 +189,8 @@ struct dw_info *dbg_dwarf(dbg *d);
 int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max);
 const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w);
 bool dbg_frame_inlined(const dbg_frame *fr);
+/* " (a=1, p=0x...)": a frame's arguments as gdb's frame lines show them ("" without DWARF). */
+void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, size_t len);
 /* The function inlined at instruction i of w (DWARF or -lineinfo .loc), NULL when none. */
 const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i);
 /* The value of a C expression for lane l as text; record: it becomes $N. */

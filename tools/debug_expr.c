@@ -1457,6 +1457,35 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
     return 0;
 }
 
+void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, size_t len) {
+    buf[0] = 0;
+    if (!fr->named || !w) return;
+    ectx c;
+    char err[200];
+    setup(&c, d, w, l, err, sizeof err);
+    c.fr = *fr;
+    c.have_fr = true;
+    xv *v = malloc(sizeof *v);
+    if (!v) return;
+    sbuf o = {buf, 0, len};
+    sb_add(&o, " (");
+    bool first = true;
+    for (uint32_t q = 0; q < fr->named->nvars; q++) {
+        const dw_var *var = &fr->named->vars[q];
+        if (!var->param || !var->name) continue;
+        c.fail = false;
+        var_value(&c, var, v);
+        sb_add(&o, "%s%s=", first ? "" : ", ", var->name);
+        first = false;
+        const dw_type *st = dw_strip(v->t);
+        if (c.fail) sb_add(&o, "<error>");
+        else if (st && st->kind == DWK_PTR && !v->unavail) sb_add(&o, "0x%llx", (unsigned long long)x_u(v));
+        else print_value(&c, v, 0, &o);
+    }
+    sb_add(&o, ")");
+    free(v);
+}
+
 /* info locals (args false) or info args: the variables of the selected frame's scopes. */
 int dbg_info_vars(dbg *d, bool args) {
     vm_warp *w = dbg_fwarp(d);

@@ -814,10 +814,12 @@ int dbg_cmd_info(dbg *d, const char *args) {
 }
 
 /* "NAME at FILE.ptx:LINE (FILE.cu:LINE)" of a frame; an inlined call is marked so. */
-static void frame_where(dbg *d, const vm_warp *w, const dbg_frame *fr, char *buf, size_t len) {
+static void frame_where(dbg *d, vm_warp *w, const dbg_frame *fr, char *buf, size_t len) {
     const vm_func *f = dbg_func_of(w, fr->pc);
     const vm_src *s = &f->src[fr->pc - f->code];
-    int k = snprintf(buf, len, "%s%s at %s:%u", dbg_frame_name(d, fr, w), dbg_frame_inlined(fr) ? " (inlined)" : "",
+    char args[1024];
+    dbg_frame_args(d, w, (int)d->flane, fr, args, sizeof args);
+    int k = snprintf(buf, len, "%s%s%s at %s:%u", dbg_frame_name(d, fr, w), args, dbg_frame_inlined(fr) ? " (inlined)" : "",
                      dbg_base(d->path), s->loc.line);
     const char *cu = fr->file ? dbg_file_name(d, fr->file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), fr->line);

@@ -16,31 +16,6 @@
 #define DEMO "debug_demo.sm_90.ptx -k demo -g 1 -b 48 -a file:in.bin -a zeros:256 -a s32:40"
 #define STOP "debug_demo.sm_90.ptx -k stop_here -b 8 -a zeros:64"
 
-/* Runs `ptxi debug ARGS -x SCRIPT` in dir and returns everything it printed. */
-static char *debug_run(const char *dir, const char *args, const char *script) {
-    char path[] = "/tmp/ptxi_dbg_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(script, f);
-    fclose(f);
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && timeout 60 '%s' debug %s -x '%s' 2>&1", dir, PTXI, args, path);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    size_t cap = 1 << 16, n = 0;
-    char *out = malloc(cap);
-    for (size_t r; (r = fread(out + n, 1, cap - n - 1, p)) > 0;) {
-        n += r;
-        if (n + 1 == cap) out = realloc(out, cap *= 2);
-    }
-    out[n] = 0;
-    pclose(p);
-    unlink(path);
-    return out;
-}
-
-
 Test(debug, break_on_function_and_cu_line) {
     char *o = debug_run(DEMO_DIR, DEMO,
                         "break demo\nbreak debug_demo.cu:22\ninfo breakpoints\nrun\nnext\nprint %r2\ncontinue\n"
