@@ -5,6 +5,8 @@
 set -u
 cd "$(dirname "$0")"
 RES=${RES:-.}
+# the program the debugger tests use, copied at run time (one copy in the tree)
+[ -f dbg_vars.cu ] || cp ../../../tests/debug/vars/dbg_vars.cu .
 mkdir -p "$RES"
 nvcc -G -arch=sm_90 -o vars_g dbg_vars.cu > "$RES/build.txt" 2>&1
 nvcc -lineinfo -arch=sm_90 -o vars_l dbg_vars.cu >> "$RES/build.txt" 2>&1
