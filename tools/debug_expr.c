@@ -173,6 +173,7 @@ typedef struct ectx {
     size_t errlen;
     bool fail;
     bool noside;               /* sizeof, whatis: types only, no memory read */
+    int depth;                 /* of nested operators: bounded */
 } ectx;
 
 static void fail(ectx *c, const char *fmt, const char *a) {
@@ -744,7 +745,15 @@ static void cast_to(ectx *c, xv *v, const dw_type *t) {
     set_int(v, s->kind == DWK_PTR && !s->aclass && ac ? made_type(DWK_PTR, s->target, 0, ac) : t, u);
 }
 
+static void unary_(ectx *c, xv *v);
+
 static void unary(ectx *c, xv *v) {
+    if (++c->depth > 200) { fail(c, "Expression too deeply nested.%s", ""); c->depth--; return; }
+    unary_(c, v);
+    c->depth--;
+}
+
+static void unary_(ectx *c, xv *v) {
     skip(c);
     if (c->fail) return;
     if (eat(c, "-")) {
@@ -1243,6 +1252,7 @@ static void elems_text(ectx *c, const dw_type *e, uint64_t count, const xv *v, u
                        char f, sbuf *o, int depth) {
     uint64_t es = tsize(e);
     sb_add(o, "{");
+    if (es > XMAX) { sb_add(o, "...}"); return; }
     uint64_t shown = 0;
     uint8_t *tmp = malloc(es > XMAX ? XMAX : (es ? es : 1));
     uint8_t *prev = malloc(es > XMAX ? XMAX : (es ? es : 1));
