@@ -417,7 +417,12 @@ static const dw_type *parse_type(ectx *c) {
             snprintf(full, sizeof full, "%s %.*s", w, (int)m, c->p);
             c->p += m;
             t = dw_find_type(c->di, full);
-            if (!t) { fail(c, "No %s type named that.", w); return NULL; }
+            if (!t) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "No %s type named %.*s.", w, (int)m, c->p - m);
+                fail(c, "%s", msg);
+                return NULL;
+            }
             break;
         }
         char cand[128];
@@ -1420,6 +1425,7 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
     skip(&c);
     if (!*c.p) { printf("Argument required (one or more choices).\n"); return -1; }
     const dw_type *t = parse_type(&c);
+    if (c.fail) { printf("%s\n", err); return -1; }
     skip(&c);
     bool is_type = t && !*c.p;
     if (!is_type) {
