@@ -336,6 +336,6 @@ bool vm_lower_ext(lctx *lc, const ir_insn *in) {
     case IR_OP_TENSORMAP: return lower_tensormap(lc, in);
     case IR_OP_MBARRIER: return lower_mbar(lc, in);
     case IR_OP_CP: return lower_cp(lc, in);
-    default: return vm_lower_tex(lc, in) || vm_lower_mma(lc, in) || vm_lower_cluster(lc, in);
+    default: return false;
     }
 }
