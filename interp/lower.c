@@ -269,33 +269,14 @@ static bool has(const ir_insn *in, ir_mod m) { return ir_has_mod(in, m); }
 static uint8_t ty(const ir_insn *in, unsigned k) { return in->ntypes > k ? in->types[k] : IR_T_NONE; }
 
 /* Everything the ALU tables know: gather operand slots, look up the form. */
-/* Video instructions carry byte/half selectors on their operands; the ALU
- * tables take them as "@d=h10@a=b3210..." after the mnemonic (alu_simd.c). */
-static void append_selectors(const ir_insn *in, char *mn, size_t cap) {
-    static const char names[] = "dabc";
-    if (ir_opcode_info[in->op].family != IR_FAM_VIDEO) return;
-    size_t n = strlen(mn);
-    for (uint32_t k = 0; k < in->nopnds && k < 4; k++) {
-        const ir_operand *o = &in->opnds[k];
-        uint16_t sel = o->kind == IR_OPND_REG ? o->sel : 0;
-        bool neg = o->kind == IR_OPND_REG && o->neg;   /* vmad's -%r */
-        if ((!sel && !neg) || n + 16 >= cap) continue;
-        n += (size_t)snprintf(mn + n, cap - n, "@%c=%s", names[k], neg ? "-" : "");
-        if (sel) mn[n++] = sel & IR_SEL_HALF ? 'h' : 'b';
-        for (unsigned d = 0; sel && d < IR_SEL_COUNT(sel); d++) mn[n++] = (char)('0' + IR_SEL_DIGIT(sel, d));
-        mn[n] = 0;
-    }
-}
-
 static bool lower_alu(lctx *lc, const ir_insn *in) {
-    char mn[160];
-    ir_insn_mnemonic(in, mn, sizeof mn);
-    append_selectors(in, mn, sizeof mn);
+    alu_key key;
+    alu_key_of(in, &key);
     unsigned nop = 0;
     for (uint32_t k = 0; k < in->nopnds; k++) nop += in->opnds[k].kind == IR_OPND_PAIR ? 2 : 1;
     vm_alu *a = calloc(1, sizeof *a);
     if (!a) { FAIL(lc, "out of memory"); return true; }
-    if (!alu_lookup(mn, nop, &a->op)) { free(a); return false; }
+    if (!alu_lookup_key(&key, nop, &a->op)) { free(a); return false; }
     unsigned di = 0, si = 0;
     for (uint32_t k = 0; k < in->nopnds && !lc->failed; k++) {
         const ir_operand *o = &in->opnds[k];
