@@ -186,7 +186,8 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
 static int run_movmatrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), 105, "movmatrix needs the whole warp (active lanes 0x%08x)", m);
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "movmatrix needs the whole warp (active lanes 0x%08x)",
+                    m);
         return VM_EXT_FAULT;
     }
     uint32_t a[VM_LANES];
