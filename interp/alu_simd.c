@@ -1,5 +1,5 @@
 /* alu_simd.c — SIMD and scalar video instructions (vadd2 ... vset4, vadd ... vmad,
- * vset) and the entry point alu_lookup_simd for every form of this family
+ * vset) and the entry point alu_lookup_key_simd for every form of this family
  * (video, packed 16-bit integer, f16/bf16 arithmetic, half and fp8 conversions).
  *
  * Operand selectors. PTX writes selectors on operands (`vadd2.u32.u32.u32 %r1.h10,
