@@ -75,6 +75,10 @@ static inline int alu_lookup(const char *mnemonic, unsigned nopnds, alu_op *op) 
     return alu_key_parse(mnemonic, &k) && alu_lookup_key(&k, nopnds, op);
 }
 
+/* add.rn.T, min.T or max.T (op: IR_OP_ADD, MIN or MAX) as a two-source ALU
+ * form: what atomics and reductions on 16-bit floats compute with. */
+int alu_lookup_binop(int op, uint8_t type, alu_op *out);
+
 /* A family builder's view of a key: which modifiers and types it has taken.
  * A form is accepted only when every modifier (and, for the SIMD families,
  * every type) was understood. */

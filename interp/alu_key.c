@@ -71,6 +71,13 @@ int alu_key_parse(const char *mn, alu_key *k) {
     return 1;
 }
 
+int alu_lookup_binop(int op, uint8_t type, alu_op *out) {
+    alu_key k = {.op = (uint16_t)op, .ntypes = 1, .types = {type}, .typemask = 1};
+    if (op == IR_OP_ADD) k.nmods = 1, k.mods[0] = IR_MOD_RN, k.typemask = 2;   /* add.rn.T */
+    else if (op != IR_OP_MIN && op != IR_OP_MAX) return 0;
+    return alu_lookup_key(&k, 3, out);
+}
+
 bool alu_take(alu_mn *m, uint16_t mod) {
     for (int i = 0; i < m->k->nmods; i++)
         if (!(m->used >> i & 1) && m->k->mods[i] == mod) {

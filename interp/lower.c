@@ -445,11 +445,8 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     alu_op hop = {0};
     if (half) {
         /* 16-bit float atomics compute with the ALU's own add/min/max (round to nearest, no flush) */
-        alu_key k = {.op = op == VM_AO_ADD ? IR_OP_ADD : op == VM_AO_MIN ? IR_OP_MIN : IR_OP_MAX,
-                     .ntypes = 1, .types = {t}};
-        if (op == VM_AO_ADD) k.nmods = 1, k.mods[0] = IR_MOD_RN, k.typemask = 2;   /* add.rn.T */
-        else k.typemask = 1;                                                      /* min.T, max.T */
-        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup_key(&k, 3, &hop)) op = -1;
+        int aop = op == VM_AO_ADD ? IR_OP_ADD : op == VM_AO_MIN ? IR_OP_MIN : op == VM_AO_MAX ? IR_OP_MAX : -1;
+        if (!alu_lookup_binop(aop, t, &hop)) op = -1;
     }
     if ((at == VM_AT_B16 || at == VM_AT_B128) && op != VM_AO_CAS && op != VM_AO_EXCH) op = -1;
     if (op < 0 || at < 0 || (op != VM_AO_ADD && (at == VM_AT_F32 || at == VM_AT_F64)) || in->ntypes > 1) {
