@@ -848,6 +848,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
     case IR_OP_BRKPT: emit(lc, base_insn(lc, VM_BRKPT)); return;
     case IR_OP_MEMBAR: case IR_OP_FENCE: emit(lc, base_insn(lc, VM_FENCE)); return;
     case IR_OP_PREFETCH: case IR_OP_PREFETCHU: case IR_OP_APPLYPRIORITY: case IR_OP_DISCARD:
+    case IR_OP_GRIDDEPCONTROL:   /* a grid starts after the grids before it end: nothing to wait for */
         emit(lc, base_insn(lc, VM_NOP));
         return;
     case IR_OP_CREATEPOLICY: {
