@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pgraph.h"
 #include "rt.h"
 
 /* One lock for every context's lists: they change only on create/destroy/record. */
@@ -88,6 +89,7 @@ ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
         }
     pthread_mutex_unlock(&lock);
     if (!found) return PTXI_INVALID_HANDLE;   /* destroyed by another thread meanwhile */
+    pg_capture_forget_stream(s);
     free(s);
     return PTXI_SUCCESS;
 }
@@ -418,6 +420,7 @@ ptxi_status ptxi_event_destroy(ptxi_event *e) {
             }
     pthread_mutex_unlock(&lock);
     if (!found) return PTXI_INVALID_HANDLE;
+    pg_capture_forget_event(e);
     free(e);
     return PTXI_SUCCESS;
 }

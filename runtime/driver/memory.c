@@ -78,6 +78,8 @@ CD_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
 CD_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     CD_CTX(ctx);
     if (!dptr) return CUDA_SUCCESS;
+    int graph = cd_graph_mem_free(dptr);
+    if (graph >= 0) return (CUresult)graph;
     host_alloc a;
     if (find_note(dptr, false, &a) && (a.kind == KIND_HOST || a.kind == KIND_REGISTERED)) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = cd_map(ptxi_mem_free(ctx, dptr));
@@ -259,24 +261,37 @@ CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) 
                   linear((void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
 }
 
+/* Work on a capturing stream becomes a graph node. */
+#define CAPTURED(stream, capture)                                         \
+    do {                                                                  \
+        ptxi_stream *c_;                                                  \
+        if (cd_stream(stream, &c_) && cd_capturing(c_)) return capture;   \
+    } while (0)
+
 #define ASYNC(call, stream)                                      \
     do {                                                         \
         ptxi_stream *s_;                                         \
         if (!cd_stream(stream, &s_)) return CUDA_ERROR_INVALID_HANDLE; \
+        if (cd_capturing(s_)) return cd_capture_refuse(s_);      \
         return call;                                             \
     } while (0)
 
+
 CD_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, srcHost, ByteCount, 1));
     ASYNC(cuMemcpyHtoD_v2(dstDevice, srcHost, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, dstHost, (const void *)(uintptr_t)srcDevice, ByteCount, 2));
     ASYNC(cuMemcpyDtoH_v2(dstHost, srcDevice, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                         CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice, ByteCount, 3));
     ASYNC(cuMemcpyDtoD_v2(dstDevice, srcDevice, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, ByteCount, 4));
     ASYNC(cuMemcpy(dst, src, ByteCount), hStream);
 }
 
@@ -334,7 +349,18 @@ CD_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
 }
 CD_ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2D_v2);
 
-CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) { ASYNC(cuMemcpy2D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) {
+    if (p) {
+        CUDA_MEMCPY3D c = {0};
+        c.srcXInBytes = p->srcXInBytes, c.srcY = p->srcY, c.srcMemoryType = p->srcMemoryType;
+        c.srcHost = p->srcHost, c.srcDevice = p->srcDevice, c.srcArray = p->srcArray, c.srcPitch = p->srcPitch;
+        c.dstXInBytes = p->dstXInBytes, c.dstY = p->dstY, c.dstMemoryType = p->dstMemoryType;
+        c.dstHost = p->dstHost, c.dstDevice = p->dstDevice, c.dstArray = p->dstArray, c.dstPitch = p->dstPitch;
+        c.WidthInBytes = p->WidthInBytes, c.Height = p->Height, c.Depth = 1;
+        CAPTURED(hStream, cd_capture_copy3d(c_, &c));
+    }
+    ASYNC(cuMemcpy2D_v2(p), hStream);
+}
 
 CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     CD_CTX(ctx);
@@ -352,7 +378,10 @@ CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     return copy3d(ctx, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
 
-CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) { ASYNC(cuMemcpy3D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy3d(c_, p));
+    ASYNC(cuMemcpy3D_v2(p), hStream);
+}
 
 /* ---- sets ---- */
 
@@ -395,24 +424,30 @@ CD_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsi
     return set2d(dstDevice, dstPitch, ui, 4, Width, Height);
 }
 CD_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, uc, 1, N, 1));
     ASYNC(cuMemsetD8_v2(dstDevice, uc, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, us, 2, N, 1));
     ASYNC(cuMemsetD16_v2(dstDevice, us, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, ui, 4, N, 1));
     ASYNC(cuMemsetD32_v2(dstDevice, ui, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
                                      size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, uc, 1, Width, Height));
     ASYNC(cuMemsetD2D8_v2(dstDevice, dstPitch, uc, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, us, 2, Width, Height));
     ASYNC(cuMemsetD2D16_v2(dstDevice, dstPitch, us, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, ui, 4, Width, Height));
     ASYNC(cuMemsetD2D32_v2(dstDevice, dstPitch, ui, Width, Height), hStream);
 }
 
