@@ -818,6 +818,8 @@ static void lower_plain(lctx *lc, const ir_insn *in) {
         [IR_OP_EXIT] = VM_EXIT, [IR_OP_RET] = VM_RET, [IR_OP_TRAP] = VM_TRAP, [IR_OP_BRKPT] = VM_BRKPT,
         [IR_OP_MEMBAR] = VM_FENCE, [IR_OP_FENCE] = VM_FENCE, [IR_OP_PREFETCH] = VM_NOP,
         [IR_OP_PREFETCHU] = VM_NOP, [IR_OP_APPLYPRIORITY] = VM_NOP, [IR_OP_DISCARD] = VM_NOP,
+        /* a grid starts after the grids before it end: nothing to wait for */
+        [IR_OP_GRIDDEPCONTROL] = VM_NOP,
     };
     emit(lc, base_insn(lc, rec[in->op]));
 }
@@ -876,6 +878,7 @@ static void (*const core_lower[IR_OP__COUNT])(lctx *, const ir_insn *) = {
     [IR_OP_RET] = lower_plain,        [IR_OP_TRAP] = lower_plain,       [IR_OP_BRKPT] = lower_plain,
     [IR_OP_MEMBAR] = lower_plain,     [IR_OP_FENCE] = lower_plain,      [IR_OP_PREFETCH] = lower_plain,
     [IR_OP_PREFETCHU] = lower_plain,  [IR_OP_APPLYPRIORITY] = lower_plain, [IR_OP_DISCARD] = lower_plain,
+    [IR_OP_GRIDDEPCONTROL] = lower_plain,
     [IR_OP_CREATEPOLICY] = lower_createpolicy, [IR_OP_NANOSLEEP] = lower_nanosleep,
     [IR_OP_PMEVENT] = lower_pmevent,  [IR_OP_ISSPACEP] = lower_isspacep, [IR_OP_ALLOCA] = lower_stack,
     [IR_OP_STACKSAVE] = lower_stack,  [IR_OP_STACKRESTORE] = lower_stack,
