@@ -244,7 +244,7 @@ static void print_header(options *o)
                "faster on %u threads than on 1 (%.3f s, %.3f s)\n", o->ceil_of[j], n, one, all);
     }
     printf("\n");
-    printf("%-13s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes",
+    printf("%-16s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes",
            "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
     if (o->csv)
         fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
@@ -264,11 +264,11 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
         snprintf(sp, sizeof sp, "%.2fx", speedup);
     unsigned shown = threads ? threads : cores();
     if (res->ran)
-        printf("%-13s %4u %12.4g %6.2f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
+        printf("%-16s %4u %12.4g %6.2f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
                (double)res->thread_insns, lanes, rate, res->ptxi_s, res->maxrss_kib / 1024.0,
                res->native_s, ratio, sp, check);
     else
-        printf("%-13s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-",
+        printf("%-16s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-",
                "-", res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
     if (res->msg[0])
         printf("    %s\n", res->msg);
@@ -362,7 +362,7 @@ int main(int argc, char **argv)
         case 'C': o.ceiling = 0; break;
         case 'l':
             for (int i = 0; i < NCASES; i++)
-                printf("%-13s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
+                printf("%-16s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
             return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
