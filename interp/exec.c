@@ -855,9 +855,22 @@ execute:
     CASE(LD_KPARAM) {
         uint32_t m = EXEC;
         const uint8_t *src = (const uint8_t *)(uintptr_t)(cta->grid->cfg->params + (uint64_t)i->imm);
+        /* One load of the parameter's own width: a memcpy of variable size
+         * writes v in pieces, and reading it back whole then stalls on a
+         * failed store forward (that made this handler a third of vecadd's
+         * and stencil's interpretation time). */
         uint64_t v = 0;
-        memcpy(&v, src, i->sz);
-        if (i->flags & VM_F_SIGNED && i->sz < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * i->sz)) >> (64 - 8 * i->sz));
+        bool sx = i->flags & VM_F_SIGNED;
+        if (i->sz == 4) {
+            uint32_t t;
+            memcpy(&t, src, 4);
+            v = sx ? (uint64_t)(int64_t)(int32_t)t : t;
+        } else if (i->sz == 8)
+            memcpy(&v, src, 8);
+        else {
+            memcpy(&v, src, i->sz);
+            if (sx && i->sz < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * i->sz)) >> (64 - 8 * i->sz));
+        }
         if (i->flags & VM_F_D64) { uint64_t *d = R64(i->d); LANES(m, d[l] = v); }
         else { uint32_t *d = R32(i->d); LANES(m, d[l] = (uint32_t)v); }
     }
