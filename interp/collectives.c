@@ -98,9 +98,11 @@ static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t s
     return (*ok ? j : l) & 31;
 }
 
+/* Every lane from 0 (lane 0 against itself adds nothing): 32 lanes are two
+ * whole vectors, where 31 left a vector, a half, a quarter and three lanes. */
 static bool uniform32(const uint32_t *v) {
     uint32_t diff = 0;
-    for (int l = 1; l < VM_LANES; l++) diff |= v[l] ^ v[0];
+    for (int l = 0; l < VM_LANES; l++) diff |= v[l] ^ v[0];
     return !diff;
 }
 
@@ -128,7 +130,16 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
         return true;
     }
     if (!seg && cv == 31 && i->x == SH_BFLY) {
+#ifdef __AVX512F__
+        /* two two-source permutes of the 32 values */
+        __m512i lo = _mm512_loadu_si512(src), hi = _mm512_loadu_si512(src + VM_HALF);
+        __m512i x = _mm512_set1_epi32((int)bv), k = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        __m512i i0 = _mm512_xor_si512(k, x), i1 = _mm512_xor_si512(_mm512_add_epi32(k, _mm512_set1_epi32(16)), x);
+        _mm512_storeu_si512(d, _mm512_permutex2var_epi32(lo, i0, hi));
+        _mm512_storeu_si512(d + VM_HALF, _mm512_permutex2var_epi32(lo, i1, hi));
+#else
         for (int l = 0; l < VM_LANES; l++) d[l] = src[l ^ bv];
+#endif
         if (pd) *pd = ~0u;
         return true;
     }
