@@ -811,10 +811,17 @@ execute:
             vm_prefetch_next_warp(cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             NEXT;
         }
-        for (int l = 0; l < VM_LANES; l++) {
-            uint64_t ad = a[l] + (uint64_t)i->imm;
-            ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
-        }
+        if (__builtin_popcount(m) <= 4) {
+            /* a few lanes (a lane-0 epilogue): only those */
+            for (uint32_t r = m; r; r &= r - 1) {
+                uint64_t ad = a[__builtin_ctz(r)] + (uint64_t)i->imm;
+                ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << __builtin_ctz(r);
+            }
+        } else
+            for (int l = 0; l < VM_LANES; l++) {
+                uint64_t ad = a[l] + (uint64_t)i->imm;
+                ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
+            }
         if (__builtin_expect((ok & m) != m, 0)) {
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
@@ -829,11 +836,17 @@ execute:
         const uint32_t *v = R32(i->b);
         uint32_t ok = 0;
         if (__builtin_expect(m == VM_FULL, 1) && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) NEXT;
-        for (int l = 0; l < VM_LANES; l++) {
-            uint64_t ad = a[l] + (uint64_t)i->imm;
-            uint8_t sh = vm_shadow(ar, ad);
-            ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << l;
-        }
+#define STG4_OK(l)                                                             \
+    do {                                                                       \
+        uint64_t ad = a[l] + (uint64_t)i->imm;                                 \
+        uint8_t sh = vm_shadow(ar, ad);                                        \
+        ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << (l); \
+    } while (0)
+        if (__builtin_popcount(m) <= 4)
+            for (uint32_t r = m; r; r &= r - 1) STG4_OK(__builtin_ctz(r));
+        else
+            for (int l = 0; l < VM_LANES; l++) STG4_OK(l);
+#undef STG4_OK
         if (__builtin_expect((ok & m) != m, 0)) {
             if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
