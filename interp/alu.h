@@ -33,6 +33,9 @@ struct alu_op {
  * Return 1 and fill *op when the form is known, 0 otherwise. */
 int alu_lookup_core(const char *mnemonic, unsigned nopnds, alu_op *op);  /* integer, f32/f64, cvt, setp... */
 int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op);  /* video, f16/bf16, fp8, packed */
+/* Before op runs lane by lane on the 32-bit first sources x[l] of lanes m:
+ * starts fetching the tables it will read (the .approx forms), if any. */
+void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m);
 
 static inline int alu_lookup(const char *mnemonic, unsigned nopnds, alu_op *op) {
     /* The SIMD/half tables first: for the f16/bf16/tf32 forms both know, theirs
