@@ -537,6 +537,26 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
     vm_cta *cta = w->cta;
     bool plain = i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
                  (ty == VM_AT_U32 || ty == VM_AT_S32) && !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM));
+    if (plain && ops->s[0].kind == VM_K_R32 && (ops->d[0].kind == VM_K_R32 || ops->d[0].kind == VM_K_SINK)) {
+        /* every lane's word checked first (vectorizes), then the adds in
+         * lane order: colliding lanes see each other's sums */
+        const uint32_t *ad = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + ops->s[0].off);
+        uint32_t bad = 0, off = (uint32_t)i->imm;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t a = ad[l] + off;
+            bad |= (uint32_t)((a & 3) || (uint64_t)a + 4 > cta->smem_size) << l;
+        }
+        if (!(bad & m)) {
+            uint32_t *d = ops->d[0].kind == VM_K_R32 ? (uint32_t *)(fb + ops->d[0].off) : NULL;
+            for (uint32_t r = m; r; r &= r - 1) {
+                int l = __builtin_ctz(r);
+                uint32_t *q = (uint32_t *)(cta->smem + ad[l] + off), old = *q;
+                *q = old + v[l];
+                if (d) d[l] = old;
+            }
+            return true;
+        }
+    }
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint32_t a = plain ? ((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm : 1;
