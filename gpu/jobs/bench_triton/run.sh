@@ -20,10 +20,10 @@ for k in softmax layernorm; do
   sed 's/^\.version 9\.4$/.version 9.0/' "$f" > kernels/$k.ptx
 done
 cuda=$(dirname "$(dirname "$(command -v nvcc)")")
-gcc -std=gnu11 -O3 -march=native -ffp-contract=off -fno-math-errno -I"$src" -I../../../include -I"$cuda/include" \
+gcc -std=gnu11 -O3 -march=native -ffp-contract=off -fno-math-errno -I"$src" -I../bench_check -I../../../include -I"$cuda/include" \
     gpu_triton.c "$src"/bench_util.c "$src"/triton_softmax.c "$src"/triton_layernorm.c \
     -L"$cuda/lib64" -L"$cuda/lib64/stubs" -lcuda -lm -o gpu_triton 2>/dev/null ||
-gcc -std=gnu11 -O3 -march=native -ffp-contract=off -fno-math-errno -I"$src" -I"$b" -I../../../include \
+gcc -std=gnu11 -O3 -march=native -ffp-contract=off -fno-math-errno -I"$src" -I"$b" -I../bench_check -I../../../include \
     -I"$cuda/include" gpu_triton.c "$src"/bench_util.c "$src"/native/triton_softmax.c \
     "$src"/native/triton_layernorm.c -L"$cuda/lib64" -L"$cuda/lib64/stubs" -lcuda -lm -o gpu_triton
 { nvidia-smi --query-gpu=name --format=csv,noheader || echo "(no nvidia-smi)"; } | tee "$RES/bench_triton.txt"
