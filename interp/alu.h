@@ -41,6 +41,10 @@ typedef struct alu_key {
     uint8_t neg;                   /* bit k: operand k of d, a, b, c is negated (-%r) */
 } alu_key;
 
+/* Before op runs lane by lane on the 32-bit first sources x[l] of lanes m:
+ * starts fetching the tables it will read (the .approx forms), if any. */
+void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m);
+
 /* The key of an instruction (selectors only for the VIDEO family). */
 void alu_key_of(const ir_insn *in, alu_key *k);
 /* The key of a mnemonic written as text, "cvt.rzi.s32.f32", with selectors as

@@ -82,6 +82,10 @@ static const uint8_t mufu_of[] = {
 };
 ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
 
+void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m) {
+    if (op->fn == f_mufu32 && op->p[0] == K_EX2) alu_mufu_prefetch_ex2(x, m);
+}
+
 uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz) {
     uint32_t mb = b & 0x7fffffffu;
     uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
