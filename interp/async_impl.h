@@ -69,6 +69,10 @@ static inline void as_put_pred(uint8_t *fb, vm_opnd d, int l, bool v) {
  * window), aligned to `align`; NULL after a fault naming `what`. */
 uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, int l, uint32_t n, uint32_t align,
                    const char *what);
+/* .multicast::cluster: the CTA that bit r of a ctaMask names (a block
+ * launched without a cluster is rank 0 of its own), or NULL when the cluster
+ * has no such rank (the bit is ignored). */
+vm_cta *as_mc_cta(vm_warp *w, uint32_t r);
 /* complete_tx of `bytes` on the barrier at *bar (shared address sa); false after a fault. */
 bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes);
 /* One arrive-on of `count` (as mbarrier.arrive and cp.async.mbarrier.arrive.noinc). */

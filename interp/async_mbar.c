@@ -146,6 +146,12 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     return true;
 }
 
+vm_cta *as_mc_cta(vm_warp *w, uint32_t r) {
+    vm_cta *cta = w->cta;
+    if (!cta->cluster) return r == 0 ? cta : NULL;
+    return r < cta->grid->csize ? cta->cluster->cta[r] : NULL;
+}
+
 bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes) {
     uint64_t s = *bar;
     if (!(s & MB_VALID)) {
