@@ -108,6 +108,24 @@ CR_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
     return cudaSuccess;
 }
 
+/* Stream attributes: libptxi keeps them, shared with the driver's
+ * cuStreamSetAttribute (include/ptxi.h says which a stream takes). */
+_Static_assert(sizeof(cudaLaunchAttributeValue) == PTXI_STREAM_ATTR_SIZE, "attribute value size");
+
+CR_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                             cudaLaunchAttributeValue *value_out) {
+    CR_ENTER();
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cr_st(ptxi_stream_get_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value_out));
+}
+
+CR_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                             const cudaLaunchAttributeValue *value) {
+    CR_ENTER();
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cr_st(ptxi_stream_set_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value));
+}
+
 CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
     if (!device) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
@@ -206,6 +224,8 @@ CR_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
 CR_ALIAS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
 CR_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
 CR_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
+CR_ALIAS(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute);
+CR_ALIAS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute);
 CR_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
 CR_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
 CR_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);

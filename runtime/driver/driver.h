@@ -54,12 +54,24 @@ bool cd_ctx_valid(ptxi_ctx *c);
  * cuCtxDestroy, and a reset of the primary context (a hook cuInit installs). */
 void cd_modules_forget(ptxi_ctx *c);
 void cd_memory_forget(ptxi_ctx *c);
+void cd_vmm_forget(ptxi_ctx *c);
 void cd_install_hooks(void);
 
 /* ---- stream.c ---- */
 /* A stream argument: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the default
  * stream (NULL); others must be live. */
 bool cd_stream(CUstream h, ptxi_stream **out);
+
+/* ---- array.c ---- */
+/* A CUDA array's memory: rows of `pitch` bytes (width × element size), `rows`
+ * rows a slice (1 for a 1D array), `slices` slices (layers, cube faces; 1 for a
+ * 2D array). False for a handle that is not a live array. */
+typedef struct {
+    uint64_t base;
+    size_t pitch, rows, slices;
+} cd_array_layout;
+bool cd_array_get(CUarray h, cd_array_layout *out);
+void cd_arrays_forget(ptxi_ctx *c);
 
 /* ---- module.c ---- */
 bool cd_kernel_valid(ptxi_kernel *k);

@@ -311,19 +311,24 @@ CD_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext
     ASYNC(cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount), hStream);
 }
 
-/* One side of a CUDA_MEMCPY2D/3D; CUDA arrays are not device memory ptxi has. */
+/* One side of a CUDA_MEMCPY2D/3D, at byte column x, row y, slice z; a CUDA array
+ * side must hold the width × height × depth copied from there. */
 static CUresult side_of(ptxi_ctx *ctx, CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array,
-                        size_t x, size_t y, size_t z, size_t pitch, size_t height, side *out) {
+                        size_t x, size_t y, size_t z, size_t pitch, size_t height, size_t w, size_t h, size_t d,
+                        side *out) {
     uint8_t *base;
     bool device;
     switch (type) {
     case CU_MEMORYTYPE_HOST: base = (uint8_t *)(uintptr_t)host, device = false; break;
     case CU_MEMORYTYPE_DEVICE: base = (uint8_t *)(uintptr_t)dev, device = true; break;
     case CU_MEMORYTYPE_UNIFIED: base = (uint8_t *)(uintptr_t)dev, device = is_device(ctx, dev); break;
-    case CU_MEMORYTYPE_ARRAY:
-        (void)array;
-        ptxi_warn_once("CUDA arrays (CU_MEMORYTYPE_ARRAY) are not implemented in the driver API");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_MEMORYTYPE_ARRAY: {
+        cd_array_layout a;
+        if (!cd_array_get(array, &a)) return CUDA_ERROR_INVALID_VALUE;
+        if (x + w > a.pitch || y + h > a.rows || z + d > a.slices) return CUDA_ERROR_INVALID_VALUE;
+        base = (uint8_t *)(uintptr_t)a.base, device = true, pitch = a.pitch, height = a.rows;
+        break;
+    }
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     if (!base) return CUDA_ERROR_INVALID_VALUE;
@@ -336,10 +341,10 @@ CD_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     side d, s;
     CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, 0,
-                         p->dstPitch, 0, &d);
+                         p->dstPitch, 0, p->WidthInBytes, p->Height, 1, &d);
     if (r == CUDA_SUCCESS)
         r = side_of(ctx, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, 0,
-                    p->srcPitch, 0, &s);
+                    p->srcPitch, 0, p->WidthInBytes, p->Height, 1, &s);
     return r == CUDA_SUCCESS ? copy3d(ctx, d, s, p->WidthInBytes, p->Height, 1) : r;
 }
 CD_ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2D_v2);
@@ -362,12 +367,14 @@ CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) return CUDA_ERROR_INVALID_VALUE;
     side d, s;
     CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
-                         p->dstZ, p->dstPitch, p->dstHeight, &d);
+                         p->dstZ, p->dstPitch, p->dstHeight, p->WidthInBytes, p->Height, p->Depth, &d);
     if (r == CUDA_SUCCESS)
         r = side_of(ctx, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ,
-                    p->srcPitch, p->srcHeight, &s);
+                    p->srcPitch, p->srcHeight, p->WidthInBytes, p->Height, p->Depth, &s);
     if (r != CUDA_SUCCESS) return r;
-    if (p->Depth > 1 && (p->dstHeight < p->Height || p->srcHeight < p->Height)) return CUDA_ERROR_INVALID_VALUE;
+    if (p->Depth > 1 && ((p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->dstHeight < p->Height) ||
+                         (p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->srcHeight < p->Height)))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy3d(ctx, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
 
@@ -483,7 +490,7 @@ static CUresult pointer_attr(ptxi_ctx *ctx, void *data, CUpointer_attribute attr
     bool noted = find_note(ptr, false, &a);
     bool ours = ptxi_mem_get_range(ctx, ptr, &base, &size) == PTXI_SUCCESS;
     if (noted && !ours) base = a.base, size = a.size, ours = true;
-    int kind = noted ? a.kind : KIND_DEVICE;
+    int kind = noted ? a.kind : ptxi_mem_is_managed_var(ctx, ptr) ? KIND_MANAGED : KIND_DEVICE;
     if (!ours && attribute != CU_POINTER_ATTRIBUTE_IS_MANAGED && attribute != CU_POINTER_ATTRIBUTE_MAPPED)
         return CUDA_ERROR_INVALID_VALUE;
     switch (attribute) {

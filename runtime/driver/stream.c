@@ -234,32 +234,20 @@ CD_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback);
 CD_ALIAS(cuEventRecord_ptsz, cuEventRecord);
 CD_ALIAS(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags);
 
-/* Stream attributes: the priority is the stream's own; the other launch attributes
- * a stream may carry (access policy, synchronisation policy...) have nothing to act
- * on in ptxi and read back as their defaults. */
+/* Stream attributes: libptxi keeps them (ptxi.h says which a stream takes); the
+ * default stream's are the current context's. */
+_Static_assert(sizeof(CUstreamAttrValue) == PTXI_STREAM_ATTR_SIZE, "attribute value size");
+
 CD_EXPORT CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out) {
+    CD_CTX(ctx);
     CD_STREAM(hStream, s);
-    if (!value_out) return CUDA_ERROR_INVALID_VALUE;
-    memset(value_out, 0, sizeof *value_out);
-    switch (attr) {
-    case CU_LAUNCH_ATTRIBUTE_PRIORITY: value_out->priority = ptxi_stream_priority(s); return CUDA_SUCCESS;
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
-    }
+    return cd_map(ptxi_stream_get_attr(ctx, s, (unsigned)attr, value_out));
 }
 
 CD_EXPORT CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) {
+    CD_CTX(ctx);
     CD_STREAM(hStream, s);
-    (void)s;
-    if (!value) return CUDA_ERROR_INVALID_VALUE;
-    switch (attr) {
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;   /* a stream's priority is fixed at its creation */
-    }
+    return cd_map(ptxi_stream_set_attr(ctx, s, (unsigned)attr, value));
 }
 
 /* Managed memory is the host's own: attaching it to a stream changes nothing. */
