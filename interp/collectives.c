@@ -318,7 +318,7 @@ uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
         return o + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)lane * w->local_stride + o : NULL;
     }
     vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
-    return n && vm_arena_ok(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
+    return n && vm_arena_ok_any(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
 }
 
 static int lane_read(void *c, uint64_t a, void *dst, size_t n) {

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE   /* RTLD_DEFAULT */
 #include "sanitize.h"
 
+#include "initcheck.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +12,10 @@
 
 vm_san *vm_san_from_env(int fd) {
     const char *tool = getenv("PTXI_SANITIZE");
-    if (!tool || strcmp(tool, "memcheck")) return NULL;
+    if (!tool || (strcmp(tool, "memcheck") && strcmp(tool, "initcheck"))) return NULL;
     vm_san *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->tool = VM_SAN_MEMCHECK;
+    s->tool = strcmp(tool, "initcheck") ? VM_SAN_MEMCHECK : VM_SAN_INITCHECK;
     s->fd = fd;
     const char *lim = getenv("PTXI_SANITIZE_PRINT_LIMIT");
     s->print_limit = lim ? strtoull(lim, NULL, 10) : 100;   /* compute-sanitizer's default */
@@ -115,6 +117,26 @@ static void shown_name(const char *mangled, char *out, size_t cap) {
     free(d);
 }
 
+void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap) {
+    if (!f) {
+        snprintf(out, cap, "<unknown>");
+        return;
+    }
+    const vm_src *src = &f->src[i - f->code];
+    char name[512], where[400] = "";
+    shown_name(f->ir->name, name, sizeof name);
+    const ir_module *m = f->prog->ir;
+    if (src->dbg.file)
+        for (uint32_t k = 0; k < m->nfiles; k++)
+            if (m->files[k].index == src->dbg.file) {
+                const char *base = strrchr(m->files[k].name, '/');
+                snprintf(where, sizeof where, "%s:%u", base ? base + 1 : m->files[k].name, src->dbg.line);
+                break;
+            }
+    if (!where[0]) snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
+    snprintf(out, cap, "%s+0x%llx in %s", name, (unsigned long long)((size_t)(i - f->code) * 16), where);
+}
+
 static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__", "__global__",
                                          "__global__", "__local__"};
 
@@ -134,29 +156,24 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
         else sp = VM_SP_GLOBAL;
     }
     bool arena_space = sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM;
+    if (rt->san->tool == VM_SAN_INITCHECK) {   /* no bounds records: a bad access faults as in a normal run */
+        vm_alloc r;
+        bool in = why == VM_SAN_OOB && arena_space && vm_arena_find(arena, a, &r) && n <= r.addr + r.size - a &&
+                  (!wr || (r.kind != VM_SH_CONST && r.kind != VM_SH_PARAM));
+        return in ? vm_init_access(w, i, lane, a, n, wr, &r) : NULL;
+    }
     if (why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
     if (n > sizeof scratch) return NULL;
     const vm_func *f = vm_func_of(w, i);
-    const vm_src *src = &f->src[i - f->code];
-    char name[512], where[400] = "", nb[32], sb[32];
-    shown_name(f->ir->name, name, sizeof name);
-    const ir_module *m = f->prog->ir;
-    if (src->dbg.file)
-        for (uint32_t k = 0; k < m->nfiles; k++)
-            if (m->files[k].index == src->dbg.file) {
-                const char *base = strrchr(m->files[k].name, '/');
-                snprintf(where, sizeof where, "%s:%u", base ? base + 1 : m->files[k].name, src->dbg.line);
-                break;
-            }
-    if (!where[0]) snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
+    char at[1024], nb[32], sb[32];
+    vm_san_at(f, i, at, sizeof at);
     unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
     uint64_t shown = sp == VM_SP_SHARED ? a + SHARED_RESERVED : a;
     char text[2048];
     int len = snprintf(text, sizeof text,
-                       "Invalid %s %s of size %u bytes\n    at %s+0x%llx in %s\n"
+                       "Invalid %s %s of size %u bytes\n    at %s\n"
                        "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Access to 0x%llx is %s",
-                       space_name[sp], wr ? "write" : "read", n, name,
-                       (unsigned long long)((size_t)(i - f->code) * 16), where, t % bx, t / bx % by, t / (bx * by),
+                       space_name[sp], wr ? "write" : "read", n, at, t % bx, t / bx % by, t / (bx * by),
                        cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], (unsigned long long)shown,
                        why == VM_SAN_MISALIGNED ? "misaligned" : "out of bounds");
     vm_alloc r;

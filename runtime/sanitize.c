@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "initcheck.h"
 #include "rt.h"
 #include "sanitize.h"
 
@@ -69,11 +70,17 @@ vm_san *rt_sanitizer(void) {
     return san;
 }
 
+void rt_sanitize_arena(ptxi_ctx *ctx) {
+    vm_arena_set_exact(&ctx->arena);
+    if (ctx->vmrt.san->tool == VM_SAN_INITCHECK && vm_init_enable(&ctx->arena) < 0)
+        fprintf(stderr, "ptxi sanitize: no address space for initcheck's map: reads are not checked\n");
+}
+
 void rt_sanitize_ctx(ptxi_ctx *ctx) {
     vm_san *s = rt_sanitizer();
     if (!s) return;
-    vm_arena_set_exact(&ctx->arena);
     ctx->vmrt.san = s;
+    rt_sanitize_arena(ctx);
     pthread_mutex_lock(&lock);
     if (!first_arena && !leaks_checked) first_arena = &ctx->arena;
     pthread_mutex_unlock(&lock);
@@ -96,4 +103,38 @@ void rt_sanitize_api_error(const char *api, const char *err_name, int code, cons
              "    Saved host backtrace up to driver entry point at error",
              err_name, code, msg, api);
     vm_san_record(s, text);
+}
+
+void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (ctx) vm_init_wrote(&ctx->arena, p, n);
+}
+
+/* ---- the device heap in sanitize mode ---- */
+
+#define HEAP_ALIGN 16
+
+uint64_t rt_sanitize_malloc(ptxi_ctx *ctx, uint64_t size, uint64_t align) {
+    /* as the heap: a power of two (0 and 3 give NULL on an H100); the arena's
+     * granule bounds what an allocation of its own can be aligned to */
+    if (!align || (align & (align - 1)) || align > VM_GRANULE) return 0;
+    uint64_t span = (size + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
+    if (span < size || atomic_fetch_add(&ctx->san_heap, span) + span > ctx->heap_size) {
+        atomic_fetch_sub(&ctx->san_heap, span);
+        return 0;
+    }
+    uint64_t p = vm_arena_alloc(&ctx->arena, size, VM_SH_HEAP, NULL);
+    if (!p) atomic_fetch_sub(&ctx->san_heap, span);
+    return p;
+}
+
+int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p) {
+    vm_alloc r;
+    if (vm_arena_find(&ctx->arena, p, &r) && r.addr == p && vm_alloc_program(&r) && r.kind == VM_SH_HEAP &&
+        !vm_arena_free_kind(&ctx->arena, p, VM_KIND(VM_SH_HEAP))) {
+        atomic_fetch_sub(&ctx->san_heap, (r.size + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1));
+        return 0;
+    }
+    /* what the H100 reports: a freed block, LAUNCH_FAILED; anything else, ILLEGAL_ADDRESS */
+    return vm_arena_locate(&ctx->arena, p, &r) == 2 && r.kind == VM_SH_HEAP ? PTXI_LAUNCH_FAILED
+                                                                             : PTXI_ILLEGAL_ADDRESS;
 }

@@ -37,8 +37,8 @@ int cmd_run(int argc, char **argv) {
         if (r == 2) return 2;
         if (c == 'S') stats = true;
         else if (c == 'Z') {
-            if (strcmp(optarg, "memcheck")) {
-                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck is)\n", optarg);
+            if (strcmp(optarg, "memcheck") && strcmp(optarg, "initcheck")) {
+                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck and initcheck are)\n", optarg);
                 return 2;
             }
             setenv("PTXI_SANITIZE", optarg, 1);   /* read when the context is created */

@@ -16,7 +16,7 @@ static int usage(FILE *f) {
                "Runs a CUDA program on ptxi (as ptxi exec does) under a checker, printing what\n"
                "NVIDIA's compute-sanitizer prints.\n"
                "options:\n"
-               "  --tool memcheck          the checker (memcheck: the only one so far)\n"
+               "  --tool memcheck|initcheck  the checker\n"
                "  --leak-check full        report device memory still allocated at exit\n"
                "  --error-exitcode N       exit with N when any error was found\n"
                "  --print-limit N          print at most N records (default 100; 0: all)\n");
@@ -50,8 +50,8 @@ int cmd_sanitize(int argc, char **argv) {
         }
     }
     if (i >= argc) return usage(stderr);
-    if (strcmp(tool, "memcheck")) {
-        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck is)\n", tool);
+    if (strcmp(tool, "memcheck") && strcmp(tool, "initcheck")) {
+        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck and initcheck are)\n", tool);
         return 2;
     }
     if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {

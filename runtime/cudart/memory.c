@@ -250,6 +250,7 @@ static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
     default: {
         ptxi_status st = ptxi_ctx_synchronize(cr_ctx);
         if (st == PTXI_SUCCESS) memmove(dst, src, n);
+        if (st == PTXI_SUCCESS) ptxi_mem_wrote(cr_ctx, d, n);
         return st;
     }
     }

@@ -1,0 +1,78 @@
+/* initcheck.c — reads of device memory nothing wrote (initcheck.h). */
+#include "initcheck.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sanitize.h"
+
+int vm_init_enable(vm_arena *a) {
+    if (a->init) return 0;
+    void *m = mmap(NULL, a->reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) return -1;
+    a->init = m;
+    return 0;
+}
+
+/* The map's bytes for [addr, addr+n), clipped to the arena; NULL when none. */
+static uint8_t *span(const vm_arena *a, uint64_t addr, uint64_t *n) {
+    uint64_t off = addr - (uint64_t)(uintptr_t)a->base;
+    if (!a->init || off >= a->reserve) return NULL;
+    if (*n > a->reserve - off) *n = a->reserve - off;
+    return a->init + off;
+}
+
+/* Kernels mark bytes while other threads check theirs: relaxed byte stores. */
+void vm_init_wrote(vm_arena *a, uint64_t addr, uint64_t n) {
+    uint8_t *m = span(a, addr, &n);
+    for (uint64_t k = 0; m && k < n; k++) __atomic_store_n(&m[k], 1, __ATOMIC_RELAXED);
+}
+
+void vm_init_forget(vm_arena *a, uint64_t addr, uint64_t n) {
+    uint8_t *m = span(a, addr, &n);
+    if (!m) return;
+    uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), lo = (uint64_t)(uintptr_t)m, hi = lo + n;
+    uint64_t p0 = (lo + pg - 1) & ~(pg - 1), p1 = hi & ~(pg - 1);
+    if (p0 < p1 && !madvise((void *)(uintptr_t)p0, p1 - p0, MADV_DONTNEED)) {
+        for (uint64_t k = lo; k < p0; k++) __atomic_store_n((uint8_t *)(uintptr_t)k, 0, __ATOMIC_RELAXED);
+        for (uint64_t k = p1; k < hi; k++) __atomic_store_n((uint8_t *)(uintptr_t)k, 0, __ATOMIC_RELAXED);
+    } else {
+        for (uint64_t k = 0; k < n; k++) __atomic_store_n(&m[k], 0, __ATOMIC_RELAXED);
+    }
+}
+
+uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n) {
+    uint64_t len = n;
+    const uint8_t *m = span(a, addr, &len);
+    for (uint64_t k = 0; m && k < len; k++)
+        if (!__atomic_load_n(&m[k], __ATOMIC_RELAXED)) return k;
+    return n;
+}
+
+/* Device memory the program allocated: what initcheck follows. */
+static bool tracked(const vm_alloc *r) { return !r->what && (r->kind == VM_SH_GLOBAL || r->kind == VM_SH_HEAP); }
+
+uint8_t *vm_init_access(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr, const vm_alloc *r) {
+    vm_cta *cta = w->cta;
+    vm_grid *g = cta->grid;
+    vm_runtime *rt = g->cfg->kernel->prog->rt;
+    if (!tracked(r)) return (uint8_t *)(uintptr_t)a;
+    if (wr) {
+        vm_init_wrote(rt->arena, a, n);
+        return (uint8_t *)(uintptr_t)a;
+    }
+    if (vm_init_first_unwritten(rt->arena, a, n) == n) return (uint8_t *)(uintptr_t)a;
+    char at[1024], text[1400];
+    vm_san_at(vm_func_of(w, i), i, at, sizeof at);
+    unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
+    snprintf(text, sizeof text,
+             "Uninitialized __global__ memory read of size %u bytes\n    at %s\n"
+             "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Address 0x%llx\n"
+             "    Saved host backtrace up to driver entry point at kernel launch time",
+             n, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+             (unsigned long long)a);
+    vm_san_record(rt->san, text);
+    return (uint8_t *)(uintptr_t)a;
+}
