@@ -25,10 +25,19 @@ norm() {
   grep '^=========' "$1" | grep -v 'Host Frame' | sed -e 's/0x[0-9a-f]*/0x?/g' -e "${2:-s/^//}"
 }
 
+# the tools this ptxi has (`ptxi sanitize --tool T` refuses the others)
+tools=
+for t in memcheck racecheck initcheck synccheck; do
+  "$ptxi" sanitize --tool $t -- true > /dev/null 2>&1 && tools="$tools $t "
+done
+
 grep -v '^#' "$here/programs/programs.list" | while read -r id tool extra; do
-  [ -n "$id" ] && [ "$tool" = memcheck ] || continue
-  nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$id" "$here/programs/$id.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
-  (cd "$tmp" && "$ptxi" sanitize --tool memcheck $extra "./$id" > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
+  [ -n "$id" ] || continue
+  case "$tools" in *" $tool "*) ;; *) continue ;; esac
+  # ID is SRC or SRC.ARG: SRC.cu run with the argument ARG
+  src=${id%%.*}; arg=; [ "$src" = "$id" ] || arg=${id#*.}
+  [ -x "$tmp/$src" ] || nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$src" "$here/programs/$src.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
+  (cd "$tmp" && "$ptxi" sanitize --tool "$tool" $extra "./$src" $arg > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
   mask=$(cat "$here/programs/$id.mask" 2>/dev/null || echo 's/^//')
   norm "$here/expected/$id.out" "$mask" > "$tmp/$id.want"
   norm "$tmp/$id.out" "$mask" > "$tmp/$id.got"
