@@ -55,24 +55,41 @@ uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n) {
 static bool tracked(const vm_alloc *r) { return !r->what && (r->kind == VM_SH_GLOBAL || r->kind == VM_SH_HEAP); }
 
 uint8_t *vm_init_access(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr, const vm_alloc *r) {
-    vm_cta *cta = w->cta;
-    vm_grid *g = cta->grid;
-    vm_runtime *rt = g->cfg->kernel->prog->rt;
+    vm_runtime *rt = w->cta->grid->cfg->kernel->prog->rt;
     if (!tracked(r)) return (uint8_t *)(uintptr_t)a;
-    if (wr) {
-        vm_init_wrote(rt->arena, a, n);
-        return (uint8_t *)(uintptr_t)a;
+    /* an atomic reads before it writes: the H100 reports it as a read */
+    if ((!wr || i->op == VM_ATOM) && vm_init_first_unwritten(rt->arena, a, n) != n) {
+        char at[1024], by[128], text[1400];
+        vm_san_at(vm_func_of(w, i), i, at, sizeof at);
+        vm_san_who(w, lane, by, sizeof by);
+        snprintf(text, sizeof text,
+                 "Uninitialized __global__ memory read of size %u bytes\n    at %s\n    %s\n    Address 0x%llx\n"
+                 "    Saved host backtrace up to driver entry point at kernel launch time",
+                 n, at, by, (unsigned long long)a);
+        vm_san_record(rt->san, text);
     }
-    if (vm_init_first_unwritten(rt->arena, a, n) == n) return (uint8_t *)(uintptr_t)a;
-    char at[1024], text[1400];
-    vm_san_at(vm_func_of(w, i), i, at, sizeof at);
-    unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
-    snprintf(text, sizeof text,
-             "Uninitialized __global__ memory read of size %u bytes\n    at %s\n"
-             "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Address 0x%llx\n"
-             "    Saved host backtrace up to driver entry point at kernel launch time",
-             n, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
-             (unsigned long long)a);
-    vm_san_record(rt->san, text);
+    if (wr) vm_init_wrote(rt->arena, a, n);
     return (uint8_t *)(uintptr_t)a;
+}
+
+/* The GPU checks a copy's source in 32-byte pieces: one record per piece
+ * with an unwritten byte. */
+#define HOST_PIECE 32
+
+void vm_init_host_read(vm_arena *a, vm_san *s, uint64_t addr, uint64_t n, const char *api) {
+    vm_alloc r;
+    if (!a->init || !s || !n || !vm_arena_find(a, addr, &r) || !tracked(&r)) return;
+    char nb[32];
+    vm_san_num(n, nb);
+    for (uint64_t p = addr & ~(uint64_t)(HOST_PIECE - 1); p < addr + n; p += HOST_PIECE) {
+        uint64_t lo = p > addr ? p : addr, hi = p + HOST_PIECE < addr + n ? p + HOST_PIECE : addr + n;
+        if (vm_init_first_unwritten(a, lo, hi - lo) == hi - lo) continue;
+        char text[512];
+        snprintf(text, sizeof text,
+                 "Host API memory access error at host access to 0x%llx of size %s bytes\n"
+                 "    Uninitialized access to 0x%llx on access by %s source\n"
+                 "    Saved host backtrace up to driver entry point at error",
+                 (unsigned long long)addr, nb, (unsigned long long)lo, api ? api : "cudaMemcpy");
+        vm_san_record(s, text);
+    }
 }

@@ -27,6 +27,11 @@ void vm_init_forget(vm_arena *a, uint64_t addr, uint64_t n);
 /* Bytes of [addr, addr+n) never written: the offset of the first, or n when all were. */
 uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n);
 
+/* initcheck's records of a host API call `api` that reads [addr, addr+n) of
+ * device memory (a copy's source) with unwritten bytes. */
+struct vm_san;
+void vm_init_host_read(vm_arena *a, struct vm_san *s, uint64_t addr, uint64_t n, const char *api);
+
 /* The slow path of a kernel's access to arena memory in initcheck mode: n
  * bytes at a of the allocation r. A read of unwritten bytes of a program
  * allocation is recorded; a write marks its bytes written. Returns the memory. */

@@ -165,7 +165,8 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
         a->v[at] = (vm_alloc){addr, size, kind, what};
         a->n++;
         if (counted) a->in_use += span;
-        bool tail = a->exact && vm_alloc_program(&a->v[at]) && size % VM_GRANULE;
+        /* byte-exact: the program's allocations and module variables in global memory */
+        bool tail = a->exact && (vm_alloc_program(&a->v[at]) || (what && kind == VM_SH_GLOBAL)) && size % VM_GRANULE;
         /* initcheck: every access to device memory takes the slow path */
         bool slow = a->init && !what && (kind == VM_SH_GLOBAL || kind == VM_SH_HEAP);
         shadow_fill(a, off, slow ? 0 : tail ? span - VM_GRANULE : span, kind);

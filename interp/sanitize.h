@@ -43,6 +43,12 @@ const char *vm_san_num(uint64_t n, char buf[32]);
  * thread-private scratch (reads see zeros); NULL when n is too large. */
 uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t a, unsigned n, bool wr, int why);
 
+/* A device-side free of p that is no live device-heap block (a block freed
+ * before when `twice`): the record. */
+void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice);
+
+/* "by thread (x,y,z) in block (x,y,z)" of lane `lane` of w. */
+void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
 /* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */
 void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap);
 

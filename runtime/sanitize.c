@@ -24,8 +24,13 @@ struct leaks {
 static void leaked(void *arg, const vm_alloc *r) {
     struct leaks *l = arg;
     char text[256], nb[32];
-    snprintf(text, sizeof text, "Leaked %s bytes at 0x%llx\n    Saved host backtrace up to driver entry point at allocation time",
-             vm_san_num(r->size, nb), (unsigned long long)r->addr);
+    if (r->kind == VM_SH_HEAP)   /* a device-heap block: no host backtrace */
+        snprintf(text, sizeof text, "Leaked %s bytes at 0x%llx on the device heap", vm_san_num(r->size, nb),
+                 (unsigned long long)r->addr);
+    else
+        snprintf(text, sizeof text,
+                 "Leaked %s bytes at 0x%llx\n    Saved host backtrace up to driver entry point at allocation time",
+                 vm_san_num(r->size, nb), (unsigned long long)r->addr);
     vm_san_record(san, text);
     l->bytes += r->size;
     l->count++;
@@ -42,6 +47,7 @@ static void leak_check(void) {
     if (a && san->leak_check) {
         struct leaks l = {0};
         vm_arena_each_program_alloc(a, leaked, &l);
+        vm_arena_each_alloc(a, VM_KIND(VM_SH_HEAP), leaked, &l);
         char text[128];
         snprintf(text, sizeof text, "LEAK SUMMARY: %llu bytes leaked in %llu allocations", (unsigned long long)l.bytes,
                  (unsigned long long)l.count);
@@ -96,7 +102,7 @@ void rt_sanitize_ctx_end(ptxi_ctx *ctx) {
 
 void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
     vm_san *s = rt_sanitizer();
-    if (!s) return;
+    if (!s || s->tool != VM_SAN_MEMCHECK) return;   /* the other tools record no API errors */
     char text[512];
     snprintf(text, sizeof text,
              "Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n"
@@ -107,6 +113,10 @@ void rt_sanitize_api_error(const char *api, const char *err_name, int code, cons
 
 void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (ctx) vm_init_wrote(&ctx->arena, p, n);
+}
+
+void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api) {
+    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n, api);
 }
 
 /* ---- the device heap in sanitize mode ---- */

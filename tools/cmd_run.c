@@ -91,6 +91,9 @@ done:
     if (san) {
         unsigned long long n = atomic_load(&san->errors);
         printf("========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+        if (san->print_limit && n > san->print_limit)
+            printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
+                   "number of printed errors\n", n - (unsigned long long)san->print_limit);
     }
     return rc;
 }

@@ -23,8 +23,11 @@ static int usage(FILE *f) {
     return f == stdout ? 0 : 2;
 }
 
-static int summary(unsigned long long errors) {
+static int summary(unsigned long long errors, unsigned long long limit) {
     printf("========= ERROR SUMMARY: %llu error%s\n", errors, errors == 1 ? "" : "s");
+    if (limit && errors > limit)
+        printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the number "
+               "of printed errors\n", errors - limit);
     return fflush(stdout);
 }
 
@@ -99,7 +102,8 @@ int cmd_sanitize(int argc, char **argv) {
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     unsigned long long errors = strtoull(buf, NULL, 10);
-    summary(errors);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
+    summary(errors, limit ? strtoull(limit, NULL, 10) : 100);   /* compute-sanitizer's default limit */
     if (errors && exitcode >= 0) return exitcode;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
