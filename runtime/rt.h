@@ -128,6 +128,8 @@ void rt_sanitize_api_error(const char *api, const char *err_name, int code, cons
  * device malloc and free, whose blocks are allocations of their own there
  * (byte-exact bounds, a quarantine, a leak check). */
 void rt_sanitize_arena(ptxi_ctx *ctx);
+/* memcheck's record of each failed assert (the lines of vm_fault.asserts). */
+void rt_sanitize_asserts(const char *lines);
 uint64_t rt_sanitize_malloc(ptxi_ctx *ctx, uint64_t size, uint64_t align);
 int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p);
 /* Writes pending printf records and reports: the flush points call this. */

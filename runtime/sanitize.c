@@ -111,6 +111,29 @@ void rt_sanitize_api_error(const char *api, const char *err_name, int code, cons
     vm_san_record(s, text);
 }
 
+/* The assert traps the first warp that fails and the grid with it: the
+ * records are that warp's (the first line's block, its thread x / 32). */
+void rt_sanitize_asserts(const char *lines) {
+    vm_san *s = rt_sanitizer();
+    unsigned first[4] = {0}, k = 0;
+    for (const char *p = lines; s && p && *p; k++) {
+        const char *e = strchr(p, '\n'), *b = strstr(p, "block: [");
+        unsigned c[3], t[3];
+        bool parsed = b && (!e || b < e) &&
+                      sscanf(b, "block: [%u,%u,%u], thread: [%u,%u,%u]", &c[0], &c[1], &c[2], &t[0], &t[1], &t[2]) == 6;
+        if (parsed && !k) first[0] = c[0], first[1] = c[1], first[2] = c[2], first[3] = t[0] / 32;
+        if (parsed && c[0] == first[0] && c[1] == first[1] && c[2] == first[2] && t[0] / 32 == first[3]) {
+            char text[256];
+            snprintf(text, sizeof text,
+                     "Warp assert\n    at __assertfail\n    by thread (%u,%u,%u) in block (%u,%u,%u)\n"
+                     "    Saved host backtrace up to driver entry point at kernel launch time",
+                     t[0], t[1], t[2], c[0], c[1], c[2]);
+            vm_san_record(s, text);
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
 void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (ctx) vm_init_wrote(&ctx->arena, p, n);
 }
