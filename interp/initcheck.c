@@ -54,6 +54,28 @@ uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n) {
 /* Device memory the program allocated: what initcheck follows. */
 static bool tracked(const vm_alloc *r) { return !r->what && (r->kind == VM_SH_GLOBAL || r->kind == VM_SH_HEAP); }
 
+/* The allocation each host thread found last, while no program allocation
+ * has been freed since (the arena's count of frees): most accesses of a
+ * kernel fall in the allocation the one before fell in, and need no lock. */
+static _Thread_local struct {
+    const vm_arena *arena;
+    const uint8_t *base;       /* a context reset makes the arena anew */
+    uint32_t frees;
+    vm_alloc r;
+} last;
+
+bool vm_init_find(vm_arena *a, uint64_t addr, uint64_t n, vm_alloc *r) {
+    uint32_t frees = __atomic_load_n(&a->ngone, __ATOMIC_ACQUIRE);
+    if (last.arena == a && last.base == a->base && last.frees == frees && addr - last.r.addr < last.r.size &&
+        n <= last.r.addr + last.r.size - addr) {
+        *r = last.r;
+        return true;
+    }
+    if (!vm_arena_find(a, addr, r) || n > r->addr + r->size - addr) return false;
+    if (tracked(r)) last.arena = a, last.base = a->base, last.frees = frees, last.r = *r;
+    return true;
+}
+
 uint8_t *vm_init_access(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr, const vm_alloc *r) {
     vm_runtime *rt = w->cta->grid->cfg->kernel->prog->rt;
     if (!tracked(r)) return (uint8_t *)(uintptr_t)a;

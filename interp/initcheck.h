@@ -32,6 +32,10 @@ uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n);
 struct vm_san;
 void vm_init_host_read(vm_arena *a, struct vm_san *s, uint64_t addr, uint64_t n, const char *api);
 
+/* The allocation holding all of [addr, addr+n), as vm_arena_find, with a
+ * per-thread memory of the last one found; false when there is none. */
+bool vm_init_find(vm_arena *a, uint64_t addr, uint64_t n, vm_alloc *r);
+
 /* The slow path of a kernel's access to arena memory in initcheck mode: n
  * bytes at a of the allocation r. A read of unwritten bytes of a program
  * allocation is recorded; a write marks its bytes written. Returns the memory. */

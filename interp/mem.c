@@ -257,7 +257,10 @@ int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     else give_back(a, off, off + span + VM_GRANULE);
     if (gone.kind != VM_SH_PARAM) a->in_use -= span;
     /* the program's own allocations are remembered, for reports of use after free */
-    if (vm_alloc_program(&gone)) a->gone[a->ngone++ % VM_GONE] = gone;
+    if (vm_alloc_program(&gone)) {   /* ngone is read without the lock (initcheck.c) */
+        a->gone[a->ngone % VM_GONE] = gone;
+        __atomic_store_n(&a->ngone, a->ngone + 1, __ATOMIC_RELEASE);
+    }
     memmove(a->v + at, a->v + at + 1, (a->n - at - 1) * sizeof *a->v);
     a->n--;
     pthread_mutex_unlock(&a->lock);

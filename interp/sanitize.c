@@ -145,6 +145,21 @@ void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap) {
              cta->ctaid[1], cta->ctaid[2]);
 }
 
+void vm_san_stack_overflow(vm_warp *w, const vm_insn *i, uint32_t lanes) {
+    vm_san *s = w->cta->grid->cfg->kernel->prog->rt->san;
+    if (s->tool != VM_SAN_MEMCHECK) return;
+    char at[1024], by[128], text[1400];
+    vm_san_at(vm_func_of(w, i), i, at, sizeof at);
+    for (int l = 0; l < VM_LANES; l++)
+        if (lanes >> l & 1) {
+            vm_san_who(w, l, by, sizeof by);
+            snprintf(text, sizeof text,
+                     "Stack overflow\n    at %s\n    %s\n    Saved host backtrace up to driver entry point at kernel launch time",
+                     at, by);
+            vm_san_record(s, text);
+        }
+}
+
 void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice) {
     char at[1024], by[128], text[1400];
     vm_san_at(vm_func_of(w, i), i, at, sizeof at);
@@ -183,7 +198,7 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     }
     if (rt->san->tool == VM_SAN_INITCHECK) {   /* no bounds records: a bad access faults as in a normal run */
         vm_alloc r;
-        bool in = why == VM_SAN_OOB && arena_space && vm_arena_find(arena, a, &r) && n <= r.addr + r.size - a &&
+        bool in = why == VM_SAN_OOB && arena_space && vm_init_find(arena, a, n, &r) &&
                   (!wr || (r.kind != VM_SH_CONST && r.kind != VM_SH_PARAM));
         if (in) return vm_init_access(w, i, lane, a, n, wr, &r);
         /* freed memory is still there on a GPU: read or written unreported */

@@ -47,6 +47,8 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
  * before when `twice`): the record. */
 void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice);
 
+/* memcheck's record of a call that overflows the stack, for each of `lanes`. */
+void vm_san_stack_overflow(vm_warp *w, const vm_insn *i, uint32_t lanes);
 /* "by thread (x,y,z) in block (x,y,z)" of lane `lane` of w. */
 void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
 /* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */

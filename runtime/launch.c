@@ -224,7 +224,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         snprintf(fault.msg, sizeof fault.msg, "%s", ptxi_error_string(PTXI_LAUNCH_FAILED));
     } else if (san && san->tool == VM_SAN_MEMCHECK && rc == PTXI_ASSERT) {
         rt_sanitize_asserts(fault.asserts);
-    } else if (san && san->tool == VM_SAN_MEMCHECK && rc && rc != PTXI_ASSERT) {
+    } else if (san && san->tool == VM_SAN_MEMCHECK && rc && rc != PTXI_ASSERT && atomic_load(&san->errors) == errors) {
         /* a fault memcheck has no record kind for yet (a bad free, a trap, a
          * deadlock): ptxi's own report, counted as an error */
         vm_san_record(san, fault.msg);
