@@ -145,7 +145,7 @@ void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap) {
              cta->ctaid[1], cta->ctaid[2]);
 }
 
-void vm_san_stack_overflow(vm_warp *w, const vm_insn *i, uint32_t lanes) {
+void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what) {
     vm_san *s = w->cta->grid->cfg->kernel->prog->rt->san;
     if (s->tool != VM_SAN_MEMCHECK) return;
     char at[1024], by[128], text[1400];
@@ -154,8 +154,8 @@ void vm_san_stack_overflow(vm_warp *w, const vm_insn *i, uint32_t lanes) {
         if (lanes >> l & 1) {
             vm_san_who(w, l, by, sizeof by);
             snprintf(text, sizeof text,
-                     "Stack overflow\n    at %s\n    %s\n    Saved host backtrace up to driver entry point at kernel launch time",
-                     at, by);
+                     "%s\n    at %s\n    %s\n    Saved host backtrace up to driver entry point at kernel launch time",
+                     what, at, by);
             vm_san_record(s, text);
         }
 }

@@ -47,8 +47,9 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
  * before when `twice`): the record. */
 void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice);
 
-/* memcheck's record of a call that overflows the stack, for each of `lanes`. */
-void vm_san_stack_overflow(vm_warp *w, const vm_insn *i, uint32_t lanes);
+/* memcheck's record of what stops `lanes` of w at i ("Stack overflow",
+ * "Trace/breakpoint trap"), one for each lane. */
+void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what);
 /* "by thread (x,y,z) in block (x,y,z)" of lane `lane` of w. */
 void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
 /* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */
