@@ -81,14 +81,9 @@ uint8_t *vm_init_access(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsi
     if (!tracked(r)) return (uint8_t *)(uintptr_t)a;
     /* an atomic reads before it writes: the H100 reports it as a read */
     if ((!wr || i->op == VM_ATOM) && vm_init_first_unwritten(rt->arena, a, n) != n) {
-        char at[1024], by[128], text[1400];
-        vm_san_at(vm_func_of(w, i), i, at, sizeof at);
-        vm_san_who(w, lane, by, sizeof by);
-        snprintf(text, sizeof text,
-                 "Uninitialized __global__ memory read of size %u bytes\n    at %s\n    %s\n    Address 0x%llx\n"
-                 "    Saved host backtrace up to driver entry point at kernel launch time",
-                 n, at, by, (unsigned long long)a);
-        vm_san_record(rt->san, text);
+        char what[64];
+        snprintf(what, sizeof what, "Uninitialized __global__ memory read of size %u bytes", n);
+        vm_san_thread_record(w, i, lane, what, a);
     }
     if (wr) vm_init_wrote(rt->arena, a, n);
     return (uint8_t *)(uintptr_t)a;

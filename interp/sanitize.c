@@ -160,15 +160,22 @@ void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what)
         }
 }
 
-void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice) {
+void vm_san_thread_record(vm_warp *w, const vm_insn *i, int lane, const char *what, uint64_t addr) {
     char at[1024], by[128], text[1400];
     vm_san_at(vm_func_of(w, i), i, at, sizeof at);
     vm_san_who(w, lane, by, sizeof by);
     snprintf(text, sizeof text,
-             "Malloc/Free Error encountered : %s\n    at %s\n    %s\n    Address 0x%llx\n"
+             "%s\n    at %s\n    %s\n    Address 0x%llx\n"
              "    Saved host backtrace up to driver entry point at kernel launch time",
-             twice ? "Device-side double free" : "Invalid pointer to device-side free", at, by, (unsigned long long)p);
+             what, at, by, (unsigned long long)addr);
     vm_san_record(w->cta->grid->cfg->kernel->prog->rt->san, text);
+}
+
+void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice) {
+    vm_san_thread_record(w, i, lane,
+                         twice ? "Malloc/Free Error encountered : Device-side double free"
+                               : "Malloc/Free Error encountered : Invalid pointer to device-side free",
+                         p);
 }
 
 static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__", "__global__",

@@ -50,6 +50,8 @@ void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool tw
 /* memcheck's record of what stops `lanes` of w at i ("Stack overflow",
  * "Trace/breakpoint trap"), one for each lane. */
 void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what);
+/* A record of lane `lane` of w at i: WHAT, at, by thread, Address ADDR. */
+void vm_san_thread_record(vm_warp *w, const vm_insn *i, int lane, const char *what, uint64_t addr);
 /* "by thread (x,y,z) in block (x,y,z)" of lane `lane` of w. */
 void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
 /* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */

@@ -7,11 +7,7 @@
 # out) and the same exit status. verdicts.sh checks every other test program.
 # Exit 77 (skipped) without nvcc.
 set -u
-ptxi=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-filter=${2:-.}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-command -v nvcc > /dev/null || { echo "no nvcc: skipped"; exit 77; }
+. "$(dirname "$0")/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -13,11 +13,7 @@
 # the few that differ for a reason of the GPU's own. FILTER (a grep -E
 # expression on TOOL/ID) runs only some. Exit 77 (skipped) without nvcc.
 set -u
-ptxi=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-filter=${2:-.}
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-command -v nvcc > /dev/null || { echo "no nvcc: skipped"; exit 77; }
+. "$(dirname "$0")/common.sh"
 # built programs are kept between runs, next to ptxi
 bin=$(dirname "$ptxi")/../sanitize-verdicts
 mkdir -p "$bin"
