@@ -147,9 +147,10 @@ void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api) {
 #define HEAP_ALIGN 16
 
 uint64_t rt_sanitize_malloc(ptxi_ctx *ctx, uint64_t size, uint64_t align) {
-    /* as the heap: a power of two (0 and 3 give NULL on an H100); the arena's
-     * granule bounds what an allocation of its own can be aligned to */
-    if (!align || (align & (align - 1)) || align > VM_GRANULE) return 0;
+    /* as the heap: a power of two (0 and 3 give NULL on an H100); past the
+     * arena's granule, a block of the heap itself (checked by its extent only) */
+    if (!align || (align & (align - 1))) return 0;
+    if (align > VM_GRANULE) return (uint64_t)(uintptr_t)rt_heap_malloc(&ctx->heap, size, align);
     uint64_t span = (size + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
     if (span < size || atomic_fetch_add(&ctx->san_heap, span) + span > ctx->heap_size) {
         atomic_fetch_sub(&ctx->san_heap, span);
@@ -167,6 +168,7 @@ int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p) {
         atomic_fetch_sub(&ctx->san_heap, (r.size + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1));
         return 0;
     }
+    if (p - ctx->heap_base < ctx->heap_size) return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p);
     /* what the H100 reports: a freed block, LAUNCH_FAILED; anything else, ILLEGAL_ADDRESS */
     return vm_arena_locate(&ctx->arena, p, &r) == 2 && r.kind == VM_SH_HEAP ? PTXI_LAUNCH_FAILED
                                                                              : PTXI_ILLEGAL_ADDRESS;
