@@ -16,10 +16,10 @@
 static const char usage_text[] =
     "usage: ptxi run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                [--shared BYTES] [--arg A]... [--out N=FILE]... [--threads N]\n"
-    "                [--timeout SECONDS] [--stats] [--sanitize memcheck]\n"
+    "                [--timeout SECONDS] [--stats] [--sanitize memcheck|initcheck]\n"
     "\n" CLI_LAUNCH_USAGE
     "      --stats          print instructions executed, warp instructions, active lanes and time\n"
-    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck)\n"
+    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck, initcheck)\n"
     "\n"
     "exit status: 0 success, 1 the kernel failed, 2 bad arguments or files\n";
 
