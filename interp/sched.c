@@ -213,7 +213,8 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             done++;
         }
         if (w->exited != exited)   /* exited threads no longer count toward barriers */
-            for (unsigned b = 0; b < 16; b++) vm_check_barrier(cta, b);
+            for (unsigned b = 0; b < 16; b++)
+                if (cta->bars[b].arrived) vm_check_barrier(cta, b);   /* (a call per barrier showed in profiles) */
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
             vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT, "watchdog: the launch ran longer than %.3g s",
                         g->cfg->timeout_s);
