@@ -509,7 +509,10 @@ execute:
         if (!m) NEXT;
         SAVE();
         if (i->x == 1) vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "instruction '%s' is not supported", (const char *)i->p);
-        else vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "trap instruction executed");
+        else {
+            if (w->cta->grid->cfg->kernel->prog->rt->san) vm_san_stop(w, i, m & -m, "Trace/breakpoint trap");
+            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "trap instruction executed");
+        }
         why = VM_Y_FAULT;
         goto out;
     }

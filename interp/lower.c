@@ -1165,9 +1165,17 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
 #endif
     /* static shared memory this function uses itself (kernel attributes add callees') */
     for (uint32_t g = 0; g < prog->ir->nglobals; g++)
-        if (lc.shared_used[g]) vf->shared_bytes += (uint32_t)prog->ir->globals[g]->size;
+        if (lc.shared_used[g]) {
+            uint32_t size = (uint32_t)prog->ir->globals[g]->size;
+            vf->shared_bytes += size;
+            if (prog->shared_off[g] + size > vf->shared_end) vf->shared_end = prog->shared_off[g] + size;
+        }
     for (uint32_t k = 0; k < f->nlocals; k++)
-        if (f->locals[k]->space == IR_SPACE_SHARED) vf->shared_bytes += (uint32_t)f->locals[k]->size;
+        if (f->locals[k]->space == IR_SPACE_SHARED) {
+            uint32_t size = (uint32_t)f->locals[k]->size;
+            vf->shared_bytes += size;
+            if (lc.var_off[k] + size > vf->shared_end) vf->shared_end = lc.var_off[k] + size;
+        }
     free(lc.shared_used);
     lc.shared_used = NULL;
     vf->code = lc.code;
@@ -1233,6 +1241,21 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
             snprintf(err + n, errlen - n, " (in function '%s')", m->funcs[k]->name);
             return -1;
         }
+    /* shared_end takes in what callees use; a call it cannot follow (indirect,
+     * or to a function defined elsewhere) takes in all of the module's */
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t k = 0; k < prog->nfuncs; k++) {
+            vm_func *f = &prog->funcs[k];
+            for (uint32_t j = 0; f->ir->has_body && j < f->ncode; j++) {
+                const vm_callinfo *ci = f->code[j].op == VM_CALL ? f->code[j].p : NULL;
+                if (!ci || (ci->callee && ci->callee->builtin)) continue;
+                bool known = ci->callee && ci->callee->prog == prog && ci->callee->ir->has_body;
+                uint32_t end = known ? ci->callee->shared_end : prog->shared_static;
+                if (end > f->shared_end) f->shared_end = end, more = true;
+            }
+        }
+    }
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "warp.h"
 
 enum { VM_SAN_MEMCHECK = 1 };
+enum { VM_SAN_INITCHECK = 4 };
 enum { VM_SAN_OOB, VM_SAN_MISALIGNED };
 
 typedef struct vm_san {
@@ -23,7 +24,7 @@ typedef struct vm_san {
     _Atomic uint64_t errors;   /* records found, printed or not */
 } vm_san;
 
-/* Sanitize settings from the environment (PTXI_SANITIZE=memcheck,
+/* Sanitize settings from the environment (PTXI_SANITIZE=memcheck|initcheck,
  * PTXI_SANITIZE_PRINT_LIMIT, PTXI_SANITIZE_LEAK_CHECK=full); NULL when
  * PTXI_SANITIZE is unset or names no tool. The records go to fd. */
 vm_san *vm_san_from_env(int fd);
@@ -41,5 +42,19 @@ const char *vm_san_num(uint64_t n, char buf[32]);
  * (the last, partial granule of an allocation), else after a record a
  * thread-private scratch (reads see zeros); NULL when n is too large. */
 uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t a, unsigned n, bool wr, int why);
+
+/* A device-side free of p that is no live device-heap block (a block freed
+ * before when `twice`): the record. */
+void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool twice);
+
+/* memcheck's record of what stops `lanes` of w at i ("Stack overflow",
+ * "Trace/breakpoint trap"), one for each lane. */
+void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what);
+/* A record of lane `lane` of w at i: WHAT, at, by thread, Address ADDR. */
+void vm_san_thread_record(vm_warp *w, const vm_insn *i, int lane, const char *what, uint64_t addr);
+/* "by thread (x,y,z) in block (x,y,z)" of lane `lane` of w. */
+void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
+/* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */
+void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap);
 
 #endif

@@ -264,7 +264,9 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
     memset(cta, 0, sizeof *cta);
     cta->nthreads = cfg->block[0] * cfg->block[1] * cfg->block[2];
     cta->nwarps = (cta->nthreads + VM_LANES - 1) / VM_LANES;
-    cta->smem_size = cfg->kernel->prog->shared_static;
+    /* sanitize mode: the kernel's own static shared memory, as the GPU bounds it */
+    cta->smem_size = cfg->kernel->prog->rt && cfg->kernel->prog->rt->san && !cfg->dyn_shared ? cfg->kernel->shared_end
+                                                                                               : cfg->kernel->prog->shared_static;
     if (cfg->dyn_shared) {
         uint32_t al = cfg->kernel->prog->dyn_shared_align ? cfg->kernel->prog->dyn_shared_align : 16;
         cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;

@@ -16,10 +16,10 @@
 static const char usage_text[] =
     "usage: ptxi run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                [--shared BYTES] [--arg A]... [--out N=FILE]... [--threads N]\n"
-    "                [--timeout SECONDS] [--stats] [--sanitize memcheck]\n"
+    "                [--timeout SECONDS] [--stats] [--sanitize memcheck|initcheck]\n"
     "\n" CLI_LAUNCH_USAGE
     "      --stats          print instructions executed, warp instructions, active lanes and time\n"
-    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck)\n"
+    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck, initcheck)\n"
     "\n"
     "exit status: 0 success, 1 the kernel failed, 2 bad arguments or files\n";
 
@@ -37,8 +37,8 @@ int cmd_run(int argc, char **argv) {
         if (r == 2) return 2;
         if (c == 'S') stats = true;
         else if (c == 'Z') {
-            if (strcmp(optarg, "memcheck")) {
-                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck is)\n", optarg);
+            if (strcmp(optarg, "memcheck") && strcmp(optarg, "initcheck")) {
+                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck and initcheck are)\n", optarg);
                 return 2;
             }
             setenv("PTXI_SANITIZE", optarg, 1);   /* read when the context is created */
@@ -91,6 +91,9 @@ done:
     if (san) {
         unsigned long long n = atomic_load(&san->errors);
         printf("========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+        if (san->print_limit && n > san->print_limit)
+            printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
+                   "number of printed errors\n", n - (unsigned long long)san->print_limit);
     }
     return rc;
 }

@@ -16,15 +16,18 @@ static int usage(FILE *f) {
                "Runs a CUDA program on ptxi (as ptxi exec does) under a checker, printing what\n"
                "NVIDIA's compute-sanitizer prints.\n"
                "options:\n"
-               "  --tool memcheck          the checker (memcheck: the only one so far)\n"
+               "  --tool memcheck|initcheck  the checker\n"
                "  --leak-check full        report device memory still allocated at exit\n"
                "  --error-exitcode N       exit with N when any error was found\n"
                "  --print-limit N          print at most N records (default 100; 0: all)\n");
     return f == stdout ? 0 : 2;
 }
 
-static int summary(unsigned long long errors) {
+static int summary(unsigned long long errors, unsigned long long limit) {
     printf("========= ERROR SUMMARY: %llu error%s\n", errors, errors == 1 ? "" : "s");
+    if (limit && errors > limit)
+        printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the number "
+               "of printed errors\n", errors - limit);
     return fflush(stdout);
 }
 
@@ -50,8 +53,8 @@ int cmd_sanitize(int argc, char **argv) {
         }
     }
     if (i >= argc) return usage(stderr);
-    if (strcmp(tool, "memcheck")) {
-        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck is)\n", tool);
+    if (strcmp(tool, "memcheck") && strcmp(tool, "initcheck")) {
+        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck and initcheck are)\n", tool);
         return 2;
     }
     if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {
@@ -99,7 +102,8 @@ int cmd_sanitize(int argc, char **argv) {
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     unsigned long long errors = strtoull(buf, NULL, 10);
-    summary(errors);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
+    summary(errors, limit ? strtoull(limit, NULL, 10) : 100);   /* compute-sanitizer's default limit */
     if (errors && exitcode >= 0) return exitcode;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
