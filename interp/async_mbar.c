@@ -57,9 +57,9 @@ uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, 
                                                     : "");
         return NULL;
     }
-    if (sa + n > cta->smem_size) {
+    if (sa + n > cta->smem_full) {
         vm_fault_at(w, i, l, AS_ILLEGAL_ADDRESS, "%s at shared address 0x%llx: %u bytes past the %u-byte shared window",
-                    what, (unsigned long long)sa, n, cta->smem_size);
+                    what, (unsigned long long)sa, n, cta->smem_full);
         return NULL;
     }
     if (sa & (align - 1)) {

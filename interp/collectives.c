@@ -150,6 +150,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         mm[l] = i->op == VM_ACTIVEMASK ? m : ((const uint32_t *)(fb + (uint32_t)i->imm))[l];
         if (m >> l & 1) members |= mm[l];
     }
+    if (w->cta->san) vm_san_collective(w, i, m, mm);
     uint32_t have = m;
     bool joined = false;
     if (i->op != VM_ACTIVEMASK && (members & ~m)) {
@@ -311,7 +312,7 @@ typedef struct lane_view {
 uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
     if (a - vm_shared_win < VM_WIN_SIZE) {
         uint64_t o = a - vm_shared_win;
-        return o + n <= w->cta->smem_size ? w->cta->smem + o : NULL;
+        return o + n <= w->cta->smem_full ? w->cta->smem + o : NULL;
     }
     if (a - vm_local_win < VM_WIN_SIZE) {
         uint64_t o = a - vm_local_win;

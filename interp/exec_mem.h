@@ -45,7 +45,7 @@ static inline uint8_t *vm_dsmem(const vm_cta *cta, uint64_t a, unsigned n) {
     uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
     if (!cta->cluster || !(a >> VM_DSMEM_SHIFT) || r >= cta->grid->csize) return NULL;
     const vm_cta *peer = cta->cluster->cta[r];
-    return peer && o + n <= peer->smem_size ? peer->smem + o : NULL;
+    return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
 }
 
 /* Host address of n bytes at device address a for lane l, or NULL after
@@ -574,7 +574,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
 static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
     vm_arena *arena = w->cta->grid->cfg->kernel->prog->rt->arena;
     switch (sp) {
-    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_size;
+    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_full;
     case VM_SP_LOCAL: return a - vm_local_win < w->local_stride;
     case VM_SP_CONST: return vm_shadow(arena, a) == VM_SH_CONST;
     /* On an H100 the generic address of a kernel parameter (__grid_constant__)

@@ -8,12 +8,29 @@
 #include <string.h>
 #include <unistd.h>
 
+int vm_san_tool(const char *name) {
+    static const char *const names[] = {"memcheck", "racecheck", "synccheck"};
+    static const int ids[] = {VM_SAN_MEMCHECK, VM_SAN_RACECHECK, VM_SAN_SYNCCHECK};
+    for (size_t k = 0; name && k < sizeof names / sizeof *names; k++)
+        if (!strcmp(name, names[k])) return ids[k];
+    return 0;
+}
+
+void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *out, size_t cap) {
+    unsigned long long e = hazards[0], w = hazards[1];
+    if (tool == VM_SAN_RACECHECK)
+        snprintf(out, cap, "RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)", e + w,
+                 e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+    else
+        snprintf(out, cap, "ERROR SUMMARY: %llu error%s", (unsigned long long)errors, errors == 1 ? "" : "s");
+}
+
 vm_san *vm_san_from_env(int fd) {
-    const char *tool = getenv("PTXI_SANITIZE");
-    if (!tool || strcmp(tool, "memcheck")) return NULL;
+    int t = vm_san_tool(getenv("PTXI_SANITIZE"));
+    if (!t) return NULL;
     vm_san *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->tool = VM_SAN_MEMCHECK;
+    s->tool = t;
     s->fd = fd;
     const char *lim = getenv("PTXI_SANITIZE_PRINT_LIMIT");
     s->print_limit = lim ? strtoull(lim, NULL, 10) : 100;   /* compute-sanitizer's default */
@@ -53,6 +70,11 @@ void vm_san_record(vm_san *s, const char *text) {
 }
 
 void vm_san_print(vm_san *s, const char *text) { emit(s, text, false); }
+
+void vm_san_hazard(vm_san *s, const char *text, bool warning) {
+    uint64_t k = atomic_fetch_add(&s->hazards[warning], 1) + atomic_load(&s->hazards[!warning]);
+    if (!s->print_limit || k < s->print_limit) emit(s, text, true);
+}
 
 const char *vm_san_num(uint64_t n, char buf[32]) {
     char t[32];
@@ -115,6 +137,26 @@ static void shown_name(const char *mangled, char *out, size_t cap) {
     free(d);
 }
 
+void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap) {
+    if (!f) {
+        snprintf(out, cap, "<unknown>");
+        return;
+    }
+    const vm_src *src = &f->src[i - f->code];
+    char name[512], where[400] = "";
+    shown_name(f->ir->name, name, sizeof name);
+    const ir_module *m = f->prog->ir;
+    if (src->dbg.file)
+        for (uint32_t k = 0; k < m->nfiles; k++)
+            if (m->files[k].index == src->dbg.file) {
+                const char *base = strrchr(m->files[k].name, '/');
+                snprintf(where, sizeof where, "%s:%u", base ? base + 1 : m->files[k].name, src->dbg.line);
+                break;
+            }
+    if (!where[0]) snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
+    snprintf(out, cap, "%s+0x%llx in %s", name, (unsigned long long)((size_t)(i - f->code) * 16), where);
+}
+
 static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__", "__global__",
                                          "__global__", "__local__"};
 
@@ -133,30 +175,23 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
         else if (a - vm_local_win < VM_WIN_SIZE) a -= vm_local_win, sp = VM_SP_LOCAL;
         else sp = VM_SP_GLOBAL;
     }
+    if (why == VM_SAN_OOB && sp == VM_SP_SHARED && cta->san) {   /* racecheck: every shared access comes here */
+        uint8_t *p = vm_san_shared(w, i, lane, a, n, wr);
+        if (p) return p;
+    }
     bool arena_space = sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM;
     if (why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
     if (n > sizeof scratch) return NULL;
     const vm_func *f = vm_func_of(w, i);
-    const vm_src *src = &f->src[i - f->code];
-    char name[512], where[400] = "", nb[32], sb[32];
-    shown_name(f->ir->name, name, sizeof name);
-    const ir_module *m = f->prog->ir;
-    if (src->dbg.file)
-        for (uint32_t k = 0; k < m->nfiles; k++)
-            if (m->files[k].index == src->dbg.file) {
-                const char *base = strrchr(m->files[k].name, '/');
-                snprintf(where, sizeof where, "%s:%u", base ? base + 1 : m->files[k].name, src->dbg.line);
-                break;
-            }
-    if (!where[0]) snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
+    char at[1024], nb[32], sb[32];
+    vm_san_at(f, i, at, sizeof at);
     unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
     uint64_t shown = sp == VM_SP_SHARED ? a + SHARED_RESERVED : a;
     char text[2048];
     int len = snprintf(text, sizeof text,
-                       "Invalid %s %s of size %u bytes\n    at %s+0x%llx in %s\n"
+                       "Invalid %s %s of size %u bytes\n    at %s\n"
                        "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Access to 0x%llx is %s",
-                       space_name[sp], wr ? "write" : "read", n, name,
-                       (unsigned long long)((size_t)(i - f->code) * 16), where, t % bx, t / bx % by, t / (bx * by),
+                       space_name[sp], wr ? "write" : "read", n, at, t % bx, t / bx % by, t / (bx * by),
                        cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], (unsigned long long)shown,
                        why == VM_SAN_MISALIGNED ? "misaligned" : "out of bounds");
     vm_alloc r;

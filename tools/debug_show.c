@@ -212,7 +212,7 @@ static uint8_t *host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t 
         else sp = VM_SP_GLOBAL;
     }
     switch (sp) {
-    case VM_SP_SHARED: return w && a + n <= w->cta->smem_size ? w->cta->smem + a : NULL;
+    case VM_SP_SHARED: return w && a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
         return w && a + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)l * w->local_stride + a : NULL;
     case VM_SP_KPARAM: {

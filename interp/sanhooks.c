@@ -1,0 +1,74 @@
+/* sanhooks.c — where the scheduler and the handlers reach racecheck and
+ * synccheck (sanitize.h): each hook hands the event to the tool in use. The
+ * hooks run only where g->san / cta->san is set, so other runs never get here. */
+#include "exec_mem.h"
+#include "racecheck.h"
+#include "synccheck.h"
+
+static int tool_of(const vm_grid *g) { return g->cfg->kernel->prog->rt->san->tool; }
+
+/* synccheck keeps nothing per launch: g->san only says it is on. */
+static char sync_on;
+
+void vm_san_launch_begin(vm_grid *g) {
+    int t = tool_of(g);
+    if (t == VM_SAN_RACECHECK) g->san = vm_race_grid_new();
+    else if (t == VM_SAN_SYNCCHECK) g->san = &sync_on;
+}
+
+void vm_san_launch_end(vm_grid *g) {
+    if (tool_of(g) == VM_SAN_RACECHECK) vm_race_report(g->san, g->cfg->kernel->prog->rt->san, g->cfg->kernel->prog);
+    g->san = NULL;
+}
+
+void vm_san_cta_begin(vm_cta *cta) {
+    if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
+        cta->san = vm_race_cta_begin(cta->san, cta);
+        /* every shared access takes the checked path (vm_san_shared) */
+        cta->smem_size = 0;
+        memset(cta->smem, 0, cta->smem_full);
+    } else
+        cta->san = vm_sync_cta_begin(cta->san);
+}
+
+void vm_san_cta_free(vm_cta *cta) {
+    if (tool_of(cta->grid) == VM_SAN_RACECHECK) vm_race_cta_free(cta->san);
+    else vm_sync_cta_free(cta->san);
+    cta->san = NULL;
+}
+
+void vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count) {
+    if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK) vm_sync_bar(w->cta->san, w, i, m, id, count);
+}
+
+void vm_san_bar_done(vm_cta *cta, unsigned id) {
+    if (tool_of(cta->grid) == VM_SAN_RACECHECK) vm_race_barrier(cta->san);
+    else vm_sync_bar_done(cta->san, id);
+}
+
+void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members) {
+    if (tool_of(w->cta->grid) == VM_SAN_RACECHECK) {
+        vm_race_warp_sync(w->cta->san, w->id);
+        return;
+    }
+    uint32_t mm[VM_LANES];
+    for (int l = 0; l < VM_LANES; l++) mm[l] = members;
+    vm_sync_members(w, i, m, mm);
+}
+
+void vm_san_collective(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm) {
+    if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK && i->op != VM_ACTIVEMASK) vm_sync_members(w, i, m, mm);
+}
+
+uint8_t *vm_san_shared(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr) {
+    vm_cta *cta = w->cta;
+    if (a >> VM_DSMEM_SHIFT) {   /* another CTA's shared memory: not checked */
+        uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
+        if (!cta->cluster || r >= cta->grid->csize) return NULL;
+        const vm_cta *peer = cta->cluster->cta[r];
+        return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
+    }
+    if (a + n > cta->smem_full) return NULL;
+    if (i->op != VM_ATOM) vm_race_access(cta->grid->san, cta->san, w, i, lane, (uint32_t)a, n, wr);
+    return cta->smem + a;
+}
