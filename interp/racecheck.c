@@ -45,22 +45,40 @@ struct vm_race_cta {
 enum { RD, WR };
 enum { SEV_ERROR, SEV_WARNING };
 
+/* The hazards between two instructions, a before b in code order. */
 typedef struct hazard {
-    const vm_insn *first, *second;
-    uint8_t fkind, skind, sev;
+    const vm_insn *a, *b;
+    uint8_t akind, bkind, sev;
     uint64_t count;
-    long long fo, so;          /* code order of first and second (the report's) */
+    long long ao, bo;          /* code order of a and b (the report's) */
 } hazard;
 
 struct vm_race_grid {
     pthread_mutex_t lock;
+    const vm_program *prog;
     hazard *h;
     size_t n, cap;
 };
 
-vm_race_grid *vm_race_grid_new(void) {
+static const vm_func *func_of(const vm_program *p, const vm_insn *i) {
+    for (uint32_t k = 0; k < p->nfuncs; k++) {
+        const vm_func *f = &p->funcs[k];
+        if (f->code && i >= f->code && i <= f->code + f->ncode) return f;
+    }
+    return NULL;
+}
+
+/* Code order: by function, then instruction. */
+static long long order(const vm_program *p, const vm_insn *i) {
+    const vm_func *f = func_of(p, i);
+    return f ? (long long)(f - p->funcs) << 32 | (long long)(i - f->code) : 0;
+}
+
+vm_race_grid *vm_race_grid_new(const vm_program *p) {
     vm_race_grid *g = calloc(1, sizeof *g);
-    if (g) pthread_mutex_init(&g->lock, NULL);
+    if (!g) return NULL;
+    pthread_mutex_init(&g->lock, NULL);
+    g->prog = p;
     return g;
 }
 
@@ -100,117 +118,120 @@ void vm_race_warp_sync(vm_race_cta *r, uint32_t warp) {
     if (r && warp < r->nwarps) r->wphase[warp]++;
 }
 
-/* Counts one hazard of the pair (first, second). */
-static void count(vm_race_grid *g, const acc *first, uint8_t fkind, const vm_insn *second, uint8_t skind,
-                  uint8_t sev) {
-    pthread_mutex_lock(&g->lock);
-    size_t k = 0;
-    while (k < g->n && !(g->h[k].first == first->i && g->h[k].second == second && g->h[k].fkind == fkind &&
-                         g->h[k].skind == skind && g->h[k].sev == sev))
-        k++;
-    if (k == g->n) {
-        if (g->n == g->cap) {
-            size_t nc = g->cap ? g->cap * 2 : 16;
-            hazard *nh = realloc(g->h, nc * sizeof *nh);
-            if (!nh) { pthread_mutex_unlock(&g->lock); return; }
-            g->h = nh;
-            g->cap = nc;
+/* A conflict of the access now with an earlier one: its pair of
+ * instructions (in code order) and severity, and how many bytes. */
+typedef struct found {
+    const vm_insn *a, *b;
+    uint8_t akind, bkind, sev;
+    uint64_t bytes;
+} found;
+
+/* The earlier access e, of another thread, is not ordered before thread
+ * tid's now; *sev: threads of different warps, or one instruction of one warp
+ * (several lanes write one place at once), make an error, the rest of one warp
+ * a warning (racecheck's "warp level programming"). */
+static bool concurrent(const acc *e, const acc *now, uint8_t *sev) {
+    if (!e->i || e->tid == now->tid || e->phase != now->phase) return false;
+    bool warp = e->tid / VM_LANES == now->tid / VM_LANES;
+    if (warp && e->wphase != now->wphase) return false;
+    *sev = warp && e->i != now->i ? SEV_WARNING : SEV_ERROR;
+    return true;
+}
+
+static void note(vm_race_grid *g, found *f, int *nf, const acc *e, uint8_t ekind, const acc *now, uint8_t kind,
+                 uint8_t sev) {
+    bool before = order(g->prog, e->i) <= order(g->prog, now->i);
+    found x = before ? (found){e->i, now->i, ekind, kind, sev, 1} : (found){now->i, e->i, kind, ekind, sev, 1};
+    for (int k = 0; k < *nf; k++)
+        if (f[k].a == x.a && f[k].b == x.b && f[k].akind == x.akind && f[k].bkind == x.bkind) {
+            f[k].bytes++;
+            if (sev < f[k].sev) f[k].sev = sev;
+            return;
         }
-        g->h[g->n++] = (hazard){first->i, second, fkind, skind, sev, 0, 0, 0};
+    if (*nf < 8) f[(*nf)++] = x;
+}
+
+/* Adds what one access found to the launch's pairs. */
+static void count(vm_race_grid *g, const found *f, int nf) {
+    pthread_mutex_lock(&g->lock);
+    for (int q = 0; q < nf; q++) {
+        size_t k = 0;
+        while (k < g->n && !(g->h[k].a == f[q].a && g->h[k].b == f[q].b && g->h[k].akind == f[q].akind &&
+                             g->h[k].bkind == f[q].bkind))
+            k++;
+        if (k == g->n) {
+            if (g->n == g->cap) {
+                size_t nc = g->cap ? g->cap * 2 : 16;
+                hazard *nh = realloc(g->h, nc * sizeof *nh);
+                if (!nh) break;
+                g->h = nh;
+                g->cap = nc;
+            }
+            g->h[g->n++] = (hazard){f[q].a, f[q].b, f[q].akind, f[q].bkind, f[q].sev, 0, 0, 0};
+        }
+        g->h[k].count += f[q].bytes;
+        if (f[q].sev < g->h[k].sev) g->h[k].sev = f[q].sev;
     }
-    g->h[k].count++;
     pthread_mutex_unlock(&g->lock);
 }
 
-/* The earlier access a, of another thread, is not ordered before one of
- * thread tid now. */
-static bool concurrent(const vm_race_cta *r, const acc *a, uint32_t tid, uint32_t phase, uint32_t wphase) {
-    if (!a->i || a->tid == tid || a->phase != phase) return false;
-    if (a->tid / VM_LANES != tid / VM_LANES) return true;
-    (void)r;
-    return a->wphase == wphase;
-}
-
-/* A conflict found for one access: the pair and its severity. */
-typedef struct found {
-    acc first;
-    uint8_t fkind, sev;
-} found;
-
-static void note(found *f, int *nf, const acc *a, uint8_t kind, uint32_t tid) {
-    uint8_t sev = a->tid / VM_LANES == tid / VM_LANES ? SEV_WARNING : SEV_ERROR;
-    for (int k = 0; k < *nf; k++)
-        if (f[k].first.i == a->i && f[k].fkind == kind && f[k].sev == sev) return;
-    if (*nf < 8) f[(*nf)++] = (found){*a, kind, sev};
-}
-
 void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_insn *i, int lane, uint32_t a,
-                    unsigned n, bool wr) {
+                    unsigned n, bool wr, const uint8_t *val) {
     if (!r || !g || (uint64_t)a + n > r->size) return;
-    uint32_t tid = w->id * VM_LANES + (uint32_t)lane, ph = r->phase, wph = r->wphase[w->id];
+    acc now = {i, w->id * VM_LANES + (uint32_t)lane, r->phase, r->wphase[w->id]};
+    const uint8_t *mem = w->cta->smem + a;
     found f[8];
     int nf = 0;
-    acc now = {i, tid, ph, wph};
+    uint8_t sev;
     for (unsigned b = 0; b < n; b++) {
         cell *c = &r->sh[a + b];
-        if (concurrent(r, &c->w, tid, ph, wph)) note(f, &nf, &c->w, WR, tid);
-        if (wr) {
-            if (concurrent(r, &c->r, tid, ph, wph)) note(f, &nf, &c->r, RD, tid);
-            c->w = now;
-            c->r.i = NULL;
-        } else
+        if (!wr) {
+            if (concurrent(&c->w, &now, &sev)) note(g, f, &nf, &c->w, WR, &now, RD, sev);
             c->r = now;
+            continue;
+        }
+        if (concurrent(&c->r, &now, &sev)) note(g, f, &nf, &c->r, RD, &now, WR, sev);
+        /* a write of the value the byte holds changes nothing: no hazard */
+        if ((!val || val[b] != mem[b]) && concurrent(&c->w, &now, &sev)) note(g, f, &nf, &c->w, WR, &now, WR, sev);
+        c->w = now;
+        c->r.i = NULL;
     }
-    for (int k = 0; k < nf; k++) count(g, &f[k].first, f[k].fkind, i, wr ? WR : RD, f[k].sev);
+    if (nf) count(g, f, nf);
 }
 
 /* ---- the report ---- */
 
-static const vm_func *func_of(const vm_program *p, const vm_insn *i) {
-    for (uint32_t k = 0; k < p->nfuncs; k++) {
-        const vm_func *f = &p->funcs[k];
-        if (f->code && i >= f->code && i <= f->code + f->ncode) return f;
-    }
-    return NULL;
-}
-
-/* Code order: by function, then instruction. */
-static long long order(const vm_program *p, const vm_insn *i) {
-    const vm_func *f = func_of(p, i);
-    return f ? (long long)(f - p->funcs) << 32 | (long long)(i - f->code) : 0;
-}
-
-/* Errors first; then by the first access in code order, then the second. */
-static int by_first(const void *x, const void *y) {
+/* By the first instruction in code order, then the second. */
+static int by_code(const void *x, const void *y) {
     const hazard *a = x, *b = y;
-    if (a->sev != b->sev) return a->sev - b->sev;
-    if (a->fo != b->fo) return a->fo < b->fo ? -1 : 1;
-    if (a->fkind != b->fkind) return a->fkind - b->fkind;
-    if (a->so != b->so) return a->so < b->so ? -1 : 1;
-    return a->skind - b->skind;
+    if (a->ao != b->ao) return a->ao < b->ao ? -1 : 1;
+    if (a->akind != b->akind) return a->akind - b->akind;
+    if (a->bo != b->bo) return a->bo < b->bo ? -1 : 1;
+    return a->bkind - b->bkind;
 }
 
 static const char *const kind_name[] = {"Read", "Write"};
 
-void vm_race_report(vm_race_grid *g, vm_san *s, const vm_program *p) {
+void vm_race_report(vm_race_grid *g, vm_san *s) {
     if (!g) return;
-    for (size_t k = 0; k < g->n; k++) g->h[k].fo = order(p, g->h[k].first), g->h[k].so = order(p, g->h[k].second);
-    qsort(g->h, g->n, sizeof *g->h, by_first);
-    size_t cap = 4096;
+    const vm_program *p = g->prog;
+    for (size_t k = 0; k < g->n; k++) g->h[k].ao = order(p, g->h[k].a), g->h[k].bo = order(p, g->h[k].b);
+    qsort(g->h, g->n, sizeof *g->h, by_code);
+    size_t cap = 8192;
     char *text = malloc(cap);
+    /* one record per first access (and severity), each second access on a line of its own */
     for (size_t k = 0; text && k < g->n;) {
         const hazard *h0 = &g->h[k];
         char at[1024];
-        const vm_func *f = func_of(p, h0->first);
-        vm_san_at(f, h0->first, at, sizeof at);
+        vm_san_at(func_of(p, h0->a), h0->a, at, sizeof at);
         size_t len = (size_t)snprintf(text, cap, "%s: Race reported between %s access at %s",
-                                      h0->sev == SEV_ERROR ? "Error" : "Warning", kind_name[h0->fkind], at);
+                                      h0->sev == SEV_ERROR ? "Error" : "Warning", kind_name[h0->akind], at);
         size_t j = k;
-        for (; j < g->n && g->h[j].first == h0->first && g->h[j].fkind == h0->fkind && g->h[j].sev == h0->sev; j++) {
+        for (; j < g->n && g->h[j].a == h0->a && g->h[j].akind == h0->akind && g->h[j].sev == h0->sev; j++) {
             const hazard *h = &g->h[j];
-            vm_san_at(func_of(p, h->second), h->second, at, sizeof at);
+            vm_san_at(func_of(p, h->b), h->b, at, sizeof at);
             char line[1200];
-            int m = snprintf(line, sizeof line, "\n    and %s access at %s [%llu hazard%s]", kind_name[h->skind], at,
+            int m = snprintf(line, sizeof line, "\n    and %s access at %s [%llu hazard%s]", kind_name[h->bkind], at,
                              (unsigned long long)h->count, h->count == 1 ? "" : "s");
             if (m > 0 && len + (size_t)m + 1 < cap) {
                 memcpy(text + len, line, (size_t)m + 1);

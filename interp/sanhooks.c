@@ -12,12 +12,12 @@ static char sync_on;
 
 void vm_san_launch_begin(vm_grid *g) {
     int t = tool_of(g);
-    if (t == VM_SAN_RACECHECK) g->san = vm_race_grid_new();
+    if (t == VM_SAN_RACECHECK) g->san = vm_race_grid_new(g->cfg->kernel->prog);
     else if (t == VM_SAN_SYNCCHECK) g->san = &sync_on;
 }
 
 void vm_san_launch_end(vm_grid *g) {
-    if (tool_of(g) == VM_SAN_RACECHECK) vm_race_report(g->san, g->cfg->kernel->prog->rt->san, g->cfg->kernel->prog);
+    if (tool_of(g) == VM_SAN_RACECHECK) vm_race_report(g->san, g->cfg->kernel->prog->rt->san);
     g->san = NULL;
 }
 
@@ -60,6 +60,23 @@ void vm_san_collective(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t 
     if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK && i->op != VM_ACTIVEMASK) vm_sync_members(w, i, m, mm);
 }
 
+/* The n bytes lane l of a st/st.v record stores (false: another kind of write). */
+static bool stored(const vm_warp *w, const vm_insn *i, int l, uint8_t *out, unsigned n) {
+    const uint8_t *fb = w->frames[w->depth - 1].fb;
+    if (i->op == VM_ST || i->op == VM_STS4) {
+        uint64_t v = get_reg(fb, i->b, i->flags & VM_F_D64 ? VM_K_R64 : VM_K_R32, l);
+        memcpy(out, &v, n < 8 ? n : 8);
+        return n <= 8;
+    }
+    if (i->op != VM_STV) return false;
+    const vm_vec *v = i->p;
+    for (uint32_t k = 0; k < v->n && (k + 1) * i->sz <= n; k++) {
+        uint64_t e = v->e[k].kind == VM_K_SINK ? 0 : get_reg(fb, v->e[k].off, v->e[k].kind, l);
+        memcpy(out + k * i->sz, &e, i->sz);
+    }
+    return true;
+}
+
 uint8_t *vm_san_shared(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr) {
     vm_cta *cta = w->cta;
     if (a >> VM_DSMEM_SHIFT) {   /* another CTA's shared memory: not checked */
@@ -69,6 +86,10 @@ uint8_t *vm_san_shared(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsig
         return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
     }
     if (a + n > cta->smem_full) return NULL;
-    if (i->op != VM_ATOM) vm_race_access(cta->grid->san, cta->san, w, i, lane, (uint32_t)a, n, wr);
+    if (i->op != VM_ATOM) {   /* atomics do not race with each other */
+        uint8_t val[64];
+        bool known = wr && n <= sizeof val && stored(w, i, lane, val, n);
+        vm_race_access(cta->grid->san, cta->san, w, i, lane, (uint32_t)a, n, wr, known ? val : NULL);
+    }
     return cta->smem + a;
 }
