@@ -150,7 +150,6 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         mm[l] = i->op == VM_ACTIVEMASK ? m : ((const uint32_t *)(fb + (uint32_t)i->imm))[l];
         if (m >> l & 1) members |= mm[l];
     }
-    if (w->cta->san) vm_san_collective(w, i, m, mm);
     uint32_t have = m;
     bool joined = false;
     if (i->op != VM_ACTIVEMASK && (members & ~m)) {

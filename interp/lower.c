@@ -794,7 +794,6 @@ static void lower_bar(lctx *lc, const ir_insn *in) {
         vi.d = dst_opnd(lc, &in->opnds[k++]).off;
     }
     if (has(in, IR_MOD_ARRIVE)) vi.x = 1;
-    if (in->op == IR_OP_BAR || has(in, IR_MOD_ALIGNED)) vi.x |= 2;   /* every thread of the warp must execute it */
     vi.a = k < in->nopnds ? src_opnd(lc, &in->opnds[k++], IR_T_B32).off : konst(lc, 0, false);
     uint32_t rest = in->nopnds - k;
     if ((vi.op == VM_BAR_RED && rest == 2) || (vi.op == VM_BAR && rest == 1)) {

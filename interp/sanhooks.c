@@ -37,8 +37,9 @@ void vm_san_cta_free(vm_cta *cta) {
     cta->san = NULL;
 }
 
-void vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count) {
-    if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK) vm_sync_bar(w->cta->san, w, i, m, id, count);
+uint32_t vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count) {
+    if (tool_of(w->cta->grid) != VM_SAN_SYNCCHECK) return count;
+    return vm_sync_bar(w->cta->san, w, i, m, id, count);
 }
 
 void vm_san_bar_done(vm_cta *cta, unsigned id) {
@@ -51,13 +52,10 @@ void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members
         vm_race_warp_sync(w->cta->san, w->id);
         return;
     }
+    const uint8_t *fb = w->frames[w->depth - 1].fb;
     uint32_t mm[VM_LANES];
-    for (int l = 0; l < VM_LANES; l++) mm[l] = members;
-    vm_sync_members(w, i, m, mm);
-}
-
-void vm_san_collective(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm) {
-    if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK && i->op != VM_ACTIVEMASK) vm_sync_members(w, i, m, mm);
+    for (int l = 0; l < VM_LANES; l++) mm[l] = i->a ? ((const uint32_t *)(fb + i->a))[l] : members;
+    vm_sync_warp_sync(w, i, m, mm);
 }
 
 /* The n bytes lane l of a st/st.v record stores (false: another kind of write). */

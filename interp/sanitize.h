@@ -60,8 +60,8 @@ void vm_san_launch_end(vm_grid *g);   /* prints what the launch found */
 void vm_san_cta_begin(vm_cta *cta);
 void vm_san_cta_free(vm_cta *cta);
 /* Lanes m of w arrive at barrier id (bar.sync, barrier.sync, bar.arrive,
- * bar.red) with thread count `count` (0: all). */
-void vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count);
+ * bar.red) with thread count `count` (0: all); returns the count to wait for. */
+uint32_t vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count);
 /* Barrier id of the CTA completed. */
 void vm_san_bar_done(vm_cta *cta, unsigned id);
 /* Lanes m of w execute bar.warp.sync with member mask `members`. */
@@ -69,7 +69,5 @@ void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members
 /* racecheck: a shared access (offset a in the window, or a shared::cluster
  * address) that missed the handlers' paths; the memory, or NULL when out of bounds. */
 uint8_t *vm_san_shared(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr);
-/* Lanes m of w execute a *.sync collective, lane l with member mask mm[l]. */
-void vm_san_collective(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm);
 
 #endif

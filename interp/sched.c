@@ -263,11 +263,11 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     if (id >= 16) { vm_fault_at(w, i, l0, 105, "barrier id %u out of range (0..15)", id); return -1; }
     vm_barrier *bar = &cta->bars[id];
     uint32_t count = i->flags & VM_F_SIGNED ? ((uint32_t *)(fb + i->b))[l0] : 0;
+    if (cta->san) count = vm_san_bar(w, i, m, id, count);
     if (count && (count % 32 || count > cta->nthreads + 31)) {
         vm_fault_at(w, i, l0, 105, "barrier thread count %u is not a multiple of 32 within the block", count);
         return -1;
     }
-    if (cta->san) vm_san_bar(w, i, m, id, count);
     if (count) bar->expected = count;
     if (i->op == VM_BAR_RED) {
         uint32_t p = *(uint32_t *)(fb + i->c) ^ (uint32_t)i->imm;

@@ -9,11 +9,11 @@ typedef struct vm_sync_cta vm_sync_cta;   /* a CTA's barrier phases */
 
 vm_sync_cta *vm_sync_cta_begin(vm_sync_cta *s);
 void vm_sync_cta_free(vm_sync_cta *s);
-/* Lanes m of w arrive at barrier id with thread count `count` (0: all). */
-void vm_sync_bar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count);
+/* Lanes m of w arrive at barrier id with thread count `count` (0: all);
+ * returns the count the barrier is to wait for. */
+uint32_t vm_sync_bar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count);
 void vm_sync_bar_done(vm_sync_cta *s, unsigned id);
-/* Lanes m of w execute bar.warp.sync or a *.sync collective, lane l naming
- * member mask mm[l]: every lane must name itself, and no lane that exited. */
-void vm_sync_members(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm);
+/* Lanes m of w execute bar.warp.sync, lane l naming member mask mm[l]. */
+void vm_sync_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm);
 
 #endif

@@ -91,7 +91,9 @@ void rt_sanitize_ctx_end(ptxi_ctx *ctx) {
 
 void rt_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
     vm_san *s = rt_sanitizer();
-    if (!s) return;
+    /* racecheck and synccheck name no failed API call (a launch synccheck
+     * stopped fails without a record on the GPU) */
+    if (!s || s->tool == VM_SAN_RACECHECK || s->tool == VM_SAN_SYNCCHECK) return;
     char text[512];
     snprintf(text, sizeof text,
              "Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n"
