@@ -1,25 +1,29 @@
-// race_blocks.cu: a tile in dynamic shared memory, filled by three warps whose
-// ranges overlap (write-after-write), read back by a neighbour without a
-// barrier, in each of two blocks.
+// race_blocks.cu: a row of words in dynamic shared memory, in each of two
+// blocks of three warps: each thread reads the word of a thread of another
+// warp and overwrites its own with no barrier in between; then four lanes of
+// each warp store to one word at once.
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__global__ void tile(const float *in, float *out) {
-    extern __shared__ float buf[];
+__global__ void shift(const int *in, int *out) {
+    extern __shared__ int row[];
     int t = threadIdx.x;
-    buf[t % 40] = in[blockIdx.x * 96 + t];
+    row[t] = in[blockIdx.x * 96 + t];
     __syncthreads();
-    if (t < 40) buf[t] *= 2.0f;
-    float v = buf[(t + 8) % 40];
-    out[blockIdx.x * 96 + t] = v;
+    int v = row[(t + 32) % 96];
+    row[t] = v + 1;
+    __syncthreads();
+    if ((t & 31) < 4) row[t >> 5] = t * 0x01010101;
+    __syncthreads();
+    out[blockIdx.x * 96 + t] = row[t];
 }
 
 int main() {
-    float *in, *out;
-    cudaMalloc(&in, 2 * 96 * sizeof(float));
-    cudaMalloc(&out, 2 * 96 * sizeof(float));
-    cudaMemset(in, 0, 2 * 96 * sizeof(float));
-    tile<<<2, 96, 40 * sizeof(float)>>>(in, out);
+    int *in, *out;
+    cudaMalloc(&in, 2 * 96 * sizeof(int));
+    cudaMalloc(&out, 2 * 96 * sizeof(int));
+    cudaMemset(in, 0, 2 * 96 * sizeof(int));
+    shift<<<2, 96, 96 * sizeof(int)>>>(in, out);
     cudaError_t e = cudaDeviceSynchronize();
     printf("sync: %s\n", cudaGetErrorName(e));
     return 0;
