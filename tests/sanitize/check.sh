@@ -1,7 +1,7 @@
 #!/bin/sh
 # check.sh PTXI — `ptxi sanitize` against what compute-sanitizer printed on an H100
 # (expected/, recorded by gpu/jobs/sanitize):
-#  1. each memcheck program of programs/programs.list, built with
+#  1. each memcheck, racecheck and synccheck program of programs/programs.list, built with
 #     `nvcc -arch=sm_90 -lineinfo -cudart shared`: the same records line by line
 #     (addresses and offsets masked, host frames left out) and the same exit status;
 #  2. no false positives: the first run line of every ptx-sample under
@@ -26,9 +26,10 @@ norm() {
 }
 
 grep -v '^#' "$here/programs/programs.list" | while read -r id tool extra; do
-  [ -n "$id" ] && [ "$tool" = memcheck ] || continue
+  [ -n "$id" ] || continue
+  case $tool in memcheck|racecheck|synccheck) ;; *) continue ;; esac
   nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$id" "$here/programs/$id.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
-  (cd "$tmp" && "$ptxi" sanitize --tool memcheck $extra "./$id" > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
+  (cd "$tmp" && "$ptxi" sanitize --tool "$tool" $extra "./$id" > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
   mask=$(cat "$here/programs/$id.mask" 2>/dev/null || echo 's/^//')
   norm "$here/expected/$id.out" "$mask" > "$tmp/$id.want"
   norm "$tmp/$id.out" "$mask" > "$tmp/$id.got"
