@@ -82,17 +82,18 @@ static const uint8_t mufu_of[] = {
 };
 ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
 
-/* div.approx and div.full (p[0] = K_ADIV, K_FDIV): a times the unit's
- * reciprocal of b, after the GPU's scaling of both operands so that the
- * reciprocal stays normal: by 2^24 when |b| < 2^-126 (full-range forms, zero
- * included) and, for div.full, by 1/4 when |b| > 2^126. */
+uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz) {
+    uint32_t mb = b & 0x7fffffffu;
+    uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
+    if (scale) { *a = alu_mul_f32(*a, scale, ftz); b = alu_mul_f32(b, scale, ftz); }
+    return alu_mufu_f32(ALU_MU_RCP, b, true);
+}
+
+/* div.approx and div.full (p[0] = K_ADIV, K_FDIV): alu_div_rcp_f32. */
 ALU_FN(f_div32) {
     bool ftz = op->p[2] & F_FTZ;
-    uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1], mb = b & 0x7fffffffu;
-    uint32_t scale = op->p[0] == K_FDIV && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u
-                   : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
-    if (scale) { a = alu_mul_f32(a, scale, ftz); b = alu_mul_f32(b, scale, ftz); }
-    d[0] = alu_mul_f32(a, alu_mufu_f32(ALU_MU_RCP, b, true), ftz);
+    uint32_t a = (uint32_t)s[0], r = alu_div_rcp_f32(&a, (uint32_t)s[1], op->p[0] == K_FDIV, ftz);
+    d[0] = alu_mul_f32(a, r, ftz);
 }
 
 /* min/max: p[0] = 1 for max; .NaN makes any NaN operand win. */

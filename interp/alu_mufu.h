@@ -20,4 +20,11 @@ uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz);
  * (of both) is zero. Subnormal operands count as zero. */
 uint32_t alu_mufu_hi64(int fn, uint32_t hi);
 
+/* div.approx/div.full[.ftz].f32 a / b as the GPU computes it: *a times the
+ * returned reciprocal of b, both operands first scaled so that the reciprocal
+ * stays normal (by 2^24 when |b| < 2^-126 without .ftz and, for div.full, by
+ * 1/4 when |b| > 2^126); *a is scaled in place. Contraction (contract.c) fuses
+ * that last multiply as ptxas does. */
+uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz);
+
 #endif

@@ -189,7 +189,7 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
     if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) { free(r); return false; }
     if (has(in, IR_MOD_IM2COL)) {
         /* im2col: loads of 3..5 dimensions, with one 16-bit offset per spatial dimension */
-        if (!load || r->rank < 3 || has(in, IR_MOD_MULTICAST_CLUSTER)) { free(r); return false; }
+        if (!load || r->rank < 3) { free(r); return false; }
         r->flags |= AS_F_IM2COL;
     }
     if (red) {
@@ -214,9 +214,10 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
             for (unsigned d = 0; d + 2 < r->rank; d++) r->off[d] = vm_lsrc(lc, &o[3].sub[d], IR_T_U16);
         }
         if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
-            if (too_few(lc, in, 4)) { free(r); return true; }
+            unsigned k = r->flags & AS_F_IM2COL ? 4 : 3;
+            if (too_few(lc, in, k + 1)) { free(r); return true; }
             r->flags |= AS_F_MULTICAST;
-            r->s[1] = vm_lsrc(lc, &o[3], IR_T_U16);
+            r->s[1] = vm_lsrc(lc, &o[k], IR_T_U16);
         }
     } else {
         if (!tensor_operand(lc, &o[0], r, &r->dst)) { free(r); return true; }
@@ -245,7 +246,7 @@ static bool lower_bulk(lctx *lc, const ir_insn *in) {
         r->bar = laddr(lc, &o[3], VM_SP_SHARED);
     }
     if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
-        /* a cluster is one block here: the copy reaches this block when bit 0 of ctaMask is set */
+        /* each CTA of the ctaMask receives the bytes (async_copy.c) */
         if (too_few(lc, in, 5)) { free(r); return true; }
         r->flags |= AS_F_MULTICAST;
         r->s[1] = vm_lsrc(lc, &o[4], IR_T_U16);

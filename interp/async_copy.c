@@ -19,7 +19,7 @@ static uint8_t *bulk_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_add
                          bool wr, const char *what) {
     if (ad->sp == VM_SP_GLOBAL) {
         if (a & 15) {
-            vm_fault_at(w, i, l, AS_MISALIGNED, "misaligned %s: global address 0x%llx is not 16-byte aligned", what,
+            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: global address 0x%llx is not 16-byte aligned", what,
                         (unsigned long long)a);
             return NULL;
         }
@@ -40,7 +40,7 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (r->flags & AS_F_SRCSIZE) {
                 ss = (uint32_t)get_reg(fb, r->s[1].off, r->s[1].kind, l);
                 if (ss > n) {
-                    vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.async src-size %u is larger than cp-size %u", ss,
+                    vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.async src-size %u is larger than cp-size %u", ss,
                                 n);
                     return VM_EXT_FAULT;
                 }
@@ -49,7 +49,7 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (ss) {
                 uint64_t sa = as_ea(w, fb, &r->src, l);
                 if (sa & (n - 1)) {
-                    vm_fault_at(w, i, l, AS_MISALIGNED, "misaligned cp.async source: global address 0x%llx is not "
+                    vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned cp.async source: global address 0x%llx is not "
                                 "%u-byte aligned", (unsigned long long)sa, n);
                     return VM_EXT_FAULT;
                 }
@@ -74,7 +74,7 @@ int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (!p) return VM_EXT_FAULT;
             uint64_t sa = (uint64_t)((uint8_t *)p - w->cta->smem), old;
             if (!(*p & MB_VALID)) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "cp.async.mbarrier.arrive on the mbarrier at shared address 0x%llx, which is not "
                             "initialized", (unsigned long long)sa);
                 return VM_EXT_FAULT;
@@ -84,6 +84,29 @@ int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     return VM_EXT_NEXT;
 }
 
+/* .multicast::cluster: n bytes from sp into the shared memory of every CTA of
+ * the ctaMask, at dp's offset, each completing them on its own mbarrier at the
+ * offset of the instruction's. */
+static bool multicast(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, const uint8_t *dp, const uint8_t *sp,
+                      uint32_t n) {
+    const as_rec *r = i->p;
+    uint32_t mask = (uint16_t)get_reg(fb, r->s[1].off, r->s[1].kind, l);
+    uint64_t off = (uint64_t)(dp - w->cta->smem), bo = 0;
+    if (r->flags & AS_F_COMPLETE_TX) {
+        uint8_t *p = as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
+        if (!p) return false;
+        bo = (uint64_t)(p - w->cta->smem);
+    }
+    for (uint32_t k = 0; mask >> k; k++) {
+        if (!(mask >> k & 1)) continue;
+        vm_cta *c = as_mc_cta(w, k);
+        if (!c) continue;
+        memmove(c->smem + off, sp, n);
+        if ((r->flags & AS_F_COMPLETE_TX) && !as_complete_tx(w, i, l, (uint64_t *)(c->smem + bo), bo, n)) return false;
+    }
+    return true;
+}
+
 /* cp.async.bulk [dst], [src], size {, [mbar]}: global->shared (complete_tx on
  * mbar), shared->shared (likewise), shared->global (bulk group). */
 int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
@@ -91,15 +114,18 @@ int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
-            if ((r->flags & AS_F_MULTICAST) && !(get_reg(fb, r->s[1].off, r->s[1].kind, l) & 1)) continue;
             if (n & 15) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.async.bulk size %u is not a multiple of 16", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.async.bulk size %u is not a multiple of 16", n);
                 return VM_EXT_FAULT;
             }
             uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true, "bulk copy destination");
             uint8_t *sp = dp ? bulk_ptr(w, fb, i, &r->src, as_ea(w, fb, &r->src, l), l, n, false, "bulk copy source")
                              : NULL;
             if (!sp) return VM_EXT_FAULT;
+            if (r->flags & AS_F_MULTICAST) {
+                if (!multicast(w, fb, i, l, dp, sp, n)) return VM_EXT_FAULT;
+                continue;
+            }
             memmove(dp, sp, n);
             if (r->flags & AS_F_COMPLETE_TX) {
                 uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
@@ -118,7 +144,7 @@ int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         if (m >> l & 1) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (n & 15) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16", n);
                 return VM_EXT_FAULT;
             }
             uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true, "bulk reduction destination");

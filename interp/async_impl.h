@@ -1,20 +1,12 @@
 /* async_impl.h — what the asynchronous barrier (async_mbar.c) and copy
  * (async_copy.c) run functions share with their lowering (async.c): the
- * extension record, operand addressing, and the mbarrier state word. */
+ * extension record and operand addressing (the mbarrier word: mbarrier.h). */
 #ifndef PTXI_ASYNC_IMPL_H
 #define PTXI_ASYNC_IMPL_H
 
 #include "exec_mem.h"
 #include "lower_ext.h"
-
-/* Status codes of the faults raised here (ptxi_status values). */
-enum {
-    AS_ILLEGAL_ADDRESS = 100,
-    AS_MISALIGNED = 101,
-    AS_ILLEGAL_INSTRUCTION = 105,
-    AS_DEADLOCK = 107,
-    AS_WRONG_SPACE = 108,
-};
+#include "mbarrier.h"
 
 /* An [address] operand: base register (or none) + immediate, in a state space. */
 typedef struct as_addr {
@@ -55,26 +47,6 @@ enum {
     AS_F_IM2COL = 4096,        /* tensor load in im2col mode (offsets in off) */
 };
 
-/* The mbarrier object is the 64-bit word in shared memory itself:
- *   bits  0..19  pending arrivals of the current phase
- *   bits 20..39  expected arrivals of each phase (arrive_drop lowers it)
- *   bits 40..60  transaction count, 21-bit two's complement
- *   bits 61..62  phase number modulo 4 (a token two or three phases old is caught)
- *   bit  63      set by init, cleared by inval: a zeroed or invalidated word is
- *                not a barrier, so arriving on it is reported.
- * A state token (what arrive returns) is the word as it was before the arrive. */
-#define MB_MAX_COUNT 0xfffffu
-#define MB_VALID (1ull << 63)
-#define MB_PEND(s) ((uint32_t)(s) & MB_MAX_COUNT)
-#define MB_EXP(s) ((uint32_t)((s) >> 20) & MB_MAX_COUNT)
-#define MB_TX(s) ((int32_t)((uint32_t)((s) >> 40) << 11) >> 11)
-#define MB_PHASE(s) ((unsigned)((s) >> 61) & 3u)
-
-static inline uint64_t mb_make(uint32_t pend, uint32_t exp, int32_t tx, unsigned phase) {
-    return MB_VALID | (uint64_t)(phase & 3u) << 61 | (uint64_t)((uint32_t)tx & 0x1fffffu) << 40 |
-           (uint64_t)(exp & MB_MAX_COUNT) << 20 | (pend & MB_MAX_COUNT);
-}
-
 static inline uint64_t as_ea(const vm_warp *w, const uint8_t *fb, const as_addr *a, int l) {
     uint64_t v = (uint64_t)a->imm;
     if (a->flags & VM_F_BASE_REG64) v += ((const uint64_t *)(fb + a->base))[l];
@@ -97,6 +69,10 @@ static inline void as_put_pred(uint8_t *fb, vm_opnd d, int l, bool v) {
  * window), aligned to `align`; NULL after a fault naming `what`. */
 uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, int l, uint32_t n, uint32_t align,
                    const char *what);
+/* .multicast::cluster: the CTA that bit r of a ctaMask names (a block
+ * launched without a cluster is rank 0 of its own), or NULL when the cluster
+ * has no such rank (the bit is ignored). */
+vm_cta *as_mc_cta(vm_warp *w, uint32_t r);
 /* complete_tx of `bytes` on the barrier at *bar (shared address sa); false after a fault. */
 bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes);
 /* One arrive-on of `count` (as mbarrier.arrive and cp.async.mbarrier.arrive.noinc). */

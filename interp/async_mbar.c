@@ -45,25 +45,25 @@ uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, 
     uint64_t sa = a;
     if (ad->sp == VM_SP_GENERIC) {
         if (a - vm_shared_win >= VM_WIN_SIZE) {
-            vm_fault_at(w, i, l, AS_WRONG_SPACE, "%s at generic address 0x%llx is not in shared memory", what,
+            vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE, "%s at generic address 0x%llx is not in shared memory", what,
                         (unsigned long long)a);
             return NULL;
         }
         sa = a - vm_shared_win;
     } else if (a >= VM_WIN_SIZE) {
-        vm_fault_at(w, i, l, AS_WRONG_SPACE,
+        vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE,
                     "%s 0x%llx is not a shared-memory address%s", what, (unsigned long long)a,
                     a - vm_shared_win < VM_WIN_SIZE ? " (it is a generic address: convert it with cvta.to.shared)"
                                                     : "");
         return NULL;
     }
     if (sa + n > cta->smem_full) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_ADDRESS, "%s at shared address 0x%llx: %u bytes past the %u-byte shared window",
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "%s at shared address 0x%llx: %u bytes past the %u-byte shared window",
                     what, (unsigned long long)sa, n, cta->smem_full);
         return NULL;
     }
     if (sa & (align - 1)) {
-        vm_fault_at(w, i, l, AS_MISALIGNED, "misaligned %s: shared address 0x%llx is not %u-byte aligned", what,
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: shared address 0x%llx is not %u-byte aligned", what,
                     (unsigned long long)sa, align);
         return NULL;
     }
@@ -78,7 +78,7 @@ static uint64_t *mb_word(vm_warp *w, const uint8_t *fb, const vm_insn *i, int l,
     if (!p) return NULL;
     *sa = (uint64_t)((uint8_t *)p - w->cta->smem);
     if (need_valid && !(*p & MB_VALID)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "mbarrier at shared address 0x%llx is not initialized (no mbarrier.init, or it was invalidated)",
                     (unsigned long long)*sa);
         return NULL;
@@ -102,7 +102,7 @@ static uint64_t mb_settle(uint32_t pend, uint32_t exp, int32_t tx, unsigned phas
 static bool mb_tx_add(vm_warp *w, const vm_insn *i, int l, uint64_t sa, int32_t *tx, int64_t delta) {
     int64_t t = (int64_t)*tx + delta;
     if (t > (int64_t)MB_MAX_COUNT || t < -(int64_t)MB_MAX_COUNT) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "mbarrier at shared address 0x%llx: transaction count %lld is outside [-(2^20-1), 2^20-1]",
                     (unsigned long long)sa, (long long)t);
         return false;
@@ -118,24 +118,24 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     int32_t tx = MB_TX(s);
     *old = s;
     if (count == 0 || count > MB_MAX_COUNT) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "mbarrier arrive count %u is outside [1, 2^20-1]", count);
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "mbarrier arrive count %u is outside [1, 2^20-1]", count);
         return false;
     }
     if (count > pend) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "mbarrier at shared address 0x%llx: %u arrival%s with %u pending would make the pending count "
                     "negative (phase %u)",
                     (unsigned long long)sa, count, count == 1 ? "" : "s", pend, MB_PHASE(s));
         return false;
     }
     if ((flags & AS_F_DROP) && count > exp) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "mbarrier at shared address 0x%llx: arrive_drop of %u with an expected count of %u",
                     (unsigned long long)sa, count, exp);
         return false;
     }
     if ((flags & AS_F_NOCOMPLETE) && count == pend && tx == 0) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "mbarrier at shared address 0x%llx: an arrive with .noComplete would complete the phase",
                     (unsigned long long)sa);
         return false;
@@ -146,10 +146,16 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     return true;
 }
 
+vm_cta *as_mc_cta(vm_warp *w, uint32_t r) {
+    vm_cta *cta = w->cta;
+    if (!cta->cluster) return r == 0 ? cta : NULL;
+    return r < cta->grid->csize ? cta->cluster->cta[r] : NULL;
+}
+
 bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, uint32_t bytes) {
     uint64_t s = *bar;
     if (!(s & MB_VALID)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "complete_tx on the mbarrier at shared address 0x%llx, which is not initialized",
                     (unsigned long long)sa);
         return false;
@@ -171,7 +177,7 @@ int as_mbar_init(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (!p) return VM_EXT_FAULT;
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (n == 0 || n > MB_MAX_COUNT) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "mbarrier.init count %u is outside [1, 2^20-1]", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "mbarrier.init count %u is outside [1, 2^20-1]", n);
                 return VM_EXT_FAULT;
             }
             *p = mb_make(n, n, 0, 0);
@@ -252,14 +258,14 @@ int as_mbar_wait(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             } else {
                 uint64_t tok = get_reg(fb, r->s[0].off, VM_K_R64, l);
                 if (!(tok & MB_VALID)) {
-                    vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                    vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                                 "mbarrier wait with 0x%llx, which is not a state returned by mbarrier.arrive",
                                 (unsigned long long)tok);
                     return VM_EXT_FAULT;
                 }
                 unsigned age = (MB_PHASE(s) - MB_PHASE(tok)) & 3u;
                 if (age > 1) {
-                    vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                    vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                                 "mbarrier at shared address 0x%llx: wait with a token from %u phases ago (only the "
                                 "current or the immediately preceding phase may be waited on)",
                                 (unsigned long long)sa, age);
@@ -272,7 +278,7 @@ int as_mbar_wait(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         }
     if (all) return VM_EXT_NEXT;
     if (mb_deadlocked(w)) {
-        vm_fault_at(w, i, __builtin_ctz(m), AS_DEADLOCK,
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_BARRIER_DEADLOCK,
                     "mbarrier deadlock: every warp of the block waits on an mbarrier phase that can no longer "
                     "complete (barrier at shared address 0x%llx: %u of %u arrivals pending, transaction count %d)",
                     (unsigned long long)first_sa, MB_PEND(first_s), MB_EXP(first_s), MB_TX(first_s));

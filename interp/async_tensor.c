@@ -101,7 +101,7 @@ int vm_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gad
 static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *ad, int l, vm_tmap *t) {
     uint64_t a = as_ea(w, fb, ad, l);
     if (a & 63) {
-        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
         return false;
     }
     uint8_t *p0 = xlate(w, fb, i, l, a, 64, false), *p1 = p0 ? xlate(w, fb, i, l, a + 64, 64, false) : NULL;
@@ -109,13 +109,13 @@ static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *a
     memcpy(t, p0, 64);
     memcpy((uint8_t *)t + 64, p1, 64);
     if (t->magic != VM_TMAP_MAGIC || t->rank < 1 || t->rank > 5 || t->dtype >= VM_TM__COUNT) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                     "the 128 bytes at 0x%llx are not a tensor map made by cuTensorMapEncodeTiled or Im2col",
                     (unsigned long long)a);
         return false;
     }
     if (t->interleave) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "interleaved tensor maps are not supported");
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "interleaved tensor maps are not supported");
         return false;
     }
     return true;
@@ -202,6 +202,7 @@ typedef struct tm_ctx {
     const vm_tmap *t;
     int lane;
     uint32_t sa;               /* shared address of the box */
+    uint8_t *smem;             /* the shared memory it goes to (a load) */
 } tm_ctx;
 
 /* The NaN an H200 fills f32 boxes with is 0x7ff77ff7; the other widths
@@ -213,7 +214,7 @@ static const uint64_t tm_nan[VM_TM__COUNT] = {
 static bool load_elem(void *ctx, uint64_t ga, uint32_t off) {
     tm_ctx *c = ctx;
     const vm_tmap *t = c->t;
-    uint8_t *dst = c->w->cta->smem + swizzle(t->swizzle, c->sa + off);
+    uint8_t *dst = c->smem + swizzle(t->swizzle, c->sa + off);
     if (!ga) {
         store_bits(dst, t->esz, t->oobfill ? tm_nan[t->dtype] : 0);
         return true;
@@ -259,12 +260,12 @@ static bool store_elem(void *ctx, uint64_t ga, uint32_t off) {
 static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, const vm_insn *i, int l,
                    int32_t *c) {
     if (t->rank != r->rank) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
                     t->rank);
         return false;
     }
     if ((t->mode == VM_TMAP_IM2COL) != !!(r->flags & AS_F_IM2COL)) {
-        vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "a tensor copy in %s mode with a tensor map made for %s mode",
                     r->flags & AS_F_IM2COL ? "im2col" : "tile", t->mode == VM_TMAP_IM2COL ? "im2col" : "tile");
         return false;
     }
@@ -277,21 +278,30 @@ int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const as_rec *r = i->p;
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
-            if ((r->flags & AS_F_MULTICAST) && !(get_reg(fb, r->s[1].off, r->s[1].kind, l) & 1)) continue;
             vm_tmap t;
             int32_t c[5];
             if (!read_map(w, fb, i, &r->src, l, &t) || !coords(fb, r, &t, w, i, l, c)) return VM_EXT_FAULT;
             uint32_t n = box_bytes(&t);
             uint8_t *dp = as_shared(w, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, 128, "tensor copy destination");
-            if (!dp) return VM_EXT_FAULT;
-            tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem)};
+            uint8_t *bp = dp ? as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object") : NULL;
+            if (!bp) return VM_EXT_FAULT;
             uint16_t o[3] = {0, 0, 0};
             for (unsigned d = 0; d + 2 < r->rank && (r->flags & AS_F_IM2COL); d++)
                 o[d] = (uint16_t)get_reg(fb, r->off[d].off, r->off[d].kind, l);
-            if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
-                return VM_EXT_FAULT;
-            uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
-            if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;
+            /* without .multicast::cluster the box goes to this CTA only; with it,
+             * to each CTA of the ctaMask (at the same offsets), read once per CTA */
+            uint32_t mask = r->flags & AS_F_MULTICAST ? (uint16_t)get_reg(fb, r->s[1].off, r->s[1].kind, l) : 0;
+            uint64_t bo = (uint64_t)(bp - w->cta->smem);
+            for (uint32_t k = 0; k < 16 && (k == 0 || mask >> k); k++) {
+                if (mask && !(mask >> k & 1)) continue;
+                vm_cta *cta = mask ? as_mc_cta(w, k) : w->cta;
+                if (!cta) continue;
+                tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem), cta->smem};
+                if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
+                    return VM_EXT_FAULT;
+                if (!as_complete_tx(w, i, l, (uint64_t *)(cta->smem + bo), bo, n)) return VM_EXT_FAULT;
+                if (!mask) break;
+            }
         }
     return VM_EXT_NEXT;
 }
@@ -308,14 +318,14 @@ int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if ((r->flags & AS_F_REDUCE) && (tm_atom_type(t.dtype) < 0 ||
                                               ((t.dtype == VM_TM_F16 || t.dtype == VM_TM_BF16) &&
                                                !r->half[t.dtype == VM_TM_BF16].fn))) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION,
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "this tensor reduction is not defined for the map's element type");
                 return VM_EXT_FAULT;
             }
             uint32_t n = box_bytes(&t);
             uint8_t *sp = as_shared(w, i, &r->src, as_ea(w, fb, &r->src, l), l, n, 128, "tensor copy source");
             if (!sp) return VM_EXT_FAULT;
-            tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(sp - w->cta->smem)};
+            tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(sp - w->cta->smem), w->cta->smem};
             if (!walk_box(&t, c, store_elem, &ctx)) return VM_EXT_FAULT;
         }
     return VM_EXT_NEXT;
@@ -329,7 +339,7 @@ static uint8_t *map_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr
     if (ad->sp == VM_SP_SHARED || (ad->sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE))
         return as_shared(w, i, ad, a, l, 128, 64, "tensor map");
     if (a & 63) {
-        vm_fault_at(w, i, l, AS_MISALIGNED, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
         return NULL;
     }
     uint8_t *p = xlate(w, fb, i, l, a, 64, true);
@@ -347,7 +357,7 @@ int as_tmap_replace(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             memcpy(&t, p, sizeof t);
             uint64_t v = get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (ord > 4 || (field == AS_TM_GSTRIDE && ord > 3)) {
-                vm_fault_at(w, i, l, AS_ILLEGAL_INSTRUCTION, "tensormap.replace: dimension %u out of range", ord);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "tensormap.replace: dimension %u out of range", ord);
                 return VM_EXT_FAULT;
             }
             /* As an H200 reads new_val (gpu/jobs/async_tensor/replace.cu): the

@@ -44,6 +44,10 @@ enum {
 /* Memory as one thread sees it through a generic address: n bytes at `a`, or NULL. */
 uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n);
 
+/* A call of a built-in device function (callee->builtin, or a host library's
+ * function) by the given lanes; 0, or -1 after a fault (builtin.c). */
+int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes);
+
 /* A device-runtime call by the given lanes; 0, or -1 after a fault. */
 int vm_devrt_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes);
 

@@ -41,7 +41,7 @@ static int run_mapa(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         }
         uint32_t want = (uint32_t)get_reg(fb, r->b.off, VM_K_R32, l);
         if (want >= cta->grid->csize) {
-            vm_fault_at(w, i, l, 105, "mapa to rank %u of a cluster of %u CTAs", want, cta->grid->csize);
+            vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "mapa to rank %u of a cluster of %u CTAs", want, cta->grid->csize);
             return VM_EXT_FAULT;
         }
         rank_of(cta, off, &in);
@@ -108,7 +108,7 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     if (!cl) return VM_EXT_NEXT;   /* a cluster of one: the CTA barrier semantics reduce to nothing to wait for */
     uint32_t n = cta->grid->csize;
     if (!cl->want && !(cl->want = calloc((size_t)n * cta->nthreads, sizeof *cl->want))) {
-        vm_fault_at(w, i, __builtin_ctz(m), 2, "out of host memory for a cluster barrier");
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_OUT_OF_MEMORY, "out of host memory for a cluster barrier");
         return VM_EXT_FAULT;
     }
     uint32_t *want = cl->want + (size_t)cta->crank * cta->nthreads + (size_t)w->id * VM_LANES;
@@ -129,7 +129,7 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     uint32_t who;
     if ((++cl->fails & 255) == 0 && deadlocked(cl, n, &who_cta, &who)) {
         unsigned bx = cta->grid->cfg->block[0], by = cta->grid->cfg->block[1];
-        vm_fault_at(w, i, __builtin_ctz(m), 107,
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_BARRIER_DEADLOCK,
                     "barrier.cluster deadlock: %u of %u threads of the cluster arrived; thread (%u,%u,%u) of block "
                     "(%u,%u,%u) never arrives",
                     cl->arrived, live_threads(cl, n), who % bx, who / bx % by, who / (bx * by), who_cta->ctaid[0],

@@ -1,13 +1,11 @@
 /* collectives.c — warp-wide instructions (shfl, vote, match, redux,
- * activemask, bar.warp.sync), the generic per-lane ALU handler, and the
- * built-in device functions (vprintf, malloc, free, __assertfail).
+ * activemask, bar.warp.sync).
  * Collectives follow sm_70+ semantics: every live lane of the member mask
  * must arrive (lanes that exited, or that a partial warp lacks, count as
  * arrived, as on an H100); lanes that arrive from another branch are waited for. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
 #include "exec_mem.h"
 #include "warp.h"
 
@@ -59,7 +57,7 @@ int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
     bool forced = w->forced;
     w->forced = false;
     if (fl >= 0 || (!have && forced)) {
-        vm_fault_at(w, i, __builtin_ctz(m), 103, "bar.warp.sync: member lane %d can never arrive", fl);
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "bar.warp.sync: member lane %d can never arrive", fl);
         return -1;
     }
     if (!have) return wait_for_members(w, i, m);
@@ -158,7 +156,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         have = gather(w, i, m, members, &fl);
         w->forced = false;
         if (fl >= 0 || (!have && forced)) {
-            vm_fault_at(w, i, __builtin_ctz(m), 103, "%s: lane %d of member mask 0x%08x can never arrive",
+            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "%s: lane %d of member mask 0x%08x can never arrive",
                         vm_op_name[i->op], fl >= 0 ? fl : __builtin_ctz(members & ~m), members);
             return -1;
         }
@@ -255,143 +253,4 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     for (int l = 0; l < VM_LANES; l++)
         if ((have | w->mask) >> l & 1) w->lpc[l] = i + 1;
     return 2;
-}
-
-/* ---- generic ALU ---- */
-
-static inline uint64_t read_opnd(const uint8_t *fb, const vm_opnd *o, uint8_t bytes, int l) {
-    switch (o->kind) {
-    case VM_K_PRED: return (*(const uint32_t *)(fb + o->off) >> l) & 1;
-    case VM_K_R64: {
-        uint64_t v = ((const uint64_t *)(fb + o->off))[l];
-        return bytes && bytes < 8 ? v & ((1ull << (8 * bytes)) - 1) : v;
-    }
-    default: {
-        uint64_t v = ((const uint32_t *)(fb + o->off))[l];
-        return bytes && bytes < 4 ? v & ((1ull << (8 * bytes)) - 1) : v;
-    }
-    }
-}
-
-static inline void write_opnd(uint8_t *fb, const vm_opnd *o, int l, uint64_t v) {
-    switch (o->kind) {
-    case VM_K_PRED: {
-        uint32_t *p = (uint32_t *)(fb + o->off);
-        *p = (*p & ~(1u << l)) | ((uint32_t)(v & 1) << l);
-        break;
-    }
-    case VM_K_R64: ((uint64_t *)(fb + o->off))[l] = v; break;
-    case VM_K_SINK: break;
-    default: ((uint32_t *)(fb + o->off))[l] = (uint32_t)v; break;
-    }
-}
-
-/* The carry flag lives in a hidden per-frame register at the end of the frame. */
-void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
-    uint32_t *cc = (uint32_t *)(fb + w->frames[w->depth - 1].fn->frame_size - 4 * VM_LANES);
-    for (int l = 0; l < VM_LANES; l++)
-        if (m >> l & 1) {
-            uint64_t s[6], d[2] = {0, 0};
-            for (unsigned k = 0; k < a->op.ns; k++) s[k] = read_opnd(fb, &a->s[k], a->op.sbytes[k], l);
-            a->op.fn(&a->op, d, s, &cc[l]);
-            for (unsigned k = 0; k < a->op.nd; k++) write_opnd(fb, &a->d[k], l, d[k]);
-        }
-}
-
-/* ---- built-in device functions ---- */
-
-/* Device memory as one thread sees it: generic addresses through the shared
- * and local windows, else the arena. For vprintf's format, arguments and %s. */
-typedef struct lane_view {
-    vm_warp *w;
-    int lane;
-    uint64_t bad;
-} lane_view;
-
-uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
-    if (a - vm_shared_win < VM_WIN_SIZE) {
-        uint64_t o = a - vm_shared_win;
-        return o + n <= w->cta->smem_full ? w->cta->smem + o : NULL;
-    }
-    if (a - vm_local_win < VM_WIN_SIZE) {
-        uint64_t o = a - vm_local_win;
-        return o + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)lane * w->local_stride + o : NULL;
-    }
-    vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
-    return n && vm_arena_ok(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
-}
-
-static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
-    lane_view *v = c;
-    const uint8_t *src = vm_lane_ptr(v->w, v->lane, a, n);
-    if (!src) { v->bad = a; return 0; }
-    memcpy(dst, src, n);
-    return 1;
-}
-
-int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes) {
-    const vm_callinfo *ci = i->p;
-    vm_frame *fr = &w->frames[w->depth - 1];
-    vm_runtime *rt = fr->fn->prog->rt;
-    if (callee->builtin >= VM_BI_DEV_FIRST) return vm_devrt_call(w, i, callee, lanes);
-#define ARG(k, l) (ci->nargs > (k) ? load_bits(fr->fb + ci->argoff[k] + (size_t)(l) * ci->argsize[k], \
-                                               ci->argsize[k] > 8 ? 8 : ci->argsize[k], false) : 0)
-#define RET(l, v) do { if (ci->nrets) store_bits(fr->fb + ci->retoff[0] + (size_t)(l) * ci->retsize[0], \
-                                                 ci->retsize[0] > 8 ? 8 : ci->retsize[0], (v)); } while (0)
-    for (int l = 0; l < VM_LANES; l++) {
-        if (!(lanes >> l & 1)) continue;
-        if (callee->host_fn) {
-            void *args[32];
-            for (uint32_t k = 0; k < ci->nargs; k++) args[k] = fr->fb + ci->argoff[k] + (size_t)l * ci->argsize[k];
-            rt->call_host(rt->ctx, callee, args, ci->nrets ? fr->fb + ci->retoff[0] + (size_t)l * ci->retsize[0] : NULL);
-        } else if (callee->builtin == VM_BI_VPRINTF) {
-            lane_view v = {w, l, 0};
-            int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
-            if (r < -1) {
-                vm_fault_at(w, i, l, 100, "printf: the format or a %%s argument at 0x%llx is not readable",
-                            (unsigned long long)v.bad);
-                return -1;
-            }
-            RET(l, (uint64_t)(int64_t)r);
-        } else if (callee->builtin == VM_BI_MALLOC) {
-            RET(l, rt->malloc(rt->ctx, ARG(0, l), 16));
-        } else if (callee->builtin == VM_BI_ALIGNED_MALLOC) {
-            RET(l, rt->malloc(rt->ctx, ARG(0, l), ARG(1, l)));
-        } else if (callee->builtin == VM_BI_FREE) {
-            uint64_t p = ARG(0, l);
-            int st = p ? rt->free(rt->ctx, p) : 0;
-            if (st) {
-                vm_fault_at(w, i, l, st, "free(0x%llx): not a live device-heap allocation (%s)", (unsigned long long)p,
-                            st == 100 ? "not a heap address" : "double free");
-                return -1;
-            }
-        } else if (callee->builtin == VM_BI_ASSERTFAIL) {
-            /* __assertfail(message, file, line, function, charSize) */
-            char msg[256] = "?", file[256] = "?", fn[256] = "?";
-            uint64_t pm = ARG(0, l), pf = ARG(1, l), pfn = ARG(3, l);
-            vm_arena *ar = rt->arena;
-            uint64_t ptrs[3] = {pm, pf, pfn};
-            char *outs[3] = {msg, file, fn};
-            for (int k = 0; k < 3; k++)
-                for (size_t n = 0; n < 255 && vm_arena_ok(ar, ptrs[k] + n, 1, false); n++) {
-                    outs[k][n] = *(const char *)(uintptr_t)(ptrs[k] + n);
-                    outs[k][n + 1] = 0;
-                    if (!outs[k][n]) break;
-                }
-            unsigned t = w->id * VM_LANES + (unsigned)l;
-            const vm_launch_cfg *cfg = w->cta->grid->cfg;
-            unsigned bx = cfg->block[0], by = cfg->block[1];
-            vm_fault_at(w, i, l, 102, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
-                        (unsigned)ARG(2, l), fn, w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], t % bx,
-                        t / bx % by, t / (bx * by), msg);
-            if (atomic_load(&w->cta->grid->stop)) return -1;   /* under a debugger: stop here */
-            w->exited |= 1u << l;                              /* the thread ends; the others go on */
-        } else {
-            vm_fault_at(w, i, l, 13, "call to '%s', an extern function that nothing defines", callee->ir->name);
-            return -1;
-        }
-    }
-#undef ARG
-#undef RET
-    return 0;
 }

@@ -107,7 +107,7 @@ static void ret(const call *c, uint64_t v) {
 static bool put(const call *c, uint64_t addr, uint64_t v, unsigned n) {
     uint8_t *p = vm_lane_ptr(c->w, c->lane, addr, n);
     if (!p) {
-        vm_fault_at(c->w, c->i, c->lane, 100, "%s: the result pointer 0x%llx is not writable memory",
+        vm_fault_at(c->w, c->i, c->lane, PTXI_ILLEGAL_ADDRESS, "%s: the result pointer 0x%llx is not writable memory",
                     ((const vm_callinfo *)c->i->p)->callee->ir->name, (unsigned long long)addr);
         return false;
     }
@@ -235,7 +235,7 @@ int vm_devrt_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes)
         if (!(lanes >> l & 1)) continue;
         call c = {w, i, i->p, fr->fb, l};
         if (!rt->devrt || !cfg->devq) {
-            vm_fault_at(w, i, l, 13, "call to '%s': device-side launches need the CUDA runtime", callee->ir->name);
+            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s': device-side launches need the CUDA runtime", callee->ir->name);
             return -1;
         }
         vm_devcall d = {.grid = cfg->devq, .thread = w->cta->linear * per_cta + w->id * VM_LANES + (unsigned)l};

@@ -447,7 +447,7 @@ execute:
                 if (m >> l & 1) {
                     if (ix[l] >= (uint32_t)i->imm) {
                         SAVE();
-                        vm_fault_at(w, i, l, 105, "brx.idx index %u out of range (%u targets)", ix[l], (unsigned)i->imm);
+                        vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "brx.idx index %u out of range (%u targets)", ix[l], (unsigned)i->imm);
                         why = VM_Y_FAULT;
                         goto out;
                     }
@@ -494,8 +494,8 @@ execute:
         uint32_t m = EXEC;
         if (!m) NEXT;
         SAVE();
-        if (i->x == 1) vm_fault_at(w, i, __builtin_ctz(m), 105, "instruction '%s' is not supported", (const char *)i->p);
-        else vm_fault_at(w, i, __builtin_ctz(m), 103, "trap instruction executed");
+        if (i->x == 1) vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "instruction '%s' is not supported", (const char *)i->p);
+        else vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "trap instruction executed");
         why = VM_Y_FAULT;
         goto out;
     }
@@ -504,7 +504,7 @@ execute:
         uint32_t m = EXEC;
         if (!m) NEXT;
         SAVE();
-        vm_fault_at(w, i, __builtin_ctz(m), 103, "brkpt instruction executed with no debugger attached");
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "brkpt instruction executed with no debugger attached");
         why = VM_Y_FAULT;
         goto out;
     }
@@ -954,7 +954,7 @@ execute:
         ACCOUNT(i);
         seg = i;
         if (rt->dbg && rt->dbg(rt->dbg_ctx, w, i) < 0) {
-            vm_fault_at(w, i, __builtin_ctz(mask), 103, "killed by the debugger");
+            vm_fault_at(w, i, __builtin_ctz(mask), PTXI_LAUNCH_FAILED, "killed by the debugger");
             why = VM_Y_FAULT;
             goto out_nosave;
         }

@@ -60,7 +60,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     if (a & amask) {
         uint8_t *p = cta->grid->cfg->kernel->prog->rt->san ? vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED) : NULL;
         if (p) return p;
-        vm_fault_at(w, i, l, 101, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
                     wr ? "write" : "read", n, (unsigned long long)a);
         return NULL;
     }
@@ -87,7 +87,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
         if (vm_arena_ok(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
         if (vm_arena_external(arena, a, n)) return (uint8_t *)(uintptr_t)a;
         if (wr && vm_arena_ok(arena, a, n, false)) {
-            vm_fault_at(w, i, l, 100, "write of %u bytes to read-only %s memory at 0x%llx", n,
+            vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "write of %u bytes to read-only %s memory at 0x%llx", n,
                         vm_shadow(arena, a) == VM_SH_CONST ? ".const" : ".param", (unsigned long long)a);
             return NULL;
         }
@@ -101,9 +101,9 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     where[0] = 0;
     if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
     else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
-                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->x);
+                  sp == VM_SP_SHARED ? cta->smem_full : sp == VM_SP_LOCAL ? w->local_stride : i->x);
     /* the GPU reports a shared address outside the window as an illegal instruction */
-    vm_fault_at(w, i, l, sp == VM_SP_SHARED ? 105 : 100, "out-of-bounds %s %s of %u bytes at address 0x%llx%s",
+    vm_fault_at(w, i, l, sp == VM_SP_SHARED ? PTXI_ILLEGAL_INSTRUCTION : PTXI_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%llx%s",
                 sp_name[i->sp], wr ? "write" : "read", n, (unsigned long long)a, where);
     return NULL;
 }
@@ -560,7 +560,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
                 uint32_t align = i->imm > 0 ? (uint32_t)i->imm : 8;
                 uint64_t at = ((uint64_t)w->lsp[l] + align - 1) & ~(uint64_t)(align - 1);
                 if (at + size > w->local_stride) {
-                    vm_fault_at(w, i, l, 100, "alloca of %llu bytes overflows the %u-byte stack",
+                    vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "alloca of %llu bytes overflows the %u-byte stack",
                                 (unsigned long long)size, w->local_stride);
                     return false;
                 }

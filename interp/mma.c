@@ -109,7 +109,7 @@ static void gather(const mma_rec *r, const uint8_t *fb, const vm_opnd *regs, int
 static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), 105, "%s needs the whole warp (active lanes 0x%08x)",
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "%s needs the whole warp (active lanes 0x%08x)",
                     r->sparse ? "mma.sp" : "mma.sync", m);
         return VM_EXT_FAULT;
     }
@@ -145,7 +145,7 @@ static int run_mma(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
 static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), 105, "%s needs the whole warp (active lanes 0x%08x)",
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "%s needs the whole warp (active lanes 0x%08x)",
                     r->kind == K_LDM ? "ldmatrix" : "stmatrix", m);
         return VM_EXT_FAULT;
     }

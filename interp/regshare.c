@@ -193,11 +193,19 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
         for (uint32_t k = 0; k < in->nopnds; k++) each_reg(&in->opnds[k], touch_at, &a);
         if (in->guard >= 0) touch(&s, (uint32_t)in->guard, i);
     }
-    /* a mul contracted into the add/sub that uses it (contract.c) reads its
-     * operands there: they live as long as the product */
+    /* a product (mul, div) contracted into the add/sub that uses it, maybe
+     * through negs (contract.c), has its operands read there: they live as
+     * long as the product and the negs of it (later negs first, for chains) */
+    for (uint32_t i = n; i-- > 0;) {
+        const ir_insn *in = &f->body[i].u.insn;
+        if (f->body[i].kind == IR_ST_INSN && in->op == IR_OP_NEG && in->nopnds == 2 &&
+            in->opnds[0].kind == IR_OPND_REG && in->opnds[1].kind == IR_OPND_REG && s.lo[in->opnds[0].reg] != UINT32_MAX)
+            touch(&s, in->opnds[1].reg, s.hi[in->opnds[0].reg]);
+    }
     for (uint32_t i = 0; i < n; i++) {
         const ir_insn *in = &f->body[i].u.insn;
-        if (f->body[i].kind != IR_ST_INSN || in->op != IR_OP_MUL || in->nopnds != 3 || in->opnds[0].kind != IR_OPND_REG)
+        if (f->body[i].kind != IR_ST_INSN || (in->op != IR_OP_MUL && in->op != IR_OP_DIV) || in->nopnds != 3 ||
+            in->opnds[0].kind != IR_OPND_REG)
             continue;
         for (uint32_t k = 1; k < 3; k++)
             if (in->opnds[k].kind == IR_OPND_REG) touch(&s, in->opnds[k].reg, s.hi[in->opnds[0].reg]);

@@ -170,11 +170,7 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     vm_grid *g = cta->grid;
     vm_runtime *rt = g->cfg->kernel->prog->rt;
     vm_arena *arena = rt->arena;
-    if (sp == VM_SP_GENERIC) {
-        if (a - vm_shared_win < VM_WIN_SIZE) a -= vm_shared_win, sp = VM_SP_SHARED;
-        else if (a - vm_local_win < VM_WIN_SIZE) a -= vm_local_win, sp = VM_SP_LOCAL;
-        else sp = VM_SP_GLOBAL;
-    }
+    if (sp == VM_SP_GENERIC) sp = vm_generic_space(&a);
     if (why == VM_SAN_OOB && sp == VM_SP_SHARED && cta->san) {   /* racecheck: every shared access comes here */
         uint8_t *p = vm_san_shared(w, i, lane, a, n, wr);
         if (p) return p;

@@ -1,13 +1,13 @@
-/* sched.c — scheduling: lane groups within a warp (smallest PC first), call
- * frames, barriers, warps within a CTA, and CTAs over a pool of host threads.
- * Also the fault report every bad access or trap ends in. */
+/* sched.c — scheduling: lane groups within a warp (smallest PC first), warps
+ * within a CTA, and CTAs over the host threads of the pool (pool.c). Calls and
+ * frames are in call.c, barriers in barrier.c, the fault report in fault.c. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "pool.h"
 #include "sanitize.h"
 #include "warp.h"
 
@@ -20,83 +20,7 @@ double vm_now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ---- faults ---- */
-
-const vm_func *vm_func_of(const vm_warp *w, const vm_insn *i) {
-    for (uint32_t d = w->depth; d-- > 0;) {
-        const vm_func *f = w->frames[d].fn;
-        if (i >= f->code && i <= f->code + f->ncode) return f;
-    }
-    return w->frames[0].fn;
-}
-
-/* Appends one assert message line to f->asserts (the GPU prints all of them;
- * past VM_ASSERT_TEXT_MAX bytes further lines are dropped, as a GPU drops them
- * past its own buffer: gpu/jobs/fidelity/recorded/assert_many.count). */
-static void add_assert_line(vm_fault *f, const char *line) {
-    size_t n = strlen(line);
-    if (f->asserts_len + n + 1 > VM_ASSERT_TEXT_MAX) return;
-    char *p = realloc(f->asserts, f->asserts_len + n + 2);
-    if (!p) return;
-    memcpy(p + f->asserts_len, line, n);
-    p[f->asserts_len + n] = '\n';
-    p[f->asserts_len + n + 1] = 0;
-    f->asserts = p;
-    f->asserts_len += n + 1;
-}
-
-void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...) {
-    vm_cta *cta = w->cta;
-    vm_grid *g = cta->grid;
-    bool first = false;
-    pthread_mutex_lock(&g->lock);
-    if (status == 102 && (!g->status || g->status == 102)) {
-        /* every failed assert: one line each, as the GPU prints them */
-        char what[1024];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(what, sizeof what, fmt, ap);
-        va_end(ap);
-        add_assert_line(g->fault, what);
-    }
-    if (!g->status) {
-        first = true;
-        const vm_func *f = vm_func_of(w, i);
-        const vm_src *src = &f->src[i - f->code];
-        char what[512];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(what, sizeof what, fmt, ap);
-        va_end(ap);
-        char cu[300] = "";
-        const ir_module *m = f->prog->ir;
-        if (src->dbg.file)
-            for (uint32_t k = 0; k < m->nfiles; k++)
-                if (m->files[k].index == src->dbg.file) {
-                    snprintf(cu, sizeof cu, " (%s:%u)", m->files[k].name, src->dbg.line);
-                    break;
-                }
-        unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
-        if (status == 102)   /* assert: the message is the GPU's line, printed at the next flush */
-            snprintf(g->fault->msg, sizeof g->fault->msg, "%s\n", what);
-        else
-            snprintf(g->fault->msg, sizeof g->fault->msg,
-                 "ptxi: kernel '%s': %s\n  at %s:%u:%u%s in %s\n  block (%u,%u,%u), thread (%u,%u,%u)",
-                 g->cfg->kernel->ir->name, what, f->prog->path ? f->prog->path : "<ptx>", src->loc.line,
-                 src->loc.col, cu, f->ir->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % bx, t / bx % by,
-                 t / (bx * by));
-        g->fault->status = status;
-        g->status = status;
-    }
-    pthread_mutex_unlock(&g->lock);
-    vm_runtime *rt = g->cfg->kernel->prog->rt;
-    if (first && rt && rt->dbg_fault) rt->dbg_fault(rt->dbg_ctx, w, i, lane, status, g->fault->msg);
-    /* A failed assert ends its thread; the others run on, so what they print
-     * and their own asserts come out as on a GPU. Every other fault stops the grid. */
-    if (status != 102 || (rt && rt->dbg_fault)) atomic_store(&g->stop, 1);
-}
-
-/* ---- lane groups and frames ---- */
+/* ---- lane groups ---- */
 
 /* Independent thread scheduling: a group that spins (time slice over, or
  * nanosleep) lets the other groups of its warp run first, so a lane waiting
@@ -186,161 +110,6 @@ bool vm_reschedule(vm_warp *w) {
     }
 }
 
-int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret) {
-    if (w->depth == w->cap) {
-        uint32_t nc = w->cap ? w->cap * 2 : 8;
-        if (nc > 4096) return -1;
-        vm_frame *nf = realloc(w->frames, nc * sizeof *nf);
-        if (!nf) return -1;
-        w->frames = nf;
-        w->cap = nc;
-    }
-    uint8_t *fb = aligned_alloc(64, (fn->frame_size + 63) & ~63u);
-    if (!fb) return -1;
-    memcpy(fb, fn->frame_init, fn->frame_size);
-    uint32_t base = 0, align = fn->local_align ? fn->local_align : 1;
-    for (int l = 0; l < VM_LANES; l++)
-        if (lanes >> l & 1 && w->lsp[l] > base) base = w->lsp[l];
-    base = (base + align - 1) & ~(align - 1);
-    if ((uint64_t)base + fn->local_size > w->local_stride) { free(fb); return -2; }
-    for (int l = 0; l < VM_LANES; l++)
-        if (lanes >> l & 1) {
-            w->lpc[l] = fn->code;
-            w->lsp[l] = base + fn->local_size;
-        }
-    w->frames[w->depth++] = (vm_frame){fn, fb, ret, call, lanes, 0, base, w->cta->grid->cfg->params};
-    return 0;
-}
-
-/* ---- barriers ---- */
-
-static uint32_t live_threads(const vm_cta *cta) {
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < cta->nwarps; k++)
-        n += (uint32_t)__builtin_popcount(cta->warps[k].present & ~cta->warps[k].exited);
-    return n;
-}
-
-/* Releases barrier b if every thread it waits for has arrived. */
-static void check_barrier(vm_cta *cta, unsigned b) {
-    vm_barrier *bar = &cta->bars[b];
-    if (!bar->arrived) return;
-    uint32_t need = bar->expected ? bar->expected : live_threads(cta);
-    if (bar->arrived < need) return;
-    for (uint32_t k = 0; k < cta->nwarps; k++) {
-        vm_warp *w = &cta->warps[k];
-        uint32_t lanes = w->barwait[b];
-        if (!lanes) continue;
-        if (bar->redop) {
-            /* bar.red: the result goes to each waiting lane's destination */
-            uint32_t res = bar->redop == 1 ? bar->red : bar->redop == 2 ? (bar->red == bar->arrived) : (bar->red != 0);
-            vm_frame *f = &w->frames[w->depth - 1];
-            for (int l = 0; l < VM_LANES; l++) {
-                const vm_insn *bi = w->lpc[l] - 1;
-                if (!(lanes >> l & 1) || bi->op != VM_BAR_RED) continue;
-                if (bi->sz == 1) ((uint32_t *)(f->fb + bi->d))[l] = res;
-                else *(uint32_t *)(f->fb + bi->d) = (*(uint32_t *)(f->fb + bi->d) & ~(1u << l)) | (res << l);
-            }
-        }
-        w->blocked &= ~lanes;
-        w->barwait[b] = 0;
-        /* A suspended warp resumes from its lanes' positions (it stopped at
-         * the barrier itself); a running one picks them up at its next merge. */
-        if (w->state == VM_W_BLOCKED) vm_reschedule(w);
-    }
-    *bar = (vm_barrier){0};
-    if (cta->san) vm_san_bar_done(cta, b);
-}
-
-/* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
- * b = thread count (when VM_F_SIGNED set), c = predicate for bar.red;
- * x = 1 for arrive-only, redop in sz (1 popc, 2 and, 3 or). */
-int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
-    vm_cta *cta = w->cta;
-    uint8_t *fb = w->frames[w->depth - 1].fb;
-    int l0 = __builtin_ctz(m);
-    uint32_t id = ((uint32_t *)(fb + i->a))[l0];
-    if (id >= 16) { vm_fault_at(w, i, l0, 105, "barrier id %u out of range (0..15)", id); return -1; }
-    vm_barrier *bar = &cta->bars[id];
-    uint32_t count = i->flags & VM_F_SIGNED ? ((uint32_t *)(fb + i->b))[l0] : 0;
-    if (cta->san) count = vm_san_bar(w, i, m, id, count);
-    if (count && (count % 32 || count > cta->nthreads + 31)) {
-        vm_fault_at(w, i, l0, 105, "barrier thread count %u is not a multiple of 32 within the block", count);
-        return -1;
-    }
-    if (count) bar->expected = count;
-    if (i->op == VM_BAR_RED) {
-        uint32_t p = *(uint32_t *)(fb + i->c) ^ (uint32_t)i->imm;
-        bar->redop = i->sz;
-        bar->red += (uint32_t)__builtin_popcount(p & m);
-    }
-    bar->arrived += (uint32_t)__builtin_popcount(m);
-    vm_set_lpc(w, w->mask, i + 1);
-    if (!(i->x & 1)) {
-        w->blocked |= m;
-        w->barwait[id] |= m;
-    }
-    check_barrier(cta, id);
-    return 0;
-}
-
-/* ---- calls ---- */
-
-static vm_func *func_from_addr(vm_program *p, uint64_t a) {
-    for (uint32_t k = 0; k < p->nfuncs; k++)
-        if (p->funcs[k].fnaddr == a) return &p->funcs[k];
-    return NULL;
-}
-
-int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes);
-
-int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
-    const vm_callinfo *ci = i->p;
-    vm_frame *fr = &w->frames[w->depth - 1];
-    for (int l = 0; l < VM_LANES; l++)
-        if ((w->mask & ~m) >> l & 1) w->lpc[l] = i + 1;
-    if (!m) return 0;
-    vm_func *callee = ci->callee;
-    uint32_t lanes = m;
-    if (!callee) {
-        const uint64_t *fp = (const uint64_t *)(fr->fb + ci->fptr);
-        int l0 = __builtin_ctz(m);
-        callee = func_from_addr(fr->fn->prog, fp[l0]);
-        if (!callee) {
-            vm_fault_at(w, i, l0, 105, "indirect call through 0x%llx, which is not a function address",
-                        (unsigned long long)fp[l0]);
-            return -1;
-        }
-        lanes = 0;
-        for (int l = 0; l < VM_LANES; l++)
-            if (m >> l & 1 && fp[l] == fp[l0]) lanes |= 1u << l;
-        for (int l = 0; l < VM_LANES; l++)   /* lanes calling elsewhere call after this group returns */
-            if ((m & ~lanes) >> l & 1) w->lpc[l] = i;
-    }
-    if (!callee->ir->has_body) {
-        int r = vm_builtin_call(w, i, callee, lanes);
-        if (r < 0) return -1;
-        for (int l = 0; l < VM_LANES; l++)
-            if (lanes >> l & 1) w->lpc[l] = i + 1;
-        return 0;
-    }
-    int r = vm_push_frame(w, callee, lanes, i, i + 1);
-    if (r < 0) {
-        /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
-        vm_fault_at(w, i, __builtin_ctz(lanes), 100, r == -2 ? "call to '%s' overflows the per-thread stack"
-                                                              : "call to '%s' nests too deeply", callee->ir->name);
-        return -1;
-    }
-    vm_frame *nf = &w->frames[w->depth - 1], *caller = &w->frames[w->depth - 2];
-    for (uint32_t k = 0; k < ci->nargs && k < callee->ir->nparams; k++) {
-        uint32_t sz = ci->argsize[k];
-        for (int l = 0; l < VM_LANES; l++)
-            if (lanes >> l & 1)
-                memcpy(nf->fb + callee->param_off[k] + (size_t)l * sz, caller->fb + ci->argoff[k] + (size_t)l * sz, sz);
-    }
-    return 0;
-}
-
 /* ---- CTAs ---- */
 
 /* Per-warp state that is the same for every CTA of the launch (thread ids,
@@ -411,38 +180,6 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     return 0;
 }
 
-static void report_deadlock(vm_cta *cta) {
-    for (uint32_t k = 0; k < cta->nwarps; k++) {
-        vm_warp *w = &cta->warps[k];
-        uint32_t waiting = w->blocked & ~w->exited;
-        if (!waiting) continue;
-        int l = __builtin_ctz(waiting);
-        unsigned b = 0;
-        while (b < 16 && !(w->barwait[b] >> l & 1)) b++;
-        const vm_insn *at = w->lpc[l] - (b < 16 ? 1 : 0);
-        if (b < 16) {
-            vm_barrier *bar = &cta->bars[b];
-            uint32_t need = bar->expected ? bar->expected : live_threads(cta);
-            /* name the first thread that is neither exited nor waiting here */
-            int mw = -1, ml = -1;
-            for (uint32_t q = 0; q < cta->nwarps && mw < 0; q++) {
-                uint32_t miss = cta->warps[q].present & ~cta->warps[q].exited & ~cta->warps[q].barwait[b];
-                if (miss) mw = (int)q, ml = __builtin_ctz(miss);
-            }
-            char who[96] = "";
-            if (mw >= 0) {
-                unsigned t = (unsigned)mw * VM_LANES + (unsigned)ml, bx = cta->grid->cfg->block[0],
-                         by = cta->grid->cfg->block[1];
-                snprintf(who, sizeof who, "; thread (%u,%u,%u) never arrives", t % bx, t / bx % by, t / (bx * by));
-            }
-            vm_fault_at(w, at, l, 107, "barrier %u deadlock: %u of %u threads arrived%s", b, bar->arrived, need, who);
-        } else {
-            vm_fault_at(w, at, l, 107, "warp collective waits for lanes that never arrive");
-        }
-        return;
-    }
-}
-
 /* Runs one CTA's warps round robin until all are done. */
 /* One round: every runnable warp of the CTA runs until it yields. */
 enum { ROUND_DONE, ROUND_RAN, ROUND_IDLE, ROUND_FAULT };
@@ -474,9 +211,9 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             done++;
         }
         if (w->exited != exited)   /* exited threads no longer count toward barriers */
-            for (unsigned b = 0; b < 16; b++) check_barrier(cta, b);
+            for (unsigned b = 0; b < 16; b++) vm_check_barrier(cta, b);
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
-            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), 104, "watchdog: the launch ran longer than %.3g s",
+            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT, "watchdog: the launch ran longer than %.3g s",
                         g->cfg->timeout_s);
             return ROUND_FAULT;
         }
@@ -485,7 +222,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
     if (sleeping) *waits = true;
     if (ran || sleeping) return ran ? ROUND_RAN : ROUND_IDLE;
     /* nothing can run and nothing sleeps: the waits can never be satisfied */
-    report_deadlock(cta);
+    vm_report_deadlock(cta);
     return ROUND_FAULT;
 }
 
@@ -507,7 +244,6 @@ typedef struct worker {
     bool *allocated, *live;
     vm_cluster *clusters;       /* one per group of csize slots (with clusters) */
     uint64_t take, took;        /* CTAs [take, took) are this worker's, not yet admitted */
-    pthread_t th;
 } worker;
 
 static void free_cta(vm_cta *cta) {
@@ -546,8 +282,8 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
 static void out_of_memory(vm_grid *g) {
     pthread_mutex_lock(&g->lock);
     if (!g->status) {
-        g->status = 2;
-        g->fault->status = 2;
+        g->status = PTXI_OUT_OF_MEMORY;
+        g->fault->status = PTXI_OUT_OF_MEMORY;
         snprintf(g->fault->msg, sizeof g->fault->msg, "ptxi: out of host memory for a CTA");
     }
     pthread_mutex_unlock(&g->lock);
@@ -638,94 +374,6 @@ end:
     }
     return NULL;
 }
-
-/* ---- the host threads ----
- * Launches reuse one pool of host threads, started as launches first ask for
- * them and kept, idle on a condition variable, until the process ends: a
- * launch then costs no thread creation, and its workers start together. The
- * launching thread runs worker 0 itself. A launch that finds the pool busy
- * (another host thread is launching) starts threads of its own, as does one
- * that cannot grow the pool. After fork() the child starts afresh. */
-enum { POOL_MAX = 1024 };
-
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
-    pthread_t th[POOL_MAX];
-    unsigned nth;               /* threads started */
-    worker *ws;                 /* the job: workers 1..n-1 */
-    unsigned n, next, running;
-    bool busy, quit;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
-
-static void *pool_main(void *arg) {
-    (void)arg;
-    pthread_mutex_lock(&pool.lock);
-    for (;;) {
-        while (!pool.quit && pool.next >= pool.n) pthread_cond_wait(&pool.go, &pool.lock);
-        if (pool.quit) break;
-        worker *wk = &pool.ws[pool.next++];
-        pthread_mutex_unlock(&pool.lock);
-        worker_main(wk);
-        pthread_mutex_lock(&pool.lock);
-        if (--pool.running == 0) pthread_cond_signal(&pool.done);
-    }
-    pthread_mutex_unlock(&pool.lock);
-    return NULL;
-}
-
-static void pool_after_fork(void) {
-    pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.go, NULL);
-    pthread_cond_init(&pool.done, NULL);
-    pool.nth = pool.n = pool.next = pool.running = 0;
-    pool.ws = NULL;
-    pool.busy = pool.quit = false;
-}
-
-static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
-
-/* The pool's threads end with the process (or when the library is unloaded). */
-__attribute__((destructor)) static void pool_stop(void) {
-    pthread_mutex_lock(&pool.lock);
-    if (pool.busy) { pthread_mutex_unlock(&pool.lock); return; }
-    pool.quit = true;
-    pthread_cond_broadcast(&pool.go);
-    unsigned nth = pool.nth;
-    pthread_mutex_unlock(&pool.lock);
-    for (unsigned k = 0; k < nth; k++) pthread_join(pool.th[k], NULL);
-}
-
-/* Runs ws[0..n-1] on n host threads, the caller's among them. */
-static void run_workers(worker *ws, unsigned n) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, pool_atfork);
-    pthread_mutex_lock(&pool.lock);
-    bool mine = !pool.busy && !pool.quit && n - 1 <= POOL_MAX;
-    while (mine && pool.nth < n - 1)
-        if (pthread_create(&pool.th[pool.nth], NULL, pool_main, NULL) == 0) pool.nth++;
-        else mine = false;
-    if (mine) {
-        pool.busy = true;
-        pool.ws = ws, pool.n = n, pool.next = 1, pool.running = n - 1;
-        pthread_cond_broadcast(&pool.go);
-    }
-    pthread_mutex_unlock(&pool.lock);
-    if (!mine) {   /* workers that get no thread run here, after the others started */
-        unsigned made = 1;
-        while (made < n && pthread_create(&ws[made].th, NULL, worker_main, &ws[made]) == 0) made++;
-        for (unsigned k = made; k < n; k++) worker_main(&ws[k]);
-        worker_main(&ws[0]);
-        for (unsigned k = 1; k < made; k++) pthread_join(ws[k].th, NULL);
-        return;
-    }
-    worker_main(&ws[0]);
-    pthread_mutex_lock(&pool.lock);
-    while (pool.running) pthread_cond_wait(&pool.done, &pool.lock);
-    pool.ws = NULL, pool.n = pool.next = 0, pool.busy = false;
-    pthread_mutex_unlock(&pool.lock);
-}
-
 int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     vm_grid g;
     memset(&g, 0, sizeof g);
@@ -753,7 +401,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     g.chunk *= g.csize;
     worker *ws = calloc(n, sizeof *ws);
     int rc = 0;
-    if (!ws) rc = 2;
+    if (!ws) rc = PTXI_OUT_OF_MEMORY;
     unsigned slots = cfg->resident ? cfg->resident : 8;
     if (g.csize > 1) slots = (slots + g.csize - 1) / g.csize * g.csize;
     /* A cooperative grid is split evenly (in whole clusters) between the host
@@ -768,16 +416,16 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         }
         ws[k].g = &g;
         ws[k].nslots = slots;
-        if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = 2;
+        if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = PTXI_OUT_OF_MEMORY;
         ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta);   /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
         ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
         ws[k].live = calloc(slots, sizeof *ws[k].live);
-        if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = 2;
+        if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = PTXI_OUT_OF_MEMORY;
     }
     if (!rc) {
         if (n == 1) worker_main(&ws[0]);
-        else run_workers(ws, n);
+        else vm_pool_run(worker_main, ws, sizeof *ws, n);
     }
     for (unsigned k = 0; ws && k < n; k++) {
         for (unsigned s = 0; ws[k].allocated && s < ws[k].nslots; s++)

@@ -58,7 +58,7 @@ static const vm_texdesc *desc_at(vm_warp *w, const vm_insn *i, int l, uint64_t h
         const vm_texdesc *d = (const vm_texdesc *)(uintptr_t)h;
         if (d->magic == VM_TEX_MAGIC && (d->surface == surface || !surface)) return d;
     }
-    vm_fault_at(w, i, l, 100, "0x%llx is not a %s object", (unsigned long long)h, surface ? "surface" : "texture");
+    vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "0x%llx is not a %s object", (unsigned long long)h, surface ? "surface" : "texture");
     return NULL;
 }
 
@@ -68,7 +68,7 @@ static uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d
                         int64_t layer, unsigned n, bool wr) {
     uint64_t at = d->base + (uint64_t)xb + (uint64_t)y * d->pitch + (uint64_t)(z + layer) * d->slice;
     if (vm_arena_ok(arena_of(w), at, n, wr)) return (uint8_t *)(uintptr_t)at;
-    vm_fault_at(w, i, l, 100, "the memory behind a %s object is gone (element at 0x%llx)",
+    vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "the memory behind a %s object is gone (element at 0x%llx)",
                 d->surface ? "surface" : "texture", (unsigned long long)at);
     return NULL;
 }
@@ -410,7 +410,7 @@ static int run_surf(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         int64_t x = c.i[0], y = d->dims > 1 ? c.i[1] : 0, z = d->dims > 2 ? c.i[2] : 0;
         int64_t layer = d->layered ? c.layer : 0, nl = d->layers ? d->layers : 1;
         if (x % nbytes) {
-            vm_fault_at(w, i, l, 101, "misaligned surface %s of %u bytes at x = %lld bytes", st ? "write" : "read",
+            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned surface %s of %u bytes at x = %lld bytes", st ? "write" : "read",
                         nbytes, (long long)x);
             return VM_EXT_FAULT;
         }
@@ -418,7 +418,7 @@ static int run_surf(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         bool in = surf_coord(r->bmode, &xe, nx) && surf_coord(r->bmode, &y, d->h) && surf_coord(r->bmode, &z, d->d) &&
                   surf_coord(r->bmode, &layer, nl);
         if (!in && r->bmode == B_TRAP) {
-            vm_fault_at(w, i, l, 100, "out-of-bounds surface %s at (%lld bytes, %lld, %lld) of a %ux%ux%u surface",
+            vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "out-of-bounds surface %s at (%lld bytes, %lld, %lld) of a %ux%ux%u surface",
                         st ? "write" : "read", (long long)c.i[0], (long long)(d->dims > 1 ? c.i[1] : 0),
                         (long long)(d->dims > 2 ? c.i[2] : 0), d->w, d->h, d->d);
             return VM_EXT_FAULT;

@@ -13,6 +13,7 @@
 #include "alu.h"
 #include "ir.h"
 #include "mem.h"
+#include "ptxi.h"
 
 #define VM_LANES 32
 #define VM_FULL 0xffffffffu
@@ -72,6 +73,14 @@ enum {
 
 /* State spaces as the memory handlers see them. */
 enum { VM_SP_GLOBAL, VM_SP_SHARED, VM_SP_LOCAL, VM_SP_CONST, VM_SP_GENERIC, VM_SP_KPARAM, VM_SP_FPARAM };
+
+/* The state space a generic address falls in: VM_SP_SHARED or VM_SP_LOCAL,
+ * with *a made an address of that space (mem.h's windows), else VM_SP_GLOBAL. */
+static inline int vm_generic_space(uint64_t *a) {
+    if (*a - vm_shared_win < VM_WIN_SIZE) { *a -= vm_shared_win; return VM_SP_SHARED; }
+    if (*a - vm_local_win < VM_WIN_SIZE) { *a -= vm_local_win; return VM_SP_LOCAL; }
+    return VM_SP_GLOBAL;
+}
 
 /* Where an operand of a multi-operand instruction lives. */
 typedef struct vm_opnd {

@@ -154,10 +154,10 @@ const vm_func *vm_func_of(const vm_warp *w, const vm_insn *i);
 
 /* Records the first fault of the launch: status, message naming kernel, PTX
  * line, .loc line, block, thread (lane) — then stops the grid. */
-void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, int status, const char *fmt, ...)
+void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, ptxi_status status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Frame management (sched.c). */
+/* Frame management (call.c). */
 int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret);
 /* Chooses the next lane group: smallest PC first. Returns false when no lane
  * of the warp can run now (all exited or blocked). */
@@ -166,7 +166,7 @@ bool vm_reschedule(vm_warp *w);
 bool vm_yield_group(vm_warp *w, const vm_insn *at);
 
 
-/* Out-of-line parts of handlers (sched.c, collectives.c). Negative = fault recorded. */
+/* Out-of-line parts of handlers (call.c, barrier.c, collectives.c). Negative = fault recorded. */
 int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m);
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
 /* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
@@ -176,5 +176,9 @@ int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
 /* The special register an instruction reads (i->x = ir_sreg, i->sz = component) for lane l. */
 uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l);
+/* Releases named barrier b of the CTA if every thread it waits for has arrived (barrier.c). */
+void vm_check_barrier(vm_cta *cta, unsigned b);
+/* Records the fault of a CTA in which nothing can run: the first waiting warp's barrier or collective. */
+void vm_report_deadlock(vm_cta *cta);
 
 #endif

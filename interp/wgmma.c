@@ -91,7 +91,7 @@ static bool load_desc(vm_warp *wp, const vm_insn *i, uint64_t dv, bool trans, in
             uint32_t a = trans ? addr_of(&d, true, bit / 8, k) : addr_of(&d, false, mn, bit / 8);
             unsigned bytes = bits < 8 ? 1 : bits / 8;
             if ((uint64_t)a + bytes > cta->smem_full) {
-                vm_fault_at(wp, i, 0, 105,
+                vm_fault_at(wp, i, 0, PTXI_ILLEGAL_INSTRUCTION,
                             "wgmma.mma_async: matrix descriptor 0x%016llx reaches shared address 0x%x (the shared window holds %u bytes)",
                             (unsigned long long)dv, a, cta->smem_full);
                 return false;
@@ -126,11 +126,11 @@ static uint64_t negate(int t, uint64_t v) {
 static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const wg_rec *g = i->p;
     if (m != VM_FULL) {
-        vm_fault_at(wp, i, __builtin_ctz(m), 105, "wgmma.mma_async needs all 32 lanes of the warp (mask 0x%08x)", m);
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "wgmma.mma_async needs all 32 lanes of the warp (mask 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     if (g->early[0]) {
-        vm_fault_at(wp, i, 0, 105, "%s", g->early);
+        vm_fault_at(wp, i, 0, PTXI_ILLEGAL_INSTRUCTION, "%s", g->early);
         return VM_EXT_FAULT;
     }
     vm_mma_op o = g->op;
@@ -139,7 +139,7 @@ static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     /* A (16 x K), B as read (N x K), B (K x N), C and D (16 x N) */
     uint64_t *A = malloc(sizeof *A * (16 * K + 2 * (size_t)K * N + 2 * 16 * N));
     if (!A) {
-        vm_fault_at(wp, i, 0, 2, "out of memory");
+        vm_fault_at(wp, i, 0, PTXI_OUT_OF_MEMORY, "out of memory");
         return VM_EXT_FAULT;
     }
     uint64_t *Bn = A + 16 * K, *B = Bn + (size_t)K * N, *C = B + (size_t)K * N, *D = C + 16 * N;
@@ -198,7 +198,7 @@ static int run_sync(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     (void)fb;
     if (m != VM_FULL) {
         int k = ((const wg_rec *)i->p)->kind;
-        vm_fault_at(wp, i, __builtin_ctz(m), 105, "%s needs all 32 lanes of the warp (mask 0x%08x)",
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "%s needs all 32 lanes of the warp (mask 0x%08x)",
                     k == G_FENCE ? "wgmma.fence" : k == G_MAXNREG ? "setmaxnreg" : "wgmma.commit_group / wait_group", m);
         return VM_EXT_FAULT;
     }
@@ -213,11 +213,11 @@ static int run_elect(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     uint32_t mask = (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, first);
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1 && (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l) != mask) {
-            vm_fault_at(wp, i, l, 105, "elect.sync: lanes disagree on the member mask (0x%08x, 0x%08x)", mask, (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l));
+            vm_fault_at(wp, i, l, PTXI_ILLEGAL_INSTRUCTION, "elect.sync: lanes disagree on the member mask (0x%08x, 0x%08x)", mask, (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l));
             return VM_EXT_FAULT;
         }
     if ((m & mask) != mask) {
-        vm_fault_at(wp, i, first, 105, "elect.sync: lanes 0x%08x of the member mask 0x%08x do not execute it", mask & ~m, mask);
+        vm_fault_at(wp, i, first, PTXI_ILLEGAL_INSTRUCTION, "elect.sync: lanes 0x%08x of the member mask 0x%08x do not execute it", mask & ~m, mask);
         return VM_EXT_FAULT;
     }
     int leader = mask & m ? __builtin_ctz(mask & m) : -1;

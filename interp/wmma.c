@@ -113,7 +113,7 @@ static void gather(const uint8_t *fb, const vm_mma_op *o, int which, int t, cons
 static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const wmma_rec *w = i->p;
     if (m != VM_FULL) {
-        vm_fault_at(wp, i, __builtin_ctz(m), 105, "wmma.mma.sync needs all 32 lanes of the warp (mask 0x%08x)", m);
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "wmma.mma.sync needs all 32 lanes of the warp (mask 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     const vm_mma_op *o = &w->op;

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "async_impl.h"
 #include "alu_half.h"
 #include "debug.h"
 #include "exec_mem.h"
+#include "mbarrier.h"
 #include "numparse.h"
 
 /* ---- positions ---- */
@@ -206,11 +206,7 @@ static int find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, 
 
 /* Host bytes of n bytes at address a of space sp, as lane l of w sees it; NULL when not readable. */
 static uint8_t *host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n) {
-    if (sp == VM_SP_GENERIC) {
-        if (a - vm_shared_win < VM_WIN_SIZE) a -= vm_shared_win, sp = VM_SP_SHARED;
-        else if (a - vm_local_win < VM_WIN_SIZE) a -= vm_local_win, sp = VM_SP_LOCAL;
-        else sp = VM_SP_GLOBAL;
-    }
+    if (sp == VM_SP_GENERIC) sp = vm_generic_space(&a);
     switch (sp) {
     case VM_SP_SHARED: return w && a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
@@ -786,7 +782,7 @@ static void info_barriers(dbg *d) {
     if (!any) printf("No thread of block (%u,%u,%u) waits at a barrier.\n", c->ctaid[0], c->ctaid[1], c->ctaid[2]);
 }
 
-/* An mbarrier is its own 64-bit word in shared memory (async_impl.h). */
+/* An mbarrier is its own 64-bit word in shared memory (mbarrier.h). */
 static void info_mbarrier(dbg *d, const char *expr) {
     char desc[200], err[300];
     const uint8_t *p = dbg_address(d, expr, 8, desc, sizeof desc, err, sizeof err);

@@ -356,7 +356,7 @@ Test(cp_async, bulk_multicast_and_half_precision_reduction)
     expect_ok("mov.u64 %rd5, src;\n"
               "mbarrier.init.shared::cta.b64 [%r1], 1;\n"
               "mov.u16 %rs1, 1;\nmov.u16 %rs2, 2;\n"
-              /* a cluster of one block: mask bit 0 is this block */
+              /* a cluster of one block: mask bit 0 is this block, bit 1 names no CTA */
               "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r3+64], [%rd5], 16, [%r1], %rs2;\n"
               "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r3], [%rd5+16], 16, [%r1], %rs1;\n"
               "mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r1], 16;\n"

@@ -13,15 +13,16 @@
 
 /* Runs every recorded line but those of the kernels in `skip` (*runs: how
  * many); returns the number of output words that differ from the GPU's. */
-static unsigned run_recorded(int no_contract, const char *const *skip, unsigned *runs) {
+static unsigned run_recorded(const char *probes, const char *recorded, int no_contract, const char *const *skip,
+                             unsigned *runs) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1, .no_contract = no_contract}), PTXI_SUCCESS);
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_file(ctx, JOB "probes.ptx", &m), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_module_load_file(ctx, probes, &m), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     ptxi_dptr din, dout;
     cr_assert_eq(ptxi_mem_alloc(ctx, 64, &din), PTXI_SUCCESS);
     cr_assert_eq(ptxi_mem_alloc(ctx, 32, &dout), PTXI_SUCCESS);
-    FILE *f = fopen(JOB "recorded/contract.txt", "r");
+    FILE *f = fopen(recorded, "r");
     cr_assert(f);
     char name[16];
     unsigned bad = 0;
@@ -51,21 +52,34 @@ static unsigned run_recorded(int no_contract, const char *const *skip, unsigned 
     return bad;
 }
 
-/* Not contracted as ptxas does: neg of a product (k12: ptxas makes fma(-a, b, c))
- * and a mul operand redefined before the add (m5: ptxas reads the old value). */
-static const char *const unsupported[] = {"k12", "m5", NULL};
+/* Not contracted as ptxas does: a mul operand redefined before the add (m5:
+ * ptxas reads the old value). */
+static const char *const unsupported[] = {"m5", NULL};
+static const char *const none[] = {NULL};
+
+#define P1 JOB "probes.ptx", JOB "recorded/contract.txt"
+#define P2 JOB "probes2.ptx", JOB "recorded/contract2.txt"
 
 Test(contract, matches_gpu_bits) {
-    unsigned runs, bad = run_recorded(0, unsupported, &runs);
-    cr_assert_eq(runs, 20 * 16);
+    unsigned runs, bad = run_recorded(P1, 0, unsupported, &runs);
+    cr_assert_eq(runs, 21 * 16);
+    cr_assert_eq(bad, 0, "%u output words differ from the GPU's", bad);
+}
+
+/* div.full/div.approx.f32 end in a multiply by the reciprocal that ptxas fuses
+ * with an add/sub like a mul (d1-d10; by an immediate it multiplies by the
+ * rounded 1/b, d7); a neg of a product passes it on negated (n1-n7). */
+Test(contract, quotients_and_negs_match_gpu_bits) {
+    unsigned runs, bad = run_recorded(P2, 0, none, &runs);
+    cr_assert_eq(runs, 17 * 16);
     cr_assert_eq(bad, 0, "%u output words differ from the GPU's", bad);
 }
 
 /* Switched off, the mul is rounded on its own: many results then differ from
  * the GPU's (set 0 of every fused kernel is chosen so that they must). */
 Test(contract, off_rounds_the_product) {
-    unsigned runs, bad = run_recorded(1, unsupported, &runs);
-    cr_assert_eq(runs, 20 * 16);
+    unsigned runs, bad = run_recorded(P1, 1, unsupported, &runs);
+    cr_assert_eq(runs, 21 * 16);
     cr_assert_gt(bad, 50);
 }
 

@@ -1,4 +1,4 @@
-// Runs every kernel of probes.ptx (loaded with the driver API, so ptxas alone
+// Runs every kernel of a probe file (probes.ptx, probes2.ptx) (loaded with the driver API, so ptxas alone
 // decides what becomes an fma) on 16 input sets and prints one line per run:
 //   KERNEL  IN: 16 words  OUT: 8 words   (hex)
 // Set 0 is crafted so that a*b rounds (1+2^-12 squared); the rest are random.
@@ -27,15 +27,22 @@ int main(int argc, char **argv) {
     CK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CK(cuCtxSetCurrent(ctx));
     CK(cuModuleLoadData(&mod, ptx));
-    /* kind: 0 f32 inputs, 1 f64, 2 f16 */
-    static const struct { const char *name; int kind; } ks[] = {
-        {"k1", 0}, {"k2", 0}, {"k3", 0}, {"k3b", 0}, {"k4", 0}, {"k5", 0}, {"k6", 1}, {"k7", 2},
-        {"k8", 0}, {"k9", 0}, {"k10", 0}, {"k11", 0}, {"k12", 0}, {"k13", 0}, {"k14", 0},
-        {"m1", 0}, {"m2", 0}, {"m3", 0}, {"m4", 2}, {"m5", 0}, {"m6", 0}, {"m7", 1}};
+    /* every .entry of the file, in order; kind: 0 f32 inputs, 1 f64 (k6, m7 and names
+       ending in _64), 2 f16 (k7, m4) */
+    static struct { char name[32]; int kind; } ks[64];
+    size_t nk = 0;
+    for (const char *p = ptx; (p = strstr(p, ".entry ")) && nk < 64; p += 7) {
+        sscanf(p + 7, "%31[A-Za-z0-9_]", ks[nk].name);
+        const char *nm = ks[nk].name;
+        size_t len = strlen(nm);
+        ks[nk].kind = !strcmp(nm, "k6") || !strcmp(nm, "m7") || (len > 3 && !strcmp(nm + len - 3, "_64")) ? 1
+                    : !strcmp(nm, "k7") || !strcmp(nm, "m4") ? 2 : 0;
+        nk++;
+    }
     CUdeviceptr din, dout;
     CK(cuMemAlloc(&din, 64));
     CK(cuMemAlloc(&dout, 32));
-    for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
+    for (size_t k = 0; k < nk; k++) {
         CUfunction fn;
         CK(cuModuleGetFunction(&fn, mod, ks[k].name));
         for (int set = 0; set < 16; set++) {

@@ -1,0 +1,43 @@
+/* alu_run.c — the generic ALU handler: an instruction the fast paths do not
+ * cover runs its ALU function (alu.h) lane by lane, on operands read from and
+ * written to the frame by kind (predicate, 32- or 64-bit register, sink). */
+#include "warp.h"
+
+static inline uint64_t read_opnd(const uint8_t *fb, const vm_opnd *o, uint8_t bytes, int l) {
+    switch (o->kind) {
+    case VM_K_PRED: return (*(const uint32_t *)(fb + o->off) >> l) & 1;
+    case VM_K_R64: {
+        uint64_t v = ((const uint64_t *)(fb + o->off))[l];
+        return bytes && bytes < 8 ? v & ((1ull << (8 * bytes)) - 1) : v;
+    }
+    default: {
+        uint64_t v = ((const uint32_t *)(fb + o->off))[l];
+        return bytes && bytes < 4 ? v & ((1ull << (8 * bytes)) - 1) : v;
+    }
+    }
+}
+
+static inline void write_opnd(uint8_t *fb, const vm_opnd *o, int l, uint64_t v) {
+    switch (o->kind) {
+    case VM_K_PRED: {
+        uint32_t *p = (uint32_t *)(fb + o->off);
+        *p = (*p & ~(1u << l)) | ((uint32_t)(v & 1) << l);
+        break;
+    }
+    case VM_K_R64: ((uint64_t *)(fb + o->off))[l] = v; break;
+    case VM_K_SINK: break;
+    default: ((uint32_t *)(fb + o->off))[l] = (uint32_t)v; break;
+    }
+}
+
+/* The carry flag lives in a hidden per-frame register at the end of the frame. */
+void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
+    uint32_t *cc = (uint32_t *)(fb + w->frames[w->depth - 1].fn->frame_size - 4 * VM_LANES);
+    for (int l = 0; l < VM_LANES; l++)
+        if (m >> l & 1) {
+            uint64_t s[6], d[2] = {0, 0};
+            for (unsigned k = 0; k < a->op.ns; k++) s[k] = read_opnd(fb, &a->s[k], a->op.sbytes[k], l);
+            a->op.fn(&a->op, d, s, &cc[l]);
+            for (unsigned k = 0; k < a->op.nd; k++) write_opnd(fb, &a->d[k], l, d[k]);
+        }
+}

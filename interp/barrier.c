@@ -1,0 +1,109 @@
+/* barrier.c — the CTA's named barriers (bar.sync, bar.arrive, bar.red,
+ * barrier.sync): arrivals, release, and the report of a barrier that can never
+ * be released. */
+#include <string.h>
+
+#include "sanitize.h"
+#include "warp.h"
+
+static uint32_t live_threads(const vm_cta *cta) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < cta->nwarps; k++)
+        n += (uint32_t)__builtin_popcount(cta->warps[k].present & ~cta->warps[k].exited);
+    return n;
+}
+
+/* Releases barrier b if every thread it waits for has arrived. */
+void vm_check_barrier(vm_cta *cta, unsigned b) {
+    vm_barrier *bar = &cta->bars[b];
+    if (!bar->arrived) return;
+    uint32_t need = bar->expected ? bar->expected : live_threads(cta);
+    if (bar->arrived < need) return;
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        uint32_t lanes = w->barwait[b];
+        if (!lanes) continue;
+        if (bar->redop) {
+            /* bar.red: the result goes to each waiting lane's destination */
+            uint32_t res = bar->redop == 1 ? bar->red : bar->redop == 2 ? (bar->red == bar->arrived) : (bar->red != 0);
+            vm_frame *f = &w->frames[w->depth - 1];
+            for (int l = 0; l < VM_LANES; l++) {
+                const vm_insn *bi = w->lpc[l] - 1;
+                if (!(lanes >> l & 1) || bi->op != VM_BAR_RED) continue;
+                if (bi->sz == 1) ((uint32_t *)(f->fb + bi->d))[l] = res;
+                else *(uint32_t *)(f->fb + bi->d) = (*(uint32_t *)(f->fb + bi->d) & ~(1u << l)) | (res << l);
+            }
+        }
+        w->blocked &= ~lanes;
+        w->barwait[b] = 0;
+        /* A suspended warp resumes from its lanes' positions (it stopped at
+         * the barrier itself); a running one picks them up at its next merge. */
+        if (w->state == VM_W_BLOCKED) vm_reschedule(w);
+    }
+    *bar = (vm_barrier){0};
+    if (cta->san) vm_san_bar_done(cta, b);
+}
+
+/* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
+ * b = thread count (when VM_F_SIGNED set), c = predicate for bar.red;
+ * x = 1 for arrive-only, redop in sz (1 popc, 2 and, 3 or). */
+int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
+    vm_cta *cta = w->cta;
+    uint8_t *fb = w->frames[w->depth - 1].fb;
+    int l0 = __builtin_ctz(m);
+    uint32_t id = ((uint32_t *)(fb + i->a))[l0];
+    if (id >= 16) { vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier id %u out of range (0..15)", id); return -1; }
+    vm_barrier *bar = &cta->bars[id];
+    uint32_t count = i->flags & VM_F_SIGNED ? ((uint32_t *)(fb + i->b))[l0] : 0;
+    if (cta->san) count = vm_san_bar(w, i, m, id, count);
+    if (count && (count % 32 || count > cta->nthreads + 31)) {
+        vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier thread count %u is not a multiple of 32 within the block", count);
+        return -1;
+    }
+    if (count) bar->expected = count;
+    if (i->op == VM_BAR_RED) {
+        uint32_t p = *(uint32_t *)(fb + i->c) ^ (uint32_t)i->imm;
+        bar->redop = i->sz;
+        bar->red += (uint32_t)__builtin_popcount(p & m);
+    }
+    bar->arrived += (uint32_t)__builtin_popcount(m);
+    vm_set_lpc(w, w->mask, i + 1);
+    if (!(i->x & 1)) {
+        w->blocked |= m;
+        w->barwait[id] |= m;
+    }
+    vm_check_barrier(cta, id);
+    return 0;
+}
+
+void vm_report_deadlock(vm_cta *cta) {
+    for (uint32_t k = 0; k < cta->nwarps; k++) {
+        vm_warp *w = &cta->warps[k];
+        uint32_t waiting = w->blocked & ~w->exited;
+        if (!waiting) continue;
+        int l = __builtin_ctz(waiting);
+        unsigned b = 0;
+        while (b < 16 && !(w->barwait[b] >> l & 1)) b++;
+        const vm_insn *at = w->lpc[l] - (b < 16 ? 1 : 0);
+        if (b < 16) {
+            vm_barrier *bar = &cta->bars[b];
+            uint32_t need = bar->expected ? bar->expected : live_threads(cta);
+            /* name the first thread that is neither exited nor waiting here */
+            int mw = -1, ml = -1;
+            for (uint32_t q = 0; q < cta->nwarps && mw < 0; q++) {
+                uint32_t miss = cta->warps[q].present & ~cta->warps[q].exited & ~cta->warps[q].barwait[b];
+                if (miss) mw = (int)q, ml = __builtin_ctz(miss);
+            }
+            char who[96] = "";
+            if (mw >= 0) {
+                unsigned t = (unsigned)mw * VM_LANES + (unsigned)ml, bx = cta->grid->cfg->block[0],
+                         by = cta->grid->cfg->block[1];
+                snprintf(who, sizeof who, "; thread (%u,%u,%u) never arrives", t % bx, t / bx % by, t / (bx * by));
+            }
+            vm_fault_at(w, at, l, PTXI_BARRIER_DEADLOCK, "barrier %u deadlock: %u of %u threads arrived%s", b, bar->arrived, need, who);
+        } else {
+            vm_fault_at(w, at, l, PTXI_BARRIER_DEADLOCK, "warp collective waits for lanes that never arrive");
+        }
+        return;
+    }
+}
