@@ -223,13 +223,13 @@ void vm_race_report(vm_race_grid *g, vm_san *s) {
     for (size_t k = 0; text && k < g->n;) {
         const hazard *h0 = &g->h[k];
         char at[1024];
-        vm_san_at(func_of(p, h0->a), h0->a, at, sizeof at);
+        vm_san_at(func_of(p, h0->a), h0->a, at, sizeof at, NULL, 0);
         size_t len = (size_t)snprintf(text, cap, "%s: Race reported between %s access at %s",
                                       h0->sev == SEV_ERROR ? "Error" : "Warning", kind_name[h0->akind], at);
         size_t j = k;
         for (; j < g->n && g->h[j].a == h0->a && g->h[j].akind == h0->akind && g->h[j].sev == h0->sev; j++) {
             const hazard *h = &g->h[j];
-            vm_san_at(func_of(p, h->b), h->b, at, sizeof at);
+            vm_san_at(func_of(p, h->b), h->b, at, sizeof at, NULL, 0);
             char line[1200];
             int m = snprintf(line, sizeof line, "\n    and %s access at %s [%llu hazard%s]", kind_name[h->bkind], at,
                              (unsigned long long)h->count, h->count == 1 ? "" : "s");

@@ -48,8 +48,11 @@ const char *vm_san_num(uint64_t n, char buf[32]);
  * thread-private scratch (reads see zeros); NULL when n is too large. */
 uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t a, unsigned n, bool wr, int why);
 
-/* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it. */
-void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap);
+/* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it.
+ * Code inlined from a function (-lineinfo) is named as that function, and
+ * *frame (when not NULL) gets the caller's line, "\n        Device Frame: ...",
+ * for after the record's "by thread" line (else ""). */
+void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap, char *frame, size_t fcap);
 /* Prints one racecheck record (an error, or a warning) and counts it in hazards. */
 void vm_san_hazard(vm_san *s, const char *text, bool warning);
 

@@ -46,16 +46,16 @@ void vm_sync_cta_free(vm_sync_cta *s) {
 static void records(vm_cta *cta, uint32_t warp, const vm_insn *i, uint32_t lanes, const char *what) {
     const vm_launch_cfg *cfg = cta->grid->cfg;
     vm_san *s = cfg->kernel->prog->rt->san;
-    char at[1024], text[1400];
-    vm_san_at(vm_func_of(&cta->warps[warp], i), i, at, sizeof at);
+    char at[1024], frame[600], text[2200];
+    vm_san_at(vm_func_of(&cta->warps[warp], i), i, at, sizeof at, frame, sizeof frame);
     unsigned bx = cfg->block[0], by = cfg->block[1];
     for (int l = 0; l < VM_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         unsigned t = warp * VM_LANES + (unsigned)l;
         snprintf(text, sizeof text,
-                 "Barrier error detected. %s\n    at %s\n    by thread (%u,%u,%u) in block (%u,%u,%u)\n"
+                 "Barrier error detected. %s\n    at %s\n    by thread (%u,%u,%u) in block (%u,%u,%u)%s\n"
                  "    Saved host backtrace up to driver entry point at kernel launch time",
-                 what, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0], cta->ctaid[1], cta->ctaid[2]);
+                 what, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], frame);
         vm_san_record(s, text);
     }
 }
