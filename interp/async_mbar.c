@@ -142,6 +142,7 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     }
     if (flags & AS_F_DROP) exp -= count;
     *bar = mb_settle(pend - count, exp, tx, MB_PHASE(s));
+    if (w->cta->san && MB_PHASE(*bar) != MB_PHASE(s)) vm_san_bar_done(w->cta, VM_SAN_MBARRIER);
     mb_changed();
     return true;
 }
@@ -163,6 +164,7 @@ bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t
     int32_t tx = MB_TX(s);
     if (!mb_tx_add(w, i, l, sa, &tx, -(int64_t)bytes)) return false;
     *bar = mb_settle(MB_PEND(s), MB_EXP(s), tx, MB_PHASE(s));
+    if (w->cta->san && MB_PHASE(*bar) != MB_PHASE(s)) vm_san_bar_done(w->cta, VM_SAN_MBARRIER);
     mb_changed();
     return true;
 }

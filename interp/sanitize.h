@@ -65,8 +65,9 @@ void vm_san_cta_free(vm_cta *cta);
 /* Lanes m of w arrive at barrier id (bar.sync, barrier.sync, bar.arrive,
  * bar.red) with thread count `count` (0: all); returns the count to wait for. */
 uint32_t vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count);
-/* Barrier id of the CTA completed. */
+/* Barrier id of the CTA completed (VM_SAN_MBARRIER: a phase of an mbarrier). */
 void vm_san_bar_done(vm_cta *cta, unsigned id);
+#define VM_SAN_MBARRIER 16
 /* Lanes m of w execute bar.warp.sync with member mask `members`. */
 void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 /* racecheck: a shared access (offset a in the window, or a shared::cluster

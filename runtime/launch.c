@@ -221,9 +221,10 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     if (san_failed) {
         rc = PTXI_LAUNCH_FAILED;
         snprintf(fault.msg, sizeof fault.msg, "%s", ptxi_error_string(PTXI_LAUNCH_FAILED));
-    } else if (san && rc && rc != PTXI_ASSERT) {
+    } else if (san && rc && rc != PTXI_ASSERT && san->tool != VM_SAN_RACECHECK && san->tool != VM_SAN_SYNCCHECK) {
         /* a fault memcheck has no record kind for yet (a bad free, a trap, a
-         * deadlock): ptxi's own report, counted as an error */
+         * deadlock): ptxi's own report, counted as an error (racecheck and
+         * synccheck report none: the program sees the error) */
         vm_san_record(san, fault.msg);
     }
     double seconds = vm_now() - t0;

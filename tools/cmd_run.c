@@ -91,6 +91,7 @@ done:
     if (san) {
         uint64_t hazards[2] = {atomic_load(&san->hazards[0]), atomic_load(&san->hazards[1])};
         char line[160];
+        if (rc) printf("========= Target application returned an error\n");
         vm_san_summary(san->tool, atomic_load(&san->errors), hazards, line, sizeof line);
         printf("========= %s\n", line);
     }

@@ -100,6 +100,7 @@ int cmd_sanitize(int argc, char **argv) {
     hazards[0] = strtoull(e, &e, 10);
     hazards[1] = strtoull(e, NULL, 10);
     char line[160];
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
     vm_san_summary(vm_san_tool(tool), errors, hazards, line, sizeof line);
     printf("========= %s\n", line);
     fflush(stdout);
