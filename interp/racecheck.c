@@ -1,20 +1,21 @@
 /* racecheck.c — `ptxi sanitize --tool racecheck`: shared-memory hazards between
  * threads of a CTA that no barrier orders, reported as compute-sanitizer's
- * racecheck reports them (its analysis mode, the default).
+ * racecheck reports them (its analysis mode, the default; the rules are in
+ * tools/SANITIZER.md).
  *
  * Under racecheck every CTA's smem_size reads 0 (smem_full holds the size), so
  * every shared access misses the handlers' fast paths and reaches
- * vm_san_access, which hands it here. Each byte of shared memory remembers its
- * last write and its last read: who (thread), where (instruction) and when (the
- * CTA's barrier phase, and the warp's __syncwarp phase). An access conflicts
- * with a remembered one of another thread of the same phase when one of the
- * two writes: read after write, write after read, write after write. Each
- * conflicting access counts one hazard for its pair of instructions (earlier
- * access first); at the end of the launch every pair is one record with its
- * count, records with the same first access printed together as
- * compute-sanitizer prints them. Threads of different warps make an error;
- * threads of one warp a warning (lanes of a warp do not run in lockstep since
- * Volta, but code written for warps that did is common). */
+ * vm_san_access, which hands it here. The accesses of a barrier phase are
+ * logged, each with its warp's count of shared-access instructions so far (its
+ * tick); when the phase ends they are replayed in the order warps running in
+ * lockstep would make them — by tick, then warp, then lane — as the GPU
+ * interleaves its warps, where ptxi runs one warp until it waits. In the
+ * replay each byte of shared memory remembers its last write (and the value
+ * written) and its last read since: who, where, and in which phase (the CTA's
+ * barrier count, the warp's __syncwarp count). An access conflicts with a
+ * remembered one of another thread of the same phase when one of the two
+ * writes; each byte of each conflicting access counts one hazard for its pair
+ * of instructions. At the end of the launch every pair is one record. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,29 @@ typedef struct acc {
 
 typedef struct cell {
     acc w, r;                  /* last write, last read since that write */
+    uint8_t wval;              /* the byte that write stored */
+    bool wknown;               /* ... when known */
 } cell;
+
+/* One access of the phase, as logged. */
+typedef struct logged {
+    const vm_insn *i;
+    uint32_t tick;             /* the warp's shared-access instructions before this one */
+    uint32_t seq;              /* position in the log (the replay keeps lane order) */
+    uint32_t tid, wphase, addr;
+    uint16_t n;
+    uint8_t wr, known;
+    uint8_t val[16];           /* a write's bytes (the first 16), when known */
+} logged;
+
+/* Where each warp is in the phase: its tick, and the instruction and lane of
+ * its last access (a lane not above the last, or another instruction, starts
+ * a new tick). */
+typedef struct wpos {
+    const vm_insn *i;
+    uint32_t tick;
+    int lane;
+} wpos;
 
 struct vm_race_cta {
     cell *sh;                  /* one per byte of shared memory */
@@ -40,7 +63,14 @@ struct vm_race_cta {
     uint32_t phase;            /* barriers completed */
     uint32_t nwarps;
     uint32_t *wphase;          /* per warp: __syncwarp()s completed */
+    wpos *pos;                 /* per warp */
+    logged *log;
+    size_t nlog, caplog;
 };
+
+/* Accesses logged at most before a phase is replayed early (order across the
+ * cut is then ptxi's). */
+#define LOG_MAX ((size_t)1 << 20)
 
 enum { RD, WR };
 enum { SEV_ERROR, SEV_WARNING };
@@ -91,15 +121,18 @@ vm_race_cta *vm_race_cta_begin(vm_race_cta *r, vm_cta *cta) {
         r->nwarps = cta->nwarps;
         r->sh = calloc(r->size ? r->size : 1, sizeof *r->sh);
         r->wphase = calloc(r->nwarps ? r->nwarps : 1, sizeof *r->wphase);
-        if (!r->sh || !r->wphase) {
+        r->pos = calloc(r->nwarps ? r->nwarps : 1, sizeof *r->pos);
+        if (!r->sh || !r->wphase || !r->pos) {
             vm_race_cta_free(r);
             return NULL;
         }
     } else {
         memset(r->sh, 0, (size_t)r->size * sizeof *r->sh);
         memset(r->wphase, 0, r->nwarps * sizeof *r->wphase);
+        memset(r->pos, 0, r->nwarps * sizeof *r->pos);
     }
     r->phase = 0;
+    r->nlog = 0;
     return r;
 }
 
@@ -107,11 +140,9 @@ void vm_race_cta_free(vm_race_cta *r) {
     if (!r) return;
     free(r->sh);
     free(r->wphase);
+    free(r->pos);
+    free(r->log);
     free(r);
-}
-
-void vm_race_barrier(vm_race_cta *r) {
-    if (r) r->phase++;
 }
 
 void vm_race_warp_sync(vm_race_cta *r, uint32_t warp) {
@@ -175,28 +206,80 @@ static void count(vm_race_grid *g, const found *f, int nf) {
     pthread_mutex_unlock(&g->lock);
 }
 
-void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_insn *i, int lane, uint32_t a,
-                    unsigned n, bool wr, const uint8_t *val) {
-    if (!r || !g || (uint64_t)a + n > r->size) return;
-    acc now = {i, w->id * VM_LANES + (uint32_t)lane, r->phase, r->wphase[w->id]};
-    const uint8_t *mem = w->cta->smem + a;
+/* One access of the replay against the shadow. */
+static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
+    acc now = {e->i, e->tid, r->phase, e->wphase};
     found f[8];
     int nf = 0;
     uint8_t sev;
-    for (unsigned b = 0; b < n; b++) {
-        cell *c = &r->sh[a + b];
-        if (!wr) {
+    for (unsigned b = 0; b < e->n; b++) {
+        cell *c = &r->sh[e->addr + b];
+        if (!e->wr) {
             if (concurrent(&c->w, &now, &sev)) note(g, f, &nf, &c->w, WR, &now, RD, sev);
             c->r = now;
             continue;
         }
         if (concurrent(&c->r, &now, &sev)) note(g, f, &nf, &c->r, RD, &now, WR, sev);
         /* a write of the value the byte holds changes nothing: no hazard */
-        if ((!val || val[b] != mem[b]) && concurrent(&c->w, &now, &sev)) note(g, f, &nf, &c->w, WR, &now, WR, sev);
+        bool known = e->known && b < sizeof e->val;
+        if ((!known || !c->wknown || e->val[b] != c->wval) && concurrent(&c->w, &now, &sev))
+            note(g, f, &nf, &c->w, WR, &now, WR, sev);
         c->w = now;
+        c->wval = known ? e->val[b] : 0;
+        c->wknown = known;
         c->r.i = NULL;
     }
     if (nf) count(g, f, nf);
+}
+
+static int by_tick(const void *x, const void *y) {
+    const logged *a = x, *b = y;
+    if (a->tick != b->tick) return a->tick < b->tick ? -1 : 1;
+    if (a->tid / VM_LANES != b->tid / VM_LANES) return a->tid / VM_LANES < b->tid / VM_LANES ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Replays the phase's log in lockstep order. */
+static void replay(vm_race_grid *g, vm_race_cta *r) {
+    if (!r || !r->nlog) return;
+    qsort(r->log, r->nlog, sizeof *r->log, by_tick);
+    for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->log[k]);
+    r->nlog = 0;
+    memset(r->pos, 0, r->nwarps * sizeof *r->pos);
+}
+
+void vm_race_barrier(vm_race_grid *g, vm_race_cta *r) {
+    if (!r) return;
+    replay(g, r);
+    r->phase++;
+}
+
+void vm_race_cta_end(vm_race_grid *g, vm_race_cta *r) { replay(g, r); }
+
+void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_insn *i, int lane, uint32_t a,
+                    unsigned n, bool wr, const uint8_t *val) {
+    if (!r || !g || (uint64_t)a + n > r->size) return;
+    if (r->nlog == r->caplog) {
+        if (r->nlog >= LOG_MAX) replay(g, r);
+        else {
+            size_t nc = r->caplog ? 2 * r->caplog : 1024;
+            logged *nl = realloc(r->log, nc * sizeof *nl);
+            if (!nl) return;
+            r->log = nl;
+            r->caplog = nc;
+        }
+    }
+    wpos *p = &r->pos[w->id];
+    if (p->i != i || lane <= p->lane) {
+        if (p->i) p->tick++;
+        p->i = i;
+    }
+    p->lane = lane;
+    logged *e = &r->log[r->nlog];
+    *e = (logged){i, p->tick, (uint32_t)r->nlog, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a,
+                  (uint16_t)n, wr, val != NULL, {0}};
+    if (val) memcpy(e->val, val, n < sizeof e->val ? n : sizeof e->val);
+    r->nlog++;
 }
 
 /* ---- the report ---- */

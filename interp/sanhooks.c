@@ -23,6 +23,7 @@ void vm_san_launch_end(vm_grid *g) {
 
 void vm_san_cta_begin(vm_cta *cta) {
     if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
+        vm_race_cta_end(cta->grid->san, cta->san);   /* the slot's previous CTA */
         cta->san = vm_race_cta_begin(cta->san, cta);
         /* every shared access takes the checked path (vm_san_shared) */
         cta->smem_size = 0;
@@ -32,8 +33,11 @@ void vm_san_cta_begin(vm_cta *cta) {
 }
 
 void vm_san_cta_free(vm_cta *cta) {
-    if (tool_of(cta->grid) == VM_SAN_RACECHECK) vm_race_cta_free(cta->san);
-    else vm_sync_cta_free(cta->san);
+    if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
+        vm_race_cta_end(cta->grid->san, cta->san);
+        vm_race_cta_free(cta->san);
+    } else
+        vm_sync_cta_free(cta->san);
     cta->san = NULL;
 }
 
@@ -43,7 +47,7 @@ uint32_t vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint3
 }
 
 void vm_san_bar_done(vm_cta *cta, unsigned id) {
-    if (tool_of(cta->grid) == VM_SAN_RACECHECK) vm_race_barrier(cta->san);
+    if (tool_of(cta->grid) == VM_SAN_RACECHECK) vm_race_barrier(cta->grid->san, cta->san);
     else vm_sync_bar_done(cta->san, id);
 }
 
