@@ -41,7 +41,6 @@ typedef struct cell {
 typedef struct logged {
     const vm_insn *i;
     uint32_t tick;             /* the warp's shared-access instructions before this one */
-    uint32_t seq;              /* position in the log (the replay keeps lane order) */
     uint32_t tid, wphase, addr;
     uint16_t n;
     uint8_t wr, known;
@@ -64,8 +63,9 @@ struct vm_race_cta {
     uint32_t nwarps;
     uint32_t *wphase;          /* per warp: __syncwarp()s completed */
     wpos *pos;                 /* per warp */
-    logged *log;
-    size_t nlog, caplog;
+    logged *log, *sorted;      /* the phase's accesses; the replay's order */
+    size_t nlog, caplog, capsorted;
+    size_t *bucket, capkeys;   /* the replay's counting sort */
 };
 
 /* Accesses logged at most before a phase is replayed early (order across the
@@ -142,6 +142,8 @@ void vm_race_cta_free(vm_race_cta *r) {
     free(r->wphase);
     free(r->pos);
     free(r->log);
+    free(r->sorted);
+    free(r->bucket);
     free(r);
 }
 
@@ -232,18 +234,33 @@ static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
     if (nf) count(g, f, nf);
 }
 
-static int by_tick(const void *x, const void *y) {
-    const logged *a = x, *b = y;
-    if (a->tick != b->tick) return a->tick < b->tick ? -1 : 1;
-    if (a->tid / VM_LANES != b->tid / VM_LANES) return a->tid / VM_LANES < b->tid / VM_LANES ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* Replays the phase's log in lockstep order. */
+/* Replays the phase's log in lockstep order: by tick, then warp, then as
+ * logged (lane order). A counting sort: ticks are small and the log is in
+ * order within each warp. */
 static void replay(vm_race_grid *g, vm_race_cta *r) {
     if (!r || !r->nlog) return;
-    qsort(r->log, r->nlog, sizeof *r->log, by_tick);
-    for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->log[k]);
+    uint32_t maxt = 0;
+    for (size_t k = 0; k < r->nlog; k++)
+        if (r->log[k].tick > maxt) maxt = r->log[k].tick;
+    size_t nkeys = ((size_t)maxt + 1) * r->nwarps + 1;
+    if (nkeys > r->capkeys) {
+        size_t *nb = realloc(r->bucket, nkeys * sizeof *nb);
+        if (!nb) { r->nlog = 0; return; }
+        r->bucket = nb;
+        r->capkeys = nkeys;
+    }
+    if (r->capsorted < r->nlog) {
+        logged *ns = realloc(r->sorted, r->caplog * sizeof *ns);
+        if (!ns) { r->nlog = 0; return; }
+        r->sorted = ns;
+        r->capsorted = r->caplog;
+    }
+    memset(r->bucket, 0, nkeys * sizeof *r->bucket);
+    for (size_t k = 0; k < r->nlog; k++) r->bucket[(size_t)r->log[k].tick * r->nwarps + r->log[k].tid / VM_LANES + 1]++;
+    for (size_t k = 1; k < nkeys; k++) r->bucket[k] += r->bucket[k - 1];
+    for (size_t k = 0; k < r->nlog; k++)
+        r->sorted[r->bucket[(size_t)r->log[k].tick * r->nwarps + r->log[k].tid / VM_LANES]++] = r->log[k];
+    for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->sorted[k]);
     r->nlog = 0;
     memset(r->pos, 0, r->nwarps * sizeof *r->pos);
 }
@@ -276,8 +293,8 @@ void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_
     }
     p->lane = lane;
     logged *e = &r->log[r->nlog];
-    *e = (logged){i, p->tick, (uint32_t)r->nlog, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a,
-                  (uint16_t)n, wr, val != NULL, {0}};
+    *e = (logged){i, p->tick, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a, (uint16_t)n, wr, val != NULL,
+                  {0}};
     if (val) memcpy(e->val, val, n < sizeof e->val ? n : sizeof e->val);
     r->nlog++;
 }
