@@ -234,9 +234,15 @@ static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
     if (nf) count(g, f, nf);
 }
 
-/* Replays the phase's log in lockstep order: by tick, then warp, then as
- * logged (lane order). A counting sort: ticks are small and the log is in
- * order within each warp. */
+/* Where e goes in the replay: by tick, then the higher warp first (what the
+ * GPU showed where warps tie: gpu/jobs/sanrace-checks2 race_probe2 a and b),
+ * then as logged (lane order). */
+static size_t replay_key(const vm_race_cta *r, const logged *e) {
+    return (size_t)e->tick * r->nwarps + (r->nwarps - 1 - e->tid / VM_LANES);
+}
+
+/* Replays the phase's log in lockstep order (replay_key). A counting sort:
+ * ticks are small and the log is in order within each warp. */
 static void replay(vm_race_grid *g, vm_race_cta *r) {
     if (!r || !r->nlog) return;
     uint32_t maxt = 0;
@@ -256,10 +262,10 @@ static void replay(vm_race_grid *g, vm_race_cta *r) {
         r->capsorted = r->caplog;
     }
     memset(r->bucket, 0, nkeys * sizeof *r->bucket);
-    for (size_t k = 0; k < r->nlog; k++) r->bucket[(size_t)r->log[k].tick * r->nwarps + r->log[k].tid / VM_LANES + 1]++;
+    for (size_t k = 0; k < r->nlog; k++) r->bucket[replay_key(r, &r->log[k]) + 1]++;
     for (size_t k = 1; k < nkeys; k++) r->bucket[k] += r->bucket[k - 1];
     for (size_t k = 0; k < r->nlog; k++)
-        r->sorted[r->bucket[(size_t)r->log[k].tick * r->nwarps + r->log[k].tid / VM_LANES]++] = r->log[k];
+        r->sorted[r->bucket[replay_key(r, &r->log[k])]++] = r->log[k];
     for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->sorted[k]);
     r->nlog = 0;
     memset(r->pos, 0, r->nwarps * sizeof *r->pos);
