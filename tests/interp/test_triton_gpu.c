@@ -97,3 +97,14 @@ Test(triton_gpu, matmul_wgmma) {
                           "-o", "2=triton_matmul.out", NULL};
     check(argv, "triton_matmul.out", REC "matmul.out.bin", 0, 0);
 }
+
+/* Triton 3.6's fused attention forward for sm_90a (gpu/jobs/attention/attn.py;
+ * H100): two heads of 256 x 64 fp16, Q K^T and P V by wgmma.mma_async
+ * m64n64k16, online softmax by ex2.approx.f32: bit-exact. */
+Test(triton_gpu, attention_wgmma) {
+    const char *argv[] = {DIR "attention_wgmma.ptx", "-g", "4,2", "-b", "128", "-s", "40960", "-a",
+                          "file:" REC "attention.q.bin", "-a", "file:" REC "attention.k.bin", "-a",
+                          "file:" REC "attention.v.bin", "-a", "zeros:131072", "-a", "f32:0.125", "-a", "s32:256",
+                          "-a", "null", "-a", "null", "-o", "3=triton_attention.out", NULL};
+    check(argv, "triton_attention.out", REC "attention.out.bin", 0, 0);
+}
