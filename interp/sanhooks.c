@@ -25,8 +25,9 @@ void vm_san_cta_begin(vm_cta *cta) {
     if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
         vm_race_cta_end(cta->grid->san, cta->san);   /* the slot's previous CTA */
         cta->san = vm_race_cta_begin(cta->san, cta);
-        /* every shared access takes the checked path (vm_san_shared) */
-        cta->smem_size = 0;
+        /* every shared access takes the checked path (vm_san_shared); without
+         * a shadow (out of host memory) the CTA runs unchecked */
+        cta->smem_size = cta->san ? 0 : cta->smem_full;
         memset(cta->smem, 0, cta->smem_full);
     } else
         cta->san = vm_sync_cta_begin(cta->san);
