@@ -180,6 +180,8 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+/* Whether p lies in a module-scope variable declared .managed (__managed__). */
+int ptxi_mem_is_managed_var(ptxi_ctx *ctx, ptxi_dptr p);
 /* total: the device's memory (ptxi_device_props.total_global_mem; at most the
  * context's global_reserve, or half the address space it could reserve under
  * ulimit -v); free: total less what is allocated. An allocation that does not
@@ -217,6 +219,12 @@ typedef struct ptxi_tex_desc {
     ptxi_tex_address address[3];
     float border[4];
 } ptxi_tex_desc;
+/* Fills the layout fields of t (base, dims, sizes, layers, pitches) for a CUDA
+ * array of w × h × d elements at base (h, d 0 when absent), rows `pitch` bytes
+ * apart and 2D slices `slice` bytes apart: a layered array's d is its number of
+ * layers, a cubemap's d its faces (6 a cube). */
+void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch,
+                           size_t slice, int layered, int cubemap);
 ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle);
 ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle);
 
@@ -240,6 +248,20 @@ int ptxi_stream_priority(ptxi_stream *s);
  * the capture's id (0: none) and graph, so the driver's capture queries see it. */
 void ptxi_stream_set_capture(ptxi_stream *s, uint64_t id, void *graph);
 uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph);
+/* The launch attributes a stream carries (cuStreamSetAttribute,
+ * cudaStreamSetAttribute; ids and values as CUlaunchAttributeID and
+ * CUlaunchAttributeValue, whose 64 bytes cudaLaunchAttributeValue shares): the
+ * access policy window (1: its hit ratio within [0, 1], at most the device's
+ * largest window), synchronization policy (3), memory synchronization domain map
+ * (9) and domain (10) are kept and read back (zeros until set, the policy -1);
+ * the priority (8) is the stream's own (ptxi_stream_priority), set within the
+ * device's range. ptxi acts on none of them. s NULL
+ * is ctx's default stream. INVALID_VALUE for another id or a bad value,
+ * INVALID_HANDLE for a stream that is not live. */
+#define PTXI_STREAM_ATTRS 16
+#define PTXI_STREAM_ATTR_SIZE 64
+ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, const void *val);
+ptxi_status ptxi_stream_get_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, void *val);
 
 /* Host functions (cudaLaunchHostFunc, cuLaunchHostFunc, stream callbacks) run on
  * a worker thread of the process, one at a time, as soon as the work queued

@@ -12,6 +12,10 @@
 #include "warp.h"
 
 #define SLICE 4096                 /* backward branches per time slice */
+/* A cooperative grid's CTAs are all resident and wait for each other at grid.sync(),
+ * where one warp of each spins until the last CTA arrives: a short slice keeps that
+ * spinning from growing with the grid (each round costs every waiting CTA a slice). */
+#define COOP_SLICE 256
 #define NO_STOP ((const vm_insn *)UINTPTR_MAX)
 
 double vm_now(void) {
@@ -203,7 +207,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         }
         ran = true;
         uint32_t exited = w->exited;
-        vm_yield y = vm_exec(w, SLICE);
+        vm_yield y = vm_exec(w, g->cfg->resident ? COOP_SLICE : SLICE);
         if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
         if (y == VM_Y_SLICE) *waits = true;
         if (y == VM_Y_DONE) {

@@ -8,6 +8,7 @@
 
 #include "ffi_call.h"
 #include "numparse.h"
+#include "pgraph.h"
 #include "rt.h"
 
 #define DEFAULT_RESERVE ((uint64_t)64 << 30)
@@ -166,6 +167,8 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
+    /* device code sets a graph's conditional handle (pgraph.c) */
+    ptxi_ctx_bind_extern(ctx, "cudaGraphSetConditional", (void (*)(void))pg_set_conditional);
     *out = ctx;
     return PTXI_SUCCESS;
 }

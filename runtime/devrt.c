@@ -5,11 +5,14 @@
  * each stream's order and every event wait), each with its own children, then the grid's
  * tail launches in order. The parent is complete only when all of them are. Device code
  * cannot wait for a child (CUDA 12+ has no device-side cudaDeviceSynchronize), so running
- * a child after its parent's threads is one of the orders a GPU may choose; a parent that
- * spins on a flag its child sets would wait forever here. */
+ * a child after its parent's threads is one of the orders a GPU may choose. A parent may
+ * still spin on memory its child writes: a grid still running EARLY_START_MS after it
+ * queued a launch (not a tail launch) has its queue run from then on by a second host
+ * thread, in the same order, while its own threads go on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt.h"
 
@@ -25,6 +28,7 @@
 /* An H100 runs 30 levels of nesting without complaint (tests/cudart/programs/dynpar_limits.cu);
  * ptxi refuses launches far deeper than any program needs, before its own stack runs out. */
 #define MAX_DEPTH 512
+#define EARLY_START_MS 50
 
 typedef struct devlaunch {
     int op;                         /* VM_DEV_LAUNCH, VM_DEV_MEMCPY or VM_DEV_MEMSET */
@@ -50,6 +54,14 @@ typedef struct devq {
     devlaunch *tail, **tail_tail;   /* tail launches, in order */
     thread_error *errs;             /* each thread's last error, those not cudaSuccess */
     size_t nerrs, cap;
+    /* the queue's runner while the grid still runs (EARLY_START_MS) */
+    const vm_launch_cfg *cfg;
+    pthread_t runner;
+    pthread_cond_t wake;
+    bool runner_on, grid_done;
+    int runner_rc;
+    vm_stats runner_stats;
+    vm_fault runner_fault;
 } devq;
 
 static _Atomic uint64_t next_handle = 0x100;
@@ -153,6 +165,8 @@ static int param_buffer(devq *q, vm_devcall *c) {
 }
 
 /* Queues l, already counted as pending. */
+static void *runner_main(void *arg);
+
 static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
     if (stream == STREAM_TAIL_LAUNCH) {
         *q->tail_tail = l;
@@ -160,6 +174,8 @@ static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
     } else {
         *q->run_tail = l;
         q->run_tail = &l->next;
+        if (!q->runner_on) q->runner_on = pthread_create(&q->runner, NULL, runner_main, q) == 0;
+        pthread_cond_signal(&q->wake);
     }
 }
 
@@ -300,16 +316,70 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, 
     return rc;
 }
 
+/* Runs the grid's queue while the grid still runs: each launch after it has waited
+ * EARLY_START_MS for the grid to end (the common case, where children run after their
+ * parent's threads, as before), one at a time in queue order. */
+static void *runner_main(void *arg) {
+    devq *q = arg;
+    pthread_mutex_lock(&q->lock);
+    while (!q->grid_done) {
+        if (!q->run) {
+            pthread_cond_wait(&q->wake, &q->lock);
+            continue;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += EARLY_START_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        int w = 0;
+        while (!q->grid_done && w == 0) w = pthread_cond_timedwait(&q->wake, &q->lock, &until);
+        /* the grid still runs: it may be waiting for its children */
+        while (!q->grid_done && q->run) {
+            devlaunch *l = q->run;
+            q->run = l->next;
+            if (!q->run) q->run_tail = &q->run;
+            l->next = NULL;
+            pthread_mutex_unlock(&q->lock);
+            vm_stats st = {0};
+            int rc = run_list(q->ctx, q->cfg, q->depth + 1, l, q->runner_rc, &st, &q->runner_fault);
+            pthread_mutex_lock(&q->lock);
+            q->runner_rc = rc;
+            q->runner_stats.thread_insns += st.thread_insns;
+            q->runner_stats.warp_insns += st.warp_insns;
+        }
+    }
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
 static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats *stats, vm_fault *fault) {
     devq *q = calloc(1, sizeof *q);
     if (!q) return PTXI_OUT_OF_MEMORY;
     q->ctx = ctx;
     q->depth = depth;
+    q->cfg = cfg;
     pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->wake, NULL);
     q->run_tail = &q->run;
     q->tail_tail = &q->tail;
     cfg->devq = q;
     int rc = vm_launch(cfg, stats, fault);
+    pthread_mutex_lock(&q->lock);
+    q->grid_done = true;
+    pthread_cond_signal(&q->wake);
+    bool joined = q->runner_on;
+    pthread_mutex_unlock(&q->lock);
+    if (joined) {
+        pthread_join(q->runner, NULL);
+        stats->thread_insns += q->runner_stats.thread_insns;
+        stats->warp_insns += q->runner_stats.warp_insns;
+        if (!rc && q->runner_rc) {
+            rc = q->runner_rc;
+            fault->status = q->runner_fault.status;
+            memcpy(fault->msg, q->runner_fault.msg, sizeof fault->msg);
+        }
+        free(q->runner_fault.asserts);
+    }
     rc = run_list(ctx, cfg, depth + 1, q->run, rc, stats, fault);
     rc = run_list(ctx, cfg, depth + 1, q->tail, rc, stats, fault);
     while (q->prepared) {   /* buffers never launched */
@@ -317,6 +387,7 @@ static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats 
         drop(ctx, q->prepared);
         q->prepared = n;
     }
+    pthread_cond_destroy(&q->wake);
     pthread_mutex_destroy(&q->lock);
     free(q->errs);
     free(q);

@@ -349,6 +349,12 @@ ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size
     return PTXI_SUCCESS;
 }
 
+int ptxi_mem_is_managed_var(ptxi_ctx *ctx, ptxi_dptr p) {
+    vm_alloc a;
+    /* module variables are the arena's named allocations */
+    return ctx && vm_arena_find(&ctx->arena, p, &a) && a.kind == VM_SH_MANAGED && a.what;
+}
+
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     uint64_t total = ctx->arena.limit, used = vm_arena_in_use(&ctx->arena);

@@ -36,13 +36,21 @@ struct ptxi_module {
     ptxi_module *next;
 };
 
+/* The launch attributes set on a stream (ptxi_stream_set_attr): bit id of `set`
+ * says whether value[id] holds one. */
+typedef struct {
+    uint32_t set;
+    unsigned char value[PTXI_STREAM_ATTRS][PTXI_STREAM_ATTR_SIZE];
+} rt_stream_attrs;
+
 struct ptxi_stream {
     ptxi_ctx *ctx;
     unsigned flags;
-    int priority;
+    _Atomic int priority;      /* set at creation, or by the priority attribute */
     _Atomic uint64_t capture;  /* the runtime's capture under way (its id), else 0 */
     void *capture_graph;       /* that capture's graph (read while capture is set) */
     ptxi_stream *next;         /* the context's live streams (stream.c) */
+    rt_stream_attrs attrs;     /* launch attributes set on it (stream.c) */
 };
 
 struct ptxi_event {

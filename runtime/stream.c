@@ -3,8 +3,10 @@
  * and event waits queued on it, which a worker thread runs in stream order (see
  * "host functions" below). */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "pgraph.h"
 #include "rt.h"
 
 /* One lock for every context's lists: they change only on create/destroy/record. */
@@ -87,6 +89,7 @@ ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
         }
     pthread_mutex_unlock(&lock);
     if (!found) return PTXI_INVALID_HANDLE;   /* destroyed by another thread meanwhile */
+    pg_capture_forget_stream(s);
     free(s);
     return PTXI_SUCCESS;
 }
@@ -107,6 +110,72 @@ ptxi_status ptxi_stream_query(ptxi_stream *s) {
 ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s) { return s ? s->ctx : NULL; }
 unsigned ptxi_stream_flags(ptxi_stream *s) { return s ? s->flags : 0; }
 int ptxi_stream_priority(ptxi_stream *s) { return s ? s->priority : 0; }
+
+/* Launch attributes: kept under `lock`, as the stream may be destroyed meanwhile
+ * (then it is no longer found). The default stream's are its context's. */
+enum { ATTR_WINDOW = 1, ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, ATTR_DOMAIN_MAP = 9, ATTR_DOMAIN = 10 };
+
+typedef struct {   /* CUaccessPolicyWindow */
+    void *base_ptr;
+    size_t num_bytes;
+    float hit_ratio;
+    int hit_prop, miss_prop;
+} attr_window;
+
+static bool stream_attr(unsigned id) {
+    return id == ATTR_WINDOW || id == ATTR_SYNC_POLICY || id == ATTR_PRIORITY || id == ATTR_DOMAIN_MAP ||
+           id == ATTR_DOMAIN;
+}
+
+static rt_stream_attrs *attrs_of(ptxi_ctx *ctx, ptxi_stream *s) {
+    if (!s) return ctx ? &ctx->null_stream.attrs : NULL;
+    ptxi_stream *found = all_streams_find(s);
+    return found ? &found->attrs : NULL;
+}
+
+ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, const void *val) {
+    if (!val || !stream_attr(id)) return PTXI_INVALID_VALUE;
+    if (id == ATTR_WINDOW) {
+        attr_window w;
+        memcpy(&w, val, sizeof w);
+        int max = 0;
+        ptxi_device_attribute(109 /* MAX_ACCESS_POLICY_WINDOW_SIZE */, &max);
+        if (!(w.hit_ratio >= 0.0f && w.hit_ratio <= 1.0f) || w.num_bytes > (size_t)max)
+            return PTXI_INVALID_VALUE;
+    }
+    pthread_mutex_lock(&lock);
+    rt_stream_attrs *a = attrs_of(ctx, s);
+    if (a && id == ATTR_PRIORITY && s) {   /* the stream's own, in the device's range */
+        int prio;
+        memcpy(&prio, val, sizeof prio);
+        s->priority = prio < -5 ? -5 : prio > 0 ? 0 : prio;
+    } else if (a) {
+        memcpy(a->value[id], val, PTXI_STREAM_ATTR_SIZE);
+        a->set |= 1u << id;
+    }
+    pthread_mutex_unlock(&lock);
+    return a ? PTXI_SUCCESS : PTXI_INVALID_HANDLE;
+}
+
+ptxi_status ptxi_stream_get_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, void *val) {
+    if (!val || !stream_attr(id)) return PTXI_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    rt_stream_attrs *a = attrs_of(ctx, s);
+    if (a) {
+        memset(val, 0, PTXI_STREAM_ATTR_SIZE);
+        if (id == ATTR_PRIORITY && s) {
+            int prio = s->priority;
+            memcpy(val, &prio, sizeof prio);
+        } else if (a->set & (1u << id)) {
+            memcpy(val, a->value[id], PTXI_STREAM_ATTR_SIZE);
+        } else if (id == ATTR_SYNC_POLICY) {
+            int unset = -1;   /* an H100 reads a policy never set as -1 */
+            memcpy(val, &unset, sizeof unset);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return a ? PTXI_SUCCESS : PTXI_INVALID_HANDLE;
+}
 
 void ptxi_stream_set_capture(ptxi_stream *s, uint64_t id, void *graph) {
     if (!s) return;
@@ -351,6 +420,7 @@ ptxi_status ptxi_event_destroy(ptxi_event *e) {
             }
     pthread_mutex_unlock(&lock);
     if (!found) return PTXI_INVALID_HANDLE;
+    pg_capture_forget_event(e);
     free(e);
     return PTXI_SUCCESS;
 }

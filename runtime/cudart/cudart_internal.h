@@ -128,16 +128,29 @@ void cr_run_callbacks(cudaStream_t stream, unsigned long upto);
 #define CR_STREAM_WORK(stream)                                                       \
     do {                                                                             \
         if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle); \
-        if (cr_capturing(stream)) return cr_ret(cudaErrorStreamCaptureUnsupported);  \
+        if (cr_capturing(stream)) return cr_capture_refuse(stream);                  \
         cr_run_callbacks(stream, ~0ul);                                              \
     } while (0)
 
 /* ---- graph.c: stream capture records work instead of running it ---- */
 bool cr_capturing(cudaStream_t s);
+enum cudaStreamCaptureStatus cr_capture_status(cudaStream_t s);
+/* Work a capture cannot record: the capture is invalidated, the call refused. */
+cudaError_t cr_capture_refuse(cudaStream_t s);
+cudaError_t cr_capture_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t s);
+cudaError_t cr_capture_set2d(void *dst, size_t pitch, int value, size_t width, size_t height, cudaStream_t s);
 cudaError_t cr_capture_kernel(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);
 cudaError_t cr_capture_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s);
 cudaError_t cr_capture_set(void *dst, int value, size_t count, cudaStream_t s);
 cudaError_t cr_capture_host(cudaHostFn_t fn, void *user, cudaStream_t s);
+cudaError_t cr_capture_alloc(void **ptr, size_t size, cudaStream_t s);
+cudaError_t cr_capture_free(void *ptr, cudaStream_t s);
+cudaError_t cr_capture_record(cudaEvent_t e, cudaStream_t s);
+/* A wait on an event recorded in a capture joins the stream to it: 0 (or an error);
+ * -1 when the wait is an ordinary one. */
+int cr_capture_wait(cudaStream_t s, cudaEvent_t e);
+/* Frees graph-allocated memory: 0 (or an error), -1 when p is not graph memory. */
+int cr_graph_mem_free(const void *p);
 
 /* ---- launch.c ---- */
 cudaError_t cr_launch(ptxi_kernel *k, dim3 g, dim3 b, void **args, size_t shared, cudaStream_t s);

@@ -69,6 +69,8 @@ static cudaError_t alloc(void **p, size_t size, int kind) {
 static cudaError_t release(void *p, int want) {
     CR_ENTER();
     if (!p) return cudaSuccess;
+    int graph = want == KIND_DEVICE ? cr_graph_mem_free(p) : -1;
+    if (graph >= 0) return graph ? cr_ret((cudaError_t)graph) : cudaSuccess;
     ptxi_dptr base;
     int kind = kind_of(p, &base, NULL);
     if (kind < 0 || kind == KIND_REGISTERED || base != (ptxi_dptr)(uintptr_t)p ||
@@ -112,6 +114,7 @@ CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int
 /* Stream-ordered allocation: device memory at once (work on a stream runs when
  * issued), tracked in its pool (libptxi's, shared with libcuda). */
 CR_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_alloc(ptr, size, stream);
     CR_STREAM_WORK(stream);
     if (!ptxi_mempool_valid((ptxi_mempool *)memPool)) return cr_ret(cudaErrorInvalidValue);
     cudaError_t e = alloc(ptr, size, KIND_DEVICE);
@@ -131,6 +134,7 @@ CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t h
 
 CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
     CR_NAME();
+    if (cr_capturing(hStream)) return cr_capture_free(devPtr, hStream);
     CR_STREAM_WORK(hStream);
     cudaError_t e = release(devPtr, KIND_DEVICE);
     if (e == cudaSuccess && devPtr) ptxi_mempool_untrack((ptxi_dptr)(uintptr_t)devPtr);
@@ -313,6 +317,14 @@ CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
 
 CR_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                         size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
+    if (cr_capturing(stream)) {
+        struct cudaMemcpy3DParms p = {0};
+        p.srcPtr = (struct cudaPitchedPtr){(void *)src, spitch, width, height};
+        p.dstPtr = (struct cudaPitchedPtr){dst, dpitch, width, height};
+        p.extent = (struct cudaExtent){width, height, 1};
+        p.kind = kind;
+        return cr_capture_copy3d(&p, stream);
+    }
     CR_STREAM_WORK(stream);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
@@ -358,6 +370,7 @@ CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
 
 CR_EXPORT cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                         cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_set2d(devPtr, pitch, value, width, height, stream);
     CR_STREAM_WORK(stream);
     return cudaMemset2D(devPtr, pitch, value, width, height);
 }
@@ -442,6 +455,7 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
 }
 
 CR_EXPORT cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+    if (cr_capturing(stream)) return cr_capture_copy3d(p, stream);
     CR_STREAM_WORK(stream);
     return cudaMemcpy3D(p);
 }

@@ -242,10 +242,13 @@ CR_EXPORT cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFu
 }
 
 CR_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) {
-    cr_func *f = cr_find_func(symbolPtr);
+    /* a CUfunction: libcuda's handle for the kernel (the graph calls take it) */
+    CR_ENTER();
+    ptxi_kernel *k = NULL;
     if (!functionPtr) return cr_ret(cudaErrorInvalidValue);
-    *functionPtr = (cudaFunction_t)f;
-    return f ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
+    cudaError_t e = cr_kernel_of(symbolPtr, &k);
+    *functionPtr = (cudaFunction_t)k;
+    return e == cudaSuccess ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
 }
 
 CR_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {

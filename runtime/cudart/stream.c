@@ -67,6 +67,7 @@ CR_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
  * stream waits for every stream. */
 static cudaError_t drain(cudaStream_t stream) {
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    if (cr_capturing(stream)) return cr_capture_refuse(stream);
     return cr_st(is_default(stream) ? ptxi_ctx_synchronize(cr_ctx) : ptxi_stream_synchronize(PS(stream)));
 }
 
@@ -88,6 +89,8 @@ CR_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
     (void)flags;
     CR_ENTER();
     if (!cr_stream_valid(stream) || !ptxi_event_live(PE(event))) return cr_ret(cudaErrorInvalidResourceHandle);
+    int captured = cr_capture_wait(stream, event);
+    if (captured >= 0) return captured ? cr_ret((cudaError_t)captured) : cudaSuccess;
     return cr_st(ptxi_stream_wait_event(cr_ctx, cr_stream(stream), PE(event)));
 }
 
@@ -105,6 +108,24 @@ CR_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
     return cudaSuccess;
 }
 
+/* Stream attributes: libptxi keeps them, shared with the driver's
+ * cuStreamSetAttribute (include/ptxi.h says which a stream takes). */
+_Static_assert(sizeof(cudaLaunchAttributeValue) == PTXI_STREAM_ATTR_SIZE, "attribute value size");
+
+CR_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                             cudaLaunchAttributeValue *value_out) {
+    CR_ENTER();
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cr_st(ptxi_stream_get_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value_out));
+}
+
+CR_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                             const cudaLaunchAttributeValue *value) {
+    CR_ENTER();
+    if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
+    return cr_st(ptxi_stream_set_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value));
+}
+
 CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
     if (!device) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
@@ -115,7 +136,7 @@ CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
 CR_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
     if (!pCaptureStatus) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    *pCaptureStatus = cr_capturing(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    *pCaptureStatus = cr_capture_status(stream);
     return cudaSuccess;
 }
 
@@ -171,7 +192,7 @@ CR_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
 CR_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     CR_ENTER();
     if (!ptxi_event_live(PE(event)) || !cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    if (cr_capturing(stream)) return cudaSuccess;   /* events inside a capture order nothing here */
+    if (cr_capturing(stream)) return cr_capture_record(event, stream);
     return cr_st(ptxi_event_record(PE(event), cr_stream(stream)));
 }
 
@@ -203,6 +224,8 @@ CR_ALIAS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
 CR_ALIAS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
 CR_ALIAS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
 CR_ALIAS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
+CR_ALIAS(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute);
+CR_ALIAS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute);
 CR_ALIAS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
 CR_ALIAS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
 CR_ALIAS(cudaEventRecord_ptsz, cudaEventRecord);

@@ -177,13 +177,8 @@ static cudaError_t resource(const struct cudaResourceDesc *r, ptxi_tex_desc *t) 
         const struct cudaArray *a = r->res.array.array;
         if (!a) return cudaErrorInvalidResourceHandle;
         format_of(&a->desc, t);
-        t->base = a->base, t->pitch = a->pitch, t->slice = a->slice;
-        t->width = (unsigned)a->w;
-        t->layered = (a->flags & cudaArrayLayered) != 0, t->cubemap = (a->flags & cudaArrayCubemap) != 0;
-        if (t->cubemap) t->dims = 2, t->height = (unsigned)a->h, t->layers = (unsigned)(a->d / 6);
-        else if (t->layered) t->dims = a->h ? 2 : 1, t->height = (unsigned)a->h, t->layers = (unsigned)a->d;
-        else t->dims = a->d ? 3 : a->h ? 2 : 1, t->height = (unsigned)a->h, t->depth = (unsigned)a->d;
-        if (t->layered && t->dims == 1) t->slice = a->pitch;   /* 1D layers are rows */
+        ptxi_tex_layout_array(t, a->base, a->w, a->h, a->d, a->pitch, a->slice, (a->flags & cudaArrayLayered) != 0,
+                              (a->flags & cudaArrayCubemap) != 0);
         return cudaSuccess;
     }
     case cudaResourceTypeLinear:

@@ -22,6 +22,8 @@ static size_t nowned, capowned;
 static void forget(ptxi_ctx *c) {
     cd_modules_forget(c);
     cd_memory_forget(c);
+    cd_vmm_forget(c);
+    cd_arrays_forget(c);
 }
 
 static void on_primary_reset(void *arg) {

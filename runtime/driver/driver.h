@@ -54,12 +54,24 @@ bool cd_ctx_valid(ptxi_ctx *c);
  * cuCtxDestroy, and a reset of the primary context (a hook cuInit installs). */
 void cd_modules_forget(ptxi_ctx *c);
 void cd_memory_forget(ptxi_ctx *c);
+void cd_vmm_forget(ptxi_ctx *c);
 void cd_install_hooks(void);
 
 /* ---- stream.c ---- */
 /* A stream argument: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the default
  * stream (NULL); others must be live. */
 bool cd_stream(CUstream h, ptxi_stream **out);
+
+/* ---- array.c ---- */
+/* A CUDA array's memory: rows of `pitch` bytes (width × element size), `rows`
+ * rows a slice (1 for a 1D array), `slices` slices (layers, cube faces; 1 for a
+ * 2D array). False for a handle that is not a live array. */
+typedef struct {
+    uint64_t base;
+    size_t pitch, rows, slices;
+} cd_array_layout;
+bool cd_array_get(CUarray h, cd_array_layout *out);
+void cd_arrays_forget(ptxi_ctx *c);
 
 /* ---- module.c ---- */
 bool cd_kernel_valid(ptxi_kernel *k);
@@ -71,5 +83,25 @@ bool cd_kernel_of_library(ptxi_kernel *k, bool *library);
  * cudaError_t with an explanation in msg. */
 int cr_fatbin_image_ptx(const void *image, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size);
 char *cr_ptx_link(char *const *units, size_t n, size_t *len);
+
+/* ---- graph.c: work issued on a capturing stream becomes a graph node ---- */
+bool cd_capturing(ptxi_stream *s);
+CUresult cd_capture_kernel(ptxi_stream *s, ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, unsigned shared, void **args);
+CUresult cd_capture_copy(ptxi_stream *s, void *dst, const void *src, size_t n, int kind);   /* kind: cudaMemcpyKind */
+CUresult cd_capture_set(ptxi_stream *s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned elem, size_t w,
+                        size_t h);
+CUresult cd_capture_host(ptxi_stream *s, void (*fn)(void *), void *user);
+CUresult cd_capture_copy3d(ptxi_stream *s, const CUDA_MEMCPY3D *p);
+/* Work a capture cannot record: the capture is invalidated, the call refused. */
+CUresult cd_capture_refuse(ptxi_stream *s);
+CUresult cd_capture_alloc(ptxi_stream *s, CUdeviceptr *dptr, size_t bytes);
+CUresult cd_capture_free(ptxi_stream *s, CUdeviceptr dptr);
+/* An event recorded in, or waited on into, a capture: 0 or an error; -1 for none. */
+int cd_capture_record(ptxi_event *e, ptxi_stream *s);
+int cd_capture_wait(ptxi_stream *s, ptxi_event *e);
+void cd_capture_info(ptxi_stream *s, int *status, cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
+                     size_t *ndeps);
+/* Frees graph-allocated memory: 0 or an error; -1 when p is not graph memory. */
+int cd_graph_mem_free(CUdeviceptr p);
 
 #endif

@@ -4,7 +4,7 @@ table from the CUDA headers, so that neither is kept by hand.
 
   gen_entry_points.py CC CUDA_INCLUDE_DIR OUT.c
 
-* The exported names are every function cuda.h declares, preprocessed three ways:
+* The exported names are every function cuda.h (and cudaProfiler.h) declares, preprocessed three ways:
   as a client sees it (cuMemAlloc -> cuMemAlloc_v2), with per-thread default streams
   (-> cuMemcpy_ptds, cuLaunchKernel_ptsz) and with __CUDA_API_VERSION_INTERNAL (the
   legacy unsuffixed ABI versions, e.g. the 32-bit cuMemAlloc).
@@ -18,14 +18,21 @@ It also lists CUresult's names (cuGetErrorName). The output defines, for every e
 implementation elsewhere in the library overrides it), and the table
 {name, version, per-thread?, &symbol, &its stub} that cuGetProcAddress searches: an
 entry whose symbol still is its stub is answered NOT_FOUND."""
+import os
 import re
 import subprocess
 import sys
 
+# The driver API's headers: cuda.h and the profiler control of cudaProfiler.h
+# (cuProfilerStart/Stop, which NVIDIA's libcuda.so.1 exports too), each with its
+# PFN_ typedefs header.
+HEADERS = ["cuda.h", "cudaProfiler.h"]
+TYPEDEFS = ["cudaTypedefs.h", "cudaProfilerTypedefs.h"]
+
 
 def preprocess(cc, inc, defines):
     cmd = [cc, "-E", "-P", "-I", inc] + ["-D" + d for d in defines] + ["-x", "c", "-"]
-    src = '#include "cuda.h"\n'
+    src = "".join('#include "%s"\n' % h for h in HEADERS if os.path.exists(os.path.join(inc, h)))
     return subprocess.run(cmd, input=src, capture_output=True, text=True, check=True).stdout
 
 
@@ -48,7 +55,8 @@ def main():
     for m in re.finditer(r"^#define\s+(cu\w+)\s+(?:__CUDA_API_PT(?:DS|SZ)\((cu\w+)\)|(cu\w+))\s*$", header, re.M):
         macro.setdefault(m.group(1), m.group(2) or m.group(3))
 
-    typedefs = open(inc + "/cudaTypedefs.h").read()
+    typedefs = "".join(open(os.path.join(inc, t)).read() for t in TYPEDEFS
+                       if os.path.exists(os.path.join(inc, t)))
     versions, ptds = {}, {}
     for m in re.finditer(r"\*\s*PFN_(cu\w+?)_v(\d+)(_ptds|_ptsz)?\)", typedefs):
         base, ver, pt = m.group(1), int(m.group(2)), m.group(3)

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "driver.h"
+#if __has_include(<cudaProfiler.h>)
+#include <cudaProfiler.h>
+#endif
 
 _Atomic bool cd_initialized;
 
@@ -67,6 +70,18 @@ CD_EXPORT CUresult cuDriverGetVersion(int *driverVersion) {
     if (!driverVersion) return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = DRIVER_VERSION;
     return CUDA_SUCCESS;
+}
+
+/* Profiler control (cudaProfiler.h): there is no profiler to start or stop, so
+ * the calls only check for a context, as a driver with no tool attached does. */
+CD_EXPORT CUresult cuProfilerStart(void) {
+    ptxi_ctx *c;
+    return cd_current(&c);
+}
+
+CD_EXPORT CUresult cuProfilerStop(void) {
+    ptxi_ctx *c;
+    return cd_current(&c);
 }
 
 /* ---- the device ---- */

@@ -8,14 +8,16 @@
 
 #include "async_tensor.h"
 #include "driver.h"
+#include "pgraph.h"
 
 /* The kernel behind a CUfunction or CUkernel, checked against the current context:
  * a function of a module loaded in another context is an invalid handle there
- * (library kernels live in the primary context and may be used from any). */
+ * (library kernels live in the primary context and may be used from any; the
+ * runtime's, from cudaGetFuncBySymbol, are the primary context's). */
 static CUresult kernel_in(ptxi_ctx *ctx, CUfunction f, ptxi_kernel **out) {
     ptxi_kernel *k = KERNEL(f);
     bool library = false;
-    if (!cd_kernel_of_library(k, &library)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!cd_kernel_of_library(k, &library) && !pg_kernel_in(ctx, k)) return CUDA_ERROR_INVALID_HANDLE;
     if (ptxi_kernel_ctx(k) != ctx && !library) return CUDA_ERROR_INVALID_HANDLE;
     *out = k;
     return CUDA_SUCCESS;
@@ -37,6 +39,10 @@ static CUresult launch(CUfunction f, launch_args a, CUstream h, void **params, v
     if (!cd_stream(h, &s)) return CUDA_ERROR_INVALID_HANDLE;
     if (s && ptxi_stream_ctx(s) != ctx) return CUDA_ERROR_INVALID_HANDLE;
     if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+    if (cd_capturing(s)) {
+        if (extra || a.clustered || a.flags) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        return cd_capture_kernel(s, k, a.grid, a.block, (unsigned)a.shared, params);
+    }
     if (a.flags & PTXI_LAUNCH_COOPERATIVE) {
         int per_sm = ptxi_kernel_max_active_blocks(k, (int)(a.block.x * a.block.y * a.block.z), a.shared), sms = 0;
         ptxi_device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sms);

@@ -78,6 +78,8 @@ CD_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
 CD_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     CD_CTX(ctx);
     if (!dptr) return CUDA_SUCCESS;
+    int graph = cd_graph_mem_free(dptr);
+    if (graph >= 0) return (CUresult)graph;
     host_alloc a;
     if (find_note(dptr, false, &a) && (a.kind == KIND_HOST || a.kind == KIND_REGISTERED)) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = cd_map(ptxi_mem_free(ctx, dptr));
@@ -259,24 +261,37 @@ CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) 
                   linear((void *)(uintptr_t)src, is_device(ctx, src)), ByteCount, 1, 1);
 }
 
+/* Work on a capturing stream becomes a graph node. */
+#define CAPTURED(stream, capture)                                         \
+    do {                                                                  \
+        ptxi_stream *c_;                                                  \
+        if (cd_stream(stream, &c_) && cd_capturing(c_)) return capture;   \
+    } while (0)
+
 #define ASYNC(call, stream)                                      \
     do {                                                         \
         ptxi_stream *s_;                                         \
         if (!cd_stream(stream, &s_)) return CUDA_ERROR_INVALID_HANDLE; \
+        if (cd_capturing(s_)) return cd_capture_refuse(s_);      \
         return call;                                             \
     } while (0)
 
+
 CD_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, srcHost, ByteCount, 1));
     ASYNC(cuMemcpyHtoD_v2(dstDevice, srcHost, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, dstHost, (const void *)(uintptr_t)srcDevice, ByteCount, 2));
     ASYNC(cuMemcpyDtoH_v2(dstHost, srcDevice, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                         CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice, ByteCount, 3));
     ASYNC(cuMemcpyDtoD_v2(dstDevice, srcDevice, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, ByteCount, 4));
     ASYNC(cuMemcpy(dst, src, ByteCount), hStream);
 }
 
@@ -296,19 +311,24 @@ CD_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext
     ASYNC(cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount), hStream);
 }
 
-/* One side of a CUDA_MEMCPY2D/3D; CUDA arrays are not device memory ptxi has. */
+/* One side of a CUDA_MEMCPY2D/3D, at byte column x, row y, slice z; a CUDA array
+ * side must hold the width × height × depth copied from there. */
 static CUresult side_of(ptxi_ctx *ctx, CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array,
-                        size_t x, size_t y, size_t z, size_t pitch, size_t height, side *out) {
+                        size_t x, size_t y, size_t z, size_t pitch, size_t height, size_t w, size_t h, size_t d,
+                        side *out) {
     uint8_t *base;
     bool device;
     switch (type) {
     case CU_MEMORYTYPE_HOST: base = (uint8_t *)(uintptr_t)host, device = false; break;
     case CU_MEMORYTYPE_DEVICE: base = (uint8_t *)(uintptr_t)dev, device = true; break;
     case CU_MEMORYTYPE_UNIFIED: base = (uint8_t *)(uintptr_t)dev, device = is_device(ctx, dev); break;
-    case CU_MEMORYTYPE_ARRAY:
-        (void)array;
-        ptxi_warn_once("CUDA arrays (CU_MEMORYTYPE_ARRAY) are not implemented in the driver API");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_MEMORYTYPE_ARRAY: {
+        cd_array_layout a;
+        if (!cd_array_get(array, &a)) return CUDA_ERROR_INVALID_VALUE;
+        if (x + w > a.pitch || y + h > a.rows || z + d > a.slices) return CUDA_ERROR_INVALID_VALUE;
+        base = (uint8_t *)(uintptr_t)a.base, device = true, pitch = a.pitch, height = a.rows;
+        break;
+    }
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     if (!base) return CUDA_ERROR_INVALID_VALUE;
@@ -321,31 +341,47 @@ CD_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     side d, s;
     CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, 0,
-                         p->dstPitch, 0, &d);
+                         p->dstPitch, 0, p->WidthInBytes, p->Height, 1, &d);
     if (r == CUDA_SUCCESS)
         r = side_of(ctx, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, 0,
-                    p->srcPitch, 0, &s);
+                    p->srcPitch, 0, p->WidthInBytes, p->Height, 1, &s);
     return r == CUDA_SUCCESS ? copy3d(ctx, d, s, p->WidthInBytes, p->Height, 1) : r;
 }
 CD_ALIAS(cuMemcpy2DUnaligned_v2, cuMemcpy2D_v2);
 
-CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) { ASYNC(cuMemcpy2D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream hStream) {
+    if (p) {
+        CUDA_MEMCPY3D c = {0};
+        c.srcXInBytes = p->srcXInBytes, c.srcY = p->srcY, c.srcMemoryType = p->srcMemoryType;
+        c.srcHost = p->srcHost, c.srcDevice = p->srcDevice, c.srcArray = p->srcArray, c.srcPitch = p->srcPitch;
+        c.dstXInBytes = p->dstXInBytes, c.dstY = p->dstY, c.dstMemoryType = p->dstMemoryType;
+        c.dstHost = p->dstHost, c.dstDevice = p->dstDevice, c.dstArray = p->dstArray, c.dstPitch = p->dstPitch;
+        c.WidthInBytes = p->WidthInBytes, c.Height = p->Height, c.Depth = 1;
+        CAPTURED(hStream, cd_capture_copy3d(c_, &c));
+    }
+    ASYNC(cuMemcpy2D_v2(p), hStream);
+}
 
 CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     CD_CTX(ctx);
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) return CUDA_ERROR_INVALID_VALUE;
     side d, s;
     CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
-                         p->dstZ, p->dstPitch, p->dstHeight, &d);
+                         p->dstZ, p->dstPitch, p->dstHeight, p->WidthInBytes, p->Height, p->Depth, &d);
     if (r == CUDA_SUCCESS)
         r = side_of(ctx, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ,
-                    p->srcPitch, p->srcHeight, &s);
+                    p->srcPitch, p->srcHeight, p->WidthInBytes, p->Height, p->Depth, &s);
     if (r != CUDA_SUCCESS) return r;
-    if (p->Depth > 1 && (p->dstHeight < p->Height || p->srcHeight < p->Height)) return CUDA_ERROR_INVALID_VALUE;
+    if (p->Depth > 1 && ((p->dstMemoryType != CU_MEMORYTYPE_ARRAY && p->dstHeight < p->Height) ||
+                         (p->srcMemoryType != CU_MEMORYTYPE_ARRAY && p->srcHeight < p->Height)))
+        return CUDA_ERROR_INVALID_VALUE;
     return copy3d(ctx, d, s, p->WidthInBytes, p->Height, p->Depth);
 }
 
-CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) { ASYNC(cuMemcpy3D_v2(p), hStream); }
+CD_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_copy3d(c_, p));
+    ASYNC(cuMemcpy3D_v2(p), hStream);
+}
 
 /* ---- sets ---- */
 
@@ -388,24 +424,30 @@ CD_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsi
     return set2d(dstDevice, dstPitch, ui, 4, Width, Height);
 }
 CD_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, uc, 1, N, 1));
     ASYNC(cuMemsetD8_v2(dstDevice, uc, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, us, 2, N, 1));
     ASYNC(cuMemsetD16_v2(dstDevice, us, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, 0, ui, 4, N, 1));
     ASYNC(cuMemsetD32_v2(dstDevice, ui, N), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
                                      size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, uc, 1, Width, Height));
     ASYNC(cuMemsetD2D8_v2(dstDevice, dstPitch, uc, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, us, 2, Width, Height));
     ASYNC(cuMemsetD2D16_v2(dstDevice, dstPitch, us, Width, Height), hStream);
 }
 CD_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
                                       size_t Height, CUstream hStream) {
+    CAPTURED(hStream, cd_capture_set(c_, dstDevice, dstPitch, ui, 4, Width, Height));
     ASYNC(cuMemsetD2D32_v2(dstDevice, dstPitch, ui, Width, Height), hStream);
 }
 
@@ -448,7 +490,7 @@ static CUresult pointer_attr(ptxi_ctx *ctx, void *data, CUpointer_attribute attr
     bool noted = find_note(ptr, false, &a);
     bool ours = ptxi_mem_get_range(ctx, ptr, &base, &size) == PTXI_SUCCESS;
     if (noted && !ours) base = a.base, size = a.size, ours = true;
-    int kind = noted ? a.kind : KIND_DEVICE;
+    int kind = noted ? a.kind : ptxi_mem_is_managed_var(ctx, ptr) ? KIND_MANAGED : KIND_DEVICE;
     if (!ours && attribute != CU_POINTER_ATTRIBUTE_IS_MANAGED && attribute != CU_POINTER_ATTRIBUTE_MAPPED)
         return CUDA_ERROR_INVALID_VALUE;
     switch (attribute) {

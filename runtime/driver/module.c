@@ -205,7 +205,7 @@ CD_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 }
 
 /* The whole file, NUL-terminated (PTX text is read as a string). */
-static char *read_file(const char *path, CUresult *err) {
+static char *read_file(const char *path, CUresult *err, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         *err = CUDA_ERROR_FILE_NOT_FOUND;
@@ -231,6 +231,7 @@ static char *read_file(const char *path, CUresult *err) {
     }
     fclose(f);
     buf[n] = 0;
+    if (size) *size = n;
     return buf;
 }
 
@@ -238,7 +239,7 @@ CD_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
     CD_CTX(ctx);
     if (!module || !fname) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
-    char *data = read_file(fname, &r);
+    char *data = read_file(fname, &r, NULL);
     if (!data) return r;
     ptxi_module *m;
     r = load(ctx, data, fname, NULL, false, &m);
@@ -357,7 +358,7 @@ CD_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileNam
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!fileName) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
-    char *data = read_file(fileName, &r);
+    char *data = read_file(fileName, &r, NULL);
     if (!data) return r;
     r = cuLibraryLoadData(library, data, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                           libraryOptionValues, numLibraryOptions);
@@ -447,9 +448,21 @@ CD_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *option
     return CUDA_SUCCESS;
 }
 
-static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *data, const char *name) {
+/* Whether a library is NVIDIA's device runtime (libcudadevrt.a: an ar archive of
+ * cuda_device_runtime.o). ptxi implements the device runtime's entry points itself, as
+ * for the runtime's -rdc programs (runtime/cudart/fatbin.c), so the linker leaves it out. */
+static bool device_runtime_library(const char *data, size_t size) {
+    static const char member[] = "cuda_device_runtime.o";
+    if (size < 8 || memcmp(data, "!<arch>\n", 8)) return false;
+    for (size_t i = 8; i + sizeof member - 1 <= size; i++)
+        if (!memcmp(data + i, member, sizeof member - 1)) return true;
+    return false;
+}
+
+static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *data, size_t size, const char *name) {
     char msg[1024];
     const char *what = NULL;
+    if (type == CU_JIT_INPUT_LIBRARY && device_runtime_library(data, size)) return CUDA_SUCCESS;
     switch (type) {
     case CU_JIT_INPUT_PTX: case CU_JIT_INPUT_FATBINARY: break;
     case CU_JIT_INPUT_CUBIN: what = "a cubin (machine code), which ptxi cannot run; link its PTX instead"; break;
@@ -493,7 +506,7 @@ CD_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void
     if (!copy) return CUDA_ERROR_OUT_OF_MEMORY;
     memcpy(copy, data, size);
     copy[size] = 0;
-    CUresult r = add_unit(state, type, copy, name);
+    CUresult r = add_unit(state, type, copy, size, name);
     free(copy);
     return r;
 }
@@ -503,9 +516,10 @@ CD_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, cons
     (void)numOptions, (void)options, (void)optionValues;
     if (!link_valid(state) || !path) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = CUDA_SUCCESS;
-    char *data = read_file(path, &r);
+    size_t size = 0;
+    char *data = read_file(path, &r, &size);
     if (!data) return r;
-    r = add_unit(state, type, data, path);
+    r = add_unit(state, type, data, size, path);
     free(data);
     return r;
 }

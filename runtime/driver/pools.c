@@ -55,6 +55,7 @@ CD_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, C
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
     if (!ptxi_mempool_valid(POOL(pool))) return CUDA_ERROR_INVALID_VALUE;
+    if (cd_capturing(s)) return cd_capture_alloc(s, dptr, bytesize);
     CUresult r = cuMemAlloc_v2(dptr, bytesize);
     ptxi_ctx *ctx = NULL;
     if (r == CUDA_SUCCESS) r = cd_current(&ctx);
@@ -70,6 +71,7 @@ CD_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream 
 CD_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
+    if (cd_capturing(s)) return cd_capture_free(s, dptr);
     CUresult r = cuMemFree_v2(dptr);
     if (r == CUDA_SUCCESS) ptxi_mempool_untrack(dptr);
     return r;

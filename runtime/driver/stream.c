@@ -41,6 +41,7 @@ CD_ALIAS(cuStreamDestroy, cuStreamDestroy_v2);
 CD_EXPORT CUresult cuStreamSynchronize(CUstream hStream) {
     CD_CTX(ctx);
     CD_STREAM(hStream, s);
+    if (cd_capturing(s)) return cd_capture_refuse(s);
     return cd_map(s ? ptxi_stream_synchronize(s) : ptxi_ctx_synchronize(ctx));
 }
 
@@ -56,6 +57,8 @@ CD_EXPORT CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned 
     CD_STREAM(hStream, s);
     if (Flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL) return CUDA_ERROR_INVALID_VALUE;
     if (!ptxi_event_live((ptxi_event *)hEvent)) return CUDA_ERROR_INVALID_HANDLE;
+    int captured = cd_capture_wait(s, (ptxi_event *)hEvent);
+    if (captured >= 0) return (CUresult)captured;
     return cd_map(ptxi_stream_wait_event(s ? ptxi_stream_ctx(s) : ctx, s, (ptxi_event *)hEvent));
 }
 
@@ -96,12 +99,11 @@ CD_EXPORT CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) {
     return CUDA_SUCCESS;
 }
 
-/* Stream capture is the runtime's (cudaStreamBeginCapture): the driver sees the
- * runtime's captures through libptxi's streams, and does not capture itself. */
+/* Stream capture (graph.c, libptxi's runtime/pgraph.c) is shared with the runtime. */
 CD_EXPORT CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) {
     CD_STREAM(hStream, s);
     if (!captureStatus) return CUDA_ERROR_INVALID_VALUE;
-    *captureStatus = ptxi_stream_capture(s, NULL) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    cd_capture_info(s, (int *)captureStatus, NULL, NULL, NULL, NULL);
     return CUDA_SUCCESS;
 }
 
@@ -111,14 +113,8 @@ CD_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureSt
                                              size_t *numDependencies_out) {
     CD_STREAM(hStream, s);
     if (!captureStatus_out) return CUDA_ERROR_INVALID_VALUE;
-    void *graph;
-    uint64_t id = ptxi_stream_capture(s, &graph);
-    *captureStatus_out = id ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
-    if (id_out) *id_out = id;
-    if (graph_out) *graph_out = (CUgraph)graph;
-    if (dependencies_out) *dependencies_out = NULL;
+    cd_capture_info(s, (int *)captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
     if (edgeData_out) *edgeData_out = NULL;
-    if (numDependencies_out) *numDependencies_out = 0;
     return CUDA_SUCCESS;
 }
 
@@ -157,6 +153,7 @@ CD_EXPORT CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userDat
     CD_CTX(ctx);
     CD_STREAM(hStream, s);
     if (!fn) return CUDA_ERROR_INVALID_VALUE;
+    if (cd_capturing(s)) return cd_capture_host(s, fn, userData);
     return cd_map(ptxi_stream_add_host_fn(s ? ptxi_stream_ctx(s) : ctx, s, call_host_fn, (void *)fn, userData));
 }
 
@@ -193,6 +190,8 @@ CD_EXPORT CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
     CD_CTX(ctx);
     (void)ctx;
     CD_STREAM(hStream, s);
+    int captured = cd_capture_record(EVENT(hEvent), s);
+    if (captured >= 0) return (CUresult)captured;
     return cd_map(ptxi_event_record(EVENT(hEvent), s));
 }
 
@@ -235,32 +234,20 @@ CD_ALIAS(cuStreamAddCallback_ptsz, cuStreamAddCallback);
 CD_ALIAS(cuEventRecord_ptsz, cuEventRecord);
 CD_ALIAS(cuEventRecordWithFlags_ptsz, cuEventRecordWithFlags);
 
-/* Stream attributes: the priority is the stream's own; the other launch attributes
- * a stream may carry (access policy, synchronisation policy...) have nothing to act
- * on in ptxi and read back as their defaults. */
+/* Stream attributes: libptxi keeps them (ptxi.h says which a stream takes); the
+ * default stream's are the current context's. */
+_Static_assert(sizeof(CUstreamAttrValue) == PTXI_STREAM_ATTR_SIZE, "attribute value size");
+
 CD_EXPORT CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out) {
+    CD_CTX(ctx);
     CD_STREAM(hStream, s);
-    if (!value_out) return CUDA_ERROR_INVALID_VALUE;
-    memset(value_out, 0, sizeof *value_out);
-    switch (attr) {
-    case CU_LAUNCH_ATTRIBUTE_PRIORITY: value_out->priority = ptxi_stream_priority(s); return CUDA_SUCCESS;
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
-    }
+    return cd_map(ptxi_stream_get_attr(ctx, s, (unsigned)attr, value_out));
 }
 
 CD_EXPORT CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value) {
+    CD_CTX(ctx);
     CD_STREAM(hStream, s);
-    (void)s;
-    if (!value) return CUDA_ERROR_INVALID_VALUE;
-    switch (attr) {
-    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;   /* a stream's priority is fixed at its creation */
-    }
+    return cd_map(ptxi_stream_set_attr(ctx, s, (unsigned)attr, value));
 }
 
 /* Managed memory is the host's own: attaching it to a stream changes nothing. */

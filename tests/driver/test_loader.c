@@ -67,8 +67,8 @@ Test(loader, not_found_and_not_sufficient) {
     cr_expect_null(proc("cuLibraryLoadData", 11080, 0, &st));
     cr_expect_eq(st, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
     cr_expect_not_null(proc("cuLibraryLoadData", 12000, 0, &st));
-    /* graphs are the runtime's in ptxi: not found here */
-    cr_expect_null(proc("cuGraphCreate", 13000, 0, &st));
+    /* IPC is not implemented: not found */
+    cr_expect_null(proc("cuIpcCloseMemHandle", 13000, 0, &st));
     cr_expect_eq(st, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
     void *fn;
     cr_expect_eq(cuGetProcAddress("cuInit", &fn, 13000, 4, NULL), CUDA_ERROR_INVALID_VALUE);
@@ -78,10 +78,9 @@ Test(loader, not_found_and_not_sufficient) {
 /* A function that is exported but not implemented says so and fails cleanly. */
 Test(loader, unimplemented_is_not_supported) {
     CK(cuInit(0));
-    CUresult (*create)(CUgraph *, unsigned) = (CUresult(*)(CUgraph *, unsigned))sym("cuGraphCreate");
-    CUgraph g;
-    cr_expect_eq(create(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
-    cr_expect_eq(create(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    CUresult (*close_ipc)(CUdeviceptr) = (CUresult(*)(CUdeviceptr))sym("cuIpcCloseMemHandle");
+    cr_expect_eq(close_ipc(1), CUDA_ERROR_NOT_SUPPORTED);
+    cr_expect_eq(close_ipc(1), CUDA_ERROR_NOT_SUPPORTED);
 }
 
 Test(loader, plain_and_versioned_names) {

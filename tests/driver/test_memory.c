@@ -83,8 +83,8 @@ Test(memory, copies_2d_3d) {
         for (int y = 0; y < 2; y++)
             for (int x = 0; x < 2; x++) cr_expect_eq(out[z][y][x], vol[z][y + 1][x + 1]);
     CUDA_MEMCPY3D a = m;
-    a.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    cr_expect_eq(cuMemcpy3D(&a), CUDA_ERROR_NOT_SUPPORTED);
+    a.srcMemoryType = CU_MEMORYTYPE_ARRAY;   /* and no array */
+    cr_expect_eq(cuMemcpy3D(&a), CUDA_ERROR_INVALID_VALUE);
 }
 
 Test(memory, kinds_and_pointer_attributes) {
@@ -185,4 +185,27 @@ Test(memory, pools_and_stream_ordered_allocation) {
     CK(cuDeviceGetMemPool(&cur, 0));
     cr_expect_eq(cur, def);
     cr_expect_eq(cuMemPoolDestroy(def), CUDA_ERROR_INVALID_VALUE);
+}
+
+/* A module's .managed variables are managed memory (libNVVM's uvmlite sample checks
+ * CU_POINTER_ATTRIBUTE_IS_MANAGED of them on the GPU); its plain globals are not. */
+Test(memory, managed_module_variables) {
+    drv_setup();
+    static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".global .attribute(.managed) .align 4 .u32 xxx = 10;\n"
+                              ".global .align 4 .u32 plain = 5;\n"
+                              ".visible .entry k() { ret; }\n";
+    CUmodule m;
+    CK(cuModuleLoadData(&m, ptx));
+    CUdeviceptr x, p;
+    size_t n;
+    CK(cuModuleGetGlobal(&x, &n, m, "xxx"));
+    CK(cuModuleGetGlobal(&p, &n, m, "plain"));
+    unsigned managed = 7;
+    CK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, x));
+    cr_expect_eq(managed, 1);
+    CK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p));
+    cr_expect_eq(managed, 0);
+    cr_expect_eq(*(unsigned *)(uintptr_t)x, 10, "the host reads managed memory directly");
+    CK(cuModuleUnload(m));
 }

@@ -181,6 +181,57 @@ Test(modules, link_ptx_units) {
     cr_expect_eq(v, 42);
 }
 
+/* A kernel that launches a kernel, linked with NVIDIA's device runtime library
+ * (libcudadevrt.a, CU_JIT_INPUT_LIBRARY) as libNVVM's device-side-launch sample links
+ * it: ptxi implements the device runtime, so the library is taken and left out; any
+ * other host library is refused. */
+Test(modules, link_device_runtime_library) {
+    if (system("command -v nvcc >/dev/null 2>&1")) cr_skip_test("skipped: nvcc not found");
+    const char *dir = PTXI_BINARY_DIR "/driver-tests";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s && cd %s && rm -f devrt.a && printf '%%s' '"
+             "extern \"C\" __global__ void child(int *p) { p[threadIdx.x] = 10 * threadIdx.x + 1; }\n"
+             "extern \"C\" __global__ void parent(int *p) { child<<<1, 4>>>(p); }' > dp.cu"
+             " && nvcc -arch=sm_90 -rdc=true -ptx -o dp.ptx dp.cu"
+             " && for d in lib64 lib targets/x86_64-linux/lib; do"
+             " f=\"$(dirname \"$(command -v nvcc)\")/../$d/libcudadevrt.a\"; [ -f \"$f\" ] && cp \"$f\" devrt.a && break; done; true",
+             dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char path[600];
+    snprintf(path, sizeof path, "%s/devrt.a", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) cr_skip_test("skipped: no libcudadevrt.a next to nvcc");
+    fclose(f);
+    drv_setup();
+    snprintf(cmd, sizeof cmd, "%s/dp.ptx", dir);
+    CUlinkState ls;
+    CK(cuLinkCreate(0, NULL, NULL, &ls));
+    CK(cuLinkAddFile(ls, CU_JIT_INPUT_PTX, cmd, 0, NULL, NULL));
+    CK(cuLinkAddFile(ls, CU_JIT_INPUT_LIBRARY, path, 0, NULL, NULL));
+    static const char other[] = "!<arch>\nhost.o/         0           0     0     644     4         `\nELF\n";
+    cr_expect_eq(cuLinkAddData(ls, CU_JIT_INPUT_LIBRARY, (void *)other, sizeof other - 1, "libhost.a", 0, NULL, NULL),
+                 CUDA_ERROR_NOT_SUPPORTED);
+    void *out;
+    size_t size;
+    CK(cuLinkComplete(ls, &out, &size));
+    CUmodule m;
+    CK(cuModuleLoadData(&m, out));
+    CK(cuLinkDestroy(ls));
+    CUfunction fn;
+    CK(cuModuleGetFunction(&fn, m, "parent"));
+    int h[4] = {0};
+    CUdeviceptr d;
+    CK(cuMemAlloc(&d, sizeof h));
+    CK(cuMemcpyHtoD(d, h, sizeof h));
+    void *args[] = {&d};
+    CK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    CK(cuMemcpyDtoH(h, d, sizeof h));
+    for (int i = 0; i < 4; i++) cr_expect_eq(h[i], 10 * i + 1, "p[%d] = %d", i, h[i]);
+    CK(cuMemFree(d));
+    CK(cuModuleUnload(m));
+}
+
 Test(modules, library_api) {
     CK(cuInit(0));
     CUlibrary lib;

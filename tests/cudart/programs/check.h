@@ -19,3 +19,15 @@
             return 1;                                                       \
         }                                                                   \
     } while (0)
+
+// DRV(call): a driver API call's result by name, as SHOW prints a runtime call's
+// (for programs that include <cuda.h> before this file).
+#ifdef __cuda_cuda_h__
+#define DRV(call)                                                           \
+    do {                                                                    \
+        CUresult r_ = (call);                                               \
+        const char *n_ = "?";                                               \
+        cuGetErrorName(r_, &n_);                                            \
+        printf("%-48.48s -> %s\n", #call, n_);                              \
+    } while (0)
+#endif
