@@ -19,7 +19,7 @@ typedef struct lane_view {
 
 uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
     switch (vm_generic_space(&a)) {
-    case VM_SP_SHARED: return a + n <= w->cta->smem_size ? w->cta->smem + a : NULL;
+    case VM_SP_SHARED: return a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
         return a + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)lane * w->local_stride + a : NULL;
     default: break;

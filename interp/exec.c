@@ -539,6 +539,7 @@ execute:
         uint32_t m = EXEC;
         if (!m) NEXT;
         uint32_t members = i->a ? R32(i->a)[__builtin_ctz(m)] : VM_FULL;
+        if (cta->san) vm_san_warp_sync(w, i, m, members);
         if ((members & w->present & ~w->exited & ~mask) == 0) NEXT;
         ACCOUNT(i);
         SAVE();
@@ -1064,8 +1065,8 @@ uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l) {
     case IR_SREG_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(vm_now() * 1e9);
     case IR_SREG_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(vm_now() * 1e9) >> 32);
     case IR_SREG_DYNAMIC_SMEM_SIZE: return cfg->dyn_shared;
-    case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_size;
-    case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_size;
+    case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_full;
+    case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_full;
     case IR_SREG_NCLUSTERID: return cfg->grid[c] / cta->grid->cdim[c];
     case IR_SREG_CLUSTERID: return cta->ctaid[c] / cta->grid->cdim[c];
     case IR_SREG_CLUSTER_NCTAID: return cta->grid->cdim[c];

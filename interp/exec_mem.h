@@ -45,7 +45,7 @@ static inline uint8_t *vm_dsmem(const vm_cta *cta, uint64_t a, unsigned n) {
     uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
     if (!cta->cluster || !(a >> VM_DSMEM_SHIFT) || r >= cta->grid->csize) return NULL;
     const vm_cta *peer = cta->cluster->cta[r];
-    return peer && o + n <= peer->smem_size ? peer->smem + o : NULL;
+    return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
 }
 
 /* Host address of n bytes at device address a for lane l, or NULL after
@@ -101,7 +101,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     where[0] = 0;
     if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
     else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
-                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->x);
+                  sp == VM_SP_SHARED ? cta->smem_full : sp == VM_SP_LOCAL ? w->local_stride : i->x);
     /* the GPU reports a shared address outside the window as an illegal instruction */
     vm_fault_at(w, i, l, sp == VM_SP_SHARED ? PTXI_ILLEGAL_INSTRUCTION : PTXI_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%llx%s",
                 sp_name[i->sp], wr ? "write" : "read", n, (unsigned long long)a, where);
@@ -616,7 +616,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
 static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
     vm_arena *arena = w->cta->grid->cfg->kernel->prog->rt->arena;
     switch (sp) {
-    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_size;
+    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_full;
     case VM_SP_LOCAL: return a - vm_local_win < w->local_stride;
     case VM_SP_CONST: return vm_shadow(arena, a) == VM_SH_CONST;
     /* On an H100 the generic address of a kernel parameter (__grid_constant__)

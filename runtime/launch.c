@@ -226,7 +226,8 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         rt_sanitize_asserts(fault.asserts);
     } else if (san && san->tool == VM_SAN_MEMCHECK && rc && rc != PTXI_ASSERT && atomic_load(&san->errors) == errors) {
         /* a fault memcheck has no record kind for yet (a bad free, a trap, a
-         * deadlock): ptxi's own report, counted as an error */
+         * deadlock): ptxi's own report, counted as an error (racecheck and
+         * synccheck report none: the program sees the error) */
         vm_san_record(san, fault.msg);
     }
     double seconds = vm_now() - t0;

@@ -59,8 +59,10 @@ static void at_exit(void) {
     leak_check();
     const char *fd = getenv("PTXI_SANITIZE_COUNT_FD");
     if (fd && *fd) {
-        char n[32];
-        int len = snprintf(n, sizeof n, "%llu\n", (unsigned long long)atomic_load(&san->errors));
+        char n[80];   /* errors, then racecheck's error and warning records */
+        int len = snprintf(n, sizeof n, "%llu %llu %llu\n", (unsigned long long)atomic_load(&san->errors),
+                           (unsigned long long)atomic_load(&san->hazards[0]),
+                           (unsigned long long)atomic_load(&san->hazards[1]));
         if (write(atoi(fd), n, (size_t)len) < 0) return;
     }
 }

@@ -223,7 +223,7 @@ int dbg_find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, uin
 uint8_t *dbg_host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n) {
     if (sp == VM_SP_GENERIC) sp = vm_generic_space(&a);
     switch (sp) {
-    case VM_SP_SHARED: return w && a + n <= w->cta->smem_size ? w->cta->smem + a : NULL;
+    case VM_SP_SHARED: return w && a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
         return w && a + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)l * w->local_stride + a : NULL;
     case VM_SP_KPARAM: {
