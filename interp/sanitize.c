@@ -290,6 +290,10 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
         if (!wr) memset(scratch, 0, n);
         return scratch;
     }
+    if (rt->san->tool == VM_SAN_RACECHECK || rt->san->tool == VM_SAN_SYNCCHECK) {
+        /* no bounds records either (the GPU's racecheck and synccheck give none): a bad access faults */
+        return why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr) ? (uint8_t *)(uintptr_t)a : NULL;
+    }
     if (rt->san->tool == VM_SAN_INITCHECK) {   /* no bounds records: a bad access faults as in a normal run */
         vm_alloc r;
         bool in = why == VM_SAN_OOB && arena_space && vm_init_find(arena, a, n, &r) &&

@@ -21,6 +21,9 @@ norm() {
 }
 
 # the tools this ptxi has (`ptxi sanitize --tool T` refuses the others)
+# Records of different blocks come in the order their host threads print them: one
+# host thread runs the blocks in order, as the GPU recordings list them.
+export PTXI_THREADS=1
 tools=
 for t in memcheck racecheck initcheck synccheck; do
   "$ptxi" sanitize --tool $t -- true > /dev/null 2>&1 && tools="$tools $t "
