@@ -20,10 +20,10 @@ norm() {
   grep '^=========' "$1" | grep -v 'Host Frame' | sed -e 's/0x[0-9a-f]*/0x?/g' -e "${2:-s/^//}"
 }
 
-# the tools this ptxi has (`ptxi sanitize --tool T` refuses the others)
 # Records of different blocks come in the order their host threads print them: one
 # host thread runs the blocks in order, as the GPU recordings list them.
 export PTXI_THREADS=1
+# the tools this ptxi has (`ptxi sanitize --tool T` refuses the others)
 tools=
 for t in memcheck racecheck initcheck synccheck; do
   "$ptxi" sanitize --tool $t -- true > /dev/null 2>&1 && tools="$tools $t "
