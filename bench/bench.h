@@ -36,7 +36,20 @@ typedef struct bench_run {
     size_t dyn_shared;  /* bytes of dynamic shared memory per CTA */
     int64_t p[4];       /* sizes the native reference needs (element counts, ...) */
     float fp[4];
+    /* tol > 0: the outputs are floats that need only lie within
+     * tol * (|ref| + tol_floor) of the reference (kernels with approximate
+     * instructions); 0: word for word. */
+    double tol, tol_floor;
+    /* Nonzero: bench_digest_of() of the outputs as a GPU computed them at this
+     * size, which they must equal word for word as well. */
+    uint64_t gpu_digest;
 } bench_run;
+
+/* A recorded digest and the scale it was recorded at ({0, 0} ends a table). */
+typedef struct bench_digest {
+    double scale;
+    uint64_t digest;
+} bench_digest;
 
 typedef struct bench_case {
     const char *name;
@@ -65,6 +78,10 @@ int64_t bench_scaled(int64_t base, double scale, int64_t multiple);
 void bench_reset_refs(bench_run *r);
 /* 1 when every output buffer's `got` equals its `ref`; else 0 and a message. */
 int bench_compare(const bench_run *r, char *msg, size_t len);
+/* FNV-1a (64-bit) over the words of every output buffer's `got`, in order. */
+uint64_t bench_digest_of(const bench_run *r);
+/* The digest of `table` recorded at `scale`, or 0. */
+uint64_t bench_gpu_digest(const bench_digest *table, double scale);
 
 static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 {
@@ -74,7 +91,8 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
 
 #define BENCH_CASES(X) \
     X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) \
-    X(triton_gen) X(triton_rowsum) X(warpsum) X(gather) X(stencil) X(numba_axpy)
+    X(triton_gen) X(triton_rowsum) X(warpsum) X(gather) X(stencil) X(numba_axpy) X(triton_softmax) \
+    X(triton_layernorm)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

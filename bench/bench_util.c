@@ -107,7 +107,17 @@ void bench_reset_refs(bench_run *r)
     }
 }
 
-/* The first output word that differs, and how many do. */
+/* Outside tol * (|want| + floor), or NaN where the other is not. */
+static int off_tol(const bench_run *r, uint32_t want, uint32_t got)
+{
+    float fw, fg;
+    memcpy(&fw, &want, 4);
+    memcpy(&fg, &got, 4);
+    return !(fabs((double)fg - fw) <= r->tol * (fabs((double)fw) + r->tol_floor));
+}
+
+/* The first output word that differs (beyond the case's tolerance), and how
+ * many do; then the GPU digest, if the case has one at this size. */
 int bench_compare(const bench_run *r, char *msg, size_t len)
 {
     for (int i = 0; i < r->nbuf; i++) {
@@ -117,16 +127,46 @@ int bench_compare(const bench_run *r, char *msg, size_t len)
         const uint32_t *want = b->ref, *got = b->got;
         size_t n = b->bytes / 4, first = n, bad = 0;
         for (size_t j = 0; j < n; j++)
-            if (want[j] != got[j]) {
+            if (r->tol > 0 ? off_tol(r, want[j], got[j]) : want[j] != got[j]) {
                 first = first < n ? first : j;
                 bad++;
             }
+        if (!bad)
+            continue;
         float fw, fg;
         memcpy(&fw, &want[first], 4);
         memcpy(&fg, &got[first], 4);
-        snprintf(msg, len, "buffer %d word %zu: got 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ",
-                 i, first, got[first], (double)fg, want[first], (double)fw, bad, n);
+        snprintf(msg, len, "buffer %d word %zu: got 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ%s",
+                 i, first, got[first], (double)fg, want[first], (double)fw, bad, n,
+                 r->tol > 0 ? " beyond the tolerance" : "");
+        return 0;
+    }
+    if (r->gpu_digest && bench_digest_of(r) != r->gpu_digest) {
+        snprintf(msg, len, "output digest %016llx, the GPU's %016llx", (unsigned long long)bench_digest_of(r),
+                 (unsigned long long)r->gpu_digest);
         return 0;
     }
     return 1;
+}
+
+uint64_t bench_digest_of(const bench_run *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < r->nbuf; i++) {
+        const bench_buf *b = &r->buf[i];
+        if (!(b->dir & BB_OUT))
+            continue;
+        const uint32_t *w = b->got;
+        for (size_t j = 0; j < b->bytes / 4; j++)
+            h = (h ^ w[j]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t bench_gpu_digest(const bench_digest *table, double scale)
+{
+    for (; table->scale > 0; table++)
+        if (fabs(table->scale - scale) < 1e-9)
+            return table->digest;
+    return 0;
 }

@@ -88,6 +88,16 @@ typedef struct fe_pending {
     bool want_label, want_func;
 } fe_pending;
 
+/* Sets of types (bit i: ir_type i), as the TYPES column of opcodes.def uses them. */
+#define TY(t) (1ull << IR_T_##t)
+#define TY_INT (TY(U16) | TY(U32) | TY(U64) | TY(S16) | TY(S32) | TY(S64))
+#define TY_SINT (TY(S16) | TY(S32) | TY(S64))
+#define TY_HALF (TY(F16) | TY(F16X2) | TY(BF16) | TY(BF16X2))
+#define TY_FLT (TY(F32) | TY(F64))
+#define TY_BITS (TY(B16) | TY(B32) | TY(B64))
+#define TY_INT2 (TY(U16X2) | TY(S16X2))
+#define TY_MEM (TY(B8) | TY_BITS | TY(B128) | TY(U8) | TY(S8) | TY_INT | TY_FLT)
+
 #define VEC(T) struct { T *v; uint32_t n, cap; }
 #define VEC_PUSH(p, vec) (((vec).n == (vec).cap ? fe_grow((void **)&(vec).v, &(vec).cap, sizeof *(vec).v) : (void)0), &(vec).v[(vec).n++])
 void fe_grow(void **v, uint32_t *cap, size_t elem);

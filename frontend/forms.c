@@ -6,51 +6,20 @@
  * The type sets were read off ptxas 13.0 for every type of ir.h. */
 #include "fe.h"
 
-#define TB(t) (1ull << IR_T_##t)
-#define INT (TB(U16) | TB(U32) | TB(U64) | TB(S16) | TB(S32) | TB(S64))
-#define SINT (TB(S16) | TB(S32) | TB(S64))
-#define HALF (TB(F16) | TB(F16X2) | TB(BF16) | TB(BF16X2))
-#define FLT (TB(F32) | TB(F64))
-#define BITS (TB(B16) | TB(B32) | TB(B64))
-#define INT2 (TB(U16X2) | TB(S16X2))
-#define MEM (TB(B8) | BITS | TB(B128) | TB(U8) | TB(S8) | INT | FLT)
-
-/* The types of an opcode's single type suffix; `mod` narrows the entry to the
- * forms with that modifier (mul.lo), IR_MOD_NONE to those without any of the
- * entries' modifiers. */
+/* The types of an opcode's single type suffix are the TYPES column of
+ * opcodes.def; these entries narrow them for the forms with a modifier
+ * (mul.lo). */
 static const struct form {
     uint16_t op, mod;
     uint64_t types;
 } forms[] = {
-    { IR_OP_ADD, 0, INT | HALF | FLT | INT2 },    { IR_OP_SUB, 0, INT | HALF | FLT },
-    { IR_OP_MUL, IR_MOD_LO, INT },                { IR_OP_MUL, IR_MOD_HI, INT },
-    { IR_OP_MUL, IR_MOD_WIDE, TB(U16) | TB(U32) | TB(S16) | TB(S32) },
-    { IR_OP_MUL, 0, HALF | FLT },                 { IR_OP_MAD, IR_MOD_LO, INT },
-    { IR_OP_MAD, IR_MOD_HI, INT },                { IR_OP_MAD, IR_MOD_WIDE, TB(U16) | TB(U32) | TB(S16) | TB(S32) },
-    { IR_OP_MAD, 0, FLT },                        { IR_OP_MUL24, 0, TB(U32) | TB(S32) },
-    { IR_OP_MAD24, 0, TB(U32) | TB(S32) },        { IR_OP_SAD, 0, INT },
-    { IR_OP_DIV, IR_MOD_FULL, TB(F32) },          { IR_OP_DIV, 0, INT | FLT },
-    { IR_OP_REM, 0, INT },                        { IR_OP_ABS, 0, SINT | HALF | FLT },
-    { IR_OP_NEG, 0, SINT | HALF | FLT },          { IR_OP_MIN, 0, INT | HALF | FLT | INT2 },
-    { IR_OP_MAX, 0, INT | HALF | FLT | INT2 },    { IR_OP_POPC, 0, TB(B32) | TB(B64) },
-    { IR_OP_CLZ, 0, TB(B32) | TB(B64) },          { IR_OP_BREV, 0, TB(B32) | TB(B64) },
-    { IR_OP_BFI, 0, TB(B32) | TB(B64) },          { IR_OP_BFIND, 0, TB(U32) | TB(U64) | TB(S32) | TB(S64) },
-    { IR_OP_BFE, 0, TB(U32) | TB(U64) | TB(S32) | TB(S64) },
-    { IR_OP_AND, 0, BITS | TB(PRED) },            { IR_OP_OR, 0, BITS | TB(PRED) },
-    { IR_OP_XOR, 0, BITS | TB(PRED) },            { IR_OP_NOT, 0, BITS | TB(PRED) },
-    { IR_OP_CNOT, 0, BITS },                      { IR_OP_SHL, 0, BITS },
-    { IR_OP_SHR, 0, BITS | INT },                 { IR_OP_COPYSIGN, 0, FLT },
-    { IR_OP_TESTP, 0, FLT },                      { IR_OP_RCP, 0, FLT },
-    { IR_OP_SQRT, 0, FLT },                       { IR_OP_RSQRT, 0, FLT },
-    { IR_OP_SIN, 0, TB(F32) },                    { IR_OP_COS, 0, TB(F32) },
-    { IR_OP_LG2, 0, TB(F32) },                    { IR_OP_EX2, 0, TB(F32) | HALF },
-    { IR_OP_TANH, 0, TB(F32) | HALF },            { IR_OP_FMA, 0, FLT | HALF },
-    { IR_OP_SETP, 0, BITS | INT | HALF | FLT },   { IR_OP_SELP, 0, BITS | INT | FLT },
-    { IR_OP_MOV, 0, BITS | TB(B128) | INT | FLT | TB(PRED) },
-    { IR_OP_LD, 0, MEM },                         { IR_OP_LDU, 0, MEM },
-    { IR_OP_ST, 0, MEM },                         { IR_OP_PRMT, 0, TB(B32) },
-    { IR_OP_LOP3, 0, TB(B32) },                   { IR_OP_SHF, 0, TB(B32) },
-    { IR_OP_ACTIVEMASK, 0, TB(B32) },
+    { IR_OP_MUL, IR_MOD_LO, TY_INT },
+    { IR_OP_MUL, IR_MOD_HI, TY_INT },
+    { IR_OP_MUL, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32) },
+    { IR_OP_MAD, IR_MOD_LO, TY_INT },
+    { IR_OP_MAD, IR_MOD_HI, TY_INT },
+    { IR_OP_MAD, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32) },
+    { IR_OP_DIV, IR_MOD_FULL, TY(F32) },
 };
 
 static const uint16_t frnd[] = { IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RS };
@@ -68,18 +37,13 @@ static int first_of(const ir_insn *in, const uint16_t *set, size_t n) {
 static bool check_types(const ir_insn *in, const char *mn, fe_diags *d) {
     if (in->ntypes != 1)
         return true;
-    const struct form *hit = NULL;
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        const struct form *f = &forms[i];
-        if (f->op != in->op)
-            continue;
-        if (f->mod ? ir_has_mod(in, (ir_mod)f->mod) : !hit) {
-            hit = f;
-            if (f->mod)
-                break;
+    uint64_t types = ir_opcode_info[in->op].types;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (forms[i].op == in->op && ir_has_mod(in, (ir_mod)forms[i].mod)) {
+            types = forms[i].types;
+            break;
         }
-    }
-    if (hit && !((hit->types >> in->types[0]) & 1)) {
+    if (types && !((types >> in->types[0]) & 1)) {
         fe_diag_add(d, in->loc, false, "'%s' does not take type .%s", mn, ir_type_name[in->types[0]]);
         return false;
     }
@@ -90,7 +54,7 @@ enum { RND_NONE, RND_FLOAT, RND_INT };   /* what a conversion must, or may, roun
 
 /* cvt between scalar types: ISA 9.7.9.21's rules on rounding modifiers */
 static void check_cvt(const ir_insn *in, const char *mn, fe_diags *d) {
-    static const uint64_t scalar = INT | TB(U8) | TB(S8) | TB(F16) | TB(BF16) | FLT;
+    static const uint64_t scalar = TY_INT | TY(U8) | TY(S8) | TY(F16) | TY(BF16) | TY_FLT;
     if (in->ntypes != 2 || in->nopnds != 2 || !((scalar >> in->types[0]) & 1) || !((scalar >> in->types[1]) & 1))
         return;
     ir_type dt = (ir_type)in->types[0], st = (ir_type)in->types[1];

@@ -76,11 +76,11 @@ typedef enum ir_space {
 extern const char *const ir_space_name[IR_SPACE__COUNT];
 
 /* Opcodes and modifiers come from X-macro tables owned by the front end:
- *   opcodes.def:   OP(ENUM, "spelling")
+ *   opcodes.def:   OP(ENUM, "spelling", FAMILY, ISA, SM, OPERANDS, TYPES)   the instruction-description table
  *   modifiers.def: MOD(ENUM, "spelling-without-leading-dot")  e.g. MOD(SHARED_CTA, "shared::cta")
  * Types are not modifiers: a suffix that names a type goes to ir_insn.types. */
 typedef enum ir_opcode {
-#define OP(e, s) IR_OP_##e,
+#define OP(e, s, f, v, t, o, y) IR_OP_##e,
 #include "opcodes.def"
 #undef OP
     IR_OP__COUNT
@@ -95,6 +95,24 @@ typedef enum ir_mod {
 } ir_mod;
 
 extern const char *const ir_opcode_name[IR_OP__COUNT];
+
+/* The instruction-description table's columns (opcodes.def). */
+typedef enum ir_family {
+    IR_FAM_NONE, IR_FAM_CORE, IR_FAM_ALU, IR_FAM_VIDEO, IR_FAM_ASYNC, IR_FAM_TEX, IR_FAM_MMA,
+    IR_FAM_CLUSTER, IR_FAM_WMMA, IR_FAM_WGMMA, IR_FAM__COUNT
+} ir_family;
+typedef struct ir_opinfo {
+    uint8_t family;            /* ir_family: which part of the interpreter runs it */
+    uint8_t isa;               /* PTX ISA that introduced it, major * 10 + minor */
+    uint8_t sm;                /* the oldest target that has it */
+    const char *operands;      /* the operand rule of `ptxi check` (opcodes.def) */
+    uint64_t types;            /* bit t: takes the single type suffix t; 0: not checked */
+} ir_opinfo;
+extern const ir_opinfo ir_opcode_info[IR_OP__COUNT];
+/* The opcode, modifier (no leading dot) or type spelled s[0..n), or -1. */
+int ir_opcode_lookup(const char *s, size_t n);
+int ir_mod_lookup(const char *s, size_t n);
+int ir_type_lookup(const char *s, size_t n);
 extern const char *const ir_mod_name[IR_MOD__COUNT];
 
 /* Special registers. X(ENUM, spelling, has_component) — has_component: 1 = .x/.y/.z,

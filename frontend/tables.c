@@ -28,7 +28,12 @@ const char *const ir_space_name[IR_SPACE__COUNT] = {
 #undef X
 };
 const char *const ir_opcode_name[IR_OP__COUNT] = {
-#define OP(e, s) s,
+#define OP(e, s, f, v, t, o, y) s,
+#include "opcodes.def"
+#undef OP
+};
+const ir_opinfo ir_opcode_info[IR_OP__COUNT] = {
+#define OP(e, s, f, v, t, o, y) {IR_FAM_##f, v, t, o, y},
 #include "opcodes.def"
 #undef OP
 };
@@ -121,6 +126,18 @@ void fe_tables_init(void) { pthread_once(&once, build); }
 int fe_lookup_opcode(const char *s, size_t n) {
     const entry *e = get(s, n, K_OPC);
     return e ? e->val : -1;
+}
+int ir_opcode_lookup(const char *s, size_t n) {
+    fe_tables_init();
+    return fe_lookup_opcode(s, n);
+}
+int ir_mod_lookup(const char *s, size_t n) {
+    fe_tables_init();
+    return fe_lookup_mod(s, n);
+}
+int ir_type_lookup(const char *s, size_t n) {
+    fe_tables_init();
+    return fe_lookup_type(s, n);
 }
 int fe_lookup_mod(const char *s, size_t n) {
     const entry *e = get(s, n, K_MOD);

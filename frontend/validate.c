@@ -39,72 +39,39 @@
 
 #include "fe.h"
 
-/* what one operand position expects */
+/* what one operand position expects (opcodes.def's letters: - 0 1 u p w) */
 enum { T_NONE, T_I0, T_I1, T_U32, T_PRED, T_WIDE0 };
-/* operand shapes: register/immediate source, destination, address, label */
+/* operand shapes (_ d s a l v): anything, destination, register/immediate
+ * source, address, label, register/constant/symbol */
 enum { K_ANY, K_DST, K_SRC, K_ADDR, K_LABEL, K_VAL };
 
 typedef struct rule {
-    uint16_t op;
     uint8_t min, max;          /* operand count */
     uint8_t relaxed;           /* wider registers allowed (ld/st/cvt) */
     uint8_t kind[5], type[5];
 } rule;
 
-#define R(op, mn, mx, rel, k0, t0, k1, t1, k2, t2, k3, t3) \
-    { IR_OP_##op, mn, mx, rel, { K_##k0, K_##k1, K_##k2, K_##k3, K_ANY }, { T_##t0, T_##t1, T_##t2, T_##t3, T_NONE } }
-#define R5(op, mn, mx, k0, t0, k1, t1, k2, t2, k3, t3, k4, t4) \
-    { IR_OP_##op, mn, mx, 0, { K_##k0, K_##k1, K_##k2, K_##k3, K_##k4 }, { T_##t0, T_##t1, T_##t2, T_##t3, T_##t4 } }
-#define ARITH3(op) R(op, 3, 3, 0, DST, I0, SRC, I0, SRC, I0, ANY, NONE)
-#define ARITH2(op) R(op, 2, 2, 0, DST, I0, SRC, I0, ANY, NONE, ANY, NONE)
-
-static const rule rules[] = {
-    ARITH3(ADD), ARITH3(SUB), ARITH3(MIN), ARITH3(MAX), ARITH3(AND), ARITH3(OR), ARITH3(XOR),
-    ARITH3(DIV), ARITH3(REM), ARITH3(COPYSIGN), ARITH3(ADDC), ARITH3(SUBC),
-    ARITH2(ABS), ARITH2(NEG), ARITH2(NOT), ARITH2(CNOT), ARITH2(SQRT), ARITH2(RCP), ARITH2(RSQRT),
-    ARITH2(SIN), ARITH2(COS), ARITH2(EX2), ARITH2(LG2), ARITH2(TANH), ARITH2(BREV),
-    R(MUL, 3, 3, 0, DST, WIDE0, SRC, I0, SRC, I0, ANY, NONE),
-    R(MAD, 4, 4, 0, DST, WIDE0, SRC, I0, SRC, I0, SRC, WIDE0),
-    R(FMA, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
-    R(SHL, 3, 3, 0, DST, I0, SRC, I0, SRC, U32, ANY, NONE),
-    R(SHR, 3, 3, 0, DST, I0, SRC, I0, SRC, U32, ANY, NONE),
-    R(SELP, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, PRED),
-    R(POPC, 2, 2, 0, DST, U32, SRC, I0, ANY, NONE, ANY, NONE),
-    R(CLZ, 2, 2, 0, DST, U32, SRC, I0, ANY, NONE, ANY, NONE),
-    R(BFE, 4, 4, 0, DST, I0, SRC, I0, SRC, U32, SRC, U32),
-    R(SETP, 3, 4, 0, DST, PRED, SRC, I0, SRC, I0, SRC, PRED),
-    R(CVT, 2, 4, 1, DST, I0, SRC, I1, SRC, NONE, SRC, NONE),
-    R(CVTA, 2, 2, 0, DST, I0, VAL, I0, ANY, NONE, ANY, NONE),
-    R(BRA, 1, 1, 0, LABEL, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(MUL24, 3, 3, 0, DST, I0, SRC, I0, SRC, I0, ANY, NONE),
-    R(MAD24, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
-    R(SAD, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
-    R(PRMT, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I0),
-    R(SHF, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, U32),
-    R(BFIND, 2, 2, 0, DST, U32, SRC, I0, ANY, NONE, ANY, NONE),
-    R(TESTP, 2, 2, 0, DST, PRED, SRC, I0, ANY, NONE, ANY, NONE),
-    R(ISSPACEP, 2, 2, 0, DST, PRED, VAL, NONE, ANY, NONE, ANY, NONE),
-    R(ACTIVEMASK, 1, 1, 0, DST, I0, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(NANOSLEEP, 1, 1, 0, SRC, U32, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(VOTE, 2, 3, 0, DST, I0, SRC, PRED, SRC, U32, ANY, NONE),
-    R(SLCT, 4, 4, 0, DST, I0, SRC, I0, SRC, I0, SRC, I1),
-    R(SET, 3, 4, 0, DST, I0, SRC, I1, SRC, I1, SRC, PRED),
-    R(RED, 2, 4, 0, ADDR, NONE, SRC, I0, SRC, NONE, SRC, NONE),
-    R5(ATOM, 3, 5, DST, I0, ADDR, NONE, SRC, I0, SRC, NONE, SRC, NONE),
-    R5(SHFL, 4, 5, DST, I0, SRC, I0, SRC, U32, SRC, U32, SRC, U32),
-    R5(BFI, 5, 5, DST, I0, SRC, I0, SRC, I0, SRC, U32, SRC, U32),
-    R5(LOP3, 5, 6, DST, I0, SRC, I0, SRC, I0, SRC, I0, SRC, NONE),
-    R(MEMBAR, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(TRAP, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(BRKPT, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(RET, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-    R(EXIT, 0, 0, 0, ANY, NONE, ANY, NONE, ANY, NONE, ANY, NONE),
-};
-
+/* Each opcode's rule, read once from the OPERANDS column of opcodes.def. */
+static rule rules[IR_OP__COUNT];
 static const rule *rule_of[IR_OP__COUNT];
-static const rule ld_rule = R(LD, 2, 3, 1, DST, I0, ADDR, NONE, SRC, NONE, ANY, NONE);
-static const rule st_rule = R(ST, 2, 3, 1, ADDR, NONE, SRC, I0, SRC, NONE, ANY, NONE);
-static const rule mov_rule = R(MOV, 2, 2, 0, DST, I0, VAL, I0, ANY, NONE, ANY, NONE);
+
+static bool parse_rule(const char *sig, rule *r) {
+    static const char kinds[] = "_dsalv", types[] = "-01upw";
+    memset(r, 0, sizeof *r);
+    if (*sig == '~') r->relaxed = 1, sig++;
+    if (!strcmp(sig, ".")) return true;
+    bool optional = false;
+    for (unsigned n = 0; *sig; n++) {
+        if (*sig == '[') optional = true, sig++;
+        const char *k = sig[0] ? strchr(kinds, sig[0]) : NULL, *t = sig[1] ? strchr(types, sig[1]) : NULL;
+        if (!k || !t || (sig[2] && sig[2] != ' ')) return false;
+        if (n < 5) r->kind[n] = (uint8_t)(k - kinds), r->type[n] = (uint8_t)(t - types);
+        r->max = (uint8_t)(n + 1);
+        if (!optional) r->min = r->max;
+        sig += sig[2] ? 3 : 2;
+    }
+    return true;
+}
 
 typedef struct vctx {
     const ir_module *m;
@@ -357,12 +324,6 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
             fe_diag_add(d, in->opnds[i].loc, false, "'%s' is a kernel: only .func functions can be called",
                         in->opnds[i].func->name);
     const rule *r = rule_of[in->op];
-    if (in->op == IR_OP_LD || in->op == IR_OP_LDU)
-        r = &ld_rule;
-    else if (in->op == IR_OP_ST)
-        r = &st_rule;
-    else if (in->op == IR_OP_MOV)
-        r = &mov_rule;
     if (!r)
         return;
     vctx c = { m, f, in, d, { 0 } };
@@ -422,8 +383,9 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
 
 static pthread_once_t rules_once = PTHREAD_ONCE_INIT;
 static void index_rules(void) {
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        rule_of[rules[i].op] = &rules[i];
+    for (int op = 0; op < IR_OP__COUNT; op++)
+        if (ir_opcode_info[op].operands[0] && parse_rule(ir_opcode_info[op].operands, &rules[op]))
+            rule_of[op] = &rules[op];
 }
 
 void fe_validate(const ir_module *m, fe_diags *d) {

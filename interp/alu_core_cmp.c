@@ -3,9 +3,8 @@
 #include "alu_core_impl.h"
 
 enum { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };
-static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
-                                   "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
-static const char *const bops[] = {"and", "or", "xor", NULL};
+static const uint16_t cmps[] = {IR_MOD_EQ, IR_MOD_NE, IR_MOD_LT, IR_MOD_LE, IR_MOD_GT, IR_MOD_GE, IR_MOD_LO, IR_MOD_LS, IR_MOD_HI, IR_MOD_HS, IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU, IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
+static const uint16_t bops[] = {IR_MOD_AND, IR_MOD_OR, IR_MOD_XOR, 0};
 
 /* p[0] = comparison, p[1] = source type, p[2] = 0 none / 1 and / 2 or / 3 xor,
  * p[3] = bit 0 .ftz, bit 1 float destination (set). */
@@ -100,10 +99,10 @@ ALU_FN(f_testp) {
     d[0] = r;
 }
 
-static int build_cmp(const char *opc, alu_mn *m, alu_op *op) {
-    bool set = opc[1] == 'e' && opc[3] == 0;       /* "set" (not "setp") */
+static int build_cmp(int opc, alu_mn *m, alu_op *op) {
+    bool set = opc == IR_OP_SET;
     int c = alu_take_any(m, cmps), b = alu_take_any(m, bops) + 1;
-    bool ftz = alu_take(m, "ftz");
+    bool ftz = alu_take(m, IR_MOD_FTZ);
     if (c < 0 || m->nty != 1u + set) return 0;
     int st = m->ty[set], dt = set ? m->ty[0] : T_pred;
     char k = alu_tkind(st);
@@ -124,17 +123,17 @@ static int build_cmp(const char *opc, alu_mn *m, alu_op *op) {
     return 1;
 }
 
-int alu_build_cmp(const char *opc, alu_mn *m, alu_op *op) {
-    if (!strcmp(opc, "setp") || !strcmp(opc, "set")) return build_cmp(opc, m, op);
-    if (!strcmp(opc, "selp")) {
+int alu_build_cmp(int opc, alu_mn *m, alu_op *op) {
+    if (opc == IR_OP_SETP || opc == IR_OP_SET) return build_cmp(opc, m, op);
+    if (opc == IR_OP_SELP) {
         if (m->nty != 1 || alu_tkind(m->ty[0]) == 'p') return 0;
         op->fn = f_selp;
         alu_shape(op, 1, m->ty[0], 3, m->ty[0]);
         op->sbytes[2] = 0;
         return 1;
     }
-    if (!strcmp(opc, "slct")) {
-        bool ftz = alu_take(m, "ftz");
+    if (opc == IR_OP_SLCT) {
+        bool ftz = alu_take(m, IR_MOD_FTZ);
         if (m->nty != 2 || (m->ty[1] != T_s32 && m->ty[1] != T_f32) || (ftz && m->ty[1] != T_f32)) return 0;
         if (alu_tkind(m->ty[0]) == 'p' || alu_tkind(m->ty[0]) == 'v') return 0;
         op->fn = f_slct;
@@ -144,8 +143,8 @@ int alu_build_cmp(const char *opc, alu_mn *m, alu_op *op) {
         op->sbytes[2] = 4;
         return 1;
     }
-    if (!strcmp(opc, "testp")) {
-        static const char *const cls[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+    if (opc == IR_OP_TESTP) {
+        static const uint16_t cls[] = {IR_MOD_FINITE, IR_MOD_INFINITE, IR_MOD_NUMBER, IR_MOD_NOTANUMBER, IR_MOD_NORMAL, IR_MOD_SUBNORMAL, 0};
         int c = alu_take_any(m, cls);
         if (c < 0 || m->nty != 1 || (m->ty[0] != T_f32 && m->ty[0] != T_f64)) return 0;
         op->fn = f_testp;

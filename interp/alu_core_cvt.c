@@ -161,15 +161,15 @@ ALU_FN(f_cvt_pack) {
     d[0] = r;
 }
 
-int alu_build_cvt(const char *opc, alu_mn *m, alu_op *op) {
-    if (strcmp(opc, "cvt")) return 0;
-    static const char *const irn[] = {"rni", "rzi", "rmi", "rpi", NULL};
+int alu_build_cvt(int opc, alu_mn *m, alu_op *op) {
+    if (opc != IR_OP_CVT) return 0;
+    static const uint16_t irn[] = {IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI, 0};
     uint32_t fl = 0;
-    if (alu_take(m, "ftz")) fl |= C_FTZ;
-    if (alu_take(m, "sat")) fl |= C_SAT;
-    if (alu_take(m, "relu")) fl |= C_RELU;
-    if (alu_take(m, "satfinite")) fl |= C_SATFINITE;
-    bool pack = alu_take(m, "pack");
+    if (alu_take(m, IR_MOD_FTZ)) fl |= C_FTZ;
+    if (alu_take(m, IR_MOD_SAT)) fl |= C_SAT;
+    if (alu_take(m, IR_MOD_RELU)) fl |= C_RELU;
+    if (alu_take(m, IR_MOD_SATFINITE)) fl |= C_SATFINITE;
+    bool pack = alu_take(m, IR_MOD_PACK);
     int rm = alu_take_rnd(m), ir = alu_take_any(m, irn);
     if (m->nty < 2 || (rm >= 0 && ir >= 0)) return 0;
     int dt = m->ty[0], st = m->ty[1];

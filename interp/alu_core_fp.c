@@ -82,6 +82,10 @@ static const uint8_t mufu_of[] = {
 };
 ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
 
+void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m) {
+    if (op->fn == f_mufu32 && op->p[0] == K_EX2) alu_mufu_prefetch_ex2(x, m);
+}
+
 uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz) {
     uint32_t mb = b & 0x7fffffffu;
     uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
@@ -181,27 +185,27 @@ ALU_FN(f_copysign) { d[0] = (s[1] & ~sign_bit(op)) | (s[0] & sign_bit(op)); }
 
 /* ---- builder ---- */
 
-static const struct { const char *name; int k; uint8_t ns; } fops[] = {
-    {"add", K_ADD, 2}, {"sub", K_SUB, 2}, {"mul", K_MUL, 2}, {"fma", K_FMA, 3},
-    {"mad", K_FMA, 3}, {"div", K_DIV, 2}, {"rcp", K_RCP, 1}, {"sqrt", K_SQRT, 1},
-    {"rsqrt", K_RSQRT, 1}, {"sin", K_SIN, 1}, {"cos", K_COS, 1}, {"lg2", K_LG2, 1},
-    {"ex2", K_EX2, 1}, {"tanh", K_TANH, 1},
-    {"min", -1, 2}, {"max", -2, 2}, {"abs", -3, 1}, {"neg", -4, 1}, {"copysign", -5, 2},
+static const struct { uint16_t op; int k; uint8_t ns; } fops[] = {
+    {IR_OP_ADD, K_ADD, 2}, {IR_OP_SUB, K_SUB, 2}, {IR_OP_MUL, K_MUL, 2}, {IR_OP_FMA, K_FMA, 3},
+    {IR_OP_MAD, K_FMA, 3}, {IR_OP_DIV, K_DIV, 2}, {IR_OP_RCP, K_RCP, 1}, {IR_OP_SQRT, K_SQRT, 1},
+    {IR_OP_RSQRT, K_RSQRT, 1}, {IR_OP_SIN, K_SIN, 1}, {IR_OP_COS, K_COS, 1}, {IR_OP_LG2, K_LG2, 1},
+    {IR_OP_EX2, K_EX2, 1}, {IR_OP_TANH, K_TANH, 1},
+    {IR_OP_MIN, -1, 2}, {IR_OP_MAX, -2, 2}, {IR_OP_ABS, -3, 1}, {IR_OP_NEG, -4, 1}, {IR_OP_COPYSIGN, -5, 2},
 };
 
-int alu_build_fp(const char *opc, alu_mn *m, alu_op *op) {
+int alu_build_fp(int opc, alu_mn *m, alu_op *op) {
     int i = 0, n = sizeof fops / sizeof fops[0];
-    while (i < n && strcmp(fops[i].name, opc)) i++;
+    while (i < n && fops[i].op != opc) i++;
     if (i == n || m->nty != 1 || (m->ty[0] != T_f32 && m->ty[0] != T_f64)) return 0;
     bool f64 = m->ty[0] == T_f64;
     int k = fops[i].k;
     alu_shape(op, 1, m->ty[0], fops[i].ns, m->ty[0]);
     uint32_t fl = 0;
-    if (alu_take(m, "ftz")) fl |= F_FTZ;
+    if (alu_take(m, IR_MOD_FTZ)) fl |= F_FTZ;
     if (k < 0) {                        /* min max abs neg copysign */
-        if (k >= -2 && alu_take(m, "NaN")) fl |= F_NAN;
-        if (k >= -2 && alu_take(m, "xorsign")) {
-            if (!alu_take(m, "abs") || f64) return 0;
+        if (k >= -2 && alu_take(m, IR_MOD_NAN_PROPAGATE)) fl |= F_NAN;
+        if (k >= -2 && alu_take(m, IR_MOD_XORSIGN)) {
+            if (!alu_take(m, IR_MOD_ABS) || f64) return 0;
             fl |= F_XORSIGN;
         }
         if ((fl & (F_FTZ | F_NAN)) && f64 && k >= -2) return 0;
@@ -211,9 +215,9 @@ int alu_build_fp(const char *opc, alu_mn *m, alu_op *op) {
         op->p[2] = fl;
         return 1;
     }
-    if (alu_take(m, "sat")) fl |= F_SAT;
+    if (alu_take(m, IR_MOD_SAT)) fl |= F_SAT;
     int rm = alu_take_rnd(m);
-    bool apx = alu_take(m, "approx"), full = !apx && alu_take(m, "full");
+    bool apx = alu_take(m, IR_MOD_APPROX), full = !apx && alu_take(m, IR_MOD_FULL);
     if (rm == ALU_RNA || (rm >= 0 && (apx || full))) return 0;
     if (f64 && (fl & F_SAT)) return 0;
     if (k >= K_RSQRT) {                 /* only approximate forms exist */

@@ -205,7 +205,7 @@ ALU_FN(f_prmt) { d[0] = alu_prmt((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2],
 /* ---- builder ---- */
 
 typedef struct {
-    const char *name;
+    uint16_t op;                   /* ir_opcode */
     alu_fn fn;
     uint8_t ns;        /* sources */
     uint8_t kinds;     /* allowed type kinds: bit 0 signed, 1 unsigned, 2 bits, 3 pred, 4 x2 */
@@ -216,42 +216,42 @@ enum { KS = 1, KU = 2, KB = 4, KP = 8, KV = 16, KF = 32 };
 enum { W16 = 1, W32 = 2, W64 = 4, WP = 8 };
 
 static const int_form forms[] = {
-    {"add", f_add, 2, KS | KU | KV, W16 | W32 | W64},
-    {"sub", f_sub, 2, KS | KU, W16 | W32 | W64},
-    {"mul", f_mul, 2, KS | KU, W16 | W32 | W64},
-    {"mad", f_mad, 3, KS | KU, W16 | W32 | W64},
-    {"madc", f_madc, 3, KS | KU, W32 | W64},
-    {"addc", f_addc, 2, KS | KU, W32 | W64},
-    {"subc", f_addc, 2, KS | KU, W32 | W64},
-    {"mul24", f_mul24, 2, KS | KU, W32},
-    {"mad24", f_mul24, 3, KS | KU, W32},
-    {"sad", f_sad, 3, KS | KU, W16 | W32 | W64},
-    {"div", f_div, 2, KS | KU, W16 | W32 | W64},
-    {"rem", f_rem, 2, KS | KU, W16 | W32 | W64},
-    {"abs", f_abs, 1, KS, W16 | W32 | W64},
-    {"neg", f_neg, 1, KS, W16 | W32 | W64},
-    {"min", f_minmax, 2, KS | KU | KV, W16 | W32 | W64},
-    {"max", f_minmax, 2, KS | KU | KV, W16 | W32 | W64},
-    {"popc", f_popc, 1, KB, W32 | W64},
-    {"clz", f_clz, 1, KB, W32 | W64},
-    {"brev", f_brev, 1, KB, W32 | W64},
-    {"bfind", f_bfind, 1, KS | KU, W32 | W64},
-    {"bfe", f_bfe, 3, KS | KU, W32 | W64},
-    {"bfi", f_bfi, 4, KB, W32 | W64},
-    {"fns", f_fns, 3, KB | KU | KS, W32},
-    {"szext", f_szext, 2, KS | KU, W32},
-    {"bmsk", f_bmsk, 2, KB, W32},
-    {"and", f_and, 2, KB | KP, W16 | W32 | W64 | WP},
-    {"or", f_or, 2, KB | KP, W16 | W32 | W64 | WP},
-    {"xor", f_xor, 2, KB | KP, W16 | W32 | W64 | WP},
-    {"not", f_not, 1, KB | KP, W16 | W32 | W64 | WP},
-    {"cnot", f_cnot, 1, KB, W16 | W32 | W64},
-    {"shl", f_shl, 2, KB, W16 | W32 | W64},
-    {"shr", f_shr, 2, KB | KS | KU, W16 | W32 | W64},
-    {"lop3", f_lop3, 4, KB, W32},
-    {"shf", f_shf, 3, KB, W32},
-    {"prmt", f_prmt, 3, KB, W32},
-    {"mov", f_mov, 1, KB | KS | KU | KP | KF, W16 | W32 | W64 | WP},
+    {IR_OP_ADD, f_add, 2, KS | KU | KV, W16 | W32 | W64},
+    {IR_OP_SUB, f_sub, 2, KS | KU, W16 | W32 | W64},
+    {IR_OP_MUL, f_mul, 2, KS | KU, W16 | W32 | W64},
+    {IR_OP_MAD, f_mad, 3, KS | KU, W16 | W32 | W64},
+    {IR_OP_MADC, f_madc, 3, KS | KU, W32 | W64},
+    {IR_OP_ADDC, f_addc, 2, KS | KU, W32 | W64},
+    {IR_OP_SUBC, f_addc, 2, KS | KU, W32 | W64},
+    {IR_OP_MUL24, f_mul24, 2, KS | KU, W32},
+    {IR_OP_MAD24, f_mul24, 3, KS | KU, W32},
+    {IR_OP_SAD, f_sad, 3, KS | KU, W16 | W32 | W64},
+    {IR_OP_DIV, f_div, 2, KS | KU, W16 | W32 | W64},
+    {IR_OP_REM, f_rem, 2, KS | KU, W16 | W32 | W64},
+    {IR_OP_ABS, f_abs, 1, KS, W16 | W32 | W64},
+    {IR_OP_NEG, f_neg, 1, KS, W16 | W32 | W64},
+    {IR_OP_MIN, f_minmax, 2, KS | KU | KV, W16 | W32 | W64},
+    {IR_OP_MAX, f_minmax, 2, KS | KU | KV, W16 | W32 | W64},
+    {IR_OP_POPC, f_popc, 1, KB, W32 | W64},
+    {IR_OP_CLZ, f_clz, 1, KB, W32 | W64},
+    {IR_OP_BREV, f_brev, 1, KB, W32 | W64},
+    {IR_OP_BFIND, f_bfind, 1, KS | KU, W32 | W64},
+    {IR_OP_BFE, f_bfe, 3, KS | KU, W32 | W64},
+    {IR_OP_BFI, f_bfi, 4, KB, W32 | W64},
+    {IR_OP_FNS, f_fns, 3, KB | KU | KS, W32},
+    {IR_OP_SZEXT, f_szext, 2, KS | KU, W32},
+    {IR_OP_BMSK, f_bmsk, 2, KB, W32},
+    {IR_OP_AND, f_and, 2, KB | KP, W16 | W32 | W64 | WP},
+    {IR_OP_OR, f_or, 2, KB | KP, W16 | W32 | W64 | WP},
+    {IR_OP_XOR, f_xor, 2, KB | KP, W16 | W32 | W64 | WP},
+    {IR_OP_NOT, f_not, 1, KB | KP, W16 | W32 | W64 | WP},
+    {IR_OP_CNOT, f_cnot, 1, KB, W16 | W32 | W64},
+    {IR_OP_SHL, f_shl, 2, KB, W16 | W32 | W64},
+    {IR_OP_SHR, f_shr, 2, KB | KS | KU, W16 | W32 | W64},
+    {IR_OP_LOP3, f_lop3, 4, KB, W32},
+    {IR_OP_SHF, f_shf, 3, KB, W32},
+    {IR_OP_PRMT, f_prmt, 3, KB, W32},
+    {IR_OP_MOV, f_mov, 1, KB | KS | KU | KP | KF, W16 | W32 | W64 | WP},
 };
 
 static int kind_bit(int t) {
@@ -275,15 +275,15 @@ static int width_bit(int t) {
     }
 }
 
-static const char *const hilo[] = {"lo", "hi", "wide", NULL};
-static const char *const wrapclamp[] = {"wrap", "clamp", NULL};
-static const char *const lr[] = {"r", "l", NULL};
-static const char *const prmt_modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+static const uint16_t hilo[] = {IR_MOD_LO, IR_MOD_HI, IR_MOD_WIDE, 0};
+static const uint16_t wrapclamp[] = {IR_MOD_WRAP, IR_MOD_CLAMP, 0};
+static const uint16_t lr[] = {IR_MOD_R, IR_MOD_L, 0};
+static const uint16_t prmt_modes[] = {IR_MOD_F4E, IR_MOD_B4E, IR_MOD_RC8, IR_MOD_ECL, IR_MOD_ECR, IR_MOD_RC16, 0};
 
-static int build_dp(const char *opc, alu_mn *m, alu_op *op) {
+static int build_dp(int opc, alu_mn *m, alu_op *op) {
     if (m->nty != 2) return 0;
     int lohi = 0;
-    if (!strcmp(opc, "dp2a") && (lohi = alu_take_any(m, hilo) + 1) < 1) return 0;
+    if (opc == IR_OP_DP2A && (lohi = alu_take_any(m, hilo) + 1) < 1) return 0;
     if (lohi > 2) return 0;
     for (int i = 0; i < 2; i++)
         if (m->ty[i] != T_u32 && m->ty[i] != T_s32) return 0;
@@ -295,11 +295,11 @@ static int build_dp(const char *opc, alu_mn *m, alu_op *op) {
     return 1;
 }
 
-int alu_build_int(const char *opc, alu_mn *m, alu_op *op) {
-    if (!strcmp(opc, "dp4a") || !strcmp(opc, "dp2a")) return build_dp(opc, m, op);
+int alu_build_int(int opc, alu_mn *m, alu_op *op) {
+    if (opc == IR_OP_DP4A || opc == IR_OP_DP2A) return build_dp(opc, m, op);
     const int_form *f = NULL;
     for (unsigned i = 0; i < sizeof forms / sizeof forms[0]; i++)
-        if (!strcmp(forms[i].name, opc)) f = &forms[i];
+        if (forms[i].op == opc) f = &forms[i];
     if (!f || m->nty != 1) return 0;
     int t = m->ty[0];
     if (!(kind_bit(t) & f->kinds) || !(width_bit(t) & f->widths)) return 0;
@@ -313,10 +313,10 @@ int alu_build_int(const char *opc, alu_mn *m, alu_op *op) {
     if (x2) op->fn = f_x2;
 
     if (f->fn == f_add || f->fn == f_sub || f->fn == f_addc) {
-        bool sub = opc[0] == 's', chain = f->fn == f_addc;
-        op->cc_out = alu_take(m, "cc");
+        bool sub = opc == IR_OP_SUB || opc == IR_OP_SUBC, chain = f->fn == f_addc;
+        op->cc_out = alu_take(m, IR_MOD_CC);
         op->cc_in = chain;
-        if (alu_take(m, "sat")) {
+        if (alu_take(m, IR_MOD_SAT)) {
             if (t != T_s32 || op->cc_out || chain) return 0;
             op->fn = sub ? f_sub_sat : f_add_sat;
         } else if (chain || op->cc_out) {
@@ -331,12 +331,12 @@ int alu_build_int(const char *opc, alu_mn *m, alu_op *op) {
         op->p[2] = h;
         op->p[3] = f->fn != f_mul;
         op->cc_in = f->fn == f_madc;
-        op->cc_out = op->p[3] && alu_take(m, "cc");
+        op->cc_out = op->p[3] && alu_take(m, IR_MOD_CC);
         if (op->cc_in || op->cc_out) {
             if (h == 2 || w < 32) return 0;
             op->fn = f_madc;
         }
-        if (alu_take(m, "sat")) {
+        if (alu_take(m, IR_MOD_SAT)) {
             if (f->fn != f_mad || h != 1 || t != T_s32 || op->cc_out) return 0;
             op->fn = f_mad_hi_sat;
         }
@@ -349,16 +349,16 @@ int alu_build_int(const char *opc, alu_mn *m, alu_op *op) {
         if (h < 0 || h == 2) return 0;
         op->p[2] = h;
         op->p[3] = f->ns == 3;
-        if (alu_take(m, "sat")) {
+        if (alu_take(m, IR_MOD_SAT)) {
             if (!op->p[3] || h != 1 || t != T_s32) return 0;
             op->p[3] = 2;
         }
     } else if (f->fn == f_minmax) {
-        op->p[2] = opc[1] == 'a';
-        op->p[3] = alu_take(m, "relu");
+        op->p[2] = opc == IR_OP_MAX;
+        op->p[3] = alu_take(m, IR_MOD_RELU);
         if (op->p[3] && t != T_s32 && t != T_s16x2) return 0;
     } else if (f->fn == f_bfind) {
-        op->p[2] = alu_take(m, "shiftamt");
+        op->p[2] = alu_take(m, IR_MOD_SHIFTAMT);
         op->dbytes[0] = 4;
     } else if (f->fn == f_popc || f->fn == f_clz) {
         op->dbytes[0] = 4;

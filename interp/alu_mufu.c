@@ -238,20 +238,47 @@ static uint32_t mu_root(uint32_t x, bool ftz, bool sq) {
 /* ex2: the operand becomes fixed point with 23 fraction bits, magnitude
  * truncated; a negative one with a nonzero fraction is complemented (~, not
  * -); the fraction indexes the [1,2) table and the integer part scales. */
+static inline int64_t ex2_fixed(uint32_t x, double ax) {
+    int64_t X = (int64_t)floor(ax * 0x1p23);
+    if (x & SIGN) X = X & 0x7fffff ? ~X : -X;
+    return X;
+}
 static uint32_t mu_ex2_ftz(uint32_t x) {
     uint32_t a = x & ~SIGN;
     if (a > INF) return NAN32;
     if (!(a & INF)) return ONE;
     double ax = fabs((double)fl(x));
     if (ax >= 128) return x & SIGN ? 0 : INF;
-    int64_t X = (int64_t)floor(ax * 0x1p23);
-    if (x & SIGN) X = X & 0x7fffff ? ~X : -X;
+    int64_t X = ex2_fixed(x, ax);
     int be = (int)(X >> 23) + 127;
     uint32_t r = look(T_ex2, (uint32_t)(X & 0x7fffff));
     if (be >= 255) return INF;
     if (be <= 0) return 0;
     return (uint32_t)be << 23 | (r & 0x7fffff);
 }
+/* A warp's lanes look up one after another; fetched together first, their
+ * table entries' cache misses overlap instead of following one another (the
+ * tables are megabytes, and Triton's softmax reads them at random). Where an
+ * entry's slice is not unpacked yet, nothing is fetched. */
+void alu_mufu_prefetch_ex2(const uint32_t *x, uint32_t m) {
+    const mufu_seg *sg[32];
+    uint32_t j[32], n = 0;
+    for (; m; m &= m - 1) {
+        uint32_t v = x[__builtin_ctz(m)], a = v & ~SIGN;
+        if (a > INF || !(a & INF) || fabs((double)fl(v)) >= 128) continue;
+        uint32_t i = (uint32_t)(ex2_fixed(v, fabs((double)fl(v))) & 0x7fffff);
+        const mufu_seg *g = atomic_load_explicit(&segs[T_ex2][i >> MUFU_SEG_LOG], memory_order_acquire);
+        if (!g) continue;
+        j[n] = i & (MUFU_SEG - 1);
+        sg[n++] = g;
+        __builtin_prefetch(&g->blk[j[n - 1] >> BLOCK_LOG]);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const mufu_block *b = &sg[k]->blk[j[k] >> BLOCK_LOG];
+        __builtin_prefetch(sg[k]->bits + ((b->off + (j[k] & (BLOCK - 1)) * b->width) >> 3));
+    }
+}
+
 static uint32_t mu_ex2(uint32_t x, bool ftz) {
     if (ftz || !(fl(x) < -126.0f)) return mu_ex2_ftz(x);
     /* below -126 the full form squares 2^(x/2), rounding once to a subnormal */

@@ -14,6 +14,8 @@ enum { ALU_MU_RCP, ALU_MU_RSQRT, ALU_MU_SQRT, ALU_MU_EX2, ALU_MU_LG2, ALU_MU_SIN
  * no .ftz form and ignores ftz). Thread-safe; the first call for a function
  * unpacks its table (a few MB, kept for the life of the process). */
 uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz);
+/* Starts fetching what ex2.approx of x[l] reads, for each lane l of m. */
+void alu_mufu_prefetch_ex2(const uint32_t *x, uint32_t m);
 
 /* The unit's f64 forms (MUFU.RCP64H/RSQ64H, fn ALU_MU_RCP or ALU_MU_RSQRT): the
  * high word of the result from the high word of the operand; the low word

@@ -30,14 +30,42 @@ static inline void write_opnd(uint8_t *fb, const vm_opnd *o, int l, uint64_t v) 
     }
 }
 
-/* The carry flag lives in a hidden per-frame register at the end of the frame. */
+/* The carry flag lives in a hidden per-frame register at the end of the frame.
+ * An ALU function is a function of its sources and carry alone, so when the
+ * second executing lane's sources and carry are the first's, lanes that
+ * repeat the first's take its results without the call (a row's sum divided
+ * in every lane: the reciprocal's table lookup once per warp instead of 32
+ * times); otherwise the lanes are not compared any further. */
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
     uint32_t *cc = (uint32_t *)(fb + w->frames[w->depth - 1].fn->frame_size - 4 * VM_LANES);
+    uint64_t ps[6] = {0}, pd[2] = {0, 0};
+    uint32_t pcin = 0, pcout = 0;
+    enum { FIRST, SECOND, REUSE, EACH } memo = FIRST;
+    if (a->op.ns == 1 && a->s[0].kind == VM_K_R32 && __builtin_popcount(m) > 2)
+        alu_prefetch32(&a->op, (const uint32_t *)(fb + a->s[0].off), m);
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint64_t s[6], d[2] = {0, 0};
             for (unsigned k = 0; k < a->op.ns; k++) s[k] = read_opnd(fb, &a->s[k], a->op.sbytes[k], l);
+            if (memo == SECOND || memo == REUSE) {
+                bool same = cc[l] == pcin;
+                for (unsigned k = 0; k < a->op.ns; k++) same &= s[k] == ps[k];
+                if (same) {
+                    memo = REUSE;
+                    cc[l] = pcout;
+                    for (unsigned k = 0; k < a->op.nd; k++) write_opnd(fb, &a->d[k], l, pd[k]);
+                    continue;
+                }
+                if (memo == SECOND) memo = EACH;
+            }
+            if (memo == FIRST) pcin = cc[l];
             a->op.fn(&a->op, d, s, &cc[l]);
+            if (memo == FIRST) {
+                for (unsigned k = 0; k < a->op.ns; k++) ps[k] = s[k];
+                pd[0] = d[0], pd[1] = d[1];
+                pcout = cc[l];
+                memo = SECOND;
+            }
             for (unsigned k = 0; k < a->op.nd; k++) write_opnd(fb, &a->d[k], l, d[k]);
         }
 }

@@ -1,75 +1,17 @@
 /* alu_simd.c — SIMD and scalar video instructions (vadd2 ... vset4, vadd ... vmad,
- * vset) and the entry point alu_lookup_simd for every form of this family
+ * vset) and the entry point alu_lookup_key_simd for every form of this family
  * (video, packed 16-bit integer, f16/bf16 arithmetic, half and fp8 conversions).
  *
  * Operand selectors. PTX writes selectors on operands (`vadd2.u32.u32.u32 %r1.h10,
- * %r2.h01, %r3.h32, %r4;`, `vmad.s32.s32.s32 %r0, -%r1.b2, %r2, -%r3;`). The
- * interpreter appends them to the mnemonic it passes here as trailing components
- * "@d=SEL", "@a=SEL", "@b=SEL", "@c=SEL", SEL without its dot, a leading '-' for a
- * negated operand ("-" alone: negated, no selector):
- *     "vadd2.u32.u32.u32.sat@d=h10@a=h01@b=h11", "vmad.s32.s32.s32@a=-b2@c=-".
- * An absent component means the PTX default selector. */
+ * %r2.h01, %r3.h32, %r4;`, `vmad.s32.s32.s32 %r0, -%r1.b2, %r2, -%r3;`); the key
+ * carries them (alu_key.sel, .neg: d, a, b, c). No selector means the PTX default. */
 #include "alu_simd_int.h"
 #include <stdlib.h>
 
-/* ------------------------------------------------------------ mnemonic split */
-
-int alu_mn_split(alu_mn *m, const char *mnemonic) {
-    memset(m, 0, sizeof *m);
-    size_t n = strlen(mnemonic);
-    if (n >= sizeof m->buf) return 0;
-    memcpy(m->buf, mnemonic, n + 1);
-    for (char *s = strchr(m->buf, '@'); s;) {
-        *s = 0;
-        char *k = s + 1, *next = strchr(k, '@');
-        if (next) *next = 0;
-        int slot = k[0] == 'd' ? 0 : k[0] == 'a' ? 1 : k[0] == 'b' ? 2 : k[0] == 'c' ? 3 : -1;
-        if (slot < 0 || k[1] != '=' || m->sel[slot]) return 0;
-        m->sel[slot] = k + 2;
-        s = next;
-    }
-    m->op = m->buf;
-    char *p = strchr(m->buf, '.');
-    while (p) {
-        *p = 0;
-        if (m->nmod == ALU_MN_MAX) return 0;
-        m->mod[m->nmod++] = p + 1;
-        p = strchr(p + 1, '.');
-    }
-    return 1;
-}
-
-bool alu_mn_take(alu_mn *m, const char *s) {
-    for (int i = 0; i < m->nmod; i++)
-        if (!(m->used >> i & 1) && !strcmp(m->mod[i], s)) {
-            m->used |= 1u << i;
-            return true;
-        }
-    return false;
-}
-
-int alu_mn_take_any(alu_mn *m, const char *const *list) {
-    for (int j = 0; list[j]; j++)
-        if (alu_mn_take(m, list[j])) return j;
-    return -1;
-}
-
-int alu_mn_take_type(alu_mn *m, const char *const *list) {
-    for (int i = m->nmod - 1; i >= 0; i--) {
-        if (m->used >> i & 1) continue;
-        for (int j = 0; list[j]; j++)
-            if (!strcmp(m->mod[i], list[j])) {
-                m->used |= 1u << i;
-                return j;
-            }
-    }
-    return -1;
-}
-
 /* ------------------------------------------------------------ video helpers */
 
-static const char *const SU[] = {"u32", "s32", NULL};
-static const char *const CMP6[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
+static const uint8_t SU[] = {IR_T_U32, IR_T_S32, 0};
+static const uint16_t CMP6[] = {IR_MOD_EQ, IR_MOD_NE, IR_MOD_LT, IR_MOD_LE, IR_MOD_GT, IR_MOD_GE, 0};
 
 static bool cmp6(int c, int64_t a, int64_t b) {
     switch (c) {
@@ -131,51 +73,54 @@ static void simd_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_
     d[0] = f & F_ADD ? (uint32_t)acc : r;
 }
 
-/* "h10"/"b3210" style lane list (most significant lane first) into 4-bit fields;
- * -1 when malformed. */
-static long lane_list(const char *s, char kind, unsigned n, unsigned maxv) {
-    if (!s) return -2;
-    if (s[0] != kind || strlen(s + 1) != n) return -1;
+/* A lane list selector (.h10, .b3210) into 4-bit fields, the last digit in the
+ * lowest; -1 when it is not n digits of `half` kind, each at most maxv. */
+static long lane_list(uint16_t sel, bool half, unsigned n, unsigned maxv) {
+    if (!(sel & IR_SEL_HALF) != !half || IR_SEL_COUNT(sel) != n) return -1;
     long v = 0;
     for (unsigned i = 0; i < n; i++) {
-        unsigned x = (unsigned)(s[n - i] - '0');
+        unsigned x = IR_SEL_DIGIT(sel, n - 1 - i);
         if (x > maxv) return -1;
         v |= (long)x << 4 * i;
     }
     return v;
 }
 
+/* .hN.. / .bN.. with the digits given, most significant first. */
+#define SEL(half, n, digits) (uint16_t)((half ? IR_SEL_HALF : 0) | (n) << 12 | (digits))
+
 static int lookup_simd_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o, unsigned n) {
-    static const char *const DEF_A[] = {"h10", "b3210"}, *const DEF_B[] = {"h32", "b7654"};
-    char kind = n == 2 ? 'h' : 'b';
-    int bt = alu_mn_take_type(m, SU), cmp = 0, at, dt = 0;
+    static const uint16_t DEF_A[] = {SEL(1, 2, 1 << 3 | 0), SEL(0, 4, 3 << 9 | 2 << 6 | 1 << 3 | 0)};
+    static const uint16_t DEF_B[] = {SEL(1, 2, 3 << 3 | 2), SEL(0, 4, 7 << 9 | 6 << 6 | 5 << 3 | 4)};
+    bool half = n == 2;
+    const alu_key *k = m->k;
+    int bt = alu_take_type(m, SU), cmp = 0, at, dt = 0;
     if (o == V_SET) {
-        if ((cmp = alu_mn_take_any(m, CMP6)) < 0) return 0;
-        at = alu_mn_take_type(m, SU);
+        if ((cmp = alu_take_any(m, CMP6)) < 0) return 0;
+        at = alu_take_type(m, SU);
     } else {
-        at = alu_mn_take_type(m, SU);
-        dt = alu_mn_take_type(m, SU);
+        at = alu_take_type(m, SU);
+        dt = alu_take_type(m, SU);
     }
-    if (bt < 0 || at < 0 || dt < 0 || nopnds != 4 || m->sel[3]) return 0;
+    if (bt < 0 || at < 0 || dt < 0 || nopnds != 4 || k->sel[3] || k->neg) return 0;
     unsigned f = o | (unsigned)cmp << 4 | (dt ? F_DS : 0) | (at ? F_AS : 0) | (bt ? F_BS : 0) | (n == 4 ? F_N4 : 0);
-    if (alu_mn_take(m, "add")) f |= F_ADD;
-    if (o != V_SET && alu_mn_take(m, "sat")) f |= F_SAT;
+    if (alu_take(m, IR_MOD_ADD)) f |= F_ADD;
+    if (o != V_SET && alu_take(m, IR_MOD_SAT)) f |= F_SAT;
     if ((f & F_ADD) && (f & F_SAT)) return 0;
-    long a = lane_list(m->sel[1] ? m->sel[1] : DEF_A[n == 4], kind, n, 2 * n - 1);
-    long b = lane_list(m->sel[2] ? m->sel[2] : DEF_B[n == 4], kind, n, 2 * n - 1);
+    long a = lane_list(k->sel[1] ? k->sel[1] : DEF_A[n == 4], half, n, 2 * n - 1);
+    long b = lane_list(k->sel[2] ? k->sel[2] : DEF_B[n == 4], half, n, 2 * n - 1);
     unsigned mask = (1u << n) - 1;
-    if (m->sel[0]) {
-        const char *s = m->sel[0];
-        if (s[0] != kind || !s[1]) return 0;
+    if (k->sel[0]) {
+        if (!(k->sel[0] & IR_SEL_HALF) != !half) return 0;
         mask = 0;
-        for (s++; *s; s++) {
-            unsigned x = (unsigned)(*s - '0');
+        for (unsigned i = 0; i < IR_SEL_COUNT(k->sel[0]); i++) {
+            unsigned x = IR_SEL_DIGIT(k->sel[0], i);
             if (x >= n || (mask >> x & 1)) return 0;
             mask |= 1u << x;
         }
     }
-    if (a < 0 || b < 0 || !alu_mn_done(m)) return 0;
-    alu_shape(op, simd_video, "4", "444");
+    if (a < 0 || b < 0 || !alu_done(m)) return 0;
+    alu_shape_bytes(op, simd_video, "4", "444");
     op->p[0] = f, op->p[1] = (uint32_t)a, op->p[2] = (uint32_t)b, op->p[3] = mask;
     return 1;
 }
@@ -268,49 +213,50 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
     d[0] = merge(dsel, (uint32_t)r, c);
 }
 
-/* A scalar selector ("b0".."b3", "h0", "h1", optionally after '-'); -1 if bad. */
-static int scalar_sel(const char *s, bool *neg) {
-    *neg = false;
+/* Operand i's scalar selector (.b0 .. .b3, .h0, .h1: 1..6, none: 0); -1 if bad. */
+static int scalar_sel(const alu_key *k, int i, bool *neg) {
+    uint16_t s = k->sel[i];
+    *neg = k->neg >> i & 1;
     if (!s) return 0;
-    if (*s == '-') *neg = true, s++;
-    if (!*s) return 0;
-    if (s[0] == 'b' && s[1] >= '0' && s[1] <= '3' && !s[2]) return 1 + (s[1] - '0');
-    if (s[0] == 'h' && s[1] >= '0' && s[1] <= '1' && !s[2]) return 5 + (s[1] - '0');
+    if (IR_SEL_COUNT(s) != 1) return -1;
+    unsigned x = IR_SEL_DIGIT(s, 0);
+    if (!(s & IR_SEL_HALF) && x <= 3) return 1 + (int)x;
+    if (s & IR_SEL_HALF && x <= 1) return 5 + (int)x;
     return -1;
 }
 
 static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o) {
-    static const char *const OP2[] = {"add", "min", "max", NULL};
-    static const char *const U32[] = {"u32", NULL};
+    static const uint16_t OP2[] = {IR_MOD_ADD, IR_MOD_MIN, IR_MOD_MAX, 0};
+    static const uint8_t U32[] = {IR_T_U32, 0};
     int cmp = 0, bt, at, dt = 0;
     if (o == V_SET) {
-        if ((cmp = alu_mn_take_any(m, CMP6)) < 0) return 0;
-        bt = alu_mn_take_type(m, SU);
-        at = alu_mn_take_type(m, SU);
+        if ((cmp = alu_take_any(m, CMP6)) < 0) return 0;
+        bt = alu_take_type(m, SU);
+        at = alu_take_type(m, SU);
     } else {
-        bt = alu_mn_take_type(m, o == V_SHL || o == V_SHR ? U32 : SU);
-        at = alu_mn_take_type(m, SU);
-        dt = alu_mn_take_type(m, SU);
+        bt = alu_take_type(m, o == V_SHL || o == V_SHR ? U32 : SU);
+        at = alu_take_type(m, SU);
+        dt = alu_take_type(m, SU);
     }
     if (bt < 0 || at < 0 || dt < 0) return 0;
     unsigned f = o | (unsigned)cmp << 4 | (dt ? F_DS : 0) | (at ? F_AS : 0) | (bt ? F_BS : 0);
-    if (o != V_SET && alu_mn_take(m, "sat")) f |= F_SAT;
+    if (o != V_SET && alu_take(m, IR_MOD_SAT)) f |= F_SAT;
     if (o == V_SHL || o == V_SHR) {
-        int mode = alu_mn_take_any(m, (const char *const[]){"clamp", "wrap", NULL});
+        int mode = alu_take_any(m, (const uint16_t[]){IR_MOD_CLAMP, IR_MOD_WRAP, 0});
         if (mode < 0) return 0;
         if (mode == 0) f |= F_CLAMP;
     }
     unsigned shift = 0;
     if (o == V_MAD) {
-        if (alu_mn_take(m, "po")) f |= F_PO;
-        int sc = alu_mn_take_any(m, (const char *const[]){"shr7", "shr15", NULL});
+        if (alu_take(m, IR_MOD_PO)) f |= F_PO;
+        int sc = alu_take_any(m, (const uint16_t[]){IR_MOD_SHR7, IR_MOD_SHR15, 0});
         shift = sc < 0 ? 0 : sc == 0 ? 7 : 15;
     }
-    int op2 = o == V_MAD ? -1 : alu_mn_take_any(m, OP2);
+    int op2 = o == V_MAD ? -1 : alu_take_any(m, OP2);
     bool na, nb, nc, nd;
-    int asel = scalar_sel(m->sel[1], &na), bsel = scalar_sel(m->sel[2], &nb);
-    int csel = scalar_sel(m->sel[3], &nc), dsel = scalar_sel(m->sel[0], &nd);
-    if (asel < 0 || bsel < 0 || dsel < 0 || csel != 0 || nd || !alu_mn_done(m)) return 0;
+    int asel = scalar_sel(m->k, 1, &na), bsel = scalar_sel(m->k, 2, &nb);
+    int csel = scalar_sel(m->k, 3, &nc), dsel = scalar_sel(m->k, 0, &nd);
+    if (asel < 0 || bsel < 0 || dsel < 0 || csel != 0 || nd || !alu_done(m)) return 0;
     if (o == V_MAD) {
         if ((na || nb || nc) && (f & F_PO)) return 0;
         if ((na != nb) && nc) return 0;   /* the hardware negates either a*b or c */
@@ -322,37 +268,35 @@ static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned 
         /* 3 operands: plain; 4: secondary op or (with a destination selector) merge */
         if (nopnds == 3 ? (op2 >= 0 || dsel) : nopnds == 4 ? (op2 >= 0) == (dsel != 0) : true) return 0;
     }
-    alu_shape(op, scalar_video, "4", nopnds == 4 ? "444" : "44");
+    alu_shape_bytes(op, scalar_video, "4", nopnds == 4 ? "444" : "44");
     op->p[0] = f, op->p[1] = (unsigned)asel | (unsigned)bsel << 4 | (unsigned)dsel << 8;
     op->p[2] = op2 < 0 ? OP2_NONE : (unsigned)op2 + 1, op->p[3] = shift;
     return 1;
 }
 
 static int lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
-    static const char *const NAMES[] = {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset", "vshl", "vshr", "vmad", NULL};
-    const char *name = m->op;
-    size_t len = strlen(name);
-    unsigned n = 0;
-    char base[16];
-    if (len >= sizeof base) return 0;
-    memcpy(base, name, len + 1);
-    if (len && (name[len - 1] == '2' || name[len - 1] == '4')) n = (unsigned)(name[len - 1] - '0'), base[len - 1] = 0;
-    for (unsigned o = 0; NAMES[o]; o++) {
-        if (strcmp(base, NAMES[o])) continue;
-        if (n) return o <= V_SET ? lookup_simd_video(m, nopnds, op, o, n) : 0;
-        if (o == V_AVRG) return 0;
-        return lookup_scalar_video(m, nopnds, op, o);
-    }
-    return 0;
+    /* per video opcode: the operation, and 2 or 4 lanes (0: scalar) */
+    static const struct { uint8_t o, n; } V[IR_OP__COUNT] = {
+        [IR_OP_VADD] = {V_ADD, 0},         [IR_OP_VADD2] = {V_ADD, 2},         [IR_OP_VADD4] = {V_ADD, 4},
+        [IR_OP_VSUB] = {V_SUB, 0},         [IR_OP_VSUB2] = {V_SUB, 2},         [IR_OP_VSUB4] = {V_SUB, 4},
+        [IR_OP_VAVRG2] = {V_AVRG, 2},      [IR_OP_VAVRG4] = {V_AVRG, 4},
+        [IR_OP_VABSDIFF] = {V_ABSDIFF, 0}, [IR_OP_VABSDIFF2] = {V_ABSDIFF, 2}, [IR_OP_VABSDIFF4] = {V_ABSDIFF, 4},
+        [IR_OP_VMIN] = {V_MIN, 0},         [IR_OP_VMIN2] = {V_MIN, 2},         [IR_OP_VMIN4] = {V_MIN, 4},
+        [IR_OP_VMAX] = {V_MAX, 0},         [IR_OP_VMAX2] = {V_MAX, 2},         [IR_OP_VMAX4] = {V_MAX, 4},
+        [IR_OP_VSET] = {V_SET, 0},         [IR_OP_VSET2] = {V_SET, 2},         [IR_OP_VSET4] = {V_SET, 4},
+        [IR_OP_VSHL] = {V_SHL, 0},         [IR_OP_VSHR] = {V_SHR, 0},          [IR_OP_VMAD] = {V_MAD, 0},
+    };
+    unsigned o = V[m->k->op].o, n = V[m->k->op].n;
+    if (n) return lookup_simd_video(m, nopnds, op, o, n);
+    return lookup_scalar_video(m, nopnds, op, o);
 }
 
 /* ------------------------------------------------------------ entry point */
 
-int alu_lookup_simd(const char *mnemonic, unsigned nopnds, alu_op *op) {
-    alu_mn m;
-    if (!alu_mn_split(&m, mnemonic)) return 0;
-    if (m.op[0] == 'v') return lookup_video(&m, nopnds, op);
-    if (m.sel[0] || m.sel[1] || m.sel[2] || m.sel[3]) return 0;
-    if (!strcmp(m.op, "cvt")) return alu_lookup_hcvt(&m, nopnds, op);
+int alu_lookup_key_simd(const alu_key *k, unsigned nopnds, alu_op *op) {
+    alu_mn m = {.k = k, .nopnds = nopnds};
+    if (ir_opcode_info[k->op].family == IR_FAM_VIDEO) return lookup_video(&m, nopnds, op);
+    if (k->neg || k->sel[0] || k->sel[1] || k->sel[2] || k->sel[3]) return 0;
+    if (k->op == IR_OP_CVT) return alu_lookup_hcvt(&m, nopnds, op);
     return alu_lookup_half(&m, nopnds, op);
 }

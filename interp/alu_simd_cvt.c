@@ -6,8 +6,7 @@
 #include "alu_simd_int.h"
 
 /* Operand type codes: the float formats of alu_half.h, then F64 and integers. */
-enum { T_F64 = ALU_FMT_COUNT, T_INT = 32 };   /* T_INT + index into INTS */
-static const char *const INTS[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", NULL};
+enum { T_F64 = ALU_FMT_COUNT, T_INT = 32 };   /* T_INT + u8 u16 u32 u64 s8 s16 s32 s64 */
 static unsigned int_bits(int t) { return 8u << ((t - T_INT) & 3); }
 static bool int_signed(int t) { return t - T_INT >= 4; }
 
@@ -164,21 +163,25 @@ static void cvt_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
     }
 }
 
-static const char *const FTYPES[] = {"f16", "bf16", "tf32", "f32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "ue8m0", "f64", NULL};
+/* An IR type to a code + 1 (0: none of these); X2 marks the packed pairs. */
+enum { X2 = 0x80 };
+static const uint8_t TYPE_CODE[IR_T__COUNT] = {
+    [IR_T_F16] = ALU_FMT_F16 + 1,     [IR_T_BF16] = ALU_FMT_BF16 + 1,    [IR_T_TF32] = ALU_FMT_TF32 + 1,
+    [IR_T_F32] = ALU_FMT_F32 + 1,     [IR_T_E4M3] = ALU_FMT_E4M3 + 1,    [IR_T_E5M2] = ALU_FMT_E5M2 + 1,
+    [IR_T_E2M3] = ALU_FMT_E2M3 + 1,   [IR_T_E3M2] = ALU_FMT_E3M2 + 1,    [IR_T_E2M1] = ALU_FMT_E2M1 + 1,
+    [IR_T_UE8M0] = ALU_FMT_UE8M0 + 1, [IR_T_F64] = T_F64 + 1,
+    [IR_T_F16X2] = (ALU_FMT_F16 + 1) | X2,     [IR_T_BF16X2] = (ALU_FMT_BF16 + 1) | X2,
+    [IR_T_E4M3X2] = (ALU_FMT_E4M3 + 1) | X2,   [IR_T_E5M2X2] = (ALU_FMT_E5M2 + 1) | X2,
+    [IR_T_E2M3X2] = (ALU_FMT_E2M3 + 1) | X2,   [IR_T_E3M2X2] = (ALU_FMT_E3M2 + 1) | X2,
+    [IR_T_E2M1X2] = (ALU_FMT_E2M1 + 1) | X2,   [IR_T_UE8M0X2] = (ALU_FMT_UE8M0 + 1) | X2,
+    [IR_T_U8] = T_INT + 1,     [IR_T_U16] = T_INT + 2, [IR_T_U32] = T_INT + 3, [IR_T_U64] = T_INT + 4,
+    [IR_T_S8] = T_INT + 5,     [IR_T_S16] = T_INT + 6, [IR_T_S32] = T_INT + 7, [IR_T_S64] = T_INT + 8,
+};
 
-/* A type name to a code; *x2 set for the packed "...x2" spellings. */
-static int type_code(const char *s, bool *x2) {
-    char b[16];
-    size_t n = strlen(s);
-    *x2 = n > 2 && !strcmp(s + n - 2, "x2");
-    if (n >= sizeof b) return -1;
-    memcpy(b, s, n + 1);
-    if (*x2) b[n - 2] = 0;
-    for (int i = 0; FTYPES[i]; i++)
-        if (!strcmp(b, FTYPES[i])) return i;
-    for (int i = 0; INTS[i] && !*x2; i++)
-        if (!strcmp(b, INTS[i])) return T_INT + i;
-    return -1;
+/* A type to a code, -1 when none; *x2 set for the packed "...x2" types. */
+static int type_code(uint8_t t, bool *x2) {
+    *x2 = TYPE_CODE[t] & X2;
+    return (TYPE_CODE[t] & ~X2) - 1;
 }
 
 /* Which combinations PTX defines (r: rounding index into RND, -1 none; c: C_*).
@@ -207,13 +210,13 @@ static bool cvt_defined(int dt, bool dx2, int st, bool sx2, int r, unsigned c) {
 }
 
 static int lookup_pack(alu_mn *m, unsigned nopnds, alu_op *op) {
-    static const char *const CT[] = {"u16", "s16", "u8", "s8", "u4", "s4", "u2", "s2", NULL};
-    if (!alu_mn_take(m, "sat")) return 0;
-    bool three = alu_mn_take_type(m, (const char *const[]){"b32", NULL}) == 0;
-    if (alu_mn_take_type(m, (const char *const[]){"s32", NULL}) != 0) return 0;
-    int ct = alu_mn_take_type(m, CT);
-    if (ct < 0 || !alu_mn_done(m) || three != (ct >= 2) || nopnds != (three ? 4u : 3u)) return 0;
-    alu_shape(op, cvt_fn, "4", three ? "444" : "44");
+    static const uint8_t CT[] = {IR_T_U16, IR_T_S16, IR_T_U8, IR_T_S8, IR_T_U4, IR_T_S4, IR_T_U2, IR_T_S2, 0};
+    if (!alu_take(m, IR_MOD_SAT)) return 0;
+    bool three = alu_take_type(m, (const uint8_t[]){IR_T_B32, 0}) == 0;
+    if (alu_take_type(m, (const uint8_t[]){IR_T_S32, 0}) != 0) return 0;
+    int ct = alu_take_type(m, CT);
+    if (ct < 0 || !alu_done(m) || three != (ct >= 2) || nopnds != (three ? 4u : 3u)) return 0;
+    alu_shape_bytes(op, cvt_fn, "4", three ? "444" : "44");
     op->p[0] = K_PACK_INT;
     op->p[1] = (unsigned)T_INT + (ct & 1 ? 4u : 0u) + (ct < 2 ? 1u : 0u);
     op->p[3] = ct < 2 ? 0 : ct < 4 ? 8 : ct < 6 ? 4 : 2;
@@ -221,22 +224,25 @@ static int lookup_pack(alu_mn *m, unsigned nopnds, alu_op *op) {
 }
 
 int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
-    if (alu_mn_take(m, "pack")) return lookup_pack(m, nopnds, op);
-    if (m->nmod < 2) return 0;
+    if (alu_take(m, IR_MOD_PACK)) return lookup_pack(m, nopnds, op);
+    /* the last two suffixes: the destination and source types */
+    const alu_key *k = m->k;
+    unsigned last = (unsigned)k->ntypes + k->nmods - 1;
+    if (k->ntypes < 2 || (k->typemask >> (last - 1) & 3) != 3) return 0;
     bool dx2, sx2;
-    int st = type_code(m->mod[m->nmod - 1], &sx2), dt = type_code(m->mod[m->nmod - 2], &dx2);
+    int st = type_code(k->types[k->ntypes - 1], &sx2), dt = type_code(k->types[k->ntypes - 2], &dx2);
     if (st < 0 || dt < 0) return 0;
-    m->used |= 3u << (m->nmod - 2);
+    m->used_ty |= (uint8_t)(3u << (k->ntypes - 2));
     bool narrow = (dt < ALU_FMT_COUNT && dt != ALU_FMT_F32) || (st < ALU_FMT_COUNT && st != ALU_FMT_F32);
     if (!narrow) return 0;   /* f32/f64/integer conversions belong to the core ALU */
-    static const char *const RND[] = {"rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi", NULL};
-    int r = alu_mn_take_any(m, RND);
+    static const uint16_t RND[] = {IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI, 0};
+    int r = alu_take_any(m, RND);
     unsigned c = 0;
-    if (alu_mn_take(m, "ftz")) c |= C_FTZ;
-    if (alu_mn_take(m, "sat")) c |= C_SAT;
-    if (alu_mn_take(m, "relu")) c |= C_RELU;
-    if (alu_mn_take(m, "satfinite")) c |= C_SATFINITE;
-    if (!alu_mn_done(m) || !cvt_defined(dt, dx2, st, sx2, r, c)) return 0;
+    if (alu_take(m, IR_MOD_FTZ)) c |= C_FTZ;
+    if (alu_take(m, IR_MOD_SAT)) c |= C_SAT;
+    if (alu_take(m, IR_MOD_RELU)) c |= C_RELU;
+    if (alu_take(m, IR_MOD_SATFINITE)) c |= C_SATFINITE;
+    if (!alu_done(m) || !cvt_defined(dt, dx2, st, sx2, r, c)) return 0;
     bool dfloat = dt < T_INT, sfloat = st < T_INT;
     if (r >= 5) {                       /* integer rounding: to an integer type, or integral in place */
         if (!sfloat) return 0;
@@ -277,7 +283,7 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
         sbytes[0] = (char)('0' + (ss < 2 ? 2 : ss));
         if (nopnds != 2) return 0;
     } else return 0;
-    alu_shape(op, cvt_fn, dbytes, sbytes);
+    alu_shape_bytes(op, cvt_fn, dbytes, sbytes);
     op->p[0] = kind, op->p[1] = (unsigned)dt, op->p[2] = (unsigned)st, op->p[3] = c;
     return 1;
 }

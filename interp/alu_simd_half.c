@@ -140,31 +140,30 @@ static void set_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
     }
 }
 
-static const char *const HTYPES[] = {"f16", "bf16", "f16x2", "bf16x2", NULL};
-static const char *const CMPS[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu",
-                                   "gtu", "geu", "num", "nan", NULL};
-static const char *const BOPS[] = {"and", "or", "xor", NULL};
+static const uint8_t HTYPES[] = {IR_T_F16, IR_T_BF16, IR_T_F16X2, IR_T_BF16X2, 0};
+static const uint16_t CMPS[] = {IR_MOD_EQ, IR_MOD_NE, IR_MOD_LT, IR_MOD_LE, IR_MOD_GT, IR_MOD_GE, IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU, IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
+static const uint16_t BOPS[] = {IR_MOD_AND, IR_MOD_OR, IR_MOD_XOR, 0};
 
 static int lookup_setp_set(alu_mn *m, unsigned nopnds, alu_op *op, bool is_set) {
-    int st = alu_mn_take_type(m, HTYPES), kind = 0;
+    int st = alu_take_type(m, HTYPES), kind = 0;
     if (st < 0) return 0;
     bool x2 = st >= 2;
     if (is_set) {
         /* destination: the half type itself, or u32/s32/f32 (x2: only u32) */
-        static const char *const DT[] = {"f16", "bf16", "u32", "s32", "f32", "f16x2", "bf16x2", NULL};
-        int dt = alu_mn_take_type(m, DT);
+        static const uint8_t DT[] = {IR_T_F16, IR_T_BF16, IR_T_U32, IR_T_S32, IR_T_F32, IR_T_F16X2, IR_T_BF16X2, 0};
+        int dt = alu_take_type(m, DT);
         if (dt < 0) return 0;
         kind = dt >= 5 ? dt - 5 : dt;
         if (x2 ? !(dt == 2 || dt - 5 == st - 2) : (dt >= 5 || (dt < 2 && dt != st))) return 0;
     }
-    int c = alu_mn_take_any(m, CMPS), b = alu_mn_take_any(m, BOPS);
-    bool ftz = alu_mn_take(m, "ftz");
+    int c = alu_take_any(m, CMPS), b = alu_take_any(m, BOPS);
+    bool ftz = alu_take(m, IR_MOD_FTZ);
     unsigned want = (is_set ? 1 : (x2 ? 2 : 1)) + 2 + (b >= 0);
-    if (c < 0 || nopnds != want || !alu_mn_done(m)) return 0;
+    if (c < 0 || nopnds != want || !alu_done(m)) return 0;
     const char *dst = is_set ? "4" : x2 ? "00" : "0";
     if (is_set && kind < 2 && !x2) dst = "2";
     const char *src = x2 ? (b >= 0 ? "440" : "44") : (b >= 0 ? "220" : "22");
-    alu_shape(op, is_set ? set_fn : setp_fn, dst, src);
+    alu_shape_bytes(op, is_set ? set_fn : setp_fn, dst, src);
     op->p[0] = is_set ? H_SET : H_SETP;
     op->p[1] = st & 1 ? ALU_FMT_BF16 : ALU_FMT_F16;
     op->p[2] = (ftz ? HF_FTZ : 0) | (x2 ? HF_X2 : 0);
@@ -173,58 +172,62 @@ static int lookup_setp_set(alu_mn *m, unsigned nopnds, alu_op *op, bool is_set) 
 }
 
 static int lookup_int16x2(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o) {
-    static const char *const T[] = {"u16x2", "s16x2", NULL};
-    int t = alu_mn_take_type(m, T);
-    bool relu = (o == I_MIN || o == I_MAX) && t == 1 && alu_mn_take(m, "relu");
-    if (t < 0 || nopnds != 3 || !alu_mn_done(m)) return 0;
-    alu_shape(op, half_fn, "4", "44");
+    static const uint8_t T[] = {IR_T_U16X2, IR_T_S16X2, 0};
+    int t = alu_take_type(m, T);
+    bool relu = (o == I_MIN || o == I_MAX) && t == 1 && alu_take(m, IR_MOD_RELU);
+    if (t < 0 || nopnds != 3 || !alu_done(m)) return 0;
+    alu_shape_bytes(op, half_fn, "4", "44");
     op->p[0] = o, op->p[2] = HF_X2 | (t ? HF_SIGNED : 0) | (relu ? HF_RELU : 0);
     return 1;
 }
 
 int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op) {
-    static const char *const OPS[] = {"add", "sub", "mul", "fma", "neg", "abs", "min", "max", "ex2", "tanh",
-                                      "setp", "set", NULL};
+    static const int8_t OPS[IR_OP__COUNT] = {
+        [IR_OP_ADD] = H_ADD + 1, [IR_OP_SUB] = H_SUB + 1, [IR_OP_MUL] = H_MUL + 1, [IR_OP_FMA] = H_FMA + 1,
+        [IR_OP_NEG] = H_NEG + 1, [IR_OP_ABS] = H_ABS + 1, [IR_OP_MIN] = H_MIN + 1, [IR_OP_MAX] = H_MAX + 1,
+        [IR_OP_EX2] = H_EX2 + 1, [IR_OP_TANH] = H_TANH + 1, [IR_OP_SETP] = H_SETP + 1, [IR_OP_SET] = H_SET + 1,
+    };
     static const unsigned NSRC[] = {2, 2, 2, 3, 1, 1, 2, 2, 1, 1};
-    int o = -1;
-    for (int i = 0; OPS[i]; i++)
-        if (!strcmp(m->op, OPS[i])) o = i;
+    int o = OPS[m->k->op] - 1;
     if (o < 0) return 0;
     if (o == H_SETP || o == H_SET) return lookup_setp_set(m, nopnds, op, o == H_SET);
-    if (m->nmod && strstr(m->mod[m->nmod - 1], "16x2") && m->mod[m->nmod - 1][0] != 'f' && m->mod[m->nmod - 1][0] != 'b') {
+    const alu_key *k = m->k;
+    unsigned last = (unsigned)k->ntypes + k->nmods - 1;   /* the last suffix: u16x2 or s16x2 */
+    if (k->ntypes && (k->typemask >> last & 1) &&
+        (k->types[k->ntypes - 1] == IR_T_U16X2 || k->types[k->ntypes - 1] == IR_T_S16X2)) {
         if (o == H_ADD) return lookup_int16x2(m, nopnds, op, I_ADD);   /* ptxas has no sub.*16x2 */
         if (o == H_MIN || o == H_MAX) return lookup_int16x2(m, nopnds, op, I_MIN + (unsigned)(o - H_MIN));
         return 0;
     }
-    int t = alu_mn_take_type(m, HTYPES);
+    int t = alu_take_type(m, HTYPES);
     if (t < 0 || nopnds != NSRC[o] + 1) return 0;
     bool f16 = !(t & 1);
     unsigned hf = t >= 2 ? HF_X2 : 0;
     if (o == H_EX2 || o == H_TANH) {
-        if (!alu_mn_take(m, "approx")) return 0;
+        if (!alu_take(m, IR_MOD_APPROX)) return 0;
         /* f16 forms have no .ftz; bf16 ex2 requires it, bf16 tanh has none */
-        if (o == H_EX2 && !f16 && !alu_mn_take(m, "ftz")) return 0;
+        if (o == H_EX2 && !f16 && !alu_take(m, IR_MOD_FTZ)) return 0;
         if (!f16 && o == H_EX2) hf |= HF_FTZ;
     } else {
-        bool rn = alu_mn_take(m, "rn");
+        bool rn = alu_take(m, IR_MOD_RN);
         if (o == H_FMA && !rn) return 0;
-        if (o == H_FMA && alu_mn_take(m, "oob")) hf |= HF_OOB;
-        if (f16 && alu_mn_take(m, "ftz")) hf |= HF_FTZ;
-        if (f16 && o != H_NEG && o != H_ABS && o < H_MIN && alu_mn_take(m, "sat")) hf |= HF_SAT;
-        if (o == H_FMA && alu_mn_take(m, "relu")) hf |= HF_RELU;
+        if (o == H_FMA && alu_take(m, IR_MOD_OOB)) hf |= HF_OOB;
+        if (f16 && alu_take(m, IR_MOD_FTZ)) hf |= HF_FTZ;
+        if (f16 && o != H_NEG && o != H_ABS && o < H_MIN && alu_take(m, IR_MOD_SAT)) hf |= HF_SAT;
+        if (o == H_FMA && alu_take(m, IR_MOD_RELU)) hf |= HF_RELU;
         if ((hf & HF_SAT) && (hf & HF_RELU)) return 0;
         if (o == H_MIN || o == H_MAX) {
-            if (alu_mn_take(m, "NaN")) hf |= HF_NAN;
-            if (alu_mn_take(m, "xorsign")) {
-                if (!alu_mn_take(m, "abs")) return 0;
+            if (alu_take(m, IR_MOD_NAN_PROPAGATE)) hf |= HF_NAN;
+            if (alu_take(m, IR_MOD_XORSIGN)) {
+                if (!alu_take(m, IR_MOD_ABS)) return 0;
                 hf |= HF_XORSIGN;
             }
         }
         if (rn && o > H_FMA) return 0;
     }
-    if (!alu_mn_done(m)) return 0;
+    if (!alu_done(m)) return 0;
     static const char *const SRC[] = {"2", "22", "222"}, *const SRC2[] = {"4", "44", "444"};
-    alu_shape(op, half_fn, hf & HF_X2 ? "4" : "2", (hf & HF_X2 ? SRC2 : SRC)[NSRC[o] - 1]);
+    alu_shape_bytes(op, half_fn, hf & HF_X2 ? "4" : "2", (hf & HF_X2 ? SRC2 : SRC)[NSRC[o] - 1]);
     op->p[0] = (unsigned)o, op->p[1] = f16 ? ALU_FMT_F16 : ALU_FMT_BF16, op->p[2] = hf;
     return 1;
 }

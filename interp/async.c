@@ -135,10 +135,8 @@ static bool red_kind(const ir_insn *in, as_rec *r) {
     if ((at == VM_AT_F32 || at == VM_AT_F64) && op != VM_AO_ADD) return false;
     if (at == VM_AT_F16 || at == VM_AT_BF16) {
         /* computed with the ALU's own 16-bit arithmetic (round to nearest, no flush) */
-        char mn[48];
-        snprintf(mn, sizeof mn, "%s.%s", op == VM_AO_ADD ? "add.rn" : op == VM_AO_MIN ? "min" : "max",
-                 ir_type_name[in->types[0]]);
-        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &r->half[0])) return false;
+        int aop = op == VM_AO_ADD ? IR_OP_ADD : op == VM_AO_MIN ? IR_OP_MIN : op == VM_AO_MAX ? IR_OP_MAX : -1;
+        if (!alu_lookup_binop(aop, in->types[0], &r->half[0])) return false;
     }
     r->redop = (uint8_t)op;
     r->redty = (uint8_t)at;
@@ -164,13 +162,10 @@ static bool tensor_operand(lctx *lc, const ir_operand *o, as_rec *r, as_addr *ma
 /* The element type of a tensor reduction comes from the map at run time, so
  * both 16-bit float forms of the operation are looked up here. */
 static void tensor_half_ops(const ir_insn *in, as_rec *r) {
-    const char *op = has(in, IR_MOD_ADD) ? "add.rn" : has(in, IR_MOD_MIN) ? "min" : has(in, IR_MOD_MAX) ? "max" : NULL;
-    if (!op) return;
-    char mn[48];
-    snprintf(mn, sizeof mn, "%s.f16", op);
-    if (!alu_lookup(mn, 3, &r->half[0])) r->half[0].fn = NULL;
-    snprintf(mn, sizeof mn, "%s.bf16", op);
-    if (!alu_lookup(mn, 3, &r->half[1])) r->half[1].fn = NULL;
+    int op = has(in, IR_MOD_ADD) ? IR_OP_ADD : has(in, IR_MOD_MIN) ? IR_OP_MIN : has(in, IR_MOD_MAX) ? IR_OP_MAX : -1;
+    if (op < 0) return;
+    if (!alu_lookup_binop(op, IR_T_F16, &r->half[0])) r->half[0].fn = NULL;
+    if (!alu_lookup_binop(op, IR_T_BF16, &r->half[1])) r->half[1].fn = NULL;
 }
 
 static bool lower_tensor(lctx *lc, const ir_insn *in) {
@@ -337,6 +332,6 @@ bool vm_lower_ext(lctx *lc, const ir_insn *in) {
     case IR_OP_TENSORMAP: return lower_tensormap(lc, in);
     case IR_OP_MBARRIER: return lower_mbar(lc, in);
     case IR_OP_CP: return lower_cp(lc, in);
-    default: return vm_lower_tex(lc, in) || vm_lower_mma(lc, in) || vm_lower_cluster(lc, in);
+    default: return false;
     }
 }

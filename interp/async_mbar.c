@@ -57,9 +57,9 @@ uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, 
                                                     : "");
         return NULL;
     }
-    if (sa + n > cta->smem_size) {
+    if (sa + n > cta->smem_full) {
         vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "%s at shared address 0x%llx: %u bytes past the %u-byte shared window",
-                    what, (unsigned long long)sa, n, cta->smem_size);
+                    what, (unsigned long long)sa, n, cta->smem_full);
         return NULL;
     }
     if (sa & (align - 1)) {
@@ -142,6 +142,7 @@ bool as_arrive(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t sa, 
     }
     if (flags & AS_F_DROP) exp -= count;
     *bar = mb_settle(pend - count, exp, tx, MB_PHASE(s));
+    if (w->cta->san && MB_PHASE(*bar) != MB_PHASE(s)) vm_san_bar_done(w->cta, VM_SAN_MBARRIER);
     mb_changed();
     return true;
 }
@@ -163,6 +164,7 @@ bool as_complete_tx(vm_warp *w, const vm_insn *i, int l, uint64_t *bar, uint64_t
     int32_t tx = MB_TX(s);
     if (!mb_tx_add(w, i, l, sa, &tx, -(int64_t)bytes)) return false;
     *bar = mb_settle(MB_PEND(s), MB_EXP(s), tx, MB_PHASE(s));
+    if (w->cta->san && MB_PHASE(*bar) != MB_PHASE(s)) vm_san_bar_done(w->cta, VM_SAN_MBARRIER);
     mb_changed();
     return true;
 }

@@ -3,6 +3,7 @@
  * be released. */
 #include <string.h>
 
+#include "sanitize.h"
 #include "warp.h"
 
 static uint32_t live_threads(const vm_cta *cta) {
@@ -42,6 +43,7 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
         if (w->state == VM_W_BLOCKED) vm_reschedule(w);
     }
     *bar = (vm_barrier){0};
+    if (cta->san) vm_san_bar_done(cta, b);
 }
 
 /* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
@@ -55,6 +57,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     if (id >= 16) { vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier id %u out of range (0..15)", id); return -1; }
     vm_barrier *bar = &cta->bars[id];
     uint32_t count = i->x & VM_BAR_COUNTED ? ((uint32_t *)(fb + i->b))[l0] : 0;
+    if (cta->san) count = vm_san_bar(w, i, m, id, count);
     if (count && (count % 32 || count > cta->nthreads + 31)) {
         vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier thread count %u is not a multiple of 32 within the block", count);
         return -1;

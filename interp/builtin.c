@@ -19,13 +19,13 @@ typedef struct lane_view {
 
 uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
     switch (vm_generic_space(&a)) {
-    case VM_SP_SHARED: return a + n <= w->cta->smem_size ? w->cta->smem + a : NULL;
+    case VM_SP_SHARED: return a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
         return a + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)lane * w->local_stride + a : NULL;
     default: break;
     }
     vm_arena *ar = w->cta->grid->cfg->kernel->prog->rt->arena;
-    return n && vm_arena_ok(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
+    return n && vm_arena_ok_any(ar, a, n, false) ? (uint8_t *)(uintptr_t)a : NULL;
 }
 
 static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
@@ -94,7 +94,9 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
         case VM_BI_FREE: {
             uint64_t p = ARG(0, l);
             int st = p ? rt->free(rt->ctx, p) : 0;
-            if (st) {
+            if (st && rt->san) {   /* recorded; the launch fails when it ends */
+                vm_san_bad_free(w, i, l, p, st == PTXI_LAUNCH_FAILED);
+            } else if (st) {
                 vm_fault_at(w, i, l, st, "free(0x%llx): not a live device-heap allocation (%s)", (unsigned long long)p,
                             st == PTXI_ILLEGAL_ADDRESS ? "not a heap address" : "double free");
                 return -1;

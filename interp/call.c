@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "sanitize.h"
 #include "warp.h"
 
 int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret) {
@@ -73,6 +74,7 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
     int r = vm_push_frame(w, callee, lanes, i, i + 1);
     if (r < 0) {
         /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
+        if (r == -2 && fr->fn->prog->rt->san) vm_san_stop(w, i, lanes, "Stack overflow");
         vm_fault_at(w, i, __builtin_ctz(lanes), PTXI_ILLEGAL_ADDRESS, r == -2 ? "call to '%s' overflows the per-thread stack"
                                                               : "call to '%s' nests too deeply", callee->ir->name);
         return -1;

@@ -93,9 +93,11 @@ static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t s
     return (*ok ? j : l) & 31;
 }
 
+/* Every lane from 0 (lane 0 against itself adds nothing): 32 lanes are two
+ * whole vectors, where 31 left a vector, a half, a quarter and three lanes. */
 static bool uniform32(const uint32_t *v) {
     uint32_t diff = 0;
-    for (int l = 1; l < VM_LANES; l++) diff |= v[l] ^ v[0];
+    for (int l = 0; l < VM_LANES; l++) diff |= v[l] ^ v[0];
     return !diff;
 }
 
@@ -113,18 +115,33 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
     const vm_alu *o = i->p;
     uint32_t *pd = o && o->d[1].kind == VM_K_PRED ? (uint32_t *)(fb + o->d[1].off) : NULL;
     /* the whole-warp forms reductions and scans use: one shifted or permuted copy */
-    if (!seg && ((i->x == VM_SHFL_DOWN && cv == 31) || (i->x == VM_SHFL_UP && cv == 0))) {
-        bool down = i->x == VM_SHFL_DOWN;
-        memcpy(d, src, sizeof src);   /* lanes without a source keep their own value */
-        if (down) memcpy(d, src + bv, (VM_LANES - bv) * sizeof *src);
-        else memcpy(d + bv, src, (VM_LANES - bv) * sizeof *src);
-        uint32_t ok = bv ? (1u << (VM_LANES - bv)) - 1 : ~0u;
-        if (pd) *pd = down ? ok : ~((1u << bv) - 1);
-        return true;
-    }
-    if (!seg && cv == 31 && i->x == VM_SHFL_BFLY) {
-        for (int l = 0; l < VM_LANES; l++) d[l] = src[l ^ bv];
-        if (pd) *pd = ~0u;
+    bool down = i->x == VM_SHFL_DOWN && cv == 31, up = i->x == VM_SHFL_UP && cv == 0, bfly = i->x == VM_SHFL_BFLY && cv == 31;
+    if (!seg && (down || up || bfly)) {
+#ifdef __AVX512F__
+        /* Two two-source permutes of the 32 values; lanes without a source
+         * (down past 31, up below 0) keep their own value. A copy of a
+         * variable length here was a call to memmove per shfl. */
+        __m512i lo = _mm512_loadu_si512(src), hi = _mm512_loadu_si512(src + VM_HALF);
+        __m512i x = _mm512_set1_epi32((int)bv), k0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        __m512i k1 = _mm512_add_epi32(k0, _mm512_set1_epi32(16)), i0, i1;
+        if (bfly) i0 = _mm512_xor_si512(k0, x), i1 = _mm512_xor_si512(k1, x);
+        else if (down) {
+            __m512i top = _mm512_set1_epi32(31);
+            i0 = _mm512_add_epi32(k0, x), i1 = _mm512_add_epi32(k1, x);
+            i0 = _mm512_mask_mov_epi32(i0, _mm512_cmpgt_epi32_mask(i0, top), k0);
+            i1 = _mm512_mask_mov_epi32(i1, _mm512_cmpgt_epi32_mask(i1, top), k1);
+        } else {
+            i0 = _mm512_sub_epi32(k0, x), i1 = _mm512_sub_epi32(k1, x);
+            i0 = _mm512_mask_mov_epi32(i0, _mm512_cmplt_epi32_mask(i0, _mm512_setzero_si512()), k0);
+            i1 = _mm512_mask_mov_epi32(i1, _mm512_cmplt_epi32_mask(i1, _mm512_setzero_si512()), k1);
+        }
+        _mm512_storeu_si512(d, _mm512_permutex2var_epi32(lo, i0, hi));
+        _mm512_storeu_si512(d + VM_HALF, _mm512_permutex2var_epi32(lo, i1, hi));
+#else
+        for (uint32_t l = 0; l < VM_LANES; l++)
+            d[l] = src[bfly ? l ^ bv : down ? (l + bv <= 31 ? l + bv : l) : (l >= bv ? l - bv : l)];
+#endif
+        if (pd) *pd = bfly ? ~0u : down ? (bv ? (1u << (VM_LANES - bv)) - 1 : ~0u) : ~((1u << bv) - 1);
         return true;
     }
     for (int l = 0; l < VM_LANES; l++) {

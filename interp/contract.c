@@ -193,11 +193,23 @@ typedef struct fused_rec {
 static int run_fused(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const fused_rec *r = i->p;
     (void)w;
+    /* the quotient's operands are often the same in every lane (x - sum / n):
+     * the reciprocal of the previous lane's is reused then */
+    uint32_t pa = 0, pb = 0, qa = 0, qb = 0;
+    bool have = false;
     for (int l = 0; l < VM_LANES; l++) {
         if (!(m >> l & 1)) continue;
         uint32_t a = (uint32_t)get_reg(fb, r->a.off, VM_K_R32, l), b = (uint32_t)get_reg(fb, r->b.off, VM_K_R32, l);
         uint32_t c = (uint32_t)get_reg(fb, r->c.off, VM_K_R32, l);
-        if (r->kind != P_MUL) b = r->kconst ? r->k : alu_div_rcp_f32(&a, b, r->kind == P_DIV_FULL, r->ftz);
+        if (r->kind != P_MUL && r->kconst) b = r->k;
+        else if (r->kind != P_MUL) {
+            if (!have || a != pa || b != pb) {
+                pa = a, pb = b, have = true;
+                qb = alu_div_rcp_f32(&a, b, r->kind == P_DIV_FULL, r->ftz);
+                qa = a;
+            }
+            a = qa, b = qb;
+        }
         if (r->neg_p) a ^= 0x80000000u;
         if (r->neg_c) c ^= 0x80000000u;
         uint32_t v = alu_fma_f32(a, b, c, r->ftz);

@@ -432,6 +432,20 @@ execute:
         }
         if (m == 0) NEXT;
         ACCOUNT(i + 1);
+        if (i->target > i + 1 && w->depth == 1 && (mask | w->exited | ~w->present) == VM_FULL) {
+            /* The whole live warp splits at a forward branch (if (lane == 0)
+             * ...): no other lane waits anywhere, so the lanes that stay are
+             * the smallest PC and run on at once, and the others wait at the
+             * target, where the two merge. That is what vm_reschedule would
+             * pick, without the round trip (a tenth of reduce's time). */
+            for (uint32_t r = m; r; r &= r - 1) w->lpc[__builtin_ctz(r)] = i->target;
+            mask &= ~m;
+            stop = i->target;
+            w->mask = mask;
+            w->lpc_stop = stop;
+            seg = ++i;
+            DISPATCH;
+        }
         for (int l = 0; l < VM_LANES; l++)
             if (mask >> l & 1) w->lpc[l] = (m >> l & 1) ? i->target : i + 1;
         goto resched;
@@ -495,7 +509,10 @@ execute:
         if (!m) NEXT;
         SAVE();
         if (i->x == 1) vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "instruction '%s' is not supported", (const char *)i->p);
-        else vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "trap instruction executed");
+        else {
+            if (w->cta->grid->cfg->kernel->prog->rt->san) vm_san_stop(w, i, m & -m, "Trace/breakpoint trap");
+            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "trap instruction executed");
+        }
         why = VM_Y_FAULT;
         goto out;
     }
@@ -522,6 +539,7 @@ execute:
         uint32_t m = EXEC;
         if (!m) NEXT;
         uint32_t members = i->a ? R32(i->a)[__builtin_ctz(m)] : VM_FULL;
+        if (cta->san) vm_san_warp_sync(w, i, m, members);
         if ((members & w->present & ~w->exited & ~mask) == 0) NEXT;
         ACCOUNT(i);
         SAVE();
@@ -811,10 +829,17 @@ execute:
             vm_prefetch_next_warp(cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             NEXT;
         }
-        for (int l = 0; l < VM_LANES; l++) {
-            uint64_t ad = a[l] + (uint64_t)i->imm;
-            ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
-        }
+        if (__builtin_popcount(m) <= 4) {
+            /* a few lanes (a lane-0 epilogue): only those */
+            for (uint32_t r = m; r; r &= r - 1) {
+                uint64_t ad = a[__builtin_ctz(r)] + (uint64_t)i->imm;
+                ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << __builtin_ctz(r);
+            }
+        } else
+            for (int l = 0; l < VM_LANES; l++) {
+                uint64_t ad = a[l] + (uint64_t)i->imm;
+                ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
+            }
         if (__builtin_expect((ok & m) != m, 0)) {
             if (m && !vm_ld(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
@@ -829,11 +854,17 @@ execute:
         const uint32_t *v = R32(i->b);
         uint32_t ok = 0;
         if (__builtin_expect(m == VM_FULL, 1) && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) NEXT;
-        for (int l = 0; l < VM_LANES; l++) {
-            uint64_t ad = a[l] + (uint64_t)i->imm;
-            uint8_t sh = vm_shadow(ar, ad);
-            ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << l;
-        }
+#define STG4_OK(l)                                                             \
+    do {                                                                       \
+        uint64_t ad = a[l] + (uint64_t)i->imm;                                 \
+        uint8_t sh = vm_shadow(ar, ad);                                        \
+        ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << (l); \
+    } while (0)
+        if (__builtin_popcount(m) <= 4)
+            for (uint32_t r = m; r; r &= r - 1) STG4_OK(__builtin_ctz(r));
+        else
+            for (int l = 0; l < VM_LANES; l++) STG4_OK(l);
+#undef STG4_OK
         if (__builtin_expect((ok & m) != m, 0)) {
             if (m && !vm_st(w, fr, fb, i, m)) { SAVE(); why = VM_Y_FAULT; goto out; }
             NEXT;
@@ -855,9 +886,22 @@ execute:
     CASE(LD_KPARAM) {
         uint32_t m = EXEC;
         const uint8_t *src = (const uint8_t *)(uintptr_t)(cta->grid->cfg->params + (uint64_t)i->imm);
+        /* One load of the parameter's own width: a memcpy of variable size
+         * writes v in pieces, and reading it back whole then stalls on a
+         * failed store forward (that made this handler a third of vecadd's
+         * and stencil's interpretation time). */
         uint64_t v = 0;
-        memcpy(&v, src, i->sz);
-        if (i->flags & VM_F_SIGNED && i->sz < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * i->sz)) >> (64 - 8 * i->sz));
+        bool sx = i->flags & VM_F_SIGNED;
+        if (i->sz == 4) {
+            uint32_t t;
+            memcpy(&t, src, 4);
+            v = sx ? (uint64_t)(int64_t)(int32_t)t : t;
+        } else if (i->sz == 8)
+            memcpy(&v, src, 8);
+        else {
+            memcpy(&v, src, i->sz);
+            if (sx && i->sz < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * i->sz)) >> (64 - 8 * i->sz));
+        }
         if (i->flags & VM_F_D64) { uint64_t *d = R64(i->d); LANES(m, d[l] = v); }
         else { uint32_t *d = R32(i->d); LANES(m, d[l] = (uint32_t)v); }
     }
@@ -1021,8 +1065,8 @@ uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l) {
     case IR_SREG_GLOBALTIMER_LO: return (uint32_t)(uint64_t)(vm_now() * 1e9);
     case IR_SREG_GLOBALTIMER_HI: return (uint32_t)((uint64_t)(vm_now() * 1e9) >> 32);
     case IR_SREG_DYNAMIC_SMEM_SIZE: return cfg->dyn_shared;
-    case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_size;
-    case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_size;
+    case IR_SREG_TOTAL_SMEM_SIZE: return cta->smem_full;
+    case IR_SREG_AGGR_SMEM_SIZE: return cta->smem_full;
     case IR_SREG_NCLUSTERID: return cfg->grid[c] / cta->grid->cdim[c];
     case IR_SREG_CLUSTERID: return cta->ctaid[c] / cta->grid->cdim[c];
     case IR_SREG_CLUSTER_NCTAID: return cta->grid->cdim[c];

@@ -45,7 +45,7 @@ static inline uint8_t *vm_dsmem(const vm_cta *cta, uint64_t a, unsigned n) {
     uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
     if (!cta->cluster || !(a >> VM_DSMEM_SHIFT) || r >= cta->grid->csize) return NULL;
     const vm_cta *peer = cta->cluster->cta[r];
-    return peer && o + n <= peer->smem_size ? peer->smem + o : NULL;
+    return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
 }
 
 /* Host address of n bytes at device address a for lane l, or NULL after
@@ -101,7 +101,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     where[0] = 0;
     if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
     else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
-                  sp == VM_SP_SHARED ? cta->smem_size : sp == VM_SP_LOCAL ? w->local_stride : i->x);
+                  sp == VM_SP_SHARED ? cta->smem_full : sp == VM_SP_LOCAL ? w->local_stride : i->x);
     /* the GPU reports a shared address outside the window as an illegal instruction */
     vm_fault_at(w, i, l, sp == VM_SP_SHARED ? PTXI_ILLEGAL_INSTRUCTION : PTXI_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%llx%s",
                 sp_name[i->sp], wr ? "write" : "read", n, (unsigned long long)a, where);
@@ -346,33 +346,49 @@ static inline bool vm_st(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i
     return true;
 }
 
-/* A whole-warp ld/st.global.v2/.v4 of 32-bit elements whose lanes address
- * one contiguous, aligned run (lane l at a[0] + l * the vector's size), as
- * Triton's vectorized loads and stores do: one check per granule of the run
- * and a strided copy. NULL when the access is not of that kind, or any byte
- * of the run is not accessible (the per-lane path then reports the lane). */
-static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_insn *i, const vm_vec *v, bool wr) {
-    if (i->sp != VM_SP_GLOBAL || i->sz != 4 || (v->n != 2 && v->n != 4) ||
+/* A ld/st.global.v1/.v2/.v4 of 32-bit elements whose executing lanes m
+ * address one contiguous, aligned run (lane l at a[0] + l * the vector's
+ * size), as Triton's loads and stores do (masked ones too, `{ %r }` the
+ * single-element form it writes): one check per granule of the lanes' span
+ * and a strided copy. Returns the address lane 0's element would have; NULL
+ * when the access is not of that kind, or any byte of the span is not
+ * accessible (the per-lane path then reports the lane). */
+static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_insn *i, const vm_vec *v, uint32_t m,
+                               bool wr) {
+    if (i->sp != VM_SP_GLOBAL || i->sz != 4 || (v->n != 1 && v->n != 2 && v->n != 4) ||
         (i->flags & (VM_F_BASE_REG64 | VM_F_FRAME_SYM | VM_F_PARAM_SYM)) != VM_F_BASE_REG64)
         return NULL;
     for (uint32_t k = 0; k < v->n; k++)
         if (v->e[k].kind != VM_K_R32) return NULL;
     const uint64_t *a = (const uint64_t *)(fb + i->a);
     uint64_t stride = 4 * v->n, b = a[0] + (uint64_t)i->imm, bad = b & (stride - 1);
-    for (int l = 1; l < VM_LANES; l++) bad |= a[l] - a[0] - (uint64_t)l * stride;
-    if (bad) return NULL;
-    return vm_arena_ok(ar, b, VM_LANES * stride, wr) ? (uint8_t *)(uintptr_t)b : NULL;
+    if (m == VM_FULL) {
+        for (int l = 1; l < VM_LANES; l++) bad |= a[l] - a[0] - (uint64_t)l * stride;
+        if (bad) return NULL;
+        return vm_arena_ok(ar, b, VM_LANES * stride, wr) ? (uint8_t *)(uintptr_t)b : NULL;
+    }
+    for (int l = 1; l < VM_LANES; l++) bad |= (a[l] - a[0] - (uint64_t)l * stride) & (uint64_t)-(int64_t)(m >> l & 1);
+    if (bad || !m) return NULL;
+    int lo = __builtin_ctz(m), hi = 31 - __builtin_clz(m);
+    return vm_arena_ok(ar, b + (uint64_t)lo * stride, (uint64_t)(hi - lo + 1) * stride, wr) ? (uint8_t *)(uintptr_t)b
+                                                                                              : NULL;
 }
 
 static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_vec *v = i->p;
     unsigned n = i->sz;
     bool sgn = i->flags & VM_F_SIGNED;
-    const uint32_t *run = m == VM_FULL ? (const uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, false) : NULL;
+    const uint32_t *run = (const uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, m, false);
     if (run) {
         for (uint32_t k = 0; k < v->n; k++) {
             uint32_t *d = (uint32_t *)(fb + v->e[k].off);
-            for (int l = 0; l < VM_LANES; l++) d[l] = run[(uint32_t)l * v->n + k];
+            if (m == VM_FULL)
+                for (int l = 0; l < VM_LANES; l++) d[l] = run[(uint32_t)l * v->n + k];
+            else
+                for (uint32_t r = m; r; r &= r - 1) {
+                    int l = __builtin_ctz(r);
+                    d[l] = run[(uint32_t)l * v->n + k];
+                }
         }
         return true;
     }
@@ -388,11 +404,17 @@ static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *
 static inline bool vm_stv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_vec *v = i->p;
     unsigned n = i->sz;
-    uint32_t *run = m == VM_FULL ? (uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, true) : NULL;
+    uint32_t *run = (uint32_t *)vec_run(w->cta->grid->cfg->kernel->prog->rt->arena, fb, i, v, m, true);
     if (run) {
         for (uint32_t k = 0; k < v->n; k++) {
             const uint32_t *s = (const uint32_t *)(fb + v->e[k].off);
-            for (int l = 0; l < VM_LANES; l++) run[(uint32_t)l * v->n + k] = s[l];
+            if (m == VM_FULL)
+                for (int l = 0; l < VM_LANES; l++) run[(uint32_t)l * v->n + k] = s[l];
+            else
+                for (uint32_t r = m; r; r &= r - 1) {
+                    int l = __builtin_ctz(r);
+                    run[(uint32_t)l * v->n + k] = s[l];
+                }
         }
         return true;
     }
@@ -515,6 +537,26 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
     vm_cta *cta = w->cta;
     bool plain = i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
                  (ty == VM_AT_U32 || ty == VM_AT_S32) && !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM));
+    if (plain && ops->s[0].kind == VM_K_R32 && (ops->d[0].kind == VM_K_R32 || ops->d[0].kind == VM_K_SINK)) {
+        /* every lane's word checked first (vectorizes), then the adds in
+         * lane order: colliding lanes see each other's sums */
+        const uint32_t *ad = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + ops->s[0].off);
+        uint32_t bad = 0, off = (uint32_t)i->imm;
+        for (int l = 0; l < VM_LANES; l++) {
+            uint32_t a = ad[l] + off;
+            bad |= (uint32_t)((a & 3) || (uint64_t)a + 4 > cta->smem_size) << l;
+        }
+        if (!(bad & m)) {
+            uint32_t *d = ops->d[0].kind == VM_K_R32 ? (uint32_t *)(fb + ops->d[0].off) : NULL;
+            for (uint32_t r = m; r; r &= r - 1) {
+                int l = __builtin_ctz(r);
+                uint32_t *q = (uint32_t *)(cta->smem + ad[l] + off), old = *q;
+                *q = old + v[l];
+                if (d) d[l] = old;
+            }
+            return true;
+        }
+    }
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint32_t a = plain ? ((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm : 1;
@@ -574,7 +616,7 @@ static inline bool vm_stackop(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_in
 static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
     vm_arena *arena = w->cta->grid->cfg->kernel->prog->rt->arena;
     switch (sp) {
-    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_size;
+    case VM_SP_SHARED: return a - vm_shared_win < w->cta->smem_full;
     case VM_SP_LOCAL: return a - vm_local_win < w->local_stride;
     case VM_SP_CONST: return vm_shadow(arena, a) == VM_SH_CONST;
     /* On an H100 the generic address of a kernel parameter (__grid_constant__)

@@ -269,33 +269,14 @@ static bool has(const ir_insn *in, ir_mod m) { return ir_has_mod(in, m); }
 static uint8_t ty(const ir_insn *in, unsigned k) { return in->ntypes > k ? in->types[k] : IR_T_NONE; }
 
 /* Everything the ALU tables know: gather operand slots, look up the form. */
-/* Video instructions carry byte/half selectors on their operands; the ALU
- * tables take them as "@d=h10@a=b3210..." after the mnemonic (alu_simd.c). */
-static void append_selectors(const ir_insn *in, char *mn, size_t cap) {
-    static const char names[] = "dabc";
-    if (ir_opcode_name[in->op][0] != 'v' || in->op == IR_OP_VOTE) return;
-    size_t n = strlen(mn);
-    for (uint32_t k = 0; k < in->nopnds && k < 4; k++) {
-        const ir_operand *o = &in->opnds[k];
-        uint16_t sel = o->kind == IR_OPND_REG ? o->sel : 0;
-        bool neg = o->kind == IR_OPND_REG && o->neg;   /* vmad's -%r */
-        if ((!sel && !neg) || n + 16 >= cap) continue;
-        n += (size_t)snprintf(mn + n, cap - n, "@%c=%s", names[k], neg ? "-" : "");
-        if (sel) mn[n++] = sel & IR_SEL_HALF ? 'h' : 'b';
-        for (unsigned d = 0; sel && d < IR_SEL_COUNT(sel); d++) mn[n++] = (char)('0' + IR_SEL_DIGIT(sel, d));
-        mn[n] = 0;
-    }
-}
-
 static bool lower_alu(lctx *lc, const ir_insn *in) {
-    char mn[160];
-    ir_insn_mnemonic(in, mn, sizeof mn);
-    append_selectors(in, mn, sizeof mn);
+    alu_key key;
+    alu_key_of(in, &key);
     unsigned nop = 0;
     for (uint32_t k = 0; k < in->nopnds; k++) nop += in->opnds[k].kind == IR_OPND_PAIR ? 2 : 1;
     vm_alu *a = calloc(1, sizeof *a);
     if (!a) { FAIL(lc, "out of memory"); return true; }
-    if (!alu_lookup(mn, nop, &a->op)) { free(a); return false; }
+    if (!alu_lookup_key(&key, nop, &a->op)) { free(a); return false; }
     unsigned di = 0, si = 0;
     for (uint32_t k = 0; k < in->nopnds && !lc->failed; k++) {
         const ir_operand *o = &in->opnds[k];
@@ -464,10 +445,8 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     alu_op hop = {0};
     if (half) {
         /* 16-bit float atomics compute with the ALU's own add/min/max (round to nearest, no flush) */
-        char mn[48];
-        snprintf(mn, sizeof mn, "%s%s.%s", op == VM_AO_ADD ? "add.rn" : op == VM_AO_MIN ? "min" : "max",
-                 "", ir_type_name[t]);
-        if ((op != VM_AO_ADD && op != VM_AO_MIN && op != VM_AO_MAX) || !alu_lookup(mn, 3, &hop)) op = -1;
+        int aop = op == VM_AO_ADD ? IR_OP_ADD : op == VM_AO_MIN ? IR_OP_MIN : op == VM_AO_MAX ? IR_OP_MAX : -1;
+        if (!alu_lookup_binop(aop, t, &hop)) op = -1;
     }
     if ((at == VM_AT_B16 || at == VM_AT_B128) && op != VM_AO_CAS && op != VM_AO_EXCH) op = -1;
     if (op < 0 || at < 0 || (op != VM_AO_ADD && (at == VM_AT_F32 || at == VM_AT_F64)) || in->ntypes > 1) {
@@ -821,88 +800,111 @@ static void lower_cvta(lctx *lc, const ir_insn *in) {
     emit(lc, vi);
 }
 
-static void lower_insn(lctx *lc, const ir_insn *in) {
-    lc->cur = in;
+static void lower_ld(lctx *lc, const ir_insn *in) { lower_ldst(lc, in, false); }
+static void lower_st(lctx *lc, const ir_insn *in) { lower_ldst(lc, in, true); }
+static void lower_atom_op(lctx *lc, const ir_insn *in) { lower_atom(lc, in, false); }
+static void lower_red(lctx *lc, const ir_insn *in) { lower_atom(lc, in, true); }
+
+static void lower_barrier(lctx *lc, const ir_insn *in) {
+    if (!has(in, IR_MOD_CLUSTER) || !vm_lower_cluster(lc, in)) lower_bar(lc, in);
+}
+
+static void lower_bra(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_BRA);
+    vi.imm = in->opnds[0].label;   /* resolved after the body */
+    emit(lc, vi);
+}
+
+static void lower_brx(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_BRX);
+    vi.a = src_opnd(lc, &in->opnds[0], IR_T_U32).off;
+    vi.x = (uint16_t)in->opnds[1].label;
+    emit(lc, vi);
+}
+
+/* Instructions that are one record with no operands. */
+static void lower_plain(lctx *lc, const ir_insn *in) {
+    static const uint16_t rec[IR_OP__COUNT] = {
+        [IR_OP_EXIT] = VM_EXIT, [IR_OP_RET] = VM_RET, [IR_OP_TRAP] = VM_TRAP, [IR_OP_BRKPT] = VM_BRKPT,
+        [IR_OP_MEMBAR] = VM_FENCE, [IR_OP_FENCE] = VM_FENCE, [IR_OP_PREFETCH] = VM_NOP,
+        [IR_OP_PREFETCHU] = VM_NOP, [IR_OP_APPLYPRIORITY] = VM_NOP, [IR_OP_DISCARD] = VM_NOP,
+        /* a grid starts after the grids before it end: nothing to wait for */
+        [IR_OP_GRIDDEPCONTROL] = VM_NOP,
+    };
+    emit(lc, base_insn(lc, rec[in->op]));
+}
+
+static void lower_createpolicy(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_MOV64);
+    vi.d = dst_opnd(lc, &in->opnds[0]).off;
+    vi.a = konst(lc, 0x10e0000000000000ull, true);   /* an opaque policy value */
+    emit(lc, vi);
+}
+
+static void lower_nanosleep(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_NANOSLEEP);
+    vi.a = in->nopnds ? src_opnd(lc, &in->opnds[0], IR_T_U32).off : 0;
+    emit(lc, vi);
+}
+
+static void lower_pmevent(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_PMEVENT);
+    vi.imm = in->nopnds && in->opnds[0].kind == IR_OPND_IMM_INT ? in->opnds[0].ival : 0;
+    emit(lc, vi);
+}
+
+static void lower_isspacep(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, VM_ISSPACEP);
+    vi.sp = (uint8_t)space_of(in);
+    vi.x = has(in, IR_MOD_SHARED_CLUSTER);   /* any CTA of the cluster, not only this one */
+    vi.d = dst_opnd(lc, &in->opnds[0]).off;
+    vm_opnd s = src_opnd(lc, &in->opnds[1], IR_T_B64);
+    vi.a = s.off;
+    if (s.kind == VM_K_R64) vi.flags |= VM_F_BASE_REG64;
+    emit(lc, vi);
+}
+
+static void lower_stack(lctx *lc, const ir_insn *in) {
+    vm_insn vi = base_insn(lc, in->op == IR_OP_ALLOCA ? VM_ALLOCA : in->op == IR_OP_STACKSAVE ? VM_STACKSAVE : VM_STACKRESTORE);
+    bool wide = ir_type_bytes[ty(in, 0)] == 8;
+    if (wide) vi.flags |= VM_F_D64;
+    if (in->op == IR_OP_STACKRESTORE) vi.a = src_opnd(lc, &in->opnds[0], ty(in, 0)).off;
+    else vi.d = dst_opnd(lc, &in->opnds[0]).off;
+    if (in->op == IR_OP_ALLOCA) {
+        vi.a = src_opnd(lc, &in->opnds[1], ty(in, 0)).off;
+        vi.imm = in->nopnds > 2 ? in->opnds[2].ival : 8;
+    }
+    emit(lc, vi);
+}
+
+/* The instructions of family CORE (opcodes.def), by opcode. */
+static void (*const core_lower[IR_OP__COUNT])(lctx *, const ir_insn *) = {
+    [IR_OP_MOV] = lower_mov,          [IR_OP_LD] = lower_ld,            [IR_OP_LDU] = lower_ld,
+    [IR_OP_ST] = lower_st,            [IR_OP_ATOM] = lower_atom_op,     [IR_OP_RED] = lower_red,
+    [IR_OP_CALL] = lower_call,        [IR_OP_CVTA] = lower_cvta,        [IR_OP_BAR] = lower_barrier,
+    [IR_OP_BARRIER] = lower_barrier,  [IR_OP_SHFL] = lower_collective,  [IR_OP_VOTE] = lower_collective,
+    [IR_OP_MATCH] = lower_collective, [IR_OP_REDUX] = lower_collective, [IR_OP_ACTIVEMASK] = lower_collective,
+    [IR_OP_BRA] = lower_bra,          [IR_OP_BRX] = lower_brx,          [IR_OP_EXIT] = lower_plain,
+    [IR_OP_RET] = lower_plain,        [IR_OP_TRAP] = lower_plain,       [IR_OP_BRKPT] = lower_plain,
+    [IR_OP_MEMBAR] = lower_plain,     [IR_OP_FENCE] = lower_plain,      [IR_OP_PREFETCH] = lower_plain,
+    [IR_OP_PREFETCHU] = lower_plain,  [IR_OP_APPLYPRIORITY] = lower_plain, [IR_OP_DISCARD] = lower_plain,
+    [IR_OP_GRIDDEPCONTROL] = lower_plain,
+    [IR_OP_CREATEPOLICY] = lower_createpolicy, [IR_OP_NANOSLEEP] = lower_nanosleep,
+    [IR_OP_PMEVENT] = lower_pmevent,  [IR_OP_ISSPACEP] = lower_isspacep, [IR_OP_ALLOCA] = lower_stack,
+    [IR_OP_STACKSAVE] = lower_stack,  [IR_OP_STACKRESTORE] = lower_stack,
+};
+
+static bool lower_core(lctx *lc, const ir_insn *in) {
+    if (!core_lower[in->op]) return false;
+    core_lower[in->op](lc, in);
+    return true;
+}
+
+/* Family ALU: a specialised handler when the form has one, else the ALU tables. */
+static bool lower_arith(lctx *lc, const ir_insn *in) {
     uint8_t kind;
     int op;
     switch (in->op) {
-    case IR_OP_MOV: lower_mov(lc, in); return;
-    case IR_OP_LD: case IR_OP_LDU: lower_ldst(lc, in, false); return;
-    case IR_OP_ST: lower_ldst(lc, in, true); return;
-    case IR_OP_ATOM: lower_atom(lc, in, false); return;
-    case IR_OP_RED: lower_atom(lc, in, true); return;
-    case IR_OP_CALL: lower_call(lc, in); return;
-    case IR_OP_CVTA: lower_cvta(lc, in); return;
-    case IR_OP_BAR: case IR_OP_BARRIER:
-        if (!has(in, IR_MOD_CLUSTER) || !vm_lower_cluster(lc, in)) lower_bar(lc, in);
-        return;
-    case IR_OP_SHFL: case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_ACTIVEMASK:
-        lower_collective(lc, in);
-        return;
-    case IR_OP_BRA: {
-        vm_insn vi = base_insn(lc, VM_BRA);
-        vi.imm = in->opnds[0].label;   /* resolved after the body */
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_BRX: {
-        vm_insn vi = base_insn(lc, VM_BRX);
-        vi.a = src_opnd(lc, &in->opnds[0], IR_T_U32).off;
-        vi.x = (uint16_t)in->opnds[1].label;
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_EXIT: emit(lc, base_insn(lc, VM_EXIT)); return;
-    case IR_OP_RET: emit(lc, base_insn(lc, VM_RET)); return;
-    case IR_OP_TRAP: emit(lc, base_insn(lc, VM_TRAP)); return;
-    case IR_OP_BRKPT: emit(lc, base_insn(lc, VM_BRKPT)); return;
-    case IR_OP_MEMBAR: case IR_OP_FENCE: emit(lc, base_insn(lc, VM_FENCE)); return;
-    case IR_OP_PREFETCH: case IR_OP_PREFETCHU: case IR_OP_APPLYPRIORITY: case IR_OP_DISCARD:
-        emit(lc, base_insn(lc, VM_NOP));
-        return;
-    case IR_OP_CREATEPOLICY: {
-        vm_insn vi = base_insn(lc, VM_MOV64);
-        vi.d = dst_opnd(lc, &in->opnds[0]).off;
-        vi.a = konst(lc, 0x10e0000000000000ull, true);   /* an opaque policy value */
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_NANOSLEEP: {
-        vm_insn vi = base_insn(lc, VM_NANOSLEEP);
-        vi.a = in->nopnds ? src_opnd(lc, &in->opnds[0], IR_T_U32).off : 0;
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_PMEVENT: {
-        vm_insn vi = base_insn(lc, VM_PMEVENT);
-        vi.imm = in->nopnds && in->opnds[0].kind == IR_OPND_IMM_INT ? in->opnds[0].ival : 0;
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_ISSPACEP: {
-        vm_insn vi = base_insn(lc, VM_ISSPACEP);
-        vi.sp = (uint8_t)space_of(in);
-        vi.x = has(in, IR_MOD_SHARED_CLUSTER);   /* any CTA of the cluster, not only this one */
-        vi.d = dst_opnd(lc, &in->opnds[0]).off;
-        vm_opnd s = src_opnd(lc, &in->opnds[1], IR_T_B64);
-        vi.a = s.off;
-        if (s.kind == VM_K_R64) vi.flags |= VM_F_BASE_REG64;
-        emit(lc, vi);
-        return;
-    }
-    case IR_OP_ALLOCA: case IR_OP_STACKSAVE: case IR_OP_STACKRESTORE: {
-        vm_insn vi = base_insn(lc, in->op == IR_OP_ALLOCA ? VM_ALLOCA : in->op == IR_OP_STACKSAVE ? VM_STACKSAVE : VM_STACKRESTORE);
-        bool wide = ir_type_bytes[ty(in, 0)] == 8;
-        if (wide) vi.flags |= VM_F_D64;
-        if (in->op == IR_OP_STACKRESTORE) vi.a = src_opnd(lc, &in->opnds[0], ty(in, 0)).off;
-        else vi.d = dst_opnd(lc, &in->opnds[0]).off;
-        if (in->op == IR_OP_ALLOCA) {
-            vi.a = src_opnd(lc, &in->opnds[1], ty(in, 0)).off;
-            vi.imm = in->nopnds > 2 ? in->opnds[2].ival : 8;
-        }
-        emit(lc, vi);
-        return;
-    }
     case IR_OP_SETP:
         if ((op = fast_setp(in)) != 0) {
             vm_insn vi = base_insn(lc, (uint16_t)op);
@@ -910,7 +912,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
             vi.a = src_opnd(lc, &in->opnds[1], in->types[0]).off;
             vi.b = src_opnd(lc, &in->opnds[2], in->types[0]).off;
             emit(lc, vi);
-            return;
+            return true;
         }
         break;
     case IR_OP_SELP: {
@@ -924,7 +926,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
             vi.c = lc->vf->reg_off[in->opnds[3].reg];
             vi.imm = in->opnds[3].neg ? VM_FULL : 0;
             emit(lc, vi);
-            return;
+            return true;
         }
         break;
     }
@@ -940,7 +942,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
                 vi.d = dst_opnd(lc, &in->opnds[0]).off;
                 vi.a = src_opnd(lc, &in->opnds[1], st).off;
                 emit(lc, vi);
-                return;
+                return true;
             }
         }
         break;
@@ -958,7 +960,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
                 vi.x = b->neg;
             }
             emit(lc, vi);
-            return;
+            return true;
         }
         if (in->op == IR_OP_NOT && in->ntypes == 1 && in->nmods == 0) {
             bool w = ir_type_bytes[ty(in, 0)] == 8;
@@ -967,7 +969,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
                 vi.d = dst_opnd(lc, &in->opnds[0]).off;
                 vi.a = src_opnd(lc, &in->opnds[1], ty(in, 0)).off;
                 emit(lc, vi);
-                return;
+                return true;
             }
         }
         break;
@@ -982,7 +984,7 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
         if (in->nopnds > 2) vi.b = src_opnd(lc, &in->opnds[2], IR_T_B32).off;
         if (in->nopnds > 3) vi.c = src_opnd(lc, &in->opnds[3], IR_T_B32).off;
         if (op == VM_LOP3) vi.imm = in->opnds[4].ival & 0xff;
-        if (a.kind == (w64 ? VM_K_R64 : VM_K_R32)) { emit(lc, vi); return; }
+        if (a.kind == (w64 ? VM_K_R64 : VM_K_R32)) { emit(lc, vi); return true; }
     }
     if ((op = fast_binop(in, &kind)) != 0) {
         vm_opnd d = dst_opnd(lc, &in->opnds[0]);
@@ -1001,12 +1003,25 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
                 vi.b = b.off;
                 vi.c = c.off;
                 emit(lc, vi);
-                return;
+                return true;
             }
         }
     }
-    if (lower_alu(lc, in)) return;
-    if (vm_lower_ext(lc, in) || vm_lower_wmma(lc, in) || vm_lower_wgmma(lc, in)) return;
+    return lower_alu(lc, in);
+}
+
+/* Who lowers each instruction family (opcodes.def); NONE has nobody. Each
+ * returns false for a form it cannot run. */
+static bool (*const family_lower[IR_FAM__COUNT])(lctx *, const ir_insn *) = {
+    [IR_FAM_CORE] = lower_core,        [IR_FAM_ALU] = lower_arith,       [IR_FAM_VIDEO] = lower_alu,
+    [IR_FAM_ASYNC] = vm_lower_ext,     [IR_FAM_TEX] = vm_lower_tex,      [IR_FAM_MMA] = vm_lower_mma,
+    [IR_FAM_CLUSTER] = vm_lower_cluster, [IR_FAM_WMMA] = vm_lower_wmma,  [IR_FAM_WGMMA] = vm_lower_wgmma,
+};
+
+static void lower_insn(lctx *lc, const ir_insn *in) {
+    lc->cur = in;
+    bool (*fn)(lctx *, const ir_insn *) = family_lower[ir_opcode_info[in->op].family];
+    if (fn && fn(lc, in)) return;
     /* Not executable (yet): the instruction traps when reached, so modules
      * using it still load and everything else runs. */
     char mn[160];
@@ -1160,9 +1175,17 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
 #endif
     /* static shared memory this function uses itself (kernel attributes add callees') */
     for (uint32_t g = 0; g < prog->ir->nglobals; g++)
-        if (lc.shared_used[g]) vf->shared_bytes += (uint32_t)prog->ir->globals[g]->size;
+        if (lc.shared_used[g]) {
+            uint32_t size = (uint32_t)prog->ir->globals[g]->size;
+            vf->shared_bytes += size;
+            if (prog->shared_off[g] + size > vf->shared_end) vf->shared_end = prog->shared_off[g] + size;
+        }
     for (uint32_t k = 0; k < f->nlocals; k++)
-        if (f->locals[k]->space == IR_SPACE_SHARED) vf->shared_bytes += (uint32_t)f->locals[k]->size;
+        if (f->locals[k]->space == IR_SPACE_SHARED) {
+            uint32_t size = (uint32_t)f->locals[k]->size;
+            vf->shared_bytes += size;
+            if (lc.var_off[k] + size > vf->shared_end) vf->shared_end = lc.var_off[k] + size;
+        }
     free(lc.shared_used);
     lc.shared_used = NULL;
     vf->code = lc.code;
@@ -1228,6 +1251,21 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
             snprintf(err + n, errlen - n, " (in function '%s')", m->funcs[k]->name);
             return -1;
         }
+    /* shared_end takes in what callees use; a call it cannot follow (indirect,
+     * or to a function defined elsewhere) takes in all of the module's */
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t k = 0; k < prog->nfuncs; k++) {
+            vm_func *f = &prog->funcs[k];
+            for (uint32_t j = 0; f->ir->has_body && j < f->ncode; j++) {
+                const vm_callinfo *ci = f->code[j].op == VM_CALL ? f->code[j].p : NULL;
+                if (!ci || (ci->callee && ci->callee->builtin)) continue;
+                bool known = ci->callee && ci->callee->prog == prog && ci->callee->ir->has_body;
+                uint32_t end = known ? ci->callee->shared_end : prog->shared_static;
+                if (end > f->shared_end) f->shared_end = end, more = true;
+            }
+        }
+    }
 #ifndef NDEBUG
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (m->funcs[k]->has_body && vm_check_records(&prog->funcs[k], err, errlen) < 0) return -1;

@@ -1,8 +1,8 @@
 /* lower_ext.h — how instruction families that live in their own files
  * (asynchronous barriers and copies, ...) are lowered and executed without
- * touching the core: vm_lower_ext() is offered every instruction the core does
- * not handle itself, and emits VM_EXT records whose `p` points at a struct
- * that starts with the run function. */
+ * touching the core: each lowers the instructions of its family (the FAMILY
+ * column of frontend/opcodes.def) and emits VM_EXT records whose `p` points
+ * at a struct that starts with the run function. */
 #ifndef PTXI_LOWER_EXT_H
 #define PTXI_LOWER_EXT_H
 
@@ -21,8 +21,8 @@ enum {
 /* m: the lanes executing; fb: the frame; i->p: the extension's record. */
 typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 
-/* Offered every instruction the core has no handler for; returns true when it
- * emitted code for it. Implemented by the extension (async.c). */
+/* Family ASYNC (cp, mbarrier, tensormap); returns true when it emitted code
+ * for the instruction, false for a form it cannot run (async.c). */
 bool vm_lower_ext(lctx *lc, const ir_insn *in);
 /* Warp matrix instructions (wmma.c). */
 bool vm_lower_wmma(lctx *lc, const ir_insn *in);

@@ -5,6 +5,8 @@
  * address. */
 #include "mem.h"
 
+#include "initcheck.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +81,7 @@ void vm_arena_destroy(vm_arena *a) {
     free(a->freed);
     free(a->ext);
     free(a->quar);
+    if (a->init) munmap(a->init, a->reserve);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }
@@ -162,8 +165,11 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
         a->v[at] = (vm_alloc){addr, size, kind, what};
         a->n++;
         if (counted) a->in_use += span;
-        bool tail = a->exact && !what && (kind == VM_SH_GLOBAL || kind == VM_SH_MANAGED) && size % VM_GRANULE;
-        shadow_fill(a, off, tail ? span - VM_GRANULE : span, kind);
+        /* byte-exact: the program's allocations and module variables in global memory */
+        bool tail = a->exact && (vm_alloc_program(&a->v[at]) || (what && kind == VM_SH_GLOBAL)) && size % VM_GRANULE;
+        /* initcheck: every access to device memory takes the slow path */
+        bool slow = a->init && !what && (kind == VM_SH_GLOBAL || kind == VM_SH_HEAP);
+        shadow_fill(a, off, slow ? 0 : tail ? span - VM_GRANULE : span, kind);
     }
     pthread_mutex_unlock(&a->lock);
     return addr;
@@ -246,11 +252,15 @@ int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     vm_alloc gone = a->v[at];
     uint64_t span = span_of(gone.size), off = addr - (uint64_t)(uintptr_t)a->base;
     shadow_fill(a, off, span, VM_SH_NONE);   /* accesses fault from now on */
+    if (a->init) vm_init_forget(a, addr, span);
     if (a->exact) quarantine(a, off, span + VM_GRANULE);
     else give_back(a, off, off + span + VM_GRANULE);
     if (gone.kind != VM_SH_PARAM) a->in_use -= span;
     /* the program's own allocations are remembered, for reports of use after free */
-    if (!gone.what && (gone.kind == VM_SH_GLOBAL || gone.kind == VM_SH_MANAGED)) a->gone[a->ngone++ % VM_GONE] = gone;
+    if (vm_alloc_program(&gone)) {   /* ngone is read without the lock (initcheck.c) */
+        a->gone[a->ngone % VM_GONE] = gone;
+        __atomic_store_n(&a->ngone, a->ngone + 1, __ATOMIC_RELEASE);
+    }
     memmove(a->v + at, a->v + at + 1, (a->n - at - 1) * sizeof *a->v);
     a->n--;
     pthread_mutex_unlock(&a->lock);
@@ -311,11 +321,15 @@ int vm_arena_locate(vm_arena *a, uint64_t addr, vm_alloc *out) {
     return where;
 }
 
-void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc *), void *arg) {
+void vm_arena_each_alloc(vm_arena *a, unsigned kinds, void (*fn)(void *, const vm_alloc *), void *arg) {
     pthread_mutex_lock(&a->lock);
     for (uint32_t k = 0; k < a->n; k++)
-        if (!a->v[k].what && (a->v[k].kind == VM_SH_GLOBAL || a->v[k].kind == VM_SH_MANAGED)) fn(arg, &a->v[k]);
+        if (vm_alloc_program(&a->v[k]) && (kinds & VM_KIND(a->v[k].kind))) fn(arg, &a->v[k]);
     pthread_mutex_unlock(&a->lock);
+}
+
+void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc *), void *arg) {
+    vm_arena_each_alloc(a, VM_KIND(VM_SH_GLOBAL) | VM_KIND(VM_SH_MANAGED), fn, arg);
 }
 
 static void name_of(const vm_alloc *r, char *buf, size_t len) {

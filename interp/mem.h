@@ -62,6 +62,7 @@ typedef struct vm_arena {
     uint64_t (*quar)[2];
     uint32_t next, capext;     /* host memory registered for device access (outside the arena) */
     uint64_t (*ext)[2];        /* {address, bytes} */
+    uint8_t *init;             /* initcheck: one byte per byte of the reserve, 1 once written (initcheck.h) */
 } vm_arena;
 
 /* Reserves `reserve` bytes of address space, of which at most `limit` may be
@@ -94,12 +95,22 @@ void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len);
 #define VM_QUARANTINE 1024
 void vm_arena_set_exact(vm_arena *a);
 bool vm_arena_ok_exact(vm_arena *a, uint64_t addr, uint64_t n, bool write);
+/* vm_arena_ok, or in sanitize mode byte-exact, for accesses outside the
+ * handlers' paths (texels, printf arguments, device-side copies). */
+static inline bool vm_arena_ok_any(vm_arena *a, uint64_t addr, uint64_t n, bool write);
 /* Where addr lies, for a sanitizer report: 1 inside *out (live), 2 inside
  * *out which has been freed, 3 outside, *out the nearest live program
  * allocation, 0 none of these. Launch parameters are never named. */
 int vm_arena_locate(vm_arena *a, uint64_t addr, vm_alloc *out);
 /* Calls fn for every live allocation of the program itself (not module variables). */
 void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc *), void *arg);
+/* The same for the program's allocations of the kinds in `kinds` (VM_KIND bits). */
+void vm_arena_each_alloc(vm_arena *a, unsigned kinds, void (*fn)(void *, const vm_alloc *), void *arg);
+/* Is this one of the program's own allocations (cudaMalloc, managed memory,
+ * a device-heap block in sanitize mode), not ptxi's or a module variable? */
+static inline bool vm_alloc_program(const vm_alloc *r) {
+    return !r->what && (r->kind == VM_SH_GLOBAL || r->kind == VM_SH_MANAGED || r->kind == VM_SH_HEAP);
+}
 
 /* Host memory the program registered (cudaHostRegister): kernels may access it
  * as global memory. 0 / -1 (overlap or out of memory); unregister by base. */
@@ -137,6 +148,10 @@ static inline bool vm_arena_ok(const vm_arena *a, uint64_t addr, uint64_t n, boo
         if (!s || (write && (s == VM_SH_CONST || s == VM_SH_PARAM))) return false;
         if (p == last) return true;
     }
+}
+
+static inline bool vm_arena_ok_any(vm_arena *a, uint64_t addr, uint64_t n, bool write) {
+    return vm_arena_ok(a, addr, n, write) || (a->exact && vm_arena_ok_exact(a, addr, n, write));
 }
 
 #endif

@@ -3,7 +3,8 @@
  * and m16n8k4/k8/k16, e4m3 and e5m2, s8/u8, s4/u4, b1 with .xor/.and and
  * .popc), mma.sp and
  * mma.sp::ordered_metadata (2:4 sparse A with its metadata and sparsity
- * selector), ldmatrix and stmatrix (m8n8 .x1/.x2/.x4, .trans). The whole warp
+ * selector), ldmatrix and stmatrix (m8n8 .x1/.x2/.x4, .trans), movmatrix
+ * (m8n8 .trans). The whole warp
  * takes part (.aligned). What the product computes is mma_core.c's. */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "lower_ext.h"
 #include "mma_core.h"
 
-enum { K_MMA, K_LDM, K_STM };
+enum { K_MMA, K_LDM, K_STM, K_MOVM };
 
 typedef struct mma_rec {
     vm_ext_fn run;
@@ -178,6 +179,30 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
     return VM_EXT_NEXT;
 }
 
+/* ---- movmatrix: the 8x8 matrix the warp holds as ldmatrix leaves it, transposed;
+ * lane l gets (l/4, 2(l%4) + h) of the transpose, which lane 4(2(l%4) + h) + l/8
+ * holds as half (l/4)%2 ---- */
+
+static int run_movmatrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
+    const mma_rec *r = i->p;
+    if (m != 0xFFFFFFFFu) {
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "movmatrix needs the whole warp (active lanes 0x%08x)",
+                    m);
+        return VM_EXT_FAULT;
+    }
+    uint32_t a[VM_LANES];
+    for (int l = 0; l < VM_LANES; l++) a[l] = (uint32_t)get_reg(fb, r->a[0].off, r->a[0].kind, l);
+    for (int l = 0; l < VM_LANES; l++) {
+        uint32_t v = 0;
+        for (int h = 0; h < 2; h++) {
+            int src = 4 * (2 * TIG(l) + h) + GRP(l) / 2;
+            v |= (a[src] >> (16 * (GRP(l) % 2)) & 0xFFFFu) << (16 * h);
+        }
+        put_reg(fb, r->d[0].off, r->d[0].kind, l, v);
+    }
+    return VM_EXT_NEXT;
+}
+
 /* ---- lowering ---- */
 
 static uint8_t regs(lctx *lc, const ir_operand *o, vm_opnd *out, int max, bool dst, uint8_t type) {
@@ -259,7 +284,6 @@ static bool lower_mma(lctx *lc, const ir_insn *in, mma_rec *r) {
 }
 
 bool vm_lower_mma(lctx *lc, const ir_insn *in) {
-    if (in->op != IR_OP_MMA && in->op != IR_OP_LDMATRIX && in->op != IR_OP_STMATRIX) return false;
     mma_rec *r = calloc(1, sizeof *r);
     if (!r) { vm_lfail(lc, "out of memory"); return true; }
     vm_insn vi = vm_lbase(lc, VM_EXT);
@@ -267,6 +291,13 @@ bool vm_lower_mma(lctx *lc, const ir_insn *in) {
         if (!lower_mma(lc, in, r)) { free(r); return false; }
         r->kind = K_MMA;
         r->run = run_mma;
+    } else if (in->op == IR_OP_MOVMATRIX) {
+        if (!ir_has_mod(in, IR_MOD_M8N8) || !ir_has_mod(in, IR_MOD_TRANS) || in->nopnds != 2 ||
+            in->ntypes != 1 || in->types[0] != IR_T_B16 || in->opnds[0].kind != IR_OPND_REG) { free(r); return false; }
+        r->kind = K_MOVM;
+        r->d[0] = vm_ldst(lc, &in->opnds[0]);
+        r->a[0] = vm_lsrc(lc, &in->opnds[1], IR_T_B32);
+        r->run = run_movmatrix;
     } else {
         bool ld = in->op == IR_OP_LDMATRIX;
         if (!ir_has_mod(in, IR_MOD_M8N8) || in->nopnds != 2 || (in->ntypes && in->types[0] != IR_T_B16)) { free(r); return false; }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pool.h"
+#include "sanitize.h"
 #include "warp.h"
 
 #define SLICE 4096                 /* backward branches per time slice */
@@ -148,6 +149,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     cta->ctaid[2] = (uint32_t)(lc / (nx * ny)) * cd[2] + r / (cd[0] * cd[1]);
     if (cta->smem_size) memset(cta->smem, 0, cta->smem_size);
     memset(cta->bars, 0, sizeof cta->bars);
+    if (g->san) vm_san_cta_begin(cta);
     vm_func *k = cfg->kernel;
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         vm_warp *w = &cta->warps[wi];
@@ -213,7 +215,8 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             done++;
         }
         if (w->exited != exited)   /* exited threads no longer count toward barriers */
-            for (unsigned b = 0; b < 16; b++) vm_check_barrier(cta, b);
+            for (unsigned b = 0; b < 16; b++)
+                if (cta->bars[b].arrived) vm_check_barrier(cta, b);   /* (a call per barrier showed in profiles) */
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
             vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT, "watchdog: the launch ran longer than %.3g s",
                         g->cfg->timeout_s);
@@ -249,6 +252,7 @@ typedef struct worker {
 } worker;
 
 static void free_cta(vm_cta *cta) {
+    if (cta->san) vm_san_cta_free(cta);
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
         for (uint32_t d = 0; d < w->depth; d++) free(w->frames[d].fb);
@@ -263,11 +267,14 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
     memset(cta, 0, sizeof *cta);
     cta->nthreads = cfg->block[0] * cfg->block[1] * cfg->block[2];
     cta->nwarps = (cta->nthreads + VM_LANES - 1) / VM_LANES;
-    cta->smem_size = cfg->kernel->prog->shared_static;
+    /* sanitize mode: the kernel's own static shared memory, as the GPU bounds it */
+    cta->smem_size = cfg->kernel->prog->rt && cfg->kernel->prog->rt->san && !cfg->dyn_shared ? cfg->kernel->shared_end
+                                                                                               : cfg->kernel->prog->shared_static;
     if (cfg->dyn_shared) {
         uint32_t al = cfg->kernel->prog->dyn_shared_align ? cfg->kernel->prog->dyn_shared_align : 16;
         cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;
     }
+    cta->smem_full = cta->smem_size;
     /* whole cache lines, so two host threads' CTAs never share one */
     size_t sbytes = ((size_t)cta->smem_size + 16 + 63) & ~(size_t)63, wbytes = (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63;
     cta->smem = aligned_alloc(64, sbytes);
@@ -382,6 +389,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     g.ncta = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     pthread_mutex_init(&g.lock, NULL);
     if (cfg->timeout_s > 0) g.deadline = vm_now() + cfg->timeout_s;
+    if (cfg->kernel->prog->rt && cfg->kernel->prog->rt->san) vm_san_launch_begin(&g);
     unsigned n = cfg->threads ? cfg->threads : 1;
     if (n > g.ncta) n = (unsigned)g.ncta;
     if (!n) n = 1;
@@ -436,6 +444,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         free(ws[k].live);
     }
     free(ws);
+    if (g.san) vm_san_launch_end(&g);
     if (rc) {
         fault->status = rc;
         snprintf(fault->msg, sizeof fault->msg, "ptxi: out of host memory for the launch");

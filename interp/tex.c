@@ -67,7 +67,7 @@ static const vm_texdesc *desc_at(vm_warp *w, const vm_insn *i, int l, uint64_t h
 static uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d, int64_t xb, int64_t y, int64_t z,
                         int64_t layer, unsigned n, bool wr) {
     uint64_t at = d->base + (uint64_t)xb + (uint64_t)y * d->pitch + (uint64_t)(z + layer) * d->slice;
-    if (vm_arena_ok(arena_of(w), at, n, wr)) return (uint8_t *)(uintptr_t)at;
+    if (vm_arena_ok_any(arena_of(w), at, n, wr)) return (uint8_t *)(uintptr_t)at;
     vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "the memory behind a %s object is gone (element at 0x%llx)",
                 d->surface ? "surface" : "texture", (unsigned long long)at);
     return NULL;

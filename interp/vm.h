@@ -148,6 +148,7 @@ typedef struct vm_func {
     uint32_t *ret_off;         /* .func return params */
     uint32_t local_size;       /* bytes of .local variables per thread */
     uint32_t shared_bytes;     /* static .shared bytes the function's own code refers to */
+    uint32_t shared_end;       /* end of the static .shared variables it and its callees use (sanitize mode's bound) */
     uint32_t local_align;
     uint32_t *reg_off;         /* frame offset of each ir register */
     uint64_t fnaddr;           /* the value of the function's address in PTX (mov %rd, f) */

@@ -79,6 +79,7 @@ typedef struct vm_grid {
     /* Written by every worker taking CTAs: a line of its own, so that taking
      * one does not evict what the others read all the time (cfg, stop). */
     _Alignas(64) atomic_uint_fast64_t next_cta;
+    void *san;                 /* racecheck's or synccheck's state of the launch (sanitize.h), else NULL */
 } vm_grid;
 
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
@@ -114,6 +115,8 @@ typedef struct vm_cta {
         uint64_t addr;
         uint32_t warp;
     } pf[8];
+    uint32_t smem_full;        /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
+    void *san;                 /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
 } vm_cta;
 
 /* What vm_exec returns. */

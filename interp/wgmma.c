@@ -90,10 +90,10 @@ static bool load_desc(vm_warp *wp, const vm_insn *i, uint64_t dv, bool trans, in
             unsigned mn = row0 + r, bit = (trans ? mn : k) * bits;
             uint32_t a = trans ? addr_of(&d, true, bit / 8, k) : addr_of(&d, false, mn, bit / 8);
             unsigned bytes = bits < 8 ? 1 : bits / 8;
-            if ((uint64_t)a + bytes > cta->smem_size) {
+            if ((uint64_t)a + bytes > cta->smem_full) {
                 vm_fault_at(wp, i, 0, PTXI_ILLEGAL_INSTRUCTION,
                             "wgmma.mma_async: matrix descriptor 0x%016llx reaches shared address 0x%x (the shared window holds %u bytes)",
-                            (unsigned long long)dv, a, cta->smem_size);
+                            (unsigned long long)dv, a, cta->smem_full);
                 return false;
             }
             uint64_t v = load_bits(cta->smem + a, bytes, false);

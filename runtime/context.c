@@ -83,6 +83,7 @@ int rt_ensure_heap(ptxi_ctx *ctx) {
 static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
     ptxi_ctx *ctx = c;
     if (!atomic_load_explicit(&ctx->heap_ready, memory_order_acquire) && rt_ensure_heap(ctx) < 0) return 0;
+    if (ctx->vmrt.san) return rt_sanitize_malloc(ctx, size, align);
     return (uint64_t)(uintptr_t)rt_heap_malloc(&ctx->heap, size, align);
 }
 
@@ -91,6 +92,7 @@ static uint64_t svc_malloc(void *c, uint64_t size, uint64_t align) {
 static int svc_free(void *c, uint64_t p) {
     ptxi_ctx *ctx = c;
     if (!atomic_load_explicit(&ctx->heap_ready, memory_order_acquire)) return PTXI_ILLEGAL_ADDRESS;
+    if (ctx->vmrt.san) return rt_sanitize_free(ctx, p);
     return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p);
 }
 
@@ -208,7 +210,7 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (arena_init(ctx) < 0)
         return PTXI_OUT_OF_MEMORY;
     ctx->dev_error_texts = 0;   /* it was in the arena */
-    if (ctx->vmrt.san) vm_arena_set_exact(&ctx->arena);
+    if (ctx->vmrt.san) rt_sanitize_arena(ctx);
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
     ctx->detail[0] = 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "initcheck.h"
 #include "rt.h"
 
 #define CUDA_ERROR_INVALID_VALUE 1
@@ -183,7 +184,7 @@ static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
 static int transfer(devq *q, const vm_devcall *c) {
     vm_arena *ar = &q->ctx->arena;
     uint64_t n = c->a[2];
-    if (n && (!vm_arena_ok(ar, c->a[0], n, true) || (c->op == VM_DEV_MEMCPY && !vm_arena_ok(ar, c->a[1], n, false))))
+    if (n && (!vm_arena_ok_any(ar, c->a[0], n, true) || (c->op == VM_DEV_MEMCPY && !vm_arena_ok_any(ar, c->a[1], n, false))))
         return CUDA_ERROR_INVALID_VALUE;
     devlaunch *l = calloc(1, sizeof *l);
     if (!l) return CUDA_ERROR_MEMORY_ALLOCATION;
@@ -280,15 +281,17 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, 
         if (!rc && l->op != VM_DEV_LAUNCH) {
             /* the memory may have been freed since the call */
             vm_arena *ar = &ctx->arena;
-            if (l->bytes && (!vm_arena_ok(ar, l->dst, l->bytes, true) ||
-                             (l->op == VM_DEV_MEMCPY && !vm_arena_ok(ar, l->src, l->bytes, false)))) {
+            if (l->bytes && (!vm_arena_ok_any(ar, l->dst, l->bytes, true) ||
+                             (l->op == VM_DEV_MEMCPY && !vm_arena_ok_any(ar, l->src, l->bytes, false)))) {
                 snprintf(fault->msg, sizeof fault->msg, "a device-side %s of %llu bytes reaches memory no longer allocated",
                          l->op == VM_DEV_MEMCPY ? "cudaMemcpyAsync" : "cudaMemsetAsync", (unsigned long long)l->bytes);
                 rc = PTXI_ILLEGAL_ADDRESS;
             } else if (l->op == VM_DEV_MEMCPY) {
                 memmove((void *)(uintptr_t)l->dst, (const void *)(uintptr_t)l->src, l->bytes);
+                vm_init_wrote(ar, l->dst, l->bytes);
             } else {
                 memset((void *)(uintptr_t)l->dst, (int)l->src, l->bytes);
+                vm_init_wrote(ar, l->dst, l->bytes);
             }
         } else if (!rc) {
             vm_launch_cfg cfg = {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "initcheck.h"
 #include "rt.h"
 #include "sanitize.h"
 
@@ -217,13 +218,16 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     int rc = rt_run_grid(ctx, &cfg, &stats, &fault);
     /* sanitize mode: the kernel ran to its end past its bad accesses, each
      * recorded; then it fails as under compute-sanitizer */
-    bool san_failed = san && !rc && atomic_load(&san->errors) != errors;
+    bool san_failed = san && san->tool != VM_SAN_INITCHECK && !rc && atomic_load(&san->errors) != errors;
     if (san_failed) {
         rc = PTXI_LAUNCH_FAILED;
         snprintf(fault.msg, sizeof fault.msg, "%s", ptxi_error_string(PTXI_LAUNCH_FAILED));
-    } else if (san && rc && rc != PTXI_ASSERT) {
+    } else if (san && san->tool == VM_SAN_MEMCHECK && rc == PTXI_ASSERT) {
+        rt_sanitize_asserts(fault.asserts);
+    } else if (san && san->tool == VM_SAN_MEMCHECK && rc && rc != PTXI_ASSERT && atomic_load(&san->errors) == errors) {
         /* a fault memcheck has no record kind for yet (a bad free, a trap, a
-         * deadlock): ptxi's own report, counted as an error */
+         * deadlock): ptxi's own report, counted as an error (racecheck and
+         * synccheck report none: the program sees the error) */
         vm_san_record(san, fault.msg);
     }
     double seconds = vm_now() - t0;
@@ -379,6 +383,7 @@ static bool dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
     COPY_CHECK(ctx, (src || !n) && dev_range(ctx, dst, n));
     if (n) memcpy((void *)(uintptr_t)dst, src, n);
+    vm_init_wrote(&ctx->arena, dst, n);
     return PTXI_SUCCESS;
 }
 
@@ -391,12 +396,14 @@ ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) 
 ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t n) {
     COPY_CHECK(ctx, dev_range(ctx, dst, n) && dev_range(ctx, src, n));
     if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    vm_init_wrote(&ctx->arena, dst, n);
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_memset_d8(ptxi_ctx *ctx, ptxi_dptr dst, uint8_t value, size_t n) {
     COPY_CHECK(ctx, dev_range(ctx, dst, n));
     if (n) memset((void *)(uintptr_t)dst, value, n);
+    vm_init_wrote(&ctx->arena, dst, n);
     return PTXI_SUCCESS;
 }
 
@@ -404,5 +411,6 @@ ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
     COPY_CHECK(ctx, !(dst & 3) && dev_range(ctx, dst, count * 4));
     uint32_t *p = (uint32_t *)(uintptr_t)dst;
     for (size_t i = 0; i < count; i++) p[i] = value;
+    vm_init_wrote(&ctx->arena, dst, count * 4);
     return PTXI_SUCCESS;
 }

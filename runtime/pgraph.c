@@ -1256,6 +1256,17 @@ static bool reaches(const ptxi_gnode *from, const ptxi_gnode *target) {
     return found;
 }
 
+/* Whether all of a stream's work comes before the origin stream's next work. */
+static bool joined_back(const capture *c, const cstream *cs) {
+    for (size_t f = 0; f < cs->nfront; f++) {
+        bool reached = false;
+        for (size_t k = 0; k < c->streams[0].nfront && !reached; k++)
+            reached = reaches(c->streams[0].front[k], cs->front[f]);
+        if (!reached) return false;
+    }
+    return true;
+}
+
 static void capture_free(capture *c) {
     for (size_t i = 0; i < c->nstreams; i++) {
         if (c->streams[i].s) ptxi_stream_set_capture(c->streams[i].s, 0, NULL);
@@ -1292,12 +1303,7 @@ int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
             }
         /* every stream that joined must have joined back */
         for (size_t i = 1; i < c->nstreams && !c->invalid; i++)
-            for (size_t f = 0; f < c->streams[i].nfront; f++) {
-                bool joined = false;
-                for (size_t k = 0; k < c->streams[0].nfront && !joined; k++)
-                    joined = reaches(c->streams[0].front[k], c->streams[i].front[f]);
-                if (!joined) e = PG_CAPTURE_UNJOINED;
-            }
+            if (!joined_back(c, &c->streams[i])) e = PG_CAPTURE_UNJOINED;
         if (c->invalid) e = PG_CAPTURE_INVALIDATED;
         if (out) *out = e == PG_OK ? c->g : NULL;
         if (e != PG_OK && !c->into) graph_free(c->g);
@@ -1527,14 +1533,18 @@ int pg_kernel_attrs_copy(ptxi_gnode *dst, ptxi_gnode *src) {
     return e;
 }
 
+/* A stream that joined a capture may go once its work has joined back (as NVIDIA's
+ * graphMemoryNodes sample does); otherwise, or when it is where the capture began,
+ * the capture is invalidated. */
 void pg_capture_forget_stream(ptxi_stream *s) {
     pthread_mutex_lock(&lock);
     for (capture *c = captures; c; c = c->next)
         for (size_t i = 0; i < c->nstreams; i++) {
-            if (c->streams[i].s != s) continue;
-            c->invalid = true;
-            free(c->streams[i].front);
-            c->streams[i] = (cstream){NULL, NULL, 0};
+            cstream *cs = &c->streams[i];
+            if (cs->s != s) continue;
+            if (i == 0 || !joined_back(c, cs)) c->invalid = true;
+            free(cs->front);
+            *cs = (cstream){NULL, NULL, 0};
         }
     unlock_and_destroy();
 }

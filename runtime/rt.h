@@ -113,6 +113,7 @@ struct ptxi_ctx {
     size_t dev_pending_limit;  /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
     _Atomic size_t dev_pending;   /* device-side launches queued and not yet started (devrt.c) */
     uint64_t dev_error_texts;  /* device copy of the error names and messages (devrt.c), under `lock` */
+    _Atomic uint64_t san_heap; /* sanitize mode: bytes of device-heap blocks live (sanitize.c) */
 };
 
 /* The device runtime (devrt.c): the vm_runtime.devrt service, and a grid's run with
@@ -130,6 +131,14 @@ ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);
  * API call: ptxi_private.h): turning it on for a new context. */
 void rt_sanitize_ctx(ptxi_ctx *ctx);
 void rt_sanitize_ctx_end(ptxi_ctx *ctx);   /* before its memory goes: the leak check */
+/* Sanitize mode: the arena's checks (at creation and after a reset), and
+ * device malloc and free, whose blocks are allocations of their own there
+ * (byte-exact bounds, a quarantine, a leak check). */
+void rt_sanitize_arena(ptxi_ctx *ctx);
+/* memcheck's record of each failed assert (the lines of vm_fault.asserts). */
+void rt_sanitize_asserts(const char *lines);
+uint64_t rt_sanitize_malloc(ptxi_ctx *ctx, uint64_t size, uint64_t align);
+int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p);
 /* Writes pending printf records and reports: the flush points call this. */
 void rt_flush(ptxi_ctx *ctx);
 void rt_detail(ptxi_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -205,12 +205,16 @@ static int debug_program(char **argv, int argc, const char *script) {
     signal(SIGINT, SIG_IGN);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    char byte;
-    bool attached = read(ack[0], &byte, 1) == 1;
+    /* the child's reports: '1' attached, 'e' the end shown there, 'x' run again */
+    char rep[256];
+    bool attached = false, shown = false;
+    for (ssize_t r; (r = read(ack[0], rep, sizeof rep)) > 0;)
+        for (ssize_t k = 0; k < r; k++) attached |= rep[k] == '1', shown = rep[k] == 'e';
     close(ack[0]);
     if (!attached && WIFEXITED(status) && WEXITSTATUS(status) < 126)
         fprintf(stderr, "ptxi debug: %s never used ptxi's libcudart.so.13 (no CUDA call, or not built with "
                         "`nvcc -cudart shared`): nothing was debugged\n", argv[0]);
+    if (shown) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return program_ended(status);
 }
 

@@ -16,10 +16,10 @@
 static const char usage_text[] =
     "usage: ptxi run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                [--shared BYTES] [--arg A]... [--out N=FILE]... [--threads N]\n"
-    "                [--timeout SECONDS] [--stats] [--sanitize memcheck]\n"
+    "                [--timeout SECONDS] [--stats] [--sanitize memcheck|racecheck|synccheck|initcheck]\n"
     "\n" CLI_LAUNCH_USAGE
     "      --stats          print instructions executed, warp instructions, active lanes and time\n"
-    "      --sanitize TOOL  check every access as compute-sanitizer's TOOL does (memcheck)\n"
+    "      --sanitize TOOL  check the kernel as compute-sanitizer's TOOL does\n"
     "\n"
     "exit status: 0 success, 1 the kernel failed, 2 bad arguments or files\n";
 
@@ -37,8 +37,8 @@ int cmd_run(int argc, char **argv) {
         if (r == 2) return 2;
         if (c == 'S') stats = true;
         else if (c == 'Z') {
-            if (strcmp(optarg, "memcheck")) {
-                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck is)\n", optarg);
+            if (!vm_san_tool(optarg)) {
+                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n", optarg);
                 return 2;
             }
             setenv("PTXI_SANITIZE", optarg, 1);   /* read when the context is created */
@@ -89,8 +89,14 @@ done:
     cli_launch_release(&p);
     ptxi_ctx_destroy(ctx);
     if (san) {
-        unsigned long long n = atomic_load(&san->errors);
-        printf("========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+        uint64_t hazards[2] = {atomic_load(&san->hazards[0]), atomic_load(&san->hazards[1])};
+        char line[160];
+        if (rc) printf("========= Target application returned an error\n");
+        vm_san_summary(san->tool, atomic_load(&san->errors), hazards, line, sizeof line);
+        printf("========= %s\n", line);
+        if (san->tool != VM_SAN_RACECHECK && san->print_limit && atomic_load(&san->errors) > san->print_limit)
+            printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
+                   "number of printed errors\n", (unsigned long long)(atomic_load(&san->errors) - san->print_limit));
     }
     return rc;
 }

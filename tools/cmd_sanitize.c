@@ -10,23 +10,20 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "sanitize.h"
 
 static int usage(FILE *f) {
     fprintf(f, "usage: ptxi sanitize [OPTIONS] [--] PROGRAM [ARGS...]\n"
                "Runs a CUDA program on ptxi (as ptxi exec does) under a checker, printing what\n"
                "NVIDIA's compute-sanitizer prints.\n"
                "options:\n"
-               "  --tool memcheck          the checker (memcheck: the only one so far)\n"
+               "  --tool memcheck|racecheck|synccheck|initcheck  the checker (default memcheck)\n"
                "  --leak-check full        report device memory still allocated at exit\n"
                "  --error-exitcode N       exit with N when any error was found\n"
                "  --print-limit N          print at most N records (default 100; 0: all)\n");
     return f == stdout ? 0 : 2;
 }
 
-static int summary(unsigned long long errors) {
-    printf("========= ERROR SUMMARY: %llu error%s\n", errors, errors == 1 ? "" : "s");
-    return fflush(stdout);
-}
 
 int cmd_sanitize(int argc, char **argv) {
     if (argc < 2) return usage(stderr);
@@ -50,8 +47,8 @@ int cmd_sanitize(int argc, char **argv) {
         }
     }
     if (i >= argc) return usage(stderr);
-    if (strcmp(tool, "memcheck")) {
-        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck is)\n", tool);
+    if (!vm_san_tool(tool)) {
+        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n", tool);
         return 2;
     }
     if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {
@@ -98,8 +95,19 @@ int cmd_sanitize(int argc, char **argv) {
     close(fds[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    unsigned long long errors = strtoull(buf, NULL, 10);
-    summary(errors);
-    if (errors && exitcode >= 0) return exitcode;
+    char *e;
+    uint64_t errors = strtoull(buf, &e, 10), hazards[2];
+    hazards[0] = strtoull(e, &e, 10);
+    hazards[1] = strtoull(e, NULL, 10);
+    char line[160];
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
+    vm_san_summary(vm_san_tool(tool), errors, hazards, line, sizeof line);
+    printf("========= %s\n", line);
+    unsigned long long lim = limit ? strtoull(limit, NULL, 10) : 100;   /* compute-sanitizer's default limit */
+    if (vm_san_tool(tool) != VM_SAN_RACECHECK && lim && errors > lim)
+        printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the number "
+               "of printed errors\n", (unsigned long long)errors - lim);
+    fflush(stdout);
+    if ((errors || hazards[0]) && exitcode >= 0) return exitcode;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }

@@ -418,6 +418,13 @@ def cmd_report(a):
     for r in sorted(runs, key=lambda r: -float(r[2]))[:a.slowest]:
         L.append("| %s | %s | %s |" % (r[0], r[1], r[2]))
     L.append("")
+    L.append("## Slowest passing runs")
+    L.append("")
+    L.append("| sample | time (s) |")
+    L.append("|---|---|")
+    for r in sorted((r for r in runs if r[1] == "pass"), key=lambda r: -float(r[2]))[:a.slowest]:
+        L.append("| %s | %s |" % (r[0], r[2]))
+    L.append("")
     L.append("## Passing samples")
     L.append("")
     L.append(", ".join(b[0] for b in passed))

@@ -45,6 +45,7 @@ typedef struct dbg_watch {
     char spec[256], cond[256];
     uint8_t *host;             /* the watched bytes as the host sees them */
     uint32_t len;
+    const void *type;          /* a C expression's type (a dw_type), NULL for an address */
     uint8_t old[8];
 } dbg_watch;
 
@@ -57,6 +58,8 @@ typedef struct dbg_mod {
     uint32_t nptx;
     uint8_t **mark;
     uint32_t nfuncs;           /* mark's length, known after a device reset freed the module */
+    struct dw_info *dwarf;     /* its DWARF (-G), read on first use */
+    bool dwarf_read;
 } dbg_mod;
 
 typedef enum dbg_mode { DBG_RUN, DBG_STEPI, DBG_NEXTI, DBG_STEP, DBG_NEXT, DBG_FINISH, DBG_UNTIL } dbg_mode;
@@ -68,6 +71,8 @@ typedef struct dbg {
     bool app;                  /* inside a CUDA program (debug_app.c) rather than on a PTX file */
     void (*run)(struct dbg *); /* what `run` does (a PTX file); NULL: a program, which `run` lets go on */
     void (*kill)(struct dbg *);/* ends the program on `kill`, `quit` (NULL: only the launch ends) */
+    void (*rerun)(struct dbg *);/* a program: `run` starts it again (returns only when it cannot) */
+    bool dead;                 /* a program that exited or was killed: `run` starts it again */
     dbg_mod *mods;
     uint32_t nmods, cur;       /* the module in use: the one of the kernel running */
     /* the module in use, as the inspection code reads it */
@@ -117,6 +122,12 @@ typedef struct dbg {
     unsigned nvalues;          /* $N of print */
     uint32_t list_next;        /* the PTX line a bare `list` goes on from, while the PC is list_at */
     const vm_insn *list_at;
+    void *history;             /* the values of $N (debug_expr.c) */
+    const void *watch_type;    /* the type of the expression `watch` was last given (a dw_type) */
+    /* finish: the call being finished and its function, to show the value returned */
+    const vm_insn *finish_call;
+    const vm_func *finish_fn;
+    uint32_t finish_lo, finish_hi;   /* finish out of an inlined call: its PTX lines */
 } dbg;
 
 /* debug_engine.c: stopping, stepping and the commands */
@@ -159,6 +170,39 @@ void dbg_free_breaks(dbg *d);
 /* Resolves every breakpoint again in the module in use; those that have no code there wait. */
 void dbg_reresolve(dbg *d);
 
+/* debug_expr.c: C expressions over the DWARF of code built with -G */
+struct dw_scope;
+/* A frame of a lane as the debugger shows it: a function's frame, or an
+ * inlined call inside one (the same registers, its own scopes and line). */
+typedef struct dbg_frame {
+    int phys;                  /* index in the warp's frames */
+    const vm_insn *pc;
+    const struct dw_scope *inner, *named;   /* innermost scope, and the function or inlined call naming the frame */
+    const char *inl_name;      /* -lineinfo: the inlined function's name */
+    uint32_t file, line;       /* the .cu position shown */
+} dbg_frame;
+struct dw_info *dbg_dwarf(dbg *d);
+int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max);
+const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w);
+bool dbg_frame_inlined(const dbg_frame *fr);
+/* " (a=1, p=0x...)": a frame's arguments as gdb's frame lines show them ("" without DWARF). */
+void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, size_t len);
+/* The function inlined at instruction i of w (DWARF or -lineinfo .loc), NULL when none. */
+const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i);
+/* The value of a C expression for lane l as text; record: it becomes $N. */
+int dbg_expr_text(dbg *d, vm_warp *w, int l, const char *text, char f, bool record, char *buf, size_t len);
+int dbg_expr_bool(dbg *d, vm_warp *w, int l, const char *text, bool *out, char *err, size_t errlen);
+/* Where an lvalue expression lives (watch). */
+int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t *size, char *desc, size_t desclen,
+                     char *err, size_t errlen);
+/* The address x examines for a C expression: an array's or struct's, a pointer's value, a number. */
+int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *err, size_t errlen);
+void dbg_expr_format(const void *type, const uint8_t *bytes, char *buf, size_t len);
+int dbg_cmd_ptype(dbg *d, const char *args, bool whatis);
+int dbg_info_vars(dbg *d, bool args);
+void dbg_show_returned(dbg *d, vm_warp *w, int l, const vm_insn *call, const vm_func *callee);
+void dbg_history_free(dbg *d);
+
 /* debug_show.c */
 typedef struct dbg_val {
     uint64_t bits;
@@ -169,6 +213,16 @@ typedef struct dbg_val {
 vm_warp *dbg_fwarp(dbg *d);
 /* The function and code index of insn i of warp w. */
 const vm_func *dbg_func_of(const vm_warp *w, const vm_insn *i);
+/* Where lane l of w goes on (NULL once it exited), and its innermost frame. */
+const vm_insn *dbg_lane_pc(const vm_warp *w, int l);
+int dbg_lane_frame(const vm_warp *w, int l);
+int dbg_find_reg(const ir_func *f, const char *name, size_t n);
+/* The bytes of register k of lane l (16: a .b128 register's two halves). */
+void dbg_reg_bytes(const vm_func *fn, uint8_t *fb, int k, int l, uint8_t out[16]);
+int dbg_find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, uint64_t *a, uint8_t *type);
+/* Host bytes of n bytes at address a of space sp (VM_SP_*) as lane l sees them; NULL when not readable. */
+uint8_t *dbg_host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n);
+void dbg_format_val(dbg_val v, char f, char *buf, size_t len);
 /* Evaluates a register, special register, symbol or number for lane l of w. */
 int dbg_eval(dbg *d, vm_warp *w, int l, const char *expr, dbg_val *v, char *err, size_t errlen);
 /* Evaluates "A op B" (or a single operand, true when non-zero) for lane l. */
@@ -180,11 +234,13 @@ int dbg_writer_lane(dbg *d, const uint8_t *p, uint32_t n);
 void dbg_where(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_t len);
 void dbg_show_stop(dbg *d, const vm_warp *w, const vm_insn *i);
 void dbg_focus_line(dbg *d, char *buf, size_t len);
-int dbg_cmd_print(dbg *d, const char *fmt, const char *args);
+int dbg_cmd_print(dbg *d, const char *fmt, const char *args, bool output);
 int dbg_cmd_x(dbg *d, const char *fmt, const char *args);
 int dbg_cmd_set_var(dbg *d, const char *args);
 int dbg_cmd_info(dbg *d, const char *args);
 int dbg_cmd_backtrace(dbg *d);
+/* Prints frame k of the lane in focus as backtrace does, without its number. */
+void dbg_cmd_backtrace_frame(dbg *d, int k);
 int dbg_cmd_frame(dbg *d, int dir, const char *args);   /* dir: 0 frame, 1 up, -1 down */
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);

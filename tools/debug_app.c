@@ -4,6 +4,8 @@
  * The program runs normally between launches; `kill` and `quit` end it. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -16,6 +18,8 @@
 
 static dbg D;
 static bool prompted;
+static int in_fd = -1, ack_fd = -1;   /* where commands come from (or -1: the terminal), the report pipe */
+static char **saved_argv;             /* the program's command line, to run it again */
 /* one launch at a time under the debugger, whichever host thread issues it */
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -40,22 +44,155 @@ static void load_line_editor(dbg *d) {
     *out = stdout;
 }
 
+/* Tells `ptxi debug` that the program's end was reported here ('e') or that
+ * it runs again ('x'). */
+static void report(char what) {
+    if (ack_fd >= 0 && write(ack_fd, &what, 1) != 1) {}
+}
+
+/* With no program running (it exited or was killed): commands until `run`
+ * starts it again (which does not return) or they end. */
+static void no_program(void) {
+    D.running = false;
+    D.cta = NULL;
+    D.stop_w = NULL;
+    D.dead = true;
+    D.quit = false;
+    fflush(stdout);
+    while (!D.quit) {
+        D.killing = false;
+        dbg_command_loop(&D);
+    }
+}
+
 /* `kill`, `quit`, or the end of the commands while the program lives: the
- * program ends at once, its kernel half run (the parent reports SIGKILL). */
+ * program ends at once, its kernel half run (the parent reports SIGKILL).
+ * After `kill` the debugger stays for `run` and other commands. */
 static void kill_program(dbg *d) {
-    (void)d;
     printf("[Program killed]\n");
     fflush(NULL);
+    report('e');
+    if (!d->quit) no_program();
     raise(SIGKILL);
     _exit(137);
 }
 
+/* The program's own end (exit or return from main): reported, then commands. */
+static void program_exit(int status, void *arg) {
+    (void)arg;
+    if (!D.in) return;
+    if (status) printf("[Program exited with code %d]\n", status);
+    else printf("[Program exited normally]\n");
+    report('e');
+    if (!D.quit) no_program();
+    fflush(NULL);
+}
+
+/* Breakpoints and displays, and the numbers of the next ones, for the same
+ * debugger in the program run again: one record a line. */
+static void save_state(void) {
+    size_t cap = 1024, n = 0;
+    char *s = malloc(cap);
+    if (!s) return;
+    s[0] = 0;
+    #define ADD(...) do { \
+        int k_ = snprintf(NULL, 0, __VA_ARGS__); \
+        if (n + (size_t)k_ + 1 > cap) { char *ns_ = realloc(s, cap = (n + (size_t)k_ + 1) * 2); if (!ns_) { free(s); return; } s = ns_; } \
+        n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__); } while (0)
+    ADD("N %d %u %d\n", D.next_id, D.nvalues, D.break_on_launch);
+    for (int k = 0; k < D.nbp; k++) {
+        const dbg_bp *b = &D.bp[k];
+        ADD("B %d %d %d %u\t%s\t%s\n", b->id, b->enabled, b->temp, b->ignore, b->spec, b->cond);
+    }
+    for (int k = 0; k < D.ndisplay; k++) ADD("D %d %d\t%s\n", D.display[k].id, D.display[k].enabled, D.display[k].expr);
+    #undef ADD
+    setenv("PTXI_DEBUG_STATE", s, 1);
+    free(s);
+}
+
+static void load_state(const char *s) {
+    while (s && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        char line[700];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), s);
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        int id, en, tmp, bol;
+        unsigned ign, nv;
+        if (line[0] == 'N' && sscanf(line + 1, "%d %u %d", &id, &nv, &bol) == 3) {
+            D.next_id = id, D.nvalues = nv, D.break_on_launch = bol;
+        } else if (line[0] == 'B' && t1 && t2 && D.nbp < DBG_MAX_BP &&
+                   sscanf(line + 1, "%d %d %d %u", &id, &en, &tmp, &ign) == 4) {
+            *t2 = 0;
+            dbg_bp *b = &D.bp[D.nbp++];
+            memset(b, 0, sizeof *b);
+            b->id = id, b->enabled = en, b->temp = tmp, b->ignore = ign;
+            snprintf(b->spec, sizeof b->spec, "%s", t1 + 1);
+            snprintf(b->cond, sizeof b->cond, "%s", t2 + 1);
+        } else if (line[0] == 'D' && t1 && D.ndisplay < DBG_MAX_DISPLAY && sscanf(line + 1, "%d %d", &id, &en) == 2) {
+            struct dbg_display *ds = &D.display[D.ndisplay++];
+            ds->id = id, ds->enabled = en;
+            snprintf(ds->expr, sizeof ds->expr, "%s", t1 + 1);
+        }
+        s = nl ? nl + 1 : NULL;
+    }
+}
+
+/* `run` in a program: the same program from the start, in this process
+ * (exec), with the breakpoints and displays. */
+static void rerun_program(dbg *d) {
+    (void)d;
+    if (!saved_argv) { printf("The program cannot be started again.\n"); return; }
+    save_state();
+    char how[64];
+    if (in_fd < 0) snprintf(how, sizeof how, "in=tty,ack=%d,again", ack_fd);
+    else snprintf(how, sizeof how, "in=%d,ack=%d,again", in_fd, ack_fd);
+    setenv("PTXI_DEBUG", how, 1);
+    if (in_fd >= 0) fcntl(in_fd, F_SETFD, 0);
+    if (ack_fd >= 0) fcntl(ack_fd, F_SETFD, 0);
+    printf("Starting program: %s\n", saved_argv[0]);
+    report('x');
+    fflush(NULL);
+    execv("/proc/self/exe", saved_argv);
+    printf("The program cannot be started again: %s\n", strerror(errno));
+    if (in_fd >= 0) fcntl(in_fd, F_SETFD, FD_CLOEXEC);
+    if (ack_fd >= 0) fcntl(ack_fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* The program's arguments as the kernel has them. */
+static char **read_cmdline(void) {
+    int fd = open("/proc/self/cmdline", O_RDONLY);
+    if (fd < 0) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (ssize_t r; buf && (r = read(fd, buf + n, cap - n - 1)) > 0;) {
+        n += (size_t)r;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    close(fd);
+    if (!buf || !n) { free(buf); return NULL; }
+    buf[n] = 0;
+    size_t argc = 0;
+    for (size_t k = 0; k < n; k++) argc += !buf[k];
+    char **v = calloc(argc + 1, sizeof *v);
+    if (!v) { free(buf); return NULL; }
+    size_t a = 0;
+    for (size_t k = 0; k < n && a < argc; k += strlen(buf + k) + 1) v[a++] = buf + k;
+    return v;
+}
+
 void dbg_app_attach(ptxi_ctx *ctx, const char *how) {
     const char *in = strstr(how, "in="), *ack = strstr(how, "ack=");
+    bool again = strstr(how, ",again") != NULL;
     D.app = true;
     D.ctx = ctx;
     D.next_id = 1;
     D.kill = kill_program;
+    D.rerun = rerun_program;
     if (in && !strncmp(in + 3, "tty", 3)) {
         D.in = fopen("/dev/tty", "r");
         D.tty = D.in != NULL;
@@ -64,17 +201,28 @@ void dbg_app_attach(ptxi_ctx *ctx, const char *how) {
         int fd = atoi(in + 3);
         fcntl(fd, F_SETFD, FD_CLOEXEC);   /* not for the program's own children */
         D.in = fdopen(fd, "r");
+        /* read as needed, no further: the program run again reads on from here */
+        if (D.in) setvbuf(D.in, NULL, _IONBF, 0);
+        in_fd = fd;
         D.echo = true;
     }
     if (!D.in) {
         fprintf(stderr, "ptxi debug: no commands can be read (PTXI_DEBUG=%s)\n", how);
         return;
     }
-    if (ack) {
-        int fd = atoi(ack + 4);
-        if (write(fd, "1", 1) != 1) {}
-        close(fd);
+    if (ack) {   /* kept open (not for the program's children) to report the program's end */
+        ack_fd = atoi(ack + 4);
+        fcntl(ack_fd, F_SETFD, FD_CLOEXEC);
+        if (!again) report('1');
     }
+    saved_argv = read_cmdline();
+    if (again) {   /* run again: the breakpoints were set, the program goes on at once */
+        load_state(getenv("PTXI_DEBUG_STATE"));
+        unsetenv("PTXI_DEBUG_STATE");
+        prompted = true;
+        D.started = true;
+    }
+    on_exit(program_exit, NULL);
     ptxi_attach_debugger(ctx, dbg_hook, &D);
     ptxi_attach_fault_hook(ctx, dbg_fault_hook);
 }

@@ -99,7 +99,14 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
     for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
         const vm_func *vf = &d->prog->funcs[f];
         if (vf->ncode && dbg_names_fn(d, vf->ir->name, spec)) {
-            **out = (dbg_loc){f, 0};
+            /* with DWARF (-G), past the prologue as gdb does: the first
+             * instruction of a line after the function's opening line */
+            uint32_t idx = 0;
+            if (dbg_dwarf(d) && vf->src[0].dbg.line) {
+                while (idx < vf->ncode && (!vf->src[idx].dbg.line || vf->src[idx].dbg.line == vf->src[0].dbg.line)) idx++;
+                if (idx == vf->ncode) idx = 0;
+            }
+            **out = (dbg_loc){f, idx};
             *n = 1;
             return 0;
         }
@@ -394,17 +401,32 @@ int dbg_cmd_watch(dbg *d, const char *args) {
     if (!len || len > 8) { printf("A watchpoint covers 1 to 8 bytes.\n"); return -1; }
     if (!d->stop_w) { printf("The program is not being run: watch an address once it is stopped.\n"); return -1; }
     if (d->nwatch == DBG_MAX_WATCH) { printf("Too many watchpoints.\n"); return -1; }
-    char desc[200], err[300];
-    uint8_t *p = dbg_address(d, args, len, desc, sizeof desc, err, sizeof err);
-    if (!p) { printf("%s\n", err); return -1; }
+    char desc[200], err[300], err2[300];
+    /* a C lvalue (with DWARF, or where an address does not parse): its bytes, shown in its type */
+    uint8_t *p = NULL;
+    const void *type = NULL;
+    int sp;
+    uint64_t a;
+    uint32_t size;
+    bool typed = false;
+    if (*args != '@' && (dbg_dwarf(d) || !dbg_address(d, args, len, desc, sizeof desc, err, sizeof err)) &&
+        !dbg_expr_address(d, args, &sp, &a, &size, desc, sizeof desc, err2, sizeof err2)) {
+        p = dbg_host_of(d, dbg_fwarp(d), (int)d->flane, sp, a, size);
+        if (!p) { printf("Cannot access memory at address 0x%llx\n", (unsigned long long)a); return -1; }
+        len = size, type = d->watch_type, typed = true;
+    }
+    if (!p) p = dbg_address(d, args, len, desc, sizeof desc, err, sizeof err);
+    if (!p) { printf("%s\n", *args != '@' && dbg_dwarf(d) ? err2 : err); return -1; }
     dbg_watch *wt = &d->watch[d->nwatch++];
     memset(wt, 0, sizeof *wt);
     wt->id = d->next_id++;
     wt->enabled = true;
     wt->host = p;
     wt->len = len;
+    wt->type = type;
     memcpy(wt->old, p, len);
-    snprintf(wt->spec, sizeof wt->spec, "%s (%u bytes)", desc, len);
+    if (typed) snprintf(wt->spec, sizeof wt->spec, "%s", desc);
+    else snprintf(wt->spec, sizeof wt->spec, "%s (%u bytes)", desc, len);
     printf("Hardware watchpoint %d: %s\n", wt->id, wt->spec);
     return 0;
 }
@@ -432,9 +454,16 @@ bool dbg_check_watch(dbg *d) {
         if (!pass) wt->hits++;
         if (!pass && wt->ignore) wt->ignore--, pass = true;
         if (pass) { memcpy(wt->old, wt->host, wt->len); continue; }
-        printf("\nHardware watchpoint %d: %s\n\nOld value = %llu (0x%llx)\nNew value = %llu (0x%llx)\n", wt->id,
-               wt->spec, (unsigned long long)o, (unsigned long long)o, (unsigned long long)nv,
-               (unsigned long long)nv);
+        if (wt->type) {   /* in the variable's type */
+            char ob[256], nb[256];
+            dbg_expr_format(wt->type, wt->old, ob, sizeof ob);
+            dbg_expr_format(wt->type, wt->host, nb, sizeof nb);
+            printf("\nHardware watchpoint %d: %s\n\nOld value = %s\nNew value = %s\n", wt->id, wt->spec, ob, nb);
+        } else {
+            printf("\nHardware watchpoint %d: %s\n\nOld value = %llu (0x%llx)\nNew value = %llu (0x%llx)\n", wt->id,
+                   wt->spec, (unsigned long long)o, (unsigned long long)o, (unsigned long long)nv,
+                   (unsigned long long)nv);
+        }
         memcpy(wt->old, wt->host, wt->len);
         if (d->prev_w) {
             vm_warp *w = d->prev_w;

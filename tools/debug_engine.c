@@ -9,17 +9,18 @@
 #include <string.h>
 
 #include "debug.h"
+#include "debug_dwarf.h"
 #include "demangle.h"
 
 #define PROMPT "(ptxi) "
 
 static const char help_text[] =
-    "run (r)                      start the kernel (a program: let it go on to its launches)\n"
+    "run (r)                      start the kernel (a program: let it go on to its launches; again after it ended)\n"
     "continue (c)                 run until the next stop (a program: through launches and host code)\n"
     "stepi (si) [N]               one PTX instruction of the warp in focus\n"
     "nexti (ni) [N]               one PTX instruction, stepping over calls\n"
     "step (s) / next (n) [N]      one source line (.loc), else one instruction; next steps over calls\n"
-    "finish                       run until the current function returns\n"
+    "finish                       run until the current function (or inlined call) returns; shows the value\n"
     "until (u) [LOCATION]         like next, but never stop going backwards; or run to LOCATION\n"
     "kill (k)                     stop the kernel (a program: end it)\n"
     "break (b) LOCATION [if COND] LOCATION: [FILE:]LINE (PTX, or .cu through .loc), function, label\n"
@@ -27,14 +28,16 @@ static const char help_text[] =
     "delete/disable/enable [N...] breakpoints, watchpoints, displays by number (all when none given)\n"
     "condition N [COND]           stop at N only when COND holds (none: always)\n"
     "ignore N COUNT               pass over the next COUNT hits of N\n"
-    "watch[/N] ADDRESS            stop when the N (default 4) bytes at ADDRESS change\n"
-    "print (p)[/x|d|u|f|t] [-all] E  a register, special register, symbol, number, threadIdx.x..., or condition; -all: every lane\n"
+    "watch[/N] ADDRESS | VARIABLE stop when the N (default 4) bytes at ADDRESS, or a C lvalue, change\n"
+    "print (p)[/x|d|u|f|t|c|o] [-all] E  a C expression (variables of -G code, registers, symbols, threadIdx...,\n"
+    "                             $N history, $pc); -all: every lane; output E: without $N\n"
+    "ptype E|TYPE, whatis E|TYPE  the type of an expression, or a type spelled out\n"
     "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
     "set var %REG = V             set a register of the lane in focus\n"
     "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"
     "set cuda break_on_launch on|off\n"
     "display E / undisplay [N]    print E at every stop\n"
-    "info registers|breakpoints|display|frame\n"
+    "info registers|breakpoints|display|frame|locals|args|line|source\n"
     "info cuda kernels|warps|lanes|threads|blocks|barriers, info cuda mbarrier ADDRESS\n"
     "cuda block (X,Y,Z) thread (X,Y,Z) | cuda warp N lane M | cuda block|thread|warp|lane\n"
     "backtrace (bt)               the call stack of the warp in focus\n"
@@ -167,7 +170,10 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     switch (d->mode) {
     case DBG_STEPI: return true;
     case DBG_NEXTI: return depth <= d->step_depth;
-    case DBG_FINISH: return depth < d->step_depth;
+    case DBG_FINISH:   /* out of the function, or out of the inlined call's lines */
+        if (d->finish_hi && depth == d->step_depth)
+            return s->loc.line < d->finish_lo || s->loc.line >= d->finish_hi;
+        return depth < d->step_depth;
     case DBG_STEP:
         if (!d->step_by_line) return true;
         return has_line && moved;
@@ -187,6 +193,7 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
 
 /* Shows why and where execution stopped, then reads commands. Returns -1 to kill. */
 static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
+    bool finished = d->mode == DBG_FINISH && !why;
     d->stop_w = w;
     d->stop_i = i;
     d->sel_frame = 0;
@@ -195,6 +202,8 @@ static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const
     switch_focus(d, w, lanes);
     if (why) printf("\n%s", why);
     dbg_show_stop(d, w, i);
+    if (finished && !d->finish_hi) dbg_show_returned(d, w, (int)d->flane, d->finish_call, d->finish_fn);
+    d->finish_call = NULL, d->finish_fn = NULL, d->finish_hi = 0;
     dbg_run_displays(d);
     fflush(stdout);
     int r = dbg_command_loop(d);
@@ -301,9 +310,26 @@ static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
         printf("The kernel faulted: it cannot go on ('continue' or 'kill' end it).\n");
         return STAY;
     }
-    if (mode == DBG_FINISH && dbg_fwarp(d)->depth == 1) {
-        printf("\"finish\" not meaningful in the outermost frame.\n");
-        return STAY;
+    if (mode == DBG_FINISH) {
+        vm_warp *w = dbg_fwarp(d);
+        dbg_frame fr[64];
+        int n = dbg_frames(d, w, (int)d->flane, fr, 64);
+        bool inl = n > 1 && dbg_frame_inlined(&fr[0]);
+        if (w->depth == 1 && !inl) {
+            printf("\"finish\" not meaningful in the outermost frame.\n");
+            return STAY;
+        }
+        printf("Run till exit from #0  ");
+        dbg_cmd_backtrace_frame(d, 0);
+        d->finish_hi = 0;
+        if (inl && fr[0].named) {
+            d->finish_lo = fr[0].named->lo, d->finish_hi = fr[0].named->hi;
+        } else if (inl) {   /* -lineinfo: no ranges, so on to the next line, as next does */
+            begin_step(d, DBG_NEXT);
+            return RESUME;
+        }
+        d->finish_call = w->frames[w->depth - 1].call;
+        d->finish_fn = w->frames[w->depth - 1].fn;
     }
     if (mode == DBG_UNTIL && *args) {
         int before = d->nbp;
@@ -449,6 +475,7 @@ static int cuda_cmd(dbg *d, const char *a) {
     printf("[Switching focus to %s]\n", buf);
     vm_warp *nw = dbg_fwarp(d);
     dbg_show_stop(d, nw, nw->state == VM_W_DONE ? NULL : (nw->mask >> lane & 1) ? nw->pc : nw->lpc[lane]);
+    dbg_run_displays(d);
     return 0;
 }
 
@@ -469,6 +496,13 @@ static int execute(dbg *d, char *line) {
 #define IS(w, ab) is_word(c, w, n, ab)
     if (!n || c[0] == '#') return STAY;
     if (IS("run", "r")) {
+        if (d->rerun && d->started) {   /* a program: from the start, breakpoints kept */
+            if (!d->dead && !confirm(d, "The program being debugged has been started already.\n"
+                                        "Start it from the beginning? (y or n) "))
+                return STAY;
+            d->rerun(d);
+            return STAY;
+        }
         if (d->stop_w || (!d->run && d->started)) {
             printf("The program being debugged has been started already.\n");
             return STAY;
@@ -508,7 +542,9 @@ static int execute(dbg *d, char *line) {
         dbg_cmd_watch(d, spec);
         return STAY;
     }
-    if (IS("print", "p") || IS("output", NULL) || IS("inspect", NULL)) { dbg_cmd_print(d, fmt, a); return STAY; }
+    if (IS("print", "p") || IS("inspect", NULL) || IS("call", NULL)) { dbg_cmd_print(d, fmt, a, false); return STAY; }
+    if (IS("output", NULL)) { dbg_cmd_print(d, fmt, a, true); return STAY; }
+    if (IS("ptype", NULL) || IS("whatis", NULL)) { dbg_cmd_ptype(d, a, c[0] == 'w'); return STAY; }
     if (IS("x", NULL)) { dbg_cmd_x(d, fmt, a); return STAY; }
     if (IS("set", NULL)) { set_cmd(d, a); return STAY; }
     if (IS("display", NULL)) {
@@ -571,7 +607,7 @@ int dbg_add_module(dbg *d, ptxi_module *m, const char *path, char **ptx, uint32_
     d->mods = nv;
     dbg_mod *dm = &nv[d->nmods];
     vm_program *prog = &m->prog;
-    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL, prog->nfuncs};
+    *dm = (dbg_mod){m, strdup(path), ptx, nptx, NULL, prog->nfuncs, NULL, false};
     dm->mark = calloc(prog->nfuncs + 1, sizeof *dm->mark);
     if (!dm->path || !dm->mark) return -1;
     d->nmods++;
@@ -600,8 +636,20 @@ void dbg_use_module(dbg *d, uint32_t k) {
     dbg_reresolve(d);
 }
 
+struct dw_info *dbg_dwarf(dbg *d) {
+    if (!d->nmods || d->cur >= d->nmods || !d->prog) return NULL;
+    dbg_mod *dm = &d->mods[d->cur];
+    if (!dm->dwarf_read) {
+        char err[200];
+        dm->dwarf_read = true;
+        dm->dwarf = dw_read(d->prog->ir, err, sizeof err);
+    }
+    return dm->dwarf;
+}
+
 void dbg_drop_module(dbg *d, uint32_t k) {
     dbg_mod *dm = &d->mods[k];
+    dw_free(dm->dwarf);
     if (dm->mark)
         for (uint32_t f = 0; f < dm->nfuncs; f++) free(dm->mark[f]);
     free(dm->mark);
@@ -631,5 +679,6 @@ const char *dbg_fn_name(dbg *d, const char *ptx_name) {
 }
 
 bool dbg_names_fn(dbg *d, const char *ptx_name, const char *spec) {
-    return d->app ? ptx_name_matches(ptx_name, spec) : !strcmp(ptx_name, spec);
+    (void)d;   /* a C++ name, demangled or not, names its kernel in a PTX file too */
+    return !strcmp(ptx_name, spec) || ptx_name_matches(ptx_name, spec);
 }

@@ -72,7 +72,10 @@ const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line) {
 void dbg_where(dbg *d, const vm_warp *w, const vm_insn *i, char *buf, size_t len) {
     const vm_func *f = dbg_func_of(w, i);
     const vm_src *s = &f->src[i - f->code];
-    int k = snprintf(buf, len, "%s at %s:%u", dbg_fn_name(d, f->ir->name), dbg_base(d->path), s->loc.line);
+    /* inside an inlined call: the inlined function's name */
+    const char *name = dbg_inlined_name(d, w, i);
+    if (!name) name = dbg_fn_name(d, f->ir->name);
+    int k = snprintf(buf, len, "%s at %s:%u", name, dbg_base(d->path), s->loc.line);
     const char *cu = s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), s->dbg.line);
 }
@@ -87,7 +90,7 @@ void dbg_focus_line(dbg *d, char *buf, size_t len) {
 static uint32_t live(const vm_warp *w) { return w->present & ~w->exited; }
 
 /* Where lane l continues; NULL once it exited. */
-static const vm_insn *lane_pc(const vm_warp *w, int l) {
+const vm_insn *dbg_lane_pc(const vm_warp *w, int l) {
     if (!(live(w) >> l & 1) || w->state == VM_W_DONE) return NULL;
     return w->mask >> l & 1 ? w->pc : w->lpc[l];
 }
@@ -120,36 +123,48 @@ void dbg_show_stop(dbg *d, const vm_warp *w, const vm_insn *i) {
 
 /* ---- values ---- */
 
-static int lane_frame(const vm_warp *w, int l) {
+int dbg_lane_frame(const vm_warp *w, int l) {
     for (uint32_t k = w->depth - 1; k > 0; k--)
         if ((w->frames[k].lanes & ~w->frames[k].done) >> l & 1) return (int)k;
     return 0;
 }
 
 /* The frame that `frame`/`up`/`down` selected for lane l (0 = innermost): its index in w->frames. */
-static int focus_frame(const dbg *d, const vm_warp *w, int l) {
-    int k = lane_frame(w, l) - d->sel_frame;
-    return k > 0 ? k : 0;
+static int focus_frame(dbg *d, vm_warp *w, int l) {
+    dbg_frame fr[64];
+    int n = dbg_frames(d, w, l, fr, 64);
+    if (!n) return 0;
+    return fr[d->sel_frame < n ? d->sel_frame : n - 1].phys;
 }
 
-static int find_reg(const ir_func *f, const char *name, size_t n) {
+int dbg_find_reg(const ir_func *f, const char *name, size_t n) {
     for (uint32_t k = 0; k < f->nregs; k++)
         if (strlen(f->regs[k].name) == n && !strncmp(f->regs[k].name, name, n)) return (int)k;
     return -1;
 }
 
-/* Host bytes of register k of function fn in frame fb, lane l. */
+/* Host bytes of register k of function fn in frame fb, lane l (a .b128
+ * register: its low half; the high halves follow VM_B128_HI bytes after). */
 static uint8_t *reg_ptr(const vm_func *fn, uint8_t *fb, int k, int l) {
     uint8_t t = fn->ir->regs[k].type;
     if (t == IR_T_PRED) return fb + fn->reg_off[k];
-    return fb + fn->reg_off[k] + (size_t)l * (ir_type_bytes[t] == 8 ? 8 : 4);
+    return fb + fn->reg_off[k] + (size_t)l * (ir_type_bytes[t] >= 8 ? 8 : 4);
+}
+
+void dbg_reg_bytes(const vm_func *fn, uint8_t *fb, int k, int l, uint8_t out[16]) {
+    uint8_t t = fn->ir->regs[k].type;
+    const uint8_t *p = reg_ptr(fn, fb, k, l);
+    memset(out, 0, 16);
+    if (t == IR_T_PRED) out[0] = (uint8_t)(*(const uint32_t *)p >> l & 1);
+    else if (ir_type_bytes[t] == 16) memcpy(out, p, 8), memcpy(out + 8, p + VM_B128_HI, 8);
+    else memcpy(out, p, ir_type_bytes[t] >= 8 ? 8 : ir_type_bytes[t] ? ir_type_bytes[t] : 4);
 }
 
 static dbg_val read_reg(const vm_func *fn, uint8_t *fb, int k, int l) {
     dbg_val v = {.type = fn->ir->regs[k].type, .ok = true};
     const uint8_t *p = reg_ptr(fn, fb, k, l);
     if (v.type == IR_T_PRED) v.bits = *(const uint32_t *)p >> l & 1;
-    else if (ir_type_bytes[v.type] == 8) memcpy(&v.bits, p, 8);
+    else if (ir_type_bytes[v.type] >= 8) memcpy(&v.bits, p, 8);   /* a .b128 register: its low half */
     else {
         uint32_t x;
         memcpy(&x, p, 4);
@@ -182,7 +197,7 @@ static int eval_sreg(vm_warp *w, int l, const char *name, size_t n, dbg_val *v) 
 }
 
 /* A module variable or kernel parameter: its space and device address. */
-static int find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, uint64_t *a, uint8_t *type) {
+int dbg_find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, uint64_t *a, uint8_t *type) {
     const ir_module *m = d->prog->ir;
     for (uint32_t k = 0; k < m->nglobals; k++) {
         const ir_var *v = m->globals[k];
@@ -205,10 +220,10 @@ static int find_symbol(dbg *d, vm_warp *w, const char *name, size_t n, int *sp, 
 }
 
 /* Host bytes of n bytes at address a of space sp, as lane l of w sees it; NULL when not readable. */
-static uint8_t *host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n) {
+uint8_t *dbg_host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n) {
     if (sp == VM_SP_GENERIC) sp = vm_generic_space(&a);
     switch (sp) {
-    case VM_SP_SHARED: return w && a + n <= w->cta->smem_size ? w->cta->smem + a : NULL;
+    case VM_SP_SHARED: return w && a + n <= w->cta->smem_full ? w->cta->smem + a : NULL;
     case VM_SP_LOCAL:
         return w && a + n <= w->local_stride && vm_local_mem(w) ? w->local + (size_t)l * w->local_stride + a : NULL;
     case VM_SP_KPARAM: {
@@ -244,7 +259,7 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
         if (!w) { snprintf(err, errlen, "No registers: the kernel is not stopped."); return -1; }
         int fi = focus_frame(d, w, l);
         const vm_frame *fr = &w->frames[fi];
-        int k = find_reg(fr->fn->ir, tok, strlen(tok));
+        int k = dbg_find_reg(fr->fn->ir, tok, strlen(tok));
         if (k >= 0) { *v = read_reg(fr->fn, fr->fb, k, l); return 0; }
         if (!eval_sreg(w, l, tok + 1, strlen(tok) - 1, v)) return 0;
         snprintf(err, errlen, "No register %s in %s.", tok, fr->fn->ir->name);
@@ -290,9 +305,9 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
     int sp;
     uint64_t a;
     uint8_t type;
-    if (!find_symbol(d, w, tok, strlen(tok), &sp, &a, &type)) {
+    if (!dbg_find_symbol(d, w, tok, strlen(tok), &sp, &a, &type)) {
         unsigned b = ir_type_bytes[type];
-        const uint8_t *p = b && b <= 8 ? host_of(d, w, l, sp, a, b) : NULL;
+        const uint8_t *p = b && b <= 8 ? dbg_host_of(d, w, l, sp, a, b) : NULL;
         if (!p) {   /* an array or a space not readable now: its address */
             v->bits = a;
             v->type = IR_T_U64;
@@ -330,56 +345,14 @@ static int64_t as_signed(dbg_val v) {
     return (int64_t)v.bits;
 }
 
-/* One comparison (or a single operand, true when non-zero). */
-static int compare(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen) {
-    static const char *const ops[] = {"==", "!=", "<=", ">=", "<", ">"};
-    for (int o = 0; o < 6; o++) {
-        const char *p = strstr(expr, ops[o]);
-        if (!p) continue;
-        dbg_val a, b;
-        size_t na, nb;
-        const char *ea = trim(expr, &na);
-        na = (size_t)(p - ea);
-        while (na && ea[na - 1] == ' ') na--;
-        const char *eb = trim(p + strlen(ops[o]), &nb);
-        if (eval_n(d, w, l, ea, na, &a, err, errlen) || eval_n(d, w, l, eb, nb, &b, err, errlen)) return -1;
-        int c;
-        if (is_float(a.type) || is_float(b.type)) {
-            double x = as_double(a), y = as_double(b);
-            c = x < y ? -1 : x > y ? 1 : 0;
-            if (x != x || y != y) { *out = o == 1; return 0; }
-        } else if (is_signed(a.type) || is_signed(b.type)) {
-            int64_t x = as_signed(a), y = as_signed(b);
-            c = x < y ? -1 : x > y;
-        } else {
-            c = a.bits < b.bits ? -1 : a.bits > b.bits;
-        }
-        bool r[6] = {c == 0, c != 0, c <= 0, c >= 0, c < 0, c > 0};
-        *out = r[o];
-        return 0;
-    }
-    dbg_val v;
-    if (dbg_eval(d, w, l, expr, &v, err, errlen)) return -1;
-    *out = v.bits != 0;
-    return 0;
-}
-
-/* Comparisons joined by || and && (&& binds tighter, as in C; no parentheses). */
+/* A condition: a C expression, true when non-zero. */
 int dbg_cond(dbg *d, vm_warp *w, int l, const char *expr, bool *out, char *err, size_t errlen) {
-    const char *orp = strstr(expr, "||"), *andp = strstr(expr, "&&");
-    const char *op = orp ? orp : andp;
-    if (!op) return compare(d, w, l, expr, out, err, errlen);
-    char left[256];
-    snprintf(left, sizeof left, "%.*s", (int)(op - expr), expr);
-    bool a, b;
-    if (dbg_cond(d, w, l, left, &a, err, errlen) || dbg_cond(d, w, l, op + 2, &b, err, errlen)) return -1;
-    *out = op == orp ? a || b : a && b;
-    return 0;
+    return dbg_expr_bool(d, w, l, expr, out, err, errlen);
 }
 
 /* ---- formatting ---- */
 
-static void format_val(dbg_val v, char f, char *buf, size_t len) {
+void dbg_format_val(dbg_val v, char f, char *buf, size_t len) {
     unsigned b = ir_type_bytes[v.type];
     if (v.type == IR_T_PRED) b = 1;
     if (!b) b = 8;
@@ -415,61 +388,39 @@ static void format_val(dbg_val v, char f, char *buf, size_t len) {
     }
 }
 
-static bool is_cond(const char *e) { return strstr(e, "==") || strstr(e, "!=") || strpbrk(e, "<>&|"); }
-
-/* The value of e for lane l as text. */
-static int value_text(dbg *d, vm_warp *w, int l, const char *e, char f, char *buf, size_t len) {
-    char err[300];
-    size_t n;
-    const char *t = trim(e, &n);
-    static const char *const DIM3[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    for (size_t k = 0; k < 4; k++)   /* a dim3 built-in: its three members */
-        if (strlen(DIM3[k]) == n && !strncmp(t, DIM3[k], n)) {
-            char part[3][80];
-            for (int c = 0; c < 3; c++) {
-                char m[24];
-                dbg_val v;
-                snprintf(m, sizeof m, "%s.%c", DIM3[k], 'x' + c);
-                if (dbg_eval(d, w, l, m, &v, err, sizeof err)) { snprintf(buf, len, "%s", err); return -1; }
-                format_val(v, f, part[c], sizeof part[c]);
-            }
-            snprintf(buf, len, "{x = %s, y = %s, z = %s}", part[0], part[1], part[2]);
-            return 0;
-        }
-    if (is_cond(e)) {
-        bool b;
-        if (dbg_cond(d, w, l, e, &b, err, sizeof err)) { snprintf(buf, len, "%s", err); return -1; }
-        snprintf(buf, len, "%d", b);
-        return 0;
-    }
-    dbg_val v;
-    if (dbg_eval(d, w, l, e, &v, err, sizeof err)) { snprintf(buf, len, "%s", err); return -1; }
-    format_val(v, f, buf, len);
-    return 0;
+/* The value of e for lane l as text (record: it becomes $N). */
+static int value_text(dbg *d, vm_warp *w, int l, const char *e, char f, bool record, char *buf, size_t len) {
+    return dbg_expr_text(d, w, l, e, f, record, buf, len);
 }
 
-int dbg_cmd_print(dbg *d, const char *fmt, const char *args) {
+int dbg_cmd_print(dbg *d, const char *fmt, const char *args, bool output) {
     vm_warp *w = dbg_fwarp(d);
     bool all = !strncmp(args, "-all", 4) && (args[4] == ' ' || !args[4]);
     if (all) args += 4;
     while (*args == ' ') args++;
-    char buf[300];
+    if (!strncmp(args, "-- ", 3)) args += 3;
+    char buf[4096];
     if (!all) {
-        if (value_text(d, w, (int)d->flane, args, fmt[0], buf, sizeof buf)) { printf("%s\n", buf); return -1; }
-        printf("$%u = %s\n", ++d->nvalues, buf);
+        if (value_text(d, w, (int)d->flane, args, fmt[0], !output, buf, sizeof buf)) { printf("%s\n", buf); return -1; }
+        if (output) printf("%s", buf);
+        else printf("$%u = %s\n", ++d->nvalues, buf);
         return 0;
     }
     if (!w) { printf("The program is not being run.\n"); return -1; }
-    /* every lane of the warp in focus: exited lanes say so */
-    char line[32 * 340] = "";
+    /* every lane of the warp in focus: exited lanes say so; $N keeps the lane in focus */
+    char *line = malloc(32 * sizeof buf);
+    if (!line) return -1;
     size_t len = 0;
+    line[0] = 0;
     for (int l = 0; l < VM_LANES; l++) {
         if (!(w->present >> l & 1)) continue;
         if (w->exited >> l & 1) snprintf(buf, sizeof buf, "<exited>");
-        else if (value_text(d, w, l, args, fmt[0], buf, sizeof buf)) { printf("%s\n", buf); return -1; }
-        len += (size_t)snprintf(line + len, sizeof line - len, "%s[%d] = %s", len ? ", " : "", l, buf);
+        else if (value_text(d, w, l, args, fmt[0], false, buf, sizeof buf)) { printf("%s\n", buf); free(line); return -1; }
+        len += (size_t)snprintf(line + len, 32 * sizeof buf - len, "%s[%d] = %s", len ? ", " : "", l, buf);
     }
+    value_text(d, w, (int)d->flane, args, fmt[0], true, buf, sizeof buf);
     printf("$%u = {%s}\n", ++d->nvalues, line);
+    free(line);
     return 0;
 }
 
@@ -477,10 +428,10 @@ void dbg_show_display(dbg *d, const struct dbg_display *ds) {
     vm_warp *w = dbg_fwarp(d);
     if (!w) return;
     const char *e = ds->expr;
-    char f = 0, buf[300];
+    char f = 0, buf[4096];
     if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
-    value_text(d, w, (int)d->flane, e, f, buf, sizeof buf);
-    printf("%d: %s = %s\n", ds->id, e, buf);
+    value_text(d, w, (int)d->flane, e, f, false, buf, sizeof buf);
+    printf("%d: %s = %s\n", ds->id, ds->expr, buf);
 }
 
 void dbg_run_displays(dbg *d) {
@@ -517,7 +468,7 @@ static int parse_address(dbg *d, const char *e, addr_expr *x, char *desc, size_t
     dbg_val v;
     int ssp;
     uint8_t type;
-    if (!find_symbol(d, w, e, n, &ssp, &v.bits, &type)) {
+    if (!dbg_find_symbol(d, w, e, n, &ssp, &v.bits, &type)) {
         if (sp < 0) sp = ssp;
     } else if (eval_n(d, w, (int)d->flane, e, n, &v, err, errlen)) {
         return -1;
@@ -547,7 +498,7 @@ static int parse_address(dbg *d, const char *e, addr_expr *x, char *desc, size_t
 uint8_t *dbg_address(dbg *d, const char *expr, uint32_t want, char *desc, size_t desclen, char *err, size_t errlen) {
     addr_expr x;
     if (parse_address(d, expr, &x, desc, desclen, err, errlen)) return NULL;
-    uint8_t *p = host_of(d, dbg_fwarp(d), (int)d->flane, x.sp, x.a, want);
+    uint8_t *p = dbg_host_of(d, dbg_fwarp(d), (int)d->flane, x.sp, x.a, want);
     if (!p) snprintf(err, errlen, "Cannot access memory at %s.", desc);
     return p;
 }
@@ -564,7 +515,7 @@ int dbg_writer_lane(dbg *d, const uint8_t *p, uint32_t n) {
     if (i->op == VM_STV) size *= ((const vm_vec *)i->p)->n;
     for (int l = 0; l < VM_LANES; l++) {
         if (!(d->prev_m >> l & 1)) continue;
-        uint8_t *h = host_of(d, w, l, i->sp, lane_addr(fr, fr->fb, i, l), 1);
+        uint8_t *h = dbg_host_of(d, w, l, i->sp, lane_addr(fr, fr->fb, i, l), 1);
         if (h && h < p + n && p < h + size) return l;
     }
     return -1;
@@ -584,12 +535,21 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
     }
     unsigned size = u == 'b' ? 1 : u == 'h' ? 2 : u == 'w' ? 4 : 8;
     addr_expr x;
-    char desc[200], err[300];
-    if (parse_address(d, args, &x, desc, sizeof desc, err, sizeof err)) { printf("%s\n", err); return -1; }
+    char desc[200], err[300], err2[300];
+    if (parse_address(d, args, &x, desc, sizeof desc, err, sizeof err)) {
+        /* a C expression: an array or lvalue where it lives, a pointer's or number's value */
+        uint64_t a;
+        if (dbg_expr_pointer(d, args, &x.sp, &a, err2, sizeof err2)) { printf("%s\n", *args == '@' ? err : err2); return -1; }
+        x.a = a;
+        const char *sn = "generic";
+        for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+            if (spaces[k].sp == x.sp) sn = spaces[k].name;
+        snprintf(desc, sizeof desc, "@%s 0x%llx", sn, (unsigned long long)a);
+    }
     unsigned per = 16 / size > 8 ? 8 : 16 / size;
     for (unsigned k = 0; k < count; k++) {
         uint64_t a = x.a + (uint64_t)k * size;
-        const uint8_t *p = host_of(d, dbg_fwarp(d), (int)d->flane, x.sp, a, size);
+        const uint8_t *p = dbg_host_of(d, dbg_fwarp(d), (int)d->flane, x.sp, a, size);
         if (k % per == 0) {
             if (k) printf("\n");
             printf("%.*s0x%llx:", (int)strcspn(desc, "0"), desc, (unsigned long long)a);
@@ -603,7 +563,7 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
         if (f == 'f' && size == 4) v.type = IR_T_F32;
         if (f == 'f' && size == 8) v.type = IR_T_F64;
         char buf[80];
-        format_val(v, f, buf, sizeof buf);
+        dbg_format_val(v, f, buf, sizeof buf);
         printf("\t%s", buf);
     }
     printf("\n");
@@ -650,7 +610,7 @@ int dbg_cmd_set_var(dbg *d, const char *args) {
     if (lhs[0] == '%') {
         int lane = (int)d->flane, fi = focus_frame(d, w, lane);
         const vm_frame *fr = &w->frames[fi];
-        int k = find_reg(fr->fn->ir, lhs, strlen(lhs));
+        int k = dbg_find_reg(fr->fn->ir, lhs, strlen(lhs));
         if (k < 0) { printf("No register %s in %s.\n", lhs, fr->fn->ir->name); return -1; }
         int t = fr->fn->ir->regs[k].type;
         if (value_bits(d, w, eq + 1, t, &bits, err, sizeof err)) { printf("%s\n", err); return -1; }
@@ -691,8 +651,17 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
         }
         dbg_val v = read_reg(fr->fn, fr->fb, (int)k, l);
         char hex[40], nat[80];
-        format_val(v, 'x', hex, sizeof hex);
-        format_val(v, 0, nat, sizeof nat);
+        dbg_format_val(v, 'x', hex, sizeof hex);
+        dbg_format_val(v, 0, nat, sizeof nat);
+        if (ir_type_bytes[f->regs[k].type] == 16) {   /* .b128: both halves, high first */
+            uint8_t b[16];
+            uint64_t lo, hi;
+            dbg_reg_bytes(fr->fn, fr->fb, (int)k, l, b);
+            memcpy(&lo, b, 8);
+            memcpy(&hi, b + 8, 8);
+            snprintf(hex, sizeof hex, "0x%016llx%016llx", (unsigned long long)hi, (unsigned long long)lo);
+            snprintf(nat, sizeof nat, "{lo = %llu, hi = %llu}", (unsigned long long)lo, (unsigned long long)hi);
+        }
         printf("%-10s %-20s %s\n", f->regs[k].name, hex, nat);
         any = true;
     }
@@ -724,7 +693,7 @@ static void info_lanes(dbg *d) {
     for (int l = 0; l < VM_LANES; l++) {
         if (!(w->present >> l & 1)) continue;
         char pc[400], tid[40];
-        pc_text(d, w, lane_pc(w, l), pc, sizeof pc);
+        pc_text(d, w, dbg_lane_pc(w, l), pc, sizeof pc);
         snprintf(tid, sizeof tid, "(%u,%u,%u)", w->tid[0][l], w->tid[1][l], w->tid[2][l]);
         printf("%c %2d  %-9s  %-12s  %s\n", (uint32_t)l == d->flane ? '*' : ' ', l, lane_state(w, l), tid, pc);
     }
@@ -741,12 +710,12 @@ static void info_threads(dbg *d) {
         if (t < c->nthreads) {
             const vm_warp *w = &c->warps[t / VM_LANES];
             int l = (int)(t % VM_LANES);
-            if (lane_pc(w, l) == lane_pc(w0, l0) && !strcmp(lane_state(w, l), lane_state(w0, l0))) continue;
+            if (dbg_lane_pc(w, l) == dbg_lane_pc(w0, l0) && !strcmp(lane_state(w, l), lane_state(w0, l0))) continue;
         }
         const vm_warp *we = &c->warps[(t - 1) / VM_LANES];
         int le = (int)((t - 1) % VM_LANES);
         char pc[400], a[40], b[40];
-        pc_text(d, w0, lane_pc(w0, l0), pc, sizeof pc);
+        pc_text(d, w0, dbg_lane_pc(w0, l0), pc, sizeof pc);
         snprintf(a, sizeof a, "(%u,%u,%u)", w0->tid[0][l0], w0->tid[1][l0], w0->tid[2][l0]);
         snprintf(b, sizeof b, "(%u,%u,%u)", we->tid[0][le], we->tid[1][le], we->tid[2][le]);
         bool focus = d->fwarp * VM_LANES + d->flane >= start && d->fwarp * VM_LANES + d->flane < t;
@@ -797,6 +766,10 @@ static void info_mbarrier(dbg *d, const char *expr) {
            MB_EXP(s), MB_TX(s));
 }
 
+static void info_frame(dbg *d, vm_warp *w);
+static void info_line(dbg *d, vm_warp *w);
+static void info_source(dbg *d, vm_warp *w);
+
 int dbg_cmd_info(dbg *d, const char *args) {
     size_t n = strcspn(args, " ");
     const char *rest = args + n;
@@ -806,19 +779,18 @@ int dbg_cmd_info(dbg *d, const char *args) {
     if (ARG("display")) {
         if (d->ndisplay) printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
         for (int k = 0; k < d->ndisplay; k++)
-            printf("%-3d %-3s %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
+            printf("%d:   %s  %s\n", d->display[k].id, d->display[k].enabled ? "y" : "n", d->display[k].expr);
         if (!d->ndisplay) printf("There are no auto-display expressions now.\n");
         return 0;
     }
     vm_warp *w = dbg_fwarp(d);
     if (!w) { printf("The program is not being run.\n"); return -1; }
     if (ARG("registers") || ARG("all-registers")) { info_registers(d, w, rest); return 0; }
-    if (ARG("frame")) {
-        char buf[160];
-        dbg_focus_line(d, buf, sizeof buf);
-        printf("%s\n", buf);
-        return dbg_cmd_backtrace(d);
-    }
+    if (ARG("frame")) { info_frame(d, w); return 0; }
+    if (ARG("locals")) return dbg_info_vars(d, false);
+    if (ARG("args")) return dbg_info_vars(d, true);
+    if (ARG("line")) { info_line(d, w); return 0; }
+    if (ARG("source")) { info_source(d, w); return 0; }
     if (!strncmp(args, "cuda", 4)) {
         const char *s = args + 4;
         while (*s == ' ') s++;
@@ -841,31 +813,52 @@ int dbg_cmd_info(dbg *d, const char *args) {
     return -1;
 }
 
+/* "NAME at FILE.ptx:LINE (FILE.cu:LINE)" of a frame; an inlined call is marked so. */
+static void frame_where(dbg *d, vm_warp *w, const dbg_frame *fr, char *buf, size_t len) {
+    const vm_func *f = dbg_func_of(w, fr->pc);
+    const vm_src *s = &f->src[fr->pc - f->code];
+    char args[1024];
+    dbg_frame_args(d, w, (int)d->flane, fr, args, sizeof args);
+    int k = snprintf(buf, len, "%s%s%s at %s:%u", dbg_frame_name(d, fr, w), args, dbg_frame_inlined(fr) ? " (inlined)" : "",
+                     dbg_base(d->path), s->loc.line);
+    const char *cu = fr->file ? dbg_file_name(d, fr->file) : NULL;
+    if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), fr->line);
+}
+
+void dbg_cmd_backtrace_frame(dbg *d, int k) {
+    vm_warp *w = dbg_fwarp(d);
+    dbg_frame fr[64];
+    int n = w ? dbg_frames(d, w, (int)d->flane, fr, 64) : 0;
+    char where[600] = "";
+    if (k < n) frame_where(d, w, &fr[k], where, sizeof where);
+    printf("%s\n", where);
+}
+
 int dbg_cmd_backtrace(dbg *d) {
     vm_warp *w = dbg_fwarp(d);
     if (!w) { printf("No stack.\n"); return -1; }
     int l = (int)d->flane;
-    const vm_insn *at = lane_pc(w, l);
-    if (!at) { printf("Lane %d has exited.\n", l); return 0; }
-    int top = lane_frame(w, l);
-    for (int k = top, n = 0; k >= 0; k--, n++) {
-        const vm_insn *i = k == top ? at : w->frames[k + 1].call;
-        char where[400];
-        dbg_where(d, w, i, where, sizeof where);
-        printf("#%d  %s\n", n, where);
+    dbg_frame fr[64];
+    int n = dbg_frames(d, w, l, fr, 64);
+    if (!n) { printf("Lane %d has exited.\n", l); return 0; }
+    for (int k = 0; k < n; k++) {
+        char where[600];
+        frame_where(d, w, &fr[k], where, sizeof where);
+        printf("#%d  %s\n", k, where);
     }
     return 0;
 }
 
 /* frame [N], up [N], down [N] (dir 0, 1, -1): selects a frame of the lane in
- * focus for registers, set var and info registers, and shows it. */
+ * focus for variables, registers, set var and info registers, and shows it. */
 int dbg_cmd_frame(dbg *d, int dir, const char *args) {
     vm_warp *w = dbg_fwarp(d);
     if (!w) { printf("No stack.\n"); return -1; }
     int l = (int)d->flane;
-    const vm_insn *at = lane_pc(w, l);
-    if (!at) { printf("Lane %d has exited.\n", l); return -1; }
-    int top = lane_frame(w, l);
+    dbg_frame fr[64];
+    int nf = dbg_frames(d, w, l, fr, 64);
+    if (!nf) { printf("Lane %d has exited.\n", l); return -1; }
+    int top = nf - 1;
     uint64_t n = dir ? 1 : (uint64_t)d->sel_frame;
     if (*args && !num_parse_u64(args, 1u << 20, &n)) { printf("Invalid number \"%s\".\n", args); return -1; }
     int want = dir > 0 ? d->sel_frame + (int)n : dir < 0 ? d->sel_frame - (int)n : (int)n;
@@ -879,17 +872,62 @@ int dbg_cmd_frame(dbg *d, int dir, const char *args) {
         want = 0;
     }
     d->sel_frame = want;
-    int k = top - want;
-    const vm_insn *i = k == top ? at : w->frames[k + 1].call;
-    char where[400];
-    dbg_where(d, w, i, where, sizeof where);
+    char where[600];
+    frame_where(d, w, &fr[want], where, sizeof where);
     printf("#%d  %s\n", want, where);
-    const vm_func *f = dbg_func_of(w, i);
-    const vm_src *s = &f->src[i - f->code];
-    const char *cu = s->dbg.file ? dbg_cu_line(d, s->dbg.file, s->dbg.line) : NULL;
-    if (cu) printf("%u\t%s\n", s->dbg.line, cu);
+    const vm_func *f = dbg_func_of(w, fr[want].pc);
+    const vm_src *s = &f->src[fr[want].pc - f->code];
+    const char *cu = fr[want].file ? dbg_cu_line(d, fr[want].file, fr[want].line) : NULL;
+    if (cu) printf("%u\t%s\n", fr[want].line, cu);
     else if (s->loc.line && s->loc.line <= d->nptx) printf("%u\t%s\n", s->loc.line, d->ptx[s->loc.line - 1]);
     return 0;
+}
+
+/* info frame: the selected frame, its caller and callee, the lane. */
+static void info_frame(dbg *d, vm_warp *w) {
+    int l = (int)d->flane;
+    dbg_frame fr[64];
+    int n = dbg_frames(d, w, l, fr, 64);
+    if (!n) { printf("Lane %d has exited.\n", l); return; }
+    int k = d->sel_frame < n ? d->sel_frame : n - 1;
+    char where[600], focus[160];
+    frame_where(d, w, &fr[k], where, sizeof where);
+    dbg_focus_line(d, focus, sizeof focus);
+    const vm_func *f = dbg_func_of(w, fr[k].pc);
+    printf("Stack level %d, pc = %s+%u, in %s\n", k, dbg_fn_name(d, f->ir->name), (unsigned)(fr[k].pc - f->code) * 16,
+           where);
+    if (k + 1 < n) printf(" called by frame at level %d\n", k + 1);
+    if (k > 0) printf(" caller of frame at level %d\n", k - 1);
+    if (dbg_frame_inlined(&fr[k])) printf(" inlined into frame %d\n", k + 1);
+    printf(" %s\n", focus);
+}
+
+/* info line: the .cu and PTX lines of the selected frame's PC. */
+static void info_line(dbg *d, vm_warp *w) {
+    dbg_frame fr[64];
+    int n = dbg_frames(d, w, (int)d->flane, fr, 64);
+    if (!n) { printf("No line number information available.\n"); return; }
+    const dbg_frame *f = &fr[d->sel_frame < n ? d->sel_frame : n - 1];
+    const vm_func *fn = dbg_func_of(w, f->pc);
+    uint32_t idx = (uint32_t)(f->pc - fn->code), first = idx, last = idx;
+    const vm_src *s = &fn->src[idx];
+    while (first > 0 && fn->src[first - 1].dbg.line == s->dbg.line && fn->src[first - 1].dbg.file == s->dbg.file) first--;
+    while (last + 1 < fn->ncode && fn->src[last + 1].dbg.line == s->dbg.line && fn->src[last + 1].dbg.file == s->dbg.file)
+        last++;
+    const char *cu = f->file ? dbg_file_name(d, f->file) : NULL;
+    if (!cu) { printf("No line number information available for %s:%u.\n", dbg_base(d->path), s->loc.line); return; }
+    printf("Line %u of \"%s\" starts at %s:%u and ends after %s:%u.\n", f->line, dbg_base(cu), dbg_base(d->path),
+           fn->src[first].loc.line, dbg_base(d->path), fn->src[last].loc.line);
+}
+
+static void info_source(dbg *d, vm_warp *w) {
+    const vm_func *f = w ? dbg_func_of(w, dbg_lane_pc(w, (int)d->flane) ? dbg_lane_pc(w, (int)d->flane) : w->pc) : NULL;
+    const vm_src *s = f && dbg_lane_pc(w, (int)d->flane) ? &f->src[dbg_lane_pc(w, (int)d->flane) - f->code] : NULL;
+    const char *cu = s && s->dbg.file ? dbg_file_name(d, s->dbg.file) : NULL;
+    printf("Current source file is %s\n", cu ? dbg_base(cu) : dbg_base(d->path));
+    if (cu) printf("Compilation directory is %.*s\nLocated in %s\n", (int)(dbg_base(cu) - cu), cu, cu);
+    printf("PTX: %s, %u lines\n", d->path, d->nptx);
+    printf("Contains %s debugging information.\n", dbg_dwarf(d) ? "DWARF" : cu ? "line number (.loc)" : "no");
 }
 
 /* Ten PTX lines from `from`; a bare `list` after this one goes on after them. */
@@ -904,7 +942,7 @@ static void list_lines(dbg *d, uint32_t from, uint32_t mark, const vm_insn *at) 
 int dbg_cmd_list(dbg *d, const char *args) {
     uint32_t center = 0, mark = 0;
     vm_warp *w = dbg_fwarp(d);
-    const vm_insn *i = w ? lane_pc(w, (int)d->flane) : NULL;
+    const vm_insn *i = w ? dbg_lane_pc(w, (int)d->flane) : NULL;
     if (*args) {
         dbg_loc *locs;
         uint32_t n;

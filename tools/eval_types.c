@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "ir.h"
 
 static const struct { const char *name; ev_type t; } TYPES[] = {
     {"pred", {0, 'p'}},  {"b8", {1, 'b'}},    {"u8", {1, 'u'}},     {"s8", {1, 's'}},
@@ -29,47 +30,47 @@ ev_type ev_type_named(const char *name, bool *ok) {
 /* Operand letters: T last type, F first type, S second type, W last type at twice
  * its width, P predicate, U u32, I an immediate u32, A an address. A rule's last
  * letter repeats for further operands. Rules are for a single destination; the
- * second register of a `d|p` pair is always a predicate. */
-static const struct { const char *op; const char *rule; } RULES[] = {
-    {"setp", "PTTP"},   {"set", "FSSP"},    {"selp", "TTTP"},   {"slct", "FFFS"},
-    {"testp", "PT"},    {"isspacep", "PT"}, {"popc", "UT"},     {"clz", "UT"},
-    {"bfind", "UT"},    {"bfe", "TTUU"},    {"bfi", "TTTUU"},   {"shl", "TTU"},
-    {"shr", "TTU"},     {"shf", "U"},       {"prmt", "U"},      {"lop3", "UUUUI"},
-    {"fns", "U"},       {"bmsk", "U"},      {"szext", "U"},     {"dp4a", "U"},
-    {"dp2a", "U"},      {"shfl", "UUUUU"},  {"match", "UTU"},   {"redux", "TTU"},
-    {"activemask", "U"}, {"bar", "U"},      {"barrier", "U"},   {"ld", "TA"},
-    {"ldu", "TA"},      {"st", "AT"},       {"atom", "TAT"},    {"red", "AT"},
-    {"vset", "U"},      {"vset2", "U"},     {"vset4", "U"},     {"elect", "UU"},
-    {"brev", "T"},      {"nanosleep", "U"}, {"cvta", "T"},
+ * second register of a `d|p` pair is always a predicate. An opcode without a
+ * rule takes "T". */
+static const char *const RULES[IR_OP__COUNT] = {
+    [IR_OP_SETP] = "PTTP",   [IR_OP_SET] = "FSSP",    [IR_OP_SELP] = "TTTP",   [IR_OP_SLCT] = "FFFS",
+    [IR_OP_TESTP] = "PT",    [IR_OP_ISSPACEP] = "PT", [IR_OP_POPC] = "UT",     [IR_OP_CLZ] = "UT",
+    [IR_OP_BFIND] = "UT",    [IR_OP_BFE] = "TTUU",    [IR_OP_BFI] = "TTTUU",   [IR_OP_SHL] = "TTU",
+    [IR_OP_SHR] = "TTU",     [IR_OP_SHF] = "U",       [IR_OP_PRMT] = "U",      [IR_OP_LOP3] = "UUUUI",
+    [IR_OP_FNS] = "U",       [IR_OP_BMSK] = "U",      [IR_OP_SZEXT] = "U",     [IR_OP_DP4A] = "U",
+    [IR_OP_DP2A] = "U",      [IR_OP_SHFL] = "UUUUU",  [IR_OP_MATCH] = "UTU",   [IR_OP_REDUX] = "TTU",
+    [IR_OP_ACTIVEMASK] = "U", [IR_OP_BAR] = "U",      [IR_OP_BARRIER] = "U",   [IR_OP_LD] = "TA",
+    [IR_OP_LDU] = "TA",      [IR_OP_ST] = "AT",       [IR_OP_ATOM] = "TAT",    [IR_OP_RED] = "AT",
+    [IR_OP_ELECT] = "UU",    [IR_OP_BREV] = "T",      [IR_OP_NANOSLEEP] = "U", [IR_OP_CVTA] = "T",
+    /* scalar video and every vset: a destination of the first type, u32 sources */
+    [IR_OP_VADD] = "FUUU",   [IR_OP_VSUB] = "FUUU",   [IR_OP_VABSDIFF] = "FUUU", [IR_OP_VMIN] = "FUUU",
+    [IR_OP_VMAX] = "FUUU",   [IR_OP_VSHL] = "FUUU",   [IR_OP_VSHR] = "FUUU",   [IR_OP_VMAD] = "FUUU",
+    [IR_OP_VSET] = "FUUU",   [IR_OP_VSET2] = "FUUU",  [IR_OP_VSET4] = "FUUU",
 };
 
-static const char *const VIDEO[] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
-                                    "vmad", "vavrg", NULL};
-
-static const char *const NODEST[] = {"st", "red", "bar", "barrier", "bra", "ret", "exit", "membar",
-                                     "fence", "trap", "brkpt", "nanosleep", "prefetch", "prefetchu",
-                                     "pmevent", "call", "griddepcontrol", "setmaxnreg", "cp", NULL};
+/* Instructions that write no register. */
+static const bool NODEST[IR_OP__COUNT] = {
+    [IR_OP_ST] = 1,      [IR_OP_RED] = 1,       [IR_OP_BAR] = 1,      [IR_OP_BARRIER] = 1,
+    [IR_OP_BRA] = 1,     [IR_OP_RET] = 1,       [IR_OP_EXIT] = 1,     [IR_OP_MEMBAR] = 1,
+    [IR_OP_FENCE] = 1,   [IR_OP_TRAP] = 1,      [IR_OP_BRKPT] = 1,    [IR_OP_NANOSLEEP] = 1,
+    [IR_OP_PREFETCH] = 1, [IR_OP_PREFETCHU] = 1, [IR_OP_PMEVENT] = 1, [IR_OP_CALL] = 1,
+    [IR_OP_GRIDDEPCONTROL] = 1, [IR_OP_SETMAXNREG] = 1, [IR_OP_CP] = 1,
+};
 
 typedef struct mn {
     char buf[128];
-    const char *op;
+    int op;                    /* ir_opcode, -1 when unknown */
     const char *ty[8];
     int nty;
     bool wide, pack, vote_ballot, ab_pred;
 } mn;
-
-static bool in_list(const char *s, const char *const *l) {
-    for (; *l; l++)
-        if (!strcmp(s, *l)) return true;
-    return false;
-}
 
 static void split(mn *m, const char *mnemonic) {
     memset(m, 0, sizeof *m);
     strncpy(m->buf, mnemonic, sizeof m->buf - 1);
     char *at = strchr(m->buf, '@');   /* table mnemonics carry operand selectors */
     if (at) *at = 0;
-    m->op = m->buf;
+    m->op = ir_opcode_lookup(m->buf, strcspn(m->buf, "."));
     const char *mods[16];
     int nm = 0;
     for (char *p = m->buf; (p = strchr(p, '.')) && nm < 16;) {
@@ -81,28 +82,26 @@ static void split(mn *m, const char *mnemonic) {
         bool ok;
         ev_type_named(mod, &ok);
         if (ok && m->nty < 8) m->ty[m->nty++] = mod;
-        if (!strcmp(mod, "wide")) m->wide = true;
-        if (!strcmp(mod, "pack")) m->pack = true;
-        if (!strcmp(mod, "ballot")) m->vote_ballot = true;
+        int k = ir_mod_lookup(mod, strlen(mod));
+        if (k == IR_MOD_WIDE) m->wide = true;
+        if (k == IR_MOD_PACK) m->pack = true;
+        if (k == IR_MOD_BALLOT) m->vote_ballot = true;
     }
 }
 
 int ev_dest_count(const char *mnemonic, bool first_is_pair) {
     mn m;
     split(&m, mnemonic);
-    if (in_list(m.op, NODEST)) return 0;
+    if (m.op >= 0 && NODEST[m.op]) return 0;
     return first_is_pair ? 2 : 1;
 }
 
 static const char *rule_of(const mn *m) {
-    if (in_list(m->op, VIDEO) || !strncmp(m->op, "vset", 4)) return "FUUU";
-    if (!strcmp(m->op, "vote")) return m->vote_ballot ? "UPU" : "PPU";
-    if (!strcmp(m->op, "cvt")) return m->pack ? "USSU" : "FS";
-    if (m->wide && !strcmp(m->op, "mul")) return "WTT";
-    if (m->wide && !strcmp(m->op, "mad")) return "WTTW";
-    for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
-        if (!strcmp(RULES[i].op, m->op)) return RULES[i].rule;
-    return "T";
+    if (m->op == IR_OP_VOTE) return m->vote_ballot ? "UPU" : "PPU";
+    if (m->op == IR_OP_CVT) return m->pack ? "USSU" : "FS";
+    if (m->wide && m->op == IR_OP_MUL) return "WTT";
+    if (m->wide && m->op == IR_OP_MAD) return "WTTW";
+    return m->op >= 0 && RULES[m->op] ? RULES[m->op] : "T";
 }
 
 static char letter(const mn *m, int pos, int nd) {
@@ -140,7 +139,7 @@ bool ev_operand_type(const char *mnemonic, int pos, int nd, bool in_vec, int vec
         break;
     }
     /* mov.b64 %rd, {%r1, %r2}: the vector's elements split the width */
-    if (in_vec && !strcmp(m.op, "mov") && vec_n > 1 && t->bytes >= 2) {
+    if (in_vec && m.op == IR_OP_MOV && vec_n > 1 && t->bytes >= 2) {
         t->bytes = (uint8_t)(t->bytes / vec_n);
         t->kind = 'b';
     }

@@ -247,6 +247,7 @@ static bool in_device(const void *p, size_t n) {
 
 static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
     ptxi_dptr d = (ptxi_dptr)(uintptr_t)dst, s = (ptxi_dptr)(uintptr_t)src;
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ptxi_mem_host_read(cr_ctx, s, n, cr_api);
     switch (kind) {
     case cudaMemcpyHostToDevice: return ptxi_memcpy_htod(cr_ctx, d, src, n);
     case cudaMemcpyDeviceToHost: return ptxi_memcpy_dtoh(cr_ctx, dst, s, n);
@@ -254,6 +255,7 @@ static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
     default: {
         ptxi_status st = ptxi_ctx_synchronize(cr_ctx);
         if (st == PTXI_SUCCESS) memmove(dst, src, n);
+        if (st == PTXI_SUCCESS) ptxi_mem_wrote(cr_ctx, d, n);
         return st;
     }
     }

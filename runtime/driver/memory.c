@@ -231,8 +231,10 @@ static CUresult copy3d(ptxi_ctx *ctx, side dst, side src, size_t width, size_t h
         if (s->device && !device_span(ctx, (uint64_t)(uintptr_t)s->p, span)) return CUDA_ERROR_INVALID_VALUE;
     }
     for (size_t z = 0; z < depth; z++)
-        for (size_t y = 0; y < height; y++)
+        for (size_t y = 0; y < height; y++) {
             memmove(dst.p + z * dst.slice + y * dst.pitch, src.p + z * src.slice + y * src.pitch, width);
+            if (dst.device) ptxi_mem_wrote(ctx, (ptxi_dptr)(uintptr_t)(dst.p + z * dst.slice + y * dst.pitch), width);
+        }
     return CUDA_SUCCESS;
 }
 
@@ -398,6 +400,7 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned si
         if (size == 1) memset(row, (int)value, count);
         for (size_t i = 0; size == 2 && i < count; i++) ((uint16_t *)row)[i] = (uint16_t)value;
         for (size_t i = 0; size == 4 && i < count; i++) ((uint32_t *)row)[i] = value;
+        ptxi_mem_wrote(ctx, (ptxi_dptr)(uintptr_t)row, count * size);
     }
     return CUDA_SUCCESS;
 }

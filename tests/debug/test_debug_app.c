@@ -316,7 +316,11 @@ Test(debug_app, prompt_at_a_terminal) {
     mark = nseen;
     type(fd, "delete\rcontinue\r");
     cr_assert(wait_for(fd, mark, "host: v[5] = 11, v[39] = 79"), "%s", seen);
-    cr_assert(wait_for(fd, mark, "[Program exited with code 5]"), "%s", seen);
+    const char *end = wait_for(fd, mark, "[Program exited with code 5]");
+    cr_assert(end, "%s", seen);
+    /* the debugger stays, as gdb does, for `run` or `quit` */
+    cr_assert(wait_for(fd, (size_t)(end - seen), "(ptxi) "), "no prompt after the end:\n%s", seen);
+    type(fd, "quit\r");
     cr_assert_eq(finish(fd, pid), 5, "%s", seen);
 }
 
@@ -332,5 +336,37 @@ Test(debug_app, ctrl_c_stops_a_spinning_kernel) {
     cr_assert(wait_for(fd, mark, "$1 = 0"), "%s", seen);
     cr_assert(wait_for(fd, mark, "host: after spin: cudaSuccess"), "the flag did not end the loop:\n%s", seen);
     cr_assert(wait_for(fd, mark, "[Program exited with code 3]"), "%s", seen);
+    type(fd, "quit\r");
     cr_assert_eq(finish(fd, pid), 3, "%s", seen);
+}
+
+/* gdb's life of a run: after kill or the program's end, `run` starts it
+ * again (the same process, exec'd) with the breakpoints. */
+Test(debug_app, run_again_after_kill_and_exit) {
+    run_result r = debug_app("break scale\nrun\nkill\ninfo breakpoints\nrun\nprint %tid.x\ndelete\ncontinue\ncontinue\n"
+                             "run\n",
+                             "", false);
+    EXPECT(r.out, "Breakpoint 1, " SCALE, "[Program killed]\n", "1       breakpoint      keep y   " SCALE,
+           "Starting program: ", "host: before the kernels", "Breakpoint 1, " SCALE, "$1 = 0",
+           "host: v[5] = 11, v[39] = 79\n", "[Program exited with code 5]\n", "The program is not being run.",
+           "Starting program: ", "host: v[5] = 11, v[39] = 79\n", "[Program exited with code 5]\n");
+    cr_assert_eq(r.rc, 5, "%s", r.out);
+}
+
+/* A program built with -G: its C variables (values as cuda-gdb showed them, tests/debug/vars/recorded). */
+Test(debug_app, c_variables_of_a_program_built_with_G) {
+    NEED_NVCC_AND_LIBRARY();
+    sh("mkdir -p " WORK_DIR);
+    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
+    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", "-arch=sm_90 -G", "dbg_vars_g");
+    close(lock);
+    run_result r = debug_bin(bin,
+                             "break dbg_vars.cu:44\nrun\ncuda thread (3,0,0)\nprint acc\nprint p\nprint r\ninfo args\n"
+                             "continue\nrun\ninfo locals\nquit\n",
+                             "", false);
+    EXPECT(r.out, "Breakpoint 1, kern at ", "(dbg_vars.cu:44)", "$1 = 58", "$2 = {x = 4, y = 1.5, s = {3, -3}}",
+           "$3 = 91", "in = (@generic const int *) 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
+           "[Program exited normally]\n", "Starting program: ", "Breakpoint 1, kern at ", "acc = 22\n", "r = 1\n",
+           "[Program killed]");
 }

@@ -5,6 +5,8 @@
 
 #include <criterion/criterion.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +59,32 @@ static inline size_t interrupt_at(int fd, const char *where) {
     cr_assert(wait_for(fd, mark, "Program received signal SIGINT, Interrupt."), "no stop:\n%s", seen);
     cr_assert(wait_for(fd, mark, where), "%s", seen);
     return nseen;
+}
+
+#define PTXI_BIN PTXI_BINARY_DIR "/bin/ptxi"
+
+/* Runs `ptxi debug ARGS -x SCRIPT` in dir and returns everything it printed. */
+static inline char *debug_run(const char *dir, const char *args, const char *script) {
+    char path[] = "/tmp/ptxi_dbg_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(script, f);
+    fclose(f);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && timeout 60 '%s' debug %s -x '%s' 2>&1", dir, PTXI_BIN, args, path);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    for (size_t r; (r = fread(out + n, 1, cap - n - 1, p)) > 0;) {
+        n += r;
+        if (n + 1 == cap) out = realloc(out, cap *= 2);
+    }
+    out[n] = 0;
+    pclose(p);
+    unlink(path);
+    return out;
 }
 
 #endif

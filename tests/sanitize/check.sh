@@ -1,18 +1,13 @@
 #!/bin/sh
-# check.sh PTXI — `ptxi sanitize` against what compute-sanitizer printed on an H100
-# (expected/, recorded by gpu/jobs/sanitize):
-#  1. each memcheck program of programs/programs.list, built with
-#     `nvcc -arch=sm_90 -lineinfo -cudart shared`: the same records line by line
-#     (addresses and offsets masked, host frames left out) and the same exit status;
-#  2. no false positives: the first run line of every ptx-sample under
-#     `ptxi run --sanitize memcheck`, and the clean tests/cudart programs under
-#     `ptxi sanitize`, give no kernel record (compute-sanitizer gave none either).
+# check.sh PTXI [FILTER] — `ptxi sanitize` against what compute-sanitizer printed on
+# an H100 (expected/, recorded by gpu/jobs/sanitize and sanitize_verdicts): each
+# program of programs/programs.list whose tool ptxi has (FILTER, a grep -E
+# expression, picks some), built with `nvcc -arch=sm_90 -lineinfo -cudart shared`:
+# the same records line by line (addresses and offsets masked, host frames left
+# out) and the same exit status. verdicts.sh checks every other test program.
 # Exit 77 (skipped) without nvcc.
 set -u
-ptxi=$1
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-command -v nvcc > /dev/null || { echo "no nvcc: skipped"; exit 77; }
+. "$(dirname "$0")/common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -25,10 +20,22 @@ norm() {
   grep '^=========' "$1" | grep -v 'Host Frame' | sed -e 's/0x[0-9a-f]*/0x?/g' -e "${2:-s/^//}"
 }
 
+# Records of different blocks come in the order their host threads print them: one
+# host thread runs the blocks in order, as the GPU recordings list them.
+export PTXI_THREADS=1
+# the tools this ptxi has (`ptxi sanitize --tool T` refuses the others)
+tools=
+for t in memcheck racecheck initcheck synccheck; do
+  "$ptxi" sanitize --tool $t -- true > /dev/null 2>&1 && tools="$tools $t "
+done
+
 grep -v '^#' "$here/programs/programs.list" | while read -r id tool extra; do
-  [ -n "$id" ] && [ "$tool" = memcheck ] || continue
-  nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$id" "$here/programs/$id.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
-  (cd "$tmp" && "$ptxi" sanitize --tool memcheck $extra "./$id" > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
+  [ -n "$id" ] && echo "$id" | grep -Eq "$filter" || continue
+  case "$tools" in *" $tool "*) ;; *) continue ;; esac
+  # ID is SRC or SRC.ARG: SRC.cu run with the argument ARG
+  src=${id%%.*}; arg=; [ "$src" = "$id" ] || arg=${id#*.}
+  [ -x "$tmp/$src" ] || nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$src" "$here/programs/$src.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
+  (cd "$tmp" && "$ptxi" sanitize --tool "$tool" $extra "./$src" $arg > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
   mask=$(cat "$here/programs/$id.mask" 2>/dev/null || echo 's/^//')
   norm "$here/expected/$id.out" "$mask" > "$tmp/$id.want"
   norm "$tmp/$id.out" "$mask" > "$tmp/$id.got"
@@ -39,32 +46,4 @@ grep -v '^#' "$here/programs/programs.list" | while read -r id tool extra; do
   fi
 done
 
-for dir in "$root"/ptx-samples/*/; do
-  name=$(basename "$dir")
-  [ -f "$dir/run.args" ] || continue
-  # compute-sanitizer's verdict on the GPU: no kernel record
-  grep -q '^========= Invalid ' "$here/expected/clean/sample_$name.out" 2>/dev/null && continue
-  line=$(grep -v '^#' "$dir/run.args" | grep -v '^ *$' | head -1)
-  rm -rf "$tmp/work"; cp -r "$dir" "$tmp/work"
-  out=$(cd "$tmp/work" && eval "timeout 120 \"$ptxi\" run $name.sm_90.ptx --sanitize memcheck $line" 2>&1)
-  if echo "$out" | grep -q '^========= Invalid'; then
-    echo "FAIL sample $name: a false positive"; echo "$out" | head -20; echo x >> "$tmp/failed"
-  fi
-done
-echo "ptx-samples checked"
-
-src=$root/tests/cudart/programs
-for id in vadd memcpy symbols streams launch managed device attrs; do
-  grep -q '^========= Invalid ' "$here/expected/clean/cudart_$id.out" && continue
-  line=$(grep "^$id " "$src/programs.list") || continue
-  set -- $line
-  file=$2; shift 2
-  (cd "$src" && nvcc "$@" -lineinfo -cudart shared -o "$tmp/c_$id" $(echo "$file" | tr , ' ')) || continue
-  (cd "$src" && timeout 120 "$ptxi" sanitize "$tmp/c_$id" > "$tmp/c_$id.out" 2>&1 < /dev/null)
-  if grep -q '^========= Invalid' "$tmp/c_$id.out"; then
-    echo "FAIL cudart $id: a false positive"; grep -A6 '^========= Invalid' "$tmp/c_$id.out" | head -20; echo x >> "$tmp/failed"
-  else
-    echo "ok   cudart $id"
-  fi
-done
 [ ! -f "$tmp/failed" ]

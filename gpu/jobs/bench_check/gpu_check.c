@@ -8,38 +8,11 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cuda_job.h"
 
 #define BENCH_ENTRY_(n) &bench_case_##n,
 static const bench_case *const cases[] = {BENCH_CASES(BENCH_ENTRY_)};
 #undef BENCH_ENTRY_
-
-#define CK(call)                                                                  \
-    do {                                                                          \
-        CUresult e_ = (call);                                                     \
-        if (e_ != CUDA_SUCCESS) {                                                 \
-            const char *s_ = "?";                                                 \
-            cuGetErrorName(e_, &s_);                                              \
-            printf("%-13s CUDA ERROR %s at %s\n", c->name, s_, #call);            \
-            return 1;                                                             \
-        }                                                                         \
-    } while (0)
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = calloc(1, (size_t)n + 1);
-    if (fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    return p;
-}
 
 static int check(const bench_case *c, const char *dir)
 {

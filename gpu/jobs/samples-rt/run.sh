@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Records what the stream-attribute, virtual-memory and driver-texture programs of
+# Records what the stream-attribute, virtual-memory, driver-texture and programmatic
+# dependent launch programs of
 # tests/cudart/programs print on the GPU with NVIDIA's libcudart/libcuda: $RES/ID.stdout,
 # ID.stderr, ID.rc (copied to tests/cudart/programs/expected/).
 set -u
@@ -9,7 +10,7 @@ cd "$(dirname "$0")"
 bin=$(mktemp -d)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L > "$RES/gpu.txt" 2>&1
-for id in stream_attrs vmm tex_drv; do
+for id in stream_attrs vmm tex_drv pdl ctx_runtime; do
   if ! nvcc -arch=sm_90 -cudart shared -o "$bin/$id" $id.cu -lcuda > "$RES/$id.build" 2>&1; then
     echo "build of $id failed"; cat "$RES/$id.build"; continue
   fi

@@ -147,6 +147,34 @@ int main() {
     CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphDestroy(g));
 
+    // a forked stream that joined back may be destroyed before the capture ends
+    {
+        cudaStream_t a, b;
+        cudaEvent_t fork, join;
+        CHECK(cudaStreamCreate(&a));
+        CHECK(cudaStreamCreate(&b));
+        CHECK(cudaEventCreate(&fork));
+        CHECK(cudaEventCreate(&join));
+        int *cell;
+        CHECK(cudaMalloc(&cell, sizeof(int)));
+        CHECK(cudaStreamBeginCapture(a, cudaStreamCaptureModeGlobal));
+        CHECK(cudaEventRecord(fork, a));
+        CHECK(cudaStreamWaitEvent(b, fork, 0));
+        add<<<1, 1, 0, b>>>(cell, 1);
+        CHECK(cudaEventRecord(join, b));
+        CHECK(cudaStreamWaitEvent(a, join, 0));
+        EXPECT(cudaStreamDestroy(b) == cudaSuccess);
+        EXPECT(cudaEventDestroy(join) == cudaSuccess);
+        cudaGraph_t cg = nullptr;
+        EXPECT(cudaStreamEndCapture(a, &cg) == cudaSuccess && cg);
+        size_t nodes = 0;
+        if (cg) cudaGraphGetNodes(cg, nullptr, &nodes), cudaGraphDestroy(cg);
+        EXPECT(nodes == 1);
+        CHECK(cudaStreamDestroy(a));
+        CHECK(cudaEventDestroy(fork));
+        CHECK(cudaFree(cell));
+    }
+
     // user objects
     int one = 1, ten = 10;
     cudaUserObject_t uo, moved;

@@ -1,0 +1,171 @@
+/* test_debug_vars.c — C variables in `ptxi debug` from the DWARF of nvcc -G
+ * (tests/debug/vars/dbg_vars.cu, its PTX committed): print of variables,
+ * members, slices, pointers, arithmetic and history; ptype and whatis; info
+ * locals and args; an inlined call's frame; finish with the value returned;
+ * watchpoints in the variable's type; conditions in C; the -lineinfo PTX of
+ * the same source (inlined frames from .loc); .b128 registers. Expected
+ * values are those cuda-gdb printed on an H100 for the same program
+ * (vars/recorded: the s*.gdb scripts and their s*.txt transcripts). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <pty.h>
+
+#include "transcript.h"
+
+#define VARS_DIR PTXI_SOURCE_DIR "/tests/debug/vars"
+#define ARGS "-k kern -b 32 -a file:in.bin -a zeros:128 -a file:pts.bin -a s32:20"
+#define G "dbg_vars.G.sm_90.ptx " ARGS
+#define LINEINFO "dbg_vars.lineinfo.sm_90.ptx " ARGS
+
+/* s1.txt: thread 0 at line 35, then thread 5 */
+Test(debug_vars, variables_members_slices_and_history) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:35\nrun\nprint t\nprint i\nprint n\nprint tile\nprint tile[3]\n"
+                        "print tile[3]@4\nprint in[0]@4\nprint *in@3\nprint *pts\nprint pts[1]\nprint pts[1].s\n"
+                        "print pts[1].s[1]\nprint pts->y\nprint (pts+2)->x\nprint &t\nprint $2 + 1\nprint $\n"
+                        "print $$2\nprint t * 2 + 1\nprint i / 2.0\nprint i < n\nprint i == 0 && n > 3\nprint !t\n"
+                        "print ~t\nprint (char)65\nprint threadIdx\nprint blockDim\nprint gridDim.x\nprint warpSize\n"
+                        "print counter\nprint coef\nprint coef[1]\nprint sizeof(pt_t)\nprint sizeof(tile)\n"
+                        "print nosuch\nprint pts->nosuch\nprint t.x\nprint tile[\noutput pts[1]\necho\n"
+                        "print/x tile[3]@4\nprint/x pts[1]\nprint/d coef[1]\nprint/c 65\nprint/t 10\nprint/o 8\n"
+                        "x/4dw tile\ndisplay t\ndisplay/x i\ninfo display\ncuda thread (5,0,0)\nprint tile[5]\nkill\n");
+    EXPECT(o, "Breakpoint 1, kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:35)", "35\t  int acc = 0;", "$1 = 0", "$2 = 0",
+           "$3 = 20", "$4 = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 0 <repeats 12 times>}",
+           "$5 = 10", "$6 = {10, 13, 16, 19}", "$7 = {1, 4, 7, 10}", "$8 = {1, 4, 7}", "$9 = {x = 1, y = 0, s = {0, 0}}",
+           "$10 = {x = 2, y = 0.5, s = {1, -1}}", "$11 = {1, -1}", "$12 = -1", "$13 = 0", "$14 = 3",
+           "Address requested for identifier \"t\" which is in register %r", "$15 = 1", "$16 = 1", "$17 = 3",
+           "$18 = 1", "$19 = 0", "$20 = true", "$21 = true", "$22 = true", "$23 = -1", "$24 = 65 'A'",
+           "$25 = {x = 0, y = 0, z = 0}", "$26 = {x = 32, y = 1, z = 1}", "$27 = 1", "$28 = 32", "$29 = 0",
+           "$30 = {0.5, 1.5, 2.5}", "$31 = 1.5", "$32 = 12", "$33 = 128", "No symbol \"nosuch\" in current context.",
+           "There is no member named nosuch.", "Attempt to extract a component of a value that is not a structure.",
+           "A syntax error in expression, near `'.", "{x = 2, y = 0.5, s = {1, -1}}", "$34 = {0xa, 0xd, 0x10, 0x13}",
+           "$35 = {x = 0x2, y = 0x3f000000, s = {0x1, 0xffff}}", "$36 = 1069547520", "$37 = 65 'A'", "$38 = 1010",
+           "$39 = 010", ":\t1\t4\t7\t10", "2: t = 0", "3: /x i = 0x0", "2:   y  t", "3:   y  /x i",
+           "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "2: t = 5", "3: /x i = 0x5",
+           "$40 = 16", "[Kernel killed]");
+    free(o);
+}
+
+Test(debug_vars, ptype_and_whatis) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:35\nrun\nptype pts\nwhatis pts\nwhatis *pts\nptype in\nwhatis tile\n"
+                        "whatis tile[0]\nwhatis pts->s\nwhatis &tile\nptype union Bits\nptype int\nwhatis pt_t\n"
+                        "ptype scalef\nkill\n");
+    EXPECT(o, "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n} *", "type = pt_t *", "type = pt_t",
+           "type = const int *", "type = int [32]", "type = int", "type = short [2]", "type = int (*)[32]",
+           "type = union Bits {\n    float f;\n    unsigned int u;\n}", "type = int", "type = struct Pt",
+           "type = float (const pt_t *, float)", "[Kernel killed]");
+    free(o);
+}
+
+/* s2.txt: the inlined addk, the called scalef */
+Test(debug_vars, locals_args_inlined_frames_and_finish) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:38\nbreak scalef\nrun\ninfo locals\nstep\nbt\ninfo locals\ninfo args\n"
+                        "print a\nup\nprint acc\ninfo frame\ndown\nfinish\ndelete 1\ncontinue\nbt\ninfo args\n"
+                        "print *p\nprint p->s\nprint f\nprint r\nfinish\nnext\nprint r\nprint b\nprint/x b\nprint p\n"
+                        "ptype p\ninfo line\nkill\n");
+    EXPECT(o, "Breakpoint 1, kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)", "v = 1\nk = 0\n", "acc = 0\n",
+           /* step: into the inlined call, a frame of its own */
+           "addk at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:20)", "20\t  int r = a + k;",
+           "#0  addk (a=0, k=1) (inlined) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:20)",
+           "#1  kern (in=0x", ", n=20) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)", "r = 0\n", "a = 0\nk = 1\n",
+           "$1 = 0", "#1  kern (in=", "38\t    acc = addk(acc, v);", "$2 = 0", "Stack level 1", "#0  addk (a=0, k=1)",
+           "Run till exit from #0  addk (a=0, k=1) (inlined)", "kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)",
+           /* scalef past its prologue: the arguments are there */
+           "Breakpoint 2, _Z6scalefPK2Ptf at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:25)", "25\t  float r = p->y * f;",
+           "#0  _Z6scalefPK2Ptf (p=0x", ", f=22) at", "#1  kern (in=0x", "(dbg_vars.cu:43)", "p = (@generic const pt_t *) 0x",
+           "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22", "$6 = ",
+           "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1", "(dbg_vars.cu:44)",
+           "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
+           "$11 = {x = 1, y = 0, s = {0, 0}}", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}",
+           "Line 44 of \"dbg_vars.cu\" starts at dbg_vars.G.sm_90.ptx:", "[Kernel killed]");
+    free(o);
+}
+
+/* s3.txt: a condition in C stops thread 3; its values at line 44 */
+Test(debug_vars, c_conditions_and_values_of_another_thread) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:40 if t == 3 && threadIdx.x < 10\nrun\nprint t\ndelete\n"
+                        "break dbg_vars.cu:44\ncontinue\ncuda thread (3,0,0)\nprint acc\nprint p\nprint r\n"
+                        "print out[0]@2\nprint (int)(p.y * 10) % 7\nkill\n");
+    EXPECT(o, "[Switching focus to block (0,0,0), thread (3,0,0), warp 0, lane 3]", "Breakpoint 1, kern at",
+           "(dbg_vars.cu:40)", "$1 = 3", "Breakpoint 2, kern at", "(dbg_vars.cu:44)",
+           "[Current focus set to block (0,0,0), thread (3,0,0), warp 0, lane 3]", "$2 = 58",
+           "$3 = {x = 4, y = 1.5, s = {3, -3}}", "$4 = 91", "$5 = {0, 0}", "$6 = 1", "[Kernel killed]");
+    free(o);
+}
+
+Test(debug_vars, watch_a_variable_in_its_type) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch t\nwatch acc\nwatch counter\ninfo breakpoints\n"
+                        "delete 1\ncontinue\ncontinue\nkill\n");
+    EXPECT(o, "Hardware watchpoint 2: tile[5]", "Cannot watch `t': it lives in register %r",
+           "Cannot watch `acc': it has no location here.", "Hardware watchpoint 3: counter",
+           "2       hw watchpoint   keep y   tile[5]", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at kern at dbg_vars.G.sm_90.ptx:",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n",
+           "Written by block (0,0,0) thread (0,0,0) (warp 0 lane 0)", "[Kernel killed]");
+    free(o);
+}
+
+/* -lineinfo: no variables, but the inlined call has its frame (from .loc's inlined_at) */
+Test(debug_vars, lineinfo_inlined_frames) {
+    char *o = debug_run(VARS_DIR, LINEINFO,
+                        "break dbg_vars.cu:20\nrun\nbt\ninfo locals\nprint t\nprint threadIdx.x + 1\nup\nfinish\nkill\n");
+    EXPECT(o, "Breakpoint 1, addk at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)",
+           "#0  addk (inlined) at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)",
+           "#1  kern at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:38)", "No symbol table info available.",
+           "No symbol \"t\" in current context.", "$1 = 1", "#1  kern at", "38\t    acc = addk(acc, v);",
+           "Run till exit from #0  addk (inlined)", "[Kernel killed]");
+    free(o);
+}
+
+/* .b128: two 64-bit halves a lane, 8 bytes apart per lane (lane 3: lo 3, hi 0x103) */
+Test(debug_vars, b128_registers) {
+    char *o = debug_run(VARS_DIR, "b128.ptx -b 8 -a zeros:128",
+                        "break 15\nrun\nprint %q1\ncuda lane 3\nprint %q1\ninfo registers %q1\nkill\n");
+    EXPECT(o, "$1 = 0x00000000000001000000000000000000", "$2 = 0x00000000000001030000000000000003",
+           "%q1        0x00000000000001030000000000000003 {lo = 3, hi = 259}", "[Kernel killed]");
+    free(o);
+}
+
+/* At a terminal: a struct printed, the history, ptype; then run again. */
+Test(debug_vars, at_a_terminal) {
+    int fd;
+    struct winsize ws = {24, 120, 0, 0};
+    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        if (chdir(VARS_DIR)) _exit(127);
+        setenv("TERM", "xterm", 1);
+        execl(PTXI_BIN, "ptxi", "debug", "dbg_vars.G.sm_90.ptx", "-k", "kern", "-b", "32", "-a", "file:in.bin", "-a",
+              "zeros:128", "-a", "file:pts.bin", "-a", "s32:20", (char *)NULL);
+        _exit(127);
+    }
+    nseen = 0;
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    size_t mark = nseen;
+    type(fd, "break dbg_vars.cu:44\rrun\r");
+    cr_assert(wait_for(fd, mark, "Breakpoint 1, kern at"), "%s", seen);
+    mark = nseen;
+    type(fd, "cuda thread (19,0,0)\rprint p\rprint $1.y * 2\rptype b\r");
+    cr_assert(wait_for(fd, mark, "$1 = {x = 4, y = 1.5, s = {3, -3}}"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "$2 = 3"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "type = union Bits {"), "%s", seen);
+    mark = nseen;
+    type(fd, "kill\rrun\r");
+    cr_assert(wait_for(fd, mark, "[Kernel killed]"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "Breakpoint 1, kern at"), "run again:\n%s", seen);
+    mark = nseen;
+    type(fd, "print r\rquit\ry\r");
+    cr_assert(wait_for(fd, mark, "$3 = 1"), "%s", seen);
+    int status = 0;
+    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
+    close(fd);
+}
