@@ -47,7 +47,8 @@ build() {
   local newer=0
   for s in "${srcs[@]}"; do [ "$dir/$s" -nt "$out" ] && newer=1; done
   [ -x "$out" ] && [ $newer = 0 ] && return 0
-  (cd "$dir" && nvcc "${flags[@]}" -lineinfo -cudart shared -o "$out" "${srcs[@]}") > "$tmp/build.log" 2>&1 ||
+  # -L: -lcuda finds ptxi's libcuda.so where no CUDA toolkit is installed
+  (cd "$dir" && nvcc "${flags[@]}" -lineinfo -cudart shared -o "$out" "${srcs[@]}" -L"$(dirname "$ptxi")/../lib") > "$tmp/build.log" 2>&1 ||
     { cat "$tmp/build.log"; return 1; }
 }
 

@@ -5,8 +5,12 @@
 // (cuProfilerStart/Stop before cuInit, without a context, with one).
 #include <cuda.h>
 #include "check.h"
-#include <cudaProfiler.h>
-#include <cuda_profiler_api.h>
+// The profiler calls, declared here: their headers are not in every CUDA
+// installation (NVIDIA's PyPI wheels leave them out).
+extern "C" CUresult CUDAAPI cuProfilerStart(void);
+extern "C" CUresult CUDAAPI cuProfilerStop(void);
+extern "C" cudaError_t CUDARTAPI cudaProfilerStart(void);
+extern "C" cudaError_t CUDARTAPI cudaProfilerStop(void);
 #include <cstring>
 
 static void show_window(const char *what, const cudaStreamAttrValue &v, const void *base) {
