@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Records the graph programs of tests/cudart/programs (copies of the sources in this
-# folder), each built with `nvcc -cudart shared` and run twice on the GPU with NVIDIA's
+# Records the graph programs of tests/cudart/programs (run from that folder),
+# each built with `nvcc -cudart shared` and run twice on the GPU with NVIDIA's
 # libcudart: $RES/ID.stdout, ID.stderr, ID.rc (run 2: ID.2.*).
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../../../tests/cudart/programs"
 bin=$(mktemp -d)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L > "$RES/gpu.txt" 2>&1; nvcc --version >> "$RES/gpu.txt" 2>&1

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Records the graph programs of tests/cudart/programs changed or added after gpu/jobs/graphs ran
 # (copies of the sources in this
-# folder), each built with `nvcc -cudart shared` and run twice on the GPU with NVIDIA's
+# each built with `nvcc -cudart shared` and run twice on the GPU with NVIDIA's
 # libcudart: $RES/ID.stdout, ID.stderr, ID.rc (run 2: ID.2.*).
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../../../tests/cudart/programs"
 bin=$(mktemp -d)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L > "$RES/gpu.txt" 2>&1; nvcc --version >> "$RES/gpu.txt" 2>&1
