@@ -11,6 +11,8 @@
 #  * $RES/sass/ID.sass: cuobjdump -sass; $RES/help_TOOL.txt.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# the programs that are also tests come from tests/sanitize/programs
+for n in race race_blocks race_clean race_war race_warp sync_bar_count sync_clean sync_div_block sync_div_warp sync_shfl_exited sync_warp_mask; do cp "$here/../../../tests/sanitize/programs/$n.cu" "$here/"; done
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CS=compute-sanitizer
 command -v $CS >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer

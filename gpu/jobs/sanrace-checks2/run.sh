@@ -11,6 +11,8 @@
 #  * $RES/sass/ID.sass: cuobjdump -sass.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# the programs that are also tests come from tests/sanitize/programs
+for n in race race_blocks race_war race_warp sync_bar_count sync_two_bars sync_warp_branch sync_warp_mask; do cp "$here/../../../tests/sanitize/programs/$n.cu" "$here/"; done
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CS=compute-sanitizer
 command -v $CS >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
