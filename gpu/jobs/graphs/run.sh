@@ -22,6 +22,7 @@ graph_mem
 graph_update
 graph_nodes
 graph_cond
+graph_capture
 driver_graph -lcuda
 dynpar_spin -rdc=true -lcudadevrt
 LIST
