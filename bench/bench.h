@@ -15,16 +15,16 @@ enum { BENCH_MAX_BUFS = 4, BENCH_MAX_ARGS = 24 };
 
 typedef struct bench_buf {
     size_t bytes;
-    int dir;            /* BB_IN / BB_OUT / BB_INOUT; outputs start zeroed */
-    void *init;         /* initial contents (inputs); NULL means zeros */
-    void *ref;          /* the native reference works here */
-    void *got;          /* what ptxi produced, copied back */
+    int dir;    /* BB_IN / BB_OUT / BB_INOUT; outputs start zeroed */
+    void *init; /* initial contents (inputs); NULL means zeros */
+    void *ref;  /* the native reference works here */
+    void *got;  /* what ptxi produced, copied back */
     ptxi_dptr dev;
 } bench_buf;
 
 typedef struct bench_arg {
-    int buf;            /* >= 0: pass that buffer's device address; -1: a scalar */
-    uint64_t bits;      /* the scalar, little-endian, as wide as the PTX parameter */
+    int buf;       /* >= 0: pass that buffer's device address; -1: a scalar */
+    uint64_t bits; /* the scalar, little-endian, as wide as the PTX parameter */
 } bench_arg;
 
 typedef struct bench_run {
@@ -33,8 +33,8 @@ typedef struct bench_run {
     bench_arg arg[BENCH_MAX_ARGS];
     int narg;
     ptxi_dim3 grid, block;
-    size_t dyn_shared;  /* bytes of dynamic shared memory per CTA */
-    int64_t p[4];       /* sizes the native reference needs (element counts, ...) */
+    size_t dyn_shared; /* bytes of dynamic shared memory per CTA */
+    int64_t p[4];      /* sizes the native reference needs (element counts, ...) */
     float fp[4];
     /* tol > 0: the outputs are floats that need only lie within
      * tol * (|ref| + tol_floor) of the reference (kernels with approximate
@@ -53,7 +53,7 @@ typedef struct bench_digest {
 
 typedef struct bench_case {
     const char *name;
-    const char *ptx;    /* file under the kernels folder */
+    const char *ptx; /* file under the kernels folder */
     const char *entry;
     const char *about;
     /* Fills `r` (allocating buffer contents with bench_alloc) at size factor `scale`. */
@@ -63,13 +63,13 @@ typedef struct bench_case {
 } bench_case;
 
 /* Helpers shared by the cases and the drivers (bench_util.c). */
-void *bench_alloc(size_t bytes);                          /* zeroed; aborts when out of memory */
-int bench_add_buf(bench_run *r, size_t bytes, int dir);   /* returns the index; init zeroed */
+void *bench_alloc(size_t bytes);                        /* zeroed; aborts when out of memory */
+int bench_add_buf(bench_run *r, size_t bytes, int dir); /* returns the index; init zeroed */
 void bench_arg_buf(bench_run *r, int buf);
 void bench_arg_u32(bench_run *r, uint32_t v);
 void bench_arg_f32(bench_run *r, float v);
 void bench_arg_u64(bench_run *r, uint64_t v);
-uint64_t bench_rand(uint64_t *state);                     /* splitmix64 */
+uint64_t bench_rand(uint64_t *state); /* splitmix64 */
 void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed);
 /* Uniform in [lo, hi), with 24 random mantissa bits. */
 void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
@@ -89,10 +89,10 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
     return d;
 }
 
-#define BENCH_CASES(X) \
-    X(vecadd) X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) \
-    X(triton_gen) X(triton_rowsum) X(warpsum) X(gather) X(stencil) X(numba_axpy) X(triton_softmax) \
-    X(triton_layernorm)
+#define BENCH_CASES(X)                                                                                                \
+    X(vecadd)                                                                                                         \
+    X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) X(triton_gen) X(triton_rowsum) \
+        X(warpsum) X(gather) X(stencil) X(numba_axpy) X(triton_softmax) X(triton_layernorm)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

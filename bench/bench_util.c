@@ -38,10 +38,7 @@ static bench_arg *next_arg(bench_run *r)
     return a;
 }
 
-void bench_arg_buf(bench_run *r, int buf)
-{
-    next_arg(r)->buf = buf;
-}
+void bench_arg_buf(bench_run *r, int buf) { next_arg(r)->buf = buf; }
 
 void bench_arg_u64(bench_run *r, uint64_t v)
 {
@@ -50,10 +47,7 @@ void bench_arg_u64(bench_run *r, uint64_t v)
     a->bits = v;
 }
 
-void bench_arg_u32(bench_run *r, uint32_t v)
-{
-    bench_arg_u64(r, v);
-}
+void bench_arg_u32(bench_run *r, uint32_t v) { bench_arg_u64(r, v); }
 
 void bench_arg_f32(bench_run *r, float v)
 {
@@ -75,15 +69,13 @@ void bench_fill_u32(uint32_t *p, size_t n, uint64_t seed)
     for (size_t i = 0; i < n; i += 2) {
         uint64_t v = bench_rand(&seed);
         p[i] = (uint32_t)v;
-        if (i + 1 < n)
-            p[i + 1] = (uint32_t)(v >> 32);
+        if (i + 1 < n) p[i + 1] = (uint32_t)(v >> 32);
     }
 }
 
 void bench_fill_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
 {
-    for (size_t i = 0; i < n; i++)
-        p[i] = lo + (hi - lo) * (float)(bench_rand(&seed) >> 40) * 0x1p-24f;
+    for (size_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * (float)(bench_rand(&seed) >> 40) * 0x1p-24f;
 }
 
 int64_t bench_scaled(int64_t base, double scale, int64_t multiple)
@@ -97,11 +89,9 @@ void bench_reset_refs(bench_run *r)
 {
     for (int i = 0; i < r->nbuf; i++) {
         bench_buf *b = &r->buf[i];
-        if (b->dir == BB_IN)
-            b->ref = b->init;
+        if (b->dir == BB_IN) b->ref = b->init;
         else {
-            if (!b->ref)
-                b->ref = bench_alloc(b->bytes);
+            if (!b->ref) b->ref = bench_alloc(b->bytes);
             memcpy(b->ref, b->init, b->bytes);
         }
     }
@@ -122,8 +112,7 @@ int bench_compare(const bench_run *r, char *msg, size_t len)
 {
     for (int i = 0; i < r->nbuf; i++) {
         const bench_buf *b = &r->buf[i];
-        if (!(b->dir & BB_OUT) || !memcmp(b->ref, b->got, b->bytes))
-            continue;
+        if (!(b->dir & BB_OUT) || !memcmp(b->ref, b->got, b->bytes)) continue;
         const uint32_t *want = b->ref, *got = b->got;
         size_t n = b->bytes / 4, first = n, bad = 0;
         for (size_t j = 0; j < n; j++)
@@ -131,13 +120,12 @@ int bench_compare(const bench_run *r, char *msg, size_t len)
                 first = first < n ? first : j;
                 bad++;
             }
-        if (!bad)
-            continue;
+        if (!bad) continue;
         float fw, fg;
         memcpy(&fw, &want[first], 4);
         memcpy(&fg, &got[first], 4);
-        snprintf(msg, len, "buffer %d word %zu: got 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ%s",
-                 i, first, got[first], (double)fg, want[first], (double)fw, bad, n,
+        snprintf(msg, len, "buffer %d word %zu: got 0x%08x (%g), native 0x%08x (%g); %zu of %zu words differ%s", i,
+                 first, got[first], (double)fg, want[first], (double)fw, bad, n,
                  r->tol > 0 ? " beyond the tolerance" : "");
         return 0;
     }
@@ -154,11 +142,9 @@ uint64_t bench_digest_of(const bench_run *r)
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < r->nbuf; i++) {
         const bench_buf *b = &r->buf[i];
-        if (!(b->dir & BB_OUT))
-            continue;
+        if (!(b->dir & BB_OUT)) continue;
         const uint32_t *w = b->got;
-        for (size_t j = 0; j < b->bytes / 4; j++)
-            h = (h ^ w[j]) * 0x100000001b3ull;
+        for (size_t j = 0; j < b->bytes / 4; j++) h = (h ^ w[j]) * 0x100000001b3ull;
     }
     return h;
 }
@@ -166,7 +152,6 @@ uint64_t bench_digest_of(const bench_run *r)
 uint64_t bench_gpu_digest(const bench_digest *table, double scale)
 {
     for (; table->scale > 0; table++)
-        if (fabs(table->scale - scale) < 1e-9)
-            return table->digest;
+        if (fabs(table->scale - scale) < 1e-9) return table->digest;
     return 0;
 }

@@ -21,13 +21,15 @@ enum { STREAM_N = 1 << 23 };
 
 static volatile uint64_t sink;
 
-static void latency(long id, long iters) {
+static void latency(long id, long iters)
+{
     uint32_t h = (uint32_t)id;
     for (long i = 0; i < iters; i++) h = (h ^ (h >> 15)) * 0x2c1b3c6dU;
     sink += h;
 }
 
-static void throughput(long id, long iters) {
+static void throughput(long id, long iters)
+{
     uint32_t h[8];
     float f[8];
     for (int k = 0; k < 8; k++) h[k] = (uint32_t)(id * 8 + k), f[k] = (float)k;
@@ -41,13 +43,15 @@ static void throughput(long id, long iters) {
 
 static float *bufs[512][3];
 
-static void stream(long id, long iters) {
+static void stream(long id, long iters)
+{
     float *a = bufs[id][0], *b = bufs[id][1], *c = bufs[id][2];
     for (long r = 0; r < iters; r++)
         for (long i = 0; i < STREAM_N; i++) c[i] = a[i] + b[i] * (float)r;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int n = argc > 1 ? atoi(argv[1]) : (int)cores;
     if (n < 1 || n > 512) return fprintf(stderr, "usage: ptxi-ceiling [threads 1..512]\n"), 2;
@@ -56,7 +60,11 @@ int main(int argc, char **argv) {
             if (!(bufs[k][j] = malloc(sizeof(float) * STREAM_N))) return fprintf(stderr, "out of memory\n"), 1;
             for (long i = 0; i < STREAM_N; i++) bufs[k][j][i] = (float)i;
         }
-    static const struct { const char *name; host_work fn; long iters; } kinds[] = {
+    static const struct {
+        const char *name;
+        host_work fn;
+        long iters;
+    } kinds[] = {
         {"latency-bound chain", latency, 300000000L},
         {"throughput-bound mix", throughput, 200000000L},
         {"16-lane vector mix", host_vector_mix, 100000000L},

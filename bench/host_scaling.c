@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
-static double now(void) {
+static double now(void)
+{
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -17,7 +18,8 @@ static volatile uint64_t sink;
 typedef uint32_t u16v __attribute__((vector_size(64)));
 typedef float f16v __attribute__((vector_size(64)));
 
-void host_vector_mix(long id, long iters) {
+void host_vector_mix(long id, long iters)
+{
     u16v h[4];
     f16v f[4];
     for (int k = 0; k < 4; k++)
@@ -31,10 +33,19 @@ void host_vector_mix(long id, long iters) {
         for (int l = 0; l < 16; l++) sink += h[k][l] + (uint64_t)f[k][l];
 }
 
-typedef struct { host_work fn; long id, iters; } job;
-static void *run(void *p) { job *j = p; j->fn(j->id, j->iters); return NULL; }
+typedef struct {
+    host_work fn;
+    long id, iters;
+} job;
+static void *run(void *p)
+{
+    job *j = p;
+    j->fn(j->id, j->iters);
+    return NULL;
+}
 
-static double together(host_work fn, long iters, int n) {
+static double together(host_work fn, long iters, int n)
+{
     pthread_t th[512];
     job jobs[512];
     bool made[512];
@@ -49,7 +60,8 @@ static double together(host_work fn, long iters, int n) {
     return now() - t;
 }
 
-double host_ceiling(host_work work, long iters, int n, int reps, double *one, double *all) {
+double host_ceiling(host_work work, long iters, int n, int reps, double *one, double *all)
+{
     double t1 = 1e30, tn = 1e30;
     for (int r = 0; r < reps; r++) {
         double a = together(work, iters, 1), b = together(work, iters, n);

@@ -31,27 +31,27 @@ static const bench_case *const cases[] = {BENCH_CASES(BENCH_ENTRY_)};
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
 typedef struct options {
-    int reps;             /* timed runs after one warm-up; the best counts */
-    int rounds;           /* child processes per row; the best counts */
-    double scale;         /* problem-size factor */
-    unsigned threads[8];  /* host thread counts to run (0 = all cores) */
+    int reps;            /* timed runs after one warm-up; the best counts */
+    int rounds;          /* child processes per row; the best counts */
+    double scale;        /* problem-size factor */
+    unsigned threads[8]; /* host thread counts to run (0 = all cores) */
     int nthreads;
     unsigned timeout_s;
     int fork;
-    const char *kernels;  /* folder holding the .ptx files */
-    const char *only;     /* comma-separated case names, or NULL */
-    int ceiling;          /* measure the host's own scaling first */
-    double ceil_of[8];    /* per thread count: the host's 16-lane vector ceiling (0: not measured) */
+    const char *kernels; /* folder holding the .ptx files */
+    const char *only;    /* comma-separated case names, or NULL */
+    int ceiling;         /* measure the host's own scaling first */
+    double ceil_of[8];   /* per thread count: the host's 16-lane vector ceiling (0: not measured) */
     FILE *csv;
 } options;
 
 /* What one (case, threads) child reports back through a pipe. */
 typedef struct result {
-    int ran;              /* ptxi produced a result */
-    int match;            /* ... identical to the native one */
+    int ran;   /* ptxi produced a result */
+    int match; /* ... identical to the native one */
     uint64_t thread_insns, warp_insns;
     double ptxi_s, native_s;
-    double ptxi_cpu_s;    /* process CPU time of that best run (all threads) */
+    double ptxi_cpu_s; /* process CPU time of that best run (all threads) */
     /* The least CPU time of any run: of ptxi (process, all threads) and of the
      * native reference (its thread). On a loaded machine these compare better
      * than wall times, which include waiting for a core. */
@@ -69,10 +69,7 @@ static double clock_s(clockid_t id)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double now(void)
-{
-    return clock_s(CLOCK_MONOTONIC);
-}
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
 static void say(result *res, const char *fmt, ...)
 {
@@ -90,26 +87,22 @@ static void time_native(const bench_case *c, bench_run *r, const options *o, res
         double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t0 = now();
         c->native(r);
         double t = now() - t0, ct = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-        if (rep > 0 && t < res->native_s)
-            res->native_s = t;
-        if (rep > 0 && ct < res->native_cpu_s)
-            res->native_cpu_s = ct;
+        if (rep > 0 && t < res->native_s) res->native_s = t;
+        if (rep > 0 && ct < res->native_cpu_s) res->native_cpu_s = ct;
     }
 }
 
-#define TRY(call)                                                                          \
-    do {                                                                                   \
-        ptxi_status st_ = (call);                                                          \
-        if (st_ != PTXI_SUCCESS) {                                                         \
-            const char *d_ = ctx ? ptxi_ctx_error_detail(ctx) : NULL;                      \
-            say(res, "%s: %s%s%s", #call, ptxi_error_name(st_), d_ && *d_ ? ": " : "",     \
-                d_ ? d_ : "");                                                             \
-            goto out;                                                                      \
-        }                                                                                  \
+#define TRY(call)                                                                                    \
+    do {                                                                                             \
+        ptxi_status st_ = (call);                                                                    \
+        if (st_ != PTXI_SUCCESS) {                                                                   \
+            const char *d_ = ctx ? ptxi_ctx_error_detail(ctx) : NULL;                                \
+            say(res, "%s: %s%s%s", #call, ptxi_error_name(st_), d_ &&*d_ ? ": " : "", d_ ? d_ : ""); \
+            goto out;                                                                                \
+        }                                                                                            \
     } while (0)
 
-static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads,
-                      result *res)
+static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads, result *res)
 {
     ptxi_ctx *ctx = NULL;
     ptxi_module *m = NULL;
@@ -124,8 +117,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
     TRY(ptxi_ctx_create(&ctx, &co));
     TRY(ptxi_module_load_file(ctx, path, &m));
     TRY(ptxi_module_get_kernel(m, c->entry, &k));
-    for (int i = 0; i < r->nbuf; i++)
-        TRY(ptxi_mem_alloc(ctx, r->buf[i].bytes, &r->buf[i].dev));
+    for (int i = 0; i < r->nbuf; i++) TRY(ptxi_mem_alloc(ctx, r->buf[i].bytes, &r->buf[i].dev));
     for (int i = 0; i < r->narg; i++)
         argv[i] = r->arg[i].buf >= 0 ? (void *)&r->buf[r->arg[i].buf].dev : (void *)&r->arg[i].bits;
 
@@ -133,10 +125,8 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
     for (int rep = 0; rep <= o->reps; rep++) {
         for (int i = 0; i < r->nbuf; i++) {
             bench_buf *b = &r->buf[i];
-            if (b->dir & BB_IN)
-                TRY(ptxi_memcpy_htod(ctx, b->dev, b->init, b->bytes));
-            else
-                TRY(ptxi_memset_d8(ctx, b->dev, 0, b->bytes));
+            if (b->dir & BB_IN) TRY(ptxi_memcpy_htod(ctx, b->dev, b->init, b->bytes));
+            else TRY(ptxi_memset_d8(ctx, b->dev, 0, b->bytes));
         }
         TRY(ptxi_ctx_synchronize(ctx));
         double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = now();
@@ -147,8 +137,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
             res->ptxi_s = t;
             res->ptxi_cpu_s = ct;
         }
-        if (rep > 0 && ct < res->ptxi_cpu_min_s)
-            res->ptxi_cpu_min_s = ct;
+        if (rep > 0 && ct < res->ptxi_cpu_min_s) res->ptxi_cpu_min_s = ct;
     }
     TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
     res->thread_insns = stats.thread_insns;
@@ -162,8 +151,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
     }
     res->ran = 1;
 out:
-    if (ctx)
-        ptxi_ctx_destroy(ctx);
+    if (ctx) ptxi_ctx_destroy(ctx);
 }
 
 static void run_case(const bench_case *c, const options *o, unsigned threads, result *res)
@@ -176,8 +164,7 @@ static void run_case(const bench_case *c, const options *o, unsigned threads, re
     c->setup(&r, o->scale);
     time_native(c, &r, o, res);
     time_ptxi(c, &r, o, threads, res);
-    if (res->ran)
-        res->match = bench_compare(&r, res->msg, sizeof res->msg);
+    if (res->ran) res->match = bench_compare(&r, res->msg, sizeof res->msg);
     getrusage(RUSAGE_SELF, &ru);
     res->maxrss_kib = ru.ru_maxrss;
 }
@@ -206,19 +193,13 @@ static void run_isolated(const bench_case *c, const options *o, unsigned threads
     close(fd[0]);
     int status = 0;
     if (pid > 0)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-    if (got == (ssize_t)sizeof *res)
-        return;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (got == (ssize_t)sizeof *res) return;
     memset(res, 0, sizeof *res);
-    if (pid < 0)
-        say(res, "fork failed: %s", strerror(errno));
-    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        say(res, "timed out after %u s", o->timeout_s);
-    else if (WIFSIGNALED(status))
-        say(res, "crashed: %s", strsignal(WTERMSIG(status)));
-    else
-        say(res, "exited with status %d and no result", WEXITSTATUS(status));
+    if (pid < 0) say(res, "fork failed: %s", strerror(errno));
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) say(res, "timed out after %u s", o->timeout_s);
+    else if (WIFSIGNALED(status)) say(res, "crashed: %s", strsignal(WTERMSIG(status)));
+    else say(res, "exited with status %d and no result", WEXITSTATUS(status));
 }
 
 /* ---- the table ---- */
@@ -226,16 +207,15 @@ static void run_isolated(const bench_case *c, const options *o, unsigned threads
 static unsigned cores(void)
 {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return (unsigned)CPU_COUNT(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return (unsigned)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
 
 static void print_header(options *o)
 {
-    printf("ptxi-bench: best of %d runs after one warm-up, in the best of %d processes; scale %g; %u cores\n",
-           o->reps, o->rounds, o->scale, cores());
+    printf("ptxi-bench: best of %d runs after one warm-up, in the best of %d processes; scale %g; %u cores\n", o->reps,
+           o->rounds, o->scale, cores());
     double load;
     if (getloadavg(&load, 1) == 1 && load > 0.5 * cores())
         printf("warning: load average %.1f on %u cores: other work is running, timings are unreliable\n", load,
@@ -244,16 +224,16 @@ static void print_header(options *o)
      * clock lower when every core runs it (host_scaling.h). */
     for (int j = 0; o->ceiling && j < o->nthreads; j++) {
         unsigned n = o->threads[j] ? o->threads[j] : cores();
-        if (n == 1)
-            continue;
+        if (n == 1) continue;
         double one, all;
         o->ceil_of[j] = host_ceiling(host_vector_mix, 20000000L, (int)n, 3, &one, &all);
         printf("host ceiling: 16-lane vector work (integer hash + float multiply-add, no ptxi) runs %.2fx "
-               "faster on %u threads than on 1 (%.3f s, %.3f s)\n", o->ceil_of[j], n, one, all);
+               "faster on %u threads than on 1 (%.3f s, %.3f s)\n",
+               o->ceil_of[j], n, one, all);
     }
     printf("\n");
-    printf("%-16s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes",
-           "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
+    printf("%-16s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes", "insn/s",
+           "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
     if (o->csv)
         fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
                         "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s\n");
@@ -268,36 +248,32 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
     double speedup = threads != 1 && t1 > 0 && res->ran ? t1 / res->ptxi_s : 0.0;
     const char *check = !res->ran ? "FAIL" : res->match ? "ok" : "MISMATCH";
     char sp[16] = "-";
-    if (speedup > 0)
-        snprintf(sp, sizeof sp, "%.2fx", speedup);
+    if (speedup > 0) snprintf(sp, sizeof sp, "%.2fx", speedup);
     unsigned shown = threads ? threads : cores();
     if (res->ran)
         printf("%-16s %4u %12.4g %6.2f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
-               (double)res->thread_insns, lanes, rate, res->ptxi_s, res->maxrss_kib / 1024.0,
-               res->native_s, ratio, sp, check);
+               (double)res->thread_insns, lanes, rate, res->ptxi_s, res->maxrss_kib / 1024.0, res->native_s, ratio, sp,
+               check);
     else
-        printf("%-16s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-",
-               "-", res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
-    if (res->msg[0])
-        printf("    %s\n", res->msg);
+        printf("%-16s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-", "-",
+               res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
+    if (res->msg[0]) printf("    %s\n", res->msg);
     fflush(stdout);
     if (o->csv)
         fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g\n", c->name, shown,
-                (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
-                res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
+                (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate, res->ptxi_s,
+                res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
                 res->ptxi_cpu_min_s, res->native_cpu_s);
 }
 
 static int selected(const options *o, const char *name)
 {
-    if (!o->only)
-        return 1;
+    if (!o->only) return 1;
     size_t len = strlen(name);
     for (const char *p = o->only; *p;) {
         const char *end = strchr(p, ',');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == len && !strncmp(p, name, n))
-            return 1;
+        if (n == len && !strncmp(p, name, n)) return 1;
         p += n + (end != NULL);
     }
     return 0;
@@ -326,8 +302,7 @@ static int parse_threads(options *o, const char *s)
     o->nthreads = 0;
     for (char *end; *s && o->nthreads < 8; s = end + (*end == ',')) {
         unsigned long v = strtoul(s, &end, 10);
-        if (end == s || (*end && *end != ','))
-            return -1;
+        if (end == s || (*end && *end != ',')) return -1;
         o->threads[o->nthreads++] = (unsigned)v;
     }
     return o->nthreads ? 0 : -1;
@@ -335,15 +310,27 @@ static int parse_threads(options *o, const char *s)
 
 int main(int argc, char **argv)
 {
-    options o = {.reps = 3, .rounds = 1, .scale = 1.0, .threads = {1, 0}, .nthreads = 2, .timeout_s = 300,
-                 .fork = 1, .kernels = PTXI_BENCH_KERNELS, .ceiling = 1};
+    options o = {.reps = 3,
+                 .rounds = 1,
+                 .scale = 1.0,
+                 .threads = {1, 0},
+                 .nthreads = 2,
+                 .timeout_s = 300,
+                 .fork = 1,
+                 .kernels = PTXI_BENCH_KERNELS,
+                 .ceiling = 1};
     static const struct option longopts[] = {
-        {"only", required_argument, 0, 'k'},  {"reps", required_argument, 0, 'n'},
+        {"only", required_argument, 0, 'k'},
+        {"reps", required_argument, 0, 'n'},
         {"rounds", required_argument, 0, 'r'},
-        {"scale", required_argument, 0, 's'}, {"threads", required_argument, 0, 't'},
-        {"timeout", required_argument, 0, 'T'}, {"kernels", required_argument, 0, 'K'},
-        {"csv", required_argument, 0, 'c'},   {"no-fork", no_argument, 0, 'F'},
-        {"list", no_argument, 0, 'l'},        {"help", no_argument, 0, 'h'},
+        {"scale", required_argument, 0, 's'},
+        {"threads", required_argument, 0, 't'},
+        {"timeout", required_argument, 0, 'T'},
+        {"kernels", required_argument, 0, 'K'},
+        {"csv", required_argument, 0, 'c'},
+        {"no-fork", no_argument, 0, 'F'},
+        {"list", no_argument, 0, 'l'},
+        {"help", no_argument, 0, 'h'},
         {"no-ceiling", no_argument, 0, 'C'},
         {0, 0, 0, 0},
     };
@@ -370,8 +357,7 @@ int main(int argc, char **argv)
         case 'F': o.fork = 0; break;
         case 'C': o.ceiling = 0; break;
         case 'l':
-            for (int i = 0; i < NCASES; i++)
-                printf("%-16s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
+            for (int i = 0; i < NCASES; i++) printf("%-16s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
             return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -386,8 +372,7 @@ int main(int argc, char **argv)
     print_header(&o);
     for (int i = 0; i < NCASES; i++) {
         const bench_case *c = cases[i];
-        if (!selected(&o, c->name))
-            continue;
+        if (!selected(&o, c->name)) continue;
         double t1 = 0;
         for (int j = 0; j < o.nthreads; j++) {
             /* On a shared host one process may land on a slower CPU than the
@@ -397,23 +382,23 @@ int main(int argc, char **argv)
             for (int r = 1; r < o.rounds && res.ran && res.match; r++) {
                 result again;
                 run_isolated(c, &o, o.threads[j], &again);
-                if (!(again.ran && again.match)) { res = again; break; }
+                if (!(again.ran && again.match)) {
+                    res = again;
+                    break;
+                }
                 if (again.ptxi_s < res.ptxi_s) {
                     double nat = res.native_s < again.native_s ? res.native_s : again.native_s;
                     res = again;
                     res.native_s = nat;
-                } else if (again.native_s < res.native_s)
-                    res.native_s = again.native_s;
+                } else if (again.native_s < res.native_s) res.native_s = again.native_s;
             }
-            if (o.threads[j] == 1 && res.ran)
-                t1 = res.ptxi_s;
+            if (o.threads[j] == 1 && res.ran) t1 = res.ptxi_s;
             print_row(&o, c, o.threads[j], o.ceil_of[j], &res, t1);
             failures += !(res.ran && res.match);
         }
         ran++;
     }
-    if (o.csv)
-        fclose(o.csv);
+    if (o.csv) fclose(o.csv);
     if (!ran) {
         fprintf(stderr, "ptxi-bench: no kernel matches '%s' (see --list)\n", o.only);
         return 2;

@@ -14,7 +14,7 @@ typedef struct fe_arena_block {
 
 typedef struct fe_arena {
     fe_arena_block *head;
-    size_t total;                 /* bytes handed out, for statistics */
+    size_t total; /* bytes handed out, for statistics */
 } fe_arena;
 
 void *fe_arena_alloc_slow(fe_arena *a, size_t n);
@@ -42,8 +42,7 @@ static inline char *fe_strndup(fe_arena *a, const char *s, size_t n) {
 
 static inline void *fe_memdup(fe_arena *a, const void *s, size_t n) {
     void *p = fe_alloc(a, n);
-    if (n)
-        memcpy(p, s, n);
+    if (n) memcpy(p, s, n);
     return p;
 }
 

@@ -22,18 +22,17 @@ static char *dup_span(fe_parser *p, fe_span s) { return fe_strndup(p->a, s.s, s.
 /* ---- module-level directives ---- */
 
 /* small hand scanner for the newline-terminated .file/.loc lines */
-typedef struct { const char *s, *e; } cur;
+typedef struct {
+    const char *s, *e;
+} cur;
 static void skip_ws(cur *c) {
-    while (c->s < c->e && (*c->s == ' ' || *c->s == '\t' || *c->s == '\r'))
-        c->s++;
+    while (c->s < c->e && (*c->s == ' ' || *c->s == '\t' || *c->s == '\r')) c->s++;
 }
 static bool get_uint(cur *c, uint64_t *v) {
     skip_ws(c);
-    if (c->s >= c->e || *c->s < '0' || *c->s > '9')
-        return false;
+    if (c->s >= c->e || *c->s < '0' || *c->s > '9') return false;
     uint64_t x = 0;
-    while (c->s < c->e && *c->s >= '0' && *c->s <= '9')
-        x = x * 10 + (uint64_t)(*c->s++ - '0');
+    while (c->s < c->e && *c->s >= '0' && *c->s <= '9') x = x * 10 + (uint64_t)(*c->s++ - '0');
     *v = x;
     return true;
 }
@@ -51,25 +50,23 @@ static void strip_comment(cur *c) {
             c->e = q;
             break;
         }
-    while (c->e > c->s && (c->e[-1] == ' ' || c->e[-1] == '\t' || c->e[-1] == '\r'))
-        c->e--;
+    while (c->e > c->s && (c->e[-1] == ' ' || c->e[-1] == '\t' || c->e[-1] == '\r')) c->e--;
 }
 
 void fe_file_directive(fe_parser *p, fe_span line, ir_loc loc) {
-    cur c = { line.s + 5, line.s + line.n };
+    cur c = {line.s + 5, line.s + line.n};
     uint64_t idx, ts = 0, size = 0;
     if (!get_uint(&c, &idx) || !get_char(&c, '"')) {
         fe_error(p, loc, "malformed .file directive: expected an index and a quoted file name");
         return;
     }
     const char *name = c.s;
-    while (c.s < c.e && *c.s != '"')
-        c.s += (*c.s == '\\' && c.s + 1 < c.e) ? 2 : 1;
+    while (c.s < c.e && *c.s != '"') c.s += (*c.s == '\\' && c.s + 1 < c.e) ? 2 : 1;
     if (c.s >= c.e) {
         fe_error(p, loc, "unterminated string in .file directive");
         return;
     }
-    fe_span nm = { name, (uint32_t)(c.s - name) };
+    fe_span nm = {name, (uint32_t)(c.s - name)};
     c.s++;
     strip_comment(&c);
     if (get_char(&c, ',') && !(get_uint(&c, &ts) && get_char(&c, ',') && get_uint(&c, &size))) {
@@ -82,7 +79,7 @@ void fe_file_directive(fe_parser *p, fe_span line, ir_loc loc) {
         return;
     }
     fe_utf8_check(p, nm.s, nm.n, loc.line, loc.col);
-    *VEC_PUSH(p, p->files) = (ir_file){ (uint32_t)idx, dup_span(p, nm), ts, size };
+    *VEC_PUSH(p, p->files) = (ir_file){(uint32_t)idx, dup_span(p, nm), ts, size};
 }
 
 static ir_stmt *push_stmt(fe_parser *p, int kind, ir_loc loc) {
@@ -94,16 +91,15 @@ static ir_stmt *push_stmt(fe_parser *p, int kind, ir_loc loc) {
 }
 
 void fe_loc_directive(fe_parser *p, fe_span line, ir_loc loc) {
-    cur c = { line.s + 4, line.s + line.n };
+    cur c = {line.s + 4, line.s + line.n};
     uint64_t f, l, col;
     strip_comment(&c);
     if (!get_uint(&c, &f) || !get_uint(&c, &l) || !get_uint(&c, &col)) {
         fe_error(p, loc, "malformed .loc directive: expected file, line and column numbers");
         return;
     }
-    p->dbg = (ir_dbgloc){ (uint32_t)f, (uint32_t)l, (uint32_t)col };
-    if (!p->fn || !get_char(&c, ','))
-        return;
+    p->dbg = (ir_dbgloc){(uint32_t)f, (uint32_t)l, (uint32_t)col};
+    if (!p->fn || !get_char(&c, ',')) return;
     skip_ws(&c);
     ir_stmt *s = push_stmt(p, IR_ST_LOC, loc);
     s->u.locd.dbg = p->dbg;
@@ -146,8 +142,7 @@ void fe_func_begin(fe_parser *p, bool entry, ir_loc loc) {
     f->name = "";
     for (uint32_t i = 0; i < p->dirs.n; i++) {
         fe_dir *d = &p->dirs.v[i];
-        if (d->v >= DIRV_LINK && d->v < DIRV_LINK + 0x100)
-            f->linkage = (uint8_t)(d->v - DIRV_LINK);
+        if (d->v >= DIRV_LINK && d->v < DIRV_LINK + 0x100) f->linkage = (uint8_t)(d->v - DIRV_LINK);
         else
             fe_error(p, d->loc, "'%.*s' is not allowed before '%s'", (int)d->text.n, d->text.s,
                      entry ? ".entry" : ".func");
@@ -159,14 +154,13 @@ void fe_func_begin(fe_parser *p, bool entry, ir_loc loc) {
     new_scope(p, 0);
     p->scope = new_scope(p, 0); /* == FN_SCOPE */
     p->param_ctx = 0;
-    p->dbg = (ir_dbgloc){ 0, 0, 0 };
+    p->dbg = (ir_dbgloc){0, 0, 0};
     p->fn_sym_mark = p->syms.n;
 }
 
 void fe_add_var_sym(fe_parser *p, ir_var *v) {
     fe_sym *e = fe_sym_find(&p->syms, v->name, (uint32_t)strlen(v->name), -1);
-    if (e && e->scope == p->scope)
-        fe_error(p, v->loc, "redefinition of '%s'", v->name);
+    if (e && e->scope == p->scope) fe_error(p, v->loc, "redefinition of '%s'", v->name);
     e = fe_sym_add(&p->syms, v->name, (uint32_t)strlen(v->name), SYM_VAR, p->scope);
     e->ptr = v;
 }
@@ -177,36 +171,30 @@ void fe_func_name(fe_parser *p, fe_span name, ir_loc loc) {
     f->loc = loc;
     p->fn_prev = NULL;
     fe_sym *e = fe_sym_find(&p->syms, name.s, name.n, 0);
-    if (e && e->kind != SYM_FUNC)
-        fe_error(p, loc, "'%s' is already declared as a variable", f->name);
-    else if (e)
-        p->fn_prev = e->ptr;    /* a definition after a declaration completes it */
+    if (e && e->kind != SYM_FUNC) fe_error(p, loc, "'%s' is already declared as a variable", f->name);
+    else if (e) p->fn_prev = e->ptr; /* a definition after a declaration completes it */
     if (!e) {
         e = fe_sym_add(&p->syms, f->name, name.n, SYM_FUNC, 0);
         e->ptr = f;
     }
     p->fn_sym_mark = p->syms.n;
-    for (uint32_t i = 0; i < p->rets.n; i++)
-        fe_add_var_sym(p, p->rets.v[i]);
+    for (uint32_t i = 0; i < p->rets.n; i++) fe_add_var_sym(p, p->rets.v[i]);
     p->param_ctx = 0;
 }
 
 void fe_param(fe_parser *p, fe_span name, ir_loc loc) {
     ir_var *v = fe_var_from_dirs(p, name, loc, IR_SPACE_PARAM);
-    if (!v)
-        return;
+    if (!v) return;
     if (p->proto_fn) {
-        if (p->param_ctx)
-            *VEC_PUSH(p, p->rets) = v;
-        else
-            *VEC_PUSH(p, p->params) = v;
+        if (p->param_ctx) *VEC_PUSH(p, p->rets) = v;
+        else *VEC_PUSH(p, p->params) = v;
         return;
     }
     v->func = p->fn;
     if (p->fn->is_entry && v->space != IR_SPACE_PARAM)
         fe_error(p, loc, "kernel parameter '%s' must be in the .param state space", v->name);
     if (p->param_ctx) {
-        *VEC_PUSH(p, p->rets) = v;   /* bound once the function's name is known */
+        *VEC_PUSH(p, p->rets) = v; /* bound once the function's name is known */
     } else {
         *VEC_PUSH(p, p->params) = v;
         fe_add_var_sym(p, v);
@@ -215,8 +203,7 @@ void fe_param(fe_parser *p, fe_span name, ir_loc loc) {
 
 void fe_int_push(fe_parser *p, const fe_cval *v, ir_loc loc) {
     if (v->kind != CV_INT || v->i < 0 || v->i > UINT32_MAX) {
-        if (v->kind != CV_BAD)
-            fe_error(p, loc, "expected a non-negative integer");
+        if (v->kind != CV_BAD) fe_error(p, loc, "expected a non-negative integer");
         *VEC_PUSH(p, p->ints) = 0;
         return;
     }
@@ -226,14 +213,14 @@ void fe_int_push(fe_parser *p, const fe_cval *v, ir_loc loc) {
 void fe_perf(fe_parser *p, int which, ir_loc loc) {
     ir_func *f = p->fn;
     uint32_t n = p->ints.n, *a = p->ints.v;
-    static const uint8_t want[] = { [PERF_MAXNTID] = 3, [PERF_REQNTID] = 3, [PERF_MINNCTAPERSM] = 1,
-                                    [PERF_MAXNCTAPERSM] = 1, [PERF_MAXNREG] = 1, [PERF_EXPLICITCLUSTER] = 0,
-                                    [PERF_REQNCTAPERCLUSTER] = 3, [PERF_MAXCLUSTERRANK] = 1 };
+    static const uint8_t want[] = {
+        [PERF_MAXNTID] = 3, [PERF_REQNTID] = 3,         [PERF_MINNCTAPERSM] = 1,      [PERF_MAXNCTAPERSM] = 1,
+        [PERF_MAXNREG] = 1, [PERF_EXPLICITCLUSTER] = 0, [PERF_REQNCTAPERCLUSTER] = 3, [PERF_MAXCLUSTERRANK] = 1};
     if (n > want[which] || (want[which] && n == 0)) {
         fe_error(p, loc, "wrong number of values for this directive (at most %u)", want[which]);
         return;
     }
-    uint32_t v3[3] = { n > 0 ? a[0] : 1, n > 1 ? a[1] : 1, n > 2 ? a[2] : 1 };
+    uint32_t v3[3] = {n > 0 ? a[0] : 1, n > 1 ? a[1] : 1, n > 2 ? a[2] : 1};
     switch (which) {
     case PERF_MAXNTID: memcpy(f->maxntid, v3, sizeof v3); break;
     case PERF_REQNTID: memcpy(f->reqntid, v3, sizeof v3); break;
@@ -247,15 +234,12 @@ void fe_perf(fe_parser *p, int which, ir_loc loc) {
 }
 
 void fe_noreturn(fe_parser *p) {
-    if (p->proto_fn)
-        p->proto_fn->noreturn = true;
-    else if (p->fn)
-        p->fn->noreturn = true;
+    if (p->proto_fn) p->proto_fn->noreturn = true;
+    else if (p->fn) p->fn->noreturn = true;
 }
 
 static char *unquote(fe_parser *p, fe_span s) {
-    if (s.n >= 2 && s.s[0] == '"' && s.s[s.n - 1] == '"')
-        return fe_strndup(p->a, s.s + 1, s.n - 2);
+    if (s.n >= 2 && s.s[0] == '"' && s.s[s.n - 1] == '"') return fe_strndup(p->a, s.s + 1, s.n - 2);
     return fe_strndup(p->a, s.s + (s.n > 0), s.n > 0 ? s.n - 1 : 0);
 }
 
@@ -264,9 +248,7 @@ void fe_func_pragma(fe_parser *p, fe_span s, ir_loc loc) {
     *VEC_PUSH(p, p->pragmas) = unquote(p, s);
 }
 
-void fe_stmt_pragma(fe_parser *p, fe_span s, ir_loc loc) {
-    push_stmt(p, IR_ST_PRAGMA, loc)->u.text = unquote(p, s);
-}
+void fe_stmt_pragma(fe_parser *p, fe_span s, ir_loc loc) { push_stmt(p, IR_ST_PRAGMA, loc)->u.text = unquote(p, s); }
 
 void fe_body_begin(fe_parser *p) {
     ir_func *f = p->fn;
@@ -279,8 +261,7 @@ static void bind_labels(fe_parser *p);
 
 void fe_func_end(fe_parser *p, bool has_body) {
     ir_func *f = p->fn;
-    if (!has_body)
-        fe_body_begin(p);
+    if (!has_body) fe_body_begin(p);
     f->has_body = has_body;
     if (has_body) {
         bind_labels(p);
@@ -298,12 +279,9 @@ void fe_func_end(fe_parser *p, bool has_body) {
         } else if (has_body) {
             /* complete the earlier declaration in place: calls already point at it */
             *prev = *f;
-            for (uint32_t i = 0; i < prev->nlocals; i++)
-                prev->locals[i]->func = prev;
-            for (uint32_t i = 0; i < prev->nparams; i++)
-                prev->params[i]->func = prev;
-            for (uint32_t i = 0; i < prev->nrets; i++)
-                prev->rets[i]->func = prev;
+            for (uint32_t i = 0; i < prev->nlocals; i++) prev->locals[i]->func = prev;
+            for (uint32_t i = 0; i < prev->nparams; i++) prev->params[i]->func = prev;
+            for (uint32_t i = 0; i < prev->nrets; i++) prev->rets[i]->func = prev;
         }
     } else {
         *VEC_PUSH(p, p->funcs) = f;
@@ -321,8 +299,7 @@ void fe_scope_begin(fe_parser *p, ir_loc loc) {
 }
 
 void fe_scope_end(fe_parser *p, ir_loc loc) {
-    if (p->scope_marks.n == 0)
-        return;
+    if (p->scope_marks.n == 0) return;
     fe_sym_truncate(&p->syms, p->scope_marks.v[--p->scope_marks.n]);
     p->scope = p->scope_parent.v[p->scope];
     push_stmt(p, IR_ST_SCOPE_END, loc);
@@ -331,8 +308,7 @@ void fe_scope_end(fe_parser *p, ir_loc loc) {
 /* ---- labels and targets ---- */
 
 void fe_label(fe_parser *p, fe_span name, ir_loc loc) {
-    if (!p->fn)
-        return;
+    if (!p->fn) return;
     if (fe_sym_find(&p->labels, name.s, name.n, (int)p->scope)) {
         fe_error(p, loc, "duplicate label '%.*s'", (int)name.n, name.s);
         return;
@@ -364,8 +340,7 @@ void fe_target_name(fe_parser *p, fe_span name, ir_loc loc) {
 }
 
 void fe_targets_end(fe_parser *p) {
-    if (!p->fn || !p->flabels.n)
-        return;
+    if (!p->fn || !p->flabels.n) return;
     uint32_t n = p->tnames.n, label = p->flabels.n - 1;
     ir_stmt *s = push_stmt(p, p->targets_kind, p->flabels.v[label].loc);
     if (p->targets_kind == IR_ST_BRANCHTARGETS) {
@@ -373,15 +348,20 @@ void fe_targets_end(fe_parser *p) {
         s->u.targets.n = n;
         s->u.targets.labels = fe_alloc(p->a, n * sizeof(uint32_t));
         for (uint32_t i = 0; i < n; i++)
-            *VEC_PUSH(p, p->pend_labels) = (fe_pending){ .name = p->tnames.v[i], .loc = p->tlocs.v[i], .scope = p->scope,
-                                                         .label_slot = &s->u.targets.labels[i], .want_label = true };
+            *VEC_PUSH(p, p->pend_labels) = (fe_pending){.name = p->tnames.v[i],
+                                                        .loc = p->tlocs.v[i],
+                                                        .scope = p->scope,
+                                                        .label_slot = &s->u.targets.labels[i],
+                                                        .want_label = true};
     } else {
         s->u.calltargets.label = label;
         s->u.calltargets.n = n;
         s->u.calltargets.funcs = fe_alloc(p->a, n * sizeof(ir_func *));
         for (uint32_t i = 0; i < n; i++)
-            *VEC_PUSH(p, p->pend_globals) = (fe_pending){ .name = p->tnames.v[i], .loc = p->tlocs.v[i],
-                                                          .func_slot = &s->u.calltargets.funcs[i], .want_func = true };
+            *VEC_PUSH(p, p->pend_globals) = (fe_pending){.name = p->tnames.v[i],
+                                                         .loc = p->tlocs.v[i],
+                                                         .func_slot = &s->u.calltargets.funcs[i],
+                                                         .want_func = true};
     }
 }
 
@@ -398,13 +378,11 @@ void fe_proto_begin(fe_parser *p, ir_loc loc) {
 
 void fe_proto_end(fe_parser *p) {
     ir_func *f = p->proto_fn;
-    if (!f)
-        return;
+    if (!f) return;
     TAKE(f->nparams, f->params, p->params);
     TAKE(f->nrets, f->rets, p->rets);
     p->proto_fn = NULL;
-    if (!p->fn || !p->flabels.n)
-        return;
+    if (!p->fn || !p->flabels.n) return;
     ir_stmt *s = push_stmt(p, IR_ST_CALLPROTOTYPE, f->loc);
     s->u.proto.label = p->flabels.n - 1;
     s->u.proto.proto = f;
@@ -431,12 +409,10 @@ static ir_operand *push_op(fe_parser *p, int kind, ir_loc loc) {
 
 /* ".b3210" -> IR_SEL_* encoding; 0 when s is not a selector */
 static uint16_t parse_sel(const char *s, uint32_t n) {
-    if (n < 3 || n > 6 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h'))
-        return 0;
+    if (n < 3 || n > 6 || s[0] != '.' || (s[1] != 'b' && s[1] != 'h')) return 0;
     uint16_t v = s[1] == 'h' ? IR_SEL_HALF : 0;
     v |= (uint16_t)((n - 2) << 12);
-    for (uint32_t i = 2; i < n; i++)
-        v |= (uint16_t)((s[i] - '0') << (3 * (n - 1 - i)));
+    for (uint32_t i = 2; i < n; i++) v |= (uint16_t)((s[i] - '0') << (3 * (n - 1 - i)));
     return v;
 }
 
@@ -483,8 +459,17 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
     ir_operand *o = push_op(p, IR_OPND_IMM_INT, v->loc);
     switch (v->kind) {
     case CV_INT: o->ival = v->i; return;
-    case CV_F32: o->kind = IR_OPND_IMM_F32; o->fval = v->f; o->fbits = v->bits; return;
-    case CV_F64: case CV_DEC: o->kind = IR_OPND_IMM_F64; o->fval = v->f; o->fbits = v->bits; return;
+    case CV_F32:
+        o->kind = IR_OPND_IMM_F32;
+        o->fval = v->f;
+        o->fbits = v->bits;
+        return;
+    case CV_F64:
+    case CV_DEC:
+        o->kind = IR_OPND_IMM_F64;
+        o->fval = v->f;
+        o->fbits = v->bits;
+        return;
     case CV_BAD: return;
     }
     if (v->generic || v->mask) {
@@ -504,7 +489,7 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
         o->kind = IR_OPND_REG;
         o->reg = e->id;
     } else if (v->sym.n == 7 && !memcmp(v->sym.s, "WARP_SZ", 7) && !v->i) {
-        o->kind = IR_OPND_IMM_INT;   /* the one predefined constant */
+        o->kind = IR_OPND_IMM_INT; /* the one predefined constant */
         o->ival = 32;
     } else {
         /* a label, or a function declared further down */
@@ -512,7 +497,8 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
         o->label = UNBOUND | p->pend_labels.n;
         /* a branch target can only be a label */
         bool branch = p->cur_op == IR_OP_BRA || (p->cur_op == IR_OP_BRX && p->ops.n > 1);
-        *VEC_PUSH(p, p->pend_labels) = (fe_pending){ .name = v->sym, .loc = v->loc, .scope = p->scope, .want_label = branch };
+        *VEC_PUSH(p, p->pend_labels) = (fe_pending){
+            .name = v->sym, .loc = v->loc, .scope = p->scope, .want_label = branch};
         p->unbound_in_insn++;
     }
 }
@@ -520,8 +506,7 @@ void fe_op_cval(fe_parser *p, const fe_cval *v) {
 void fe_op_addr_off(fe_parser *p, const fe_cval *v, bool minus) {
     ir_operand *o = &p->ops.v[p->ops.n - 1];
     if (v->kind != CV_INT) {
-        if (v->kind != CV_BAD)
-            fe_error(p, v->loc, "address offset must be an integer constant");
+        if (v->kind != CV_BAD) fe_error(p, v->loc, "address offset must be an integer constant");
         return;
     }
     o->ival = minus ? (int64_t)(0 - (uint64_t)v->i) : v->i;
@@ -541,28 +526,25 @@ void fe_op_pair(fe_parser *p, ir_loc loc) { pop_group(p, p->ops.n - 2, IR_OPND_P
 
 void fe_op_group(fe_parser *p, uint32_t mark, int kind, ir_loc loc) {
     ir_operand *o = pop_group(p, mark, kind, loc);
-    if (kind != IR_OPND_ADDR || o->nsub != 1)
-        return;
+    if (kind != IR_OPND_ADDR || o->nsub != 1) return;
     ir_operand *b = &o->sub[0];
     switch (b->kind) {
-    case IR_OPND_REG: case IR_OPND_VAR: case IR_OPND_LABEL:
+    case IR_OPND_REG:
+    case IR_OPND_VAR:
+    case IR_OPND_LABEL:
         /* the offset moves from the base to the address */
         o->ival = b->ival;
         b->ival = 0;
         break;
-    case IR_OPND_IMM_INT:
-        break;
-    default:
-        fe_error(p, b->loc, "invalid address: expected a register, a variable or an integer");
+    case IR_OPND_IMM_INT: break;
+    default: fe_error(p, b->loc, "invalid address: expected a register, a variable or an integer");
     }
 }
 
 static void note_unbound(fe_parser *p, ir_operand *o, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
-        if (o[i].kind == IR_OPND_LABEL && (o[i].label & UNBOUND))
-            p->pend_labels.v[o[i].label & ~UNBOUND].op = &o[i];
-        if (o[i].nsub)
-            note_unbound(p, o[i].sub, o[i].nsub);
+        if (o[i].kind == IR_OPND_LABEL && (o[i].label & UNBOUND)) p->pend_labels.v[o[i].label & ~UNBOUND].op = &o[i];
+        if (o[i].nsub) note_unbound(p, o[i].sub, o[i].nsub);
     }
 }
 
@@ -573,8 +555,7 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
     }
     const char *t = opc->text.s, *end = t + opc->text.n;
     const char *dot = memchr(t, '.', opc->text.n);
-    if (!dot)
-        dot = end;
+    if (!dot) dot = end;
     if (opc->op < 0) {
         fe_error(p, loc, "unknown instruction '%.*s'", (int)(dot - t), t);
         p->pend_labels.n -= p->unbound_in_insn;
@@ -588,9 +569,8 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
     in.dbg = p->dbg;
     while (dot < end) {
         const char *s = dot + 1, *e = s;
-        while (e < end && *e != '.')
-            e++;
-        ir_loc sl = { loc.line, loc.col + (uint32_t)(dot - t) };
+        while (e < end && *e != '.') e++;
+        ir_loc sl = {loc.line, loc.col + (uint32_t)(dot - t)};
         int ty = fe_lookup_type(s, (size_t)(e - s));
         if (ty > 0) {
             if (in.ntypes == IR_MAX_TYPES) {
@@ -625,8 +605,7 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
     }
     in.nopnds = p->ops.n;
     in.opnds = in.nopnds ? fe_memdup(p->a, p->ops.v, in.nopnds * sizeof *in.opnds) : NULL;
-    if (p->unbound_in_insn)
-        note_unbound(p, in.opnds, in.nopnds);
+    if (p->unbound_in_insn) note_unbound(p, in.opnds, in.nopnds);
     /* an instruction with errors is kept (the diagnostics mark the module unusable) */
     ir_stmt *s = push_stmt(p, IR_ST_INSN, in.loc);
     s->u.insn = in;
@@ -636,26 +615,22 @@ void fe_insn(fe_parser *p, const fe_span *guard, bool guard_neg, ir_loc gloc, co
 static void bind_labels(fe_parser *p) {
     for (uint32_t i = 0; i < p->pend_labels.n; i++) {
         fe_pending *q = &p->pend_labels.v[i];
-        if (!q->op && !q->label_slot)
-            continue; /* dropped with a bad instruction */
+        if (!q->op && !q->label_slot) continue; /* dropped with a bad instruction */
         fe_sym *e = NULL;
         for (uint32_t s = q->scope;; s = p->scope_parent.v[s]) {
             e = fe_sym_find(&p->labels, q->name.s, q->name.n, (int)s);
-            if (e || s == 0)
-                break;
+            if (e || s == 0) break;
         }
         if (e) {
             if (q->label_slot) {
                 *q->label_slot = e->id;
             } else {
                 q->op->label = e->id;
-                if (q->op->ival)
-                    fe_error(p, q->loc, "a label cannot have an offset");
+                if (q->op->ival) fe_error(p, q->loc, "a label cannot have an offset");
             }
         } else if (q->want_label) {
             fe_error(p, q->loc, "undefined label '%.*s'", (int)q->name.n, q->name.s);
-            if (q->op)
-                q->op->label = 0;
+            if (q->op) q->op->label = 0;
         } else {
             q->op->label = 0;
             *VEC_PUSH(p, p->pend_globals) = *q;
@@ -668,15 +643,14 @@ void fe_module_end(fe_parser *p) {
     fe_header_end(p);
     /* input that ended (or overflowed the parser) mid-declaration: finish
      * what was read so the module is consistent, if not usable */
-    if (p->cur_var)
-        fe_decl_end(p);
-    if (p->fn)
-        fe_func_end(p, true);
+    if (p->cur_var) fe_decl_end(p);
+    if (p->fn) fe_func_end(p, true);
     for (uint32_t i = 0; i < p->pend_globals.n; i++) {
         fe_pending *q = &p->pend_globals.v[i];
         fe_sym *e = fe_sym_find(&p->syms, q->name.s, q->name.n, 0);
         if (!e || (q->want_func && e->kind != SYM_FUNC)) {
-            fe_error(p, q->loc, "undeclared %s '%.*s'", q->want_func ? "function" : "identifier", (int)q->name.n, q->name.s);
+            fe_error(p, q->loc, "undeclared %s '%.*s'", q->want_func ? "function" : "identifier", (int)q->name.n,
+                     q->name.s);
             continue;
         }
         bool fn = e->kind == SYM_FUNC;
@@ -684,17 +658,13 @@ void fe_module_end(fe_parser *p) {
             *q->func_slot = e->ptr;
         } else if (q->reloc) {
             q->reloc->is_func = fn;
-            if (fn)
-                q->reloc->func = e->ptr;
-            else
-                q->reloc->var = e->ptr;
+            if (fn) q->reloc->func = e->ptr;
+            else q->reloc->var = e->ptr;
         } else if (q->op) {
             q->op->kind = fn ? IR_OPND_FUNC : IR_OPND_VAR;
             q->op->label = 0;
-            if (fn)
-                q->op->func = e->ptr;
-            else
-                q->op->var = e->ptr;
+            if (fn) q->op->func = e->ptr;
+            else q->op->var = e->ptr;
         }
     }
     ir_module *m = p->m;
@@ -707,15 +677,14 @@ void fe_module_end(fe_parser *p) {
 
 ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d) {
     fe_tables_init();
-    fe_diags local = { 0 };
-    if (!d)
-        d = &local;
+    fe_diags local = {0};
+    if (!d) d = &local;
     if (!d->src) {
         d->path = path;
         d->src = text;
         d->srclen = len;
     }
-    fe_arena arena = { 0 };
+    fe_arena arena = {0};
     ir_module *m = fe_alloc(&arena, sizeof *m);
     fe_parser *p = calloc(1, sizeof *p);
     p->a = &arena;
@@ -739,24 +708,23 @@ ir_module *fe_parse(const char *text, size_t len, const char *path, fe_diags *d)
     fe_sym_free(&p->syms);
     fe_sym_free(&p->labels);
     fe_sym_free(&p->strings);
-    void *vecs[] = { p->globals.v, p->funcs.v, p->targets.v, p->files.v, p->sections.v, p->pend_labels.v,
-                     p->pend_globals.v, p->scope_parent.v, p->scope_marks.v, p->dirs.v, p->dims.v, p->ints.v,
-                     p->ibuf.v, p->irel.v, p->irel_names.v, p->irel_locs.v, p->ilevel.v, p->params.v, p->rets.v,
-                     p->locals.v, p->pragmas.v, p->regs.v, p->flabels.v, p->body.v, p->ops.v, p->tnames.v, p->tlocs.v };
-    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
-        free(vecs[i]);
+    void *vecs[] = {p->globals.v,     p->funcs.v,        p->targets.v,      p->files.v,       p->sections.v,
+                    p->pend_labels.v, p->pend_globals.v, p->scope_parent.v, p->scope_marks.v, p->dirs.v,
+                    p->dims.v,        p->ints.v,         p->ibuf.v,         p->irel.v,        p->irel_names.v,
+                    p->irel_locs.v,   p->ilevel.v,       p->params.v,       p->rets.v,        p->locals.v,
+                    p->pragmas.v,     p->regs.v,         p->flabels.v,      p->body.v,        p->ops.v,
+                    p->tnames.v,      p->tlocs.v};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++) free(vecs[i]);
     free(p);
     fe_arena *keep = malloc(sizeof *keep);
     *keep = arena;
     m->arena = keep;
-    if (d == &local)
-        fe_diags_free(&local);
+    if (d == &local) fe_diags_free(&local);
     return m;
 }
 
 void ir_module_free(ir_module *m) {
-    if (!m)
-        return;
+    if (!m) return;
     fe_arena *a = m->arena;
     fe_arena_free(a); /* m itself lives in the arena */
     free(a);
@@ -764,14 +732,12 @@ void ir_module_free(ir_module *m) {
 
 ir_func *ir_find_func(const ir_module *m, const char *name) {
     for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (strcmp(m->funcs[i]->name, name) == 0)
-            return m->funcs[i];
+        if (strcmp(m->funcs[i]->name, name) == 0) return m->funcs[i];
     return NULL;
 }
 
 ir_var *ir_find_global(const ir_module *m, const char *name) {
     for (uint32_t i = 0; i < m->nglobals; i++)
-        if (strcmp(m->globals[i]->name, name) == 0)
-            return m->globals[i];
+        if (strcmp(m->globals[i]->name, name) == 0) return m->globals[i];
     return NULL;
 }

@@ -6,21 +6,20 @@
 
 #include "fe.h"
 
-#define MAX_REGS_PER_FUNC (1u << 20)   /* nvcc's largest functions use ~10^5 */
+#define MAX_REGS_PER_FUNC (1u << 20) /* nvcc's largest functions use ~10^5 */
 #define MAX_INIT_BYTES (64u << 20)
 
 void fe_dirs_reset(fe_parser *p) { p->dirs.n = 0; }
 
 void fe_dir_push(fe_parser *p, int v, uint32_t arg, fe_span text, ir_loc loc) {
-    *VEC_PUSH(p, p->dirs) = (fe_dir){ v, arg, loc, text };
+    *VEC_PUSH(p, p->dirs) = (fe_dir){v, arg, loc, text};
 }
 
 void fe_dim(fe_parser *p, const fe_cval *v, bool present, ir_loc loc) {
     uint64_t d = 0;
     if (present) {
         if (v->kind != CV_INT || v->i <= 0) {
-            if (v->kind != CV_BAD)
-                fe_error(p, loc, "array dimension must be a positive integer");
+            if (v->kind != CV_BAD) fe_error(p, loc, "array dimension must be a positive integer");
             d = 1;
         } else {
             d = (uint64_t)v->i;
@@ -29,10 +28,8 @@ void fe_dim(fe_parser *p, const fe_cval *v, bool present, ir_loc loc) {
         fe_error(p, loc, "only the first array dimension may be left out");
         d = 1;
     }
-    if (p->dims.n == IR_MAX_DIMS)
-        fe_error(p, loc, "too many array dimensions (at most %d)", IR_MAX_DIMS);
-    else
-        *VEC_PUSH(p, p->dims) = d;
+    if (p->dims.n == IR_MAX_DIMS) fe_error(p, loc, "too many array dimensions (at most %d)", IR_MAX_DIMS);
+    else *VEC_PUSH(p, p->dims) = d;
 }
 
 /* Builds a variable from the pending directive run and dimensions. */
@@ -46,10 +43,8 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
     for (uint32_t i = 0; i < p->dirs.n; i++) {
         fe_dir *d = &p->dirs.v[i];
         int k = d->v;
-        if (k == -1) {               /* .align N */
-            if (d->arg == 0 || (d->arg & (d->arg - 1))) {
-                fe_error(p, d->loc, "alignment must be a power of two");
-            }
+        if (k == -1) { /* .align N */
+            if (d->arg == 0 || (d->arg & (d->arg - 1))) { fe_error(p, d->loc, "alignment must be a power of two"); }
             if (after_ptr) {
                 v->ptr_align = d->arg;
             } else {
@@ -57,9 +52,7 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
                 v->align_explicit = true;
             }
         } else if (k >= DIRV_TYPE && k < DIRV_TYPE + IR_T__COUNT) {
-            if (v->type) {
-                fe_error(p, d->loc, "more than one type in declaration of '%s'", v->name);
-            }
+            if (v->type) { fe_error(p, d->loc, "more than one type in declaration of '%s'", v->name); }
             v->type = (uint8_t)(k - DIRV_TYPE);
         } else if (k >= DIRV_SPACE && k < DIRV_SPACE + IR_SPACE__COUNT) {
             if (after_ptr) {
@@ -84,11 +77,8 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
             fe_error(p, d->loc, "unknown directive '%.*s' in declaration", (int)d->text.n, d->text.s);
         }
     }
-    if (!v->space)
-        v->space = (uint8_t)default_space;
-    if (!v->space) {
-        fe_error(p, loc, "missing state space in declaration of '%s'", v->name);
-    }
+    if (!v->space) v->space = (uint8_t)default_space;
+    if (!v->space) { fe_error(p, loc, "missing state space in declaration of '%s'", v->name); }
     if (!v->type) {
         fe_error(p, loc, "missing type in declaration of '%s'", v->name);
         v->type = IR_T_B8;
@@ -98,8 +88,7 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
     bool unsized = false;
     for (uint32_t i = 0; i < v->ndims; i++) {
         v->dims[i] = p->dims.v[i];
-        if (!v->dims[i])
-            unsized = true;
+        if (!v->dims[i]) unsized = true;
         else if (n > (UINT64_MAX >> 1) / v->dims[i]) {
             fe_error(p, loc, "variable '%s' is too large", v->name);
             /* keep a consistent (scalar) variable so later steps need no checks */
@@ -107,8 +96,7 @@ ir_var *fe_var_from_dirs(fe_parser *p, fe_span name, ir_loc loc, int default_spa
             unsized = false;
             n = (uint64_t)ir_type_bytes[v->type] * v->vec;
             break;
-        } else
-            n *= v->dims[i];
+        } else n *= v->dims[i];
     }
     v->size = unsized ? 0 : n;
     if (!v->align) {
@@ -127,14 +115,13 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
             fe_error(p, loc, "register declared outside a function");
             return;
         }
-        if (v->ndims)
-            fe_error(p, loc, "register '%s' cannot be an array", v->name);
+        if (v->ndims) fe_error(p, loc, "register '%s' cannot be an array", v->name);
         uint64_t count = has_range ? range : 1;
         if (!count) {
             fe_error(p, loc, "register range '%s<0>' declares no registers", v->name);
             return;
         }
-        if (count > MAX_REGS_PER_FUNC - p->regs.n) {   /* written so a huge count cannot wrap */
+        if (count > MAX_REGS_PER_FUNC - p->regs.n) { /* written so a huge count cannot wrap */
             fe_error(p, loc, "too many registers in one function");
             return;
         }
@@ -180,8 +167,7 @@ void fe_decl_begin(fe_parser *p, fe_span name, ir_loc loc, bool has_range, uint6
         s->u.regs.count = (uint32_t)count;
         return;
     }
-    if (has_range)
-        fe_error(p, loc, "a '<N>' range is only allowed on .reg declarations");
+    if (has_range) fe_error(p, loc, "a '<N>' range is only allowed on .reg declarations");
     if (p->fn) {
         v->func = p->fn;
         *VEC_PUSH(p, p->locals) = v;
@@ -241,18 +227,15 @@ void fe_init_begin(fe_parser *p, ir_loc loc) {
 /* bytes covered by a brace group opened at nesting depth d (1 = outermost) */
 static uint64_t group_bytes(const ir_var *v, uint32_t d) {
     uint64_t n = (uint64_t)elem_bytes(v);
-    if (d >= 2 + v->ndims)
-        return n;                      /* the vector group of one element */
+    if (d >= 2 + v->ndims) return n; /* the vector group of one element */
     n *= v->vec;
-    for (uint32_t i = d - 1; i < v->ndims; i++)
-        n *= v->dims[i];
+    for (uint32_t i = d - 1; i < v->ndims; i++) n *= v->dims[i];
     return n;
 }
 
 void fe_init_open(fe_parser *p, ir_loc loc) {
     ir_var *v = p->cur_var;
-    if (!v)
-        return;
+    if (!v) return;
     uint32_t depth = p->ilevel.n + 1;
     uint32_t maxd = 1 + v->ndims + (v->vec > 1);
     if (depth > maxd) {
@@ -265,22 +248,18 @@ void fe_init_open(fe_parser *p, ir_loc loc) {
 
 void fe_init_close(fe_parser *p) {
     ir_var *v = p->cur_var;
-    if (!v || !p->ilevel.n)
-        return;
+    if (!v || !p->ilevel.n) return;
     uint64_t start = p->ilevel.v[--p->ilevel.n];
     uint32_t depth = p->ilevel.n + 1;
     if (depth >= 2) {
         uint64_t g = group_bytes(v, depth);
-        if (p->icur - start <= g)
-            p->icur = start + g;
+        if (p->icur - start <= g) p->icur = start + g;
     }
 }
 
 static bool reserve(fe_parser *p, uint64_t end) {
-    if (end > MAX_INIT_BYTES)
-        return false;
-    while (p->ibuf.cap < end)
-        fe_grow((void **)&p->ibuf.v, &p->ibuf.cap, 1);
+    if (end > MAX_INIT_BYTES) return false;
+    while (p->ibuf.cap < end) fe_grow((void **)&p->ibuf.v, &p->ibuf.cap, 1);
     if (p->ibuf.n < end) {
         memset(p->ibuf.v + p->ibuf.n, 0, end - p->ibuf.n);
         p->ibuf.n = (uint32_t)end;
@@ -292,14 +271,12 @@ static uint16_t f32_to_f16_bits(float f);
 
 void fe_init_elem(fe_parser *p, const fe_cval *c) {
     ir_var *v = p->cur_var;
-    if (!v)
-        return;
+    if (!v) return;
     uint32_t e = elem_bytes(v);
     uint64_t at = p->icur;
     p->icur += e;
     if (v->size && p->icur > v->size) {
-        if (!p->init_too_many)
-            fe_error(p, c->loc, "too many initializers for '%s'", v->name);
+        if (!p->init_too_many) fe_error(p, c->loc, "too many initializers for '%s'", v->name);
         p->init_too_many = true;
         return;
     }
@@ -312,12 +289,15 @@ void fe_init_elem(fe_parser *p, const fe_cval *c) {
     uint64_t bits = 0;
     int cls = ir_type_class_of[v->type];
     switch (c->kind) {
-    case CV_BAD:
-        return;
+    case CV_BAD: return;
     case CV_SYM: {
         ir_reloc *r = VEC_PUSH(p, p->irel);
-        *r = (ir_reloc){ .offset = at, .size = (uint8_t)e, .generic = c->generic, .shift = c->shift,
-                         .mask = c->mask ? c->mask : ~0ull, .addend = c->i };
+        *r = (ir_reloc){.offset = at,
+                        .size = (uint8_t)e,
+                        .generic = c->generic,
+                        .shift = c->shift,
+                        .mask = c->mask ? c->mask : ~0ull,
+                        .addend = c->i};
         *VEC_PUSH(p, p->irel_names) = c->sym;
         *VEC_PUSH(p, p->irel_locs) = c->loc;
         return;
@@ -332,7 +312,9 @@ void fe_init_elem(fe_parser *p, const fe_cval *c) {
             bits = (uint64_t)c->i;
         }
         break;
-    case CV_F32: case CV_F64: case CV_DEC:
+    case CV_F32:
+    case CV_F64:
+    case CV_DEC:
         if (cls != IR_TC_FLOAT && c->kind == CV_DEC) {
             fe_error(p, c->loc, "floating-point initializer for integer variable '%s'", v->name);
             return;
@@ -357,8 +339,7 @@ void fe_init_elem(fe_parser *p, const fe_cval *c) {
         }
         break;
     }
-    for (uint32_t i = 0; i < e && i < 8; i++)
-        dst[i] = (uint8_t)(bits >> (8 * i));
+    for (uint32_t i = 0; i < e && i < 8; i++) dst[i] = (uint8_t)(bits >> (8 * i));
 }
 
 /* round to nearest even; only used for initializers */
@@ -366,41 +347,33 @@ static uint16_t f32_to_f16_bits(float f) {
     uint32_t x;
     memcpy(&x, &f, 4);
     uint32_t sign = (x >> 16) & 0x8000, exp = (x >> 23) & 0xFF, man = x & 0x7FFFFF;
-    if (exp == 0xFF)
-        return (uint16_t)(sign | 0x7C00 | (man ? 0x200 : 0));
+    if (exp == 0xFF) return (uint16_t)(sign | 0x7C00 | (man ? 0x200 : 0));
     int e = (int)exp - 127 + 15;
-    if (e >= 31)
-        return (uint16_t)(sign | 0x7C00);
+    if (e >= 31) return (uint16_t)(sign | 0x7C00);
     if (e <= 0) {
-        if (e < -10)
-            return (uint16_t)sign;
+        if (e < -10) return (uint16_t)sign;
         man |= 0x800000;
         uint32_t shift = (uint32_t)(14 - e);
         uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1)))
-            h++;
+        if (rem > half || (rem == half && (h & 1))) h++;
         return (uint16_t)(sign | h);
     }
     uint32_t h = (uint32_t)e << 10 | man >> 13, rem = man & 0x1FFF;
-    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-        h++;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
     return (uint16_t)(sign | h);
 }
 
 void fe_decl_end(fe_parser *p) {
     ir_var *v = p->cur_var;
     p->cur_var = NULL;
-    if (!v || !v->has_init)
-        return;
+    if (!v || !v->has_init) return;
     uint64_t written = p->ibuf.n;
     if (!v->size) {
         /* unsized array: the initializer decides the first dimension */
         uint64_t row = group_bytes(v, 2);
-        if (!row)
-            row = 1;
+        if (!row) row = 1;
         uint64_t rows = (written + row - 1) / row;
-        if (!rows)
-            rows = 1;
+        if (!rows) rows = 1;
         if (row > MAX_INIT_BYTES || rows > MAX_INIT_BYTES / row) {
             fe_error(p, v->loc, "initialized variable '%s' is larger than %u MiB", v->name, MAX_INIT_BYTES >> 20);
             v->has_init = false;
@@ -410,20 +383,19 @@ void fe_decl_end(fe_parser *p) {
         v->size = rows * row;
     }
     v->init = fe_alloc(p->a, v->size);
-    if (written)
-        memcpy(v->init, p->ibuf.v, written < v->size ? written : v->size);
+    if (written) memcpy(v->init, p->ibuf.v, written < v->size ? written : v->size);
     v->nrelocs = p->irel.n;
     v->relocs = p->irel.n ? fe_memdup(p->a, p->irel.v, p->irel.n * sizeof *v->relocs) : NULL;
     for (uint32_t i = 0; i < v->nrelocs; i++)
-        *VEC_PUSH(p, p->pend_globals) = (fe_pending){ .name = p->irel_names.v[i], .loc = p->irel_locs.v[i],
-                                                      .reloc = &v->relocs[i] };
+        *VEC_PUSH(p, p->pend_globals) = (fe_pending){
+            .name = p->irel_names.v[i], .loc = p->irel_locs.v[i], .reloc = &v->relocs[i]};
 }
 
 /* ---- constant expressions ---- */
 
 fe_cval fe_cv_name(fe_parser *p, fe_span name, ir_loc loc) {
     (void)p;
-    return (fe_cval){ .kind = CV_SYM, .sym = name, .loc = loc };
+    return (fe_cval){.kind = CV_SYM, .sym = name, .loc = loc};
 }
 
 fe_cval fe_cv_call(fe_parser *p, fe_span fname, fe_cval arg, ir_loc loc) {
@@ -434,7 +406,7 @@ fe_cval fe_cv_call(fe_parser *p, fe_span fname, fe_cval arg, ir_loc loc) {
     }
     if (arg.kind != CV_BAD)
         fe_error(p, loc, "unknown operator '%.*s(...)' in constant expression", (int)fname.n, fname.s);
-    return (fe_cval){ .kind = CV_BAD, .loc = loc };
+    return (fe_cval){.kind = CV_BAD, .loc = loc};
 }
 
 /* 0xFF00(sym): the bytes of sym's address selected by the mask */
@@ -442,7 +414,7 @@ fe_cval fe_cv_mask(fe_parser *p, fe_cval mask, fe_cval arg, ir_loc loc) {
     if (mask.kind != CV_INT || mask.i == 0 || arg.kind != CV_SYM || arg.mask) {
         if (mask.kind != CV_BAD && arg.kind != CV_BAD)
             fe_error(p, loc, "invalid mask expression: expected MASK(symbol)");
-        return (fe_cval){ .kind = CV_BAD, .loc = loc };
+        return (fe_cval){.kind = CV_BAD, .loc = loc};
     }
     arg.mask = (uint64_t)mask.i;
     arg.shift = (uint8_t)__builtin_ctzll(arg.mask);
@@ -466,14 +438,12 @@ fe_cval fe_cv_unop(fe_parser *p, int op, fe_cval a, ir_loc loc) {
         a.f = -a.f;
         return a;
     }
-    if (a.kind != CV_BAD)
-        fe_error(p, loc, "invalid operand of unary '%c'", op);
-    return (fe_cval){ .kind = CV_BAD, .loc = loc };
+    if (a.kind != CV_BAD) fe_error(p, loc, "invalid operand of unary '%c'", op);
+    return (fe_cval){.kind = CV_BAD, .loc = loc};
 }
 
 fe_cval fe_cv_binop(fe_parser *p, int op, fe_cval a, fe_cval b, ir_loc loc) {
-    if (a.kind == CV_BAD || b.kind == CV_BAD)
-        return (fe_cval){ .kind = CV_BAD, .loc = a.loc };
+    if (a.kind == CV_BAD || b.kind == CV_BAD) return (fe_cval){.kind = CV_BAD, .loc = a.loc};
     if (a.kind == CV_INT && b.kind == CV_INT) {
         uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i, r = 0;
         switch (op) {
@@ -483,7 +453,7 @@ fe_cval fe_cv_binop(fe_parser *p, int op, fe_cval a, fe_cval b, ir_loc loc) {
         case '/':
             if (!y || (a.i == INT64_MIN && b.i == -1)) {
                 fe_error(p, loc, "division by zero in constant expression");
-                return (fe_cval){ .kind = CV_BAD, .loc = a.loc };
+                return (fe_cval){.kind = CV_BAD, .loc = a.loc};
             }
             r = (uint64_t)(a.i / b.i);
             break;
@@ -506,5 +476,5 @@ fe_cval fe_cv_binop(fe_parser *p, int op, fe_cval a, fe_cval b, ir_loc loc) {
         return b;
     }
     fe_error(p, loc, "invalid operands in constant expression");
-    return (fe_cval){ .kind = CV_BAD, .loc = a.loc };
+    return (fe_cval){.kind = CV_BAD, .loc = a.loc};
 }

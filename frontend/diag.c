@@ -21,19 +21,16 @@ void fe_grow(void **v, uint32_t *cap, size_t elem) {
 }
 
 static void vadd(fe_diags *d, ir_loc loc, bool warning, const char *fmt, va_list ap) {
-    if (!warning)
-        d->nerrors++;
-    if (d->n >= MAX_DIAGS)
-        return;
+    if (!warning) d->nerrors++;
+    if (d->n >= MAX_DIAGS) return;
     char buf[1024];
     if (d->n == MAX_DIAGS - 1) {
         snprintf(buf, sizeof buf, "too many errors; giving up on this file");
     } else {
         vsnprintf(buf, sizeof buf, fmt, ap);
     }
-    if (d->n == d->cap)
-        fe_grow((void **)&d->v, &d->cap, sizeof *d->v);
-    d->v[d->n++] = (fe_diag){ loc, warning, strdup(buf) };
+    if (d->n == d->cap) fe_grow((void **)&d->v, &d->cap, sizeof *d->v);
+    d->v[d->n++] = (fe_diag){loc, warning, strdup(buf)};
 }
 
 void fe_diag_add(fe_diags *d, ir_loc loc, bool warning, const char *fmt, ...) {
@@ -50,19 +47,27 @@ void fe_error(fe_parser *p, ir_loc loc, const char *fmt, ...) {
     va_end(ap);
 }
 
-ir_loc fe_loc(const fe_yyltype *l) { return (ir_loc){ (uint32_t)l->first_line, (uint32_t)l->first_column }; }
+ir_loc fe_loc(const fe_yyltype *l) { return (ir_loc){(uint32_t)l->first_line, (uint32_t)l->first_column}; }
 
 /* Reports the first malformed UTF-8 sequence in s; true when s is valid. */
 bool fe_utf8_check(fe_parser *p, const char *s, size_t n, uint32_t line, uint32_t col) {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
         unsigned c = u[i];
-        if (c == '\n') { line++; col = 1; i++; continue; }
-        if (c < 0x80) { i++; col++; continue; }
+        if (c == '\n') {
+            line++;
+            col = 1;
+            i++;
+            continue;
+        }
+        if (c < 0x80) {
+            i++;
+            col++;
+            continue;
+        }
         size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
         bool ok = len > 0 && i + len <= n;
-        for (size_t k = 1; ok && k < len; k++)
-            ok = (u[i + k] & 0xC0) == 0x80;
+        for (size_t k = 1; ok && k < len; k++) ok = (u[i + k] & 0xC0) == 0x80;
         if (ok && len == 3) {
             unsigned cp = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6;
             ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
@@ -71,7 +76,7 @@ bool fe_utf8_check(fe_parser *p, const char *s, size_t n, uint32_t line, uint32_
             ok = cp >= 0x10000 && cp <= 0x10FFFF;
         }
         if (!ok) {
-            fe_error(p, (ir_loc){ line, col }, "invalid UTF-8 byte 0x%02x", c);
+            fe_error(p, (ir_loc){line, col}, "invalid UTF-8 byte 0x%02x", c);
             return false;
         }
         i += len;
@@ -82,19 +87,15 @@ bool fe_utf8_check(fe_parser *p, const char *s, size_t n, uint32_t line, uint32_
 
 static int cmp_diag(const void *a, const void *b) {
     const fe_diag *x = *(fe_diag *const *)a, *y = *(fe_diag *const *)b;
-    if (x->loc.line != y->loc.line)
-        return x->loc.line < y->loc.line ? -1 : 1;
-    if (x->loc.col != y->loc.col)
-        return x->loc.col < y->loc.col ? -1 : 1;
+    if (x->loc.line != y->loc.line) return x->loc.line < y->loc.line ? -1 : 1;
+    if (x->loc.col != y->loc.col) return x->loc.col < y->loc.col ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
 void fe_diags_print(const fe_diags *d, FILE *out) {
-    if (!d->n)
-        return;
+    if (!d->n) return;
     const fe_diag **order = malloc(d->n * sizeof *order);
-    for (uint32_t i = 0; i < d->n; i++)
-        order[i] = &d->v[i];
+    for (uint32_t i = 0; i < d->n; i++) order[i] = &d->v[i];
     qsort(order, d->n, sizeof *order, cmp_diag);
     /* walk the source once, in step with the sorted diagnostics */
     size_t off = 0;
@@ -103,19 +104,19 @@ void fe_diags_print(const fe_diags *d, FILE *out) {
         const fe_diag *g = order[i];
         fprintf(out, "%s:%u:%u: %s: %s\n", d->path ? d->path : "<input>", g->loc.line, g->loc.col,
                 g->warning ? "warning" : "error", g->msg);
-        if (!d->src || g->loc.line == 0)
-            continue;
+        if (!d->src || g->loc.line == 0) continue;
         while (line < g->loc.line && off < d->srclen) {
             const char *nl = memchr(d->src + off, '\n', d->srclen - off);
-            if (!nl) { off = d->srclen; break; }
+            if (!nl) {
+                off = d->srclen;
+                break;
+            }
             off = (size_t)(nl - d->src) + 1;
             line++;
         }
-        if (line != g->loc.line)
-            continue;
+        if (line != g->loc.line) continue;
         size_t end = off;
-        while (end < d->srclen && d->src[end] != '\n' && end - off < 300)
-            end++;
+        while (end < d->srclen && d->src[end] != '\n' && end - off < 300) end++;
         char lbuf[320], cbuf[320];
         size_t k = 0;
         for (size_t j = off; j < end; j++, k++) {
@@ -125,8 +126,7 @@ void fe_diags_print(const fe_diags *d, FILE *out) {
         }
         lbuf[k] = 0;
         size_t col = g->loc.col ? g->loc.col - 1 : 0;
-        if (col > k)
-            col = k;
+        if (col > k) col = k;
         cbuf[col] = '^';
         cbuf[col + 1] = 0;
         fprintf(out, "%s\n%s\n", lbuf, cbuf);
@@ -138,14 +138,12 @@ void fe_diags_print(const fe_diags *d, FILE *out) {
  * `ptxas FILE, line N; error   : MSG`, then one fatal line when there were errors. */
 void fe_diags_print_ptxas(const fe_diags *d, FILE *out) {
     const fe_diag **order = malloc(d->n * sizeof *order + 1);
-    for (uint32_t i = 0; i < d->n; i++)
-        order[i] = &d->v[i];
+    for (uint32_t i = 0; i < d->n; i++) order[i] = &d->v[i];
     qsort(order, d->n, sizeof *order, cmp_diag);
     for (uint32_t i = 0; i < d->n; i++)
         fprintf(out, "ptxas %s, line %u; %s : %s\n", d->path ? d->path : "<input>", order[i]->loc.line,
                 order[i]->warning ? "warning" : "error  ", order[i]->msg);
-    if (d->nerrors)
-        fprintf(out, "ptxas fatal   : Ptx assembly aborted due to errors\n");
+    if (d->nerrors) fprintf(out, "ptxas fatal   : Ptx assembly aborted due to errors\n");
     free(order);
 }
 
@@ -161,8 +159,7 @@ char *fe_diags_string(const fe_diags *d, bool ptxas_style) {
 }
 
 void fe_diags_free(fe_diags *d) {
-    for (uint32_t i = 0; i < d->n; i++)
-        free(d->v[i].msg);
+    for (uint32_t i = 0; i < d->n; i++) free(d->v[i].msg);
     free(d->v);
     d->v = NULL;
     d->n = d->cap = d->nerrors = 0;

@@ -23,36 +23,45 @@ typedef struct fe_cval {
     uint8_t kind;
     bool generic;
     uint8_t shift;
-    uint64_t mask;             /* CV_SYM: mask() form; 0 = plain address */
-    int64_t i;                 /* CV_INT value, CV_SYM addend */
-    double f;                  /* CV_F32/F64/DEC value */
-    uint64_t bits;             /* CV_F32/F64 bit pattern */
+    uint64_t mask; /* CV_SYM: mask() form; 0 = plain address */
+    int64_t i;     /* CV_INT value, CV_SYM addend */
+    double f;      /* CV_F32/F64/DEC value */
+    uint64_t bits; /* CV_F32/F64 bit pattern */
     fe_span sym;
     ir_loc loc;
 } fe_cval;
 
 typedef struct fe_opc {
-    int op;                    /* ir_opcode, -1 when unknown */
-    fe_span text;              /* whole mnemonic, e.g. "ld.global.u32" */
+    int op;       /* ir_opcode, -1 when unknown */
+    fe_span text; /* whole mnemonic, e.g. "ld.global.u32" */
 } fe_opc;
 
 /* directive token values (the DIR token); types/spaces/linkage in ranges */
 enum {
     DIRV_UNKNOWN = 0,
-    DIRV_TYPE = 0x100,         /* + ir_type */
-    DIRV_SPACE = 0x200,        /* + ir_space */
-    DIRV_LINK = 0x300,         /* + ir_linkage */
-    DIRV_VEC = 0x400,          /* + 2/4/8 */
+    DIRV_TYPE = 0x100,  /* + ir_type */
+    DIRV_SPACE = 0x200, /* + ir_space */
+    DIRV_LINK = 0x300,  /* + ir_linkage */
+    DIRV_VEC = 0x400,   /* + 2/4/8 */
     DIRV_PTR = 0x500,
-    DIRV_ATTR_MANAGED, DIRV_ATTR_UNIFIED,
+    DIRV_ATTR_MANAGED,
+    DIRV_ATTR_UNIFIED,
 };
 /* performance directive values (the PERF token) */
-enum { PERF_MAXNTID, PERF_REQNTID, PERF_MINNCTAPERSM, PERF_MAXNCTAPERSM, PERF_MAXNREG,
-       PERF_EXPLICITCLUSTER, PERF_REQNCTAPERCLUSTER, PERF_MAXCLUSTERRANK };
+enum {
+    PERF_MAXNTID,
+    PERF_REQNTID,
+    PERF_MINNCTAPERSM,
+    PERF_MAXNCTAPERSM,
+    PERF_MAXNREG,
+    PERF_EXPLICITCLUSTER,
+    PERF_REQNCTAPERCLUSTER,
+    PERF_MAXCLUSTERRANK
+};
 
 typedef struct fe_dir {
-    int v;                     /* DIRV_* */
-    uint32_t arg;              /* .align N */
+    int v;        /* DIRV_* */
+    uint32_t arg; /* .align N */
     ir_loc loc;
     fe_span text;
 } fe_dir;
@@ -62,8 +71,8 @@ typedef struct fe_sym {
     const char *name;
     uint32_t len, hash;
     int32_t next;
-    uint8_t kind;              /* SYM_* */
-    uint32_t scope;            /* label table: scope id */
+    uint8_t kind;   /* SYM_* */
+    uint32_t scope; /* label table: scope id */
     uint32_t id;
     void *ptr;
 } fe_sym;
@@ -81,10 +90,10 @@ typedef struct fe_pending {
     fe_span name;
     ir_loc loc;
     uint32_t scope;
-    ir_operand *op;            /* an operand, or NULL for a reloc / target */
+    ir_operand *op; /* an operand, or NULL for a reloc / target */
     ir_reloc *reloc;
-    uint32_t *label_slot;      /* .branchtargets entry */
-    struct ir_func **func_slot;/* .calltargets entry */
+    uint32_t *label_slot;       /* .branchtargets entry */
+    struct ir_func **func_slot; /* .calltargets entry */
     bool want_label, want_func;
 } fe_pending;
 
@@ -98,8 +107,13 @@ typedef struct fe_pending {
 #define TY_INT2 (TY(U16X2) | TY(S16X2))
 #define TY_MEM (TY(B8) | TY_BITS | TY(B128) | TY(U8) | TY(S8) | TY_INT | TY_FLT)
 
-#define VEC(T) struct { T *v; uint32_t n, cap; }
-#define VEC_PUSH(p, vec) (((vec).n == (vec).cap ? fe_grow((void **)&(vec).v, &(vec).cap, sizeof *(vec).v) : (void)0), &(vec).v[(vec).n++])
+#define VEC(T)           \
+    struct {             \
+        T *v;            \
+        uint32_t n, cap; \
+    }
+#define VEC_PUSH(p, vec) \
+    (((vec).n == (vec).cap ? fe_grow((void **)&(vec).v, &(vec).cap, sizeof *(vec).v) : (void)0), &(vec).v[(vec).n++])
 void fe_grow(void **v, uint32_t *cap, size_t elem);
 
 typedef struct fe_parser {
@@ -108,15 +122,15 @@ typedef struct fe_parser {
     size_t len, in_pos;
     void *scanner;
     /* scanner position */
-    size_t pos;                /* byte offset of the next character */
+    size_t pos; /* byte offset of the next character */
     uint32_t line, col;
     fe_yyltype prev_end, cur_end; /* end of the previous / current token */
-    fe_span tok;               /* text of the last token returned */
-    bool at_stmt;              /* next identifier starts an instruction */
-    bool brace_is_block;       /* the last '{' opened a block, not an initializer */
+    fe_span tok;                  /* text of the last token returned */
+    bool at_stmt;                 /* next identifier starts an instruction */
+    bool brace_is_block;          /* the last '{' opened a block, not an initializer */
     int prev_tok;
-    uint8_t hdr;               /* how much of .version/.target/.address_size was read (header.c) */
-    uint32_t target_names;     /* names read in this .target plus one; 0 = ignore them */
+    uint8_t hdr;           /* how much of .version/.target/.address_size was read (header.c) */
+    uint32_t target_names; /* names read in this .target plus one; 0 = ignore them */
     uint8_t guard_state;
     uint32_t comment_line, comment_col;
     uint32_t sect_depth;
@@ -133,50 +147,50 @@ typedef struct fe_parser {
     VEC(char *) targets;
     VEC(ir_file) files;
     VEC(char *) sections;
-    fe_symtab syms;            /* registers, variables, functions */
-    fe_symtab labels;          /* labels of the current function, keyed by scope */
-    fe_symtab strings;         /* interned register names and .loc texts, shared module-wide */
+    fe_symtab syms;    /* registers, variables, functions */
+    fe_symtab labels;  /* labels of the current function, keyed by scope */
+    fe_symtab strings; /* interned register names and .loc texts, shared module-wide */
     VEC(fe_pending) pend_labels;
     VEC(fe_pending) pend_globals;
-    VEC(uint32_t) scope_parent;/* scope id -> parent scope id */
-    uint32_t scope;            /* current scope id (0 = module) */
-    VEC(uint32_t) scope_marks; /* syms.n at each open scope */
+    VEC(uint32_t) scope_parent; /* scope id -> parent scope id */
+    uint32_t scope;             /* current scope id (0 = module) */
+    VEC(uint32_t) scope_marks;  /* syms.n at each open scope */
 
     /* declaration being parsed */
     VEC(fe_dir) dirs;
     VEC(uint64_t) dims;
     VEC(uint32_t) ints;
     ir_var *cur_var;
-    VEC(uint8_t) ibuf;         /* initializer bytes */
+    VEC(uint8_t) ibuf; /* initializer bytes */
     VEC(ir_reloc) irel;
     VEC(fe_span) irel_names;
     VEC(ir_loc) irel_locs;
-    VEC(uint64_t) ilevel;      /* start offsets of open initializer braces */
+    VEC(uint64_t) ilevel; /* start offsets of open initializer braces */
     uint64_t icur;
     bool init_too_many;
 
     /* function being parsed */
     ir_func *fn;
-    ir_func *fn_prev;          /* earlier declaration of the same function */
+    ir_func *fn_prev; /* earlier declaration of the same function */
     VEC(fe_span) tnames;
     VEC(ir_loc) tlocs;
     int targets_kind;
-    int param_ctx;             /* 0 params, 1 return params */
+    int param_ctx; /* 0 params, 1 return params */
     VEC(ir_var *) params, rets, locals;
     VEC(char *) pragmas;
     VEC(ir_reg) regs;
-    uint64_t module_regs;      /* registers declared in all functions so far */
-    uint64_t module_init;      /* bytes of initialized variables so far */
+    uint64_t module_regs; /* registers declared in all functions so far */
+    uint64_t module_init; /* bytes of initialized variables so far */
     VEC(ir_label) flabels;
     VEC(ir_stmt) body;
     uint32_t fn_sym_mark;
     ir_dbgloc dbg;
-    ir_func *proto_fn;         /* .callprototype being built */
+    ir_func *proto_fn; /* .callprototype being built */
     uint32_t proto_label;
 
     /* operands of the instruction being parsed */
     VEC(ir_operand) ops;
-    int cur_op;                /* opcode whose operands are being parsed */
+    int cur_op; /* opcode whose operands are being parsed */
     uint32_t unbound_in_insn;
 } fe_parser;
 

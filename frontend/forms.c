@@ -13,30 +13,28 @@ static const struct form {
     uint16_t op, mod;
     uint64_t types;
 } forms[] = {
-    { IR_OP_MUL, IR_MOD_LO, TY_INT },
-    { IR_OP_MUL, IR_MOD_HI, TY_INT },
-    { IR_OP_MUL, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32) },
-    { IR_OP_MAD, IR_MOD_LO, TY_INT },
-    { IR_OP_MAD, IR_MOD_HI, TY_INT },
-    { IR_OP_MAD, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32) },
-    { IR_OP_DIV, IR_MOD_FULL, TY(F32) },
+    {IR_OP_MUL, IR_MOD_LO, TY_INT},
+    {IR_OP_MUL, IR_MOD_HI, TY_INT},
+    {IR_OP_MUL, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32)},
+    {IR_OP_MAD, IR_MOD_LO, TY_INT},
+    {IR_OP_MAD, IR_MOD_HI, TY_INT},
+    {IR_OP_MAD, IR_MOD_WIDE, TY(U16) | TY(U32) | TY(S16) | TY(S32)},
+    {IR_OP_DIV, IR_MOD_FULL, TY(F32)},
 };
 
-static const uint16_t frnd[] = { IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RS };
-static const uint16_t irnd[] = { IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI };
+static const uint16_t frnd[] = {IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RS};
+static const uint16_t irnd[] = {IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI};
 
 /* the first of `set` that the instruction has, IR_MOD_NONE for none */
 static int first_of(const ir_insn *in, const uint16_t *set, size_t n) {
     for (size_t i = 0; i < n; i++)
-        if (ir_has_mod(in, (ir_mod)set[i]))
-            return set[i];
+        if (ir_has_mod(in, (ir_mod)set[i])) return set[i];
     return IR_MOD_NONE;
 }
 #define FIRST_OF(in, set) first_of(in, set, sizeof set / sizeof set[0])
 
 static bool check_types(const ir_insn *in, const char *mn, fe_diags *d) {
-    if (in->ntypes != 1)
-        return true;
+    if (in->ntypes != 1) return true;
     uint64_t types = ir_opcode_info[in->op].types;
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         if (forms[i].op == in->op && ir_has_mod(in, (ir_mod)forms[i].mod)) {
@@ -50,7 +48,7 @@ static bool check_types(const ir_insn *in, const char *mn, fe_diags *d) {
     return true;
 }
 
-enum { RND_NONE, RND_FLOAT, RND_INT };   /* what a conversion must, or may, round with */
+enum { RND_NONE, RND_FLOAT, RND_INT }; /* what a conversion must, or may, round with */
 
 /* cvt between scalar types: ISA 9.7.9.21's rules on rounding modifiers */
 static void check_cvt(const ir_insn *in, const char *mn, fe_diags *d) {
@@ -60,16 +58,11 @@ static void check_cvt(const ir_insn *in, const char *mn, fe_diags *d) {
     ir_type dt = (ir_type)in->types[0], st = (ir_type)in->types[1];
     bool df = ir_type_class_of[dt] == IR_TC_FLOAT, sf = ir_type_class_of[st] == IR_TC_FLOAT;
     int need = RND_NONE, may = RND_NONE;
-    if (df && sf && ir_type_bytes[dt] < ir_type_bytes[st])
-        need = may = RND_FLOAT;
-    else if (df && sf && dt == st)
-        may = RND_INT;          /* round to an integral value */
-    else if (df && sf && ir_type_bytes[dt] == ir_type_bytes[st])
-        may = RND_FLOAT;        /* f16 <-> bf16 */
-    else if (df && !sf)
-        need = may = RND_FLOAT;
-    else if (!df && sf)
-        need = may = RND_INT;
+    if (df && sf && ir_type_bytes[dt] < ir_type_bytes[st]) need = may = RND_FLOAT;
+    else if (df && sf && dt == st) may = RND_INT;                                 /* round to an integral value */
+    else if (df && sf && ir_type_bytes[dt] == ir_type_bytes[st]) may = RND_FLOAT; /* f16 <-> bf16 */
+    else if (df && !sf) need = may = RND_FLOAT;
+    else if (!df && sf) need = may = RND_INT;
     int fr = FIRST_OF(in, frnd), ir = FIRST_OF(in, irnd);
     if (fr == IR_MOD_RNA || fr == IR_MOD_RS || (fr && may != RND_FLOAT) || (ir && may != RND_INT))
         fe_diag_add(d, in->loc, false, "rounding modifier '.%s' is not allowed in '%s'", ir_mod_name[fr ? fr : ir], mn);
@@ -87,31 +80,34 @@ static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
         check_cvt(in, mn, d);
         return;
     }
-    if (in->ntypes != 1)
-        return;
+    if (in->ntypes != 1) return;
     ir_type t = (ir_type)in->types[0];
     bool flt = ir_type_class_of[t] == IR_TC_FLOAT, f64 = t == IR_T_F64, approx = ir_has_mod(in, IR_MOD_APPROX);
     int fr = FIRST_OF(in, frnd), ir = FIRST_OF(in, irnd), need = M_ANY;
     switch (in->op) {
-    case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL:
-        break;
-    case IR_OP_FMA: case IR_OP_MAD:
-        need = flt ? M_RND : M_ANY;
-        break;
-    case IR_OP_DIV: case IR_OP_SQRT: case IR_OP_RCP:
+    case IR_OP_ADD:
+    case IR_OP_SUB:
+    case IR_OP_MUL: break;
+    case IR_OP_FMA:
+    case IR_OP_MAD: need = flt ? M_RND : M_ANY; break;
+    case IR_OP_DIV:
+    case IR_OP_SQRT:
+    case IR_OP_RCP:
         need = !flt ? M_ANY : f64 && in->op != IR_OP_RCP ? M_RND : M_RND_OR_APPROX;
         if (approx && f64 && in->op == IR_OP_RCP && !ir_has_mod(in, IR_MOD_FTZ)) {
             fe_diag_add(d, in->loc, false, "'%s' needs .ftz", mn);
             return;
         }
         break;
-    case IR_OP_SIN: case IR_OP_COS: case IR_OP_LG2: case IR_OP_EX2: case IR_OP_TANH: case IR_OP_RSQRT:
-        need = M_APPROX;
-        break;
-    default:
-        return;
+    case IR_OP_SIN:
+    case IR_OP_COS:
+    case IR_OP_LG2:
+    case IR_OP_EX2:
+    case IR_OP_TANH:
+    case IR_OP_RSQRT: need = M_APPROX; break;
+    default: return;
     }
-    if (approx && (!flt || need == M_RND)) {   /* only f32 (and rcp.f64) approximate */
+    if (approx && (!flt || need == M_RND)) { /* only f32 (and rcp.f64) approximate */
         fe_diag_add(d, in->loc, false, "'.approx' is not allowed in '%s'", mn);
         return;
     }
@@ -121,14 +117,12 @@ static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
         fe_diag_add(d, in->loc, false, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", mn);
     else if (need == M_RND_OR_APPROX && !fr && !approx && !ir_has_mod(in, IR_MOD_FULL))
         fe_diag_add(d, in->loc, false, "'%s' needs a rounding modifier or .approx", mn);
-    else if (need == M_APPROX && !approx)
-        fe_diag_add(d, in->loc, false, "'%s' needs .approx", mn);
+    else if (need == M_APPROX && !approx) fe_diag_add(d, in->loc, false, "'%s' needs .approx", mn);
     /* .sat saturates floats to [0, 1] and, among integers, only s32 */
     if ((in->op == IR_OP_ADD || in->op == IR_OP_SUB) && ir_has_mod(in, IR_MOD_SAT) && !flt && t != IR_T_S32)
         fe_diag_add(d, in->loc, false, "'.sat' does not apply to type .%s in '%s'", ir_type_name[t], mn);
 }
 
 void fe_check_form(const ir_insn *in, const char *mn, fe_diags *d) {
-    if (check_types(in, mn, d))
-        check_modes(in, mn, d);
+    if (check_types(in, mn, d)) check_modes(in, mn, d);
 }

@@ -8,14 +8,12 @@
 
 static uint32_t hash(const char *s, uint32_t n) {
     uint32_t h = 2166136261u;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (uint32_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
     return h ^ (h >> 15);
 }
 
 static void relink(fe_symtab *t) {
-    for (uint32_t i = 0; i < t->nbuckets; i++)
-        t->buckets[i] = -1;
+    for (uint32_t i = 0; i < t->nbuckets; i++) t->buckets[i] = -1;
     for (uint32_t i = 0; i < t->n; i++) {
         uint32_t b = t->v[i].hash & (t->nbuckets - 1);
         t->v[i].next = t->buckets[b];
@@ -49,10 +47,9 @@ fe_sym *fe_sym_find(fe_symtab *t, const char *s, uint32_t n, int scope) {
 
 /* `s` must outlive the entry (it points into the module arena). */
 fe_sym *fe_sym_add(fe_symtab *t, const char *s, uint32_t n, uint8_t kind, uint32_t scope) {
-    if (t->n == t->cap)
-        fe_grow((void **)&t->v, &t->cap, sizeof *t->v);
+    if (t->n == t->cap) fe_grow((void **)&t->v, &t->cap, sizeof *t->v);
     fe_sym *e = &t->v[t->n];
-    *e = (fe_sym){ .name = s, .len = n, .hash = hash(s, n), .kind = kind, .scope = scope };
+    *e = (fe_sym){.name = s, .len = n, .hash = hash(s, n), .kind = kind, .scope = scope};
     uint32_t b = e->hash & (t->nbuckets - 1);
     e->next = t->buckets[b];
     t->buckets[b] = (int32_t)t->n++;
@@ -77,7 +74,6 @@ void fe_sym_truncate(fe_symtab *t, uint32_t n) {
  * one copy each keeps a large module's IR small. */
 const char *fe_intern(fe_parser *p, const char *s, uint32_t n) {
     fe_sym *e = fe_sym_find(&p->strings, s, n, -1);
-    if (!e)
-        e = fe_sym_add(&p->strings, fe_strndup(p->a, s, n), n, 0, 0);
+    if (!e) e = fe_sym_add(&p->strings, fe_strndup(p->a, s, n), n, 0, 0);
     return e->name;
 }

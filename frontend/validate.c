@@ -46,8 +46,8 @@ enum { T_NONE, T_I0, T_I1, T_U32, T_PRED, T_WIDE0 };
 enum { K_ANY, K_DST, K_SRC, K_ADDR, K_LABEL, K_VAL };
 
 typedef struct rule {
-    uint8_t min, max;          /* operand count */
-    uint8_t relaxed;           /* wider registers allowed (ld/st/cvt) */
+    uint8_t min, max; /* operand count */
+    uint8_t relaxed;  /* wider registers allowed (ld/st/cvt) */
     uint8_t kind[5], type[5];
 } rule;
 
@@ -94,32 +94,27 @@ static ir_type wide(ir_type t) {
 /* the PTX ISA type-checking table; `relaxed` lets the register be wider */
 static bool compatible(ir_type want, ir_type have, bool relaxed) {
     int cw = ir_type_class_of[want], ch = ir_type_class_of[have];
-    if (cw == IR_TC_PRED || ch == IR_TC_PRED)
-        return cw == ch;
-    if (cw == IR_TC_OPAQUE || ch == IR_TC_OPAQUE)
-        return cw == ch || ch == IR_TC_BITS || ch == IR_TC_UINT;
+    if (cw == IR_TC_PRED || ch == IR_TC_PRED) return cw == ch;
+    if (cw == IR_TC_OPAQUE || ch == IR_TC_OPAQUE) return cw == ch || ch == IR_TC_BITS || ch == IR_TC_UINT;
     unsigned sw = ir_type_bytes[want], sh = ir_type_bytes[have];
-    if (ch == IR_TC_FLOAT && cw != IR_TC_BITS)
-        relaxed = false;       /* a float register is read and written whole */
-    if (relaxed ? sh < sw : sh != sw)
-        return false;
-    if (cw == IR_TC_BITS || ch == IR_TC_BITS)
-        return true;
+    if (ch == IR_TC_FLOAT && cw != IR_TC_BITS) relaxed = false; /* a float register is read and written whole */
+    if (relaxed ? sh < sw : sh != sw) return false;
+    if (cw == IR_TC_BITS || ch == IR_TC_BITS) return true;
     bool iw = cw == IR_TC_UINT || cw == IR_TC_SINT, ih = ch == IR_TC_UINT || ch == IR_TC_SINT;
-    if (iw && ih)
-        return true;
+    if (iw && ih) return true;
     /* packed half types (f16x2 ...) live in 32-bit registers of any class */
-    if (cw == IR_TC_FLOAT && ch == IR_TC_FLOAT)
-        return relaxed ? true : sw == sh;
+    if (cw == IR_TC_FLOAT && ch == IR_TC_FLOAT) return relaxed ? true : sw == sh;
     return false;
 }
 
 /* the bytes a special register holds (%tid.x: 4, %clock64: 8) */
 static unsigned sreg_bytes(unsigned sreg) {
     switch (sreg) {
-    case IR_SREG_CLOCK64: case IR_SREG_GLOBALTIMER: case IR_SREG_GRIDID: case IR_SREG_PM64:
-    case IR_SREG_CURRENT_GRAPH_EXEC:
-        return 8;
+    case IR_SREG_CLOCK64:
+    case IR_SREG_GLOBALTIMER:
+    case IR_SREG_GRIDID:
+    case IR_SREG_PM64:
+    case IR_SREG_CURRENT_GRAPH_EXEC: return 8;
     }
     return 4;
 }
@@ -138,59 +133,52 @@ static void check_imm(vctx *c, const ir_operand *o, ir_type want, unsigned pos) 
     int cw = ir_type_class_of[want];
     unsigned sw = ir_type_bytes[want];
     bool half = want == IR_T_F16 || want == IR_T_BF16 || want == IR_T_F16X2 || want == IR_T_BF16X2;
-    if (half)
-        mismatch(c, o, pos, "a constant", want);
+    if (half) mismatch(c, o, pos, "a constant", want);
     else if (o->kind == IR_OPND_IMM_INT && cw == IR_TC_FLOAT && (want == IR_T_F32 || want == IR_T_F64))
         mismatch(c, o, pos, "an integer constant", want);
     else if (o->kind != IR_OPND_IMM_INT && (cw == IR_TC_UINT || cw == IR_TC_SINT || cw == IR_TC_PRED))
         mismatch(c, o, pos, "a floating-point constant", want);
     else if (o->kind != IR_OPND_IMM_INT && cw == IR_TC_BITS && sw != (o->kind == IR_OPND_IMM_F32 ? 4u : 8u))
-        mismatch(c, o, pos, o->kind == IR_OPND_IMM_F32 ? "a 32-bit floating-point constant"
-                                                        : "a 64-bit floating-point constant", want);
+        mismatch(c, o, pos,
+                 o->kind == IR_OPND_IMM_F32 ? "a 32-bit floating-point constant" : "a 64-bit floating-point constant",
+                 want);
 }
 
 static void check_value(vctx *c, const ir_operand *o, ir_type want, bool relaxed, unsigned pos) {
-    if (want == IR_T_NONE)
-        return;
+    if (want == IR_T_NONE) return;
     switch (o->kind) {
     case IR_OPND_VEC:
-        for (uint32_t i = 0; i < o->nsub; i++)
-            check_value(c, &o->sub[i], want, relaxed, pos);
+        for (uint32_t i = 0; i < o->nsub; i++) check_value(c, &o->sub[i], want, relaxed, pos);
         return;
-    case IR_OPND_PAIR:         /* setp's p|q, shfl's d|p: the second is a predicate */
+    case IR_OPND_PAIR: /* setp's p|q, shfl's d|p: the second is a predicate */
         check_value(c, &o->sub[0], want, relaxed, pos);
         check_value(c, &o->sub[1], IR_T_PRED, false, pos);
         return;
-    case IR_OPND_VAR:          /* window spaces' (.shared, .local ...) addresses fit 32 bits */
+    case IR_OPND_VAR: /* window spaces' (.shared, .local ...) addresses fit 32 bits */
         if (c->m->address_size != 32 && ir_type_bytes[want] == 4 && o->var->space == IR_SPACE_GLOBAL)
-            fe_diag_add(c->d, o->loc, false, "operand %u of '%s': the address of '%s' has 64 bits, not 32", pos + 1, c->mn,
-                        o->var->name);
+            fe_diag_add(c->d, o->loc, false, "operand %u of '%s': the address of '%s' has 64 bits, not 32", pos + 1,
+                        c->mn, o->var->name);
         return;
-    case IR_OPND_IMM_INT: case IR_OPND_IMM_F32: case IR_OPND_IMM_F64:
-        check_imm(c, o, want, pos);
-        return;
+    case IR_OPND_IMM_INT:
+    case IR_OPND_IMM_F32:
+    case IR_OPND_IMM_F64: check_imm(c, o, want, pos); return;
     case IR_OPND_SREG: {
         unsigned sb = sreg_bytes(o->sreg), sw = ir_type_bytes[want];
         int cw = ir_type_class_of[want];
         if (cw == IR_TC_FLOAT || cw == IR_TC_PRED || cw == IR_TC_OPAQUE ||
-            (sw != sb && !(sw == 2 && legacy_16bit_sreg(o->sreg))))
-        {
+            (sw != sb && !(sw == 2 && legacy_16bit_sreg(o->sreg)))) {
             char nm[48];
             fe_diag_add(c->d, o->loc, false, "operand %u of '%s': special register '%s' holds .u%u, not .%s", pos + 1,
                         c->mn, fe_sreg_text(o, nm, sizeof nm), sb * 8, ir_type_name[want]);
         }
         return;
     }
-    case IR_OPND_REG:
-        break;
-    default:
-        return;
+    case IR_OPND_REG: break;
+    default: return;
     }
-    if (o->sel)
-        return;
+    if (o->sel) return;
     const ir_reg *r = &c->f->regs[o->reg];
-    if (r->vec > 1)
-        return;
+    if (r->vec > 1) return;
     if (!compatible(want, (ir_type)r->type, relaxed))
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s': register '%s' of type .%s does not match .%s", pos + 1,
                     c->mn, r->name, ir_type_name[r->type], ir_type_name[want]);
@@ -198,12 +186,14 @@ static void check_value(vctx *c, const ir_operand *o, ir_type want, bool relaxed
 
 static bool kind_ok(int k, const ir_operand *o) {
     switch (k) {
-    case K_DST: return o->kind == IR_OPND_REG || o->kind == IR_OPND_SINK || o->kind == IR_OPND_VEC || o->kind == IR_OPND_PAIR;
+    case K_DST:
+        return o->kind == IR_OPND_REG || o->kind == IR_OPND_SINK || o->kind == IR_OPND_VEC || o->kind == IR_OPND_PAIR;
     case K_SRC:
-        return o->kind != IR_OPND_ADDR && o->kind != IR_OPND_LIST && o->kind != IR_OPND_SINK && o->kind != IR_OPND_VAR &&
-               o->kind != IR_OPND_FUNC && o->kind != IR_OPND_LABEL;
+        return o->kind != IR_OPND_ADDR && o->kind != IR_OPND_LIST && o->kind != IR_OPND_SINK &&
+               o->kind != IR_OPND_VAR && o->kind != IR_OPND_FUNC && o->kind != IR_OPND_LABEL;
     case K_VAL:
-        return o->kind != IR_OPND_ADDR && o->kind != IR_OPND_LIST && o->kind != IR_OPND_SINK && o->kind != IR_OPND_LABEL;
+        return o->kind != IR_OPND_ADDR && o->kind != IR_OPND_LIST && o->kind != IR_OPND_SINK &&
+               o->kind != IR_OPND_LABEL;
     case K_ADDR: return o->kind == IR_OPND_ADDR || o->kind == IR_OPND_VAR;
     case K_LABEL: return o->kind == IR_OPND_LABEL;
     }
@@ -212,21 +202,24 @@ static bool kind_ok(int k, const ir_operand *o) {
 
 /* the state space an ld/st/atom/red names, IR_SPACE_NONE for generic */
 static int insn_space(const ir_insn *in) {
-    static const struct { uint16_t mod; uint8_t space; } map[] = {
-        { IR_MOD_GLOBAL, IR_SPACE_GLOBAL }, { IR_MOD_SHARED, IR_SPACE_SHARED }, { IR_MOD_SHARED_CTA, IR_SPACE_SHARED },
-        { IR_MOD_SHARED_CLUSTER, IR_SPACE_SHARED }, { IR_MOD_LOCAL, IR_SPACE_LOCAL }, { IR_MOD_CONST, IR_SPACE_CONST },
-        { IR_MOD_PARAM, IR_SPACE_PARAM }, { IR_MOD_PARAM_ENTRY, IR_SPACE_PARAM }, { IR_MOD_PARAM_FUNC, IR_SPACE_PARAM },
+    static const struct {
+        uint16_t mod;
+        uint8_t space;
+    } map[] = {
+        {IR_MOD_GLOBAL, IR_SPACE_GLOBAL},     {IR_MOD_SHARED, IR_SPACE_SHARED},
+        {IR_MOD_SHARED_CTA, IR_SPACE_SHARED}, {IR_MOD_SHARED_CLUSTER, IR_SPACE_SHARED},
+        {IR_MOD_LOCAL, IR_SPACE_LOCAL},       {IR_MOD_CONST, IR_SPACE_CONST},
+        {IR_MOD_PARAM, IR_SPACE_PARAM},       {IR_MOD_PARAM_ENTRY, IR_SPACE_PARAM},
+        {IR_MOD_PARAM_FUNC, IR_SPACE_PARAM},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (ir_has_mod(in, map[i].mod))
-            return map[i].space;
+        if (ir_has_mod(in, map[i].mod)) return map[i].space;
     return IR_SPACE_NONE;
 }
 
 static bool is_param_of(const ir_var *v, const ir_func *f) {
     for (uint32_t i = 0; i < f->nparams; i++)
-        if (f->params[i] == v)
-            return true;
+        if (f->params[i] == v) return true;
     return false;
 }
 
@@ -240,8 +233,7 @@ static void check_address(vctx *c, const ir_operand *o) {
         fe_diag_add(c->d, c->in->loc, false, "'%s' cannot write to the .const state space", c->mn);
     else if ((c->in->op == IR_OP_ATOM || c->in->op == IR_OP_RED) && space == IR_SPACE_LOCAL)
         fe_diag_add(c->d, c->in->loc, false, "'%s' does not operate on the .local state space", opname);
-    if (o->kind != IR_OPND_ADDR || o->nsub != 1)
-        return;
+    if (o->kind != IR_OPND_ADDR || o->nsub != 1) return;
     const ir_operand *b = &o->sub[0];
     if (b->kind == IR_OPND_VAR) {
         const ir_var *v = b->var;
@@ -249,15 +241,17 @@ static void check_address(vctx *c, const ir_operand *o) {
             fe_diag_add(c->d, o->loc, false, "'%s' addresses '%s', which is in .%s, not .%s", c->mn, v->name,
                         ir_space_name[v->space], ir_space_name[space]);
         else if (writes && v->space == IR_SPACE_PARAM && c->f->is_entry && is_param_of(v, c->f))
-            fe_diag_add(c->d, o->loc, false, "'%s' writes to kernel parameter '%s', which is read-only", c->mn, v->name);
+            fe_diag_add(c->d, o->loc, false, "'%s' writes to kernel parameter '%s', which is read-only", c->mn,
+                        v->name);
     } else if (b->kind == IR_OPND_IMM_INT && space != IR_SPACE_LOCAL) {
         fe_diag_add(c->d, b->loc, false, "an immediate address is allowed only in the .local state space");
     } else if (b->kind == IR_OPND_REG && !b->sel) {
         const ir_reg *r = &c->f->regs[b->reg];
         int cls = ir_type_class_of[r->type];
         if (r->vec > 1 || (cls != IR_TC_BITS && cls != IR_TC_UINT && cls != IR_TC_SINT))
-            fe_diag_add(c->d, b->loc, false, "register '%s' of type .%s cannot hold an address (integer or bit types only)",
-                        r->name, ir_type_name[r->type]);
+            fe_diag_add(c->d, b->loc, false,
+                        "register '%s' of type .%s cannot hold an address (integer or bit types only)", r->name,
+                        ir_type_name[r->type]);
         else if (ir_type_bytes[r->type] < 8 && c->m->address_size != 32 &&
                  (space == IR_SPACE_NONE || space == IR_SPACE_GLOBAL))
             fe_diag_add(c->d, b->loc, false, "a %s address needs a 64-bit register under .address_size 64, not '%s'",
@@ -270,12 +264,10 @@ static int vec_elem_bytes(vctx *c, const ir_operand *o) {
     int bytes = 0;
     for (uint32_t i = 0; i < o->nsub; i++) {
         const ir_operand *e = &o->sub[i];
-        if (e->kind != IR_OPND_REG || e->sel)
-            continue;
+        if (e->kind != IR_OPND_REG || e->sel) continue;
         const ir_reg *r = &c->f->regs[e->reg];
         int b = r->type == IR_T_PRED ? -2 : (int)ir_type_bytes[r->type] * (r->vec ? r->vec : 1);
-        if (bytes && b != bytes)
-            return -1;
+        if (bytes && b != bytes) return -1;
         bytes = b;
     }
     return bytes;
@@ -283,14 +275,21 @@ static int vec_elem_bytes(vctx *c, const ir_operand *o) {
 
 /* the data operand of ld/ldu/st: a vector of N elements exactly when .vN is named */
 static void check_ldst_vector(vctx *c, const ir_operand *o, unsigned pos) {
-    unsigned n = ir_has_mod(c->in, IR_MOD_V2) ? 2 : ir_has_mod(c->in, IR_MOD_V4) ? 4 : ir_has_mod(c->in, IR_MOD_V8) ? 8 : 0;
+    unsigned n = ir_has_mod(c->in, IR_MOD_V2)   ? 2
+                 : ir_has_mod(c->in, IR_MOD_V4) ? 4
+                 : ir_has_mod(c->in, IR_MOD_V8) ? 8
+                                                : 0;
     /* ptxas takes {%r} as %r, and Triton writes it */
     bool vec = o->kind == IR_OPND_VEC && !(n == 0 && o->nsub == 1);
     if (n && !vec)
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' must be a vector of %u elements", pos + 1, c->mn, n);
     else if (vec && o->nsub != n)
         fe_diag_add(c->d, o->loc, false, "operand %u of '%s' has %u elements, but the instruction %s", pos + 1, c->mn,
-                    o->nsub, n == 2 ? "names .v2" : n == 4 ? "names .v4" : n == 8 ? "names .v8" : "takes a scalar");
+                    o->nsub,
+                    n == 2   ? "names .v2"
+                    : n == 4 ? "names .v4"
+                    : n == 8 ? "names .v8"
+                             : "takes a scalar");
     else if (vec && vec_elem_bytes(c, o) < 0)
         fe_diag_add(c->d, o->loc, false, "the elements of a vector operand must all have the same size");
 }
@@ -304,14 +303,15 @@ static void check_mov_vector(vctx *c, const ir_operand *o) {
     else if (bytes < 0)
         fe_diag_add(c->d, o->loc, false, "the elements of a vector operand must all have the same size");
     else if (ir_type_class_of[t] != IR_TC_BITS)
-        fe_diag_add(c->d, o->loc, false, "'%s' cannot pack or unpack a vector: use a .b%u type", c->mn, ir_type_bytes[t] * 8);
+        fe_diag_add(c->d, o->loc, false, "'%s' cannot pack or unpack a vector: use a .b%u type", c->mn,
+                    ir_type_bytes[t] * 8);
     else if (bytes && (unsigned)bytes * o->nsub != ir_type_bytes[t])
         fe_diag_add(c->d, o->loc, false, "%u elements of %u bits do not make the %u bits of '%s'", o->nsub, bytes * 8,
                     ir_type_bytes[t] * 8, c->mn);
 }
 
-static const char *const kind_word[] = { "", "a register", "a register or constant", "an address", "a label",
-                                          "a register, constant or symbol" };
+static const char *const kind_word[] = {"",           "a register", "a register or constant",
+                                        "an address", "a label",    "a register, constant or symbol"};
 
 static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, fe_diags *d) {
     char mn[128];
@@ -324,19 +324,18 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
             fe_diag_add(d, in->opnds[i].loc, false, "'%s' is a kernel: only .func functions can be called",
                         in->opnds[i].func->name);
     const rule *r = rule_of[in->op];
-    if (!r)
-        return;
-    vctx c = { m, f, in, d, { 0 } };
+    if (!r) return;
+    vctx c = {m, f, in, d, {0}};
     memcpy(c.mn, mn, sizeof mn);
     if (in->nopnds < r->min || in->nopnds > r->max) {
         if (r->min == r->max)
-            fe_diag_add(d, in->loc, false, "'%s' takes %u operand%s, not %u", c.mn, r->min, r->min == 1 ? "" : "s", in->nopnds);
-        else
-            fe_diag_add(d, in->loc, false, "'%s' takes %u to %u operands, not %u", c.mn, r->min, r->max, in->nopnds);
+            fe_diag_add(d, in->loc, false, "'%s' takes %u operand%s, not %u", c.mn, r->min, r->min == 1 ? "" : "s",
+                        in->nopnds);
+        else fe_diag_add(d, in->loc, false, "'%s' takes %u to %u operands, not %u", c.mn, r->min, r->max, in->nopnds);
         return;
     }
     /* forms whose operand shapes differ from the plain one */
-    if (ir_has_mod(in, IR_MOD_ASYNC))   /* st.async, red.async: an mbarrier address too */
+    if (ir_has_mod(in, IR_MOD_ASYNC)) /* st.async, red.async: an mbarrier address too */
         return;
     /* cvt to a packed pair (cvt.rn.f16x2.f32 d, a, b) and mov packing
      * ({a, b} halves) have operands of other sizes */
@@ -350,15 +349,14 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
         }
         if (o->kind == IR_OPND_SREG && in->op != IR_OP_MOV && in->op != IR_OP_CVT) {
             char nm[48];
-            fe_diag_add(d, o->loc, false, "special register '%s' can be read only by mov and cvt", fe_sreg_text(o, nm, sizeof nm));
+            fe_diag_add(d, o->loc, false, "special register '%s' can be read only by mov and cvt",
+                        fe_sreg_text(o, nm, sizeof nm));
             continue;
         }
-        if (r->kind[i] == K_ADDR)
-            check_address(&c, o);
+        if (r->kind[i] == K_ADDR) check_address(&c, o);
         if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST) && r->type[i] == T_I0)
             check_ldst_vector(&c, o, i);
-        if (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC)
-            check_mov_vector(&c, o);
+        if (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC) check_mov_vector(&c, o);
         ir_type want = IR_T_NONE;
         switch (r->type[i]) {
         case T_I0: want = in->ntypes ? (ir_type)in->types[0] : IR_T_NONE; break;
@@ -367,16 +365,15 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
         case T_PRED: want = IR_T_PRED; break;
         case T_WIDE0:
             want = in->ntypes ? (ir_type)in->types[0] : IR_T_NONE;
-            if (wide_form)
-                want = wide(want);
+            if (wide_form) want = wide(want);
             break;
         }
         /* ld/st/atom/red: the data operands have the one type suffix (ld.global.nc.v4.f32) */
         if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST || in->op == IR_OP_ATOM ||
-             in->op == IR_OP_RED) && r->type[i] == T_I0)
+             in->op == IR_OP_RED) &&
+            r->type[i] == T_I0)
             want = in->ntypes == 1 ? (ir_type)in->types[0] : IR_T_NONE;
-        if (!typed || (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC))
-            continue;
+        if (!typed || (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC)) continue;
         check_value(&c, o, want, r->relaxed, i);
     }
 }
@@ -393,7 +390,6 @@ void fe_validate(const ir_module *m, fe_diags *d) {
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const ir_func *f = m->funcs[fi];
         for (uint32_t k = 0; k < f->nbody; k++)
-            if (f->body[k].kind == IR_ST_INSN)
-                check_insn(m, f, &f->body[k].u.insn, d);
+            if (f->body[k].kind == IR_ST_INSN) check_insn(m, f, &f->body[k].u.insn, d);
     }
 }

@@ -7,10 +7,9 @@
 #include "ir.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
-    fe_diags d = { 0 };
+    fe_diags d = {0};
     ir_module *m = fe_parse((const char *)data, size, "fuzz.ptx", &d);
-    if (!d.nerrors)
-        fe_validate(m, &d);
+    if (!d.nerrors) fe_validate(m, &d);
     FILE *devnull = fopen("/dev/null", "w");
     fe_diags_print(&d, devnull);
     if (!d.nerrors) {
@@ -19,7 +18,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
         FILE *mem = open_memstream(&out, &outlen);
         ir_print(mem, m);
         fclose(mem);
-        fe_diags d2 = { 0 };
+        fe_diags d2 = {0};
         ir_module *m2 = fe_parse(out, outlen, "printed.ptx", &d2);
         if (d2.nerrors || !ir_equal(m, m2)) {
             fe_diags_print(&d2, stderr);

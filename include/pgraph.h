@@ -87,16 +87,36 @@ enum {
 
 /* Node types, numbered as cudaGraphNodeType and CUgraphNodeType. */
 enum {
-    PG_KERNEL = 0, PG_MEMCPY = 1, PG_MEMSET = 2, PG_HOST = 3, PG_GRAPH = 4, PG_EMPTY = 5,
-    PG_WAIT_EVENT = 6, PG_EVENT_RECORD = 7, PG_SEM_SIGNAL = 8, PG_SEM_WAIT = 9,
-    PG_MEM_ALLOC = 10, PG_MEM_FREE = 11, PG_MEM_OP = 12, PG_CONDITIONAL = 13,
+    PG_KERNEL = 0,
+    PG_MEMCPY = 1,
+    PG_MEMSET = 2,
+    PG_HOST = 3,
+    PG_GRAPH = 4,
+    PG_EMPTY = 5,
+    PG_WAIT_EVENT = 6,
+    PG_EVENT_RECORD = 7,
+    PG_SEM_SIGNAL = 8,
+    PG_SEM_WAIT = 9,
+    PG_MEM_ALLOC = 10,
+    PG_MEM_FREE = 11,
+    PG_MEM_OP = 12,
+    PG_CONDITIONAL = 13,
 };
 /* Conditional node types (cudaGraphConditionalNodeType) and the handle's flag. */
 enum { PG_COND_IF = 0, PG_COND_WHILE = 1, PG_COND_SWITCH = 2 };
 enum { PG_COND_ASSIGN_DEFAULT = 1 };
 /* cudaGraphExecUpdateResult / CUgraphExecUpdateResult */
-enum { PG_UPD_SUCCESS, PG_UPD_ERROR, PG_UPD_TOPOLOGY, PG_UPD_TYPE, PG_UPD_FUNCTION, PG_UPD_PARAMETERS,
-       PG_UPD_NOT_SUPPORTED, PG_UPD_UNSUPPORTED_FUNCTION, PG_UPD_ATTRIBUTES };
+enum {
+    PG_UPD_SUCCESS,
+    PG_UPD_ERROR,
+    PG_UPD_TOPOLOGY,
+    PG_UPD_TYPE,
+    PG_UPD_FUNCTION,
+    PG_UPD_PARAMETERS,
+    PG_UPD_NOT_SUPPORTED,
+    PG_UPD_UNSUPPORTED_FUNCTION,
+    PG_UPD_ATTRIBUTES
+};
 /* Copy directions, numbered as cudaMemcpyKind. */
 enum { PG_H2H, PG_H2D, PG_D2H, PG_D2D, PG_DEFAULT };
 
@@ -114,19 +134,19 @@ enum { PG_MAX_ATTRS = 8 };
 
 typedef struct pg_kernel {
     ptxi_kernel *k;
-    const void *func;               /* what the caller named it by (host stub, CUfunction) */
+    const void *func; /* what the caller named it by (host stub, CUfunction) */
     ptxi_dim3 grid, block;
     unsigned shared;
-    void **args;                    /* owned copies of the argument values (set by the core) */
+    void **args; /* owned copies of the argument values (set by the core) */
     unsigned nargs;
 } pg_kernel;
 
-typedef struct pg_copy {            /* a 3D copy between linear memories */
+typedef struct pg_copy { /* a 3D copy between linear memories */
     const void *src;
     void *dst;
-    size_t spitch, sheight, dpitch, dheight;   /* bytes per row, rows per slice */
-    size_t sx, sy, sz, dx, dy, dz;             /* start: byte in the row, row, slice */
-    size_t width, height, depth;               /* bytes, rows, slices */
+    size_t spitch, sheight, dpitch, dheight; /* bytes per row, rows per slice */
+    size_t sx, sy, sz, dx, dy, dz;           /* start: byte in the row, row, slice */
+    size_t width, height, depth;             /* bytes, rows, slices */
     int kind;
 } pg_copy;
 
@@ -134,7 +154,7 @@ typedef struct pg_set {
     ptxi_dptr dst;
     size_t pitch;
     unsigned value, elem;
-    size_t width, height;           /* elements per row, rows */
+    size_t width, height; /* elements per row, rows */
 } pg_set;
 
 typedef struct pg_host {
@@ -155,8 +175,8 @@ typedef struct pg_block {
     ptxi_ctx *ctx;
     ptxi_dptr p;
     size_t size;
-    bool live, reserved, instantiated;   /* reserved: backed since it ran, until a trim */
-    int refs;                       /* nodes that name it */
+    bool live, reserved, instantiated; /* reserved: backed since it ran, until a trim */
+    int refs;                          /* nodes that name it */
     struct pg_block *next;
 } pg_block;
 
@@ -167,41 +187,41 @@ typedef struct pg_params {
     pg_copy copy;
     pg_set set;
     pg_host host;
-    ptxi_graph *child;              /* PG_GRAPH: copied into the node */
+    ptxi_graph *child; /* PG_GRAPH: copied into the node */
     ptxi_event *event;
-    size_t bytes;                   /* PG_MEM_ALLOC; the address comes back in dptr */
-    ptxi_ctx *ctx;                  /* PG_MEM_ALLOC */
-    pg_block *reuse;                /* PG_MEM_ALLOC: set by the core */
-    ptxi_dptr dptr;                 /* PG_MEM_FREE; PG_MEM_ALLOC's result */
-    uint64_t handle;                /* PG_CONDITIONAL */
+    size_t bytes;    /* PG_MEM_ALLOC; the address comes back in dptr */
+    ptxi_ctx *ctx;   /* PG_MEM_ALLOC */
+    pg_block *reuse; /* PG_MEM_ALLOC: set by the core */
+    ptxi_dptr dptr;  /* PG_MEM_FREE; PG_MEM_ALLOC's result */
+    uint64_t handle; /* PG_CONDITIONAL */
     int cond_type;
     unsigned cond_size;
-    ptxi_graph **bodies;            /* PG_CONDITIONAL's result: owned by the node */
+    ptxi_graph **bodies; /* PG_CONDITIONAL's result: owned by the node */
 } pg_params;
 
 struct ptxi_gnode {
     int type;
-    size_t index;                   /* in its graph; an executable graph's copy keeps it */
+    size_t index; /* in its graph; an executable graph's copy keeps it */
     ptxi_graph *graph;
-    const ptxi_gnode *origin;       /* the node it was copied from */
+    const ptxi_gnode *origin; /* the node it was copied from */
     ptxi_gnode **deps;
     size_t ndeps;
-    bool enabled;                   /* cudaGraphNodeSetEnabled (executable graphs) */
+    bool enabled; /* cudaGraphNodeSetEnabled (executable graphs) */
     pg_kernel kernel;
     pg_copy copy;
     pg_set set;
     pg_host host;
     ptxi_event *event;
-    ptxi_graph *child;              /* PG_GRAPH */
-    pg_block *block;                /* PG_MEM_ALLOC */
-    ptxi_dptr free_ptr;             /* PG_MEM_FREE */
-    pg_attr attrs[PG_MAX_ATTRS];    /* PG_KERNEL: launch attributes set on it */
+    ptxi_graph *child;           /* PG_GRAPH */
+    pg_block *block;             /* PG_MEM_ALLOC */
+    ptxi_dptr free_ptr;          /* PG_MEM_FREE */
+    pg_attr attrs[PG_MAX_ATTRS]; /* PG_KERNEL: launch attributes set on it */
     unsigned nattrs;
-    pg_cond *cond;                  /* PG_CONDITIONAL */
+    pg_cond *cond; /* PG_CONDITIONAL */
     int cond_type;
     unsigned cond_size;
     ptxi_graph **bodies;
-    ptxi_gexec **subs;              /* in an executable graph: the child's or the bodies' */
+    ptxi_gexec **subs; /* in an executable graph: the child's or the bodies' */
 };
 
 /* A user object (cudaUserObject_t = CUuserObject): its destructor runs when the last
@@ -215,11 +235,11 @@ typedef struct pg_uref {
 struct ptxi_graph {
     ptxi_gnode **nodes;
     size_t n, cap;
-    pg_uref *urefs;                 /* the user objects it holds references to */
+    pg_uref *urefs; /* the user objects it holds references to */
     size_t nurefs;
-    pg_cond **conds;                /* the conditional handles made for it */
+    pg_cond **conds; /* the conditional handles made for it */
     size_t nconds;
-    ptxi_gnode *owner;              /* a child graph's or body's node, else NULL */
+    ptxi_gnode *owner; /* a child graph's or body's node, else NULL */
 };
 
 /* A library's kernel launch (and how it reports a libptxi status), for launches. */
@@ -244,7 +264,7 @@ int pg_roots(ptxi_graph *g, ptxi_gnode **out, size_t *count);
 int pg_nodes(ptxi_graph *g, ptxi_gnode **out, size_t *count);
 int pg_link(ptxi_graph *g, ptxi_gnode *const *from, ptxi_gnode *const *to, size_t n, bool add);
 int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handle);
-bool pg_is_node(const ptxi_gnode *n);   /* n is a node of a live graph */
+bool pg_is_node(const ptxi_gnode *n); /* n is a node of a live graph */
 bool pg_is_graph(const ptxi_graph *g);
 
 /* ---- executable graphs ---- */
@@ -274,7 +294,7 @@ int pg_mem_trim(void);
 /* mode: cudaStreamCaptureMode; into: capture into this graph (after deps) or NULL for a
  * new graph. */
 int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *const *deps, size_t ndeps);
-int pg_capture_end(ptxi_stream *s, ptxi_graph **out);   /* out may be NULL for a capture into a graph */
+int pg_capture_end(ptxi_stream *s, ptxi_graph **out); /* out may be NULL for a capture into a graph */
 bool pg_capturing(ptxi_stream *s);
 /* Adds a node after the stream's last work in its capture. */
 int pg_capture_add(ptxi_stream *s, pg_params *p, ptxi_gnode **out);
@@ -284,8 +304,7 @@ int pg_capture_record(ptxi_event *e, ptxi_stream *s);
  * the stream nor the event is in a capture (an ordinary wait). */
 int pg_capture_wait(ptxi_stream *s, ptxi_event *e);
 /* status: 0 none, 1 active, 2 invalidated (cudaStreamCaptureStatus). */
-int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, ptxi_gnode *const **deps,
-                    size_t *ndeps);
+int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, ptxi_gnode *const **deps, size_t *ndeps);
 int pg_capture_update_deps(ptxi_stream *s, ptxi_gnode *const *deps, size_t n, int set);
 /* Work a capture cannot record (a synchronizing call) invalidates it. */
 void pg_capture_invalidate(ptxi_stream *s);

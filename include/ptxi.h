@@ -22,32 +22,32 @@ extern "C" {
  * until ptxi_ctx_reset(), as CUDA's do; every later call returns them. A call
  * stack that overflows is an ILLEGAL_ADDRESS, as on an H100 (STACK_OVERFLOW is no
  * longer returned; the value stays reserved). */
-#define PTXI_ERROR_LIST(X)                                                                  \
-    X(SUCCESS, 0, 0, "no error")                                                            \
-    X(INVALID_VALUE, 1, 0, "invalid argument")                                              \
-    X(OUT_OF_MEMORY, 2, 0, "out of memory")                                                 \
-    X(NOT_INITIALIZED, 3, 0, "context not initialized")                                     \
-    X(INVALID_CONTEXT, 4, 0, "invalid context")                                             \
-    X(NOT_READY, 5, 0, "operation not yet complete")                                        \
-    X(INVALID_PTX, 6, 0, "the PTX failed to parse or validate")                             \
-    X(UNSUPPORTED_PTX, 7, 0, "the PTX uses an unsupported feature")                         \
-    X(NOT_FOUND, 8, 0, "named symbol not found")                                            \
-    X(INVALID_HANDLE, 9, 0, "invalid resource handle")                                      \
-    X(INVALID_CONFIGURATION, 10, 0, "invalid launch configuration")                         \
-    X(LAUNCH_OUT_OF_RESOURCES, 11, 0, "too many resources requested for launch")            \
-    X(INVALID_PARAMETERS, 12, 0, "kernel parameters do not match the kernel's signature")   \
-    X(UNRESOLVED_EXTERN, 13, 0, "an extern function or variable is not defined")            \
-    X(NOT_SUPPORTED, 14, 0, "operation not supported")                                      \
-    X(NOT_PERMITTED, 15, 0, "operation not permitted")                                      \
-    X(IO, 16, 0, "file could not be read or written")                                       \
-    X(ILLEGAL_ADDRESS, 100, 1, "an illegal memory access was encountered")                  \
-    X(MISALIGNED_ADDRESS, 101, 1, "misaligned address")                                     \
-    X(ASSERT, 102, 1, "device-side assert triggered")                                       \
-    X(LAUNCH_FAILED, 103, 1, "unspecified launch failure")                                  \
-    X(LAUNCH_TIMEOUT, 104, 1, "the launch timed out and was terminated")                    \
-    X(ILLEGAL_INSTRUCTION, 105, 1, "an illegal instruction was encountered")                \
-    X(STACK_OVERFLOW, 106, 1, "the call stack overflowed")                                  \
-    X(BARRIER_DEADLOCK, 107, 1, "threads can never reach a barrier they are waited on at")  \
+#define PTXI_ERROR_LIST(X)                                                                 \
+    X(SUCCESS, 0, 0, "no error")                                                           \
+    X(INVALID_VALUE, 1, 0, "invalid argument")                                             \
+    X(OUT_OF_MEMORY, 2, 0, "out of memory")                                                \
+    X(NOT_INITIALIZED, 3, 0, "context not initialized")                                    \
+    X(INVALID_CONTEXT, 4, 0, "invalid context")                                            \
+    X(NOT_READY, 5, 0, "operation not yet complete")                                       \
+    X(INVALID_PTX, 6, 0, "the PTX failed to parse or validate")                            \
+    X(UNSUPPORTED_PTX, 7, 0, "the PTX uses an unsupported feature")                        \
+    X(NOT_FOUND, 8, 0, "named symbol not found")                                           \
+    X(INVALID_HANDLE, 9, 0, "invalid resource handle")                                     \
+    X(INVALID_CONFIGURATION, 10, 0, "invalid launch configuration")                        \
+    X(LAUNCH_OUT_OF_RESOURCES, 11, 0, "too many resources requested for launch")           \
+    X(INVALID_PARAMETERS, 12, 0, "kernel parameters do not match the kernel's signature")  \
+    X(UNRESOLVED_EXTERN, 13, 0, "an extern function or variable is not defined")           \
+    X(NOT_SUPPORTED, 14, 0, "operation not supported")                                     \
+    X(NOT_PERMITTED, 15, 0, "operation not permitted")                                     \
+    X(IO, 16, 0, "file could not be read or written")                                      \
+    X(ILLEGAL_ADDRESS, 100, 1, "an illegal memory access was encountered")                 \
+    X(MISALIGNED_ADDRESS, 101, 1, "misaligned address")                                    \
+    X(ASSERT, 102, 1, "device-side assert triggered")                                      \
+    X(LAUNCH_FAILED, 103, 1, "unspecified launch failure")                                 \
+    X(LAUNCH_TIMEOUT, 104, 1, "the launch timed out and was terminated")                   \
+    X(ILLEGAL_INSTRUCTION, 105, 1, "an illegal instruction was encountered")               \
+    X(STACK_OVERFLOW, 106, 1, "the call stack overflowed")                                 \
+    X(BARRIER_DEADLOCK, 107, 1, "threads can never reach a barrier they are waited on at") \
     X(INVALID_ADDRESS_SPACE, 108, 1, "an operation was applied to the wrong address space")
 
 typedef enum ptxi_status {
@@ -56,8 +56,8 @@ typedef enum ptxi_status {
 #undef PTXI_X_
 } ptxi_status;
 
-const char *ptxi_error_name(ptxi_status s);    /* "PTXI_ILLEGAL_ADDRESS" */
-const char *ptxi_error_string(ptxi_status s);  /* "an illegal memory access was encountered" */
+const char *ptxi_error_name(ptxi_status s);   /* "PTXI_ILLEGAL_ADDRESS" */
+const char *ptxi_error_string(ptxi_status s); /* "an illegal memory access was encountered" */
 int ptxi_error_is_sticky(ptxi_status s);
 /* Prints "ptxi: <what>" on stderr, once per distinct text in the process (after
  * flushing stdout): the CUDA libraries' notes, such as an entry point not implemented. */
@@ -67,27 +67,29 @@ typedef struct ptxi_ctx ptxi_ctx;
 typedef struct ptxi_module ptxi_module;
 typedef struct ptxi_kernel ptxi_kernel;
 typedef struct ptxi_stream ptxi_stream;
-typedef uint64_t ptxi_dptr;                    /* a device address (0 = NULL) */
+typedef uint64_t ptxi_dptr; /* a device address (0 = NULL) */
 
-typedef struct ptxi_dim3 { uint32_t x, y, z; } ptxi_dim3;
+typedef struct ptxi_dim3 {
+    uint32_t x, y, z;
+} ptxi_dim3;
 
 /* Context options; zero-initialised means defaults. */
 typedef struct ptxi_ctx_options {
-    unsigned threads;          /* host threads running CTAs; 0 = $PTXI_THREADS if set, else one per core */
-    double timeout_s;          /* watchdog per launch; 0 = none */
-    size_t global_reserve;     /* bytes of address space for device memory (also a cap on the device's
+    unsigned threads;      /* host threads running CTAs; 0 = $PTXI_THREADS if set, else one per core */
+    double timeout_s;      /* watchdog per launch; 0 = none */
+    size_t global_reserve; /* bytes of address space for device memory (also a cap on the device's
                                   memory); 0 = default (twice the device's memory, at least 64 GiB) */
-    int deterministic;         /* run CTAs and warps in a fixed order (implies threads = 1) */
-    int no_contract;           /* run mul/add/sub as written; by default a mul used only by add/sub of
+    int deterministic;     /* run CTAs and warps in a fixed order (implies threads = 1) */
+    int no_contract;       /* run mul/add/sub as written; by default a mul used only by add/sub of
                                   its basic block is contracted into fma as ptxas does ($PTXI_CONTRACT=0
                                   sets this for every context) */
 } ptxi_ctx_options;
 
 ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt);
-ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx);       /* flushes printf output, frees everything */
+ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx); /* flushes printf output, frees everything */
 /* Frees modules, memory and streams, clears a sticky error; the context stays usable. */
 ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx);
-ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx);   /* waits for all streams; a flush point */
+ptxi_status ptxi_ctx_synchronize(ptxi_ctx *ctx); /* waits for all streams; a flush point */
 /* Last error of any call, then cleared (unless sticky); peek leaves it. */
 ptxi_status ptxi_ctx_get_last_error(ptxi_ctx *ctx);
 ptxi_status ptxi_ctx_peek_last_error(ptxi_ctx *ctx);
@@ -104,10 +106,10 @@ void ptxi_ctx_set_fault_reports(ptxi_ctx *ctx, int on);
 
 /* Limits, as cudaLimit. */
 typedef enum ptxi_limit {
-    PTXI_LIMIT_STACK_SIZE,         /* bytes of local memory per thread */
-    PTXI_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
-    PTXI_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the device heap; settable until the first launch */
-    PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,   /* device-side launches queued and not yet started */
+    PTXI_LIMIT_STACK_SIZE,       /* bytes of local memory per thread */
+    PTXI_LIMIT_PRINTF_FIFO_SIZE, /* bytes of the printf FIFO; settable until a kernel that calls printf is launched */
+    PTXI_LIMIT_MALLOC_HEAP_SIZE, /* bytes of the device heap; settable until the first launch */
+    PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT, /* device-side launches queued and not yet started */
 } ptxi_limit;
 ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value);
 ptxi_status ptxi_ctx_get_limit(ptxi_ctx *ctx, ptxi_limit which, size_t *value);
@@ -130,8 +132,7 @@ ptxi_status ptxi_device_get_props(ptxi_device_props *out);
 /* Modules. The text is copied; `name` is used in diagnostics. Loading is a
  * printf flush point. On INVALID_PTX, ptxi_ctx_error_detail() holds the diagnostics. */
 ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module **out);
-ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name,
-                                  ptxi_module **out);
+ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out);
 ptxi_status ptxi_module_unload(ptxi_module *m);
 ptxi_status ptxi_module_get_kernel(ptxi_module *m, const char *name, ptxi_kernel **out);
 unsigned ptxi_module_kernel_count(ptxi_module *m);
@@ -146,19 +147,19 @@ ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(voi
 
 /* Kernels. */
 const char *ptxi_kernel_name(ptxi_kernel *k);
-ptxi_ctx *ptxi_kernel_ctx(ptxi_kernel *k);       /* the context its module was loaded into */
+ptxi_ctx *ptxi_kernel_ctx(ptxi_kernel *k); /* the context its module was loaded into */
 unsigned ptxi_kernel_param_count(ptxi_kernel *k);
 /* Size, alignment and offset in the parameter buffer of parameter i; is_ptr set for .ptr params. */
 ptxi_status ptxi_kernel_param_info(ptxi_kernel *k, unsigned i, size_t *size, size_t *align, size_t *offset);
 typedef enum ptxi_kernel_attr {
-    PTXI_KATTR_MAX_THREADS_PER_BLOCK,      /* get: from .maxntid/.reqntid, else 1024 */
-    PTXI_KATTR_STATIC_SHARED_BYTES,        /* get */
-    PTXI_KATTR_LOCAL_BYTES,                /* get: per-thread local (stack frame) bytes */
-    PTXI_KATTR_CONST_BYTES,                /* get */
-    PTXI_KATTR_NUM_REGS,                   /* get */
-    PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES,   /* get/set: the opt-in for > 48 KiB */
-    PTXI_KATTR_PTX_VERSION,                /* get: e.g. 90 */
-    PTXI_KATTR_BINARY_VERSION,             /* get: target SM, e.g. 90 */
+    PTXI_KATTR_MAX_THREADS_PER_BLOCK,    /* get: from .maxntid/.reqntid, else 1024 */
+    PTXI_KATTR_STATIC_SHARED_BYTES,      /* get */
+    PTXI_KATTR_LOCAL_BYTES,              /* get: per-thread local (stack frame) bytes */
+    PTXI_KATTR_CONST_BYTES,              /* get */
+    PTXI_KATTR_NUM_REGS,                 /* get */
+    PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, /* get/set: the opt-in for > 48 KiB */
+    PTXI_KATTR_PTX_VERSION,              /* get: e.g. 90 */
+    PTXI_KATTR_BINARY_VERSION,           /* get: target SM, e.g. 90 */
 } ptxi_kernel_attr;
 ptxi_status ptxi_kernel_get_attr(ptxi_kernel *k, ptxi_kernel_attr a, int *value);
 ptxi_status ptxi_kernel_set_attr(ptxi_kernel *k, ptxi_kernel_attr a, int value);
@@ -216,10 +217,10 @@ typedef struct ptxi_tex_desc {
     unsigned width, height, depth; /* elements; 0 for an absent dimension */
     unsigned layers;               /* layered: the number of layers (cubemap: of cubes), else 0 */
     int layered, cubemap;
-    int linear;                    /* 1D linear memory (tex1Dfetch): fetches outside read 0 */
-    size_t pitch, slice;           /* bytes between rows, and between 2D slices / layers / faces */
-    unsigned channels;             /* 1, 2 or 4 */
-    unsigned channel_bits;         /* 8, 16 or 32 (16-bit float: half) */
+    int linear;            /* 1D linear memory (tex1Dfetch): fetches outside read 0 */
+    size_t pitch, slice;   /* bytes between rows, and between 2D slices / layers / faces */
+    unsigned channels;     /* 1, 2 or 4 */
+    unsigned channel_bits; /* 8, 16 or 32 (16-bit float: half) */
     ptxi_tex_format format;
     int filter_linear, read_normalized, normalized_coords;
     ptxi_tex_address address[3];
@@ -229,8 +230,8 @@ typedef struct ptxi_tex_desc {
  * array of w × h × d elements at base (h, d 0 when absent), rows `pitch` bytes
  * apart and 2D slices `slice` bytes apart: a layered array's d is its number of
  * layers, a cubemap's d its faces (6 a cube). */
-void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch,
-                           size_t slice, int layered, int cubemap);
+void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch, size_t slice,
+                           int layered, int cubemap);
 ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle);
 ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle);
 
@@ -244,7 +245,7 @@ ptxi_status ptxi_stream_create_ex(ptxi_ctx *ctx, unsigned flags, int priority, p
 ptxi_status ptxi_stream_destroy(ptxi_stream *s);
 /* Waits for s's work and runs its queued host functions. */
 ptxi_status ptxi_stream_synchronize(ptxi_stream *s);
-ptxi_status ptxi_stream_query(ptxi_stream *s);     /* SUCCESS or NOT_READY */
+ptxi_status ptxi_stream_query(ptxi_stream *s); /* SUCCESS or NOT_READY */
 /* Whether s is a live stream (NULL, the default stream, is); its context, flags, priority. */
 int ptxi_stream_live(ptxi_stream *s);
 ptxi_ctx *ptxi_stream_ctx(ptxi_stream *s);
@@ -290,15 +291,15 @@ int ptxi_stream_idle(ptxi_ctx *ctx, ptxi_stream *s);
 typedef struct ptxi_mempool ptxi_mempool;
 ptxi_mempool *ptxi_mempool_default(void);
 ptxi_mempool *ptxi_mempool_current(void);
-ptxi_status ptxi_mempool_set_current(ptxi_mempool *p);      /* INVALID_VALUE for no pool */
+ptxi_status ptxi_mempool_set_current(ptxi_mempool *p); /* INVALID_VALUE for no pool */
 int ptxi_mempool_valid(ptxi_mempool *p);
 ptxi_status ptxi_mempool_create(ptxi_mempool **out);
-ptxi_status ptxi_mempool_destroy(ptxi_mempool *p);          /* not the default pool */
+ptxi_status ptxi_mempool_destroy(ptxi_mempool *p); /* not the default pool */
 ptxi_status ptxi_mempool_attribute(ptxi_mempool *p, int attr, void *value, int set);
 ptxi_status ptxi_mempool_trim(ptxi_mempool *p, size_t keep);
 ptxi_status ptxi_mempool_track(ptxi_mempool *p, ptxi_ctx *ctx, ptxi_dptr ptr, size_t size);
-void ptxi_mempool_untrack(ptxi_dptr ptr);                   /* no-op for memory of no pool */
-void ptxi_mempool_forget_ctx(ptxi_ctx *ctx);                /* ctx's memory is gone */
+void ptxi_mempool_untrack(ptxi_dptr ptr);    /* no-op for memory of no pool */
+void ptxi_mempool_forget_ctx(ptxi_ctx *ctx); /* ctx's memory is gone */
 /* Reads or sets (flags: 3 = read-write) access to p from device `id` (device = 0: the host).
  * Setting anything but read-write from device 0 is NOT_PERMITTED (CUDA: invalid device). */
 ptxi_status ptxi_mempool_access(ptxi_mempool *p, int device, int id, int *flags, int set);
@@ -325,8 +326,8 @@ int ptxi_event_live(ptxi_event *e);
  * (INVALID_CONFIGURATION, LAUNCH_OUT_OF_RESOURCES, INVALID_PARAMETERS) are
  * returned at once; faults during execution (ILLEGAL_ADDRESS, ASSERT, ...) are
  * returned by the launch or the next synchronizing call, and are sticky. */
-ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
-                        ptxi_stream *s, void **args);
+ptxi_status ptxi_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                        void **args);
 /* Launch flags. COOPERATIVE: every CTA of the grid is resident at once and the
  * grid-wide barrier of cooperative groups (grid.sync()) works, as
  * cuLaunchCooperativeKernel. */
@@ -336,11 +337,11 @@ ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size
 /* A launch in thread-block clusters of the given shape (at most 8 CTAs; the
  * grid a whole number of them), as cudaLaunchKernelEx with a cluster
  * dimension; a kernel that declares .reqnctapercluster must be given that shape. */
-ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster,
-                                size_t dyn_shared, ptxi_stream *s, void **args, unsigned flags);
+ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster, size_t dyn_shared,
+                                ptxi_stream *s, void **args, unsigned flags);
 /* The same with an already packed parameter buffer of exactly the kernel's parameter size. */
-ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
-                               ptxi_stream *s, const void *params, size_t params_size);
+ptxi_status ptxi_launch_packed(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, ptxi_stream *s,
+                               const void *params, size_t params_size);
 
 /* ---- The process-wide device: one primary context for every library in the
  * process (libcudart.so.13 and libcuda.so.1 both map their handles onto it). ---- */
@@ -366,10 +367,10 @@ const char *ptxi_device_name(void);
 
 /* Counters of the last launch on the context. */
 typedef struct ptxi_launch_stats {
-    uint64_t thread_insns;     /* instructions executed, summed over threads */
-    uint64_t warp_insns;       /* instructions executed, counted once per warp */
-    double seconds;            /* wall time of the launch */
-    uint64_t pmevents[16];     /* pmevent counters */
+    uint64_t thread_insns; /* instructions executed, summed over threads */
+    uint64_t warp_insns;   /* instructions executed, counted once per warp */
+    double seconds;        /* wall time of the launch */
+    uint64_t pmevents[16]; /* pmevent counters */
 } ptxi_launch_stats;
 ptxi_status ptxi_ctx_last_launch_stats(ptxi_ctx *ctx, ptxi_launch_stats *out);
 

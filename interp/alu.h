@@ -20,25 +20,25 @@ typedef void (*alu_fn)(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_
 
 struct alu_op {
     alu_fn fn;
-    uint8_t nd, ns;              /* destination / source operand counts */
-    uint8_t dbytes[2];           /* bytes of each destination (0 = predicate) */
-    uint8_t sbytes[6];           /* bytes of each source (0 = predicate) */
-    bool cc_in, cc_out;          /* reads / writes the carry flag */
-    bool approx;                 /* not necessarily bit-exact (documented in README) */
-    uint32_t p[4];               /* decoded modifiers, private to fn */
+    uint8_t nd, ns;     /* destination / source operand counts */
+    uint8_t dbytes[2];  /* bytes of each destination (0 = predicate) */
+    uint8_t sbytes[6];  /* bytes of each source (0 = predicate) */
+    bool cc_in, cc_out; /* reads / writes the carry flag */
+    bool approx;        /* not necessarily bit-exact (documented in README) */
+    uint32_t p[4];      /* decoded modifiers, private to fn */
 };
 
 /* An instruction as the ALU sees it: the IR's opcode, modifiers and types
  * (ir.h, opcodes.def, modifiers.def), and for video instructions the operand
  * selectors (vadd2.u32.u32.u32 %r1.h10, %r2.h01, ...; vmad ... -%r1.b2). */
 typedef struct alu_key {
-    uint16_t op;                   /* ir_opcode */
+    uint16_t op; /* ir_opcode */
     uint8_t ntypes, nmods;
-    uint32_t typemask;             /* bit i: the i-th suffix in source order is a type */
-    uint8_t types[IR_MAX_TYPES];   /* ir_type, in source order */
-    uint16_t mods[IR_MAX_MODS];    /* ir_mod, in source order */
-    uint16_t sel[4];               /* selectors of d, a, b, c (IR_SEL_*), 0 = the default */
-    uint8_t neg;                   /* bit k: operand k of d, a, b, c is negated (-%r) */
+    uint32_t typemask;           /* bit i: the i-th suffix in source order is a type */
+    uint8_t types[IR_MAX_TYPES]; /* ir_type, in source order */
+    uint16_t mods[IR_MAX_MODS];  /* ir_mod, in source order */
+    uint16_t sel[4];             /* selectors of d, a, b, c (IR_SEL_*), 0 = the default */
+    uint8_t neg;                 /* bit k: operand k of d, a, b, c is negated (-%r) */
 } alu_key;
 
 /* Before op runs lane by lane on the 32-bit first sources x[l] of lanes m:
@@ -56,8 +56,8 @@ int alu_key_parse(const char *mnemonic, alu_key *k);
 /* `nopnds` counts operands with a `%p|%q` destination pair counted as two.
  * Operands are destinations first, then sources, in PTX order.
  * Return 1 and fill *op when the form is known, 0 otherwise. */
-int alu_lookup_key_core(const alu_key *k, unsigned nopnds, alu_op *op);  /* integer, f32/f64, cvt, setp... */
-int alu_lookup_key_simd(const alu_key *k, unsigned nopnds, alu_op *op);  /* video, f16/bf16, fp8, packed */
+int alu_lookup_key_core(const alu_key *k, unsigned nopnds, alu_op *op); /* integer, f32/f64, cvt, setp... */
+int alu_lookup_key_simd(const alu_key *k, unsigned nopnds, alu_op *op); /* video, f16/bf16, fp8, packed */
 
 static inline int alu_lookup_key(const alu_key *k, unsigned nopnds, alu_op *op) {
     /* The SIMD/half tables first: for the f16/bf16/tf32 forms both know, theirs
@@ -88,8 +88,8 @@ int alu_lookup_binop(int op, uint8_t type, alu_op *out);
  * every type) was understood. */
 typedef struct alu_mn {
     const alu_key *k;
-    uint16_t used;                 /* bit i: mods[i] taken */
-    uint8_t used_ty;               /* bit i: types[i] taken */
+    uint16_t used;   /* bit i: mods[i] taken */
+    uint8_t used_ty; /* bit i: types[i] taken */
     unsigned nopnds;
     uint8_t ty[IR_MAX_TYPES], nty; /* core families: the types as ALU type codes */
 } alu_mn;

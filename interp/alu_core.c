@@ -5,7 +5,10 @@
 
 #include <string.h>
 
-static const struct { uint8_t bits; char kind; } types[T_COUNT] = {
+static const struct {
+    uint8_t bits;
+    char kind;
+} types[T_COUNT] = {
 #define X(n, e, b, k) {b, k},
     ALU_TYPES(X)
 #undef X
@@ -41,8 +44,7 @@ int alu_lookup_key_core(const alu_key *k, unsigned nopnds, alu_op *op) {
         m.ty[m.nty++] = (uint8_t)(from_ir[k->types[i]] - 1);
     }
 
-    static int (*const build[])(int, alu_mn *, alu_op *) = {
-        alu_build_int, alu_build_fp, alu_build_cvt, alu_build_cmp};
+    static int (*const build[])(int, alu_mn *, alu_op *) = {alu_build_int, alu_build_fp, alu_build_cvt, alu_build_cmp};
     for (unsigned i = 0; i < sizeof build / sizeof build[0]; i++) {
         alu_op o;
         memset(&o, 0, sizeof o);

@@ -3,7 +3,9 @@
 #include "alu_core_impl.h"
 
 enum { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };
-static const uint16_t cmps[] = {IR_MOD_EQ, IR_MOD_NE, IR_MOD_LT, IR_MOD_LE, IR_MOD_GT, IR_MOD_GE, IR_MOD_LO, IR_MOD_LS, IR_MOD_HI, IR_MOD_HS, IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU, IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
+static const uint16_t cmps[] = {IR_MOD_EQ,  IR_MOD_NE,  IR_MOD_LT,  IR_MOD_LE,  IR_MOD_GT,  IR_MOD_GE,  IR_MOD_LO,
+                                IR_MOD_LS,  IR_MOD_HI,  IR_MOD_HS,  IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU,
+                                IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
 static const uint16_t bops[] = {IR_MOD_AND, IR_MOD_OR, IR_MOD_XOR, 0};
 
 /* p[0] = comparison, p[1] = source type, p[2] = 0 none / 1 and / 2 or / 3 xor,
@@ -19,19 +21,27 @@ static bool compare(const alu_op *op, uint64_t a, uint64_t b) {
         switch (c) {
         case EQ: return eq;
         case NE: return !eq;
-        case LT: case LO: return lt;
-        case LE: case LS: return lt || eq;
-        case GT: case HI: return !lt && !eq;
+        case LT:
+        case LO: return lt;
+        case LE:
+        case LS: return lt || eq;
+        case GT:
+        case HI: return !lt && !eq;
         default: return !lt;
         }
     }
     double x, y;
     if (t == T_f32) {
         uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
-        if (op->p[3] & 1) { ua = alu_ftz32(ua); ub = alu_ftz32(ub); }
-        x = alu_f32(ua); y = alu_f32(ub);
+        if (op->p[3] & 1) {
+            ua = alu_ftz32(ua);
+            ub = alu_ftz32(ub);
+        }
+        x = alu_f32(ua);
+        y = alu_f32(ub);
     } else {
-        x = alu_f64(a); y = alu_f64(b);
+        x = alu_f64(a);
+        y = alu_f64(b);
     }
     bool un = x != x || y != y;
     switch (c) {
@@ -89,12 +99,12 @@ ALU_FN(f_testp) {
     uint64_t minn = f64 ? 1ull << 52 : 1u << 23;
     bool r;
     switch (op->p[0]) {
-    case 0: r = v < inf; break;                     /* finite */
-    case 1: r = v == inf; break;                    /* infinite */
-    case 2: r = v <= inf; break;                    /* number */
-    case 3: r = v > inf; break;                     /* notanumber */
-    case 4: r = (v >= minn || !v) && v < inf; break;   /* normal: zero counts (measured) */
-    default: r = v && v < minn; break;              /* subnormal */
+    case 0: r = v < inf; break;                      /* finite */
+    case 1: r = v == inf; break;                     /* infinite */
+    case 2: r = v <= inf; break;                     /* number */
+    case 3: r = v > inf; break;                      /* notanumber */
+    case 4: r = (v >= minn || !v) && v < inf; break; /* normal: zero counts (measured) */
+    default: r = v && v < minn; break;               /* subnormal */
     }
     d[0] = r;
 }
@@ -144,7 +154,8 @@ int alu_build_cmp(int opc, alu_mn *m, alu_op *op) {
         return 1;
     }
     if (opc == IR_OP_TESTP) {
-        static const uint16_t cls[] = {IR_MOD_FINITE, IR_MOD_INFINITE, IR_MOD_NUMBER, IR_MOD_NOTANUMBER, IR_MOD_NORMAL, IR_MOD_SUBNORMAL, 0};
+        static const uint16_t cls[] = {
+            IR_MOD_FINITE, IR_MOD_INFINITE, IR_MOD_NUMBER, IR_MOD_NOTANUMBER, IR_MOD_NORMAL, IR_MOD_SUBNORMAL, 0};
         int c = alu_take_any(m, cls);
         if (c < 0 || m->nty != 1 || (m->ty[0] != T_f32 && m->ty[0] != T_f64)) return 0;
         op->fn = f_testp;

@@ -28,7 +28,7 @@ static uint64_t nan_conv(const alu_op *op, uint64_t v, int st, int dt) {
     if (op->p[3] & C_SAT) return 0;
     if (st == T_f32 && (op->p[3] & C_FTZ)) v = ALU_NAN32;
     if (st == T_bf16 && dt == T_f32) return v << 16;
-    if (dt == T_tf32) {          /* .satfinite lowers an all-ones exponent by one unit, NaN or not */
+    if (dt == T_tf32) { /* .satfinite lowers an all-ones exponent by one unit, NaN or not */
         if (op->p[2] != ALU_RNA) return 0x7fffe000u;
         return (v & ~0x1fffull) - (op->p[3] & C_SATFINITE ? 0x2000 : 0);
     }
@@ -42,7 +42,12 @@ static uint64_t nan_conv(const alu_op *op, uint64_t v, int st, int dt) {
 static uint64_t enc_bits(int t, uint64_t enc) { return t == T_tf32 ? enc << 13 : enc; }
 
 /* The source as an exact double (float types) or integer; NaN reported apart. */
-typedef struct { bool isint, nan; __int128 i; double f; uint64_t raw; } val;
+typedef struct {
+    bool isint, nan;
+    __int128 i;
+    double f;
+    uint64_t raw;
+} val;
 
 static val read_src(const alu_op *op, uint64_t v) {
     int t = op->p[1];
@@ -125,14 +130,13 @@ static uint64_t to_float(const alu_op *op, val x, int t) {
         r = alu_round_f64(f, v, op->p[3] & C_IRND ? ALU_RN : (int)op->p[2]);
     }
     if ((op->p[3] & C_FTZ) && t == T_f32 && !(r & (((1ull << f.ebits) - 1) << f.mbits)))
-        r &= 1ull << sbit;                               /* flush a subnormal result */
+        r &= 1ull << sbit; /* flush a subnormal result */
     if ((op->p[3] & C_RELU) && (r >> sbit)) r = 0;
     if (op->p[3] & C_SAT) {
         if (r >> sbit) r = 0;
         else if (r > (((1ull << (f.ebits - 1)) - 1) << f.mbits)) r = ((1ull << (f.ebits - 1)) - 1) << f.mbits;
     }
-    if ((op->p[3] & C_SATFINITE) && (r & ~(1ull << sbit)) == ((1ull << f.ebits) - 1) << f.mbits)
-        r -= 1;
+    if ((op->p[3] & C_SATFINITE) && (r & ~(1ull << sbit)) == ((1ull << f.ebits) - 1) << f.mbits) r -= 1;
     return enc_bits(t, r);
 }
 
@@ -141,9 +145,7 @@ static uint64_t convert(const alu_op *op, uint64_t v, int dt) {
     return alu_tkind(dt) == 'f' ? to_float(op, x, dt) : to_int(op, x, dt);
 }
 
-ALU_FN(f_cvt) {
-    d[0] = convert(op, s[0], op->p[0]);
-}
+ALU_FN(f_cvt) { d[0] = convert(op, s[0], op->p[0]); }
 /* A float cvt to its own type without modifiers is a move: NaNs keep their bits. */
 ALU_FN(f_cvt_move) { d[0] = s[0] & alu_mask(alu_tbits(op->p[0])); }
 /* f16x2/bf16x2: the first source goes to the upper half. */
@@ -192,13 +194,13 @@ int alu_build_cvt(int opc, alu_mn *m, alu_op *op) {
     if (dk == 'v' && !x2) return 0;
     if (x2 && st != T_f32) return 0;
     bool dfl = dk == 'f' || x2, sfl = sk == 'f';
-    if (ir >= 0) {                                       /* integer rounding: from a float */
+    if (ir >= 0) { /* integer rounding: from a float */
         if (!sfl) return 0;
         if (dfl) fl |= C_IRND;
         rm = ir;
-    } else if (dfl && (!sfl || alu_tbits(dt) < alu_tbits(st) ||
-                       (alu_tbits(dt) == alu_tbits(st) && dt != st && !x2) || x2)) {
-        if (rm < 0 && !(dt == T_bf16 && st == T_f16)) return 0;   /* inexact: rounding required */
+    } else if (dfl &&
+               (!sfl || alu_tbits(dt) < alu_tbits(st) || (alu_tbits(dt) == alu_tbits(st) && dt != st && !x2) || x2)) {
+        if (rm < 0 && !(dt == T_bf16 && st == T_f16)) return 0; /* inexact: rounding required */
     } else if (!dfl && sfl) {
         return 0;
     }

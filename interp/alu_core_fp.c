@@ -11,32 +11,49 @@
 #include <fenv.h>
 #include <math.h>
 
-enum { K_ADD, K_SUB, K_MUL, K_FMA, K_DIV, K_RCP, K_SQRT,                 /* exact */
-       K_RSQRT, K_SIN, K_COS, K_LG2, K_EX2, K_TANH, K_ARCP, K_ASQRT, K_ADIV, K_FDIV };
+enum {
+    K_ADD,
+    K_SUB,
+    K_MUL,
+    K_FMA,
+    K_DIV,
+    K_RCP,
+    K_SQRT, /* exact */
+    K_RSQRT,
+    K_SIN,
+    K_COS,
+    K_LG2,
+    K_EX2,
+    K_TANH,
+    K_ARCP,
+    K_ASQRT,
+    K_ADIV,
+    K_FDIV
+};
 enum { F_FTZ = 1, F_SAT = 2, F_NAN = 4, F_XORSIGN = 8 };
 
 static const int host_mode[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
 
-#define ARITH(T, SUF)                                                              \
-    static inline T apply_##SUF(int k, T a, T b, T c) {                            \
-        switch (k) {                                                               \
-        case K_ADD: return a + b;                                                  \
-        case K_SUB: return a - b;                                                  \
-        case K_MUL: return a * b;                                                  \
-        case K_FMA: return fma##SUF(a, b, c);                                      \
-        case K_DIV: return a / b;                                                  \
-        case K_RCP: return (T)1 / a;                                               \
-        default: return sqrt##SUF(a);                                              \
-        }                                                                          \
-    }                                                                              \
-    static T round_##SUF(int k, int rm, T a, T b, T c) {                           \
-        if (rm == ALU_RN) return apply_##SUF(k, a, b, c);                          \
-        int old = fegetround();                                                    \
-        fesetround(host_mode[rm]);                                                 \
-        volatile T va = a, vb = b, vc = c;                                         \
-        volatile T r = apply_##SUF(k, va, vb, vc);                                 \
-        fesetround(old);                                                           \
-        return r;                                                                  \
+#define ARITH(T, SUF)                                     \
+    static inline T apply_##SUF(int k, T a, T b, T c) {   \
+        switch (k) {                                      \
+        case K_ADD: return a + b;                         \
+        case K_SUB: return a - b;                         \
+        case K_MUL: return a * b;                         \
+        case K_FMA: return fma##SUF(a, b, c);             \
+        case K_DIV: return a / b;                         \
+        case K_RCP: return (T)1 / a;                      \
+        default: return sqrt##SUF(a);                     \
+        }                                                 \
+    }                                                     \
+    static T round_##SUF(int k, int rm, T a, T b, T c) {  \
+        if (rm == ALU_RN) return apply_##SUF(k, a, b, c); \
+        int old = fegetround();                           \
+        fesetround(host_mode[rm]);                        \
+        volatile T va = a, vb = b, vc = c;                \
+        volatile T r = apply_##SUF(k, va, vb, vc);        \
+        fesetround(old);                                  \
+        return r;                                         \
     }
 ARITH(float, f)
 ARITH(double, )
@@ -59,10 +76,12 @@ static inline uint32_t out32(const alu_op *op, float r) {
  * zero (measured), which truncation tells apart. */
 ALU_FN(f_arith32) {
     bool ftz = op->p[2] & F_FTZ;
-    if (op->p[1] == ALU_RN && op->p[0] <= K_FMA) {      /* the shared hot forms */
+    if (op->p[1] == ALU_RN && op->p[0] <= K_FMA) { /* the shared hot forms */
         uint32_t a = (uint32_t)s[0], b = (uint32_t)s[1];
-        uint32_t r = op->p[0] == K_ADD ? alu_add_f32(a, b, ftz) : op->p[0] == K_SUB ? alu_sub_f32(a, b, ftz)
-                   : op->p[0] == K_MUL ? alu_mul_f32(a, b, ftz) : alu_fma_f32(a, b, (uint32_t)alu_src(op, s, 2), ftz);
+        uint32_t r = op->p[0] == K_ADD   ? alu_add_f32(a, b, ftz)
+                     : op->p[0] == K_SUB ? alu_sub_f32(a, b, ftz)
+                     : op->p[0] == K_MUL ? alu_mul_f32(a, b, ftz)
+                                         : alu_fma_f32(a, b, (uint32_t)alu_src(op, s, 2), ftz);
         d[0] = op->p[2] & F_SAT ? alu_sat32(r) : r;
         return;
     }
@@ -77,8 +96,8 @@ ALU_FN(f_arith32) {
 
 /* The multi-function unit's forms, bit-exact (alu_mufu.c). */
 static const uint8_t mufu_of[] = {
-    [K_RSQRT] = ALU_MU_RSQRT, [K_SIN] = ALU_MU_SIN, [K_COS] = ALU_MU_COS, [K_LG2] = ALU_MU_LG2,
-    [K_EX2] = ALU_MU_EX2, [K_TANH] = ALU_MU_TANH, [K_ARCP] = ALU_MU_RCP, [K_ASQRT] = ALU_MU_SQRT,
+    [K_RSQRT] = ALU_MU_RSQRT, [K_SIN] = ALU_MU_SIN,   [K_COS] = ALU_MU_COS,  [K_LG2] = ALU_MU_LG2,
+    [K_EX2] = ALU_MU_EX2,     [K_TANH] = ALU_MU_TANH, [K_ARCP] = ALU_MU_RCP, [K_ASQRT] = ALU_MU_SQRT,
 };
 ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
 
@@ -88,8 +107,13 @@ void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m) {
 
 uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz) {
     uint32_t mb = b & 0x7fffffffu;
-    uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
-    if (scale) { *a = alu_mul_f32(*a, scale, ftz); b = alu_mul_f32(b, scale, ftz); }
+    uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u
+                     : !ftz && mb < 0x00800000u                    ? 0x4b800000u
+                                                                   : 0;
+    if (scale) {
+        *a = alu_mul_f32(*a, scale, ftz);
+        b = alu_mul_f32(b, scale, ftz);
+    }
     return alu_mufu_f32(ALU_MU_RCP, b, true);
 }
 
@@ -147,7 +171,7 @@ ALU_FN(f_approx64) {
         return;
     }
     double v = alu_f64(x);
-    if (hi - 0x00100000u < 0x7fe00000u) d[0] = alu_u64(rsqrt_f64(v));     /* positive normal */
+    if (hi - 0x00100000u < 0x7fe00000u) d[0] = alu_u64(rsqrt_f64(v)); /* positive normal */
     else if (v == 0) d[0] = (x & 0x8000000000000000ull) | 0x7ff0000000000000ull;
     else if (isnan(v)) d[0] = x | ALU_QUIET64;
     else if (x >> 63) d[0] = 0xfff8000000000000ull;
@@ -158,7 +182,7 @@ ALU_FN(f_minmax64) {
     uint64_t a = s[0], b = s[1];
     bool na = alu_isnan64(a), nb = alu_isnan64(b);
     if (na || nb) {
-        d[0] = na && nb ? b | ALU_QUIET64 : na ? b : a;     /* both NaN: b, quieted */
+        d[0] = na && nb ? b | ALU_QUIET64 : na ? b : a; /* both NaN: b, quieted */
         return;
     }
     double x = alu_f64(a), y = alu_f64(b);
@@ -171,26 +195,40 @@ ALU_FN(f_minmax64) {
 static inline uint64_t sign_bit(const alu_op *op) { return 1ull << (op->p[0] - 1); }
 static inline bool sign_op(const alu_op *op, uint64_t *d, uint64_t v) {
     if (op->p[0] == 32) {
-        if (alu_isnan32((uint32_t)v)) { *d = ALU_NAN32; return false; }
+        if (alu_isnan32((uint32_t)v)) {
+            *d = ALU_NAN32;
+            return false;
+        }
         *d = op->p[2] & F_FTZ ? alu_ftz32((uint32_t)v) : v;
     } else {
-        if (alu_isnan64(v)) { *d = v | ALU_QUIET64; return false; }
+        if (alu_isnan64(v)) {
+            *d = v | ALU_QUIET64;
+            return false;
+        }
         *d = v;
     }
     return true;
 }
-ALU_FN(f_abs) { if (sign_op(op, d, s[0])) d[0] &= ~sign_bit(op); }
-ALU_FN(f_neg) { if (sign_op(op, d, s[0])) d[0] ^= sign_bit(op); }
+ALU_FN(f_abs) {
+    if (sign_op(op, d, s[0])) d[0] &= ~sign_bit(op);
+}
+ALU_FN(f_neg) {
+    if (sign_op(op, d, s[0])) d[0] ^= sign_bit(op);
+}
 ALU_FN(f_copysign) { d[0] = (s[1] & ~sign_bit(op)) | (s[0] & sign_bit(op)); }
 
 /* ---- builder ---- */
 
-static const struct { uint16_t op; int k; uint8_t ns; } fops[] = {
-    {IR_OP_ADD, K_ADD, 2}, {IR_OP_SUB, K_SUB, 2}, {IR_OP_MUL, K_MUL, 2}, {IR_OP_FMA, K_FMA, 3},
-    {IR_OP_MAD, K_FMA, 3}, {IR_OP_DIV, K_DIV, 2}, {IR_OP_RCP, K_RCP, 1}, {IR_OP_SQRT, K_SQRT, 1},
-    {IR_OP_RSQRT, K_RSQRT, 1}, {IR_OP_SIN, K_SIN, 1}, {IR_OP_COS, K_COS, 1}, {IR_OP_LG2, K_LG2, 1},
-    {IR_OP_EX2, K_EX2, 1}, {IR_OP_TANH, K_TANH, 1},
-    {IR_OP_MIN, -1, 2}, {IR_OP_MAX, -2, 2}, {IR_OP_ABS, -3, 1}, {IR_OP_NEG, -4, 1}, {IR_OP_COPYSIGN, -5, 2},
+static const struct {
+    uint16_t op;
+    int k;
+    uint8_t ns;
+} fops[] = {
+    {IR_OP_ADD, K_ADD, 2},     {IR_OP_SUB, K_SUB, 2},   {IR_OP_MUL, K_MUL, 2},   {IR_OP_FMA, K_FMA, 3},
+    {IR_OP_MAD, K_FMA, 3},     {IR_OP_DIV, K_DIV, 2},   {IR_OP_RCP, K_RCP, 1},   {IR_OP_SQRT, K_SQRT, 1},
+    {IR_OP_RSQRT, K_RSQRT, 1}, {IR_OP_SIN, K_SIN, 1},   {IR_OP_COS, K_COS, 1},   {IR_OP_LG2, K_LG2, 1},
+    {IR_OP_EX2, K_EX2, 1},     {IR_OP_TANH, K_TANH, 1}, {IR_OP_MIN, -1, 2},      {IR_OP_MAX, -2, 2},
+    {IR_OP_ABS, -3, 1},        {IR_OP_NEG, -4, 1},      {IR_OP_COPYSIGN, -5, 2},
 };
 
 int alu_build_fp(int opc, alu_mn *m, alu_op *op) {
@@ -202,7 +240,7 @@ int alu_build_fp(int opc, alu_mn *m, alu_op *op) {
     alu_shape(op, 1, m->ty[0], fops[i].ns, m->ty[0]);
     uint32_t fl = 0;
     if (alu_take(m, IR_MOD_FTZ)) fl |= F_FTZ;
-    if (k < 0) {                        /* min max abs neg copysign */
+    if (k < 0) { /* min max abs neg copysign */
         if (k >= -2 && alu_take(m, IR_MOD_NAN_PROPAGATE)) fl |= F_NAN;
         if (k >= -2 && alu_take(m, IR_MOD_XORSIGN)) {
             if (!alu_take(m, IR_MOD_ABS) || f64) return 0;
@@ -220,7 +258,7 @@ int alu_build_fp(int opc, alu_mn *m, alu_op *op) {
     bool apx = alu_take(m, IR_MOD_APPROX), full = !apx && alu_take(m, IR_MOD_FULL);
     if (rm == ALU_RNA || (rm >= 0 && (apx || full))) return 0;
     if (f64 && (fl & F_SAT)) return 0;
-    if (k >= K_RSQRT) {                 /* only approximate forms exist */
+    if (k >= K_RSQRT) { /* only approximate forms exist */
         if (!apx) return 0;
     } else if (k == K_DIV) {
         if (apx) k = K_ADIV;
@@ -239,7 +277,9 @@ int alu_build_fp(int opc, alu_mn *m, alu_op *op) {
     op->p[1] = rm < 0 ? ALU_RN : rm;
     op->p[2] = fl;
     op->approx = false;
-    op->fn = f64 ? (k >= K_RSQRT ? f_approx64 : f_arith64)
-       : k == K_ADIV || k == K_FDIV ? f_div32 : k >= K_RSQRT ? f_mufu32 : f_arith32;
+    op->fn = f64                          ? (k >= K_RSQRT ? f_approx64 : f_arith64)
+             : k == K_ADIV || k == K_FDIV ? f_div32
+             : k >= K_RSQRT               ? f_mufu32
+                                          : f_arith32;
     return 1;
 }

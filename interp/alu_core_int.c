@@ -36,7 +36,7 @@ ALU_FN(f_mad) {
     unsigned w = W(op) << (op->p[2] == 2);
     d[0] = (uint64_t)(mul_part(op, s) + s[2]) & alu_mask(w);
 }
-ALU_FN(f_mad_hi_sat) {    /* mad.hi.sat.s32: the high half as s32 plus c, saturated */
+ALU_FN(f_mad_hi_sat) { /* mad.hi.sat.s32: the high half as s32 plus c, saturated */
 
     int32_t hi = (int32_t)(uint32_t)(prod(op, s[0], s[1]) >> 32);
     d[0] = clamp_s((s128)hi + (int32_t)s[2], 32);
@@ -86,7 +86,10 @@ ALU_FN(f_div) {
     }
     int64_t a = sx(op, s[0]), b = sx(op, s[1]);
     uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a, ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
-    if (!b) { d[0] = alu_mask(w); return; }
+    if (!b) {
+        d[0] = alu_mask(w);
+        return;
+    }
     uint64_t q = (ua & alu_mask(w)) / (ub & alu_mask(w));
     d[0] = zx(op, (a < 0) != (b < 0) ? -q : q);
 }
@@ -99,12 +102,18 @@ ALU_FN(f_rem) {
     int64_t a = sx(op, s[0]), b = sx(op, s[1]);
     uint64_t ua = (a < 0 ? -(uint64_t)a : (uint64_t)a) & alu_mask(W(op));
     uint64_t ub = (b < 0 ? -(uint64_t)b : (uint64_t)b) & alu_mask(W(op));
-    if (!ub) { d[0] = alu_mask(W(op)); return; }
+    if (!ub) {
+        d[0] = alu_mask(W(op));
+        return;
+    }
     uint64_t r = ua % ub;
     d[0] = zx(op, a < 0 ? -r : r);
 }
 
-ALU_FN(f_abs) { int64_t a = sx(op, s[0]); d[0] = zx(op, a < 0 ? -(uint64_t)a : (uint64_t)a); }
+ALU_FN(f_abs) {
+    int64_t a = sx(op, s[0]);
+    d[0] = zx(op, a < 0 ? -(uint64_t)a : (uint64_t)a);
+}
 ALU_FN(f_neg) { d[0] = zx(op, -s[0]); }
 /* min/max: p[2] = 1 max, p[3] = 1 .relu (clamp the result at 0). */
 static inline uint64_t minmax(const alu_op *op, uint64_t a, uint64_t b) {
@@ -126,7 +135,10 @@ ALU_FN(f_x2) {
 
 /* ---- bits ---- */
 ALU_FN(f_popc) { d[0] = __builtin_popcountll(zx(op, s[0])); }
-ALU_FN(f_clz) { uint64_t a = zx(op, s[0]); d[0] = a ? __builtin_clzll(a) - (64 - W(op)) : W(op); }
+ALU_FN(f_clz) {
+    uint64_t a = zx(op, s[0]);
+    d[0] = a ? __builtin_clzll(a) - (64 - W(op)) : W(op);
+}
 ALU_FN(f_brev) {
     uint64_t a = s[0], r = 0;
     for (unsigned i = 0; i < W(op); i++) r |= ((a >> i) & 1) << (W(op) - 1 - i);
@@ -136,7 +148,10 @@ ALU_FN(f_brev) {
 ALU_FN(f_bfind) {
     uint64_t a = zx(op, s[0]);
     if (SG(op) && sx(op, a) < 0) a = zx(op, ~a);
-    if (!a) { d[0] = 0xffffffffu; return; }
+    if (!a) {
+        d[0] = 0xffffffffu;
+        return;
+    }
     unsigned pos = 63 - __builtin_clzll(a);
     d[0] = op->p[2] ? W(op) - 1 - pos : pos;
 }
@@ -148,16 +163,28 @@ ALU_FN(f_fns) {
     uint32_t mask = (uint32_t)s[0], base = (uint32_t)s[1];
     int32_t off = (int32_t)s[2];
     uint32_t r = 0xffffffffu;
-    if (off == INT32_MIN) { d[0] = 0; return; }    /* measured: not "not found" */
-    if (base > 31) { d[0] = r; return; }
+    if (off == INT32_MIN) {
+        d[0] = 0;
+        return;
+    } /* measured: not "not found" */
+    if (base > 31) {
+        d[0] = r;
+        return;
+    }
     if (off == 0) {
         if (mask >> base & 1) r = base;
     } else if (off > 0) {
         for (int i = (int)base; i < 32; i++)
-            if ((mask >> i & 1) && --off == 0) { r = i; break; }
+            if ((mask >> i & 1) && --off == 0) {
+                r = i;
+                break;
+            }
     } else {
         for (int i = (int)base; i >= 0; i--)
-            if ((mask >> i & 1) && ++off == 0) { r = i; break; }
+            if ((mask >> i & 1) && ++off == 0) {
+                r = i;
+                break;
+            }
     }
     d[0] = r;
 }
@@ -190,10 +217,13 @@ ALU_FN(f_xor) { d[0] = zx(op, s[0] ^ s[1]); }
 ALU_FN(f_not) { d[0] = zx(op, ~s[0]); }
 ALU_FN(f_cnot) { d[0] = zx(op, s[0]) == 0; }
 ALU_FN(f_mov) { d[0] = zx(op, s[0]); }
-ALU_FN(f_shl) { uint32_t n = (uint32_t)s[1]; d[0] = n >= W(op) ? 0 : zx(op, s[0] << n); }
+ALU_FN(f_shl) {
+    uint32_t n = (uint32_t)s[1];
+    d[0] = n >= W(op) ? 0 : zx(op, s[0] << n);
+}
 ALU_FN(f_shr) {
     uint32_t n = (uint32_t)s[1];
-    if (n >= W(op)) n = W(op) - 1 + !SG(op);        /* signed: fill with the sign */
+    if (n >= W(op)) n = W(op) - 1 + !SG(op); /* signed: fill with the sign */
     d[0] = n >= W(op) ? 0 : zx(op, SG(op) ? (uint64_t)(sx(op, s[0]) >> n) : zx(op, s[0]) >> n);
 }
 ALU_FN(f_lop3) { d[0] = alu_lop3((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], (unsigned)s[3] & 0xff); }
@@ -205,11 +235,11 @@ ALU_FN(f_prmt) { d[0] = alu_prmt((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2],
 /* ---- builder ---- */
 
 typedef struct {
-    uint16_t op;                   /* ir_opcode */
+    uint16_t op; /* ir_opcode */
     alu_fn fn;
-    uint8_t ns;        /* sources */
-    uint8_t kinds;     /* allowed type kinds: bit 0 signed, 1 unsigned, 2 bits, 3 pred, 4 x2 */
-    uint8_t widths;    /* allowed widths: 1 = 16, 2 = 32, 4 = 64, 8 = 1 (pred) */
+    uint8_t ns;     /* sources */
+    uint8_t kinds;  /* allowed type kinds: bit 0 signed, 1 unsigned, 2 bits, 3 pred, 4 x2 */
+    uint8_t widths; /* allowed widths: 1 = 16, 2 = 32, 4 = 64, 8 = 1 (pred) */
 } int_form;
 
 enum { KS = 1, KU = 2, KB = 4, KP = 8, KV = 16, KF = 32 };
@@ -380,7 +410,7 @@ int alu_build_int(int opc, alu_mn *m, alu_op *op) {
     } else if (f->fn == f_prmt) {
         op->p[2] = alu_take_any(m, prmt_modes) + 1;
     } else if (f->fn == f_lop3) {
-        op->sbytes[3] = 1;    /* the truth table, an immediate */
+        op->sbytes[3] = 1; /* the truth table, an immediate */
     }
     return 1;
 }

@@ -16,26 +16,29 @@
 enum { ALU_FP_IEEE, ALU_FP_FN, ALU_FP_FINITE, ALU_FP_UE };
 
 /* X(name, exponent bits, mantissa bits, kind, canonical NaN as the hardware writes it) */
-#define ALU_FP_FORMATS(X)                                  \
-    X(F16, 5, 10, ALU_FP_IEEE, 0x7FFFu)                    \
-    X(BF16, 8, 7, ALU_FP_IEEE, 0x7FFFu)                    \
-    X(TF32, 8, 10, ALU_FP_IEEE, 0x3FFFFu)                  \
-    X(F32, 8, 23, ALU_FP_IEEE, 0x7FFFFFFFu)                \
-    X(E4M3, 4, 3, ALU_FP_FN, 0x7Fu)                        \
-    X(E5M2, 5, 2, ALU_FP_IEEE, 0x7Fu)                      \
-    X(E2M3, 2, 3, ALU_FP_FINITE, 0u)                       \
-    X(E3M2, 3, 2, ALU_FP_FINITE, 0u)                       \
-    X(E2M1, 2, 1, ALU_FP_FINITE, 0u)                       \
+#define ALU_FP_FORMATS(X)                   \
+    X(F16, 5, 10, ALU_FP_IEEE, 0x7FFFu)     \
+    X(BF16, 8, 7, ALU_FP_IEEE, 0x7FFFu)     \
+    X(TF32, 8, 10, ALU_FP_IEEE, 0x3FFFFu)   \
+    X(F32, 8, 23, ALU_FP_IEEE, 0x7FFFFFFFu) \
+    X(E4M3, 4, 3, ALU_FP_FN, 0x7Fu)         \
+    X(E5M2, 5, 2, ALU_FP_IEEE, 0x7Fu)       \
+    X(E2M3, 2, 3, ALU_FP_FINITE, 0u)        \
+    X(E3M2, 3, 2, ALU_FP_FINITE, 0u)        \
+    X(E2M1, 2, 1, ALU_FP_FINITE, 0u)        \
     X(UE8M0, 8, 0, ALU_FP_UE, 0xFFu)
 
 enum {
 #define X(n, e, m, k, nan) ALU_FMT_##n,
     ALU_FP_FORMATS(X)
 #undef X
-    ALU_FMT_COUNT
+        ALU_FMT_COUNT
 };
 
-typedef struct { uint8_t ebits, mbits, kind; uint32_t nan; } alu_fpfmt;
+typedef struct {
+    uint8_t ebits, mbits, kind;
+    uint32_t nan;
+} alu_fpfmt;
 
 static const alu_fpfmt alu_fpfmts[ALU_FMT_COUNT] = {
 #define X(n, e, m, k, nan) {e, m, k, nan},
@@ -46,10 +49,10 @@ static const alu_fpfmt alu_fpfmts[ALU_FMT_COUNT] = {
 /* Rounding modes (PTX .rn .rz .rm .rp .rna) and result modifiers. */
 enum { ALU_RN, ALU_RZ, ALU_RM, ALU_RP, ALU_RNA };
 enum {
-    ALU_FP_SATFINITE = 1,  /* overflow and infinity give the largest finite value */
-    ALU_FP_RELU = 2,       /* negative results become +0, NaN stays NaN */
-    ALU_FP_SAT01 = 4,      /* .sat: clamp to [0, 1], NaN gives +0 */
-    ALU_FP_FTZ = 8,        /* results below the smallest normal (before rounding) become signed zero */
+    ALU_FP_SATFINITE = 1, /* overflow and infinity give the largest finite value */
+    ALU_FP_RELU = 2,      /* negative results become +0, NaN stays NaN */
+    ALU_FP_SAT01 = 4,     /* .sat: clamp to [0, 1], NaN gives +0 */
+    ALU_FP_FTZ = 8,       /* results below the smallest normal (before rounding) become signed zero */
 };
 
 static inline unsigned alu_fp_width(int f) {
@@ -88,8 +91,7 @@ static inline bool alu_fp_issub(int f, uint64_t bits) {
 /* Raw bits of format f to double (exact for every format here). */
 static inline double alu_fp_decode(int f, uint64_t bits) {
     const alu_fpfmt *F = &alu_fpfmts[f];
-    if (F->kind == ALU_FP_UE)
-        return (bits & 0xFF) == 0xFF ? NAN : ldexp(1.0, (int)(bits & 0xFF) - 127);
+    if (F->kind == ALU_FP_UE) return (bits & 0xFF) == 0xFF ? NAN : ldexp(1.0, (int)(bits & 0xFF) - 127);
     if (alu_fp_isnan(f, bits)) return NAN;
     unsigned w = F->ebits + F->mbits;
     uint32_t mag = (uint32_t)bits & ((1u << w) - 1);
@@ -98,9 +100,9 @@ static inline double alu_fp_decode(int f, uint64_t bits) {
     else if (mag) {
         /* build the double's bits: exponent rebias, mantissa moved to the top */
         uint32_t e = mag >> F->mbits, m = mag & ((1u << F->mbits) - 1);
-        int E = (int)e + alu_fp_emin(F) - 1;              /* unbiased, for normals */
-        if (e == 0) {                                     /* subnormal: normalise */
-            int lz = __builtin_clz(m) - (31 - F->mbits);  /* shifts to put the leading one at bit mbits */
+        int E = (int)e + alu_fp_emin(F) - 1;             /* unbiased, for normals */
+        if (e == 0) {                                    /* subnormal: normalise */
+            int lz = __builtin_clz(m) - (31 - F->mbits); /* shifts to put the leading one at bit mbits */
             m = (m << lz) & ((1u << F->mbits) - 1);
             E = alu_fp_emin(F) - lz;
         }
@@ -135,7 +137,7 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
     if (F->kind == ALU_FP_UE) sign = 0;
     if (isnan(x)) return flags & ALU_FP_SAT01 ? 0 : F->nan;
     if (flags & ALU_FP_SAT01) {
-        if (x <= 0) return 0;   /* -0 and negatives give +0 */
+        if (x <= 0) return 0; /* -0 and negatives give +0 */
         if (x >= 1) return alu_fp_encode(f, 1.0, ALU_RN, 0);
     }
     if ((flags & ALU_FP_RELU) && signbit(x)) return 0;
@@ -143,11 +145,11 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
     double a = fabs(x);
     uint64_t code;
     if (F->kind == ALU_FP_UE) {
-        if (a == 0) code = 0;   /* below the smallest power: saturates to 2^-127 */
+        if (a == 0) code = 0; /* below the smallest power: saturates to 2^-127 */
         else if (isinf(a)) code = flags & ALU_FP_SATFINITE ? maxc : 0xFF;
         else {
             int e;
-            double m = frexp(a, &e);          /* a = m * 2^e, m in [0.5, 1) */
+            double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
             int E = e - 1;
             if (m != 0.5 && rnd == ALU_RP) E++;
             E += 127;
@@ -167,7 +169,7 @@ static inline uint64_t alu_fp_encode(int f, double x, int rnd, unsigned flags) {
     if ((flags & ALU_FP_FTZ) && a < ldexp(1.0, emin)) return sign;
     uint64_t bits;
     memcpy(&bits, &a, sizeof bits);
-    int e = (int)(bits >> 52) - 1023;                   /* a = m * 2^(e - 52) */
+    int e = (int)(bits >> 52) - 1023; /* a = m * 2^(e - 52) */
     uint64_t m = bits & ((1ull << 52) - 1);
     if (e == -1023) e = -1022;
     else m |= 1ull << 52;
@@ -208,19 +210,19 @@ static inline uint32_t alu_f16_to_f32(uint16_t h) {
     if (e == 0x1F) return m ? 0x7FFFFFFFu : s | 0x7F800000u;
     if (e) return s | (e + 112) << 23 | m << 13;
     if (!m) return s;
-    int sh = __builtin_clz(m) - 21;   /* bring the leading one to bit 10 */
+    int sh = __builtin_clz(m) - 21; /* bring the leading one to bit 10 */
     return s | (uint32_t)(113 - sh) << 23 | (m << sh & 0x3FF) << 13;
 }
-static inline uint32_t alu_bf16_to_f32(uint16_t h) { return (uint32_t)h << 16; }   /* NaNs kept as they are */
+static inline uint32_t alu_bf16_to_f32(uint16_t h) { return (uint32_t)h << 16; } /* NaNs kept as they are */
 static inline uint16_t alu_f32_to_f16_rn(uint32_t x) {
     uint32_t sign = x >> 16 & 0x8000, a = x & 0x7FFFFFFF;
     if (a > 0x7F800000) return 0x7FFF;
-    if (a >= 0x477FF000) return (uint16_t)(sign | 0x7C00);           /* 65520 and up round to inf */
-    if (a >= 0x38800000) {                                          /* normal: rebias, round to even */
+    if (a >= 0x477FF000) return (uint16_t)(sign | 0x7C00); /* 65520 and up round to inf */
+    if (a >= 0x38800000) {                                 /* normal: rebias, round to even */
         uint32_t r = a - 0x38000000;
         return (uint16_t)(sign | (r + 0x0FFF + (r >> 13 & 1)) >> 13);
     }
-    if (a <= 0x33000000) return (uint16_t)sign;                     /* up to 2^-25 (a tie) rounds to 0 */
+    if (a <= 0x33000000) return (uint16_t)sign; /* up to 2^-25 (a tie) rounds to 0 */
     uint32_t e = a >> 23, m = (a & 0x7FFFFF) | 0x800000, sh = 126 - e;
     uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
     q += rem > half || (rem == half && (q & 1));

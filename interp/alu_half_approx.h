@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 static inline uint32_t alu_half_approx(bool ex2, int f, uint32_t x) {
-    const uint16_t (*t)[2] = ex2 ? (f == ALU_FMT_F16 ? alu_approx_ex2_f16 : alu_approx_ex2_bf16)
-                                 : (f == ALU_FMT_F16 ? alu_approx_tanh_f16 : alu_approx_tanh_bf16);
+    const uint16_t(*t)[2] = ex2 ? (f == ALU_FMT_F16 ? alu_approx_ex2_f16 : alu_approx_ex2_bf16)
+                                : (f == ALU_FMT_F16 ? alu_approx_tanh_f16 : alu_approx_tanh_bf16);
     size_t n = ex2 ? (f == ALU_FMT_F16 ? sizeof alu_approx_ex2_f16 : sizeof alu_approx_ex2_bf16)
                    : (f == ALU_FMT_F16 ? sizeof alu_approx_tanh_f16 : sizeof alu_approx_tanh_bf16);
     size_t lo = 0, hi = n / sizeof t[0];

@@ -73,7 +73,7 @@ int alu_key_parse(const char *mn, alu_key *k) {
 
 int alu_lookup_binop(int op, uint8_t type, alu_op *out) {
     alu_key k = {.op = (uint16_t)op, .ntypes = 1, .types = {type}, .typemask = 1};
-    if (op == IR_OP_ADD) k.nmods = 1, k.mods[0] = IR_MOD_RN, k.typemask = 2;   /* add.rn.T */
+    if (op == IR_OP_ADD) k.nmods = 1, k.mods[0] = IR_MOD_RN, k.typemask = 2; /* add.rn.T */
     else if (op != IR_OP_MIN && op != IR_OP_MAX) return 0;
     return alu_lookup_key(&k, 3, out);
 }
@@ -105,6 +105,4 @@ int alu_take_type(alu_mn *m, const uint8_t *list) {
     return -1;
 }
 
-bool alu_done(const alu_mn *m) {
-    return m->used == (1u << m->k->nmods) - 1 && m->used_ty == (1u << m->k->ntypes) - 1;
-}
+bool alu_done(const alu_mn *m) { return m->used == (1u << m->k->nmods) - 1 && m->used_ty == (1u << m->k->ntypes) - 1; }

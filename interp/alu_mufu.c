@@ -24,12 +24,12 @@
 
 /* NAME.seg is NAME.d32.zst cut at build time (mufu/mufu_seg.c) into one zstd
  * frame per MUFU_SEG results, after an index of the frames. */
-#define MUFU_BLOB(name)                                                            \
-    extern const unsigned char alu_mufu_z_##name[], alu_mufu_z_##name##_end[];     \
-    __asm__(".pushsection .rodata\n.balign 16\n"                                   \
-            ".globl alu_mufu_z_" #name "\n.hidden alu_mufu_z_" #name "\n"          \
-            "alu_mufu_z_" #name ":\n.incbin \"" #name ".seg\"\n"                   \
-            ".globl alu_mufu_z_" #name "_end\n.hidden alu_mufu_z_" #name "_end\n"  \
+#define MUFU_BLOB(name)                                                           \
+    extern const unsigned char alu_mufu_z_##name[], alu_mufu_z_##name##_end[];    \
+    __asm__(".pushsection .rodata\n.balign 16\n"                                  \
+            ".globl alu_mufu_z_" #name "\n.hidden alu_mufu_z_" #name "\n"         \
+            "alu_mufu_z_" #name ":\n.incbin \"" #name ".seg\"\n"                  \
+            ".globl alu_mufu_z_" #name "_end\n.hidden alu_mufu_z_" #name "_end\n" \
             "alu_mufu_z_" #name "_end:\n.popsection\n");
 MUFU_TABLES(MUFU_BLOB)
 
@@ -38,26 +38,23 @@ enum { MUFU_TABLES(MUFU_ENUM) T_COUNT };
 
 static const unsigned char *const blob[T_COUNT] = {
 #define MUFU_BLOB_REF(name) alu_mufu_z_##name,
-    MUFU_TABLES(MUFU_BLOB_REF)
-};
+    MUFU_TABLES(MUFU_BLOB_REF)};
 static const unsigned char *const blob_end[T_COUNT] = {
 #define MUFU_BLOB_END(name) alu_mufu_z_##name##_end,
-    MUFU_TABLES(MUFU_BLOB_END)
-};
+    MUFU_TABLES(MUFU_BLOB_END)};
 static const char *const tab_name[T_COUNT] = {
 #define MUFU_NAME(name) #name,
-    MUFU_TABLES(MUFU_NAME)
-};
+    MUFU_TABLES(MUFU_NAME)};
 
 /* ---- unpacked slices ---- */
 
 enum { BLOCK_LOG = 8, BLOCK = 1 << BLOCK_LOG, SEG_BLOCKS = MUFU_SEG / BLOCK, MAX_SEGS = (1u << 24) / MUFU_SEG };
 
 typedef struct {
-    uint32_t base;      /* value at the block's start, less the smallest correction */
-    int32_t slope;      /* per step, in 2^-16 units of the result bits */
-    uint32_t width;     /* bits per correction */
-    uint32_t off;       /* bit offset of the block's corrections */
+    uint32_t base;  /* value at the block's start, less the smallest correction */
+    int32_t slope;  /* per step, in 2^-16 units of the result bits */
+    uint32_t width; /* bits per correction */
+    uint32_t off;   /* bit offset of the block's corrections */
 } mufu_block;
 
 /* One slice of MUFU_SEG results: blocks of 256, each a line through its first
@@ -85,7 +82,8 @@ static _Noreturn void fail(const char *name, const char *why) {
 }
 
 /* Packs one block of results v[0..cnt). */
-static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap, uint32_t *used) {
+static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap,
+                       uint32_t *used) {
     int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
     if (slope > INT32_MAX || slope < INT32_MIN) slope = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -111,7 +109,7 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
     }
     for (uint32_t j = 0; j < cnt && width; j++, *used += width) {
         uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo), w;
-        memcpy(&w, sg->bits + (*used >> 3), 8);     /* width <= 32, so the bits fit in 8 bytes */
+        memcpy(&w, sg->bits + (*used >> 3), 8); /* width <= 32, so the bits fit in 8 bytes */
         w |= (corr & ~0ull >> (64 - width)) << (*used & 7);
         memcpy(sg->bits + (*used >> 3), &w, 8);
     }
@@ -131,16 +129,17 @@ static mufu_seg *unpack_seg(int which, uint32_t s) {
     if (zn < 12) fail(name, "embedded data corrupt");
     uint32_t n = rd32(z), nseg = rd32(z + 4);
     size_t head = 4 * (3 + 2 * (size_t)nseg);
-    if (n > 1u << 24 || nseg != (n + MUFU_SEG - 1) / MUFU_SEG || head > zn || s >= nseg) fail(name, "embedded data corrupt");
+    if (n > 1u << 24 || nseg != (n + MUFU_SEG - 1) / MUFU_SEG || head > zn || s >= nseg)
+        fail(name, "embedded data corrupt");
     uint32_t lo = rd32(z + 8 + 8 * (size_t)s), acc = rd32(z + 12 + 8 * (size_t)s), hi = rd32(z + 16 + 8 * (size_t)s);
     uint32_t cnt = n - s * MUFU_SEG < MUFU_SEG ? n - s * MUFU_SEG : MUFU_SEG;
     if (lo > hi || hi > zn - head) fail(name, "embedded data corrupt");
     int32_t *d = malloc((size_t)cnt * 4);
     mufu_seg *sg = calloc(1, sizeof *sg);
-    size_t cap = cnt / 4 + 64;     /* ~1-2 bits per result are typical */
+    size_t cap = cnt / 4 + 64; /* ~1-2 bits per result are typical */
     if (sg) sg->bits = calloc(cap, 1);
     if (!d || !sg || !sg->bits) fail(name, "out of memory");
-    static ZSTD_DCtx *dctx;     /* reused: callers hold seg_lock */
+    static ZSTD_DCtx *dctx; /* reused: callers hold seg_lock */
     if (!dctx && !(dctx = ZSTD_createDCtx())) fail(name, "out of memory");
     size_t got = ZSTD_decompressDCtx(dctx, d, (size_t)cnt * 4, z + head + lo, hi - lo);
     if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
@@ -151,7 +150,7 @@ static mufu_seg *unpack_seg(int which, uint32_t s) {
         pack_block(sg, name, b0 >> BLOCK_LOG, v, k, &cap, &used);
     }
     free(d);
-    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8);     /* seg_get reads 8 bytes */
+    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8); /* seg_get reads 8 bytes */
     if (fit) sg->bits = fit;
     return sg;
 }
@@ -176,14 +175,25 @@ static uint32_t look(int which, uint32_t i) {
 
 /* ---- bit helpers ---- */
 
-static inline float fl(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t bt(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float fl(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t bt(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 enum { SIGN = 0x80000000u, INF = 0x7f800000u, NAN32 = 0x7fffffffu, ONE = 0x3f800000u };
 
 /* Normalises a nonzero magnitude a (subnormal or normal): returns the 23-bit
  * fraction and sets *e to the unbiased exponent. */
 static inline uint32_t split(uint32_t a, int *e) {
-    if (a & INF) { *e = (int)(a >> 23) - 127; return a & 0x7fffff; }
+    if (a & INF) {
+        *e = (int)(a >> 23) - 127;
+        return a & 0x7fffff;
+    }
     int sh = __builtin_clz(a) - 8;
     *e = -126 - sh;
     return (a << sh) & 0x7fffff;
@@ -231,7 +241,7 @@ static uint32_t mu_root(uint32_t x, bool ftz, bool sq) {
     int e;
     uint32_t frac = split(a, &e);
     uint32_t r = look(sq ? T_sqrt : T_rsqrt, (e & 1) << 23 | frac);
-    int k = e >> 1;     /* floor */
+    int k = e >> 1; /* floor */
     return r + (uint32_t)((sq ? k : -k) * (1 << 23));
 }
 
@@ -302,8 +312,7 @@ static uint32_t mu_lg2_ftz(uint32_t x) {
     uint32_t l = look(T_lg2_1, frac);
     double t = e + (double)fl(l);
     float r = rz32(t);
-    if (e < -1 && (double)r == t && (double)fl(look(T_lg2_05, frac)) != -1 + (double)fl(l))
-        r = nextafterf(r, 0);
+    if (e < -1 && (double)r == t && (double)fl(look(T_lg2_05, frac)) != -1 + (double)fl(l)) r = nextafterf(r, 0);
     return bt(r);
 }
 static uint32_t mu_lg2(uint32_t x, bool ftz) {
@@ -355,7 +364,7 @@ uint32_t alu_mufu_hi64(int fn, uint32_t hi) {
     uint32_t r;
     if (rs) {
         r = look(T_rsqrt, (uint32_t)(e & 1) << 23 | frac << 3);
-        be = (int)(r >> 23) - 127 - (e >> 1) + 1023;     /* e >> 1: floor */
+        be = (int)(r >> 23) - 127 - (e >> 1) + 1023; /* e >> 1: floor */
     } else {
         r = look(T_rcp, frac << 3);
         be = (int)(r >> 23) - 127 - e + 1023;

@@ -38,8 +38,18 @@ static int64_t clamp(int64_t v, unsigned bits, bool sgn) {
 /* --------------------------------------------------------- SIMD video (x2, x4) */
 
 enum { V_ADD, V_SUB, V_AVRG, V_ABSDIFF, V_MIN, V_MAX, V_SET, V_SHL, V_SHR, V_MAD };
-enum { F_DS = 1 << 8, F_AS = 1 << 9, F_BS = 1 << 10, F_SAT = 1 << 11, F_ADD = 1 << 12, F_N4 = 1 << 13,
-       F_CLAMP = 1 << 14, F_PO = 1 << 15, F_NEGAB = 1 << 16, F_NEGC = 1 << 17 };
+enum {
+    F_DS = 1 << 8,
+    F_AS = 1 << 9,
+    F_BS = 1 << 10,
+    F_SAT = 1 << 11,
+    F_ADD = 1 << 12,
+    F_N4 = 1 << 13,
+    F_CLAMP = 1 << 14,
+    F_PO = 1 << 15,
+    F_NEGAB = 1 << 16,
+    F_NEGC = 1 << 17
+};
 
 static int64_t vop(unsigned o, int cmp, int64_t a, int64_t b) {
     switch (o) {
@@ -197,7 +207,7 @@ static void scalar_video(const alu_op *op, uint64_t *d, const uint64_t *s, uint3
      * by the result's type: vadd/vsub results as 32-bit values (sign-extended to
      * 33 bits and read unsigned when the type is unsigned), the other ops' exact
      * results (their low 33 bits when unsigned; shifts: all of it). */
-    if (o == V_SET) ds = f & F_AS;   /* vset: min/max signedness follows .atype on the GPU */
+    if (o == V_SET) ds = f & F_AS; /* vset: min/max signedness follows .atype on the GPU */
     __int128 r = t, cv = ds ? (int32_t)c : (int64_t)c;
     if (op->p[2] == OP2_MIN || op->p[2] == OP2_MAX) {
         bool wrap32 = o == V_ADD || o == V_SUB;
@@ -259,7 +269,7 @@ static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned 
     if (asel < 0 || bsel < 0 || dsel < 0 || csel != 0 || nd || !alu_done(m)) return 0;
     if (o == V_MAD) {
         if ((na || nb || nc) && (f & F_PO)) return 0;
-        if ((na != nb) && nc) return 0;   /* the hardware negates either a*b or c */
+        if ((na != nb) && nc) return 0; /* the hardware negates either a*b or c */
         if (na != nb) f |= F_NEGAB;
         if (nc) f |= F_NEGC;
         if (nopnds != 4 || dsel) return 0;
@@ -276,15 +286,17 @@ static int lookup_scalar_video(alu_mn *m, unsigned nopnds, alu_op *op, unsigned 
 
 static int lookup_video(alu_mn *m, unsigned nopnds, alu_op *op) {
     /* per video opcode: the operation, and 2 or 4 lanes (0: scalar) */
-    static const struct { uint8_t o, n; } V[IR_OP__COUNT] = {
-        [IR_OP_VADD] = {V_ADD, 0},         [IR_OP_VADD2] = {V_ADD, 2},         [IR_OP_VADD4] = {V_ADD, 4},
-        [IR_OP_VSUB] = {V_SUB, 0},         [IR_OP_VSUB2] = {V_SUB, 2},         [IR_OP_VSUB4] = {V_SUB, 4},
-        [IR_OP_VAVRG2] = {V_AVRG, 2},      [IR_OP_VAVRG4] = {V_AVRG, 4},
-        [IR_OP_VABSDIFF] = {V_ABSDIFF, 0}, [IR_OP_VABSDIFF2] = {V_ABSDIFF, 2}, [IR_OP_VABSDIFF4] = {V_ABSDIFF, 4},
-        [IR_OP_VMIN] = {V_MIN, 0},         [IR_OP_VMIN2] = {V_MIN, 2},         [IR_OP_VMIN4] = {V_MIN, 4},
-        [IR_OP_VMAX] = {V_MAX, 0},         [IR_OP_VMAX2] = {V_MAX, 2},         [IR_OP_VMAX4] = {V_MAX, 4},
-        [IR_OP_VSET] = {V_SET, 0},         [IR_OP_VSET2] = {V_SET, 2},         [IR_OP_VSET4] = {V_SET, 4},
-        [IR_OP_VSHL] = {V_SHL, 0},         [IR_OP_VSHR] = {V_SHR, 0},          [IR_OP_VMAD] = {V_MAD, 0},
+    static const struct {
+        uint8_t o, n;
+    } V[IR_OP__COUNT] = {
+        [IR_OP_VADD] = {V_ADD, 0},          [IR_OP_VADD2] = {V_ADD, 2},         [IR_OP_VADD4] = {V_ADD, 4},
+        [IR_OP_VSUB] = {V_SUB, 0},          [IR_OP_VSUB2] = {V_SUB, 2},         [IR_OP_VSUB4] = {V_SUB, 4},
+        [IR_OP_VAVRG2] = {V_AVRG, 2},       [IR_OP_VAVRG4] = {V_AVRG, 4},       [IR_OP_VABSDIFF] = {V_ABSDIFF, 0},
+        [IR_OP_VABSDIFF2] = {V_ABSDIFF, 2}, [IR_OP_VABSDIFF4] = {V_ABSDIFF, 4}, [IR_OP_VMIN] = {V_MIN, 0},
+        [IR_OP_VMIN2] = {V_MIN, 2},         [IR_OP_VMIN4] = {V_MIN, 4},         [IR_OP_VMAX] = {V_MAX, 0},
+        [IR_OP_VMAX2] = {V_MAX, 2},         [IR_OP_VMAX4] = {V_MAX, 4},         [IR_OP_VSET] = {V_SET, 0},
+        [IR_OP_VSET2] = {V_SET, 2},         [IR_OP_VSET4] = {V_SET, 4},         [IR_OP_VSHL] = {V_SHL, 0},
+        [IR_OP_VSHR] = {V_SHR, 0},          [IR_OP_VMAD] = {V_MAD, 0},
     };
     unsigned o = V[m->k->op].o, n = V[m->k->op].n;
     if (n) return lookup_simd_video(m, nopnds, op, o, n);

@@ -6,7 +6,7 @@
 #include "alu_simd_int.h"
 
 /* Operand type codes: the float formats of alu_half.h, then F64 and integers. */
-enum { T_F64 = ALU_FMT_COUNT, T_INT = 32 };   /* T_INT + u8 u16 u32 u64 s8 s16 s32 s64 */
+enum { T_F64 = ALU_FMT_COUNT, T_INT = 32 }; /* T_INT + u8 u16 u32 u64 s8 s16 s32 s64 */
 static unsigned int_bits(int t) { return 8u << ((t - T_INT) & 3); }
 static bool int_signed(int t) { return t - T_INT >= 4; }
 
@@ -39,7 +39,7 @@ static double round_integral(double x, int rnd) {
     case ALU_RZ: return trunc(x);
     case ALU_RM: return floor(x);
     case ALU_RP: return ceil(x);
-    default: return nearbyint(x);   /* the default FE_TONEAREST: ties to even */
+    default: return nearbyint(x); /* the default FE_TONEAREST: ties to even */
     }
 }
 
@@ -47,7 +47,8 @@ static uint64_t to_int(int t, double x, int rnd) {
     unsigned b = int_bits(t);
     if (isnan(x)) return 0;
     double r = round_integral(x, rnd);
-    double lo = int_signed(t) ? -ldexp(1, (int)b - 1) : 0, hi = int_signed(t) ? ldexp(1, (int)b - 1) - 1 : ldexp(1, (int)b) - 1;
+    double lo = int_signed(t) ? -ldexp(1, (int)b - 1) : 0,
+           hi = int_signed(t) ? ldexp(1, (int)b - 1) - 1 : ldexp(1, (int)b) - 1;
     uint64_t mask = b == 64 ? ~0ull : (1ull << b) - 1;
     if (r <= lo) return (uint64_t)(int64_t)lo & mask;
     if (r >= hi) return int_signed(t) ? (uint64_t)((1ull << (b - 1)) - 1) : mask;
@@ -77,7 +78,8 @@ static bool nan_path(int d, int s, uint64_t v, unsigned c, uint64_t *r) {
     if (!alu_fp_isnan(s, v)) return false;
     const alu_fpfmt *S = &alu_fpfmts[s];
     if (d == T_F64 && (s == ALU_FMT_F16 || s == ALU_FMT_BF16)) {
-        *r = (v >> (S->ebits + S->mbits) & 1) << 63 | 0x7FF8000000000000ull | (v & ((1ull << S->mbits) - 1)) << (52 - S->mbits);
+        *r = (v >> (S->ebits + S->mbits) & 1) << 63 | 0x7FF8000000000000ull |
+             (v & ((1ull << S->mbits) - 1)) << (52 - S->mbits);
         return true;
     }
     return false;
@@ -137,7 +139,7 @@ static void cvt_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
         if (dt >= T_INT && int_signed(dt) && int_bits(dt) < 32 && (d[0] >> (int_bits(dt) - 1) & 1))
             d[0] |= 0xFFFFFFFFull << int_bits(dt) & 0xFFFFFFFFull;
         break;
-    case K_PAIR: {   /* a to the upper lane, b to the lower */
+    case K_PAIR: { /* a to the upper lane, b to the lower */
         unsigned w = lane_bits(dt);
         d[0] = conv(dt, st, s[0], c) << w | conv(dt, st, s[1], c);
         break;
@@ -149,7 +151,7 @@ static void cvt_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
         d[0] = hi << dw | lo;
         break;
     }
-    default: {       /* cvt.pack.sat: a, b saturated to the narrow type; c's low bits shifted up */
+    default: { /* cvt.pack.sat: a, b saturated to the narrow type; c's low bits shifted up */
         unsigned w = int_bits(dt) == 8 && op->p[3] ? op->p[3] : int_bits(dt);
         bool sg = int_signed(dt);
         int64_t lo = sg ? -(1ll << (w - 1)) : 0, hi = sg ? (1ll << (w - 1)) - 1 : (1ll << w) - 1;
@@ -166,16 +168,33 @@ static void cvt_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
 /* An IR type to a code + 1 (0: none of these); X2 marks the packed pairs. */
 enum { X2 = 0x80 };
 static const uint8_t TYPE_CODE[IR_T__COUNT] = {
-    [IR_T_F16] = ALU_FMT_F16 + 1,     [IR_T_BF16] = ALU_FMT_BF16 + 1,    [IR_T_TF32] = ALU_FMT_TF32 + 1,
-    [IR_T_F32] = ALU_FMT_F32 + 1,     [IR_T_E4M3] = ALU_FMT_E4M3 + 1,    [IR_T_E5M2] = ALU_FMT_E5M2 + 1,
-    [IR_T_E2M3] = ALU_FMT_E2M3 + 1,   [IR_T_E3M2] = ALU_FMT_E3M2 + 1,    [IR_T_E2M1] = ALU_FMT_E2M1 + 1,
-    [IR_T_UE8M0] = ALU_FMT_UE8M0 + 1, [IR_T_F64] = T_F64 + 1,
-    [IR_T_F16X2] = (ALU_FMT_F16 + 1) | X2,     [IR_T_BF16X2] = (ALU_FMT_BF16 + 1) | X2,
-    [IR_T_E4M3X2] = (ALU_FMT_E4M3 + 1) | X2,   [IR_T_E5M2X2] = (ALU_FMT_E5M2 + 1) | X2,
-    [IR_T_E2M3X2] = (ALU_FMT_E2M3 + 1) | X2,   [IR_T_E3M2X2] = (ALU_FMT_E3M2 + 1) | X2,
-    [IR_T_E2M1X2] = (ALU_FMT_E2M1 + 1) | X2,   [IR_T_UE8M0X2] = (ALU_FMT_UE8M0 + 1) | X2,
-    [IR_T_U8] = T_INT + 1,     [IR_T_U16] = T_INT + 2, [IR_T_U32] = T_INT + 3, [IR_T_U64] = T_INT + 4,
-    [IR_T_S8] = T_INT + 5,     [IR_T_S16] = T_INT + 6, [IR_T_S32] = T_INT + 7, [IR_T_S64] = T_INT + 8,
+    [IR_T_F16] = ALU_FMT_F16 + 1,
+    [IR_T_BF16] = ALU_FMT_BF16 + 1,
+    [IR_T_TF32] = ALU_FMT_TF32 + 1,
+    [IR_T_F32] = ALU_FMT_F32 + 1,
+    [IR_T_E4M3] = ALU_FMT_E4M3 + 1,
+    [IR_T_E5M2] = ALU_FMT_E5M2 + 1,
+    [IR_T_E2M3] = ALU_FMT_E2M3 + 1,
+    [IR_T_E3M2] = ALU_FMT_E3M2 + 1,
+    [IR_T_E2M1] = ALU_FMT_E2M1 + 1,
+    [IR_T_UE8M0] = ALU_FMT_UE8M0 + 1,
+    [IR_T_F64] = T_F64 + 1,
+    [IR_T_F16X2] = (ALU_FMT_F16 + 1) | X2,
+    [IR_T_BF16X2] = (ALU_FMT_BF16 + 1) | X2,
+    [IR_T_E4M3X2] = (ALU_FMT_E4M3 + 1) | X2,
+    [IR_T_E5M2X2] = (ALU_FMT_E5M2 + 1) | X2,
+    [IR_T_E2M3X2] = (ALU_FMT_E2M3 + 1) | X2,
+    [IR_T_E3M2X2] = (ALU_FMT_E3M2 + 1) | X2,
+    [IR_T_E2M1X2] = (ALU_FMT_E2M1 + 1) | X2,
+    [IR_T_UE8M0X2] = (ALU_FMT_UE8M0 + 1) | X2,
+    [IR_T_U8] = T_INT + 1,
+    [IR_T_U16] = T_INT + 2,
+    [IR_T_U32] = T_INT + 3,
+    [IR_T_U64] = T_INT + 4,
+    [IR_T_S8] = T_INT + 5,
+    [IR_T_S16] = T_INT + 6,
+    [IR_T_S32] = T_INT + 7,
+    [IR_T_S64] = T_INT + 8,
 };
 
 /* A type to a code, -1 when none; *x2 set for the packed "...x2" types. */
@@ -192,13 +211,13 @@ static bool cvt_defined(int dt, bool dx2, int st, bool sx2, int r, unsigned c) {
     bool half_d = dt == ALU_FMT_F16 || dt == ALU_FMT_BF16;
     if (c & (C_SAT | C_FTZ) && (dx2 || sx2 || mini_d || mini_s)) return false;
     if (st == ALU_FMT_TF32 || (r == 4 && dt != ALU_FMT_TF32)) return false;
-    if (dx2 && !sx2) {                        /* two f32 sources into a pair */
+    if (dx2 && !sx2) { /* two f32 sources into a pair */
         if (st != ALU_FMT_F32) return false;
         if (half_d) return r == 0 || r == 1;
         if (dt == ALU_FMT_UE8M0) return (r == 1 || r == 3) && !relu;
         return mini_d && r == 0 && sf;
     }
-    if (dx2 && sx2) {                         /* one packed register into another */
+    if (dx2 && sx2) { /* one packed register into another */
         if (f8d && st == ALU_FMT_F16) return r == 0 && sf;
         if (dt == ALU_FMT_F16 && mini_s && st != ALU_FMT_UE8M0) return r == 0 && !sf;
         if (dt == ALU_FMT_UE8M0 && st == ALU_FMT_BF16) return (r == 1 || r == 3) && !relu;
@@ -234,8 +253,9 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
     if (st < 0 || dt < 0) return 0;
     m->used_ty |= (uint8_t)(3u << (k->ntypes - 2));
     bool narrow = (dt < ALU_FMT_COUNT && dt != ALU_FMT_F32) || (st < ALU_FMT_COUNT && st != ALU_FMT_F32);
-    if (!narrow) return 0;   /* f32/f64/integer conversions belong to the core ALU */
-    static const uint16_t RND[] = {IR_MOD_RN, IR_MOD_RZ, IR_MOD_RM, IR_MOD_RP, IR_MOD_RNA, IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI, 0};
+    if (!narrow) return 0; /* f32/f64/integer conversions belong to the core ALU */
+    static const uint16_t RND[] = {IR_MOD_RN,  IR_MOD_RZ,  IR_MOD_RM,  IR_MOD_RP,  IR_MOD_RNA,
+                                   IR_MOD_RNI, IR_MOD_RZI, IR_MOD_RMI, IR_MOD_RPI, 0};
     int r = alu_take_any(m, RND);
     unsigned c = 0;
     if (alu_take(m, IR_MOD_FTZ)) c |= C_FTZ;
@@ -244,7 +264,7 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
     if (alu_take(m, IR_MOD_SATFINITE)) c |= C_SATFINITE;
     if (!alu_done(m) || !cvt_defined(dt, dx2, st, sx2, r, c)) return 0;
     bool dfloat = dt < T_INT, sfloat = st < T_INT;
-    if (r >= 5) {                       /* integer rounding: to an integer type, or integral in place */
+    if (r >= 5) { /* integer rounding: to an integer type, or integral in place */
         if (!sfloat) return 0;
         c |= (unsigned)(r - 5);
         if (dfloat) {
@@ -263,13 +283,13 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
     int ds = dx2 ? 0 : (int)(type_bits(dt) + 7) / 8;
     char dbytes[2] = {0, 0}, sbytes[3] = {0, 0, 0};
     unsigned kind;
-    if (dx2 && !sx2 && st < T_INT) {                 /* cvt.*.f16x2.f32 d, a, b */
+    if (dx2 && !sx2 && st < T_INT) { /* cvt.*.f16x2.f32 d, a, b */
         kind = K_PAIR;
         unsigned w = lane_bits(dt) * 2;
         dbytes[0] = (char)('0' + (w <= 8 ? 1 : w <= 16 ? 2 : 4));
         sbytes[0] = sbytes[1] = (char)('0' + (int)type_bits(st) / 8);
         if (nopnds != 3) return 0;
-    } else if (dx2 && sx2) {                         /* unpack one register into another pack */
+    } else if (dx2 && sx2) { /* unpack one register into another pack */
         kind = K_UNPACK;
         unsigned w = lane_bits(dt) * 2, sw = lane_bits(st) * 2;
         dbytes[0] = (char)('0' + (w <= 8 ? 1 : w <= 16 ? 2 : 4));
@@ -277,7 +297,7 @@ int alu_lookup_hcvt(alu_mn *m, unsigned nopnds, alu_op *op) {
         if (nopnds != 2) return 0;
     } else if (!dx2 && !sx2) {
         kind = K_SCALAR;
-        dbytes[0] = (char)('0' + (ds < 2 ? 2 : ds));        /* 8-bit values live in 16-bit registers */
+        dbytes[0] = (char)('0' + (ds < 2 ? 2 : ds)); /* 8-bit values live in 16-bit registers */
         if (dt == ALU_FMT_TF32) dbytes[0] = '4';
         int ss = (int)(type_bits(st) + 7) / 8;
         sbytes[0] = (char)('0' + (ss < 2 ? 2 : ss));

@@ -7,10 +7,8 @@
 #include "alu_half_approx.h"
 #include "alu_simd_int.h"
 
-enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_EX2, H_TANH, H_SETP, H_SET,
-       I_ADD, I_MIN, I_MAX };
-enum { HF_FTZ = 1, HF_SAT = 2, HF_RELU = 4, HF_NAN = 8, HF_XORSIGN = 16, HF_X2 = 32, HF_OOB = 64,
-       HF_SIGNED = 128 };
+enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_EX2, H_TANH, H_SETP, H_SET, I_ADD, I_MIN, I_MAX };
+enum { HF_FTZ = 1, HF_SAT = 2, HF_RELU = 4, HF_NAN = 8, HF_XORSIGN = 16, HF_X2 = 32, HF_OOB = 64, HF_SIGNED = 128 };
 
 /* p[0]: op; p[1]: format; p[2]: HF_* flags; p[3]: compare | bool op << 4 | set
  * destination kind << 8. */
@@ -85,7 +83,8 @@ static uint32_t lane(const alu_op *op, uint32_t a, uint32_t b, uint32_t c) {
     if (o == H_MIN || o == H_MAX) return minmax(op, flush(op, a), flush(op, b));
     /* .oob: the GPU never zeroed a result for any NaN pattern recorded (0x7FFF
      * included), so it computes as plain fma here */
-    double x = alu_fp_decode(f, flush(op, a)), y = alu_fp_decode(f, flush(op, b)), z = alu_fp_decode(f, flush(op, c)), r;
+    double x = alu_fp_decode(f, flush(op, a)), y = alu_fp_decode(f, flush(op, b)), z = alu_fp_decode(f, flush(op, c)),
+           r;
     switch (o) {
     case H_ADD: r = x + y; break;
     case H_SUB: r = x - y; break;
@@ -141,7 +140,9 @@ static void set_fn(const alu_op *op, uint64_t *d, const uint64_t *s, uint32_t *c
 }
 
 static const uint8_t HTYPES[] = {IR_T_F16, IR_T_BF16, IR_T_F16X2, IR_T_BF16X2, 0};
-static const uint16_t CMPS[] = {IR_MOD_EQ, IR_MOD_NE, IR_MOD_LT, IR_MOD_LE, IR_MOD_GT, IR_MOD_GE, IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU, IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
+static const uint16_t CMPS[] = {IR_MOD_EQ,  IR_MOD_NE,  IR_MOD_LT,  IR_MOD_LE,  IR_MOD_GT,
+                                IR_MOD_GE,  IR_MOD_EQU, IR_MOD_NEU, IR_MOD_LTU, IR_MOD_LEU,
+                                IR_MOD_GTU, IR_MOD_GEU, IR_MOD_NUM, IR_MOD_NAN, 0};
 static const uint16_t BOPS[] = {IR_MOD_AND, IR_MOD_OR, IR_MOD_XOR, 0};
 
 static int lookup_setp_set(alu_mn *m, unsigned nopnds, alu_op *op, bool is_set) {
@@ -183,8 +184,8 @@ static int lookup_int16x2(alu_mn *m, unsigned nopnds, alu_op *op, unsigned o) {
 
 int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op) {
     static const int8_t OPS[IR_OP__COUNT] = {
-        [IR_OP_ADD] = H_ADD + 1, [IR_OP_SUB] = H_SUB + 1, [IR_OP_MUL] = H_MUL + 1, [IR_OP_FMA] = H_FMA + 1,
-        [IR_OP_NEG] = H_NEG + 1, [IR_OP_ABS] = H_ABS + 1, [IR_OP_MIN] = H_MIN + 1, [IR_OP_MAX] = H_MAX + 1,
+        [IR_OP_ADD] = H_ADD + 1, [IR_OP_SUB] = H_SUB + 1,   [IR_OP_MUL] = H_MUL + 1,   [IR_OP_FMA] = H_FMA + 1,
+        [IR_OP_NEG] = H_NEG + 1, [IR_OP_ABS] = H_ABS + 1,   [IR_OP_MIN] = H_MIN + 1,   [IR_OP_MAX] = H_MAX + 1,
         [IR_OP_EX2] = H_EX2 + 1, [IR_OP_TANH] = H_TANH + 1, [IR_OP_SETP] = H_SETP + 1, [IR_OP_SET] = H_SET + 1,
     };
     static const unsigned NSRC[] = {2, 2, 2, 3, 1, 1, 2, 2, 1, 1};
@@ -192,10 +193,10 @@ int alu_lookup_half(alu_mn *m, unsigned nopnds, alu_op *op) {
     if (o < 0) return 0;
     if (o == H_SETP || o == H_SET) return lookup_setp_set(m, nopnds, op, o == H_SET);
     const alu_key *k = m->k;
-    unsigned last = (unsigned)k->ntypes + k->nmods - 1;   /* the last suffix: u16x2 or s16x2 */
+    unsigned last = (unsigned)k->ntypes + k->nmods - 1; /* the last suffix: u16x2 or s16x2 */
     if (k->ntypes && (k->typemask >> last & 1) &&
         (k->types[k->ntypes - 1] == IR_T_U16X2 || k->types[k->ntypes - 1] == IR_T_S16X2)) {
-        if (o == H_ADD) return lookup_int16x2(m, nopnds, op, I_ADD);   /* ptxas has no sub.*16x2 */
+        if (o == H_ADD) return lookup_int16x2(m, nopnds, op, I_ADD); /* ptxas has no sub.*16x2 */
         if (o == H_MIN || o == H_MAX) return lookup_int16x2(m, nopnds, op, I_MIN + (unsigned)(o - H_MIN));
         return 0;
     }

@@ -18,7 +18,10 @@ static as_addr laddr(lctx *lc, const ir_operand *o, int sp) {
 
 static as_rec *new_rec(lctx *lc, vm_ext_fn run) {
     as_rec *r = calloc(1, sizeof *r);
-    if (!r) { vm_lfail(lc, "out of memory"); return NULL; }
+    if (!r) {
+        vm_lfail(lc, "out of memory");
+        return NULL;
+    }
     r->run = run;
     r->d.kind = r->s[0].kind = r->s[1].kind = VM_K_SINK;
     return r;
@@ -27,7 +30,7 @@ static as_rec *new_rec(lctx *lc, vm_ext_fn run) {
 static bool emit_rec(lctx *lc, as_rec *r) {
     vm_insn vi = vm_lbase(lc, VM_EXT);
     vi.p = r;
-    vi.sp = VM_SP_GLOBAL;      /* the space xlate() checks global operands in */
+    vi.sp = VM_SP_GLOBAL; /* the space xlate() checks global operands in */
     vm_lemit(lc, vi);
     return true;
 }
@@ -86,7 +89,8 @@ static bool lower_mbar(lctx *lc, const ir_insn *in) {
         r->d = vm_ldst(lc, &o[0]);
         r->bar = laddr(lc, &o[1], sp);
         r->s[0] = vm_lsrc(lc, &o[2], r->flags & AS_F_PARITY ? IR_T_U32 : IR_T_B64);
-        if (r->d.kind != VM_K_PRED && r->d.kind != VM_K_SINK) vm_lfail(lc, "mbarrier wait: the result must be a predicate");
+        if (r->d.kind != VM_K_PRED && r->d.kind != VM_K_SINK)
+            vm_lfail(lc, "mbarrier wait: the result must be a predicate");
         if (!(r->flags & AS_F_PARITY) && r->s[0].kind != VM_K_R64)
             vm_lfail(lc, "mbarrier wait: the state operand must be a 64-bit register");
         return emit_rec(lc, r);
@@ -107,9 +111,11 @@ static void copy_spaces(const ir_insn *in, int sp[2]) {
 
 /* The reduction of a bulk or tensor reduce (VM_AO_*), or -1. */
 static int red_op(const ir_insn *in) {
-    static const struct { ir_mod m; uint8_t op; } ops[] = {
-        {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_AND, VM_AO_AND},
-        {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR}, {IR_MOD_INC, VM_AO_INC}, {IR_MOD_DEC, VM_AO_DEC}};
+    static const struct {
+        ir_mod m;
+        uint8_t op;
+    } ops[] = {{IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_AND, VM_AO_AND},
+               {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR}, {IR_MOD_INC, VM_AO_INC}, {IR_MOD_DEC, VM_AO_DEC}};
     int op = -1;
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         if (has(in, ops[k].m)) op = ops[k].op;
@@ -122,9 +128,11 @@ static bool red_kind(const ir_insn *in, as_rec *r) {
     if (op < 0 || in->ntypes != 1) return false;
     int at;
     switch (in->types[0]) {
-    case IR_T_U32: case IR_T_B32: at = VM_AT_U32; break;
+    case IR_T_U32:
+    case IR_T_B32: at = VM_AT_U32; break;
     case IR_T_S32: at = VM_AT_S32; break;
-    case IR_T_U64: case IR_T_B64: at = VM_AT_U64; break;
+    case IR_T_U64:
+    case IR_T_B64: at = VM_AT_U64; break;
     case IR_T_S64: at = VM_AT_S64; break;
     case IR_T_F32: at = VM_AT_F32; break;
     case IR_T_F64: at = VM_AT_F64; break;
@@ -171,8 +179,8 @@ static void tensor_half_ops(const ir_insn *in, as_rec *r) {
 static bool lower_tensor(lctx *lc, const ir_insn *in) {
     static const ir_mod dims[5] = {IR_MOD_1D, IR_MOD_2D, IR_MOD_3D, IR_MOD_4D, IR_MOD_5D};
     const ir_operand *o = in->opnds;
-    if (has(in, IR_MOD_IM2COL_W) || has(in, IR_MOD_IM2COL_W_128) ||
-        has(in, IR_MOD_TILE_GATHER4) || has(in, IR_MOD_TILE_SCATTER4) || has(in, IR_MOD_CTA_GROUP_2))
+    if (has(in, IR_MOD_IM2COL_W) || has(in, IR_MOD_IM2COL_W_128) || has(in, IR_MOD_TILE_GATHER4) ||
+        has(in, IR_MOD_TILE_SCATTER4) || has(in, IR_MOD_CTA_GROUP_2))
         return false;
     int sp[2];
     copy_spaces(in, sp);
@@ -181,26 +189,44 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
     if (!r) return true;
     for (unsigned d = 0; d < 5; d++)
         if (has(in, dims[d])) r->rank = (uint8_t)(d + 1);
-    if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) { free(r); return false; }
+    if (!r->rank || (load && red) || (load && !has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES))) {
+        free(r);
+        return false;
+    }
     if (has(in, IR_MOD_IM2COL)) {
         /* im2col: loads of 3..5 dimensions, with one 16-bit offset per spatial dimension */
-        if (!load || r->rank < 3) { free(r); return false; }
+        if (!load || r->rank < 3) {
+            free(r);
+            return false;
+        }
         r->flags |= AS_F_IM2COL;
     }
     if (red) {
         int op = red_op(in);
-        if (op < 0) { free(r); return false; }
+        if (op < 0) {
+            free(r);
+            return false;
+        }
         r->redop = (uint8_t)op;
         r->flags |= AS_F_REDUCE;
         tensor_half_ops(in, r);
     }
-    if (too_few(lc, in, load ? 3 : 2)) { free(r); return true; }
+    if (too_few(lc, in, load ? 3 : 2)) {
+        free(r);
+        return true;
+    }
     if (load) {
         r->dst = laddr(lc, &o[0], VM_SP_SHARED);
-        if (!tensor_operand(lc, &o[1], r, &r->src)) { free(r); return true; }
+        if (!tensor_operand(lc, &o[1], r, &r->src)) {
+            free(r);
+            return true;
+        }
         r->bar = laddr(lc, &o[2], VM_SP_SHARED);
         if (r->flags & AS_F_IM2COL) {
-            if (too_few(lc, in, 4)) { free(r); return true; }
+            if (too_few(lc, in, 4)) {
+                free(r);
+                return true;
+            }
             if (o[3].kind != IR_OPND_VEC || o[3].nsub != r->rank - 2u) {
                 vm_lfail(lc, "im2col tensor copy: expected one offset per spatial dimension, {o0, ...}");
                 free(r);
@@ -210,12 +236,18 @@ static bool lower_tensor(lctx *lc, const ir_insn *in) {
         }
         if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
             unsigned k = r->flags & AS_F_IM2COL ? 4 : 3;
-            if (too_few(lc, in, k + 1)) { free(r); return true; }
+            if (too_few(lc, in, k + 1)) {
+                free(r);
+                return true;
+            }
             r->flags |= AS_F_MULTICAST;
             r->s[1] = vm_lsrc(lc, &o[k], IR_T_U16);
         }
     } else {
-        if (!tensor_operand(lc, &o[0], r, &r->dst)) { free(r); return true; }
+        if (!tensor_operand(lc, &o[0], r, &r->dst)) {
+            free(r);
+            return true;
+        }
         r->src = laddr(lc, &o[1], VM_SP_SHARED);
     }
     return emit_rec(lc, r);
@@ -228,9 +260,15 @@ static bool lower_bulk(lctx *lc, const ir_insn *in) {
     if (has(in, IR_MOD_CP_MASK)) return false;
     as_rec *r = new_rec(lc, red ? as_bulk_reduce : as_bulk);
     if (!r) return true;
-    if (red && !red_kind(in, r)) { free(r); return false; }
+    if (red && !red_kind(in, r)) {
+        free(r);
+        return false;
+    }
     bool mbar = has(in, IR_MOD_MBARRIER_COMPLETE_TX_BYTES);
-    if (too_few(lc, in, mbar ? 4 : 3)) { free(r); return true; }
+    if (too_few(lc, in, mbar ? 4 : 3)) {
+        free(r);
+        return true;
+    }
     int sp[2];
     copy_spaces(in, sp);
     r->dst = laddr(lc, &o[0], sp[0]);
@@ -242,7 +280,10 @@ static bool lower_bulk(lctx *lc, const ir_insn *in) {
     }
     if (has(in, IR_MOD_MULTICAST_CLUSTER)) {
         /* each CTA of the ctaMask receives the bytes (async_copy.c) */
-        if (too_few(lc, in, 5)) { free(r); return true; }
+        if (too_few(lc, in, 5)) {
+            free(r);
+            return true;
+        }
         r->flags |= AS_F_MULTICAST;
         r->s[1] = vm_lsrc(lc, &o[4], IR_T_U16);
     }
@@ -290,15 +331,20 @@ static bool lower_cp(lctx *lc, const ir_insn *in) {
 /* tensormap.replace.tile.FIELD{.space}.b1024.type [map], {ord,} new_val and
  * tensormap.cp_fenceproxy.global.shared::cta... [dst], [src], 128 */
 static bool lower_tensormap(lctx *lc, const ir_insn *in) {
-    static const struct { ir_mod m; uint8_t field; bool ord; } fields[] = {
-        {IR_MOD_GLOBAL_ADDRESS, AS_TM_ADDR, false},   {IR_MOD_RANK, AS_TM_RANK, false},
-        {IR_MOD_BOX_DIM, AS_TM_BOX, true},            {IR_MOD_GLOBAL_DIM, AS_TM_GDIM, true},
-        {IR_MOD_GLOBAL_STRIDE, AS_TM_GSTRIDE, true},  {IR_MOD_ELEMENT_STRIDE, AS_TM_ESTRIDE, true},
-        {IR_MOD_ELEMTYPE, AS_TM_ELEMTYPE, false},     {IR_MOD_INTERLEAVE_LAYOUT, AS_TM_INTERLEAVE, false},
-        {IR_MOD_SWIZZLE_MODE, AS_TM_SWIZZLE, false},  {IR_MOD_SWIZZLE_ATOMICITY, AS_TM_ATOMICITY, false},
-        {IR_MOD_FILL_MODE, AS_TM_FILL, false}};
+    static const struct {
+        ir_mod m;
+        uint8_t field;
+        bool ord;
+    } fields[] = {{IR_MOD_GLOBAL_ADDRESS, AS_TM_ADDR, false},  {IR_MOD_RANK, AS_TM_RANK, false},
+                  {IR_MOD_BOX_DIM, AS_TM_BOX, true},           {IR_MOD_GLOBAL_DIM, AS_TM_GDIM, true},
+                  {IR_MOD_GLOBAL_STRIDE, AS_TM_GSTRIDE, true}, {IR_MOD_ELEMENT_STRIDE, AS_TM_ESTRIDE, true},
+                  {IR_MOD_ELEMTYPE, AS_TM_ELEMTYPE, false},    {IR_MOD_INTERLEAVE_LAYOUT, AS_TM_INTERLEAVE, false},
+                  {IR_MOD_SWIZZLE_MODE, AS_TM_SWIZZLE, false}, {IR_MOD_SWIZZLE_ATOMICITY, AS_TM_ATOMICITY, false},
+                  {IR_MOD_FILL_MODE, AS_TM_FILL, false}};
     const ir_operand *o = in->opnds;
-    int sp = vm_lspace(in) == VM_SP_SHARED ? VM_SP_SHARED : vm_lspace(in) == VM_SP_GLOBAL ? VM_SP_GLOBAL : VM_SP_GENERIC;
+    int sp = vm_lspace(in) == VM_SP_SHARED   ? VM_SP_SHARED
+             : vm_lspace(in) == VM_SP_GLOBAL ? VM_SP_GLOBAL
+                                             : VM_SP_GENERIC;
     as_rec *r;
     if (has(in, IR_MOD_CP_FENCEPROXY)) {
         if (too_few(lc, in, 2) || !(r = new_rec(lc, as_tmap_copy))) return true;
@@ -322,8 +368,8 @@ static bool lower_tensormap(lctx *lc, const ir_insn *in) {
         }
         r->size = (uint32_t)o[1].ival;
     }
-    r->s[0] = vm_lsrc(lc, &o[fields[f].ord ? 2 : 1], in->ntypes && ir_type_bytes[in->types[in->ntypes - 1]] == 8
-                                                           ? IR_T_B64 : IR_T_B32);
+    r->s[0] = vm_lsrc(lc, &o[fields[f].ord ? 2 : 1],
+                      in->ntypes && ir_type_bytes[in->types[in->ntypes - 1]] == 8 ? IR_T_B64 : IR_T_B32);
     return emit_rec(lc, r);
 }
 

@@ -19,8 +19,8 @@ static uint8_t *bulk_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_add
                          bool wr, const char *what) {
     if (ad->sp == VM_SP_GLOBAL) {
         if (a & 15) {
-            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: global address 0x%llx is not 16-byte aligned", what,
-                        (unsigned long long)a);
+            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: global address 0x%llx is not 16-byte aligned",
+                        what, (unsigned long long)a);
             return NULL;
         }
         return global_range(w, fb, i, l, a, n, wr);
@@ -49,8 +49,10 @@ int as_cp(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (ss) {
                 uint64_t sa = as_ea(w, fb, &r->src, l);
                 if (sa & (n - 1)) {
-                    vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned cp.async source: global address 0x%llx is not "
-                                "%u-byte aligned", (unsigned long long)sa, n);
+                    vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS,
+                                "misaligned cp.async source: global address 0x%llx is not "
+                                "%u-byte aligned",
+                                (unsigned long long)sa, n);
                     return VM_EXT_FAULT;
                 }
                 /* only src-size bytes are read: they may end an allocation */
@@ -76,7 +78,8 @@ int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (!(*p & MB_VALID)) {
                 vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "cp.async.mbarrier.arrive on the mbarrier at shared address 0x%llx, which is not "
-                            "initialized", (unsigned long long)sa);
+                            "initialized",
+                            (unsigned long long)sa);
                 return VM_EXT_FAULT;
             }
             if ((r->flags & AS_F_NOINC) && !as_arrive(w, i, l, p, sa, 1, 0, &old)) return VM_EXT_FAULT;
@@ -128,7 +131,8 @@ int as_bulk(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             }
             memmove(dp, sp, n);
             if (r->flags & AS_F_COMPLETE_TX) {
-                uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
+                uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8,
+                                                    "mbarrier object");
                 if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;
             }
         }
@@ -144,17 +148,21 @@ int as_bulk_reduce(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         if (m >> l & 1) {
             uint32_t n = (uint32_t)get_reg(fb, r->s[0].off, r->s[0].kind, l);
             if (n & 15) {
-                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16", n);
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "cp.reduce.async.bulk size %u is not a multiple of 16",
+                            n);
                 return VM_EXT_FAULT;
             }
-            uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true, "bulk reduction destination");
+            uint8_t *dp = bulk_ptr(w, fb, i, &r->dst, as_ea(w, fb, &r->dst, l), l, n, true,
+                                   "bulk reduction destination");
             uint8_t *sp = dp ? bulk_ptr(w, fb, i, &r->src, as_ea(w, fb, &r->src, l), l, n, false,
                                         "bulk reduction source")
                              : NULL;
             if (!sp) return VM_EXT_FAULT;
-            for (uint32_t k = 0; k < n; k += es) atom_lane(dp + k, r->redop, r->redty, load_bits(sp + k, es, false), 0, &r->half[0]);
+            for (uint32_t k = 0; k < n; k += es)
+                atom_lane(dp + k, r->redop, r->redty, load_bits(sp + k, es, false), 0, &r->half[0]);
             if (r->flags & AS_F_COMPLETE_TX) {
-                uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8, "mbarrier object");
+                uint64_t *p = (uint64_t *)as_shared(w, i, &r->bar, as_ea(w, fb, &r->bar, l), l, 8, 8,
+                                                    "mbarrier object");
                 if (!p || !as_complete_tx(w, i, l, p, (uint64_t)((uint8_t *)p - w->cta->smem), n)) return VM_EXT_FAULT;
             }
         }

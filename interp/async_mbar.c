@@ -15,7 +15,7 @@
 static __thread struct {
     uint64_t epoch;
     uint64_t fail_epoch[32];
-    uint64_t fail_clock[32];   /* a smaller clock means a new CTA in the same slot */
+    uint64_t fail_clock[32]; /* a smaller clock means a new CTA in the same slot */
     uint32_t fails[32];
 } stuck;
 
@@ -45,26 +45,27 @@ uint8_t *as_shared(vm_warp *w, const vm_insn *i, const as_addr *ad, uint64_t a, 
     uint64_t sa = a;
     if (ad->sp == VM_SP_GENERIC) {
         if (a - vm_shared_win >= VM_WIN_SIZE) {
-            vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE, "%s at generic address 0x%llx is not in shared memory", what,
-                        (unsigned long long)a);
+            vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE, "%s at generic address 0x%llx is not in shared memory",
+                        what, (unsigned long long)a);
             return NULL;
         }
         sa = a - vm_shared_win;
     } else if (a >= VM_WIN_SIZE) {
-        vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE,
-                    "%s 0x%llx is not a shared-memory address%s", what, (unsigned long long)a,
+        vm_fault_at(w, i, l, PTXI_INVALID_ADDRESS_SPACE, "%s 0x%llx is not a shared-memory address%s", what,
+                    (unsigned long long)a,
                     a - vm_shared_win < VM_WIN_SIZE ? " (it is a generic address: convert it with cvta.to.shared)"
                                                     : "");
         return NULL;
     }
     if (sa + n > cta->smem_full) {
-        vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "%s at shared address 0x%llx: %u bytes past the %u-byte shared window",
-                    what, (unsigned long long)sa, n, cta->smem_full);
+        vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS,
+                    "%s at shared address 0x%llx: %u bytes past the %u-byte shared window", what,
+                    (unsigned long long)sa, n, cta->smem_full);
         return NULL;
     }
     if (sa & (align - 1)) {
-        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: shared address 0x%llx is not %u-byte aligned", what,
-                    (unsigned long long)sa, align);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s: shared address 0x%llx is not %u-byte aligned",
+                    what, (unsigned long long)sa, align);
         return NULL;
     }
     return cta->smem + sa;

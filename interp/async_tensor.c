@@ -24,8 +24,8 @@ static const uint32_t swz_span[4] = {0, 32, 64, 128};
 static int encode_common(vm_tmap *t, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
                          const uint64_t *strides, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
                          unsigned l2promo, unsigned oobfill, uint32_t inner) {
-    if (dtype >= VM_TM__COUNT || rank < 1 || rank > 5 || interleave > 2 || swizzle > 3 || l2promo > 3 ||
-        oobfill > 1 || (interleave && rank < 3) || !dims || !estrides || (rank > 1 && !strides))
+    if (dtype >= VM_TM__COUNT || rank < 1 || rank > 5 || interleave > 2 || swizzle > 3 || l2promo > 3 || oobfill > 1 ||
+        (interleave && rank < 3) || !dims || !estrides || (rank > 1 && !strides))
         return 1;
     uint32_t esz = tm_esz[dtype];
     if (gaddr & (interleave == 2 ? 31 : 15)) return 1;
@@ -56,12 +56,11 @@ static int encode_common(vm_tmap *t, unsigned dtype, unsigned rank, uint64_t gad
 }
 
 int ptxi_tmap_encode_tiled(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
-                         const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
-                         unsigned swizzle, unsigned l2promo, unsigned oobfill) {
+                           const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, unsigned interleave,
+                           unsigned swizzle, unsigned l2promo, unsigned oobfill) {
     if (!map || !box || rank < 1 || rank > 5) return 1;
     vm_tmap t;
-    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill,
-                      box[0]))
+    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill, box[0]))
         return 1;
     for (unsigned d = 0; d < rank; d++) {
         if (box[d] == 0 || box[d] > 256) return 1;
@@ -79,21 +78,20 @@ int ptxi_tmap_replace_address(void *map, uint64_t gaddr) {
 }
 
 int ptxi_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t gaddr, const uint64_t *dims,
-                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
-                          uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
-                          unsigned l2promo, unsigned oobfill) {
+                            const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
+                            uint32_t pixels, const uint32_t *estrides, unsigned interleave, unsigned swizzle,
+                            unsigned l2promo, unsigned oobfill) {
     static const int corner_bits[6] = {0, 0, 0, 15, 7, 4};
     if (!map || rank < 3 || rank > 5 || !lower || !upper || channels == 0 || channels > 256 || pixels == 0 ||
         pixels > 1024)
         return 1;
     vm_tmap t;
-    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill,
-                      channels))
+    if (encode_common(&t, dtype, rank, gaddr, dims, strides, estrides, interleave, swizzle, l2promo, oobfill, channels))
         return 1;
     int lim = 1 << corner_bits[rank];
     for (unsigned d = 0; d + 2 < rank; d++) {
         if (lower[d] < -lim || lower[d] >= lim || upper[d] < -lim || upper[d] >= lim) return 1;
-        if ((int64_t)dims[d + 1] + upper[d] - lower[d] <= 0) return 1;   /* an empty bounding box */
+        if ((int64_t)dims[d + 1] + upper[d] - lower[d] <= 0) return 1; /* an empty bounding box */
         t.lower[d] = (int16_t)lower[d];
         t.upper[d] = (int16_t)upper[d];
     }
@@ -108,7 +106,8 @@ int ptxi_tmap_encode_im2col(void *map, unsigned dtype, unsigned rank, uint64_t g
 static bool read_map(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr *ad, int l, vm_tmap *t) {
     uint64_t a = as_ea(w, fb, ad, l);
     if (a & 63) {
-        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned",
+                    (unsigned long long)a);
         return false;
     }
     uint8_t *p0 = xlate(w, fb, i, l, a, 64, false), *p1 = p0 ? xlate(w, fb, i, l, a + 64, 64, false) : NULL;
@@ -208,15 +207,19 @@ typedef struct tm_ctx {
     const as_rec *r;
     const vm_tmap *t;
     int lane;
-    uint32_t sa;               /* shared address of the box */
-    uint8_t *smem;             /* the shared memory it goes to (a load) */
+    uint32_t sa;   /* shared address of the box */
+    uint8_t *smem; /* the shared memory it goes to (a load) */
 } tm_ctx;
 
 /* The NaN an H200 fills f32 boxes with is 0x7ff77ff7; the other widths
  * repeat the same 16-bit pattern (not recorded). */
-static const uint64_t tm_nan[VM_TM__COUNT] = {
-    [VM_TM_F16] = 0x7ff7, [VM_TM_BF16] = 0x7ff7, [VM_TM_F32] = 0x7ff77ff7, [VM_TM_F32_FTZ] = 0x7ff77ff7,
-    [VM_TM_TF32] = 0x7ff77ff7, [VM_TM_TF32_FTZ] = 0x7ff77ff7, [VM_TM_F64] = 0x7ff77ff77ff77ff7ull};
+static const uint64_t tm_nan[VM_TM__COUNT] = {[VM_TM_F16] = 0x7ff7,
+                                              [VM_TM_BF16] = 0x7ff7,
+                                              [VM_TM_F32] = 0x7ff77ff7,
+                                              [VM_TM_F32_FTZ] = 0x7ff77ff7,
+                                              [VM_TM_TF32] = 0x7ff77ff7,
+                                              [VM_TM_TF32_FTZ] = 0x7ff77ff7,
+                                              [VM_TM_F64] = 0x7ff77ff77ff77ff7ull};
 
 static bool load_elem(void *ctx, uint64_t ga, uint32_t off) {
     tm_ctx *c = ctx;
@@ -239,7 +242,8 @@ static int tm_atom_type(unsigned dtype) {
     case VM_TM_S32: return VM_AT_S32;
     case VM_TM_U64: return VM_AT_U64;
     case VM_TM_S64: return VM_AT_S64;
-    case VM_TM_F32: case VM_TM_F32_FTZ: return VM_AT_F32;
+    case VM_TM_F32:
+    case VM_TM_F32_FTZ: return VM_AT_F32;
     case VM_TM_F64: return VM_AT_F64;
     case VM_TM_F16: return VM_AT_F16;
     case VM_TM_BF16: return VM_AT_BF16;
@@ -250,7 +254,7 @@ static int tm_atom_type(unsigned dtype) {
 static bool store_elem(void *ctx, uint64_t ga, uint32_t off) {
     tm_ctx *c = ctx;
     const vm_tmap *t = c->t;
-    if (!ga) return true;      /* out-of-bounds elements are not written */
+    if (!ga) return true; /* out-of-bounds elements are not written */
     const uint8_t *src = c->w->cta->smem + swizzle(t->swizzle, c->sa + off);
     uint8_t *dst = xlate(c->w, c->fb, c->i, c->lane, ga, t->esz, true);
     if (!dst) return false;
@@ -259,13 +263,11 @@ static bool store_elem(void *ctx, uint64_t ga, uint32_t off) {
         return true;
     }
     int at = tm_atom_type(t->dtype);
-    atom_lane(dst, c->r->redop, (unsigned)at, load_bits(src, t->esz, false), 0,
-              &c->r->half[t->dtype == VM_TM_BF16]);
+    atom_lane(dst, c->r->redop, (unsigned)at, load_bits(src, t->esz, false), 0, &c->r->half[t->dtype == VM_TM_BF16]);
     return true;
 }
 
-static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, const vm_insn *i, int l,
-                   int32_t *c) {
+static bool coords(uint8_t *fb, const as_rec *r, const vm_tmap *t, vm_warp *w, const vm_insn *i, int l, int32_t *c) {
     if (t->rank != r->rank) {
         vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "a %ud tensor copy with a tensor map of rank %u", r->rank,
                     t->rank);
@@ -304,7 +306,8 @@ int as_tensor_load(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 vm_cta *cta = mask ? as_mc_cta(w, k) : w->cta;
                 if (!cta) continue;
                 tm_ctx ctx = {w, fb, i, r, &t, l, (uint32_t)(dp - w->cta->smem), cta->smem};
-                if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx) : walk_box(&t, c, load_elem, &ctx)))
+                if (!((r->flags & AS_F_IM2COL) ? walk_im2col(&t, c, o, load_elem, &ctx)
+                                               : walk_box(&t, c, load_elem, &ctx)))
                     return VM_EXT_FAULT;
                 if (!as_complete_tx(w, i, l, (uint64_t *)(cta->smem + bo), bo, n)) return VM_EXT_FAULT;
                 if (!mask) break;
@@ -322,9 +325,9 @@ int as_tensor_store(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             vm_tmap t;
             int32_t c[5];
             if (!read_map(w, fb, i, &r->dst, l, &t) || !coords(fb, r, &t, w, i, l, c)) return VM_EXT_FAULT;
-            if ((r->flags & AS_F_REDUCE) && (tm_atom_type(t.dtype) < 0 ||
-                                              ((t.dtype == VM_TM_F16 || t.dtype == VM_TM_BF16) &&
-                                               !r->half[t.dtype == VM_TM_BF16].fn))) {
+            if ((r->flags & AS_F_REDUCE) &&
+                (tm_atom_type(t.dtype) < 0 ||
+                 ((t.dtype == VM_TM_F16 || t.dtype == VM_TM_BF16) && !r->half[t.dtype == VM_TM_BF16].fn))) {
                 vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION,
                             "this tensor reduction is not defined for the map's element type");
                 return VM_EXT_FAULT;
@@ -346,7 +349,8 @@ static uint8_t *map_ptr(vm_warp *w, uint8_t *fb, const vm_insn *i, const as_addr
     if (ad->sp == VM_SP_SHARED || (ad->sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE))
         return as_shared(w, i, ad, a, l, 128, 64, "tensor map");
     if (a & 63) {
-        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned", (unsigned long long)a);
+        vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "tensor map at 0x%llx is not 64-byte aligned",
+                    (unsigned long long)a);
         return NULL;
     }
     uint8_t *p = xlate(w, fb, i, l, a, 64, true);
@@ -383,7 +387,7 @@ int as_tmap_replace(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             case AS_TM_INTERLEAVE: t.interleave = (uint8_t)v; break;
             case AS_TM_SWIZZLE: t.swizzle = (uint8_t)v; break;
             case AS_TM_FILL: t.oobfill = (uint8_t)v; break;
-            default: break;    /* swizzle atomicity: no effect here */
+            default: break; /* swizzle atomicity: no effect here */
             }
             memcpy(p, &t, sizeof t);
         }

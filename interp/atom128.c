@@ -17,7 +17,10 @@
 #endif
 
 /* Zero-initialised static atomics are valid (C11 7.17.2.1); one cache line each. */
-static struct { atomic_int held; char pad[60]; } stripes[STRIPES];
+static struct {
+    atomic_int held;
+    char pad[60];
+} stripes[STRIPES];
 
 void vm_atom128(uint8_t *p, unsigned op, const uint64_t b[2], const uint64_t c[2], uint64_t old[2]) {
     atomic_int *lock = &stripes[((uintptr_t)p >> 4) % STRIPES].held;

@@ -25,9 +25,9 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
         if (!lanes) continue;
         if (bar->redop) {
             /* bar.red: the result goes to each waiting lane's destination */
-            uint32_t res = bar->redop == VM_BAR_RED_POPC ? bar->red
-                         : bar->redop == VM_BAR_RED_AND ? (bar->red == bar->arrived)
-                                                         : (bar->red != 0);
+            uint32_t res = bar->redop == VM_BAR_RED_POPC  ? bar->red
+                           : bar->redop == VM_BAR_RED_AND ? (bar->red == bar->arrived)
+                                                          : (bar->red != 0);
             vm_frame *f = &w->frames[w->depth - 1];
             for (int l = 0; l < VM_LANES; l++) {
                 const vm_insn *bi = w->lpc[l] - 1;
@@ -54,12 +54,16 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     uint8_t *fb = w->frames[w->depth - 1].fb;
     int l0 = __builtin_ctz(m);
     uint32_t id = ((uint32_t *)(fb + i->a))[l0];
-    if (id >= 16) { vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier id %u out of range (0..15)", id); return -1; }
+    if (id >= 16) {
+        vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier id %u out of range (0..15)", id);
+        return -1;
+    }
     vm_barrier *bar = &cta->bars[id];
     uint32_t count = i->x & VM_BAR_COUNTED ? ((uint32_t *)(fb + i->b))[l0] : 0;
     if (cta->san) count = vm_san_bar(w, i, m, id, count);
     if (count && (count % 32 || count > cta->nthreads + 31)) {
-        vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "barrier thread count %u is not a multiple of 32 within the block", count);
+        vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION,
+                    "barrier thread count %u is not a multiple of 32 within the block", count);
         return -1;
     }
     if (count) bar->expected = count;
@@ -102,7 +106,8 @@ void vm_report_deadlock(vm_cta *cta) {
                          by = cta->grid->cfg->block[1];
                 snprintf(who, sizeof who, "; thread (%u,%u,%u) never arrives", t % bx, t / bx % by, t / (bx * by));
             }
-            vm_fault_at(w, at, l, PTXI_BARRIER_DEADLOCK, "barrier %u deadlock: %u of %u threads arrived%s", b, bar->arrived, need, who);
+            vm_fault_at(w, at, l, PTXI_BARRIER_DEADLOCK, "barrier %u deadlock: %u of %u threads arrived%s", b,
+                        bar->arrived, need, who);
         } else {
             vm_fault_at(w, at, l, PTXI_BARRIER_DEADLOCK, "warp collective waits for lanes that never arrive");
         }

@@ -31,7 +31,10 @@ uint8_t *vm_lane_ptr(vm_warp *w, int lane, uint64_t a, size_t n) {
 static int lane_read(void *c, uint64_t a, void *dst, size_t n) {
     lane_view *v = c;
     const uint8_t *src = vm_lane_ptr(v->w, v->lane, a, n);
-    if (!src) { v->bad = a; return 0; }
+    if (!src) {
+        v->bad = a;
+        return 0;
+    }
     memcpy(dst, src, n);
     return 1;
 }
@@ -53,9 +56,10 @@ static int assert_fail(vm_warp *w, const vm_insn *i, vm_runtime *rt, uint64_t pm
     unsigned t = w->id * VM_LANES + (unsigned)l;
     const vm_launch_cfg *cfg = w->cta->grid->cfg;
     unsigned bx = cfg->block[0], by = cfg->block[1];
-    vm_fault_at(w, i, l, PTXI_ASSERT, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file, line,
-                fn, w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], t % bx, t / bx % by, t / (bx * by), msg);
-    if (atomic_load(&w->cta->grid->stop)) return -1;   /* under a debugger: stop here */
+    vm_fault_at(w, i, l, PTXI_ASSERT, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
+                line, fn, w->cta->ctaid[0], w->cta->ctaid[1], w->cta->ctaid[2], t % bx, t / bx % by, t / (bx * by),
+                msg);
+    if (atomic_load(&w->cta->grid->stop)) return -1; /* under a debugger: stop here */
     w->exited |= 1u << l;
     return 0;
 }
@@ -65,16 +69,23 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
     vm_frame *fr = &w->frames[w->depth - 1];
     vm_runtime *rt = fr->fn->prog->rt;
     if (callee->builtin >= VM_BI_DEV_FIRST) return vm_devrt_call(w, i, callee, lanes);
-#define ARG(k, l) (ci->nargs > (k) ? load_bits(fr->fb + ci->argoff[k] + (size_t)(l) * ci->argsize[k], \
-                                               ci->argsize[k] > 8 ? 8 : ci->argsize[k], false) : 0)
-#define RET(l, v) do { if (ci->nrets) store_bits(fr->fb + ci->retoff[0] + (size_t)(l) * ci->retsize[0], \
-                                                 ci->retsize[0] > 8 ? 8 : ci->retsize[0], (v)); } while (0)
+#define ARG(k, l)                                                                     \
+    (ci->nargs > (k) ? load_bits(fr->fb + ci->argoff[k] + (size_t)(l)*ci->argsize[k], \
+                                 ci->argsize[k] > 8 ? 8 : ci->argsize[k], false)      \
+                     : 0)
+#define RET(l, v)                                                                                                    \
+    do {                                                                                                             \
+        if (ci->nrets)                                                                                               \
+            store_bits(fr->fb + ci->retoff[0] + (size_t)(l)*ci->retsize[0], ci->retsize[0] > 8 ? 8 : ci->retsize[0], \
+                       (v));                                                                                         \
+    } while (0)
     for (int l = 0; l < VM_LANES; l++) {
         if (!(lanes >> l & 1)) continue;
         if (callee->host_fn) {
             void *args[32];
             for (uint32_t k = 0; k < ci->nargs; k++) args[k] = fr->fb + ci->argoff[k] + (size_t)l * ci->argsize[k];
-            rt->call_host(rt->ctx, callee, args, ci->nrets ? fr->fb + ci->retoff[0] + (size_t)l * ci->retsize[0] : NULL);
+            rt->call_host(rt->ctx, callee, args,
+                          ci->nrets ? fr->fb + ci->retoff[0] + (size_t)l * ci->retsize[0] : NULL);
             continue;
         }
         switch (callee->builtin) {
@@ -82,7 +93,8 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             lane_view v = {w, l, 0};
             int r = rt->vprintf(rt->ctx, ARG(0, l), ARG(1, l), lane_read, &v);
             if (r < -1) {
-                vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "printf: the format or a %%s argument at 0x%llx is not readable",
+                vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS,
+                            "printf: the format or a %%s argument at 0x%llx is not readable",
                             (unsigned long long)v.bad);
                 return -1;
             }
@@ -94,7 +106,7 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
         case VM_BI_FREE: {
             uint64_t p = ARG(0, l);
             int st = p ? rt->free(rt->ctx, p) : 0;
-            if (st && rt->san) {   /* recorded; the launch fails when it ends */
+            if (st && rt->san) { /* recorded; the launch fails when it ends */
                 vm_san_bad_free(w, i, l, p, st == PTXI_LAUNCH_FAILED);
             } else if (st) {
                 vm_fault_at(w, i, l, st, "free(0x%llx): not a live device-heap allocation (%s)", (unsigned long long)p,
@@ -107,7 +119,8 @@ int vm_builtin_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lane
             if (assert_fail(w, i, rt, ARG(0, l), ARG(1, l), (unsigned)ARG(2, l), ARG(3, l), l) < 0) return -1;
             break;
         default:
-            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s', an extern function that nothing defines", callee->ir->name);
+            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s', an extern function that nothing defines",
+                        callee->ir->name);
             return -1;
         }
     }

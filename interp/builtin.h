@@ -38,7 +38,7 @@ enum {
     VM_BI_MEMSET_ASYNC,
     VM_BI_GET_ERROR_NAME,
     VM_BI_GET_ERROR_STRING,
-    VM_BI_DEV_UNSUPPORTED,     /* a device-runtime call ptxi does not carry out */
+    VM_BI_DEV_UNSUPPORTED, /* a device-runtime call ptxi does not carry out */
 };
 
 /* Memory as one thread sees it through a generic address: n bytes at `a`, or NULL. */

@@ -25,7 +25,10 @@ int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, 
     for (int l = 0; l < VM_LANES; l++)
         if (lanes >> l & 1 && w->lsp[l] > base) base = w->lsp[l];
     base = (base + align - 1) & ~(align - 1);
-    if ((uint64_t)base + fn->local_size > w->local_stride) { free(fb); return -2; }
+    if ((uint64_t)base + fn->local_size > w->local_stride) {
+        free(fb);
+        return -2;
+    }
     for (int l = 0; l < VM_LANES; l++)
         if (lanes >> l & 1) {
             w->lpc[l] = fn->code;
@@ -54,14 +57,14 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
         int l0 = __builtin_ctz(m);
         callee = func_from_addr(fr->fn->prog, fp[l0]);
         if (!callee) {
-            vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION, "indirect call through 0x%llx, which is not a function address",
-                        (unsigned long long)fp[l0]);
+            vm_fault_at(w, i, l0, PTXI_ILLEGAL_INSTRUCTION,
+                        "indirect call through 0x%llx, which is not a function address", (unsigned long long)fp[l0]);
             return -1;
         }
         lanes = 0;
         for (int l = 0; l < VM_LANES; l++)
             if (m >> l & 1 && fp[l] == fp[l0]) lanes |= 1u << l;
-        for (int l = 0; l < VM_LANES; l++)   /* lanes calling elsewhere call after this group returns */
+        for (int l = 0; l < VM_LANES; l++) /* lanes calling elsewhere call after this group returns */
             if ((m & ~lanes) >> l & 1) w->lpc[l] = i;
     }
     if (!callee->ir->has_body) {
@@ -75,8 +78,9 @@ int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m) {
     if (r < 0) {
         /* an H100 reports a stack overflow as an illegal address (tests/cudart/programs/stack_overflow.cu) */
         if (r == -2 && fr->fn->prog->rt->san) vm_san_stop(w, i, lanes, "Stack overflow");
-        vm_fault_at(w, i, __builtin_ctz(lanes), PTXI_ILLEGAL_ADDRESS, r == -2 ? "call to '%s' overflows the per-thread stack"
-                                                              : "call to '%s' nests too deeply", callee->ir->name);
+        vm_fault_at(w, i, __builtin_ctz(lanes), PTXI_ILLEGAL_ADDRESS,
+                    r == -2 ? "call to '%s' overflows the per-thread stack" : "call to '%s' nests too deeply",
+                    callee->ir->name);
         return -1;
     }
     vm_frame *nf = &w->frames[w->depth - 1], *caller = &w->frames[w->depth - 2];

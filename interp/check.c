@@ -40,8 +40,10 @@ int vm_check_records(const vm_func *f, char *err, size_t errlen) {
             if (!n) continue;
             uint32_t align = n == 8 * VM_LANES ? 8 : 4;
             if ((uint64_t)off[o] + n > f->frame_size || off[o] % align) {
-                snprintf(err, errlen, "record %u (%s): operand %c at frame offset %u (%u bytes) breaks its contract "
-                                      "(frame of %u bytes)", k, vm_op_name[r->op], "dabc"[o], off[o], n, f->frame_size);
+                snprintf(err, errlen,
+                         "record %u (%s): operand %c at frame offset %u (%u bytes) breaks its contract "
+                         "(frame of %u bytes)",
+                         k, vm_op_name[r->op], "dabc"[o], off[o], n, f -> frame_size);
                 return -1;
             }
         }

@@ -15,8 +15,8 @@ enum { C_MAPA, C_RANK, C_ARRIVE, C_WAIT };
 typedef struct cluster_rec {
     vm_ext_fn run;
     uint8_t kind;
-    bool generic;              /* mapa/getctarank on generic addresses */
-    bool wide;                 /* 64-bit address operands */
+    bool generic; /* mapa/getctarank on generic addresses */
+    bool wide;    /* 64-bit address operands */
     vm_opnd d, a, b;
 } cluster_rec;
 
@@ -41,7 +41,8 @@ static int run_mapa(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         }
         uint32_t want = (uint32_t)get_reg(fb, r->b.off, VM_K_R32, l);
         if (want >= cta->grid->csize) {
-            vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "mapa to rank %u of a cluster of %u CTAs", want, cta->grid->csize);
+            vm_fault_at(w, i, l, PTXI_ILLEGAL_INSTRUCTION, "mapa to rank %u of a cluster of %u CTAs", want,
+                        cta->grid->csize);
             return VM_EXT_FAULT;
         }
         rank_of(cta, off, &in);
@@ -105,7 +106,7 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const cluster_rec *r = i->p;
     vm_cta *cta = w->cta;
     vm_cluster *cl = cta->cluster;
-    if (!cl) return VM_EXT_NEXT;   /* a cluster of one: the CTA barrier semantics reduce to nothing to wait for */
+    if (!cl) return VM_EXT_NEXT; /* a cluster of one: the CTA barrier semantics reduce to nothing to wait for */
     uint32_t n = cta->grid->csize;
     if (!cl->want && !(cl->want = calloc((size_t)n * cta->nthreads, sizeof *cl->want))) {
         vm_fault_at(w, i, __builtin_ctz(m), PTXI_OUT_OF_MEMORY, "out of host memory for a cluster barrier");
@@ -118,8 +119,8 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         if (r->kind == C_ARRIVE) {
             if (!want[l]) want[l] = cl->phase + 1, cl->arrived++;
         } else {
-            complete(cl, n);   /* threads may have exited since the last arrival */
-            if (want[l] && cl->phase - want[l] < 0x80000000u) want[l] = 0;   /* its phase is done */
+            complete(cl, n); /* threads may have exited since the last arrival */
+            if (want[l] && cl->phase - want[l] < 0x80000000u) want[l] = 0; /* its phase is done */
             waiting |= want[l] != 0;
         }
     }
@@ -140,16 +141,25 @@ static int run_barrier(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
 }
 
 bool vm_lower_cluster(lctx *lc, const ir_insn *in) {
-    int kind = in->op == IR_OP_MAPA ? C_MAPA : in->op == IR_OP_GETCTARANK ? C_RANK
-             : (in->op == IR_OP_BARRIER || in->op == IR_OP_BAR) && ir_has_mod(in, IR_MOD_CLUSTER)
-                 ? (ir_has_mod(in, IR_MOD_ARRIVE) ? C_ARRIVE : ir_has_mod(in, IR_MOD_WAIT) ? C_WAIT : -1)
-                 : -1;
+    int kind = in->op == IR_OP_MAPA         ? C_MAPA
+               : in->op == IR_OP_GETCTARANK ? C_RANK
+               : (in->op == IR_OP_BARRIER || in->op == IR_OP_BAR) && ir_has_mod(in, IR_MOD_CLUSTER)
+                   ? (ir_has_mod(in, IR_MOD_ARRIVE) ? C_ARRIVE
+                      : ir_has_mod(in, IR_MOD_WAIT) ? C_WAIT
+                                                    : -1)
+                   : -1;
     if (kind < 0) return false;
     cluster_rec *r = calloc(1, sizeof *r);
-    if (!r) { vm_lfail(lc, "out of memory"); return true; }
+    if (!r) {
+        vm_lfail(lc, "out of memory");
+        return true;
+    }
     r->kind = (uint8_t)kind;
     if (kind == C_MAPA || kind == C_RANK) {
-        if (in->nopnds < (kind == C_MAPA ? 3 : 2) || !in->ntypes) { free(r); return false; }
+        if (in->nopnds < (kind == C_MAPA ? 3 : 2) || !in->ntypes) {
+            free(r);
+            return false;
+        }
         r->wide = ir_type_bytes[in->types[0]] == 8;
         r->generic = !ir_has_mod(in, IR_MOD_SHARED_CLUSTER);
         uint8_t t = r->wide ? IR_T_B64 : IR_T_B32;

@@ -44,7 +44,10 @@ static uint32_t gather(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t member
     uint32_t missing = members & ~gone(w) & ~have;
     *fault_lane = -1;
     if (missing && !w->forced) return 0;
-    if (missing) { *fault_lane = __builtin_ctz(missing); return 0; }
+    if (missing) {
+        *fault_lane = __builtin_ctz(missing);
+        return 0;
+    }
     return have;
 }
 
@@ -85,10 +88,22 @@ static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t s
     uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
     int j;
     switch (mode) {
-    case VM_SHFL_UP: j = l - (int)bv; *ok = j >= (int)maxl; break;
-    case VM_SHFL_DOWN: j = l + (int)bv; *ok = j <= (int)maxl; break;
-    case VM_SHFL_BFLY: j = l ^ (int)bv; *ok = j <= (int)maxl; break;
-    default: j = (int)(minl | (bv & ~seg)); *ok = j <= (int)maxl; break;
+    case VM_SHFL_UP:
+        j = l - (int)bv;
+        *ok = j >= (int)maxl;
+        break;
+    case VM_SHFL_DOWN:
+        j = l + (int)bv;
+        *ok = j <= (int)maxl;
+        break;
+    case VM_SHFL_BFLY:
+        j = l ^ (int)bv;
+        *ok = j <= (int)maxl;
+        break;
+    default:
+        j = (int)(minl | (bv & ~seg));
+        *ok = j <= (int)maxl;
+        break;
     }
     return (*ok ? j : l) & 31;
 }
@@ -115,14 +130,16 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
     const vm_alu *o = i->p;
     uint32_t *pd = o && o->d[1].kind == VM_K_PRED ? (uint32_t *)(fb + o->d[1].off) : NULL;
     /* the whole-warp forms reductions and scans use: one shifted or permuted copy */
-    bool down = i->x == VM_SHFL_DOWN && cv == 31, up = i->x == VM_SHFL_UP && cv == 0, bfly = i->x == VM_SHFL_BFLY && cv == 31;
+    bool down = i->x == VM_SHFL_DOWN && cv == 31, up = i->x == VM_SHFL_UP && cv == 0,
+         bfly = i->x == VM_SHFL_BFLY && cv == 31;
     if (!seg && (down || up || bfly)) {
 #ifdef __AVX512F__
         /* Two two-source permutes of the 32 values; lanes without a source
          * (down past 31, up below 0) keep their own value. A copy of a
          * variable length here was a call to memmove per shfl. */
         __m512i lo = _mm512_loadu_si512(src), hi = _mm512_loadu_si512(src + VM_HALF);
-        __m512i x = _mm512_set1_epi32((int)bv), k0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        __m512i x = _mm512_set1_epi32((int)bv),
+                k0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
         __m512i k1 = _mm512_add_epi32(k0, _mm512_set1_epi32(16)), i0, i1;
         if (bfly) i0 = _mm512_xor_si512(k0, x), i1 = _mm512_xor_si512(k1, x);
         else if (down) {
@@ -170,8 +187,9 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         have = gather(w, i, m, members, &fl);
         w->forced = false;
         if (fl >= 0 || (!have && forced)) {
-            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED, "%s: lane %d of member mask 0x%08x can never arrive",
-                        vm_op_name[i->op], fl >= 0 ? fl : __builtin_ctz(members & ~m), members);
+            vm_fault_at(w, i, __builtin_ctz(m), PTXI_LAUNCH_FAILED,
+                        "%s: lane %d of member mask 0x%08x can never arrive", vm_op_name[i->op],
+                        fl >= 0 ? fl : __builtin_ctz(members & ~m), members);
             return -1;
         }
         if (!have) return wait_for_members(w, i, m);
@@ -181,7 +199,8 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     uint32_t *d = (uint32_t *)(fb + i->d);
     switch (i->op) {
     case VM_ACTIVEMASK:
-        for (int l = 0; l < VM_LANES; l++) if (m >> l & 1) d[l] = w->mask;
+        for (int l = 0; l < VM_LANES; l++)
+            if (m >> l & 1) d[l] = w->mask;
         break;
     case VM_SHFL: {
         const uint32_t *a = (const uint32_t *)(fb + i->a), *b = (const uint32_t *)(fb + i->b),
@@ -208,8 +227,11 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
             if (have >> l & 1) {
                 uint32_t act = have & mm[l], pred = pv & act;
                 if (i->x == VM_VOTE_BALLOT) d[l] = pred;
-                else res |= (uint32_t)(i->x == VM_VOTE_ALL ? pred == act : i->x == VM_VOTE_ANY ? pred != 0
-                                                                          : (pred == 0 || pred == act)) << l;
+                else
+                    res |= (uint32_t)(i->x == VM_VOTE_ALL   ? pred == act
+                                      : i->x == VM_VOTE_ANY ? pred != 0
+                                                            : (pred == 0 || pred == act))
+                           << l;
             }
         if (i->x != VM_VOTE_BALLOT) {
             uint32_t *p = (uint32_t *)(fb + i->d);
@@ -255,11 +277,11 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 }
             res[l] = acc;
         }
-        for (int l = 0; l < VM_LANES; l++) if (have >> l & 1) d[l] = res[l];
+        for (int l = 0; l < VM_LANES; l++)
+            if (have >> l & 1) d[l] = res[l];
         break;
     }
-    default:
-        break;
+    default: break;
     }
     if (!joined) return 0;
     w->blocked &= ~have;

@@ -87,12 +87,12 @@ static bool use_ok(const ir_func *f, uint32_t m, uint32_t k, uint32_t r, bool ne
             (b->kind == IR_OPND_REG && vm_lmentions(&in->opnds[0], b->reg)))
             return false;
     }
-    if (by_record(f, m, neg)) return true;          /* reads every operand before writing */
+    if (by_record(f, m, neg)) return true; /* reads every operand before writing */
     uint32_t d = u->opnds[0].reg;
     bool first = u->opnds[1].kind == IR_OPND_REG && u->opnds[1].reg == r;
     const ir_operand *c = &u->opnds[first ? 2 : 1];
     bool sub = u->op == IR_OP_SUB, neg_a = neg != (sub && !first), neg_c = sub && first;
-    if (neg_a && neg_c) return false;               /* two negations: not done for these types */
+    if (neg_a && neg_c) return false; /* two negations: not done for these types */
     /* a negated register operand is formed in the destination first */
     if (neg_c) return c->kind != IR_OPND_REG || !(vm_lmentions(a, d) || vm_lmentions(b, d));
     if (neg_a && a->kind == IR_OPND_REG) return !(vm_lmentions(b, d) || vm_lmentions(c, d));
@@ -184,9 +184,9 @@ static bool absorbed(const ir_func *f, uint32_t m, uint32_t def, uint32_t r) {
 
 typedef struct fused_rec {
     vm_ext_fn run;
-    int8_t kind;               /* P_MUL, P_DIV_FULL, P_DIV_APPROX */
+    int8_t kind; /* P_MUL, P_DIV_FULL, P_DIV_APPROX */
     bool neg_p, neg_c, ftz, sat, kconst;
-    uint32_t k;                /* kconst: b's reciprocal, folded (a division by an immediate) */
+    uint32_t k; /* kconst: b's reciprocal, folded (a division by an immediate) */
     vm_opnd d, a, b, c;
 } fused_rec;
 
@@ -257,7 +257,10 @@ static void emit_as(lctx *lc, const ir_insn *orig, uint16_t op, uint8_t type, co
 static void emit_fused(lctx *lc, const ir_insn *u, const ir_insn *p, int kind, bool neg_p, bool neg_c,
                        const ir_operand *c) {
     fused_rec *r = calloc(1, sizeof *r);
-    if (!r) { vm_lfail(lc, "out of memory"); return; }
+    if (!r) {
+        vm_lfail(lc, "out of memory");
+        return;
+    }
     lc->cur = u;
     r->run = run_fused;
     r->kind = (int8_t)kind;
@@ -288,9 +291,9 @@ bool vm_contract(lctx *lc, const ir_func *f, uint32_t k, bool on) {
         bool neg;
         uint32_t m = in->op == IR_OP_NEG && in->nopnds == 2 && in->opnds[1].kind == IR_OPND_REG
                          ? product_of(f, k, in->opnds[1].reg, &neg)
-                         : candidate(f, k) ? k : UINT32_MAX;
-        if (m != UINT32_MAX && absorbed(f, m, m, insn(f, m)->opnds[0].reg))
-            return true;
+                     : candidate(f, k) ? k
+                                       : UINT32_MAX;
+        if (m != UINT32_MAX && absorbed(f, m, m, insn(f, m)->opnds[0].reg)) return true;
         uint32_t kr;
         if (in->op != IR_OP_DIV || !folded_rcp(in, &kr)) return false;
         /* a division by an immediate that stays: a times the folded reciprocal */

@@ -139,7 +139,7 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
         d->shmem = (uint32_t)arg(c, 3);
         if (!d->func) {
             ret(c, 0);
-            return 98;   /* cudaErrorInvalidDeviceFunction */
+            return 98; /* cudaErrorInvalidDeviceFunction */
         }
         break;
     case VM_BI_LAUNCH_DEVICE:
@@ -162,12 +162,9 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
         d->a[0] = callee->builtin == VM_BI_GET_LAST_ERROR;
         rt->devrt(rt->ctx, d);
         return (int)d->out;
-    case VM_BI_GET_DEVICE:
-        return put(c, arg(c, 0), 0, 4) ? 0 : -1;
-    case VM_BI_GET_DEVICE_COUNT:
-        return put(c, arg(c, 0), 1, 4) ? 0 : -1;
-    case VM_BI_RUNTIME_GET_VERSION:
-        return put(c, arg(c, 0), CUDA_RUNTIME_VERSION, 4) ? 0 : -1;
+    case VM_BI_GET_DEVICE: return put(c, arg(c, 0), 0, 4) ? 0 : -1;
+    case VM_BI_GET_DEVICE_COUNT: return put(c, arg(c, 0), 1, 4) ? 0 : -1;
+    case VM_BI_RUNTIME_GET_VERSION: return put(c, arg(c, 0), CUDA_RUNTIME_VERSION, 4) ? 0 : -1;
     case VM_BI_DEVICE_GET_ATTRIBUTE:
         d->op = VM_DEV_ATTRIBUTE;
         d->a[0] = arg(c, 1), d->a[1] = arg(c, 2);
@@ -177,9 +174,7 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
         d->a[0] = arg(c, 1);
         break;
     case VM_BI_STREAM_CREATE_WITH_FLAGS:
-    case VM_BI_EVENT_CREATE_WITH_FLAGS:
-        d->op = VM_DEV_HANDLE;
-        break;
+    case VM_BI_EVENT_CREATE_WITH_FLAGS: d->op = VM_DEV_HANDLE; break;
     case VM_BI_STREAM_DESTROY:
     case VM_BI_STREAM_WAIT_EVENT:
     case VM_BI_EVENT_RECORD:
@@ -187,12 +182,12 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
         /* Child grids run in the order they were launched (after the grid that launched
          * them), which keeps every stream's order and every wait on an event recorded
          * before it: these calls need nothing more than a handle. */
-        return arg(c, 0) ? 0 : 400;   /* cudaErrorInvalidResourceHandle */
-    case VM_BI_MEMCPY_ASYNC:   /* (dst, src, bytes, kind, stream) */
+        return arg(c, 0) ? 0 : 400; /* cudaErrorInvalidResourceHandle */
+    case VM_BI_MEMCPY_ASYNC:        /* (dst, src, bytes, kind, stream) */
         d->op = VM_DEV_MEMCPY;
         d->a[0] = arg(c, 0), d->a[1] = arg(c, 1), d->a[2] = arg(c, 2), d->a[3] = arg(c, 4);
         break;
-    case VM_BI_MEMSET_ASYNC:   /* (dst, value, bytes, stream) */
+    case VM_BI_MEMSET_ASYNC: /* (dst, value, bytes, stream) */
         d->op = VM_DEV_MEMSET;
         d->a[0] = arg(c, 0), d->a[1] = arg(c, 1) & 0xff, d->a[2] = arg(c, 2), d->a[3] = arg(c, 3);
         break;
@@ -206,7 +201,7 @@ static int one(const call *c, vm_func *callee, vm_runtime *rt, vm_devcall *d) {
     case VM_BI_DEV_MALLOC: {
         uint64_t p = rt->malloc(rt->ctx, arg(c, 1), 16);
         if (!put(c, arg(c, 0), p, 8)) return -1;
-        return p ? 0 : 2;   /* cudaErrorMemoryAllocation */
+        return p ? 0 : 2; /* cudaErrorMemoryAllocation */
     }
     case VM_BI_DEV_FREE: {
         uint64_t p = arg(c, 0);
@@ -235,7 +230,8 @@ int vm_devrt_call(vm_warp *w, const vm_insn *i, vm_func *callee, uint32_t lanes)
         if (!(lanes >> l & 1)) continue;
         call c = {w, i, i->p, fr->fb, l};
         if (!rt->devrt || !cfg->devq) {
-            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s': device-side launches need the CUDA runtime", callee->ir->name);
+            vm_fault_at(w, i, l, PTXI_UNRESOLVED_EXTERN, "call to '%s': device-side launches need the CUDA runtime",
+                        callee->ir->name);
             return -1;
         }
         vm_devcall d = {.grid = cfg->devq, .thread = w->cta->linear * per_cta + w->id * VM_LANES + (unsigned)l};

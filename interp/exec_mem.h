@@ -11,10 +11,21 @@
 #include "warp.h"
 
 /* Atomic operations and types (vm_insn.x = op << 8 | type). */
-enum { VM_AO_ADD, VM_AO_MIN, VM_AO_MAX, VM_AO_INC, VM_AO_DEC, VM_AO_AND, VM_AO_OR, VM_AO_XOR,
-       VM_AO_EXCH, VM_AO_CAS };
-enum { VM_AT_U32, VM_AT_S32, VM_AT_U64, VM_AT_S64, VM_AT_F32, VM_AT_F64, VM_AT_F16, VM_AT_BF16,
-       VM_AT_F16X2, VM_AT_BF16X2, VM_AT_B16, VM_AT_B128 };
+enum { VM_AO_ADD, VM_AO_MIN, VM_AO_MAX, VM_AO_INC, VM_AO_DEC, VM_AO_AND, VM_AO_OR, VM_AO_XOR, VM_AO_EXCH, VM_AO_CAS };
+enum {
+    VM_AT_U32,
+    VM_AT_S32,
+    VM_AT_U64,
+    VM_AT_S64,
+    VM_AT_F32,
+    VM_AT_F64,
+    VM_AT_F16,
+    VM_AT_BF16,
+    VM_AT_F16X2,
+    VM_AT_BF16X2,
+    VM_AT_B16,
+    VM_AT_B128
+};
 
 /* atom.exch.b128 / atom.cas.b128 at p (16-byte aligned): op is VM_AO_EXCH
  * (stores b) or VM_AO_CAS (stores c where the 16 bytes equal b); old gets the
@@ -56,9 +67,11 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     int sp = i->sp;
     /* An H100 lets an 8-byte shared access at a 4-aligned address through (it
      * reads the two words there): shared accesses need only word alignment. */
-    uint64_t amask = (sp == VM_SP_SHARED || (sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE)) && n > 4 ? 3 : n - 1;
+    uint64_t amask = (sp == VM_SP_SHARED || (sp == VM_SP_GENERIC && a - vm_shared_win < VM_WIN_SIZE)) && n > 4 ? 3
+                                                                                                               : n - 1;
     if (a & amask) {
-        uint8_t *p = cta->grid->cfg->kernel->prog->rt->san ? vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED) : NULL;
+        uint8_t *p = cta->grid->cfg->kernel->prog->rt->san ? vm_san_access(w, i, l, sp, a, n, wr, VM_SAN_MISALIGNED)
+                                                           : NULL;
         if (p) return p;
         vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned %s %s of %u bytes at address 0x%llx", sp_name[sp],
                     wr ? "write" : "read", n, (unsigned long long)a);
@@ -100,11 +113,15 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
     char where[256];
     where[0] = 0;
     if (sp == VM_SP_GLOBAL || sp == VM_SP_CONST || sp == VM_SP_KPARAM) vm_describe_addr(arena, a, where, sizeof where);
-    else snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
-                  sp == VM_SP_SHARED ? cta->smem_full : sp == VM_SP_LOCAL ? w->local_stride : i->x);
+    else
+        snprintf(where, sizeof where, " (the %s window holds %u bytes)", sp == VM_SP_SHARED ? "shared" : "local",
+                 sp == VM_SP_SHARED  ? cta->smem_full
+                 : sp == VM_SP_LOCAL ? w->local_stride
+                                     : i->x);
     /* the GPU reports a shared address outside the window as an illegal instruction */
-    vm_fault_at(w, i, l, sp == VM_SP_SHARED ? PTXI_ILLEGAL_INSTRUCTION : PTXI_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%llx%s",
-                sp_name[i->sp], wr ? "write" : "read", n, (unsigned long long)a, where);
+    vm_fault_at(w, i, l, sp == VM_SP_SHARED ? PTXI_ILLEGAL_INSTRUCTION : PTXI_ILLEGAL_ADDRESS,
+                "out-of-bounds %s %s of %u bytes at address 0x%llx%s", sp_name[i->sp], wr ? "write" : "read", n,
+                (unsigned long long)a, where);
     return NULL;
 }
 
@@ -136,17 +153,16 @@ static inline int vm_pat64(const uint64_t *a) {
     if ((_mm512_cmpeq_epi64_mask(v0, s) & _mm512_cmpeq_epi64_mask(v1, s)) == 0xff) return VM_PAT_BCAST;
     __m512i k = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0), s0 = _mm512_add_epi64(s, k);
     __m512i s1 = _mm512_add_epi64(s0, _mm512_set1_epi64(32));
-    return (_mm512_cmpeq_epi64_mask(v0, s0) & _mm512_cmpeq_epi64_mask(v1, s1)) == 0xff ? VM_PAT_CONSEC
-                                                                                      : VM_PAT_GATHER;
+    return (_mm512_cmpeq_epi64_mask(v0, s0) & _mm512_cmpeq_epi64_mask(v1, s1)) == 0xff ? VM_PAT_CONSEC : VM_PAT_GATHER;
 }
 #else
-#define VM_PAT_FN(NAME, T)                                                     \
-    static inline int NAME(const T *a) {                                       \
-        T a0 = a[0], dc = 0, db = 0;                                           \
-        for (int j = 0; j < VM_HALF; j++) {                                    \
-            dc |= a[j] ^ (a0 + 4 * (T)j);                                      \
-            db |= a[j] ^ a0;                                                   \
-        }                                                                      \
+#define VM_PAT_FN(NAME, T)                                                       \
+    static inline int NAME(const T *a) {                                         \
+        T a0 = a[0], dc = 0, db = 0;                                             \
+        for (int j = 0; j < VM_HALF; j++) {                                      \
+            dc |= a[j] ^ (a0 + 4 * (T)j);                                        \
+            db |= a[j] ^ a0;                                                     \
+        }                                                                        \
         return db == 0 ? VM_PAT_BCAST : dc == 0 ? VM_PAT_CONSEC : VM_PAT_GATHER; \
     }
 VM_PAT_FN(vm_pat32, uint32_t)
@@ -160,12 +176,14 @@ typedef float vm_f16 __attribute__((vector_size(64)));
 
 /* Shared memory: addresses are 32-bit (a[l] + off, wrapping as in PTX);
  * *t receives the 16 words. pat is vm_pat32(a). */
-static inline bool vm_lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a, int pat, uint32_t off,
-                                vm_u16 *t) {
+static inline bool vm_lds4_half(const uint8_t *sm, uint32_t size, const uint32_t *a, int pat, uint32_t off, vm_u16 *t) {
     uint64_t b = (uint32_t)(a[0] + off);
     if (pat != VM_PAT_GATHER) {
         if (b & 3 || b + (pat == VM_PAT_CONSEC ? 64 : 4) > size) return false;
-        if (pat == VM_PAT_CONSEC) { memcpy(t, sm + b, 64); return true; }
+        if (pat == VM_PAT_CONSEC) {
+            memcpy(t, sm + b, 64);
+            return true;
+        }
         uint32_t v;
         memcpy(&v, sm + b, 4);
         *t = (vm_u16){0} + v;
@@ -222,7 +240,10 @@ static inline bool ldg4_half(const vm_arena *ar, const uint64_t *a, uint64_t off
         return true;
     }
     if (b & 3 || !vm_arena_ok(ar, b, pat == VM_PAT_CONSEC ? 64 : 4, false)) return false;
-    if (pat == VM_PAT_CONSEC) { memcpy(t, (const void *)(uintptr_t)b, 64); return true; }
+    if (pat == VM_PAT_CONSEC) {
+        memcpy(t, (const void *)(uintptr_t)b, 64);
+        return true;
+    }
     uint32_t v;
     memcpy(&v, (const void *)(uintptr_t)b, 4);
     for (int j = 0; j < VM_HALF; j++) t[j] = v;
@@ -290,17 +311,37 @@ static inline void store_strong(uint8_t *p, unsigned n, uint64_t v) {
 static inline uint64_t load_bits(const uint8_t *p, unsigned n, bool sgn) {
     switch (n) {
     case 1: return sgn ? (uint64_t)(int64_t) * (const int8_t *)p : *p;
-    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return sgn ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
     }
 }
 
 static inline void store_bits(uint8_t *p, unsigned n, uint64_t v) {
     switch (n) {
     case 1: *p = (uint8_t)v; break;
-    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
-    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    case 2: {
+        uint16_t t = (uint16_t)v;
+        memcpy(p, &t, 2);
+        break;
+    }
+    case 4: {
+        uint32_t t = (uint32_t)v;
+        memcpy(p, &t, 4);
+        break;
+    }
     default: memcpy(p, &v, 8); break;
     }
 }
@@ -323,11 +364,10 @@ static inline bool vm_ld(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, false);
             if (!p) return false;
             uint64_t v;
-            if (i->flags & VM_F_STRONG) {   /* sign-extended as load_bits does */
+            if (i->flags & VM_F_STRONG) { /* sign-extended as load_bits does */
                 v = load_strong(p, n);
                 if (sgn && n < 8) v = (uint64_t)((int64_t)(v << (64 - 8 * n)) >> (64 - 8 * n));
-            } else
-                v = load_bits(p, n, sgn);
+            } else v = load_bits(p, n, sgn);
             put_reg(fb, i->d, kind, l, v);
         }
     return true;
@@ -367,11 +407,11 @@ static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_i
         if (bad) return NULL;
         return vm_arena_ok(ar, b, VM_LANES * stride, wr) ? (uint8_t *)(uintptr_t)b : NULL;
     }
-    for (int l = 1; l < VM_LANES; l++) bad |= (a[l] - a[0] - (uint64_t)l * stride) & (uint64_t)-(int64_t)(m >> l & 1);
+    for (int l = 1; l < VM_LANES; l++) bad |= (a[l] - a[0] - (uint64_t)l * stride) & (uint64_t) - (int64_t)(m >> l & 1);
     if (bad || !m) return NULL;
     int lo = __builtin_ctz(m), hi = 31 - __builtin_clz(m);
     return vm_arena_ok(ar, b + (uint64_t)lo * stride, (uint64_t)(hi - lo + 1) * stride, wr) ? (uint8_t *)(uintptr_t)b
-                                                                                              : NULL;
+                                                                                            : NULL;
 }
 
 static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
@@ -431,52 +471,54 @@ static inline bool vm_stv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *
 /* f32 atomic add on the GPU rounds to nearest and flushes subnormal inputs
  * and results to sign-preserving zero. */
 static inline float ftz32(float x) {
-    union { float f; uint32_t u; } v = {x};
+    union {
+        float f;
+        uint32_t u;
+    } v = {x};
     if ((v.u & 0x7f800000u) == 0) v.u &= 0x80000000u;
     return v.f;
 }
 
-#define ATOM_CAS_LOOP(T, UT, p, NEWEXPR)                                       \
-    do {                                                                       \
-        UT o_ = __atomic_load_n((UT *)(p), __ATOMIC_RELAXED), n_;              \
-        T ov_, nv_;                                                            \
-        do {                                                                   \
-            memcpy(&ov_, &o_, sizeof o_);                                      \
-            nv_ = (NEWEXPR);                                                   \
-            memcpy(&n_, &nv_, sizeof n_);                                      \
-        } while (!__atomic_compare_exchange_n((UT *)(p), &o_, n_, false,       \
-                                              __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
-        old = o_;                                                              \
+#define ATOM_CAS_LOOP(T, UT, p, NEWEXPR)                                                                       \
+    do {                                                                                                       \
+        UT o_ = __atomic_load_n((UT *)(p), __ATOMIC_RELAXED), n_;                                              \
+        T ov_, nv_;                                                                                            \
+        do {                                                                                                   \
+            memcpy(&ov_, &o_, sizeof o_);                                                                      \
+            nv_ = (NEWEXPR);                                                                                   \
+            memcpy(&n_, &nv_, sizeof n_);                                                                      \
+        } while (!__atomic_compare_exchange_n((UT *)(p), &o_, n_, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
+        old = o_;                                                                                              \
     } while (0)
 
 /* The integer operations of one width: U unsigned, S signed, SIGNED the type
  * code that makes min/max signed. */
-#define ATOM_INT(U, S, SIGNED)                                                                  \
-    do {                                                                                        \
-        U *q = (U *)p, bv = (U)b;                                                               \
-        switch (op) {                                                                           \
-        case VM_AO_ADD: return __atomic_fetch_add(q, bv, __ATOMIC_SEQ_CST);                     \
-        case VM_AO_AND: return __atomic_fetch_and(q, bv, __ATOMIC_SEQ_CST);                     \
-        case VM_AO_OR: return __atomic_fetch_or(q, bv, __ATOMIC_SEQ_CST);                       \
-        case VM_AO_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_SEQ_CST);                     \
-        case VM_AO_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_SEQ_CST);                   \
-        case VM_AO_CAS: {                                                                       \
-            U e = bv;                                                                           \
-            __atomic_compare_exchange_n(q, &e, (U)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-            return e;                                                                           \
-        }                                                                                       \
-        case VM_AO_MIN:                                                                         \
-            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ < (S)bv ? ov_ : (S)bv);                \
-            else ATOM_CAS_LOOP(U, U, p, ov_ < bv ? ov_ : bv);                                   \
-            return old;                                                                         \
-        case VM_AO_MAX:                                                                         \
-            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ > (S)bv ? ov_ : (S)bv);                \
-            else ATOM_CAS_LOOP(U, U, p, ov_ > bv ? ov_ : bv);                                   \
-            return old;                                                                         \
-        case VM_AO_INC: ATOM_CAS_LOOP(U, U, p, ov_ >= bv ? 0 : ov_ + 1); return old;            \
+#define ATOM_INT(U, S, SIGNED)                                                                     \
+    do {                                                                                           \
+        U *q = (U *)p, bv = (U)b;                                                                  \
+        switch (op) {                                                                              \
+        case VM_AO_ADD: return __atomic_fetch_add(q, bv, __ATOMIC_SEQ_CST);                        \
+        case VM_AO_AND: return __atomic_fetch_and(q, bv, __ATOMIC_SEQ_CST);                        \
+        case VM_AO_OR: return __atomic_fetch_or(q, bv, __ATOMIC_SEQ_CST);                          \
+        case VM_AO_XOR: return __atomic_fetch_xor(q, bv, __ATOMIC_SEQ_CST);                        \
+        case VM_AO_EXCH: return __atomic_exchange_n(q, bv, __ATOMIC_SEQ_CST);                      \
+        case VM_AO_CAS: {                                                                          \
+            U e = bv;                                                                              \
+            __atomic_compare_exchange_n(q, &e, (U)c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
+            return e;                                                                              \
+        }                                                                                          \
+        case VM_AO_MIN:                                                                            \
+            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ < (S)bv ? ov_ : (S)bv);                   \
+            else ATOM_CAS_LOOP(U, U, p, ov_ < bv ? ov_ : bv);                                      \
+            return old;                                                                            \
+        case VM_AO_MAX:                                                                            \
+            if (ty == SIGNED) ATOM_CAS_LOOP(S, U, p, ov_ > (S)bv ? ov_ : (S)bv);                   \
+            else ATOM_CAS_LOOP(U, U, p, ov_ > bv ? ov_ : bv);                                      \
+            return old;                                                                            \
+        case VM_AO_INC: ATOM_CAS_LOOP(U, U, p, ov_ >= bv ? 0 : ov_ + 1); return old;               \
         case VM_AO_DEC: ATOM_CAS_LOOP(U, U, p, (ov_ == 0 || ov_ > bv) ? bv : ov_ - 1); return old; \
-        }                                                                                       \
-        return old;                                                                             \
+        }                                                                                          \
+        return old;                                                                                \
     } while (0)
 
 /* One lane's atomic. Returns the old value. `h` computes 16-bit float
@@ -532,7 +574,7 @@ static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t 
  * cluster's CTAs too), so atom.shared.add of 32-bit integers, the counters
  * and histograms, needs no host atomic: a plain read-modify-write. */
 static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
-    const vm_alu *ops = i->p;     /* d[0] destination, s[0] value, s[1] compare/swap value */
+    const vm_alu *ops = i->p; /* d[0] destination, s[0] value, s[1] compare/swap value */
     unsigned op = i->x >> 8, ty = i->x & 0xff, n = i->sz;
     vm_cta *cta = w->cta;
     bool plain = i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
@@ -560,7 +602,7 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint32_t a = plain ? ((const uint32_t *)(fb + i->a))[l] + (uint32_t)i->imm : 1;
-            if (!(a & 3) && (uint64_t)a + 4 <= cta->smem_size) {   /* else the checked way */
+            if (!(a & 3) && (uint64_t)a + 4 <= cta->smem_size) { /* else the checked way */
                 uint32_t *q = (uint32_t *)(cta->smem + a), old = *q;
                 *q = old + (uint32_t)get_reg(fb, ops->s[0].off, ops->s[0].kind, l);
                 put_reg(fb, ops->d[0].off, ops->d[0].kind, l, old);
@@ -568,8 +610,9 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
             }
             uint8_t *p = xlate(w, fb, i, l, lane_addr(fr, fb, i, l), n, true);
             if (!p) return false;
-            if (ty == VM_AT_B128) {   /* registers of two 64-bit halves (vm.h) */
-                const uint64_t *bs = (const uint64_t *)(fb + ops->s[0].off), *cs = (const uint64_t *)(fb + ops->s[1].off);
+            if (ty == VM_AT_B128) { /* registers of two 64-bit halves (vm.h) */
+                const uint64_t *bs = (const uint64_t *)(fb + ops->s[0].off),
+                               *cs = (const uint64_t *)(fb + ops->s[1].off);
                 uint64_t b2[2] = {bs[l], bs[l + VM_LANES]}, c2[2] = {0, 0}, o2[2];
                 if (op == VM_AO_CAS) c2[0] = cs[l], c2[1] = cs[l + VM_LANES];
                 vm_atom128(p, op, b2, c2, o2);

@@ -63,14 +63,14 @@ void vm_fault_at(vm_warp *w, const vm_insn *i, int lane, ptxi_status status, con
                     break;
                 }
         unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
-        if (status == PTXI_ASSERT)   /* assert: the message is the GPU's line, printed at the next flush */
+        if (status == PTXI_ASSERT) /* assert: the message is the GPU's line, printed at the next flush */
             snprintf(g->fault->msg, sizeof g->fault->msg, "%s\n", what);
         else
             snprintf(g->fault->msg, sizeof g->fault->msg,
-                 "ptxi: kernel '%s': %s\n  at %s:%u:%u%s in %s\n  block (%u,%u,%u), thread (%u,%u,%u)",
-                 g->cfg->kernel->ir->name, what, f->prog->path ? f->prog->path : "<ptx>", src->loc.line,
-                 src->loc.col, cu, f->ir->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % bx, t / bx % by,
-                 t / (bx * by));
+                     "ptxi: kernel '%s': %s\n  at %s:%u:%u%s in %s\n  block (%u,%u,%u), thread (%u,%u,%u)",
+                     g->cfg->kernel->ir->name, what, f->prog->path ? f->prog->path : "<ptx>", src->loc.line,
+                     src->loc.col, cu, f->ir->name, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % bx, t / bx % by,
+                     t / (bx * by));
         g->fault->status = status;
         g->status = status;
     }

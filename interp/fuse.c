@@ -49,7 +49,8 @@ static void mark_dot_deaths(lctx *lc, const uint32_t *cnt, const uint8_t *target
     vm_insn *c = lc->code;
     uint16_t x = 0;
     for (int s = 0; s < 2; s++)
-        if ((c[k + 2].a == c[k + s].d || c[k + 2].b == c[k + s].d) && dies_at(lc, cnt, target, c[k + s].d, k + s, k + 2))
+        if ((c[k + 2].a == c[k + s].d || c[k + 2].b == c[k + s].d) &&
+            dies_at(lc, cnt, target, c[k + s].d, k + s, k + 2))
             x |= (uint16_t)(VM_DOT_DEAD0 << s);
     if (k + 5 < lc->n && c[k + 3].h == head && c[k + 5].c == c[k + 2].d &&
         dies_at(lc, cnt, target, c[k + 2].d, k + 2, k + 5))
@@ -64,8 +65,7 @@ static void mark_dot_deaths(lctx *lc, const uint32_t *cnt, const uint8_t *target
 static vm_dotplan *plan_dot(const lctx *lc, uint32_t k, const void *head) {
     const vm_insn *c = lc->code;
     uint32_t n = 0;
-    while (k + 3 * n + 2 < lc->n && c[k + 3 * n].h == head && (n == 0 || c[k + 3 * n + 2].c == c[k + 3 * n - 1].d))
-        n++;
+    while (k + 3 * n + 2 < lc->n && c[k + 3 * n].h == head && (n == 0 || c[k + 3 * n + 2].c == c[k + 3 * n - 1].d)) n++;
     if (n < 2) return NULL;
     vm_dotplan *p = calloc(1, sizeof *p + n * sizeof p->off[0]);
     if (!p) return NULL;
@@ -81,9 +81,11 @@ static vm_dotplan *plan_dot(const lctx *lc, uint32_t k, const void *head) {
                   f->c != l1->d && l0->imm % 4 == 0 && l1->imm % 4 == 0 && l0->imm >= -(1 << 20) &&
                   l0->imm <= 1 << 20 && l1->imm >= -(1 << 20) && l1->imm <= 1 << 20;
         for (int s = 0; s < 2; s++)
-            for (int r = 0; r < 2; r++)
-                ok = ok && c[k + 3 * t + (uint32_t)s].d != p->ra[r] && f->d != p->ra[r];
-        if (!ok) { free(p); return NULL; }
+            for (int r = 0; r < 2; r++) ok = ok && c[k + 3 * t + (uint32_t)s].d != p->ra[r] && f->d != p->ra[r];
+        if (!ok) {
+            free(p);
+            return NULL;
+        }
         for (int s = 0; s < 2; s++) {
             int32_t o = (int32_t)l0[s].imm;
             p->off[t][s] = o;
@@ -102,11 +104,18 @@ void vm_fuse(lctx *lc, const void *const *tab) {
             while (j < fusions[f].n && k + j < lc->n && lc->code[k + j].op == fusions[f].ops[j] &&
                    lc->code[k + j].g == lc->vf->true_slot && lc->code[k + j].gx == 0)
                 j++;
-            if (j == fusions[f].n) { lc->code[k].h = tab[fusions[f].handler]; break; }
+            if (j == fusions[f].n) {
+                lc->code[k].h = tab[fusions[f].handler];
+                break;
+            }
         }
     uint32_t *cnt = calloc(lc->f->nregs + 1, sizeof *cnt);
     uint8_t *target = calloc(lc->n + 1, 1);
-    if (!cnt || !target) { free(cnt); free(target); return; }   /* no facts: every write is kept */
+    if (!cnt || !target) {
+        free(cnt);
+        free(target);
+        return;
+    } /* no facts: every write is kept */
     for (uint32_t b = 0; b < lc->f->nbody; b++) {
         const ir_stmt *st = &lc->f->body[b];
         if (st->kind != IR_ST_INSN) continue;
@@ -117,11 +126,11 @@ void vm_fuse(lctx *lc, const void *const *tab) {
         if (lc->label_code[l] < lc->n) target[lc->label_code[l]] = 1;
     for (uint32_t k = 0; k < lc->n; k++) {
         const vm_insn *c = &lc->code[k];
-        if (c->op == VM_BRX)   /* every .branchtargets entry is a label already; table entries too */
+        if (c->op == VM_BRX) /* every .branchtargets entry is a label already; table entries too */
             for (uint32_t t = 0; t < (uint32_t)c->imm; t++) target[((const vm_insn **)c->p)[t] - lc->code] = 1;
     }
     const void *head = tab[VM_LDS4_LDS4_FMAF32];
-    for (uint32_t k = lc->n; k-- > 0;)   /* backwards: a head's next triple is marked first */
+    for (uint32_t k = lc->n; k-- > 0;) /* backwards: a head's next triple is marked first */
         if (lc->code[k].h == head) mark_dot_deaths(lc, cnt, target, k, head);
     for (uint32_t k = 0; k < lc->n; k++)
         if (lc->code[k].h == head && (k < 3 || lc->code[k - 3].h != head)) lc->code[k].p = plan_dot(lc, k, head);

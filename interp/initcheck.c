@@ -59,7 +59,7 @@ static bool tracked(const vm_alloc *r) { return !r->what && (r->kind == VM_SH_GL
  * kernel fall in the allocation the one before fell in, and need no lock. */
 static _Thread_local struct {
     const vm_arena *arena;
-    const uint8_t *base;       /* a context reset makes the arena anew */
+    const uint8_t *base; /* a context reset makes the arena anew */
     uint32_t frees;
     vm_alloc r;
 } last;

@@ -18,17 +18,16 @@ const char *const vm_op_name[VM_OP__COUNT] = {
 #undef X
 };
 
-
 /* The first failure wins; it names the PTX line of the instruction being lowered. */
-#define FAIL(lc, ...)                                                                              \
-    do {                                                                                           \
-        if (!(lc)->failed) {                                                                       \
-            int n_ = (lc)->cur ? snprintf((lc)->err, (lc)->errlen, "%u:%u: error: ",               \
-                                          (lc)->cur->loc.line, (lc)->cur->loc.col)                 \
-                               : snprintf((lc)->err, (lc)->errlen, " error: ");                    \
-            snprintf((lc)->err + n_, (lc)->errlen - (size_t)n_, __VA_ARGS__);                      \
-        }                                                                                          \
-        (lc)->failed = 1;                                                                          \
+#define FAIL(lc, ...)                                                                                     \
+    do {                                                                                                  \
+        if (!(lc)->failed) {                                                                              \
+            int n_ = (lc)->cur ? snprintf((lc)->err, (lc)->errlen, "%u:%u: error: ", (lc)->cur->loc.line, \
+                                          (lc)->cur->loc.col)                                             \
+                               : snprintf((lc)->err, (lc)->errlen, " error: ");                           \
+            snprintf((lc)->err + n_, (lc)->errlen - (size_t)n_, __VA_ARGS__);                             \
+        }                                                                                                 \
+        (lc)->failed = 1;                                                                                 \
     } while (0)
 
 static uint32_t reserve(lctx *lc, uint32_t bytes, uint32_t align) {
@@ -37,7 +36,10 @@ static uint32_t reserve(lctx *lc, uint32_t bytes, uint32_t align) {
         uint32_t nc = lc->cap ? lc->cap : 4096;
         while (nc < at + bytes) nc *= 2;
         uint8_t *ni = realloc(lc->img, nc);
-        if (!ni) { FAIL(lc, "out of memory"); return 0; }
+        if (!ni) {
+            FAIL(lc, "out of memory");
+            return 0;
+        }
         memset(ni + lc->cap, 0, nc - lc->cap);
         lc->img = ni;
         lc->cap = nc;
@@ -65,7 +67,9 @@ static uint8_t type_kind(uint8_t t) {
 static uint8_t reg_kind(const ir_reg *r) { return type_kind(r->type); }
 
 /* Frame bytes of a register of kind k for the whole warp. */
-static uint32_t reg_bytes(uint8_t k) { return k == VM_K_R128 ? 16 * VM_LANES : k == VM_K_R64 ? 8 * VM_LANES : 4 * VM_LANES; }
+static uint32_t reg_bytes(uint8_t k) {
+    return k == VM_K_R128 ? 16 * VM_LANES : k == VM_K_R64 ? 8 * VM_LANES : 4 * VM_LANES;
+}
 
 static uint64_t f32_bits(double v) {
     float f = (float)v;
@@ -85,7 +89,10 @@ static void emit_raw(lctx *lc, vm_insn in);
 static bool is_kparam(const lctx *lc, const ir_var *v, uint32_t *k) {
     if (!lc->f->is_entry) return false;
     for (uint32_t i = 0; i < lc->f->nparams; i++)
-        if (lc->f->params[i] == v) { *k = i; return true; }
+        if (lc->f->params[i] == v) {
+            *k = i;
+            return true;
+        }
     return false;
 }
 
@@ -93,17 +100,29 @@ static bool is_kparam(const lctx *lc, const ir_var *v, uint32_t *k) {
 static bool fparam_region(const lctx *lc, const ir_var *v, uint32_t *off) {
     const ir_func *f = lc->f;
     for (uint32_t i = 0; i < f->nparams && !f->is_entry; i++)
-        if (f->params[i] == v) { *off = lc->vf->param_off[i]; return true; }
+        if (f->params[i] == v) {
+            *off = lc->vf->param_off[i];
+            return true;
+        }
     for (uint32_t i = 0; i < f->nrets; i++)
-        if (f->rets[i] == v) { *off = lc->vf->ret_off[i]; return true; }
+        if (f->rets[i] == v) {
+            *off = lc->vf->ret_off[i];
+            return true;
+        }
     for (uint32_t i = 0; i < f->nlocals; i++)
-        if (f->locals[i] == v && v->space == IR_SPACE_PARAM) { *off = lc->var_off[i]; return true; }
+        if (f->locals[i] == v && v->space == IR_SPACE_PARAM) {
+            *off = lc->var_off[i];
+            return true;
+        }
     return false;
 }
 
 static bool local_var_off(const lctx *lc, const ir_var *v, uint32_t *off) {
     for (uint32_t i = 0; i < lc->f->nlocals; i++)
-        if (lc->f->locals[i] == v && v->space == IR_SPACE_LOCAL) { *off = lc->var_off[i]; return true; }
+        if (lc->f->locals[i] == v && v->space == IR_SPACE_LOCAL) {
+            *off = lc->var_off[i];
+            return true;
+        }
     return false;
 }
 
@@ -120,13 +139,15 @@ static bool static_addr(lctx *lc, const ir_var *v, uint64_t *addr) {
         if (v->space == IR_SPACE_SHARED) {
             *addr = lc->prog->shared_off[gi];
             if (lc->shared_used) lc->shared_used[gi] = 1;
-        }
-        else *addr = lc->prog->gaddr[gi];
+        } else *addr = lc->prog->gaddr[gi];
         return true;
     }
-    if (v->space == IR_SPACE_SHARED)   /* function-scope .shared: laid out after module ones */
+    if (v->space == IR_SPACE_SHARED) /* function-scope .shared: laid out after module ones */
         for (uint32_t i = 0; i < lc->f->nlocals; i++)
-            if (lc->f->locals[i] == v) { *addr = lc->var_off[i]; return true; }
+            if (lc->f->locals[i] == v) {
+                *addr = lc->var_off[i];
+                return true;
+            }
     return false;
 }
 
@@ -174,7 +195,10 @@ static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
         return r;
     }
     case IR_OPND_IMM_INT:
-        if (want == VM_K_R128) { FAIL(lc, "a .b128 operand must be a register"); return r; }
+        if (want == VM_K_R128) {
+            FAIL(lc, "a .b128 operand must be a register");
+            return r;
+        }
         if (want == VM_K_PRED) {
             uint32_t t = reserve(lc, 4, 4);
             *(uint32_t *)(lc->img + t) = o->ival ? VM_FULL : 0;
@@ -184,12 +208,8 @@ static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
         if (isf) r.off = konst(lc, type == IR_T_F64 ? f64_bits((double)o->ival) : f32_bits((double)o->ival), wide);
         else r.off = konst(lc, (uint64_t)o->ival, wide);
         return r;
-    case IR_OPND_IMM_F32:
-        r.off = konst(lc, wide ? f64_bits(o->fval) : (o->fbits & 0xffffffffu), wide);
-        return r;
-    case IR_OPND_IMM_F64:
-        r.off = konst(lc, wide ? o->fbits : f32_bits(o->fval), wide);
-        return r;
+    case IR_OPND_IMM_F32: r.off = konst(lc, wide ? f64_bits(o->fval) : (o->fbits & 0xffffffffu), wide); return r;
+    case IR_OPND_IMM_F64: r.off = konst(lc, wide ? o->fbits : f32_bits(o->fval), wide); return r;
     case IR_OPND_SREG: {
         vm_insn in = base_insn(lc, VM_MOV_SREG);
         in.x = o->sreg;
@@ -202,36 +222,48 @@ static vm_opnd src_opnd(lctx *lc, const ir_operand *o, uint8_t type) {
     }
     case IR_OPND_FUNC:
         for (uint32_t k = 0; k < lc->prog->nfuncs; k++)
-            if (lc->prog->funcs[k].ir == o->func) { r.off = konst(lc, lc->prog->funcs[k].fnaddr, wide); return r; }
+            if (lc->prog->funcs[k].ir == o->func) {
+                r.off = konst(lc, lc->prog->funcs[k].fnaddr, wide);
+                return r;
+            }
         FAIL(lc, "function '%s' has no address", o->func->name);
         return r;
     case IR_OPND_VAR: {
         uint64_t a;
         uint32_t k;
-        if (static_addr(lc, o->var, &a)) { r.off = konst(lc, a + (uint64_t)o->ival, wide); return r; }
+        if (static_addr(lc, o->var, &a)) {
+            r.off = konst(lc, a + (uint64_t)o->ival, wide);
+            return r;
+        }
         vm_insn in = base_insn(lc, VM_MOV_ADDR);
         in.d = scratch(lc, wide);
         if (wide) in.flags |= VM_F_D64;
-        if (is_kparam(lc, o->var, &k)) { in.sp = VM_SP_KPARAM; in.imm = lc->vf->param_off[k] + o->ival; }
-        else if (local_var_off(lc, o->var, &k)) { in.sp = VM_SP_LOCAL; in.imm = (int64_t)k + o->ival; }
-        else { FAIL(lc, "the address of '%s' cannot be taken here", o->var->name); return r; }
+        if (is_kparam(lc, o->var, &k)) {
+            in.sp = VM_SP_KPARAM;
+            in.imm = lc->vf->param_off[k] + o->ival;
+        } else if (local_var_off(lc, o->var, &k)) {
+            in.sp = VM_SP_LOCAL;
+            in.imm = (int64_t)k + o->ival;
+        } else {
+            FAIL(lc, "the address of '%s' cannot be taken here", o->var->name);
+            return r;
+        }
         emit_raw(lc, in);
         r.off = in.d;
         return r;
     }
-    case IR_OPND_SINK:
-        r.kind = VM_K_SINK;
-        return r;
-    default:
-        FAIL(lc, "unsupported operand form");
-        return r;
+    case IR_OPND_SINK: r.kind = VM_K_SINK; return r;
+    default: FAIL(lc, "unsupported operand form"); return r;
     }
 }
 
 static vm_opnd dst_opnd(lctx *lc, const ir_operand *o) {
     vm_opnd r = {0, VM_K_SINK};
     if (o->kind == IR_OPND_SINK) return r;
-    if (o->kind != IR_OPND_REG) { FAIL(lc, "destination must be a register"); return r; }
+    if (o->kind != IR_OPND_REG) {
+        FAIL(lc, "destination must be a register");
+        return r;
+    }
     r.off = lc->vf->reg_off[o->reg];
     r.kind = reg_kind(&lc->f->regs[o->reg]);
     return r;
@@ -246,7 +278,12 @@ static void emit_raw(lctx *lc, vm_insn in) {
         if (c) lc->code = c;
         if (s) lc->src = s;
         if (ii) lc->ins = ii;
-        if (!c || !s || !ii) { free(lc->code); lc->code = NULL; FAIL(lc, "out of memory"); return; }
+        if (!c || !s || !ii) {
+            free(lc->code);
+            lc->code = NULL;
+            FAIL(lc, "out of memory");
+            return;
+        }
         lc->ncap = nc;
     }
     if (lc->failed) return;
@@ -275,8 +312,14 @@ static bool lower_alu(lctx *lc, const ir_insn *in) {
     unsigned nop = 0;
     for (uint32_t k = 0; k < in->nopnds; k++) nop += in->opnds[k].kind == IR_OPND_PAIR ? 2 : 1;
     vm_alu *a = calloc(1, sizeof *a);
-    if (!a) { FAIL(lc, "out of memory"); return true; }
-    if (!alu_lookup_key(&key, nop, &a->op)) { free(a); return false; }
+    if (!a) {
+        FAIL(lc, "out of memory");
+        return true;
+    }
+    if (!alu_lookup_key(&key, nop, &a->op)) {
+        free(a);
+        return false;
+    }
     unsigned di = 0, si = 0;
     for (uint32_t k = 0; k < in->nopnds && !lc->failed; k++) {
         const ir_operand *o = &in->opnds[k];
@@ -301,7 +344,10 @@ static bool lower_alu(lctx *lc, const ir_insn *in) {
 /* Address operand [base+off] -> flags/a/imm/sp of a memory instruction. */
 static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
     vi->sp = (uint8_t)space;
-    if (o->kind != IR_OPND_ADDR) { FAIL(lc, "expected an address operand"); return; }
+    if (o->kind != IR_OPND_ADDR) {
+        FAIL(lc, "expected an address operand");
+        return;
+    }
     vi->imm = o->ival;
     if (!o->nsub) return;
     const ir_operand *b = &o->sub[0];
@@ -310,8 +356,14 @@ static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
         vi->flags |= reg_kind(&lc->f->regs[b->reg]) == VM_K_R64 ? VM_F_BASE_REG64 : VM_F_BASE_REG32;
         return;
     }
-    if (b->kind == IR_OPND_IMM_INT) { vi->imm += b->ival; return; }
-    if (b->kind != IR_OPND_VAR) { FAIL(lc, "unsupported address form"); return; }
+    if (b->kind == IR_OPND_IMM_INT) {
+        vi->imm += b->ival;
+        return;
+    }
+    if (b->kind != IR_OPND_VAR) {
+        FAIL(lc, "unsupported address form");
+        return;
+    }
     const ir_var *v = b->var;
     uint64_t a;
     uint32_t k;
@@ -331,7 +383,12 @@ static void lower_addr(lctx *lc, const ir_operand *o, int space, vm_insn *vi) {
             return;
         }
     }
-    if (local_var_off(lc, v, &k)) { vi->imm += k; vi->flags |= VM_F_FRAME_SYM; if (space == VM_SP_GENERIC) vi->imm += (int64_t)vm_local_win; return; }
+    if (local_var_off(lc, v, &k)) {
+        vi->imm += k;
+        vi->flags |= VM_F_FRAME_SYM;
+        if (space == VM_SP_GENERIC) vi->imm += (int64_t)vm_local_win;
+        return;
+    }
     if (static_addr(lc, v, &a)) {
         vi->imm += (int64_t)a;
         if (v->space == IR_SPACE_SHARED && space == VM_SP_GENERIC) vi->imm += (int64_t)vm_shared_win;
@@ -364,18 +421,27 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
     if (sz == 16) {
         /* ld/st .b128: one 16-byte access of the register's two halves */
         vm_vec *v = calloc(1, sizeof *v);
-        if (!v) { FAIL(lc, "out of memory"); return; }
+        if (!v) {
+            FAIL(lc, "out of memory");
+            return;
+        }
         vm_opnd r = store ? src_opnd(lc, val, t) : dst_opnd(lc, val);
         v->n = 2;
         if (r.kind == VM_K_SINK) v->e[0] = v->e[1] = r;
-        else if (r.kind != VM_K_R128) { free(v); FAIL(lc, "a .b128 access needs a .b128 register"); return; }
-        else v->e[0] = (vm_opnd){r.off, VM_K_R64}, v->e[1] = (vm_opnd){r.off + VM_B128_HI, VM_K_R64};
+        else if (r.kind != VM_K_R128) {
+            free(v);
+            FAIL(lc, "a .b128 access needs a .b128 register");
+            return;
+        } else v->e[0] = (vm_opnd){r.off, VM_K_R64}, v->e[1] = (vm_opnd){r.off + VM_B128_HI, VM_K_R64};
         vi.op = store ? VM_STV : VM_LDV;
         vi.sz = 8;
         vi.p = v;
     } else if (val->kind == IR_OPND_VEC) {
         vm_vec *v = calloc(1, sizeof *v);
-        if (!v) { FAIL(lc, "out of memory"); return; }
+        if (!v) {
+            FAIL(lc, "out of memory");
+            return;
+        }
         v->n = val->nsub;
         for (uint32_t k = 0; k < val->nsub && k < 8; k++)
             v->e[k] = store ? src_opnd(lc, &val->sub[k], t) : dst_opnd(lc, &val->sub[k]);
@@ -397,9 +463,9 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
     /* Strong accesses (flags, locks, message passing between CTAs) are host
      * atomics with acquire/release order: plain moves on x86, and visible as
      * synchronization to race detectors. */
-    if ((vi.op == VM_LD || vi.op == VM_ST) && (has(in, IR_MOD_VOLATILE) || has(in, IR_MOD_RELAXED) ||
-                                               has(in, IR_MOD_ACQUIRE) || has(in, IR_MOD_RELEASE) ||
-                                               has(in, IR_MOD_MMIO)))
+    if ((vi.op == VM_LD || vi.op == VM_ST) &&
+        (has(in, IR_MOD_VOLATILE) || has(in, IR_MOD_RELAXED) || has(in, IR_MOD_ACQUIRE) || has(in, IR_MOD_RELEASE) ||
+         has(in, IR_MOD_MMIO)))
         vi.flags |= VM_F_STRONG;
     /* the 4-byte shared/global forms with a register base have their own handlers */
     if ((vi.op == VM_LD || vi.op == VM_ST) && sz == 4 && !(vi.flags & (VM_F_D64 | VM_F_FRAME_SYM | VM_F_STRONG))) {
@@ -408,7 +474,7 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
     }
     if (vi.sp == VM_SP_KPARAM && vi.x == 1) {
         if (vi.op == VM_LD && !(vi.flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32))) {
-            vi.op = VM_LD_KPARAM;   /* adds the buffer's address itself */
+            vi.op = VM_LD_KPARAM; /* adds the buffer's address itself */
             vi.flags &= (uint8_t)~VM_F_PARAM_SYM;
         }
         vi.x = 0;
@@ -417,10 +483,12 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
 }
 
 static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
-    static const struct { ir_mod m; int op; } ops[] = {
-        {IR_MOD_ADD, VM_AO_ADD}, {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_INC, VM_AO_INC},
-        {IR_MOD_DEC, VM_AO_DEC}, {IR_MOD_AND, VM_AO_AND}, {IR_MOD_OR, VM_AO_OR}, {IR_MOD_XOR, VM_AO_XOR},
-        {IR_MOD_EXCH, VM_AO_EXCH}, {IR_MOD_CAS, VM_AO_CAS}};
+    static const struct {
+        ir_mod m;
+        int op;
+    } ops[] = {{IR_MOD_ADD, VM_AO_ADD},   {IR_MOD_MIN, VM_AO_MIN}, {IR_MOD_MAX, VM_AO_MAX}, {IR_MOD_INC, VM_AO_INC},
+               {IR_MOD_DEC, VM_AO_DEC},   {IR_MOD_AND, VM_AO_AND}, {IR_MOD_OR, VM_AO_OR},   {IR_MOD_XOR, VM_AO_XOR},
+               {IR_MOD_EXCH, VM_AO_EXCH}, {IR_MOD_CAS, VM_AO_CAS}};
     int op = -1;
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         if (has(in, ops[k].m)) op = ops[k].op;
@@ -428,12 +496,15 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
     int at;
     switch (t) {
     case IR_T_S32: at = VM_AT_S32; break;
-    case IR_T_U64: case IR_T_B64: at = VM_AT_U64; break;
+    case IR_T_U64:
+    case IR_T_B64: at = VM_AT_U64; break;
     case IR_T_S64: at = VM_AT_S64; break;
     case IR_T_F32: at = VM_AT_F32; break;
     case IR_T_F64: at = VM_AT_F64; break;
-    case IR_T_U32: case IR_T_B32: at = VM_AT_U32; break;
-    case IR_T_B16: case IR_T_U16: at = VM_AT_B16; break;
+    case IR_T_U32:
+    case IR_T_B32: at = VM_AT_U32; break;
+    case IR_T_B16:
+    case IR_T_U16: at = VM_AT_B16; break;
     case IR_T_F16: at = VM_AT_F16; break;
     case IR_T_BF16: at = VM_AT_BF16; break;
     case IR_T_F16X2: at = VM_AT_F16X2; break;
@@ -456,7 +527,10 @@ static void lower_atom(lctx *lc, const ir_insn *in, bool red) {
         return;
     }
     vm_alu *a = calloc(1, sizeof *a);
-    if (!a) { FAIL(lc, "out of memory"); return; }
+    if (!a) {
+        FAIL(lc, "out of memory");
+        return;
+    }
     uint32_t k = 0;
     a->op = hop;
     vm_insn vi = base_insn(lc, VM_ATOM);
@@ -485,21 +559,33 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     if (f && (t != IR_T_F32 && t != IR_T_F64)) return 0;
     bool rn_only = nm == 0 || (nm == 1 && has(in, IR_MOD_RN));
     switch (in->op) {
-    case IR_OP_ADD: if (f) return rn_only ? (w64 ? VM_ADDF64 : VM_ADDF32) : 0; return nm ? 0 : w64 ? VM_ADD64 : VM_ADD32;
-    case IR_OP_SUB: if (f) return rn_only ? (w64 ? VM_SUBF64 : VM_SUBF32) : 0; return nm ? 0 : w64 ? VM_SUB64 : VM_SUB32;
+    case IR_OP_ADD:
+        if (f) return rn_only ? (w64 ? VM_ADDF64 : VM_ADDF32) : 0;
+        return nm ? 0 : w64 ? VM_ADD64 : VM_ADD32;
+    case IR_OP_SUB:
+        if (f) return rn_only ? (w64 ? VM_SUBF64 : VM_SUBF32) : 0;
+        return nm ? 0 : w64 ? VM_SUB64 : VM_SUB32;
     case IR_OP_MUL:
         if (f) return rn_only ? (w64 ? VM_MULF64 : VM_MULF32) : 0;
         if (nm == 1 && lo) return w64 ? VM_MUL64 : VM_MUL32;
-        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) { *kind = VM_K_R64; return tc == IR_TC_SINT ? VM_MULWS32 : VM_MULWU32; }
+        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) {
+            *kind = VM_K_R64;
+            return tc == IR_TC_SINT ? VM_MULWS32 : VM_MULWU32;
+        }
         if (nm == 1 && has(in, IR_MOD_HI) && !w64) return tc == IR_TC_SINT ? VM_MULHIS32 : VM_MULHIU32;
         return 0;
     case IR_OP_AND: return nm || f ? 0 : w64 ? VM_AND64 : VM_AND32;
     case IR_OP_OR: return nm || f ? 0 : w64 ? VM_OR64 : VM_OR32;
     case IR_OP_XOR: return nm || f ? 0 : w64 ? VM_XOR64 : VM_XOR32;
     case IR_OP_SHL: return nm || f ? 0 : w64 ? VM_SHL64 : VM_SHL32;
-    case IR_OP_SHR: return nm || f ? 0 : tc == IR_TC_SINT ? (w64 ? VM_SHRS64 : VM_SHRS32) : (w64 ? VM_SHRU64 : VM_SHRU32);
-    case IR_OP_MIN: if (f) return nm || w64 ? 0 : VM_MINF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
-    case IR_OP_MAX: if (f) return nm || w64 ? 0 : VM_MAXF32; return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
+    case IR_OP_SHR:
+        return nm || f ? 0 : tc == IR_TC_SINT ? (w64 ? VM_SHRS64 : VM_SHRS32) : (w64 ? VM_SHRU64 : VM_SHRU32);
+    case IR_OP_MIN:
+        if (f) return nm || w64 ? 0 : VM_MINF32;
+        return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MINS32 : VM_MINU32;
+    case IR_OP_MAX:
+        if (f) return nm || w64 ? 0 : VM_MAXF32;
+        return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_MAXS32 : VM_MAXU32;
     case IR_OP_FMA: return f && nm == 1 && has(in, IR_MOD_RN) ? (w64 ? VM_FMAF64 : VM_FMAF32) : 0;
     case IR_OP_DIV:
         if (!f) return nm || w64 ? 0 : tc == IR_TC_SINT ? VM_DIVS32 : VM_DIVU32;
@@ -508,7 +594,10 @@ static int fast_binop(const ir_insn *in, uint8_t *kind) {
     case IR_OP_MAD:
         if (f) return 0;
         if (nm == 1 && lo) return w64 ? VM_MAD64 : VM_MAD32;
-        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) { *kind = VM_K_R64; return tc == IR_TC_SINT ? VM_MADWS32 : VM_MADWU32; }
+        if (nm == 1 && has(in, IR_MOD_WIDE) && !w64) {
+            *kind = VM_K_R64;
+            return tc == IR_TC_SINT ? VM_MADWS32 : VM_MADWU32;
+        }
         return 0;
     default: return 0;
     }
@@ -523,7 +612,8 @@ static int fast_bits(const ir_insn *in) {
         if (has(in, IR_MOD_L)) return has(in, IR_MOD_WRAP) ? VM_SHFLW : VM_SHFLC;
         return has(in, IR_MOD_WRAP) ? VM_SHFRW : VM_SHFRC;
     case IR_OP_LOP3:
-        return in->nopnds == 5 && in->nmods == 0 && t0 == IR_T_B32 && in->opnds[4].kind == IR_OPND_IMM_INT ? VM_LOP3 : 0;
+        return in->nopnds == 5 && in->nmods == 0 && t0 == IR_T_B32 && in->opnds[4].kind == IR_OPND_IMM_INT ? VM_LOP3
+                                                                                                           : 0;
     case IR_OP_PRMT: return in->nopnds == 4 && in->nmods == 0 && t0 == IR_T_B32 ? VM_PRMT : 0;
     case IR_OP_BFE:
         if (in->nopnds != 4 || in->nmods) return 0;
@@ -535,16 +625,19 @@ static int fast_bits(const ir_insn *in) {
     case IR_OP_ABS: return in->nopnds == 2 && !in->nmods && t0 == IR_T_F32 ? VM_ABSF32 : 0;
     case IR_OP_CVT:
         if (in->nopnds != 2 || in->nmods != 1 || in->ntypes != 2) return 0;
-        if (has(in, IR_MOD_RN) && t0 == IR_T_F32) return t1 == IR_T_U32 ? VM_CVTF32U32 : t1 == IR_T_S32 ? VM_CVTF32S32 : 0;
+        if (has(in, IR_MOD_RN) && t0 == IR_T_F32)
+            return t1 == IR_T_U32 ? VM_CVTF32U32 : t1 == IR_T_S32 ? VM_CVTF32S32 : 0;
         if (has(in, IR_MOD_RZI) && t0 == IR_T_S32 && t1 == IR_T_F32) return VM_CVTRZIS32F32;
         return 0;
     default: return 0;
     }
 }
 
-static const struct { ir_mod m; int base; } cmp_mods[] = {
-    {IR_MOD_EQ, 0}, {IR_MOD_NE, 1}, {IR_MOD_LT, 2}, {IR_MOD_LE, 3}, {IR_MOD_GT, 4}, {IR_MOD_GE, 5},
-    {IR_MOD_LO, 2}, {IR_MOD_LS, 3}, {IR_MOD_HI, 4}, {IR_MOD_HS, 5}};
+static const struct {
+    ir_mod m;
+    int base;
+} cmp_mods[] = {{IR_MOD_EQ, 0}, {IR_MOD_NE, 1}, {IR_MOD_LT, 2}, {IR_MOD_LE, 3}, {IR_MOD_GT, 4},
+                {IR_MOD_GE, 5}, {IR_MOD_LO, 2}, {IR_MOD_LS, 3}, {IR_MOD_HI, 4}, {IR_MOD_HS, 5}};
 
 static int fast_setp(const ir_insn *in) {
     if (in->nmods != 1 || in->ntypes != 1 || in->nopnds != 3 || in->opnds[0].kind != IR_OPND_REG) return 0;
@@ -555,9 +648,11 @@ static int fast_setp(const ir_insn *in) {
     int base;
     switch (in->types[0]) {
     case IR_T_S32: base = VM_EQ_S32; break;
-    case IR_T_U32: case IR_T_B32: base = VM_EQ_U32; break;
+    case IR_T_U32:
+    case IR_T_B32: base = VM_EQ_U32; break;
     case IR_T_S64: base = VM_EQ_S64; break;
-    case IR_T_U64: case IR_T_B64: base = VM_EQ_U64; break;
+    case IR_T_U64:
+    case IR_T_B64: base = VM_EQ_U64; break;
     case IR_T_F32: base = VM_EQ_F32; break;
     case IR_T_F64: base = VM_EQ_F64; break;
     default: return 0;
@@ -584,7 +679,10 @@ static void lower_mov128(lctx *lc, const ir_operand *d, const ir_operand *s) {
     vm_opnd dv[2], sv[2];
     if (d->kind == IR_OPND_VEC || s->kind == IR_OPND_VEC) {
         const ir_operand *v = d->kind == IR_OPND_VEC ? d : s;
-        if (v->nsub != 2) { FAIL(lc, "mov.b128 packs or unpacks two .b64 values"); return; }
+        if (v->nsub != 2) {
+            FAIL(lc, "mov.b128 packs or unpacks two .b64 values");
+            return;
+        }
     }
     for (int k = 0; k < 2; k++) {
         if (d->kind == IR_OPND_VEC) dv[k] = dst_opnd(lc, &d->sub[k]);
@@ -602,13 +700,23 @@ static void lower_mov128(lctx *lc, const ir_operand *d, const ir_operand *s) {
 static void lower_mov(lctx *lc, const ir_insn *in) {
     const ir_operand *d = &in->opnds[0], *s = &in->opnds[1];
     uint8_t t = ty(in, 0);
-    if (t == IR_T_B128) { lower_mov128(lc, d, s); return; }
+    if (t == IR_T_B128) {
+        lower_mov128(lc, d, s);
+        return;
+    }
     if (s->kind == IR_OPND_VEC || d->kind == IR_OPND_VEC) {
         const ir_operand *v = s->kind == IR_OPND_VEC ? s : d;
         vm_vec *vv = calloc(1, sizeof *vv);
-        if (!vv) { FAIL(lc, "out of memory"); return; }
+        if (!vv) {
+            FAIL(lc, "out of memory");
+            return;
+        }
         unsigned part = ir_type_bytes[t] / (v->nsub ? v->nsub : 1);
-        if (v->nsub != 2 || (part != 4 && part != 2)) { free(vv); FAIL(lc, "unsupported vector mov"); return; }
+        if (v->nsub != 2 || (part != 4 && part != 2)) {
+            free(vv);
+            FAIL(lc, "unsupported vector mov");
+            return;
+        }
         vv->n = 2;
         vm_insn vi = base_insn(lc, s->kind == IR_OPND_VEC ? VM_MOV_PACK : VM_MOV_UNPACK);
         for (int k = 0; k < 2; k++)
@@ -638,10 +746,11 @@ static void lower_mov(lctx *lc, const ir_insn *in) {
         emit(lc, vi);
         return;
     }
-    vm_opnd ss = src_opnd(lc, s, dd.kind == VM_K_R64 ? (ir_type_class_of[t] == IR_TC_FLOAT ? IR_T_F64 : IR_T_B64)
-                                                     : (t == IR_T_F32 ? IR_T_F32 : IR_T_B32));
+    vm_opnd ss = src_opnd(lc, s,
+                          dd.kind == VM_K_R64 ? (ir_type_class_of[t] == IR_TC_FLOAT ? IR_T_F64 : IR_T_B64)
+                                              : (t == IR_T_F32 ? IR_T_F32 : IR_T_B32));
     vm_insn vi = base_insn(lc, dd.kind == VM_K_R64 ? VM_MOV64 : VM_MOV32);
-    if (ss.kind != dd.kind) {   /* relaxed typing: move the low bits */
+    if (ss.kind != dd.kind) { /* relaxed typing: move the low bits */
         vi.op = dd.kind == VM_K_R64 ? VM_CVT_U64_U32 : VM_CVT_U32_U64;
     }
     vi.d = dd.off;
@@ -651,11 +760,18 @@ static void lower_mov(lctx *lc, const ir_insn *in) {
 
 static void lower_call(lctx *lc, const ir_insn *in) {
     vm_callinfo *ci = calloc(1, sizeof *ci);
-    if (!ci) { FAIL(lc, "out of memory"); return; }
+    if (!ci) {
+        FAIL(lc, "out of memory");
+        return;
+    }
     uint32_t k = 0;
     const ir_operand *rets = NULL, *args = NULL;
     if (k < in->nopnds && in->opnds[k].kind == IR_OPND_LIST) rets = &in->opnds[k++];
-    if (k >= in->nopnds) { free(ci); FAIL(lc, "call without target"); return; }
+    if (k >= in->nopnds) {
+        free(ci);
+        FAIL(lc, "call without target");
+        return;
+    }
     const ir_operand *tgt = &in->opnds[k++];
     if (k < in->nopnds && in->opnds[k].kind == IR_OPND_LIST) args = &in->opnds[k++];
     if (tgt->kind == IR_OPND_FUNC) {
@@ -667,7 +783,11 @@ static void lower_call(lctx *lc, const ir_insn *in) {
         }
     } else if (tgt->kind == IR_OPND_REG) {
         ci->fptr = lc->vf->reg_off[tgt->reg];
-    } else { free(ci); FAIL(lc, "unsupported call target"); return; }
+    } else {
+        free(ci);
+        FAIL(lc, "unsupported call target");
+        return;
+    }
     const ir_operand *lists[2] = {rets, args};
     for (int li = 0; li < 2; li++) {
         const ir_operand *L = lists[li];
@@ -680,8 +800,15 @@ static void lower_call(lctx *lc, const ir_insn *in) {
                 return;
             }
             uint32_t sz = (uint32_t)(o->var->size ? o->var->size : 8);
-            if (li) { ci->argoff[j] = off; ci->argsize[j] = sz; ci->nargs = j + 1; }
-            else { ci->retoff[j] = off; ci->retsize[j] = sz; ci->nrets = j + 1; }
+            if (li) {
+                ci->argoff[j] = off;
+                ci->argsize[j] = sz;
+                ci->nargs = j + 1;
+            } else {
+                ci->retoff[j] = off;
+                ci->retsize[j] = sz;
+                ci->nrets = j + 1;
+            }
         }
     }
     vm_insn vi = base_insn(lc, VM_CALL);
@@ -691,7 +818,10 @@ static void lower_call(lctx *lc, const ir_insn *in) {
 
 static void lower_collective(lctx *lc, const ir_insn *in) {
     vm_alu *a = calloc(1, sizeof *a);
-    if (!a) { FAIL(lc, "out of memory"); return; }
+    if (!a) {
+        FAIL(lc, "out of memory");
+        return;
+    }
     vm_insn vi = base_insn(lc, 0);
     vi.p = a;
     const ir_operand *o = in->opnds;
@@ -707,10 +837,13 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
     case IR_OP_SHFL:
         vi.op = VM_SHFL;
         vi.x = has(in, IR_MOD_UP)     ? VM_SHFL_UP
-             : has(in, IR_MOD_DOWN) ? VM_SHFL_DOWN
-             : has(in, IR_MOD_BFLY) ? VM_SHFL_BFLY
-                                    : VM_SHFL_IDX;
-        if (n < 4) { FAIL(lc, "shfl needs 4 or 5 operands"); return; }
+               : has(in, IR_MOD_DOWN) ? VM_SHFL_DOWN
+               : has(in, IR_MOD_BFLY) ? VM_SHFL_BFLY
+                                      : VM_SHFL_IDX;
+        if (n < 4) {
+            FAIL(lc, "shfl needs 4 or 5 operands");
+            return;
+        }
         vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
         vi.b = src_opnd(lc, &o[2], IR_T_B32).off;
         vi.c = src_opnd(lc, &o[3], IR_T_B32).off;
@@ -719,9 +852,9 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
     case IR_OP_VOTE:
         vi.op = VM_VOTE;
         vi.x = has(in, IR_MOD_ALL)   ? VM_VOTE_ALL
-             : has(in, IR_MOD_ANY) ? VM_VOTE_ANY
-             : has(in, IR_MOD_UNI) ? VM_VOTE_UNI
-                                   : VM_VOTE_BALLOT;
+               : has(in, IR_MOD_ANY) ? VM_VOTE_ANY
+               : has(in, IR_MOD_UNI) ? VM_VOTE_UNI
+                                     : VM_VOTE_BALLOT;
         vi.a = src_opnd(lc, &(ir_operand){.kind = o[1].kind, .reg = o[1].reg, .ival = o[1].ival}, IR_T_PRED).off;
         vi.b = o[1].neg ? VM_FULL : 0;
         vi.imm = n > 2 ? src_opnd(lc, &o[2], IR_T_B32).off : konst(lc, VM_FULL, false);
@@ -737,11 +870,11 @@ static void lower_collective(lctx *lc, const ir_insn *in) {
         vi.op = VM_REDUX;
         bool s = ty(in, 0) == IR_T_S32;
         vi.x = has(in, IR_MOD_ADD)   ? VM_REDUX_ADD
-             : has(in, IR_MOD_MIN) ? (s ? VM_REDUX_MINS : VM_REDUX_MIN)
-             : has(in, IR_MOD_MAX) ? (s ? VM_REDUX_MAXS : VM_REDUX_MAX)
-             : has(in, IR_MOD_AND) ? VM_REDUX_AND
-             : has(in, IR_MOD_OR)  ? VM_REDUX_OR
-                                   : VM_REDUX_XOR;
+               : has(in, IR_MOD_MIN) ? (s ? VM_REDUX_MINS : VM_REDUX_MIN)
+               : has(in, IR_MOD_MAX) ? (s ? VM_REDUX_MAXS : VM_REDUX_MAX)
+               : has(in, IR_MOD_AND) ? VM_REDUX_AND
+               : has(in, IR_MOD_OR)  ? VM_REDUX_OR
+                                     : VM_REDUX_XOR;
         vi.a = src_opnd(lc, &o[1], IR_T_B32).off;
         vi.imm = src_opnd(lc, &o[2], IR_T_B32).off;
         break;
@@ -811,7 +944,7 @@ static void lower_barrier(lctx *lc, const ir_insn *in) {
 
 static void lower_bra(lctx *lc, const ir_insn *in) {
     vm_insn vi = base_insn(lc, VM_BRA);
-    vi.imm = in->opnds[0].label;   /* resolved after the body */
+    vi.imm = in->opnds[0].label; /* resolved after the body */
     emit(lc, vi);
 }
 
@@ -825,9 +958,16 @@ static void lower_brx(lctx *lc, const ir_insn *in) {
 /* Instructions that are one record with no operands. */
 static void lower_plain(lctx *lc, const ir_insn *in) {
     static const uint16_t rec[IR_OP__COUNT] = {
-        [IR_OP_EXIT] = VM_EXIT, [IR_OP_RET] = VM_RET, [IR_OP_TRAP] = VM_TRAP, [IR_OP_BRKPT] = VM_BRKPT,
-        [IR_OP_MEMBAR] = VM_FENCE, [IR_OP_FENCE] = VM_FENCE, [IR_OP_PREFETCH] = VM_NOP,
-        [IR_OP_PREFETCHU] = VM_NOP, [IR_OP_APPLYPRIORITY] = VM_NOP, [IR_OP_DISCARD] = VM_NOP,
+        [IR_OP_EXIT] = VM_EXIT,
+        [IR_OP_RET] = VM_RET,
+        [IR_OP_TRAP] = VM_TRAP,
+        [IR_OP_BRKPT] = VM_BRKPT,
+        [IR_OP_MEMBAR] = VM_FENCE,
+        [IR_OP_FENCE] = VM_FENCE,
+        [IR_OP_PREFETCH] = VM_NOP,
+        [IR_OP_PREFETCHU] = VM_NOP,
+        [IR_OP_APPLYPRIORITY] = VM_NOP,
+        [IR_OP_DISCARD] = VM_NOP,
         /* a grid starts after the grids before it end: nothing to wait for */
         [IR_OP_GRIDDEPCONTROL] = VM_NOP,
     };
@@ -837,7 +977,7 @@ static void lower_plain(lctx *lc, const ir_insn *in) {
 static void lower_createpolicy(lctx *lc, const ir_insn *in) {
     vm_insn vi = base_insn(lc, VM_MOV64);
     vi.d = dst_opnd(lc, &in->opnds[0]).off;
-    vi.a = konst(lc, 0x10e0000000000000ull, true);   /* an opaque policy value */
+    vi.a = konst(lc, 0x10e0000000000000ull, true); /* an opaque policy value */
     emit(lc, vi);
 }
 
@@ -856,7 +996,7 @@ static void lower_pmevent(lctx *lc, const ir_insn *in) {
 static void lower_isspacep(lctx *lc, const ir_insn *in) {
     vm_insn vi = base_insn(lc, VM_ISSPACEP);
     vi.sp = (uint8_t)space_of(in);
-    vi.x = has(in, IR_MOD_SHARED_CLUSTER);   /* any CTA of the cluster, not only this one */
+    vi.x = has(in, IR_MOD_SHARED_CLUSTER); /* any CTA of the cluster, not only this one */
     vi.d = dst_opnd(lc, &in->opnds[0]).off;
     vm_opnd s = src_opnd(lc, &in->opnds[1], IR_T_B64);
     vi.a = s.off;
@@ -865,7 +1005,9 @@ static void lower_isspacep(lctx *lc, const ir_insn *in) {
 }
 
 static void lower_stack(lctx *lc, const ir_insn *in) {
-    vm_insn vi = base_insn(lc, in->op == IR_OP_ALLOCA ? VM_ALLOCA : in->op == IR_OP_STACKSAVE ? VM_STACKSAVE : VM_STACKRESTORE);
+    vm_insn vi = base_insn(lc, in->op == IR_OP_ALLOCA      ? VM_ALLOCA
+                               : in->op == IR_OP_STACKSAVE ? VM_STACKSAVE
+                                                           : VM_STACKRESTORE);
     bool wide = ir_type_bytes[ty(in, 0)] == 8;
     if (wide) vi.flags |= VM_F_D64;
     if (in->op == IR_OP_STACKRESTORE) vi.a = src_opnd(lc, &in->opnds[0], ty(in, 0)).off;
@@ -879,19 +1021,41 @@ static void lower_stack(lctx *lc, const ir_insn *in) {
 
 /* The instructions of family CORE (opcodes.def), by opcode. */
 static void (*const core_lower[IR_OP__COUNT])(lctx *, const ir_insn *) = {
-    [IR_OP_MOV] = lower_mov,          [IR_OP_LD] = lower_ld,            [IR_OP_LDU] = lower_ld,
-    [IR_OP_ST] = lower_st,            [IR_OP_ATOM] = lower_atom_op,     [IR_OP_RED] = lower_red,
-    [IR_OP_CALL] = lower_call,        [IR_OP_CVTA] = lower_cvta,        [IR_OP_BAR] = lower_barrier,
-    [IR_OP_BARRIER] = lower_barrier,  [IR_OP_SHFL] = lower_collective,  [IR_OP_VOTE] = lower_collective,
-    [IR_OP_MATCH] = lower_collective, [IR_OP_REDUX] = lower_collective, [IR_OP_ACTIVEMASK] = lower_collective,
-    [IR_OP_BRA] = lower_bra,          [IR_OP_BRX] = lower_brx,          [IR_OP_EXIT] = lower_plain,
-    [IR_OP_RET] = lower_plain,        [IR_OP_TRAP] = lower_plain,       [IR_OP_BRKPT] = lower_plain,
-    [IR_OP_MEMBAR] = lower_plain,     [IR_OP_FENCE] = lower_plain,      [IR_OP_PREFETCH] = lower_plain,
-    [IR_OP_PREFETCHU] = lower_plain,  [IR_OP_APPLYPRIORITY] = lower_plain, [IR_OP_DISCARD] = lower_plain,
+    [IR_OP_MOV] = lower_mov,
+    [IR_OP_LD] = lower_ld,
+    [IR_OP_LDU] = lower_ld,
+    [IR_OP_ST] = lower_st,
+    [IR_OP_ATOM] = lower_atom_op,
+    [IR_OP_RED] = lower_red,
+    [IR_OP_CALL] = lower_call,
+    [IR_OP_CVTA] = lower_cvta,
+    [IR_OP_BAR] = lower_barrier,
+    [IR_OP_BARRIER] = lower_barrier,
+    [IR_OP_SHFL] = lower_collective,
+    [IR_OP_VOTE] = lower_collective,
+    [IR_OP_MATCH] = lower_collective,
+    [IR_OP_REDUX] = lower_collective,
+    [IR_OP_ACTIVEMASK] = lower_collective,
+    [IR_OP_BRA] = lower_bra,
+    [IR_OP_BRX] = lower_brx,
+    [IR_OP_EXIT] = lower_plain,
+    [IR_OP_RET] = lower_plain,
+    [IR_OP_TRAP] = lower_plain,
+    [IR_OP_BRKPT] = lower_plain,
+    [IR_OP_MEMBAR] = lower_plain,
+    [IR_OP_FENCE] = lower_plain,
+    [IR_OP_PREFETCH] = lower_plain,
+    [IR_OP_PREFETCHU] = lower_plain,
+    [IR_OP_APPLYPRIORITY] = lower_plain,
+    [IR_OP_DISCARD] = lower_plain,
     [IR_OP_GRIDDEPCONTROL] = lower_plain,
-    [IR_OP_CREATEPOLICY] = lower_createpolicy, [IR_OP_NANOSLEEP] = lower_nanosleep,
-    [IR_OP_PMEVENT] = lower_pmevent,  [IR_OP_ISSPACEP] = lower_isspacep, [IR_OP_ALLOCA] = lower_stack,
-    [IR_OP_STACKSAVE] = lower_stack,  [IR_OP_STACKRESTORE] = lower_stack,
+    [IR_OP_CREATEPOLICY] = lower_createpolicy,
+    [IR_OP_NANOSLEEP] = lower_nanosleep,
+    [IR_OP_PMEVENT] = lower_pmevent,
+    [IR_OP_ISSPACEP] = lower_isspacep,
+    [IR_OP_ALLOCA] = lower_stack,
+    [IR_OP_STACKSAVE] = lower_stack,
+    [IR_OP_STACKRESTORE] = lower_stack,
 };
 
 static bool lower_core(lctx *lc, const ir_insn *in) {
@@ -946,10 +1110,15 @@ static bool lower_arith(lctx *lc, const ir_insn *in) {
             }
         }
         break;
-    case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR: case IR_OP_NOT:
+    case IR_OP_AND:
+    case IR_OP_OR:
+    case IR_OP_XOR:
+    case IR_OP_NOT:
         if (ty(in, 0) == IR_T_PRED) {
-            vm_insn vi = base_insn(lc, in->op == IR_OP_AND ? VM_PAND : in->op == IR_OP_OR ? VM_POR
-                                       : in->op == IR_OP_XOR ? VM_PXOR : VM_PNOT);
+            vm_insn vi = base_insn(lc, in->op == IR_OP_AND   ? VM_PAND
+                                       : in->op == IR_OP_OR  ? VM_POR
+                                       : in->op == IR_OP_XOR ? VM_PXOR
+                                                             : VM_PNOT);
             vi.d = dst_opnd(lc, &in->opnds[0]).off;
             const ir_operand *a = &in->opnds[1];
             vi.a = src_opnd(lc, &(ir_operand){.kind = a->kind, .reg = a->reg, .ival = a->ival}, IR_T_PRED).off;
@@ -984,7 +1153,10 @@ static bool lower_arith(lctx *lc, const ir_insn *in) {
         if (in->nopnds > 2) vi.b = src_opnd(lc, &in->opnds[2], IR_T_B32).off;
         if (in->nopnds > 3) vi.c = src_opnd(lc, &in->opnds[3], IR_T_B32).off;
         if (op == VM_LOP3) vi.imm = in->opnds[4].ival & 0xff;
-        if (a.kind == (w64 ? VM_K_R64 : VM_K_R32)) { emit(lc, vi); return true; }
+        if (a.kind == (w64 ? VM_K_R64 : VM_K_R32)) {
+            emit(lc, vi);
+            return true;
+        }
     }
     if ((op = fast_binop(in, &kind)) != 0) {
         vm_opnd d = dst_opnd(lc, &in->opnds[0]);
@@ -994,7 +1166,8 @@ static bool lower_arith(lctx *lc, const ir_insn *in) {
             vm_opnd a = src_opnd(lc, &in->opnds[1], t);
             vm_opnd b = src_opnd(lc, &in->opnds[2], shift ? IR_T_U32 : t);
             vm_opnd c = {0, VM_K_R32};
-            if (in->nopnds > 3) c = src_opnd(lc, &in->opnds[3], kind == VM_K_R64 && ir_type_bytes[t] == 4 ? IR_T_B64 : t);
+            if (in->nopnds > 3)
+                c = src_opnd(lc, &in->opnds[3], kind == VM_K_R64 && ir_type_bytes[t] == 4 ? IR_T_B64 : t);
             bool ok = a.kind == type_kind(t) && b.kind == (shift ? VM_K_R32 : type_kind(t));
             if (ok) {
                 vm_insn vi = base_insn(lc, (uint16_t)op);
@@ -1013,9 +1186,9 @@ static bool lower_arith(lctx *lc, const ir_insn *in) {
 /* Who lowers each instruction family (opcodes.def); NONE has nobody. Each
  * returns false for a form it cannot run. */
 static bool (*const family_lower[IR_FAM__COUNT])(lctx *, const ir_insn *) = {
-    [IR_FAM_CORE] = lower_core,        [IR_FAM_ALU] = lower_arith,       [IR_FAM_VIDEO] = lower_alu,
-    [IR_FAM_ASYNC] = vm_lower_ext,     [IR_FAM_TEX] = vm_lower_tex,      [IR_FAM_MMA] = vm_lower_mma,
-    [IR_FAM_CLUSTER] = vm_lower_cluster, [IR_FAM_WMMA] = vm_lower_wmma,  [IR_FAM_WGMMA] = vm_lower_wgmma,
+    [IR_FAM_CORE] = lower_core,          [IR_FAM_ALU] = lower_arith,    [IR_FAM_VIDEO] = lower_alu,
+    [IR_FAM_ASYNC] = vm_lower_ext,       [IR_FAM_TEX] = vm_lower_tex,   [IR_FAM_MMA] = vm_lower_mma,
+    [IR_FAM_CLUSTER] = vm_lower_cluster, [IR_FAM_WMMA] = vm_lower_wmma, [IR_FAM_WGMMA] = vm_lower_wgmma,
 };
 
 static void lower_insn(lctx *lc, const ir_insn *in) {
@@ -1041,7 +1214,11 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     vf->reg_off = calloc(f->nregs + 1, sizeof *vf->reg_off);
     vf->param_off = calloc(f->nparams + 1, sizeof *vf->param_off);
     vf->ret_off = calloc(f->nrets + 1, sizeof *vf->ret_off);
-    if (!vf->reg_off || !vf->param_off || !vf->ret_off) { free(lc.img); snprintf(err, errlen, "out of memory"); return -1; }
+    if (!vf->reg_off || !vf->param_off || !vf->ret_off) {
+        free(lc.img);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (uint32_t k = 0; k < f->nregs; k++)
         if (f->regs[k].type == IR_T_PRED) vf->reg_off[k] = reserve(&lc, 4, 4);
     vf->regs_lo = vf->regs_hi = (lc.size + 63) & ~63u;
@@ -1064,7 +1241,10 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
         const ir_reg *r = &f->regs[k];
         if (r->type == IR_T_PRED) continue;
         uint32_t *so = nslots >= 0 ? &slot_off[slot[k]] : NULL;
-        if (so && *so != UINT32_MAX) { vf->reg_off[k] = *so; continue; }
+        if (so && *so != UINT32_MAX) {
+            vf->reg_off[k] = *so;
+            continue;
+        }
         vf->reg_off[k] = reserve(&lc, reg_bytes(reg_kind(r)), 64);
         if (so) *so = vf->reg_off[k];
         vf->regs_hi = lc.size;
@@ -1089,7 +1269,10 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     }
     /* function-scope variables: per-lane .param regions, .local offsets, .shared offsets */
     uint32_t *voff = calloc(f->nlocals + 1, sizeof *voff);
-    if (!voff) { free(lc.img); return -1; }
+    if (!voff) {
+        free(lc.img);
+        return -1;
+    }
     uint32_t loc = 0, lal = 1;
     for (uint32_t k = 0; k < f->nlocals; k++) {
         const ir_var *v = f->locals[k];
@@ -1111,7 +1294,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     vf->frame_init = lc.img;
     vf->frame_size = lc.size;
     vf->ncode = 0;
-    vf->code = (vm_insn *)voff;   /* parked until lowering: the variable offsets */
+    vf->code = (vm_insn *)voff; /* parked until lowering: the variable offsets */
     return 0;
 }
 
@@ -1132,7 +1315,11 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     vf->code = NULL;
     lc.label_code = malloc((f->nlabels + 1) * sizeof *lc.label_code);
     lc.shared_used = calloc(prog->ir->nglobals + 1, 1);
-    if (!lc.label_code || !lc.shared_used) { free(lc.label_code); free(lc.shared_used); return -1; }
+    if (!lc.label_code || !lc.shared_used) {
+        free(lc.label_code);
+        free(lc.shared_used);
+        return -1;
+    }
     memset(lc.label_code, 0xff, (f->nlabels + 1) * sizeof *lc.label_code);
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
@@ -1162,7 +1349,10 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
             const ir_stmt *bt = NULL;
             for (uint32_t s = 0; s < f->nbody; s++)
                 if (f->body[s].kind == IR_ST_BRANCHTARGETS && f->body[s].u.targets.label == vi->x) bt = &f->body[s];
-            if (!bt) { snprintf(err, errlen, "brx.idx: '%s' is not a .branchtargets list", f->labels[vi->x].name); goto fail; }
+            if (!bt) {
+                snprintf(err, errlen, "brx.idx: '%s' is not a .branchtargets list", f->labels[vi->x].name);
+                goto fail;
+            }
             const vm_insn **tabs = malloc((bt->u.targets.n + 1) * sizeof *tabs);
             if (!tabs) goto fail;
             for (uint32_t t = 0; t < bt->u.targets.n; t++) tabs[t] = &lc.code[lc.label_code[bt->u.targets.labels[t]]];
@@ -1216,7 +1406,10 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     prog->nfuncs = m->nfuncs;
     prog->funcs = calloc(m->nfuncs + 1, sizeof *prog->funcs);
     prog->shared_off = calloc(m->nglobals + 1, sizeof *prog->shared_off);
-    if (!prog->funcs || !prog->shared_off) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!prog->funcs || !prog->shared_off) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     /* module-scope .shared variables; extern unsized ones alias the dynamic region */
     uint32_t top = 0, dynal = 16;
     for (uint32_t k = 0; k < m->nglobals; k++) {
@@ -1236,7 +1429,8 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     }
     for (uint32_t k = 0; k < m->nglobals; k++) {
         const ir_var *v = m->globals[k];
-        if (v->space == IR_SPACE_SHARED && v->linkage == IR_LINK_EXTERN && !v->size && v->align > dynal) dynal = v->align;
+        if (v->space == IR_SPACE_SHARED && v->linkage == IR_LINK_EXTERN && !v->size && v->align > dynal)
+            dynal = v->align;
     }
     uint32_t dyn = (top + dynal - 1) / dynal * dynal;
     for (uint32_t k = 0; k < m->nglobals; k++) {
@@ -1297,10 +1491,10 @@ void vm_program_free(vm_program *prog) {
         vm_func *f = &prog->funcs[k];
         for (uint32_t c = 0; f->code && c < f->ncode; c++) {
             vm_insn *vi = &f->code[c];
-            if (vi->op == VM_ALU || vi->op == VM_LDS4 || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV || vi->op == VM_ATOM ||
-                vi->op == VM_MOV_PACK || vi->op == VM_MOV_UNPACK || vi->op == VM_BRX || vi->op == VM_TRAP ||
-                vi->op == VM_SHFL || vi->op == VM_VOTE || vi->op == VM_MATCH || vi->op == VM_REDUX ||
-                vi->op == VM_ACTIVEMASK || vi->op == VM_EXT)
+            if (vi->op == VM_ALU || vi->op == VM_LDS4 || vi->op == VM_CALL || vi->op == VM_LDV || vi->op == VM_STV ||
+                vi->op == VM_ATOM || vi->op == VM_MOV_PACK || vi->op == VM_MOV_UNPACK || vi->op == VM_BRX ||
+                vi->op == VM_TRAP || vi->op == VM_SHFL || vi->op == VM_VOTE || vi->op == VM_MATCH ||
+                vi->op == VM_REDUX || vi->op == VM_ACTIVEMASK || vi->op == VM_EXT)
                 free(vi->p);
         }
         free(f->ffi);

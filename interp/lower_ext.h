@@ -12,11 +12,11 @@ typedef struct lctx lctx;
 
 /* What a run function returns. */
 enum {
-    VM_EXT_FAULT = -1,         /* vm_fault_at() was called */
-    VM_EXT_NEXT = 0,           /* done: continue with the next instruction */
-    VM_EXT_RESCHED = 1,        /* lane positions (w->lpc, blocked) were set: choose again */
-    VM_EXT_YIELD = 2,          /* done, and give the host thread to other warps (a wait that failed) */
-    VM_EXT_RETRY = 3,          /* not done: give the host thread to other warps, then run it again */
+    VM_EXT_FAULT = -1,  /* vm_fault_at() was called */
+    VM_EXT_NEXT = 0,    /* done: continue with the next instruction */
+    VM_EXT_RESCHED = 1, /* lane positions (w->lpc, blocked) were set: choose again */
+    VM_EXT_YIELD = 2,   /* done, and give the host thread to other warps (a wait that failed) */
+    VM_EXT_RETRY = 3,   /* not done: give the host thread to other warps, then run it again */
 };
 /* m: the lanes executing; fb: the frame; i->p: the extension's record. */
 typedef int (*vm_ext_fn)(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
@@ -36,16 +36,16 @@ bool vm_lower_cluster(lctx *lc, const ir_insn *in);
 bool vm_lower_tex(lctx *lc, const ir_insn *in);
 
 /* Lowering services for extensions. */
-vm_opnd vm_lsrc(lctx *lc, const ir_operand *o, uint8_t type);   /* source -> frame slot (immediates materialised) */
-vm_opnd vm_ldst(lctx *lc, const ir_operand *o);                 /* destination register (or sink) */
+vm_opnd vm_lsrc(lctx *lc, const ir_operand *o, uint8_t type); /* source -> frame slot (immediates materialised) */
+vm_opnd vm_ldst(lctx *lc, const ir_operand *o);               /* destination register (or sink) */
 /* [addr] operand -> vi->flags/a/imm/sp; then lane_addr()/xlate() (exec_mem.h) give host pointers. */
 void vm_laddr(lctx *lc, const ir_operand *o, int space, vm_insn *vi);
-int vm_lspace(const ir_insn *in);                               /* VM_SP_* from .shared/.global/... */
-vm_insn vm_lbase(lctx *lc, uint16_t op);                        /* a record with no guard applied yet */
-void vm_lemit(lctx *lc, vm_insn vi);                            /* emits with the instruction's guard */
+int vm_lspace(const ir_insn *in);        /* VM_SP_* from .shared/.global/... */
+vm_insn vm_lbase(lctx *lc, uint16_t op); /* a record with no guard applied yet */
+void vm_lemit(lctx *lc, vm_insn vi);     /* emits with the instruction's guard */
 void vm_lfail(lctx *lc, const char *msg);
-const ir_func *vm_lfunc(lctx *lc);                             /* the function being lowered */
-bool vm_lmentions(const ir_operand *o, uint32_t r);           /* o is, or holds, register r */
+const ir_func *vm_lfunc(lctx *lc);                  /* the function being lowered */
+bool vm_lmentions(const ir_operand *o, uint32_t r); /* o is, or holds, register r */
 /* Lowers `in` (made up by a pass) as if it were `orig`, whose records it becomes. */
 void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig);
 

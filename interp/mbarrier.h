@@ -16,7 +16,7 @@
  * A state token (what arrive returns) is the word as it was before the arrive. */
 #define MB_MAX_COUNT 0xfffffu
 #define MB_VALID (1ull << 63)
-#define MB_PEND(s) ((uint32_t)(s) & MB_MAX_COUNT)
+#define MB_PEND(s) ((uint32_t)(s)&MB_MAX_COUNT)
 #define MB_EXP(s) ((uint32_t)((s) >> 20) & MB_MAX_COUNT)
 #define MB_TX(s) ((int32_t)((uint32_t)((s) >> 40) << 11) >> 11)
 #define MB_PHASE(s) ((unsigned)((s) >> 61) & 3u)

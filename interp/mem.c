@@ -49,13 +49,16 @@ static bool grow(void **v, uint32_t *cap, uint32_t n, size_t elem) {
 int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) {
     memset(a, 0, sizeof *a);
     pthread_once(&win_once, reserve_windows);
-    reserve &= ~(page_size() * VM_GRANULE - 1);   /* whole pages of shadow */
+    reserve &= ~(page_size() * VM_GRANULE - 1); /* whole pages of shadow */
     if (!vm_shared_win || !reserve) return -1;
     void *p = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return -1;
     void *s = mmap(NULL, reserve >> VM_GRANULE_SHIFT, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (s == MAP_FAILED) { munmap(p, reserve); return -1; }
+    if (s == MAP_FAILED) {
+        munmap(p, reserve);
+        return -1;
+    }
     if (!grow((void **)&a->freed, &a->capfree, 0, sizeof *a->freed)) {
         munmap(p, reserve);
         munmap(s, reserve >> VM_GRANULE_SHIFT);
@@ -91,7 +94,8 @@ static uint32_t lower_bound(const vm_arena *a, uint64_t addr) {
     uint32_t lo = 0, hi = a->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (a->v[mid].addr < addr) lo = mid + 1; else hi = mid;
+        if (a->v[mid].addr < addr) lo = mid + 1;
+        else hi = mid;
     }
     return lo;
 }
@@ -101,7 +105,8 @@ static uint32_t free_after(const vm_arena *a, uint64_t off) {
     uint32_t lo = 0, hi = a->nfree;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (a->freed[mid][0] + a->freed[mid][1] <= off) lo = mid + 1; else hi = mid;
+        if (a->freed[mid][0] + a->freed[mid][1] <= off) lo = mid + 1;
+        else hi = mid;
     }
     return lo;
 }
@@ -138,7 +143,7 @@ static uint64_t take(vm_arena *a, uint64_t need) {
             }
         } else {
             a->freed[i][1] = at - lo;
-            if (at + need < hi) {   /* split: the rest follows as its own range */
+            if (at + need < hi) { /* split: the rest follows as its own range */
                 memmove(a->freed + i + 2, a->freed + i + 1, (a->nfree - i - 1) * sizeof *a->freed);
                 a->freed[i + 1][0] = at + need;
                 a->freed[i + 1][1] = hi - at - need;
@@ -157,7 +162,7 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
     bool counted = kind != VM_SH_PARAM;
     pthread_mutex_lock(&a->lock);
     if ((!counted || a->in_use + span <= a->limit) && grow((void **)&a->v, &a->cap, a->n, sizeof *a->v))
-        off = take(a, span + VM_GRANULE);   /* the granule after it stays unused */
+        off = take(a, span + VM_GRANULE); /* the granule after it stays unused */
     if (off) {
         addr = (uint64_t)(uintptr_t)(a->base + off);
         uint32_t at = lower_bound(a, addr);
@@ -190,7 +195,7 @@ static void new_pages(uint64_t lo, uint64_t hi, uint64_t from, uint64_t to, uint
  * pages go back to the host, what shares a page with live memory is zeroed,
  * and the shadow pages that cover only free space are given back too. */
 static void give_back(vm_arena *a, uint64_t from, uint64_t to) {
-    uint32_t j = free_after(a, from);   /* the first range after it */
+    uint32_t j = free_after(a, from); /* the first range after it */
     bool left = j > 0 && a->freed[j - 1][0] + a->freed[j - 1][1] == from;
     bool right = j < a->nfree && a->freed[j][0] == to;
     uint64_t lo = left ? a->freed[j - 1][0] : from, hi = right ? a->freed[j][0] + a->freed[j][1] : to;
@@ -203,7 +208,7 @@ static void give_back(vm_arena *a, uint64_t from, uint64_t to) {
     } else if (right) {
         a->freed[j][0] = lo;
         a->freed[j][1] = hi - lo;
-    } else {   /* room was made by the caller */
+    } else { /* room was made by the caller */
         memmove(a->freed + j + 1, a->freed + j, (a->nfree - j) * sizeof *a->freed);
         a->freed[j][0] = lo;
         a->freed[j][1] = hi - lo;
@@ -251,13 +256,13 @@ int vm_arena_free_kind(vm_arena *a, uint64_t addr, unsigned kinds) {
     }
     vm_alloc gone = a->v[at];
     uint64_t span = span_of(gone.size), off = addr - (uint64_t)(uintptr_t)a->base;
-    shadow_fill(a, off, span, VM_SH_NONE);   /* accesses fault from now on */
+    shadow_fill(a, off, span, VM_SH_NONE); /* accesses fault from now on */
     if (a->init) vm_init_forget(a, addr, span);
     if (a->exact) quarantine(a, off, span + VM_GRANULE);
     else give_back(a, off, off + span + VM_GRANULE);
     if (gone.kind != VM_SH_PARAM) a->in_use -= span;
     /* the program's own allocations are remembered, for reports of use after free */
-    if (vm_alloc_program(&gone)) {   /* ngone is read without the lock (initcheck.c) */
+    if (vm_alloc_program(&gone)) { /* ngone is read without the lock (initcheck.c) */
         a->gone[a->ngone % VM_GONE] = gone;
         __atomic_store_n(&a->ngone, a->ngone + 1, __ATOMIC_RELEASE);
     }
@@ -271,7 +276,7 @@ static bool contains(const vm_alloc *r, uint64_t addr) { return addr - r->addr <
 
 bool vm_arena_find(vm_arena *a, uint64_t addr, vm_alloc *out) {
     pthread_mutex_lock(&a->lock);
-    uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
+    uint32_t at = lower_bound(a, addr + 1); /* first with start > addr */
     bool in = at > 0 && contains(&a->v[at - 1], addr);
     if (in) *out = a->v[at - 1];
     pthread_mutex_unlock(&a->lock);
@@ -302,12 +307,12 @@ bool vm_arena_ok_exact(vm_arena *a, uint64_t addr, uint64_t n, bool write) {
 int vm_arena_locate(vm_arena *a, uint64_t addr, vm_alloc *out) {
     int where = 0;
     pthread_mutex_lock(&a->lock);
-    uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
+    uint32_t at = lower_bound(a, addr + 1); /* first with start > addr */
     if (at > 0 && a->v[at - 1].kind != VM_SH_PARAM && contains(&a->v[at - 1], addr)) {
         *out = a->v[at - 1];
         where = 1;
     }
-    for (uint32_t k = 0; !where && k < VM_GONE && k < a->ngone; k++) {   /* newest first */
+    for (uint32_t k = 0; !where && k < VM_GONE && k < a->ngone; k++) { /* newest first */
         const vm_alloc *r = &a->gone[(a->ngone - 1 - k) % VM_GONE];
         if (contains(r, addr)) *out = *r, where = 2;
     }
@@ -333,10 +338,12 @@ void vm_arena_each_program_alloc(vm_arena *a, void (*fn)(void *, const vm_alloc 
 }
 
 static void name_of(const vm_alloc *r, char *buf, size_t len) {
-    if (r->what) snprintf(buf, len, "'%s' of %llu bytes at 0x%llx", r->what, (unsigned long long)r->size,
-                          (unsigned long long)r->addr);
-    else snprintf(buf, len, "the allocation of %llu bytes at 0x%llx", (unsigned long long)r->size,
-                  (unsigned long long)r->addr);
+    if (r->what)
+        snprintf(buf, len, "'%s' of %llu bytes at 0x%llx", r->what, (unsigned long long)r->size,
+                 (unsigned long long)r->addr);
+    else
+        snprintf(buf, len, "the allocation of %llu bytes at 0x%llx", (unsigned long long)r->size,
+                 (unsigned long long)r->addr);
 }
 
 /* Launch parameters are ptxi's own: never "nearest" to a stray address. */
@@ -348,15 +355,18 @@ static const vm_alloc *real_neighbour(const vm_arena *a, uint32_t at, int step) 
 
 void vm_describe_addr(vm_arena *a, uint64_t addr, char *buf, size_t len) {
     char name[200];
-    if (!addr) { snprintf(buf, len, " (null pointer)"); return; }
+    if (!addr) {
+        snprintf(buf, len, " (null pointer)");
+        return;
+    }
     if (addr < NEAR) {
         snprintf(buf, len, " (not in any allocation: %llu bytes past a null pointer)", (unsigned long long)addr);
         return;
     }
     pthread_mutex_lock(&a->lock);
-    uint32_t at = lower_bound(a, addr + 1);   /* first with start > addr */
+    uint32_t at = lower_bound(a, addr + 1); /* first with start > addr */
     const vm_alloc *lo = at > 0 ? real_neighbour(a, at - 1, -1) : NULL, *hi = real_neighbour(a, at, 1), *gone = NULL;
-    for (uint32_t k = 0; k < VM_GONE && k < a->ngone && !gone; k++) {   /* newest first */
+    for (uint32_t k = 0; k < VM_GONE && k < a->ngone && !gone; k++) { /* newest first */
         const vm_alloc *r = &a->gone[(a->ngone - 1 - k) % VM_GONE];
         if (contains(r, addr)) gone = r;
     }
@@ -417,8 +427,7 @@ bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n) {
     if (!__atomic_load_n(&a->next, __ATOMIC_RELAXED)) return false;
     bool in = false;
     pthread_mutex_lock(&a->lock);
-    for (uint32_t i = 0; i < a->next && !in; i++)
-        in = addr >= a->ext[i][0] && addr + n <= a->ext[i][0] + a->ext[i][1];
+    for (uint32_t i = 0; i < a->next && !in; i++) in = addr >= a->ext[i][0] && addr + n <= a->ext[i][0] + a->ext[i][1];
     pthread_mutex_unlock(&a->lock);
     return in;
 }

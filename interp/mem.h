@@ -29,12 +29,12 @@ extern uint64_t vm_shared_win, vm_local_win;
 #define VM_WIN_SIZE ((uint64_t)1 << 32)
 
 typedef struct vm_alloc {
-    uint64_t addr, size;       /* size as requested */
-    uint8_t kind;              /* VM_SH_* */
-    const char *what;          /* symbol name for module variables, else NULL */
+    uint64_t addr, size; /* size as requested */
+    uint8_t kind;        /* VM_SH_* */
+    const char *what;    /* symbol name for module variables, else NULL */
 } vm_alloc;
 
-#define VM_GONE 64             /* freed allocations remembered for fault reports */
+#define VM_GONE 64 /* freed allocations remembered for fault reports */
 
 /* Address space is handed out next-fit: each search starts where the last
  * allocation ended, so a freed range is reused only once the whole reserve
@@ -45,24 +45,24 @@ typedef struct vm_alloc {
  * given back to the host (MADV_DONTNEED) and the rest zeroed when freed. */
 typedef struct vm_arena {
     uint8_t *base;
-    uint64_t reserve;          /* bytes of address space; fixed while the arena lives */
-    uint64_t limit;            /* most bytes live at once: the device's memory; fixed too */
-    uint8_t *shadow;           /* one byte per granule of the reserve, read and written atomically */
-    pthread_mutex_t lock;      /* guards everything below */
-    uint64_t in_use;           /* bytes live, in whole granules; launch parameters not counted */
-    uint64_t cursor;           /* offset where the next search for space starts */
-    uint32_t n, cap;           /* allocations sorted by address */
+    uint64_t reserve;     /* bytes of address space; fixed while the arena lives */
+    uint64_t limit;       /* most bytes live at once: the device's memory; fixed too */
+    uint8_t *shadow;      /* one byte per granule of the reserve, read and written atomically */
+    pthread_mutex_t lock; /* guards everything below */
+    uint64_t in_use;      /* bytes live, in whole granules; launch parameters not counted */
+    uint64_t cursor;      /* offset where the next search for space starts */
+    uint32_t n, cap;      /* allocations sorted by address */
     vm_alloc *v;
-    uint32_t nfree, capfree;   /* free address space, sorted and merged: {offset, bytes} */
+    uint32_t nfree, capfree; /* free address space, sorted and merged: {offset, bytes} */
     uint64_t (*freed)[2];
-    uint32_t ngone;            /* freed program allocations, a ring (gone[ngone % VM_GONE] is the oldest) */
+    uint32_t ngone; /* freed program allocations, a ring (gone[ngone % VM_GONE] is the oldest) */
     vm_alloc gone[VM_GONE];
-    bool exact;                /* sanitize mode: byte-exact bounds and a quarantine (vm_arena_set_exact) */
-    uint32_t nquar;            /* freed ranges held back from reuse, a ring: {offset, bytes} */
+    bool exact;     /* sanitize mode: byte-exact bounds and a quarantine (vm_arena_set_exact) */
+    uint32_t nquar; /* freed ranges held back from reuse, a ring: {offset, bytes} */
     uint64_t (*quar)[2];
-    uint32_t next, capext;     /* host memory registered for device access (outside the arena) */
-    uint64_t (*ext)[2];        /* {address, bytes} */
-    uint8_t *init;             /* initcheck: one byte per byte of the reserve, 1 once written (initcheck.h) */
+    uint32_t next, capext; /* host memory registered for device access (outside the arena) */
+    uint64_t (*ext)[2];    /* {address, bytes} */
+    uint8_t *init;         /* initcheck: one byte per byte of the reserve, 1 once written (initcheck.h) */
 } vm_arena;
 
 /* Reserves `reserve` bytes of address space, of which at most `limit` may be

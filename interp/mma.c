@@ -19,10 +19,10 @@ typedef struct mma_rec {
     vm_ext_fn run;
     uint8_t kind;
     vm_mma_op op;
-    uint16_t ka;               /* columns of A's fragment: k, or k/2 when sparse */
+    uint16_t ka; /* columns of A's fragment: k, or k/2 when sparse */
     bool sparse;
-    uint8_t sel;               /* sparsity selector */
-    uint8_t nmat;              /* ldmatrix/stmatrix: 1, 2 or 4 */
+    uint8_t sel;  /* sparsity selector */
+    uint8_t nmat; /* ldmatrix/stmatrix: 1, 2 or 4 */
     bool trans;
     vm_opnd d[4], a[8], b[4], c[4], e;
     uint8_t nd, na, nb, nc;
@@ -31,7 +31,7 @@ typedef struct mma_rec {
 /* ---- fragment layouts: element i of lane l -> (row, col) ---- */
 
 #define GRP(l) ((l) >> 2)
-#define TIG(l) ((l) & 3)
+#define TIG(l) ((l)&3)
 
 /* Elements of type t per register (f64: one per 64-bit register). */
 static int per_reg(int t) { return t == MT_F64 ? 1 : 32 / vm_mt_bits(t); }
@@ -84,7 +84,8 @@ static void decompress(const mma_rec *r, const uint32_t *e, const uint64_t *As, 
         for (int c = 0; c < ka; c++) {
             int col;
             if (t == MT_TF32) col = 2 * c + (int)((meta_nibble(r, e, y, c) & 3) >> 1);
-            else if (t == MT_S4 || t == MT_U4) col = 8 * (c / 4) + 2 * (int)((meta_nibble(r, e, y, c / 4) >> (2 * (c / 2 % 2))) & 3) + c % 2;
+            else if (t == MT_S4 || t == MT_U4)
+                col = 8 * (c / 4) + 2 * (int)((meta_nibble(r, e, y, c / 4) >> (2 * (c / 2 % 2))) & 3) + c % 2;
             else col = 4 * (c / 2) + (int)((meta_nibble(r, e, y, c / 2) >> (2 * (c % 2))) & 3);
             A[y * k + col] = As[y * ka + c];
         }
@@ -163,7 +164,11 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
             uint32_t v = r->kind == K_LDM ? 0 : (uint32_t)get_reg(fb, r->d[j].off, r->d[j].kind, l);
             for (int h = 0; h < 2; h++) {
                 int row = GRP(l), col = 2 * TIG(l) + h;
-                if (r->trans) { int t = row; row = col; col = t; }
+                if (r->trans) {
+                    int t = row;
+                    row = col;
+                    col = t;
+                }
                 uint8_t *p = rows[j][row] + 2 * col;
                 if (r->kind == K_LDM) {
                     uint16_t e;
@@ -186,8 +191,8 @@ static int run_ldst_matrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m
 static int run_movmatrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const mma_rec *r = i->p;
     if (m != 0xFFFFFFFFu) {
-        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "movmatrix needs the whole warp (active lanes 0x%08x)",
-                    m);
+        vm_fault_at(w, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION,
+                    "movmatrix needs the whole warp (active lanes 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     uint32_t a[VM_LANES];
@@ -208,15 +213,18 @@ static int run_movmatrix(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) 
 static uint8_t regs(lctx *lc, const ir_operand *o, vm_opnd *out, int max, bool dst, uint8_t type) {
     if (o->kind != IR_OPND_VEC || o->nsub > (uint32_t)max) return 0;
     uint8_t n = 0;
-    for (uint32_t k = 0; k < o->nsub; k++)
-        out[n++] = dst ? vm_ldst(lc, &o->sub[k]) : vm_lsrc(lc, &o->sub[k], type);
+    for (uint32_t k = 0; k < o->nsub; k++) out[n++] = dst ? vm_ldst(lc, &o->sub[k]) : vm_lsrc(lc, &o->sub[k], type);
     return n;
 }
 
-static const struct { int mod; uint16_t m, n, k; } shapes[] = {
-    {IR_MOD_M8N8K4, 8, 8, 4}, {IR_MOD_M8N8K16, 8, 8, 16}, {IR_MOD_M8N8K32, 8, 8, 32}, {IR_MOD_M8N8K128, 8, 8, 128},
-    {IR_MOD_M16N8K4, 16, 8, 4}, {IR_MOD_M16N8K8, 16, 8, 8}, {IR_MOD_M16N8K16, 16, 8, 16}, {IR_MOD_M16N8K32, 16, 8, 32},
-    {IR_MOD_M16N8K64, 16, 8, 64}, {IR_MOD_M16N8K128, 16, 8, 128}, {IR_MOD_M16N8K256, 16, 8, 256},
+static const struct {
+    int mod;
+    uint16_t m, n, k;
+} shapes[] = {
+    {IR_MOD_M8N8K4, 8, 8, 4},       {IR_MOD_M8N8K16, 8, 8, 16},     {IR_MOD_M8N8K32, 8, 8, 32},
+    {IR_MOD_M8N8K128, 8, 8, 128},   {IR_MOD_M16N8K4, 16, 8, 4},     {IR_MOD_M16N8K8, 16, 8, 8},
+    {IR_MOD_M16N8K16, 16, 8, 16},   {IR_MOD_M16N8K32, 16, 8, 32},   {IR_MOD_M16N8K64, 16, 8, 64},
+    {IR_MOD_M16N8K128, 16, 8, 128}, {IR_MOD_M16N8K256, 16, 8, 256},
 };
 
 static bool is_fp8(int t) { return t == MT_E4M3 || t == MT_E5M2; }
@@ -238,12 +246,11 @@ static bool form_ok(const vm_mma_op *o, bool sp) {
         return is_fp8(tb) && m16 && k == (sp ? 64 : 32) &&
                ((o->tc == MT_F32 && o->td == MT_F32) || (!sp && o->tc == MT_F16 && o->td == MT_F16));
     bool acc = o->tc == MT_S32 && o->td == MT_S32;
-    if (is_i8(ta))
-        return acc && is_i8(tb) && (sp ? m16 && (k == 32 || k == 64) : m16 ? k == 16 || k == 32 : k == 16);
-    if (is_i4(ta))
-        return acc && is_i4(tb) && (sp ? m16 && (k == 64 || k == 128) : m16 ? k == 32 || k == 64 : k == 32);
+    if (is_i8(ta)) return acc && is_i8(tb) && (sp ? m16 && (k == 32 || k == 64) : m16 ? k == 16 || k == 32 : k == 16);
+    if (is_i4(ta)) return acc && is_i4(tb) && (sp ? m16 && (k == 64 || k == 128) : m16 ? k == 32 || k == 64 : k == 32);
     if (ta == MT_B1)
-        return acc && !sp && tb == ta && o->bop != VM_BOP_NONE && !o->satfinite && (m16 ? k == 128 || k == 256 : k == 128);
+        return acc && !sp && tb == ta && o->bop != VM_BOP_NONE && !o->satfinite &&
+               (m16 ? k == 128 || k == 256 : k == 128);
     return false;
 }
 
@@ -285,28 +292,43 @@ static bool lower_mma(lctx *lc, const ir_insn *in, mma_rec *r) {
 
 bool vm_lower_mma(lctx *lc, const ir_insn *in) {
     mma_rec *r = calloc(1, sizeof *r);
-    if (!r) { vm_lfail(lc, "out of memory"); return true; }
+    if (!r) {
+        vm_lfail(lc, "out of memory");
+        return true;
+    }
     vm_insn vi = vm_lbase(lc, VM_EXT);
     if (in->op == IR_OP_MMA) {
-        if (!lower_mma(lc, in, r)) { free(r); return false; }
+        if (!lower_mma(lc, in, r)) {
+            free(r);
+            return false;
+        }
         r->kind = K_MMA;
         r->run = run_mma;
     } else if (in->op == IR_OP_MOVMATRIX) {
-        if (!ir_has_mod(in, IR_MOD_M8N8) || !ir_has_mod(in, IR_MOD_TRANS) || in->nopnds != 2 ||
-            in->ntypes != 1 || in->types[0] != IR_T_B16 || in->opnds[0].kind != IR_OPND_REG) { free(r); return false; }
+        if (!ir_has_mod(in, IR_MOD_M8N8) || !ir_has_mod(in, IR_MOD_TRANS) || in->nopnds != 2 || in->ntypes != 1 ||
+            in->types[0] != IR_T_B16 || in->opnds[0].kind != IR_OPND_REG) {
+            free(r);
+            return false;
+        }
         r->kind = K_MOVM;
         r->d[0] = vm_ldst(lc, &in->opnds[0]);
         r->a[0] = vm_lsrc(lc, &in->opnds[1], IR_T_B32);
         r->run = run_movmatrix;
     } else {
         bool ld = in->op == IR_OP_LDMATRIX;
-        if (!ir_has_mod(in, IR_MOD_M8N8) || in->nopnds != 2 || (in->ntypes && in->types[0] != IR_T_B16)) { free(r); return false; }
+        if (!ir_has_mod(in, IR_MOD_M8N8) || in->nopnds != 2 || (in->ntypes && in->types[0] != IR_T_B16)) {
+            free(r);
+            return false;
+        }
         r->kind = ld ? K_LDM : K_STM;
         r->nmat = ir_has_mod(in, IR_MOD_X4) ? 4 : ir_has_mod(in, IR_MOD_X2) ? 2 : 1;
         r->trans = ir_has_mod(in, IR_MOD_TRANS);
         const ir_operand *data = &in->opnds[ld ? 0 : 1], *addr = &in->opnds[ld ? 1 : 0];
-        if (regs(lc, data, r->d, 4, ld, IR_T_B32) != r->nmat) { free(r); return false; }
-        vm_laddr(lc, addr, vm_lspace(in), &vi);   /* .shared, or a generic address */
+        if (regs(lc, data, r->d, 4, ld, IR_T_B32) != r->nmat) {
+            free(r);
+            return false;
+        }
+        vm_laddr(lc, addr, vm_lspace(in), &vi); /* .shared, or a generic address */
         r->run = run_ldst_matrix;
     }
     vi.p = r;

@@ -13,16 +13,18 @@
 
 int vm_mt_bits(int t) {
     static const uint8_t bits[MT_COUNT] = {
-        [MT_F16] = 16, [MT_BF16] = 16, [MT_TF32] = 32, [MT_F32] = 32, [MT_F64] = 64, [MT_S8] = 8, [MT_U8] = 8,
-        [MT_S4] = 4, [MT_U4] = 4, [MT_B1] = 1, [MT_S32] = 32, [MT_E4M3] = 8, [MT_E5M2] = 8,
+        [MT_F16] = 16, [MT_BF16] = 16, [MT_TF32] = 32, [MT_F32] = 32, [MT_F64] = 64, [MT_S8] = 8,   [MT_U8] = 8,
+        [MT_S4] = 4,   [MT_U4] = 4,    [MT_B1] = 1,    [MT_S32] = 32, [MT_E4M3] = 8, [MT_E5M2] = 8,
     };
     return bits[t];
 }
 
 int vm_mt_of_ir(uint8_t t) {
     switch (t) {
-    case IR_T_F16: case IR_T_F16X2: return MT_F16;
-    case IR_T_BF16: case IR_T_BF16X2: return MT_BF16;
+    case IR_T_F16:
+    case IR_T_F16X2: return MT_F16;
+    case IR_T_BF16:
+    case IR_T_BF16X2: return MT_BF16;
     case IR_T_TF32: return MT_TF32;
     case IR_T_F32: return MT_F32;
     case IR_T_F64: return MT_F64;
@@ -49,7 +51,11 @@ static double value(int t, uint64_t b) {
     case MT_F32: return alu_fp_decode(ALU_FMT_F32, b);
     case MT_E4M3: return alu_fp_decode(ALU_FMT_E4M3, b);
     case MT_E5M2: return alu_fp_decode(ALU_FMT_E5M2, b);
-    case MT_F64: { double d; memcpy(&d, &b, 8); return d; }
+    case MT_F64: {
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
     case MT_S8: return (int8_t)b;
     case MT_U8: return (uint8_t)b;
     case MT_S4: return (double)((int)(b & 15) - (int)((b & 8) << 1));
@@ -103,7 +109,7 @@ static bool sum_fixed(const double *a, const double *b, int n, double c, int64_t
         frexp(c, &ec);
         if (ec - 1 > emax) emax = ec - 1;
     }
-    if (emax == INT32_MIN) {   /* all zero: keeps the accumulator's sign */
+    if (emax == INT32_MIN) { /* all zero: keeps the accumulator's sign */
         *r = c;
         return false;
     }
@@ -138,7 +144,7 @@ static uint64_t sum_f16(const double *a, const double *b, int n, double c, int b
     int64_t s;
     int q;
     double r;
-    if (sum_fixed(a, b, n, c, &s, &q, &r, bits)) r = ldexp((double)s, q);   /* s has under 53 bits */
+    if (sum_fixed(a, b, n, c, &s, &q, &r, bits)) r = ldexp((double)s, q); /* s has under 53 bits */
     return isnan(r) ? 0x7FFF : alu_fp_encode(ALU_FMT_F16, r, ALU_RN, 0);
 }
 
@@ -207,7 +213,7 @@ void vm_mma_tile(const vm_mma_op *op, const uint64_t *A, const uint64_t *B, cons
                 if (op->satfinite) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
                 *d = (uint32_t)s;
             } else if (op->ta == MT_F64) {
-                double s;   /* one fused step per k, in order */
+                double s; /* one fused step per k, in order */
                 memcpy(&s, &c, 8);
                 for (int k = 0; k < K; k++) s = fma(value(MT_F64, A[y * K + k]), value(MT_F64, B[k * N + x]), s);
                 memcpy(d, &s, 8);

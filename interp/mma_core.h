@@ -9,7 +9,22 @@
 #include <stdint.h>
 
 /* Element types of matrix operands. */
-enum { MT_F16, MT_BF16, MT_TF32, MT_F32, MT_F64, MT_S8, MT_U8, MT_S4, MT_U4, MT_B1, MT_S32, MT_E4M3, MT_E5M2, MT_COUNT };
+enum {
+    MT_F16,
+    MT_BF16,
+    MT_TF32,
+    MT_F32,
+    MT_F64,
+    MT_S8,
+    MT_U8,
+    MT_S4,
+    MT_U4,
+    MT_B1,
+    MT_S32,
+    MT_E4M3,
+    MT_E5M2,
+    MT_COUNT
+};
 
 /* Bits one element occupies in a register or in memory. */
 int vm_mt_bits(int t);
@@ -23,12 +38,12 @@ enum { VM_BOP_NONE, VM_BOP_XOR, VM_BOP_AND };
 
 typedef struct vm_mma_op {
     uint16_t m, n, k;
-    uint16_t kstep;           /* floating point: K summed per hardware step (0: all of K) */
-    uint8_t ta, tb, tc, td;   /* MT_* */
-    uint8_t bop;              /* VM_BOP_* */
+    uint16_t kstep;         /* floating point: K summed per hardware step (0: all of K) */
+    uint8_t ta, tb, tc, td; /* MT_* */
+    uint8_t bop;            /* VM_BOP_* */
     bool satfinite;
-    bool sparse;              /* A was decompressed from 2:4 sparse (mma.sp) */
-    bool fp8_wide;            /* e4m3/e5m2 summed as wgmma does: all of K at once, 13 bits */
+    bool sparse;   /* A was decompressed from 2:4 sparse (mma.sp) */
+    bool fp8_wide; /* e4m3/e5m2 summed as wgmma does: all of K at once, 13 bits */
 } vm_mma_op;
 
 /* D = A B + C. A is m x k, B is k x n, C and D m x n, all row-major, one
@@ -46,7 +61,10 @@ static inline uint64_t vm_mt_get(int t, const uint64_t *regs, unsigned e) {
     return (regs[bit / 32] >> (bit % 32)) & ((1ull << b) - 1);
 }
 static inline void vm_mt_put(int t, uint64_t *regs, unsigned e, uint64_t v) {
-    if (t == MT_F64) { regs[e] = v; return; }
+    if (t == MT_F64) {
+        regs[e] = v;
+        return;
+    }
     unsigned b = (unsigned)vm_mt_bits(t), bit = e * b;
     uint64_t mask = ((1ull << b) - 1) << (bit % 32);
     regs[bit / 32] = (regs[bit / 32] & ~mask) | ((v << (bit % 32)) & mask);

@@ -16,8 +16,8 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t go, done;
     pthread_t th[POOL_MAX];
-    unsigned nth;               /* threads started */
-    void *(*fn)(void *);        /* the job: fn(items + k * stride) for k = 1..n-1 */
+    unsigned nth;        /* threads started */
+    void *(*fn)(void *); /* the job: fn(items + k * stride) for k = 1..n-1 */
     char *items;
     size_t stride;
     unsigned n, next, running;
@@ -56,7 +56,10 @@ static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
 /* The pool's threads end with the process (or when the library is unloaded). */
 __attribute__((destructor)) static void pool_stop(void) {
     pthread_mutex_lock(&pool.lock);
-    if (pool.busy) { pthread_mutex_unlock(&pool.lock); return; }
+    if (pool.busy) {
+        pthread_mutex_unlock(&pool.lock);
+        return;
+    }
     pool.quit = true;
     pthread_cond_broadcast(&pool.go);
     unsigned nth = pool.nth;
@@ -79,7 +82,7 @@ void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) {
         pthread_cond_broadcast(&pool.go);
     }
     pthread_mutex_unlock(&pool.lock);
-    if (!mine) {   /* jobs that get no thread run here, after the others started */
+    if (!mine) { /* jobs that get no thread run here, after the others started */
         pthread_t *th = malloc(n * sizeof *th);
         unsigned made = 1;
         while (th && made < n && pthread_create(&th[made], NULL, fn, it + made * stride) == 0) made++;

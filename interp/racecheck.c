@@ -25,26 +25,26 @@
 
 /* One remembered access. */
 typedef struct acc {
-    const vm_insn *i;          /* NULL: none */
-    uint32_t tid;              /* linear thread index in the CTA */
-    uint32_t phase;            /* the CTA's barrier phase at the access */
-    uint32_t wphase;           /* its warp's __syncwarp phase */
+    const vm_insn *i; /* NULL: none */
+    uint32_t tid;     /* linear thread index in the CTA */
+    uint32_t phase;   /* the CTA's barrier phase at the access */
+    uint32_t wphase;  /* its warp's __syncwarp phase */
 } acc;
 
 typedef struct cell {
-    acc w, r;                  /* last write, last read since that write */
-    uint8_t wval;              /* the byte that write stored */
-    bool wknown;               /* ... when known */
+    acc w, r;     /* last write, last read since that write */
+    uint8_t wval; /* the byte that write stored */
+    bool wknown;  /* ... when known */
 } cell;
 
 /* One access of the phase, as logged. */
 typedef struct logged {
     const vm_insn *i;
-    uint32_t tick;             /* the warp's shared-access instructions before this one */
+    uint32_t tick; /* the warp's shared-access instructions before this one */
     uint32_t tid, wphase, addr;
     uint16_t n;
     uint8_t wr, known;
-    uint8_t val[16];           /* a write's bytes (the first 16), when known */
+    uint8_t val[16]; /* a write's bytes (the first 16), when known */
 } logged;
 
 /* Where each warp is in the phase: its tick, and the instruction and lane of
@@ -57,15 +57,15 @@ typedef struct wpos {
 } wpos;
 
 struct vm_race_cta {
-    cell *sh;                  /* one per byte of shared memory */
+    cell *sh; /* one per byte of shared memory */
     uint32_t size;
-    uint32_t phase;            /* barriers completed */
+    uint32_t phase; /* barriers completed */
     uint32_t nwarps;
-    uint32_t *wphase;          /* per warp: __syncwarp()s completed */
-    wpos *pos;                 /* per warp */
-    logged *log, *sorted;      /* the phase's accesses; the replay's order */
+    uint32_t *wphase;     /* per warp: __syncwarp()s completed */
+    wpos *pos;            /* per warp */
+    logged *log, *sorted; /* the phase's accesses; the replay's order */
     size_t nlog, caplog, capsorted;
-    size_t *bucket, capkeys;   /* the replay's counting sort */
+    size_t *bucket, capkeys; /* the replay's counting sort */
 };
 
 /* Accesses logged at most before a phase is replayed early (order across the
@@ -80,7 +80,7 @@ typedef struct hazard {
     const vm_insn *a, *b;
     uint8_t akind, bkind, sev;
     uint64_t count;
-    long long ao, bo;          /* code order of a and b (the report's) */
+    long long ao, bo; /* code order of a and b (the report's) */
 } hazard;
 
 struct vm_race_grid {
@@ -251,21 +251,26 @@ static void replay(vm_race_grid *g, vm_race_cta *r) {
     size_t nkeys = ((size_t)maxt + 1) * r->nwarps + 1;
     if (nkeys > r->capkeys) {
         size_t *nb = realloc(r->bucket, nkeys * sizeof *nb);
-        if (!nb) { r->nlog = 0; return; }
+        if (!nb) {
+            r->nlog = 0;
+            return;
+        }
         r->bucket = nb;
         r->capkeys = nkeys;
     }
     if (r->capsorted < r->nlog) {
         logged *ns = realloc(r->sorted, r->caplog * sizeof *ns);
-        if (!ns) { r->nlog = 0; return; }
+        if (!ns) {
+            r->nlog = 0;
+            return;
+        }
         r->sorted = ns;
         r->capsorted = r->caplog;
     }
     memset(r->bucket, 0, nkeys * sizeof *r->bucket);
     for (size_t k = 0; k < r->nlog; k++) r->bucket[replay_key(r, &r->log[k]) + 1]++;
     for (size_t k = 1; k < nkeys; k++) r->bucket[k] += r->bucket[k - 1];
-    for (size_t k = 0; k < r->nlog; k++)
-        r->sorted[r->bucket[replay_key(r, &r->log[k])]++] = r->log[k];
+    for (size_t k = 0; k < r->nlog; k++) r->sorted[r->bucket[replay_key(r, &r->log[k])]++] = r->log[k];
     for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->sorted[k]);
     r->nlog = 0;
     memset(r->pos, 0, r->nwarps * sizeof *r->pos);
@@ -299,8 +304,8 @@ void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_
     }
     p->lane = lane;
     logged *e = &r->log[r->nlog];
-    *e = (logged){i, p->tick, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a, (uint16_t)n, wr, val != NULL,
-                  {0}};
+    *e = (logged){i,           p->tick, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a, (uint16_t)n, wr,
+                  val != NULL, {0}};
     if (val) memcpy(e->val, val, n < sizeof e->val ? n : sizeof e->val);
     r->nlog++;
 }

@@ -5,8 +5,8 @@
 
 #include "sanitize.h"
 
-typedef struct vm_race_grid vm_race_grid;   /* the hazards of one launch */
-typedef struct vm_race_cta vm_race_cta;     /* a CTA's shadow of its shared memory */
+typedef struct vm_race_grid vm_race_grid; /* the hazards of one launch */
+typedef struct vm_race_cta vm_race_cta;   /* a CTA's shadow of its shared memory */
 
 /* The hazards of a launch of a kernel of p. */
 vm_race_grid *vm_race_grid_new(const vm_program *p);

@@ -38,11 +38,17 @@ static uint8_t size_class(uint8_t type) { return ir_type_bytes[type] == 16 ? 2 :
 /* Opcodes whose operand 0, when it is a register, is read (or not only written). */
 static bool reads_op0(unsigned op) {
     switch (op) {
-    case IR_OP_BAR: case IR_OP_BARRIER: case IR_OP_BRX: case IR_OP_NANOSLEEP: case IR_OP_STACKRESTORE:
-    case IR_OP_PMEVENT: case IR_OP_WGMMA: case IR_OP_TCGEN05: case IR_OP_MULTIMEM: case IR_OP_CALL:
-        return true;
-    default:
-        return false;
+    case IR_OP_BAR:
+    case IR_OP_BARRIER:
+    case IR_OP_BRX:
+    case IR_OP_NANOSLEEP:
+    case IR_OP_STACKRESTORE:
+    case IR_OP_PMEVENT:
+    case IR_OP_WGMMA:
+    case IR_OP_TCGEN05:
+    case IR_OP_MULTIMEM:
+    case IR_OP_CALL: return true;
+    default: return false;
     }
 }
 
@@ -85,10 +91,18 @@ static bool is_def(const ir_insn *in, uint32_t k, bool *partial) {
     return true;
 }
 
-typedef struct { uint64_t *set; } bits;
+typedef struct {
+    uint64_t *set;
+} bits;
 static void set_bit(void *ctx, uint32_t r) { ((bits *)ctx)->set[r >> 6] |= 1ull << (r & 63); }
-typedef struct { ranges *s; uint32_t pos; } at;
-static void touch_at(void *ctx, uint32_t r) { at *a = ctx; touch(a->s, r, a->pos); }
+typedef struct {
+    ranges *s;
+    uint32_t pos;
+} at;
+static void touch_at(void *ctx, uint32_t r) {
+    at *a = ctx;
+    touch(a->s, r, a->pos);
+}
 
 /* uses and defs of one statement into the sets (defs: full ones only). */
 static void uses_defs(const ir_insn *in, uint64_t *use, uint64_t *def) {
@@ -120,7 +134,7 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     int rc = -1;
     ranges s = {malloc((nr + 1) * sizeof *s.lo), calloc(nr + 1, sizeof *s.hi)};
     uint32_t *start = calloc(n + 2, sizeof *start), *lab_blk = calloc(f->nlabels + 1, sizeof *lab_blk);
-    const ir_insn **last = calloc(n + 1, sizeof *last);   /* per block: its last instruction */
+    const ir_insn **last = calloc(n + 1, sizeof *last); /* per block: its last instruction */
     uint64_t *sets = NULL, *key = NULL, *u = NULL, *d = NULL;
     uint32_t *free_end = NULL;
     uint8_t *wide = NULL;
@@ -144,13 +158,14 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     sets = calloc((size_t)nb * 4 * W + 1, 8);
     u = calloc(W, 8), d = calloc(W, 8);
     if (!sets || !u || !d) goto out;
-#define USE(b) (sets + ((size_t)(b) * 4 + 0) * W)
-#define DEF(b) (sets + ((size_t)(b) * 4 + 1) * W)
-#define IN(b) (sets + ((size_t)(b) * 4 + 2) * W)
-#define OUT(b) (sets + ((size_t)(b) * 4 + 3) * W)
-#define JOIN(dst, src) for (uint32_t w_ = 0; w_ < W; w_++) (dst)[w_] |= (src)[w_]
+#define USE(b) (sets + ((size_t)(b)*4 + 0) * W)
+#define DEF(b) (sets + ((size_t)(b)*4 + 1) * W)
+#define IN(b) (sets + ((size_t)(b)*4 + 2) * W)
+#define OUT(b) (sets + ((size_t)(b)*4 + 3) * W)
+#define JOIN(dst, src) \
+    for (uint32_t w_ = 0; w_ < W; w_++) (dst)[w_] |= (src)[w_]
     for (uint32_t b = 0; b < nb; b++)
-        for (uint32_t i = start[b]; i < start[b + 1]; i++) {   /* in order: use before def */
+        for (uint32_t i = start[b]; i < start[b + 1]; i++) { /* in order: use before def */
             if (f->body[i].kind != IR_ST_INSN) continue;
             memset(u, 0, W * 8), memset(d, 0, W * 8);
             uses_defs(&f->body[i].u.insn, u, d);
@@ -165,7 +180,7 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
             if (li && li->op == IR_OP_BRA)
                 for (uint32_t k = 0; k < li->nopnds; k++)
                     if (li->opnds[k].kind == IR_OPND_LABEL) JOIN(out, IN(lab_blk[li->opnds[k].label]));
-            if (li && li->op == IR_OP_BRX)   /* every .branchtargets list of the function: a superset */
+            if (li && li->op == IR_OP_BRX) /* every .branchtargets list of the function: a superset */
                 for (uint32_t i = 0; i < n; i++)
                     for (uint32_t t = 0; f->body[i].kind == IR_ST_BRANCHTARGETS && t < f->body[i].u.targets.n; t++)
                         JOIN(out, IN(lab_blk[f->body[i].u.targets.labels[t]]));
@@ -179,7 +194,8 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t w = 0; w < W; w++) {
             for (uint64_t v = IN(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), start[b]);
-            for (uint64_t v = OUT(b)[w]; v; v &= v - 1) touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), start[b + 1] - 1);
+            for (uint64_t v = OUT(b)[w]; v; v &= v - 1)
+                touch(&s, w * 64 + (uint32_t)__builtin_ctzll(v), start[b + 1] - 1);
         }
 #undef USE
 #undef DEF
@@ -199,7 +215,8 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     for (uint32_t i = n; i-- > 0;) {
         const ir_insn *in = &f->body[i].u.insn;
         if (f->body[i].kind == IR_ST_INSN && in->op == IR_OP_NEG && in->nopnds == 2 &&
-            in->opnds[0].kind == IR_OPND_REG && in->opnds[1].kind == IR_OPND_REG && s.lo[in->opnds[0].reg] != UINT32_MAX)
+            in->opnds[0].kind == IR_OPND_REG && in->opnds[1].kind == IR_OPND_REG &&
+            s.lo[in->opnds[0].reg] != UINT32_MAX)
             touch(&s, in->opnds[1].reg, s.hi[in->opnds[0].reg]);
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -213,7 +230,7 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
     /* linear scan over the ranges by start, first fit per slot size; a
      * register never seen takes the first slot of its size */
     key = malloc((nr + 1) * sizeof *key);
-    free_end = malloc((nr + 1) * sizeof *free_end);   /* per slot: the end of its current range */
+    free_end = malloc((nr + 1) * sizeof *free_end); /* per slot: the end of its current range */
     wide = malloc(nr + 1);
     if (!key || !free_end || !wide) goto out;
     uint32_t no = 0, nslots = 0, first[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};

@@ -23,22 +23,20 @@ void vm_san_launch_end(vm_grid *g) {
 
 void vm_san_cta_begin(vm_cta *cta) {
     if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
-        vm_race_cta_end(cta->grid->san, cta->san);   /* the slot's previous CTA */
+        vm_race_cta_end(cta->grid->san, cta->san); /* the slot's previous CTA */
         cta->san = vm_race_cta_begin(cta->san, cta);
         /* every shared access takes the checked path (vm_san_shared); without
          * a shadow (out of host memory) the CTA runs unchecked */
         cta->smem_size = cta->san ? 0 : cta->smem_full;
         memset(cta->smem, 0, cta->smem_full);
-    } else
-        cta->san = vm_sync_cta_begin(cta->san);
+    } else cta->san = vm_sync_cta_begin(cta->san);
 }
 
 void vm_san_cta_free(vm_cta *cta) {
     if (tool_of(cta->grid) == VM_SAN_RACECHECK) {
         vm_race_cta_end(cta->grid->san, cta->san);
         vm_race_cta_free(cta->san);
-    } else
-        vm_sync_cta_free(cta->san);
+    } else vm_sync_cta_free(cta->san);
     cta->san = NULL;
 }
 
@@ -82,14 +80,14 @@ static bool stored(const vm_warp *w, const vm_insn *i, int l, uint8_t *out, unsi
 
 uint8_t *vm_san_shared(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsigned n, bool wr) {
     vm_cta *cta = w->cta;
-    if (a >> VM_DSMEM_SHIFT) {   /* another CTA's shared memory: not checked */
+    if (a >> VM_DSMEM_SHIFT) { /* another CTA's shared memory: not checked */
         uint64_t r = (a >> VM_DSMEM_SHIFT) - 1, o = a & VM_DSMEM_OFF;
         if (!cta->cluster || r >= cta->grid->csize) return NULL;
         const vm_cta *peer = cta->cluster->cta[r];
         return peer && o + n <= peer->smem_full ? peer->smem + o : NULL;
     }
     if (a + n > cta->smem_full) return NULL;
-    if (i->op != VM_ATOM) {   /* atomics do not race with each other */
+    if (i->op != VM_ATOM) { /* atomics do not race with each other */
         uint8_t val[64];
         bool known = wr && n <= sizeof val && stored(w, i, lane, val, n);
         vm_race_access(cta->grid->san, cta->san, w, i, lane, (uint32_t)a, n, wr, known ? val : NULL);

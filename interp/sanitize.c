@@ -1,5 +1,5 @@
 /* sanitize.c — memcheck records in compute-sanitizer's format (sanitize.h). */
-#define _GNU_SOURCE   /* RTLD_DEFAULT */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "sanitize.h"
 
 #include "initcheck.h"
@@ -23,8 +23,7 @@ void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *
     if (tool == VM_SAN_RACECHECK)
         snprintf(out, cap, "RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)", e + w,
                  e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
-    else
-        snprintf(out, cap, "ERROR SUMMARY: %llu error%s", (unsigned long long)errors, errors == 1 ? "" : "s");
+    else snprintf(out, cap, "ERROR SUMMARY: %llu error%s", (unsigned long long)errors, errors == 1 ? "" : "s");
 }
 
 vm_san *vm_san_from_env(int fd) {
@@ -35,7 +34,7 @@ vm_san *vm_san_from_env(int fd) {
     s->tool = t;
     s->fd = fd;
     const char *lim = getenv("PTXI_SANITIZE_PRINT_LIMIT");
-    s->print_limit = lim ? strtoull(lim, NULL, 10) : 100;   /* compute-sanitizer's default */
+    s->print_limit = lim ? strtoull(lim, NULL, 10) : 100; /* compute-sanitizer's default */
     const char *leak = getenv("PTXI_SANITIZE_LEAK_CHECK");
     s->leak_check = leak && !strcmp(leak, "full");
     return s;
@@ -172,7 +171,7 @@ static bool debug_str(const ir_module *m, const char *label, size_t len, char *o
         if (!p) continue;
         size_t n = 0;
         for (p += strlen(key); *p && *p != '$' && *p != '}' && n + 1 < cap;) {
-            if (*p == '.') p += strcspn(p, " \t\n");   /* .b8 */
+            if (*p == '.') p += strcspn(p, " \t\n"); /* .b8 */
             else if (*p >= '0' && *p <= '9') {
                 char *e;
                 unsigned long v = strtoul(p, &e, 10);
@@ -261,8 +260,8 @@ void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool tw
                          p);
 }
 
-static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__", "__global__",
-                                         "__global__", "__local__"};
+static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__",
+                                         "__global__", "__global__", "__local__"};
 
 /* H100 shared addresses start after the 1 KiB the system reserves in each CTA. */
 #define SHARED_RESERVED 0x400
@@ -275,7 +274,7 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     vm_runtime *rt = g->cfg->kernel->prog->rt;
     vm_arena *arena = rt->arena;
     if (sp == VM_SP_GENERIC) sp = vm_generic_space(&a);
-    if (why == VM_SAN_OOB && sp == VM_SP_SHARED && cta->san) {   /* racecheck: every shared access comes here */
+    if (why == VM_SAN_OOB && sp == VM_SP_SHARED && cta->san) { /* racecheck: every shared access comes here */
         uint8_t *p = vm_san_shared(w, i, lane, a, n, wr);
         if (p) return p;
     }
@@ -284,8 +283,8 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
      * system reserves before the CTA's own (a negative offset), and local
      * addresses outside the thread's frame (they land in the local memory of
      * the device). Reads see zeros. */
-    bool unseen = why == VM_SAN_OOB && ((sp == VM_SP_SHARED && a >= VM_WIN_SIZE - SHARED_RESERVED && a < VM_WIN_SIZE) ||
-                                        sp == VM_SP_LOCAL);
+    bool unseen = why == VM_SAN_OOB &&
+                  ((sp == VM_SP_SHARED && a >= VM_WIN_SIZE - SHARED_RESERVED && a < VM_WIN_SIZE) || sp == VM_SP_LOCAL);
     if (unseen && n <= sizeof scratch) {
         if (!wr) memset(scratch, 0, n);
         return scratch;
@@ -294,7 +293,7 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
         /* no bounds records either (the GPU's racecheck and synccheck give none): a bad access faults */
         return why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr) ? (uint8_t *)(uintptr_t)a : NULL;
     }
-    if (rt->san->tool == VM_SAN_INITCHECK) {   /* no bounds records: a bad access faults as in a normal run */
+    if (rt->san->tool == VM_SAN_INITCHECK) { /* no bounds records: a bad access faults as in a normal run */
         vm_alloc r;
         bool in = why == VM_SAN_OOB && arena_space && vm_init_find(arena, a, n, &r) &&
                   (!wr || (r.kind != VM_SH_CONST && r.kind != VM_SH_PARAM));
@@ -317,15 +316,14 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     int len = snprintf(text, sizeof text,
                        "Invalid %s %s of size %u bytes\n    at %s\n"
                        "    by thread (%u,%u,%u) in block (%u,%u,%u)%s\n    Access to 0x%llx is %s",
-                       space_name[sp], wr ? "write" : "read", n, at, t % bx, t / bx % by, t / (bx * by),
-                       cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], frame, (unsigned long long)shown,
+                       space_name[sp], wr ? "write" : "read", n, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0],
+                       cta->ctaid[1], cta->ctaid[2], frame, (unsigned long long)shown,
                        why == VM_SAN_MISALIGNED ? "misaligned" : "out of bounds");
     vm_alloc r;
     int loc = arena_space ? vm_arena_locate(arena, a, &r) : 0;
     if (len > 0 && (size_t)len < sizeof text && loc) {
         size_t o = (size_t)len;
-        if (r.kind == VM_SH_HEAP)
-            snprintf(text + o, sizeof text - o, "\n    and is located in the device heap");
+        if (r.kind == VM_SH_HEAP) snprintf(text + o, sizeof text - o, "\n    and is located in the device heap");
         else if (loc == 1)
             snprintf(text + o, sizeof text - o, "\n    and is inside the nearest allocation at 0x%llx of size %s bytes",
                      (unsigned long long)r.addr, vm_san_num(r.size, sb));
@@ -333,10 +331,12 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
             snprintf(text + o, sizeof text - o, "\n    and is inside a freed allocation at 0x%llx of size %s bytes",
                      (unsigned long long)r.addr, vm_san_num(r.size, sb));
         else if (a >= r.addr + r.size)
-            snprintf(text + o, sizeof text - o, "\n    and is %s bytes after the nearest allocation at 0x%llx of size %s bytes",
+            snprintf(text + o, sizeof text - o,
+                     "\n    and is %s bytes after the nearest allocation at 0x%llx of size %s bytes",
                      vm_san_num(a - (r.addr + r.size) + 1, nb), (unsigned long long)r.addr, vm_san_num(r.size, sb));
         else
-            snprintf(text + o, sizeof text - o, "\n    and is %s bytes before the nearest allocation at 0x%llx of size %s bytes",
+            snprintf(text + o, sizeof text - o,
+                     "\n    and is %s bytes before the nearest allocation at 0x%llx of size %s bytes",
                      vm_san_num(r.addr - a, nb), (unsigned long long)r.addr, vm_san_num(r.size, sb));
     }
     size_t o = strlen(text);

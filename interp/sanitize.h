@@ -16,12 +16,12 @@ enum { VM_SAN_MEMCHECK = 1, VM_SAN_RACECHECK, VM_SAN_SYNCCHECK, VM_SAN_INITCHECK
 enum { VM_SAN_OOB, VM_SAN_MISALIGNED };
 
 typedef struct vm_san {
-    int tool;                  /* VM_SAN_* */
-    int fd;                    /* where the records go */
-    uint64_t print_limit;      /* records printed at most; 0: all */
-    bool leak_check;           /* --leak-check full */
-    _Atomic uint64_t errors;   /* records found, printed or not */
-    _Atomic uint64_t hazards[2];   /* racecheck: error and warning records (not in errors) */
+    int tool;                    /* VM_SAN_* */
+    int fd;                      /* where the records go */
+    uint64_t print_limit;        /* records printed at most; 0: all */
+    bool leak_check;             /* --leak-check full */
+    _Atomic uint64_t errors;     /* records found, printed or not */
+    _Atomic uint64_t hazards[2]; /* racecheck: error and warning records (not in errors) */
 } vm_san;
 
 /* VM_SAN_* of a --tool name; 0 for none ptxi has. */
@@ -70,7 +70,7 @@ void vm_san_hazard(vm_san *s, const char *text, bool warning);
 /* racecheck and synccheck: where g->san and cta->san are set (sanitize mode
  * with one of them), the scheduler and the handlers call these. */
 void vm_san_launch_begin(vm_grid *g);
-void vm_san_launch_end(vm_grid *g);   /* prints what the launch found */
+void vm_san_launch_end(vm_grid *g); /* prints what the launch found */
 void vm_san_cta_begin(vm_cta *cta);
 void vm_san_cta_free(vm_cta *cta);
 /* Lanes m of w arrive at barrier id (bar.sync, barrier.sync, bar.arrive,

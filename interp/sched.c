@@ -11,7 +11,7 @@
 #include "sanitize.h"
 #include "warp.h"
 
-#define SLICE 4096                 /* backward branches per time slice */
+#define SLICE 4096 /* backward branches per time slice */
 /* A cooperative grid's CTAs are all resident and wait for each other at grid.sync(),
  * where one warp of each spins until the last CTA arrives: a short slice keeps that
  * spinning from growing with the grid (each round costs every waiting CTA a slice). */
@@ -66,7 +66,10 @@ bool vm_reschedule(vm_warp *w) {
                 w->state = VM_W_BLOCKED;
                 return false;
             }
-            if (w->depth == 1) { w->state = VM_W_DONE; return false; }
+            if (w->depth == 1) {
+                w->state = VM_W_DONE;
+                return false;
+            }
             /* Every lane of the frame returned: back to the caller. */
             vm_frame *c = &w->frames[w->depth - 2];
             const vm_callinfo *ci = f->call->p;
@@ -194,7 +197,10 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
     bool ran = false, sleeping = false;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
-        if (w->state == VM_W_DONE) { done++; continue; }
+        if (w->state == VM_W_DONE) {
+            done++;
+            continue;
+        }
         if (w->state == VM_W_BLOCKED) continue;
         if (w->sleep_until) {
             uint64_t now = (uint64_t)(vm_now() * 1e9);
@@ -214,12 +220,12 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             w->state = VM_W_DONE;
             done++;
         }
-        if (w->exited != exited)   /* exited threads no longer count toward barriers */
+        if (w->exited != exited) /* exited threads no longer count toward barriers */
             for (unsigned b = 0; b < 16; b++)
-                if (cta->bars[b].arrived) vm_check_barrier(cta, b);   /* (a call per barrier showed in profiles) */
+                if (cta->bars[b].arrived) vm_check_barrier(cta, b); /* (a call per barrier showed in profiles) */
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
-            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT, "watchdog: the launch ran longer than %.3g s",
-                        g->cfg->timeout_s);
+            vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT,
+                        "watchdog: the launch ran longer than %.3g s", g->cfg->timeout_s);
             return ROUND_FAULT;
         }
     }
@@ -247,8 +253,8 @@ typedef struct worker {
     unsigned nslots;
     vm_cta *cta;
     bool *allocated, *live;
-    vm_cluster *clusters;       /* one per group of csize slots (with clusters) */
-    uint64_t take, took;        /* CTAs [take, took) are this worker's, not yet admitted */
+    vm_cluster *clusters; /* one per group of csize slots (with clusters) */
+    uint64_t take, took;  /* CTAs [take, took) are this worker's, not yet admitted */
 } worker;
 
 static void free_cta(vm_cta *cta) {
@@ -268,15 +274,17 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
     cta->nthreads = cfg->block[0] * cfg->block[1] * cfg->block[2];
     cta->nwarps = (cta->nthreads + VM_LANES - 1) / VM_LANES;
     /* sanitize mode: the kernel's own static shared memory, as the GPU bounds it */
-    cta->smem_size = cfg->kernel->prog->rt && cfg->kernel->prog->rt->san && !cfg->dyn_shared ? cfg->kernel->shared_end
-                                                                                               : cfg->kernel->prog->shared_static;
+    cta->smem_size = cfg->kernel->prog->rt && cfg->kernel->prog->rt->san && !cfg->dyn_shared
+                         ? cfg->kernel->shared_end
+                         : cfg->kernel->prog->shared_static;
     if (cfg->dyn_shared) {
         uint32_t al = cfg->kernel->prog->dyn_shared_align ? cfg->kernel->prog->dyn_shared_align : 16;
         cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;
     }
     cta->smem_full = cta->smem_size;
     /* whole cache lines, so two host threads' CTAs never share one */
-    size_t sbytes = ((size_t)cta->smem_size + 16 + 63) & ~(size_t)63, wbytes = (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63;
+    size_t sbytes = ((size_t)cta->smem_size + 16 + 63) & ~(size_t)63,
+           wbytes = (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63;
     cta->smem = aligned_alloc(64, sbytes);
     cta->warps = aligned_alloc(64, wbytes);
     if (!cta->smem || !cta->warps) return -1;
@@ -307,13 +315,19 @@ static bool admit(worker *wk, unsigned s) {
     uint64_t c = wk->take++;
     if (c >= g->ncta) return false;
     if (!wk->allocated[s]) {
-        if (alloc_cta(&wk->cta[s], g->cfg) < 0) { out_of_memory(g); return false; }
+        if (alloc_cta(&wk->cta[s], g->cfg) < 0) {
+            out_of_memory(g);
+            return false;
+        }
         init_warps_once(&wk->cta[s], g->cfg);
         wk->allocated[s] = true;
     }
-    if (init_cta(&wk->cta[s], g, c) < 0) { out_of_memory(g); return false; }
+    if (init_cta(&wk->cta[s], g, c) < 0) {
+        out_of_memory(g);
+        return false;
+    }
     wk->live[s] = true;
-    if (wk->clusters) {   /* slot s holds rank s % csize of the group's cluster */
+    if (wk->clusters) { /* slot s holds rank s % csize of the group's cluster */
         vm_cluster *cl = &wk->clusters[s / g->csize];
         if (s % g->csize == 0) {
             cl->phase = cl->arrived = cl->fails = 0;
@@ -334,7 +348,10 @@ static bool admit_group(worker *wk, bool *more) {
         for (unsigned s = s0; s < s0 + u; s++) free &= !wk->live[s];
         if (!free) continue;
         for (unsigned s = s0; s < s0 + u; s++)
-            if (!admit(wk, s)) { *more = false; return s > s0; }
+            if (!admit(wk, s)) {
+                *more = false;
+                return s > s0;
+            }
         return true;
     }
     return false;
@@ -349,7 +366,7 @@ static void *worker_main(void *arg) {
         if (atomic_load(&g->stop)) break;
         int nlive = 0;
         for (unsigned s = 0; s < wk->nslots; s++) nlive += wk->live[s];
-        if (g->cfg->resident)   /* a cooperative grid: its CTAs wait for each other, all are admitted at once */
+        if (g->cfg->resident) /* a cooperative grid: its CTAs wait for each other, all are admitted at once */
             while (more && (unsigned)nlive < wk->nslots && admit_group(wk, &more)) nlive++;
         else if (more && (nlive == 0 || (rounds >= ADMIT_AFTER && (unsigned)nlive < wk->nslots))) {
             if (admit_group(wk, &more)) nlive++;
@@ -362,7 +379,10 @@ static void *worker_main(void *arg) {
             if (!wk->live[s]) continue;
             int r = cta_round(&wk->cta[s], &sleeper, &waits);
             if (r == ROUND_FAULT) goto end;
-            if (r == ROUND_DONE) { wk->live[s] = false; rounds = 0; }
+            if (r == ROUND_DONE) {
+                wk->live[s] = false;
+                rounds = 0;
+            }
             if (r != ROUND_IDLE) ran = true;
         }
         if (waits) rounds++;
@@ -424,7 +444,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         ws[k].g = &g;
         ws[k].nslots = slots;
         if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = PTXI_OUT_OF_MEMORY;
-        ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta);   /* vm_cta is line-aligned */
+        ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta); /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
         ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
         ws[k].live = calloc(slots, sizeof *ws[k].live);

@@ -26,7 +26,7 @@ typedef struct arrival {
 } arrival;
 
 struct vm_sync_cta {
-    arrival *arr[16];            /* per barrier: the arrivals of this phase */
+    arrival *arr[16]; /* per barrier: the arrivals of this phase */
     uint32_t narr[16], cap[16];
 };
 
@@ -61,7 +61,7 @@ static void records(vm_cta *cta, uint32_t warp, const vm_insn *i, uint32_t lanes
 }
 
 uint32_t vm_sync_bar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint32_t count) {
-    if (!s || id >= 16 || i->x & VM_BAR_ARRIVE_ONLY) return count;   /* bar.arrive: a producer's, from anywhere */
+    if (!s || id >= 16 || i->x & VM_BAR_ARRIVE_ONLY) return count; /* bar.arrive: a producer's, from anywhere */
     uint32_t n = s->narr[id];
     for (uint32_t k = 0; k < n; k++) {
         arrival *a = &s->arr[id][k];
@@ -78,7 +78,7 @@ uint32_t vm_sync_bar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, uint32_t m, u
         s->cap[id] = nc;
     }
     s->arr[id][s->narr[id]++] = (arrival){i, w->id, m, count, false};
-    return n ? s->arr[id][0].count : count;   /* the barrier keeps the first count */
+    return n ? s->arr[id][0].count : count; /* the barrier keeps the first count */
 }
 
 void vm_sync_bar_done(vm_sync_cta *s, unsigned id) {

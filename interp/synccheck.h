@@ -5,7 +5,7 @@
 
 #include "sanitize.h"
 
-typedef struct vm_sync_cta vm_sync_cta;   /* a CTA's barrier phases */
+typedef struct vm_sync_cta vm_sync_cta; /* a CTA's barrier phases */
 
 vm_sync_cta *vm_sync_cta_begin(vm_sync_cta *s);
 void vm_sync_cta_free(vm_sync_cta *s);

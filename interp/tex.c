@@ -38,11 +38,11 @@ enum { B_TRAP, B_CLAMP, B_ZERO };
 typedef struct tex_rec {
     vm_ext_fn run;
     uint8_t kind, geom;
-    uint8_t dfloat;            /* result (tex) type: f32, else s32 / u32 (the raw bits) */
-    uint8_t cint;              /* integer coordinates */
-    uint8_t comp;              /* tld4: r g b a = 0..3 */
-    uint16_t query;            /* txq/suq: the IR modifier */
-    uint8_t vec, esz, bmode;   /* suld/sust: elements, bytes each, B_* */
+    uint8_t dfloat;          /* result (tex) type: f32, else s32 / u32 (the raw bits) */
+    uint8_t cint;            /* integer coordinates */
+    uint8_t comp;            /* tld4: r g b a = 0..3 */
+    uint16_t query;          /* txq/suq: the IR modifier */
+    uint8_t vec, esz, bmode; /* suld/sust: elements, bytes each, B_* */
     vm_opnd h;
     vm_opnd d[4], c[4];
     uint8_t nd, nc;
@@ -58,7 +58,8 @@ static const vm_texdesc *desc_at(vm_warp *w, const vm_insn *i, int l, uint64_t h
         const vm_texdesc *d = (const vm_texdesc *)(uintptr_t)h;
         if (d->magic == VM_TEX_MAGIC && (d->surface == surface || !surface)) return d;
     }
-    vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "0x%llx is not a %s object", (unsigned long long)h, surface ? "surface" : "texture");
+    vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "0x%llx is not a %s object", (unsigned long long)h,
+                surface ? "surface" : "texture");
     return NULL;
 }
 
@@ -73,8 +74,16 @@ static uint8_t *elem_at(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d
     return NULL;
 }
 
-static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float bits_f(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint32_t f_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 
 /* The integer a channel of d's format holds in the low cbits of u. */
 static int64_t channel_int(const vm_texdesc *d, uint32_t u) {
@@ -155,7 +164,10 @@ static bool fetch(vm_warp *w, const vm_insn *i, int l, const vm_texdesc *d, int6
     int64_t n[3] = {d->w, d->h, d->d}, c[3] = {x, y, z};
     bool inside = true;
     for (int k = 0; k < d->dims; k++) {
-        int mode = d->linear ? VM_TEXA_BORDER : d->normcoords ? d->addr[k] : d->addr[k] == VM_TEXA_BORDER ? VM_TEXA_BORDER : VM_TEXA_CLAMP;
+        int mode = d->linear                      ? VM_TEXA_BORDER
+                   : d->normcoords                ? d->addr[k]
+                   : d->addr[k] == VM_TEXA_BORDER ? VM_TEXA_BORDER
+                                                  : VM_TEXA_CLAMP;
         inside &= address(mode, &c[k], n[k]);
     }
     memset(t, 0, sizeof *t);
@@ -198,7 +210,7 @@ static float filter(const float *v, const int *wt, int n) {
             if (e > emax) emax = e;
         }
     if (emax == INT32_MIN) return 0.0f;
-    int q = emax - 1 - 28;    /* texels truncated to multiples of 2^q */
+    int q = emax - 1 - 28; /* texels truncated to multiples of 2^q */
     int64_t s = 0;
     for (int k = 0; k < n; k++) {
         if (!wt[k]) continue;
@@ -248,8 +260,8 @@ static int64_t fix8(double c) { return (int64_t)floor((c - 0.5) * 256.0 + 0.5); 
 /* ---- sampling ---- */
 
 typedef struct coords {
-    float f[3];                /* x y z */
-    int64_t i[3];              /* integer coordinates */
+    float f[3];   /* x y z */
+    int64_t i[3]; /* integer coordinates */
     int64_t layer;
 } coords;
 
@@ -283,13 +295,13 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
     texel t[4];
     if (r->cint) {
         if (!fetch(w, i, l, d, c->i[0], c->i[1], c->i[2], layer, &t[0])) return false;
-        for (int k = 0; k < 4; k++)
-            out[k] = r->dfloat ? f_bits(t[0].val[k]) : (uint32_t)t[0].raw[k];
+        for (int k = 0; k < 4; k++) out[k] = r->dfloat ? f_bits(t[0].val[k]) : (uint32_t)t[0].raw[k];
         return true;
     }
     double u[3];
-    bool norm = d->normcoords || d->cubemap;   /* a cube face's coordinates are in [0, 1] */
-    for (int k = 0; k < dims; k++) u[k] = norm ? floor(ldexp(c->f[k], NORM_BITS)) * (double)n[k] / ldexp(1, NORM_BITS) : c->f[k];
+    bool norm = d->normcoords || d->cubemap; /* a cube face's coordinates are in [0, 1] */
+    for (int k = 0; k < dims; k++)
+        u[k] = norm ? floor(ldexp(c->f[k], NORM_BITS)) * (double)n[k] / ldexp(1, NORM_BITS) : c->f[k];
     if (r->kind == K_TLD4 || (d->filter && r->dfloat)) {
         int64_t base[3] = {0, 0, 0}, fr[3] = {0, 0, 0};
         for (int k = 0; k < dims; k++) {
@@ -315,9 +327,11 @@ static bool sample(vm_warp *w, const vm_insn *i, int l, const tex_rec *r, const 
             float v[8];
             int64_t raw[8];
             for (int k = 0; k < ncorner; k++) v[k] = tc[k].val[ch], raw[k] = tc[k].raw[ch];
-            float f = ch >= d->nchan ? 0.0f : d->fmt != VM_TEXF_FLOAT ? filter_norm(d, raw, wt, ncorner)
-                    : d->cbits == 16 ? bits_f(alu_f16_to_f32((uint16_t)alu_fp_convert(ALU_FMT_F16, ALU_FMT_F32, f_bits(filter(v, wt, ncorner)), ALU_RNA, 0)))
-                    : filter(v, wt, ncorner);
+            float f = ch >= d->nchan            ? 0.0f
+                      : d->fmt != VM_TEXF_FLOAT ? filter_norm(d, raw, wt, ncorner)
+                      : d->cbits == 16          ? bits_f(alu_f16_to_f32((uint16_t)alu_fp_convert(
+                                                      ALU_FMT_F16, ALU_FMT_F32, f_bits(filter(v, wt, ncorner)), ALU_RNA, 0)))
+                                                : filter(v, wt, ncorner);
             out[ch] = f_bits(f);
         }
         return true;
@@ -373,7 +387,7 @@ static int64_t query(const vm_texdesc *d, uint16_t q) {
     case IR_MOD_ADDR_MODE_2: return d->addr[2];
     case IR_MOD_NUM_MIPMAP_LEVELS: return 1;
     case IR_MOD_NUM_SAMPLES: return 1;
-    default: return d->fmt;   /* channel_data_type / channel_order */
+    default: return d->fmt; /* channel_data_type / channel_order */
     }
 }
 
@@ -410,20 +424,21 @@ static int run_surf(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         int64_t x = c.i[0], y = d->dims > 1 ? c.i[1] : 0, z = d->dims > 2 ? c.i[2] : 0;
         int64_t layer = d->layered ? c.layer : 0, nl = d->layers ? d->layers : 1;
         if (x % nbytes) {
-            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned surface %s of %u bytes at x = %lld bytes", st ? "write" : "read",
-                        nbytes, (long long)x);
+            vm_fault_at(w, i, l, PTXI_MISALIGNED_ADDRESS, "misaligned surface %s of %u bytes at x = %lld bytes",
+                        st ? "write" : "read", nbytes, (long long)x);
             return VM_EXT_FAULT;
         }
         int64_t xe = x / nbytes, nx = (int64_t)d->w * d->esize / nbytes;
         bool in = surf_coord(r->bmode, &xe, nx) && surf_coord(r->bmode, &y, d->h) && surf_coord(r->bmode, &z, d->d) &&
                   surf_coord(r->bmode, &layer, nl);
         if (!in && r->bmode == B_TRAP) {
-            vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "out-of-bounds surface %s at (%lld bytes, %lld, %lld) of a %ux%ux%u surface",
+            vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS,
+                        "out-of-bounds surface %s at (%lld bytes, %lld, %lld) of a %ux%ux%u surface",
                         st ? "write" : "read", (long long)c.i[0], (long long)(d->dims > 1 ? c.i[1] : 0),
                         (long long)(d->dims > 2 ? c.i[2] : 0), d->w, d->h, d->d);
             return VM_EXT_FAULT;
         }
-        if (!in) {   /* zero: reads give 0, writes are dropped */
+        if (!in) { /* zero: reads give 0, writes are dropped */
             if (!st)
                 for (int k = 0; k < r->nd; k++) put_reg(fb, r->d[k].off, r->d[k].kind, l, 0);
             continue;
@@ -441,8 +456,11 @@ static int run_surf(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
 /* ---- lowering ---- */
 
 static int geometry(const ir_insn *in) {
-    static const struct { uint16_t mod; uint8_t g; } t[] = {
-        {IR_MOD_1D, G_1D}, {IR_MOD_2D, G_2D}, {IR_MOD_3D, G_3D}, {IR_MOD_A1D, G_A1D},
+    static const struct {
+        uint16_t mod;
+        uint8_t g;
+    } t[] = {
+        {IR_MOD_1D, G_1D},   {IR_MOD_2D, G_2D},     {IR_MOD_3D, G_3D},       {IR_MOD_A1D, G_A1D},
         {IR_MOD_A2D, G_A2D}, {IR_MOD_CUBE, G_CUBE}, {IR_MOD_ACUBE, G_ACUBE},
     };
     for (size_t k = 0; k < sizeof t / sizeof *t; k++)
@@ -467,7 +485,10 @@ static bool handle_coords(lctx *lc, const ir_operand *a, tex_rec *r, uint8_t cty
     r->h = vm_lsrc(lc, &a->sub[0], IR_T_U64);
     if (a->nsub >= 2) {
         const ir_operand *c = &a->sub[a->nsub - 1];
-        if (c->kind != IR_OPND_VEC) { r->nc = regs(lc, c, r->c, false, ctype); return true; }
+        if (c->kind != IR_OPND_VEC) {
+            r->nc = regs(lc, c, r->c, false, ctype);
+            return true;
+        }
         bool layered = r->geom == G_A1D || r->geom == G_A2D || r->geom == G_ACUBE;
         for (uint32_t k = 0; k < c->nsub && r->nc < 4; k++)
             r->c[r->nc++] = vm_lsrc(lc, &c->sub[k], layered && k == 0 ? IR_T_S32 : ctype);
@@ -476,12 +497,20 @@ static bool handle_coords(lctx *lc, const ir_operand *a, tex_rec *r, uint8_t cty
 }
 
 bool vm_lower_tex(lctx *lc, const ir_insn *in) {
-    int kind = in->op == IR_OP_TEX ? K_TEX : in->op == IR_OP_TLD4 ? K_TLD4 : in->op == IR_OP_TXQ ? K_TXQ
-             : in->op == IR_OP_SULD ? K_SULD : in->op == IR_OP_SUST ? K_SUST : in->op == IR_OP_SUQ ? K_SUQ : -1;
+    int kind = in->op == IR_OP_TEX    ? K_TEX
+               : in->op == IR_OP_TLD4 ? K_TLD4
+               : in->op == IR_OP_TXQ  ? K_TXQ
+               : in->op == IR_OP_SULD ? K_SULD
+               : in->op == IR_OP_SUST ? K_SUST
+               : in->op == IR_OP_SUQ  ? K_SUQ
+                                      : -1;
     if (kind < 0) return false;
     if (in->nopnds < 2) return false;
     tex_rec *r = calloc(1, sizeof *r);
-    if (!r) { vm_lfail(lc, "out of memory"); return true; }
+    if (!r) {
+        vm_lfail(lc, "out of memory");
+        return true;
+    }
     r->kind = (uint8_t)kind;
     vm_insn vi = vm_lbase(lc, VM_EXT);
     if (kind == K_TXQ || kind == K_SUQ) {
@@ -500,8 +529,9 @@ bool vm_lower_tex(lctx *lc, const ir_insn *in) {
         uint8_t dt = in->types[0], ct = in->types[1];
         if (dt != IR_T_F32 && dt != IR_T_S32 && dt != IR_T_U32) goto unsupported;
         r->dfloat = dt == IR_T_F32, r->cint = ct == IR_T_S32;
-        if (kind == K_TLD4) r->comp = ir_has_mod(in, IR_MOD_G) ? 1 : ir_has_mod(in, IR_MOD_B) ? 2 : ir_has_mod(in, IR_MOD_A) ? 3 : 0;
-        if (in->opnds[0].kind == IR_OPND_PAIR) goto unsupported;   /* sparse-texture predicate */
+        if (kind == K_TLD4)
+            r->comp = ir_has_mod(in, IR_MOD_G) ? 1 : ir_has_mod(in, IR_MOD_B) ? 2 : ir_has_mod(in, IR_MOD_A) ? 3 : 0;
+        if (in->opnds[0].kind == IR_OPND_PAIR) goto unsupported; /* sparse-texture predicate */
         r->nd = regs(lc, &in->opnds[0], r->d, true, dt);
         if (!handle_coords(lc, &in->opnds[1], r, ct)) goto unsupported;
         r->run = run_tex;

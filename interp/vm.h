@@ -25,7 +25,7 @@ typedef enum vm_opid {
 #define X(n, ...) VM_##n,
     VM_OP_LIST(X)
 #undef X
-    VM_OP__COUNT
+        VM_OP__COUNT
 } vm_opid;
 /* Handler ids of superinstructions follow the ops (never stored in vm_insn.op). */
 enum {
@@ -33,7 +33,7 @@ enum {
 #define X(n) VM_##n,
     VM_FUSE_LIST(X)
 #undef X
-    VM_HANDLER__COUNT
+        VM_HANDLER__COUNT
 };
 extern const char *const vm_op_name[VM_OP__COUNT];
 
@@ -46,29 +46,29 @@ struct vm_warp;
  * predicate one uint32_t lane mask); immediates live in constant slots of the
  * same frame, so handlers never ask what kind an operand is. */
 typedef struct vm_insn {
-    const void *h;             /* handler address (computed goto) */
-    uint16_t op;               /* vm_opid */
-    uint8_t sz;                /* access size in bytes / misc small parameter */
-    uint8_t flags;             /* VM_F_* */
-    uint8_t sp;                /* state space of a memory access (VM_SP_*) / misc */
-    uint16_t x;                /* misc: comparison, atomic op and type, shfl mode, ... */
-    uint32_t g;                /* guard predicate offset (an all-ones slot when unguarded) */
-    uint32_t gx;               /* xor applied to the guard: 0 or ~0 */
-    uint32_t d, a, b, c;       /* operand offsets */
-    int64_t imm;               /* address offset / small constant */
-    void *p;                   /* extra: alu op, vector operand list, call info, ... */
+    const void *h;                /* handler address (computed goto) */
+    uint16_t op;                  /* vm_opid */
+    uint8_t sz;                   /* access size in bytes / misc small parameter */
+    uint8_t flags;                /* VM_F_* */
+    uint8_t sp;                   /* state space of a memory access (VM_SP_*) / misc */
+    uint16_t x;                   /* misc: comparison, atomic op and type, shfl mode, ... */
+    uint32_t g;                   /* guard predicate offset (an all-ones slot when unguarded) */
+    uint32_t gx;                  /* xor applied to the guard: 0 or ~0 */
+    uint32_t d, a, b, c;          /* operand offsets */
+    int64_t imm;                  /* address offset / small constant */
+    void *p;                      /* extra: alu op, vector operand list, call info, ... */
     const struct vm_insn *target; /* branch target */
 } vm_insn;
 
 enum {
-    VM_F_SIGNED = 1,           /* sign-extend loads */
-    VM_F_D64 = 2,              /* destination register is 64-bit */
-    VM_F_BASE_REG64 = 4,       /* address = 64-bit register + imm */
-    VM_F_BASE_REG32 = 8,       /* address = 32-bit register + imm */
-    VM_F_BACK = 16,            /* backward branch */
-    VM_F_FRAME_SYM = 32,       /* address is frame-relative (function-scope .param/.local) */
-    VM_F_PARAM_SYM = 64,       /* address is relative to the launch's parameter buffer */
-    VM_F_STRONG = 128,         /* ld/st .volatile/.relaxed/.acquire/.release/.mmio: a host atomic access */
+    VM_F_SIGNED = 1,     /* sign-extend loads */
+    VM_F_D64 = 2,        /* destination register is 64-bit */
+    VM_F_BASE_REG64 = 4, /* address = 64-bit register + imm */
+    VM_F_BASE_REG32 = 8, /* address = 32-bit register + imm */
+    VM_F_BACK = 16,      /* backward branch */
+    VM_F_FRAME_SYM = 32, /* address is frame-relative (function-scope .param/.local) */
+    VM_F_PARAM_SYM = 64, /* address is relative to the launch's parameter buffer */
+    VM_F_STRONG = 128,   /* ld/st .volatile/.relaxed/.acquire/.release/.mmio: a host atomic access */
 };
 
 /* Modes of the warp collectives and barriers, chosen by lowering (lower.c)
@@ -79,12 +79,19 @@ enum vm_shfl_mode { VM_SHFL_IDX, VM_SHFL_UP, VM_SHFL_DOWN, VM_SHFL_BFLY };
 enum vm_vote_mode { VM_VOTE_ALL, VM_VOTE_ANY, VM_VOTE_UNI, VM_VOTE_BALLOT };
 enum vm_match_mode { VM_MATCH_ANY, VM_MATCH_ALL };
 enum vm_redux_op {
-    VM_REDUX_ADD, VM_REDUX_MIN, VM_REDUX_MAX, VM_REDUX_AND, VM_REDUX_OR, VM_REDUX_XOR, VM_REDUX_MINS, VM_REDUX_MAXS
+    VM_REDUX_ADD,
+    VM_REDUX_MIN,
+    VM_REDUX_MAX,
+    VM_REDUX_AND,
+    VM_REDUX_OR,
+    VM_REDUX_XOR,
+    VM_REDUX_MINS,
+    VM_REDUX_MAXS
 };
 enum vm_bar_red_op { VM_BAR_RED_POPC = 1, VM_BAR_RED_AND, VM_BAR_RED_OR };
 enum {
-    VM_BAR_ARRIVE_ONLY = 1,    /* bar.arrive: no wait */
-    VM_BAR_COUNTED = 2,        /* b holds the thread count the barrier waits for */
+    VM_BAR_ARRIVE_ONLY = 1, /* bar.arrive: no wait */
+    VM_BAR_COUNTED = 2,     /* b holds the thread count the barrier waits for */
 };
 
 /* State spaces as the memory handlers see them. */
@@ -93,15 +100,21 @@ enum { VM_SP_GLOBAL, VM_SP_SHARED, VM_SP_LOCAL, VM_SP_CONST, VM_SP_GENERIC, VM_S
 /* The state space a generic address falls in: VM_SP_SHARED or VM_SP_LOCAL,
  * with *a made an address of that space (mem.h's windows), else VM_SP_GLOBAL. */
 static inline int vm_generic_space(uint64_t *a) {
-    if (*a - vm_shared_win < VM_WIN_SIZE) { *a -= vm_shared_win; return VM_SP_SHARED; }
-    if (*a - vm_local_win < VM_WIN_SIZE) { *a -= vm_local_win; return VM_SP_LOCAL; }
+    if (*a - vm_shared_win < VM_WIN_SIZE) {
+        *a -= vm_shared_win;
+        return VM_SP_SHARED;
+    }
+    if (*a - vm_local_win < VM_WIN_SIZE) {
+        *a -= vm_local_win;
+        return VM_SP_LOCAL;
+    }
     return VM_SP_GLOBAL;
 }
 
 /* Where an operand of a multi-operand instruction lives. */
 typedef struct vm_opnd {
-    uint32_t off;              /* frame offset */
-    uint8_t kind;              /* VM_K_* */
+    uint32_t off; /* frame offset */
+    uint8_t kind; /* VM_K_* */
 } vm_opnd;
 /* A .b128 register (VM_K_R128) is two 64-bit lane arrays, the low halves
  * first and the high halves VM_B128_HI bytes after them, so moves, loads and
@@ -114,17 +127,17 @@ typedef struct vm_alu {
     vm_opnd d[2], s[6];
 } vm_alu;
 
-typedef struct vm_vec {        /* ld/st .v2/.v4 register lists */
+typedef struct vm_vec { /* ld/st .v2/.v4 register lists */
     uint32_t n;
     vm_opnd e[8];
 } vm_vec;
 
 typedef struct vm_callinfo {
-    struct vm_func *callee;    /* NULL for an indirect call */
+    struct vm_func *callee; /* NULL for an indirect call */
     uint32_t nargs, nrets;
-    uint32_t argoff[32], argsize[32];   /* caller frame offsets of per-lane .param regions */
+    uint32_t argoff[32], argsize[32]; /* caller frame offsets of per-lane .param regions */
     uint32_t retoff[8], retsize[8];
-    uint32_t fptr;             /* indirect: 64-bit register holding the function address */
+    uint32_t fptr; /* indirect: 64-bit register holding the function address */
 } vm_callinfo;
 
 /* Source position of each lowered instruction, for reports and the debugger. */
@@ -136,7 +149,7 @@ typedef struct vm_src {
 typedef struct vm_func {
     const ir_func *ir;
     struct vm_program *prog;
-    vm_insn *code;             /* ncode records + one trailing "fell off the end" */
+    vm_insn *code; /* ncode records + one trailing "fell off the end" */
     vm_src *src;
     uint32_t ncode;
     uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
@@ -150,11 +163,11 @@ typedef struct vm_func {
     uint32_t shared_bytes;     /* static .shared bytes the function's own code refers to */
     uint32_t shared_end;       /* end of the static .shared variables it and its callees use (sanitize mode's bound) */
     uint32_t local_align;
-    uint32_t *reg_off;         /* frame offset of each ir register */
-    uint64_t fnaddr;           /* the value of the function's address in PTX (mov %rd, f) */
-    int builtin;               /* a built-in device function (VM_BI_*, interp/devrt.c), set at lowering; 0: none */
-    void (*host_fn)(void);     /* bound host implementation of an .extern .func */
-    void *ffi;                 /* rt_ffi_sig for host_fn */
+    uint32_t *reg_off;     /* frame offset of each ir register */
+    uint64_t fnaddr;       /* the value of the function's address in PTX (mov %rd, f) */
+    int builtin;           /* a built-in device function (VM_BI_*, interp/devrt.c), set at lowering; 0: none */
+    void (*host_fn)(void); /* bound host implementation of an .extern .func */
+    void *ffi;             /* rt_ffi_sig for host_fn */
 } vm_func;
 
 /* A module lowered. Owned by the runtime's module. */
@@ -168,27 +181,27 @@ typedef struct vm_program {
     uint32_t *shared_off;      /* shared offset per global (for .shared vars) */
     uint32_t dyn_shared_align; /* alignment of extern .shared arrays */
     struct vm_runtime *rt;
-    bool no_contract;          /* lower mul/add as written (no fma contraction, contract.c) */
+    bool no_contract; /* lower mul/add as written (no fma contraction, contract.c) */
 } vm_program;
 
 /* A call into the device runtime (dynamic parallelism), decoded by interp/devrt.c and
  * carried out by the host runtime: the result is a cudaError_t code. */
 enum {
-    VM_DEV_PARAM_BUFFER,       /* func, g, b, shmem (V1: a[0] alignment, a[1] size, func NULL) -> out */
-    VM_DEV_LAUNCH,             /* a[0] parameter buffer, a[1] stream (V1: also func, g, b, shmem) */
-    VM_DEV_LAST_ERROR,         /* -> out: the thread's last error; a[0] = 1 also clears it */
-    VM_DEV_SET_ERROR,          /* a[0]: record this error as the thread's last */
-    VM_DEV_ATTRIBUTE,          /* a[0] attribute, a[1] device -> out */
-    VM_DEV_LIMIT,              /* a[0] cudaLimit -> out */
-    VM_DEV_HANDLE,             /* a new stream or event handle -> out */
-    VM_DEV_MEMCPY,             /* a[0] dst, a[1] src, a[2] bytes, a[3] stream */
-    VM_DEV_MEMSET,             /* a[0] dst, a[1] byte value, a[2] bytes, a[3] stream */
-    VM_DEV_ERROR_TEXT,         /* a[0] cudaError_t, a[1] 0 its name, 1 its message -> out: a device string */
+    VM_DEV_PARAM_BUFFER, /* func, g, b, shmem (V1: a[0] alignment, a[1] size, func NULL) -> out */
+    VM_DEV_LAUNCH,       /* a[0] parameter buffer, a[1] stream (V1: also func, g, b, shmem) */
+    VM_DEV_LAST_ERROR,   /* -> out: the thread's last error; a[0] = 1 also clears it */
+    VM_DEV_SET_ERROR,    /* a[0]: record this error as the thread's last */
+    VM_DEV_ATTRIBUTE,    /* a[0] attribute, a[1] device -> out */
+    VM_DEV_LIMIT,        /* a[0] cudaLimit -> out */
+    VM_DEV_HANDLE,       /* a new stream or event handle -> out */
+    VM_DEV_MEMCPY,       /* a[0] dst, a[1] src, a[2] bytes, a[3] stream */
+    VM_DEV_MEMSET,       /* a[0] dst, a[1] byte value, a[2] bytes, a[3] stream */
+    VM_DEV_ERROR_TEXT,   /* a[0] cudaError_t, a[1] 0 its name, 1 its message -> out: a device string */
 };
 typedef struct vm_devcall {
     int op;
-    void *grid;                /* the calling grid's vm_launch_cfg.devq */
-    uint64_t thread;           /* the calling thread, unique within its grid */
+    void *grid;      /* the calling grid's vm_launch_cfg.devq */
+    uint64_t thread; /* the calling thread, unique within its grid */
     const struct vm_func *func;
     uint32_t g[3], b[3], shmem;
     uint64_t a[4];
@@ -204,7 +217,7 @@ typedef struct vm_runtime {
      * calling thread sees it. */
     int (*vprintf)(void *ctx, uint64_t fmt, uint64_t args, int (*read)(void *, uint64_t, void *, size_t), void *rctx);
     uint64_t (*malloc)(void *ctx, uint64_t size, uint64_t align);
-    int (*free)(void *ctx, uint64_t p);   /* 0 ok, else the ptxi_status to report */
+    int (*free)(void *ctx, uint64_t p); /* 0 ok, else the ptxi_status to report */
     /* resolves .extern .func / .extern variables: returns the vm_func or address */
     vm_func *(*resolve_func)(void *ctx, const char *name);
     uint64_t (*resolve_var)(void *ctx, const char *name);
@@ -227,12 +240,12 @@ typedef struct vm_runtime {
     /* Sanitize mode (sanitize.h): NULL in a normal run. */
     struct vm_san *san;
 } vm_runtime;
-#define VM_HAVE_DBG_FAULT 1   /* vm_runtime.dbg_fault exists */
+#define VM_HAVE_DBG_FAULT 1 /* vm_runtime.dbg_fault exists */
 
 /* Why a launch stopped early. */
 typedef struct vm_fault {
-    int status;                /* ptxi_status */
-    char msg[1024];            /* the report (a failed assert: its message line) */
+    int status;     /* ptxi_status */
+    char msg[1024]; /* the report (a failed assert: its message line) */
     /* Every failed assert's message line, each ending in \n, in the order the
      * threads failed (up to VM_ASSERT_TEXT_MAX bytes); malloc'd, NULL when no
      * assert failed: the caller of vm_launch frees it. */
@@ -245,14 +258,14 @@ typedef struct vm_launch_cfg {
     vm_func *kernel;
     uint32_t grid[3], block[3];
     uint32_t dyn_shared;
-    uint64_t params;           /* device address of the parameter buffer */
-    uint32_t threads;          /* host threads */
+    uint64_t params;  /* device address of the parameter buffer */
+    uint32_t threads; /* host threads */
     double timeout_s;
-    uint32_t stack_size;       /* local bytes per thread */
-    uint32_t resident;         /* CTAs a host thread may keep resident at once */
-    uint32_t cluster[3];       /* thread-block cluster shape; 0 = the kernel's .reqnctapercluster, or none */
-    uint32_t envreg[32];       /* %envreg0..31 (a cooperative launch puts its grid workspace in 1 and 2) */
-    void *devq;                /* the host runtime's record of the grid's device launches (vm_devcall.grid) */
+    uint32_t stack_size; /* local bytes per thread */
+    uint32_t resident;   /* CTAs a host thread may keep resident at once */
+    uint32_t cluster[3]; /* thread-block cluster shape; 0 = the kernel's .reqnctapercluster, or none */
+    uint32_t envreg[32]; /* %envreg0..31 (a cooperative launch puts its grid workspace in 1 and 2) */
+    void *devq;          /* the host runtime's record of the grid's device launches (vm_devcall.grid) */
 } vm_launch_cfg;
 
 typedef struct vm_stats {

@@ -12,18 +12,16 @@
  * an outer frame at their lpc until every lane of this frame has returned. */
 typedef struct vm_frame {
     vm_func *fn;
-    uint8_t *fb;               /* register frame: registers, constants, per-lane params */
-    const vm_insn *ret;        /* where returning lanes continue in the caller */
-    const vm_insn *call;       /* the call instruction (return values to copy) */
-    uint32_t lanes;            /* lanes that entered the frame */
-    uint32_t done;             /* lanes that have returned */
-    uint32_t local_base;       /* local address of this frame's .local variables */
-    uint64_t kparams;          /* device address of the launch's parameter buffer */
+    uint8_t *fb;         /* register frame: registers, constants, per-lane params */
+    const vm_insn *ret;  /* where returning lanes continue in the caller */
+    const vm_insn *call; /* the call instruction (return values to copy) */
+    uint32_t lanes;      /* lanes that entered the frame */
+    uint32_t done;       /* lanes that have returned */
+    uint32_t local_base; /* local address of this frame's .local variables */
+    uint64_t kparams;    /* device address of the launch's parameter buffer */
 } vm_frame;
 
-typedef enum vm_wstate {
-    VM_W_READY, VM_W_BLOCKED, VM_W_DONE, VM_W_SLEEP
-} vm_wstate;
+typedef enum vm_wstate { VM_W_READY, VM_W_BLOCKED, VM_W_DONE, VM_W_SLEEP } vm_wstate;
 
 struct vm_cta;
 
@@ -31,35 +29,35 @@ typedef struct vm_warp {
     /* the lane group running now */
     const vm_insn *pc;
     uint32_t mask;
-    uint32_t exited;           /* lanes that executed exit (or never existed) */
-    uint32_t blocked;          /* lanes waiting at a barrier or collective */
-    uint32_t collwait;         /* of those, lanes waiting in a warp collective for other lanes */
-    uint32_t barwait[16];      /* of those, lanes waiting at each named barrier */
-    bool forced;               /* run the collective at pc with the lanes that are there */
-    uint32_t avoid;            /* lanes that just yielded: others go first */
-    uint32_t present;          /* lanes that exist (a partial last warp has fewer) */
-    const vm_insn *lpc[VM_LANES];  /* where each lane not in the group continues */
-    const vm_insn *lpc_stop;   /* smallest lpc of a waiting lane above pc: the group merges there */
-    uint32_t depth;            /* frames in use */
+    uint32_t exited;              /* lanes that executed exit (or never existed) */
+    uint32_t blocked;             /* lanes waiting at a barrier or collective */
+    uint32_t collwait;            /* of those, lanes waiting in a warp collective for other lanes */
+    uint32_t barwait[16];         /* of those, lanes waiting at each named barrier */
+    bool forced;                  /* run the collective at pc with the lanes that are there */
+    uint32_t avoid;               /* lanes that just yielded: others go first */
+    uint32_t present;             /* lanes that exist (a partial last warp has fewer) */
+    const vm_insn *lpc[VM_LANES]; /* where each lane not in the group continues */
+    const vm_insn *lpc_stop;      /* smallest lpc of a waiting lane above pc: the group merges there */
+    uint32_t depth;               /* frames in use */
     uint32_t cap;
     vm_frame *frames;
-    uint8_t *local;            /* per-lane local memory: lane l at local + l * local_stride */
+    uint8_t *local; /* per-lane local memory: lane l at local + l * local_stride */
     uint32_t local_stride;
-    uint32_t lsp[VM_LANES];    /* per-lane local stack pointer (alloca) */
+    uint32_t lsp[VM_LANES]; /* per-lane local stack pointer (alloca) */
     uint32_t tid[3][VM_LANES];
-    uint32_t id;               /* warp index in the CTA */
-    uint8_t state;             /* vm_wstate */
-    uint8_t bar_id;            /* barrier waited on when blocked at a barrier */
-    uint32_t bar_count;        /* thread count of that barrier instruction (0 = all) */
-    uint64_t clock;            /* %clock64: advances with executed instructions */
-    uint64_t sleep_until;      /* ns, for nanosleep */
+    uint32_t id;          /* warp index in the CTA */
+    uint8_t state;        /* vm_wstate */
+    uint8_t bar_id;       /* barrier waited on when blocked at a barrier */
+    uint32_t bar_count;   /* thread count of that barrier instruction (0 = all) */
+    uint64_t clock;       /* %clock64: advances with executed instructions */
+    uint64_t sleep_until; /* ns, for nanosleep */
     struct vm_cta *cta;
 } vm_warp;
 
 typedef struct vm_barrier {
-    uint32_t arrived;          /* threads arrived in this phase */
-    uint32_t expected;         /* threads the barrier waits for (0 = unset) */
-    uint32_t red;              /* bar.red accumulator */
+    uint32_t arrived;  /* threads arrived in this phase */
+    uint32_t expected; /* threads the barrier waits for (0 = unset) */
+    uint32_t red;      /* bar.red accumulator */
     uint8_t redop;
 } vm_barrier;
 
@@ -67,19 +65,19 @@ typedef struct vm_barrier {
 typedef struct vm_grid {
     const vm_launch_cfg *cfg;
     uint64_t ncta;
-    uint64_t chunk;            /* CTAs a worker takes from next_cta at once */
-    uint32_t cdim[3], csize;   /* thread-block cluster shape (1x1x1 without clusters) */
-    atomic_int stop;           /* set on the first fault */
+    uint64_t chunk;          /* CTAs a worker takes from next_cta at once */
+    uint32_t cdim[3], csize; /* thread-block cluster shape (1x1x1 without clusters) */
+    atomic_int stop;         /* set on the first fault */
     pthread_mutex_t lock;
     vm_fault *fault;
     int status;
-    double deadline;           /* watchdog, seconds on the monotonic clock (0 = none) */
+    double deadline; /* watchdog, seconds on the monotonic clock (0 = none) */
     atomic_uint_fast64_t thread_insns, warp_insns;
     atomic_uint_fast64_t pmevents[16];
     /* Written by every worker taking CTAs: a line of its own, so that taking
      * one does not evict what the others read all the time (cfg, stop). */
     _Alignas(64) atomic_uint_fast64_t next_cta;
-    void *san;                 /* racecheck's or synccheck's state of the launch (sanitize.h), else NULL */
+    void *san; /* racecheck's or synccheck's state of the launch (sanitize.h), else NULL */
 } vm_grid;
 
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
@@ -88,18 +86,18 @@ typedef struct vm_grid {
 /* A thread-block cluster: its CTAs run on one host thread, in consecutive
  * slots, so distributed shared memory and the cluster barrier need no locks. */
 typedef struct vm_cluster {
-    struct vm_cta *cta[16];    /* by rank */
-    uint32_t phase, arrived;   /* barrier.cluster: completed phases, arrivals in this one */
-    uint32_t fails;            /* failed waits: every so many, look for a deadlock */
-    uint32_t *want;            /* per thread (rank * nthreads + tid): the phase it waits for, 0 = none */
+    struct vm_cta *cta[16];  /* by rank */
+    uint32_t phase, arrived; /* barrier.cluster: completed phases, arrivals in this one */
+    uint32_t fails;          /* failed waits: every so many, look for a deadlock */
+    uint32_t *want;          /* per thread (rank * nthreads + tid): the phase it waits for, 0 = none */
 } vm_cluster;
 
 typedef struct vm_cta {
     _Alignas(64) vm_grid *grid;
     uint32_t ctaid[3];
-    uint32_t crank;            /* rank in the cluster */
-    vm_cluster *cluster;       /* NULL without clusters */
-    uint64_t linear;           /* linear CTA index */
+    uint32_t crank;      /* rank in the cluster */
+    vm_cluster *cluster; /* NULL without clusters */
+    uint64_t linear;     /* linear CTA index */
     uint8_t *smem;
     uint32_t smem_size;
     uint32_t nwarps, nthreads;
@@ -115,16 +113,16 @@ typedef struct vm_cta {
         uint64_t addr;
         uint32_t warp;
     } pf[8];
-    uint32_t smem_full;        /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
-    void *san;                 /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
+    uint32_t smem_full; /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
+    void *san;          /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
 } vm_cta;
 
 /* What vm_exec returns. */
 typedef enum vm_yield {
-    VM_Y_DONE,                 /* every lane exited */
-    VM_Y_BLOCKED,              /* waiting at a barrier / collective */
-    VM_Y_SLICE,                /* time slice over (or nanosleep) */
-    VM_Y_FAULT,                /* a fault was recorded in the grid */
+    VM_Y_DONE,    /* every lane exited */
+    VM_Y_BLOCKED, /* waiting at a barrier / collective */
+    VM_Y_SLICE,   /* time slice over (or nanosleep) */
+    VM_Y_FAULT,   /* a fault was recorded in the grid */
 } vm_yield;
 
 vm_yield vm_exec(vm_warp *w, uint32_t budget);
@@ -139,7 +137,7 @@ static inline uint8_t *vm_local_mem(vm_warp *w) {
 /* Lanes m of the warp continue at pc. */
 static inline void vm_set_lpc(vm_warp *w, uint32_t m, const vm_insn *pc) {
     if (m == VM_FULL)
-        for (int l = 0; l < VM_LANES; l++) w->lpc[l] = pc;   /* vectorizes */
+        for (int l = 0; l < VM_LANES; l++) w->lpc[l] = pc; /* vectorizes */
     else
         for (int l = 0; l < VM_LANES; l++)
             if (m >> l & 1) w->lpc[l] = pc;
@@ -165,13 +163,12 @@ bool vm_reschedule(vm_warp *w);
 /* The running group (about to continue at `at`) steps aside for the warp's other groups. */
 bool vm_yield_group(vm_warp *w, const vm_insn *at);
 
-
 /* Out-of-line parts of handlers (call.c, barrier.c, collectives.c). Negative = fault recorded. */
 int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m);
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
 /* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
-bool vm_shfl_full(uint8_t *fb, const vm_insn *i);   /* the converged full-mask shfl.sync, or false */
+bool vm_shfl_full(uint8_t *fb, const vm_insn *i); /* the converged full-mask shfl.sync, or false */
 int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
 /* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports

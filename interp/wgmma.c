@@ -25,18 +25,18 @@ enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA, G_ELECT, G_MAXNREG };
 
 typedef struct wg_rec {
     vm_ext_fn run;
-    uint8_t kind;              /* G_* */
-    vm_mma_op op;              /* m is 64: the warpgroup's rows */
-    bool a_regs;               /* A from registers (else a descriptor) */
-    bool tra, trb;             /* A, B stored M/N-major (transposed) */
-    bool nega, negb;           /* immediate scale -1 */
+    uint8_t kind;    /* G_* */
+    vm_mma_op op;    /* m is 64: the warpgroup's rows */
+    bool a_regs;     /* A from registers (else a descriptor) */
+    bool tra, trb;   /* A, B stored M/N-major (transposed) */
+    bool nega, negb; /* immediate scale -1 */
     uint8_t nd, na;
-    int8_t scale_imm;          /* scale-d an immediate 0 or 1; -1: the predicate scale_d */
+    int8_t scale_imm; /* scale-d an immediate 0 or 1; -1: the predicate scale_d */
     vm_opnd scale_d;
-    vm_opnd da, db;            /* descriptors (da unused with a_regs) */
+    vm_opnd da, db; /* descriptors (da unused with a_regs) */
     vm_opnd a[4];
-    vm_opnd d[128];            /* elect.sync: d[0] the leader's lane, d[1] the predicate, a[0] the member mask */
-    char early[160];           /* an accumulator used before wgmma.wait_group (reported when this runs) */
+    vm_opnd d[128];  /* elect.sync: d[0] the leader's lane, d[1] the predicate, a[0] the member mask */
+    char early[160]; /* an accumulator used before wgmma.wait_group (reported when this runs) */
 } wg_rec;
 
 /* Elements per 32-bit register of type t. */
@@ -57,7 +57,7 @@ static unsigned per_reg(int t) { return 32u / (unsigned)vm_mt_bits(t); }
  * further. The swizzle then XORs address bits 4.. with bits 7.. (one bit for
  * 32B, two for 64B, three for 128B) of the shared address. */
 typedef struct wg_desc {
-    uint32_t start, lbo, sbo, width;   /* width: swizzle row bytes, 0 none */
+    uint32_t start, lbo, sbo, width; /* width: swizzle row bytes, 0 none */
 } wg_desc;
 
 static wg_desc decode(uint64_t v) {
@@ -71,8 +71,9 @@ static wg_desc decode(uint64_t v) {
 static uint32_t addr_of(const wg_desc *d, bool trans, uint32_t mn, uint32_t kb) {
     uint32_t a, w = d->width;
     if (!trans) a = w ? mn % 8 * w + mn / 8 * d->sbo + kb : mn % 8 * 16 + mn / 8 * d->sbo + kb / 16 * d->lbo + kb % 16;
-    else a = w ? mn % w + mn / w * d->lbo + kb % 8 * w + kb / 8 * d->sbo
-               : mn % 16 + mn / 16 * d->sbo + kb % 8 * 16 + kb / 8 * d->lbo;
+    else
+        a = w ? mn % w + mn / w * d->lbo + kb % 8 * w + kb / 8 * d->sbo
+              : mn % 16 + mn / 16 * d->sbo + kb % 8 * 16 + kb / 8 * d->lbo;
     a += d->start;
     if (w) a ^= (a >> 3) & ((w / 16 - 1) << 4);
     return a;
@@ -92,7 +93,8 @@ static bool load_desc(vm_warp *wp, const vm_insn *i, uint64_t dv, bool trans, in
             unsigned bytes = bits < 8 ? 1 : bits / 8;
             if ((uint64_t)a + bytes > cta->smem_full) {
                 vm_fault_at(wp, i, 0, PTXI_ILLEGAL_INSTRUCTION,
-                            "wgmma.mma_async: matrix descriptor 0x%016llx reaches shared address 0x%x (the shared window holds %u bytes)",
+                            "wgmma.mma_async: matrix descriptor 0x%016llx reaches shared address 0x%x (the shared "
+                            "window holds %u bytes)",
                             (unsigned long long)dv, a, cta->smem_full);
                 return false;
             }
@@ -119,14 +121,13 @@ static void a_pos(int ta, unsigned K, int l, unsigned e, unsigned *r, unsigned *
     *c = reg / 2 * (K / 2) + q * P + e % P;
 }
 
-static uint64_t negate(int t, uint64_t v) {
-    return v ^ (1ull << (vm_mt_bits(t) - 1));
-}
+static uint64_t negate(int t, uint64_t v) { return v ^ (1ull << (vm_mt_bits(t) - 1)); }
 
 static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const wg_rec *g = i->p;
     if (m != VM_FULL) {
-        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "wgmma.mma_async needs all 32 lanes of the warp (mask 0x%08x)", m);
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION,
+                    "wgmma.mma_async needs all 32 lanes of the warp (mask 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     if (g->early[0]) {
@@ -198,8 +199,12 @@ static int run_sync(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     (void)fb;
     if (m != VM_FULL) {
         int k = ((const wg_rec *)i->p)->kind;
-        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "%s needs all 32 lanes of the warp (mask 0x%08x)",
-                    k == G_FENCE ? "wgmma.fence" : k == G_MAXNREG ? "setmaxnreg" : "wgmma.commit_group / wait_group", m);
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION,
+                    "%s needs all 32 lanes of the warp (mask 0x%08x)",
+                    k == G_FENCE     ? "wgmma.fence"
+                    : k == G_MAXNREG ? "setmaxnreg"
+                                     : "wgmma.commit_group / wait_group",
+                    m);
         return VM_EXT_FAULT;
     }
     return VM_EXT_NEXT;
@@ -213,11 +218,14 @@ static int run_elect(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     uint32_t mask = (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, first);
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1 && (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l) != mask) {
-            vm_fault_at(wp, i, l, PTXI_ILLEGAL_INSTRUCTION, "elect.sync: lanes disagree on the member mask (0x%08x, 0x%08x)", mask, (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l));
+            vm_fault_at(wp, i, l, PTXI_ILLEGAL_INSTRUCTION,
+                        "elect.sync: lanes disagree on the member mask (0x%08x, 0x%08x)", mask,
+                        (uint32_t)get_reg(fb, g->a[0].off, g->a[0].kind, l));
             return VM_EXT_FAULT;
         }
     if ((m & mask) != mask) {
-        vm_fault_at(wp, i, first, PTXI_ILLEGAL_INSTRUCTION, "elect.sync: lanes 0x%08x of the member mask 0x%08x do not execute it", mask & ~m, mask);
+        vm_fault_at(wp, i, first, PTXI_ILLEGAL_INSTRUCTION,
+                    "elect.sync: lanes 0x%08x of the member mask 0x%08x do not execute it", mask & ~m, mask);
         return VM_EXT_FAULT;
     }
     int leader = mask & m ? __builtin_ctz(mask & m) : -1;
@@ -240,7 +248,9 @@ static bool types_ok(const vm_mma_op *o) {
     bool fp8a = ta == MT_E4M3 || ta == MT_E5M2, fp8b = tb == MT_E4M3 || tb == MT_E5M2;
     bool i8a = ta == MT_S8 || ta == MT_U8, i8b = tb == MT_S8 || tb == MT_U8;
     switch (o->k) {
-    case 16: return (ta == MT_F16 && tb == ta && (td == MT_F32 || td == MT_F16)) || (ta == MT_BF16 && tb == ta && td == MT_F32);
+    case 16:
+        return (ta == MT_F16 && tb == ta && (td == MT_F32 || td == MT_F16)) ||
+               (ta == MT_BF16 && tb == ta && td == MT_F32);
     case 8: return ta == MT_TF32 && tb == ta && td == MT_F32;
     case 32: return (fp8a && fp8b && (td == MT_F32 || td == MT_F16)) || (i8a && i8b && td == MT_S32);
     case 256: return ta == MT_B1 && tb == ta && td == MT_S32;
@@ -281,7 +291,7 @@ static void check_early_use(lctx *lc, const ir_insn *in, const ir_operand *d, wg
         const ir_insn *x = &st->u.insn;
         if (x->op == IR_OP_WGMMA) {
             if (ir_has_mod(x, IR_MOD_WAIT_GROUP)) return;
-            continue;   /* fences, commits and chained products on the same accumulators */
+            continue; /* fences, commits and chained products on the same accumulators */
         }
         for (uint32_t r = 0; r < d->nsub; r++)
             for (uint32_t q = 0; q < x->nopnds; q++)
@@ -325,7 +335,8 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wg_rec *g) {
         unsigned at = q < 2 ? q : g->a_regs ? 3 : q;
         if (!imm_of(&op[4 + q], &v[at])) return false;
     }
-    if ((v[0] != 1 && v[0] != -1) || (v[1] != 1 && v[1] != -1) || (uint64_t)v[2] > 1 || (uint64_t)v[3] > 1) return false;
+    if ((v[0] != 1 && v[0] != -1) || (v[1] != 1 && v[1] != -1) || (uint64_t)v[2] > 1 || (uint64_t)v[3] > 1)
+        return false;
     g->nega = v[0] < 0, g->negb = v[1] < 0, g->tra = v[2], g->trb = v[3];
     g->nd = 0;
     if (op[0].kind != IR_OPND_VEC || op[0].nsub != o->n * 64u / 128 / per_reg(o->td) || op[0].nsub > 128) return false;
@@ -384,7 +395,10 @@ static bool lower_maxnreg(const ir_insn *in, wg_rec *g) {
 bool vm_lower_wgmma(lctx *lc, const ir_insn *in) {
     if (in->op != IR_OP_WGMMA && in->op != IR_OP_ELECT && in->op != IR_OP_SETMAXNREG) return false;
     wg_rec *g = calloc(1, sizeof *g);
-    if (!g) { vm_lfail(lc, "out of memory"); return true; }
+    if (!g) {
+        vm_lfail(lc, "out of memory");
+        return true;
+    }
     bool ok;
     if (in->op == IR_OP_ELECT) {
         ok = lower_elect(lc, in, g);

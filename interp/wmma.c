@@ -17,12 +17,12 @@ enum { W_LOAD, W_STORE, W_MMA };
 
 typedef struct wmma_rec {
     vm_ext_fn run;
-    uint8_t kind, which;       /* W_*; for load/store: 'a', 'b', 'c' / 'd' */
-    bool col;                  /* load/store: the memory layout is column-major */
-    uint8_t t;                 /* load/store: element type (MT_*) */
-    vm_mma_op op;              /* the shape; for mma also the types */
-    uint32_t stride;           /* frame offset of the stride register (or constant slot) */
-    vm_opnd r[8];              /* load/store: the fragment registers */
+    uint8_t kind, which; /* W_*; for load/store: 'a', 'b', 'c' / 'd' */
+    bool col;            /* load/store: the memory layout is column-major */
+    uint8_t t;           /* load/store: element type (MT_*) */
+    vm_mma_op op;        /* the shape; for mma also the types */
+    uint32_t stride;     /* frame offset of the stride register (or constant slot) */
+    vm_opnd r[8];        /* load/store: the fragment registers */
     vm_opnd d[8], a[8], b[8], c[8];
     uint8_t nr, nd, na, nb, nc;
 } wmma_rec;
@@ -113,7 +113,8 @@ static void gather(const uint8_t *fb, const vm_mma_op *o, int which, int t, cons
 static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const wmma_rec *w = i->p;
     if (m != VM_FULL) {
-        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION, "wmma.mma.sync needs all 32 lanes of the warp (mask 0x%08x)", m);
+        vm_fault_at(wp, i, __builtin_ctz(m), PTXI_ILLEGAL_INSTRUCTION,
+                    "wmma.mma.sync needs all 32 lanes of the warp (mask 0x%08x)", m);
         return VM_EXT_FAULT;
     }
     const vm_mma_op *o = &w->op;
@@ -134,9 +135,13 @@ static int run_mma(vm_warp *wp, uint8_t *fb, const vm_insn *i, uint32_t m) {
 
 /* ---- lowering ---- */
 
-static const struct { int mod; uint8_t m, n, k; } shapes[] = {
+static const struct {
+    int mod;
+    uint8_t m, n, k;
+} shapes[] = {
     {IR_MOD_M16N16K16, 16, 16, 16}, {IR_MOD_M32N8K16, 32, 8, 16}, {IR_MOD_M8N32K16, 8, 32, 16},
-    {IR_MOD_M16N16K8, 16, 16, 8}, {IR_MOD_M8N8K4, 8, 8, 4}, {IR_MOD_M8N8K32, 8, 8, 32}, {IR_MOD_M8N8K128, 8, 8, 128},
+    {IR_MOD_M16N16K8, 16, 16, 8},   {IR_MOD_M8N8K4, 8, 8, 4},     {IR_MOD_M8N8K32, 8, 8, 32},
+    {IR_MOD_M8N8K128, 8, 8, 128},
 };
 
 static bool shape(const ir_insn *in, vm_mma_op *o) {
@@ -159,7 +164,13 @@ static bool ab_ok(const vm_mma_op *o, int t) {
 
 /* The accumulator types of A/B type ab (-1: of any A/B type the shape takes). */
 static bool acc_ok(const vm_mma_op *o, int ab, int t) {
-    if (ab < 0) return o->k == 16 ? t == MT_F16 || t == MT_F32 || t == MT_S32 : acc_ok(o, o->k == 8 ? MT_TF32 : o->k == 4 ? MT_F64 : MT_S4, t);
+    if (ab < 0)
+        return o->k == 16 ? t == MT_F16 || t == MT_F32 || t == MT_S32
+                          : acc_ok(o,
+                                   o->k == 8   ? MT_TF32
+                                   : o->k == 4 ? MT_F64
+                                               : MT_S4,
+                                   t);
     if (ab == MT_F16) return t == MT_F16 || t == MT_F32;
     if (ab == MT_BF16 || ab == MT_TF32) return t == MT_F32;
     if (ab == MT_F64) return t == MT_F64;
@@ -228,7 +239,7 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wmma_rec *w) {
     if (w->nd != regs_needed(o, 'd', o->td) || w->na != regs_needed(o, 'a', o->ta) ||
         w->nb != regs_needed(o, 'b', o->tb) || w->nc != regs_needed(o, 'c', o->tc))
         return false;
-    if (o->ta == MT_TF32) o->kstep = 4;   /* m16n16k8 runs as two k4 steps, each rounded (measured) */
+    if (o->ta == MT_TF32) o->kstep = 4; /* m16n16k8 runs as two k4 steps, each rounded (measured) */
     w->kind = W_MMA;
     w->run = run_mma;
     return true;
@@ -237,10 +248,14 @@ static bool lower_mma(lctx *lc, const ir_insn *in, wmma_rec *w) {
 bool vm_lower_wmma(lctx *lc, const ir_insn *in) {
     if (in->op != IR_OP_WMMA) return false;
     wmma_rec *w = calloc(1, sizeof *w);
-    if (!w) { vm_lfail(lc, "out of memory"); return true; }
+    if (!w) {
+        vm_lfail(lc, "out of memory");
+        return true;
+    }
     vm_insn vi = vm_lbase(lc, VM_EXT);
     bool ld = ir_has_mod(in, IR_MOD_LOAD), st = ir_has_mod(in, IR_MOD_STORE);
-    bool ok = shape(in, &w->op) && (ld || st ? lower_ldst(lc, in, w, ld, &vi) : ir_has_mod(in, IR_MOD_MMA) && lower_mma(lc, in, w));
+    bool ok = shape(in, &w->op) &&
+              (ld || st ? lower_ldst(lc, in, w, ld, &vi) : ir_has_mod(in, IR_MOD_MMA) && lower_mma(lc, in, w));
     if (!ok) {
         free(w);
         return false;

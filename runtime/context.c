@@ -74,7 +74,7 @@ int rt_ensure_heap(ptxi_ctx *ctx) {
     if (!atomic_load_explicit(&ctx->heap_ready, memory_order_relaxed)) {
         ctx->heap_base = vm_arena_alloc(&ctx->arena, ctx->heap_size, VM_SH_HEAP, "device heap");
         if (!ctx->heap_base || rt_heap_init(&ctx->heap, (void *)(uintptr_t)ctx->heap_base, ctx->heap_size) < 0) rc = -1;
-        else atomic_store_explicit(&ctx->heap_ready, true, memory_order_release);   /* the heap is set up before */
+        else atomic_store_explicit(&ctx->heap_ready, true, memory_order_release); /* the heap is set up before */
     }
     pthread_mutex_unlock(&ctx->lock);
     return rc;
@@ -158,8 +158,9 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     ctx->heap_size = rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE);
     ctx->dev_pending_limit = rt_default_limit(PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT);
     ctx->fifo = rt_fifo_create(ctx->fifo_size);
-    ctx->vmrt = (vm_runtime){&ctx->arena, ctx, svc_vprintf, svc_malloc, svc_free, svc_resolve_func, svc_resolve_var,
-                             NULL, NULL, NULL, svc_call_host, rt_devrt_call, NULL};
+    ctx->vmrt = (vm_runtime){
+        &ctx->arena, ctx,  svc_vprintf,   svc_malloc,    svc_free, svc_resolve_func, svc_resolve_var, NULL,
+        NULL,        NULL, svc_call_host, rt_devrt_call, NULL};
     rt_sanitize_ctx(ctx);
     ctx->null_stream.ctx = ctx;
     if (!ctx->fifo) {
@@ -207,9 +208,8 @@ ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
     release_all(ctx);
-    if (arena_init(ctx) < 0)
-        return PTXI_OUT_OF_MEMORY;
-    ctx->dev_error_texts = 0;   /* it was in the arena */
+    if (arena_init(ctx) < 0) return PTXI_OUT_OF_MEMORY;
+    ctx->dev_error_texts = 0; /* it was in the arena */
     if (ctx->vmrt.san) rt_sanitize_arena(ctx);
     ctx->sticky = ctx->last = PTXI_SUCCESS;
     pthread_mutex_lock(&ctx->lock);
@@ -268,7 +268,7 @@ ptxi_status ptxi_ctx_set_limit(ptxi_ctx *ctx, ptxi_limit which, size_t value) {
         else ctx->stack_size = (value + 15) & ~(size_t)15;
         break;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE:
-        if (ctx->fifo_fixed) st = PTXI_INVALID_VALUE;   /* as on the GPU */
+        if (ctx->fifo_fixed) st = PTXI_INVALID_VALUE; /* as on the GPU */
         else if (rt_fifo_resize(ctx->fifo, value < 64 ? 64 : value) < 0) st = PTXI_OUT_OF_MEMORY;
         else ctx->fifo_size = value;
         break;
@@ -304,7 +304,10 @@ ptxi_status ptxi_ctx_bind_extern(ptxi_ctx *ctx, const char *name, void (*fn)(voi
     RT_CHECK_STICKY(ctx);
     if (!name || !fn) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     rt_bind *b = calloc(1, sizeof *b);
-    if (!b || !(b->name = strdup(name))) { free(b); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+    if (!b || !(b->name = strdup(name))) {
+        free(b);
+        return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+    }
     b->fn = fn;
     pthread_mutex_lock(&ctx->mod_lock);
     b->next = ctx->binds;

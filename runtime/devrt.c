@@ -32,9 +32,9 @@
 #define EARLY_START_MS 50
 
 typedef struct devlaunch {
-    int op;                         /* VM_DEV_LAUNCH, VM_DEV_MEMCPY or VM_DEV_MEMSET */
-    uint64_t dst, src, bytes;       /* a copy or fill */
-    const vm_func *func;            /* NULL: a V1 buffer not yet launched */
+    int op;                   /* VM_DEV_LAUNCH, VM_DEV_MEMCPY or VM_DEV_MEMSET */
+    uint64_t dst, src, bytes; /* a copy or fill */
+    const vm_func *func;      /* NULL: a V1 buffer not yet launched */
     uint32_t g[3], b[3], shmem;
     uint64_t params;
     struct devlaunch *next;
@@ -48,12 +48,12 @@ typedef struct thread_error {
 /* One grid's device launches (vm_launch_cfg.devq). */
 typedef struct devq {
     ptxi_ctx *ctx;
-    unsigned depth;                 /* 0: launched from the host */
+    unsigned depth; /* 0: launched from the host */
     pthread_mutex_t lock;
-    devlaunch *prepared;            /* parameter buffers handed out, not launched yet */
-    devlaunch *run, **run_tail;     /* launched into the other streams, in order */
-    devlaunch *tail, **tail_tail;   /* tail launches, in order */
-    thread_error *errs;             /* each thread's last error, those not cudaSuccess */
+    devlaunch *prepared;          /* parameter buffers handed out, not launched yet */
+    devlaunch *run, **run_tail;   /* launched into the other streams, in order */
+    devlaunch *tail, **tail_tail; /* tail launches, in order */
+    thread_error *errs;           /* each thread's last error, those not cudaSuccess */
     size_t nerrs, cap;
     /* the queue's runner while the grid still runs (EARLY_START_MS) */
     const vm_launch_cfg *cfg;
@@ -137,8 +137,8 @@ static bool config_ok(const vm_func *f, const uint32_t g[3], const uint32_t b[3]
     uint64_t nt = (uint64_t)b[0] * b[1] * b[2];
     const uint32_t *lim = f->ir->reqntid[0] ? f->ir->reqntid : f->ir->maxntid;
     uint64_t most = lim[0] ? (uint64_t)lim[0] * (lim[1] ? lim[1] : 1) * (lim[2] ? lim[2] : 1) : 1024;
-    return b[0] && b[1] && b[2] && b[0] <= 1024 && b[1] <= 1024 && b[2] <= 64 && nt <= 1024 && nt <= most &&
-           g[0] && g[1] && g[2] && g[0] <= 0x7fffffffu && g[1] <= 65535 && g[2] <= 65535 &&
+    return b[0] && b[1] && b[2] && b[0] <= 1024 && b[1] <= 1024 && b[2] <= 64 && nt <= 1024 && nt <= most && g[0] &&
+           g[1] && g[2] && g[0] <= 0x7fffffffu && g[1] <= 65535 && g[2] <= 65535 &&
            (uint64_t)f->shared_bytes + shmem <= SHARED_DEFAULT_MAX;
 }
 
@@ -184,7 +184,8 @@ static void enqueue(devq *q, devlaunch *l, uint64_t stream) {
 static int transfer(devq *q, const vm_devcall *c) {
     vm_arena *ar = &q->ctx->arena;
     uint64_t n = c->a[2];
-    if (n && (!vm_arena_ok_any(ar, c->a[0], n, true) || (c->op == VM_DEV_MEMCPY && !vm_arena_ok_any(ar, c->a[1], n, false))))
+    if (n &&
+        (!vm_arena_ok_any(ar, c->a[0], n, true) || (c->op == VM_DEV_MEMCPY && !vm_arena_ok_any(ar, c->a[1], n, false))))
         return CUDA_ERROR_INVALID_VALUE;
     devlaunch *l = calloc(1, sizeof *l);
     if (!l) return CUDA_ERROR_MEMORY_ALLOCATION;
@@ -199,8 +200,8 @@ static int launch(devq *q, vm_devcall *c) {
     devlaunch **p = &q->prepared;
     while (*p && (*p)->params != c->a[0]) p = &(*p)->next;
     devlaunch *l = *p;
-    if (!l) return CUDA_ERROR_INVALID_VALUE;   /* not a parameter buffer of this grid */
-    if (c->func) {                             /* V1: the configuration comes now */
+    if (!l) return CUDA_ERROR_INVALID_VALUE; /* not a parameter buffer of this grid */
+    if (c->func) {                           /* V1: the configuration comes now */
         l->func = c->func;
         memcpy(l->g, c->g, sizeof l->g);
         memcpy(l->b, c->b, sizeof l->b);
@@ -210,8 +211,8 @@ static int launch(devq *q, vm_devcall *c) {
     *p = l->next;
     l->next = NULL;
     int e = !config_ok(l->func, l->g, l->b, l->shmem) ? CUDA_ERROR_INVALID_CONFIGURATION
-            : q->depth + 1 >= MAX_DEPTH ? CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED
-            : 0;
+            : q->depth + 1 >= MAX_DEPTH               ? CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED
+                                                      : 0;
     /* grids of other threads and other parents count too: reserve a place, or give it back */
     if (!e && atomic_fetch_add(&ctx->dev_pending, 1) >= __atomic_load_n(&ctx->dev_pending_limit, __ATOMIC_RELAXED)) {
         atomic_fetch_sub(&ctx->dev_pending, 1);
@@ -283,7 +284,8 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, 
             vm_arena *ar = &ctx->arena;
             if (l->bytes && (!vm_arena_ok_any(ar, l->dst, l->bytes, true) ||
                              (l->op == VM_DEV_MEMCPY && !vm_arena_ok_any(ar, l->src, l->bytes, false)))) {
-                snprintf(fault->msg, sizeof fault->msg, "a device-side %s of %llu bytes reaches memory no longer allocated",
+                snprintf(fault->msg, sizeof fault->msg,
+                         "a device-side %s of %llu bytes reaches memory no longer allocated",
                          l->op == VM_DEV_MEMCPY ? "cudaMemcpyAsync" : "cudaMemsetAsync", (unsigned long long)l->bytes);
                 rc = PTXI_ILLEGAL_ADDRESS;
             } else if (l->op == VM_DEV_MEMCPY) {
@@ -385,7 +387,7 @@ static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats 
     }
     rc = run_list(ctx, cfg, depth + 1, q->run, rc, stats, fault);
     rc = run_list(ctx, cfg, depth + 1, q->tail, rc, stats, fault);
-    while (q->prepared) {   /* buffers never launched */
+    while (q->prepared) { /* buffers never launched */
         devlaunch *n = q->prepared->next;
         drop(ctx, q->prepared);
         q->prepared = n;

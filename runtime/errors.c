@@ -8,40 +8,42 @@
 
 #include "ptxi.h"
 
-const char *ptxi_error_name(ptxi_status s)
-{
+const char *ptxi_error_name(ptxi_status s) {
     switch (s) {
-#define X_(e, v, sticky, m) case PTXI_##e: return "PTXI_" #e;
-    PTXI_ERROR_LIST(X_)
+#define X_(e, v, sticky, m) \
+    case PTXI_##e: return "PTXI_" #e;
+        PTXI_ERROR_LIST(X_)
 #undef X_
     }
     return "PTXI_UNKNOWN_ERROR";
 }
 
-const char *ptxi_error_string(ptxi_status s)
-{
+const char *ptxi_error_string(ptxi_status s) {
     switch (s) {
-#define X_(e, v, sticky, m) case PTXI_##e: return m;
-    PTXI_ERROR_LIST(X_)
+#define X_(e, v, sticky, m) \
+    case PTXI_##e: return m;
+        PTXI_ERROR_LIST(X_)
 #undef X_
     }
     return "unknown error";
 }
 
-int ptxi_error_is_sticky(ptxi_status s)
-{
+int ptxi_error_is_sticky(ptxi_status s) {
     switch (s) {
-#define X_(e, v, sticky, m) case PTXI_##e: return sticky;
-    PTXI_ERROR_LIST(X_)
+#define X_(e, v, sticky, m) \
+    case PTXI_##e: return sticky;
+        PTXI_ERROR_LIST(X_)
 #undef X_
     }
     return 0;
 }
 
-void ptxi_warn_once(const char *what)
-{
+void ptxi_warn_once(const char *what) {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct seen { struct seen *next; char what[]; } *seen;
+    static struct seen {
+        struct seen *next;
+        char what[];
+    } * seen;
     pthread_mutex_lock(&lock);
     struct seen *s = seen;
     while (s && strcmp(s->what, what)) s = s->next;

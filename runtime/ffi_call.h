@@ -13,7 +13,7 @@ typedef struct rt_ffi_sig {
     ffi_cif cif;
     ffi_type *params[RT_FFI_MAX_PARAMS];
     unsigned nparams;
-    size_t ret_size;                     /* 0: void */
+    size_t ret_size; /* 0: void */
 } rt_ffi_sig;
 
 /* Builds the call interface. Integer parameters of 1, 2, 4, 8 bytes map to
@@ -22,8 +22,8 @@ typedef struct rt_ffi_sig {
  * or -1 for what C cannot receive this way (more than RT_FFI_MAX_PARAMS
  * parameters, other sizes, half floats, aggregates): the caller reports the
  * declaration as unsupported. */
-int rt_ffi_prepare(rt_ffi_sig *sig, unsigned nparams, const size_t *param_sizes,
-                   const int *param_is_float, int has_ret, size_t ret_size, int ret_is_float);
+int rt_ffi_prepare(rt_ffi_sig *sig, unsigned nparams, const size_t *param_sizes, const int *param_is_float, int has_ret,
+                   size_t ret_size, int ret_is_float);
 
 /* Calls fn with args[i] pointing at the bytes of parameter i; ret receives
  * ret_size bytes (may be NULL for void). Thread-safe: sig is only read. */

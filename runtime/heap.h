@@ -20,17 +20,17 @@ typedef struct rt_heap {
     pthread_mutex_t lock;
     unsigned char *base;
     size_t size, in_use;
-    rt_heap_block *blk;              /* block records; free records chain through `next` */
+    rt_heap_block *blk; /* block records; free records chain through `next` */
     uint32_t nblk, capblk, spare;
-    uint32_t *hash;                  /* live allocations: open addressing by offset */
+    uint32_t *hash; /* live allocations: open addressing by offset */
     uint32_t hash_cap, hash_n;
-    uint32_t bins[RT_HEAP_BINS];     /* free blocks by size class */
+    uint32_t bins[RT_HEAP_BINS]; /* free blocks by size class */
 } rt_heap;
 
 /* Manages [base, base+size); base is rounded up to 16 bytes. 0, or -1 when out
  * of host memory. The region's contents are never read or written. */
 int rt_heap_init(rt_heap *h, void *base, size_t size);
-void rt_heap_fini(rt_heap *h);       /* frees the bookkeeping, not the region */
+void rt_heap_fini(rt_heap *h); /* frees the bookkeeping, not the region */
 
 /* n bytes aligned to max(align, 16), or NULL when the heap cannot hold them or
  * align is not a power of two (as __nv_aligned_device_malloc: align 0 or 3 give

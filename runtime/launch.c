@@ -9,7 +9,7 @@
 #include "sanitize.h"
 
 #define SHARED_DEFAULT_MAX (48 * 1024)
-#define SHARED_OPTIN_MAX 232448   /* sm_90: 227 KiB per block with the opt-in */
+#define SHARED_OPTIN_MAX 232448 /* sm_90: 227 KiB per block with the opt-in */
 
 /* ---- kernels ---- */
 
@@ -142,14 +142,15 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
         return config_error(ctx, "block of %llu threads differs from .reqntid (%u)", (unsigned long long)nt,
                             block_limit(f));
     if (nt > block_limit(f))
-        return config_error(ctx, "%llu threads per block exceed .maxntid (%u)", (unsigned long long)nt,
-                            block_limit(f));
+        return config_error(ctx, "%llu threads per block exceed .maxntid (%u)", (unsigned long long)nt, block_limit(f));
     uint32_t c[3], gd[3] = {g.x, g.y, g.z};
     if (!cluster_shape(f, cl, c))
-        return config_error(ctx, "cluster %u x %u x %u differs from the kernel's .reqnctapercluster", cl[0], cl[1], cl[2]);
+        return config_error(ctx, "cluster %u x %u x %u differs from the kernel's .reqnctapercluster", cl[0], cl[1],
+                            cl[2]);
     uint64_t cn = (uint64_t)c[0] * c[1] * c[2];
     if (cn != 1) {
-        if (!cn || cn > 8) return config_error(ctx, "a cluster of %u x %u x %u blocks is not 1 to 8 blocks", c[0], c[1], c[2]);
+        if (!cn || cn > 8)
+            return config_error(ctx, "a cluster of %u x %u x %u blocks is not 1 to 8 blocks", c[0], c[1], c[2]);
         for (int d = 0; d < 3; d++)
             if (gd[d] % c[d])
                 return config_error(ctx, "grid (%u,%u,%u) is not a whole number of %u x %u x %u clusters", g.x, g.y,
@@ -163,8 +164,8 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     return PTXI_SUCCESS;
 }
 
-static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared,
-                          const void *params, size_t params_size, unsigned flags, const uint32_t *cluster) {
+static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, const void *params,
+                          size_t params_size, unsigned flags, const uint32_t *cluster) {
     if (!k) return PTXI_INVALID_HANDLE;
     ptxi_ctx *ctx = k->mod->ctx;
     RT_CHECK_STICKY(ctx);
@@ -206,7 +207,10 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         cfg.resident = (uint32_t)((ncta + th - 1) / th);
         if (cfg.resident < 8) cfg.resident = 8;
         work = vm_arena_alloc(&ctx->arena, 64, VM_SH_GLOBAL, "grid workspace");
-        if (!work) { vm_arena_free(&ctx->arena, pbuf); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+        if (!work) {
+            vm_arena_free(&ctx->arena, pbuf);
+            return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+        }
         cfg.envreg[1] = (uint32_t)(work >> 32);
         cfg.envreg[2] = (uint32_t)work;
     }
@@ -239,7 +243,10 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     pthread_mutex_unlock(&ctx->lock);
     vm_arena_free(&ctx->arena, pbuf);
     if (work) vm_arena_free(&ctx->arena, work);
-    if (!rc) { free(fault.asserts); return PTXI_SUCCESS; }
+    if (!rc) {
+        free(fault.asserts);
+        return PTXI_SUCCESS;
+    }
     rt_detail(ctx, "%s", fault.msg);
     if (rc == PTXI_ASSERT && fault.asserts) {
         /* the GPU prints every failed assertion at the next flush point */
@@ -247,11 +254,11 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         size_t n = ctx->pending ? strlen(ctx->pending) : 0, m = fault.asserts_len;
         char *p = realloc(ctx->pending, n + m + 1);
         if (p) {
-            memcpy(p + n, fault.asserts, m + 1);   /* one line per failed assert, each ending in \n */
+            memcpy(p + n, fault.asserts, m + 1); /* one line per failed assert, each ending in \n */
             ctx->pending = p;
         }
         pthread_mutex_unlock(&ctx->lock);
-    } else if (rc != PTXI_ASSERT && !ctx->quiet_faults && !san) {   /* sanitize mode: recorded above */
+    } else if (rc != PTXI_ASSERT && !ctx->quiet_faults && !san) { /* sanitize mode: recorded above */
         FILE *err = ctx->err;
         fprintf(err, "%s\n", fault.msg);
         fflush(err);
@@ -285,7 +292,10 @@ static ptxi_status launch_args(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, 
     uint8_t *buf = calloc(1, f->param_size + 1);
     if (!buf) return rt_set_error(k->mod->ctx, PTXI_OUT_OF_MEMORY);
     for (uint32_t i = 0; i < f->ir->nparams; i++) {
-        if (!args || !args[i]) { free(buf); return rt_set_error(k->mod->ctx, PTXI_INVALID_PARAMETERS); }
+        if (!args || !args[i]) {
+            free(buf);
+            return rt_set_error(k->mod->ctx, PTXI_INVALID_PARAMETERS);
+        }
         memcpy(buf + f->param_off[i], args[i], f->ir->params[i]->size);
     }
     ptxi_status st = launch(k, grid, block, dyn_shared, buf, f->param_size, flags, cluster);
@@ -299,8 +309,8 @@ ptxi_status ptxi_launch_ex(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size
     return launch_args(k, grid, block, dyn_shared, args, flags, NULL);
 }
 
-ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster,
-                                size_t dyn_shared, ptxi_stream *s, void **args, unsigned flags) {
+ptxi_status ptxi_launch_cluster(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, ptxi_dim3 cluster, size_t dyn_shared,
+                                ptxi_stream *s, void **args, unsigned flags) {
     after_host_fns(k, s);
     uint32_t c[3] = {cluster.x, cluster.y, cluster.z};
     return launch_args(k, grid, block, dyn_shared, args, flags, c);
@@ -373,11 +383,11 @@ static bool dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     return vm_arena_find(&ctx->arena, p, &a) && n <= a.addr + (a.size ? a.size : 1) - p;
 }
 
-#define COPY_CHECK(ctx, ok)                                                    \
-    do {                                                                       \
-        RT_CHECK_STICKY(ctx);                                                  \
-        if (!(ok)) return rt_set_error(ctx, PTXI_INVALID_VALUE);               \
-        rt_flush(ctx);                                                         \
+#define COPY_CHECK(ctx, ok)                                      \
+    do {                                                         \
+        RT_CHECK_STICKY(ctx);                                    \
+        if (!(ok)) return rt_set_error(ctx, PTXI_INVALID_VALUE); \
+        rt_flush(ctx);                                           \
     } while (0)
 
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {

@@ -113,7 +113,10 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
         if (ctx->vmrt.resolve_func(ctx, f->ir->name)) continue;
         bool bound = false;
         for (rt_bind *b = ctx->binds; b; b = b->next)
-            if (!strcmp(b->name, f->ir->name)) { f->host_fn = b->fn; bound = true; }
+            if (!strcmp(b->name, f->ir->name)) {
+                f->host_fn = b->fn;
+                bound = true;
+            }
         if (bound && !(f->ffi = prepare_ffi(f->ir))) {
             rt_detail(ctx, "%s:%u:%u: error: extern function '%s' has a signature a host function cannot receive",
                       m->path, f->ir->loc.line, f->ir->loc.col, f->ir->name);
@@ -179,7 +182,11 @@ ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module *
         if (n + 65536 > cap) {
             cap = cap ? cap * 2 : 1 << 20;
             char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(f); return rt_set_error(ctx, PTXI_OUT_OF_MEMORY); }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
+            }
             buf = nb;
         }
         size_t r = fread(buf + n, 1, cap - n, f);
@@ -198,7 +205,10 @@ ptxi_status ptxi_module_unload(ptxi_module *m) {
     rt_flush(ctx);
     pthread_mutex_lock(&ctx->mod_lock);
     for (ptxi_module **p = &ctx->modules; *p; p = &(*p)->next)
-        if (*p == m) { *p = m->next; break; }
+        if (*p == m) {
+            *p = m->next;
+            break;
+        }
     pthread_mutex_unlock(&ctx->mod_lock);
     module_free(m);
     return PTXI_SUCCESS;
@@ -222,7 +232,10 @@ static void module_free(ptxi_module *m) {
 ptxi_status ptxi_module_get_kernel(ptxi_module *m, const char *name, ptxi_kernel **out) {
     if (!m || !name || !out) return PTXI_INVALID_VALUE;
     for (unsigned k = 0; k < m->nkernels; k++)
-        if (!strcmp(m->kernels[k].vf->ir->name, name)) { *out = &m->kernels[k]; return PTXI_SUCCESS; }
+        if (!strcmp(m->kernels[k].vf->ir->name, name)) {
+            *out = &m->kernels[k];
+            return PTXI_SUCCESS;
+        }
     rt_detail(m->ctx, "no kernel named '%s' in %s", name, m->path);
     return rt_set_error(m->ctx, PTXI_NOT_FOUND);
 }

@@ -9,7 +9,7 @@
 #include "numparse.h"
 
 bool num_parse_u64(const char *s, uint64_t max, uint64_t *out) {
-    if (!s || !isdigit((unsigned char)*s)) return false;   /* no sign, no blanks */
+    if (!s || !isdigit((unsigned char)*s)) return false; /* no sign, no blanks */
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 0);

@@ -17,8 +17,12 @@ static int dev(int attr) {
 
 /* Attribute numbers (CUdevice_attribute / cudaDeviceAttr). */
 enum {
-    MAX_THREADS_PER_SM = 39, REGS_PER_SM = 82, SMEM_PER_SM = 81, MAX_BLOCKS_PER_SM = 106,
-    RESERVED_SMEM_PER_BLOCK = 111, SMEM_PER_BLOCK_OPTIN = 97,
+    MAX_THREADS_PER_SM = 39,
+    REGS_PER_SM = 82,
+    SMEM_PER_SM = 81,
+    MAX_BLOCKS_PER_SM = 106,
+    RESERVED_SMEM_PER_BLOCK = 111,
+    SMEM_PER_BLOCK_OPTIN = 97,
 };
 
 int ptxi_kernel_max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared) {
@@ -29,7 +33,8 @@ int ptxi_kernel_max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_sha
     regs = regs < 1 ? 1 : regs > 255 ? 255 : regs;
     int warp_regs = (regs * 32 + 255) / 256 * 256;
     int by_regs = (dev(REGS_PER_SM) / warp_regs) / warps;
-    size_t smem = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + dyn_shared + (size_t)dev(RESERVED_SMEM_PER_BLOCK);
+    size_t smem = (size_t)kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0) + dyn_shared +
+                  (size_t)dev(RESERVED_SMEM_PER_BLOCK);
     smem = (smem + 127) / 128 * 128;
     int by_smem = (int)((size_t)dev(SMEM_PER_SM) / smem);
     int n = dev(MAX_BLOCKS_PER_SM);

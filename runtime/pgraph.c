@@ -16,14 +16,12 @@ static void unlock_and_destroy(void);
 /* Live graphs, nodes, executable graphs and conditional handles, so that a stale or
  * made-up handle is an error, not a crash: open-addressed sets of pointers. */
 typedef struct pset {
-    uintptr_t *slots;               /* 0 empty, 1 deleted */
-    size_t cap, used;               /* used: live and deleted slots */
+    uintptr_t *slots; /* 0 empty, 1 deleted */
+    size_t cap, used; /* used: live and deleted slots */
 } pset;
 static pset graphs, execs, nodes, conds, uobjs;
 
-static size_t slot_of(uintptr_t p, size_t cap) {
-    return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
-}
+static size_t slot_of(uintptr_t p, size_t cap) { return (size_t)((p >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1); }
 
 static void remember(pset *set, const void *p) {
     uintptr_t v = (uintptr_t)p;
@@ -50,7 +48,8 @@ static void remember(pset *set, const void *p) {
 
 static uintptr_t *find_slot(const pset *set, const void *p) {
     if (!set->cap || !p) return NULL;
-    for (size_t k = slot_of((uintptr_t)p, set->cap), n = 0; set->slots[k] && n < set->cap; k = (k + 1) & (set->cap - 1), n++)
+    for (size_t k = slot_of((uintptr_t)p, set->cap), n = 0; set->slots[k] && n < set->cap;
+         k = (k + 1) & (set->cap - 1), n++)
         if (set->slots[k] == (uintptr_t)p) return &set->slots[k];
     return NULL;
 }
@@ -60,15 +59,13 @@ static void forget(pset *set, const void *p) {
     if (at) *at = 1;
 }
 
-static bool known(const pset *set, const void *p) {
-    return find_slot(set, p) != NULL;
-}
+static bool known(const pset *set, const void *p) { return find_slot(set, p) != NULL; }
 
 struct ptxi_gexec {
-    ptxi_graph *g;                  /* its own copy */
+    ptxi_graph *g; /* its own copy */
     size_t *order;
     unsigned long long flags;
-    bool top;                       /* not a child's or a body's */
+    bool top; /* not a child's or a body's */
 };
 
 /* ---- graph memory ---- */
@@ -120,7 +117,7 @@ int pg_mem_free(ptxi_dptr p) {
     if (b && b->live) {
         b->live = false;
         b->refs++;
-        block_unref(b);   /* gone if no node names it any more */
+        block_unref(b); /* gone if no node names it any more */
     }
     unlock_and_destroy();
     return e;
@@ -170,7 +167,7 @@ struct pg_uobj {
     void *ptr;
     void (*destroy)(void *);
     unsigned refs;
-    pg_uobj *next_dead;             /* to be destroyed once the lock is released */
+    pg_uobj *next_dead; /* to be destroyed once the lock is released */
 };
 
 static pg_uobj *dead;
@@ -292,7 +289,7 @@ static int node_fill(ptxi_gnode *n, pg_params *p) {
     }
     case PG_MEM_ALLOC: {
         if (!p->bytes || !p->ctx) return PG_INVALID_VALUE;
-        if (p->reuse) {   /* freed before this node runs: the same memory (and address) again */
+        if (p->reuse) { /* freed before this node runs: the same memory (and address) again */
             n->block = p->reuse;
             n->block->refs++;
             p->dptr = n->block->p;
@@ -317,8 +314,8 @@ static int node_fill(ptxi_gnode *n, pg_params *p) {
     case PG_CONDITIONAL: {
         pg_cond *c = (pg_cond *)(uintptr_t)p->handle;
         unsigned size = p->cond_size;
-        if (!known(&conds, c) || !size || (p->cond_type == PG_COND_WHILE && size != 1) || (p->cond_type == PG_COND_IF && size > 2) ||
-            p->cond_type < 0 || p->cond_type > PG_COND_SWITCH)
+        if (!known(&conds, c) || !size || (p->cond_type == PG_COND_WHILE && size != 1) ||
+            (p->cond_type == PG_COND_IF && size > 2) || p->cond_type < 0 || p->cond_type > PG_COND_SWITCH)
             return PG_INVALID_VALUE;
         if (!(n->bodies = calloc(size, sizeof *n->bodies))) return PG_NO_MEMORY;
         n->cond_size = size, n->cond_type = p->cond_type;
@@ -376,10 +373,10 @@ static pg_block *reusable(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, 
 
 static int add_locked(ptxi_graph *g, ptxi_gnode *const *deps, size_t ndeps, pg_params *p, ptxi_gnode **out) {
     if (!g || !known(&graphs, g) || !p || (ndeps && !deps)) return PG_INVALID_VALUE;
-    if (g->owner && g->owner->type == PG_CONDITIONAL && (p->type == PG_HOST || p->type == PG_MEM_ALLOC ||
-                                                          p->type == PG_MEM_FREE || p->type == PG_WAIT_EVENT ||
-                                                          p->type == PG_EVENT_RECORD))
-        return PG_INVALID_VALUE;   /* not allowed in a conditional body */
+    if (g->owner && g->owner->type == PG_CONDITIONAL &&
+        (p->type == PG_HOST || p->type == PG_MEM_ALLOC || p->type == PG_MEM_FREE || p->type == PG_WAIT_EVENT ||
+         p->type == PG_EVENT_RECORD))
+        return PG_INVALID_VALUE; /* not allowed in a conditional body */
     for (size_t i = 0; i < ndeps; i++)
         if (!known(&nodes, deps[i]) || deps[i]->graph != g) return PG_INVALID_VALUE;
     if (p->type == PG_MEM_ALLOC) p->reuse = reusable(g, deps, ndeps, p->bytes);
@@ -528,7 +525,8 @@ bool pg_is_graph(const ptxi_graph *g) {
 }
 
 static bool node_ok(const ptxi_gnode *n) {
-    return known(&nodes, n) && n->graph && known(&graphs, n->graph) && n->index < n->graph->n && n->graph->nodes[n->index] == n;
+    return known(&nodes, n) && n->graph && known(&graphs, n->graph) && n->index < n->graph->n &&
+           n->graph->nodes[n->index] == n;
 }
 
 bool pg_is_node(const ptxi_gnode *n) {
@@ -542,7 +540,7 @@ int pg_clone(ptxi_graph *src, ptxi_graph **out) {
     if (!out) return PG_INVALID_VALUE;
     pthread_mutex_lock(&lock);
     int e = src && known(&graphs, src) ? PG_OK : PG_INVALID_VALUE;
-    for (size_t i = 0; e == PG_OK && i < src->n; i++)   /* as CUDA: not a graph with memory nodes */
+    for (size_t i = 0; e == PG_OK && i < src->n; i++) /* as CUDA: not a graph with memory nodes */
         if (src->nodes[i]->type == PG_MEM_ALLOC || src->nodes[i]->type == PG_MEM_FREE) e = PG_NOT_SUPPORTED;
     if (e == PG_OK) e = graph_copy(src, out);
     unlock_and_destroy();
@@ -727,7 +725,8 @@ int pg_cond_create(ptxi_graph *g, unsigned dflt, unsigned flags, uint64_t *handl
     pthread_mutex_lock(&lock);
     int e = g && known(&graphs, g) ? PG_OK : PG_INVALID_VALUE;
     pg_cond *c = NULL, **bigger = NULL;
-    if (e == PG_OK && (!(c = calloc(1, sizeof *c)) || !(bigger = realloc(g->conds, (g->nconds + 1) * sizeof *bigger)))) {
+    if (e == PG_OK &&
+        (!(c = calloc(1, sizeof *c)) || !(bigger = realloc(g->conds, (g->nconds + 1) * sizeof *bigger)))) {
         free(c);
         e = PG_NO_MEMORY;
     }
@@ -785,7 +784,7 @@ static int exec_prepare(ptxi_gexec *x) {
                 for (size_t d = 0; d < g->nodes[j]->ndeps; d++)
                     if (g->nodes[j]->deps[d] == g->nodes[i] && pending[j] != (size_t)-1) pending[j]--;
         }
-        if (done == before) e = PG_INVALID_VALUE;   /* a cycle */
+        if (done == before) e = PG_INVALID_VALUE; /* a cycle */
     }
     free(pending);
     for (size_t i = 0; e == PG_OK && i < n; i++) {
@@ -806,7 +805,7 @@ static int exec_build(ptxi_graph *g, ptxi_gexec **out, bool copy) {
     if (!x) return PG_NO_MEMORY;
     x->top = copy;
     int e = copy ? graph_copy(g, &x->g) : PG_OK;
-    if (!copy) x->g = g;   /* its owner frees it */
+    if (!copy) x->g = g; /* its owner frees it */
     if (e == PG_OK) e = exec_prepare(x);
     if (e != PG_OK) {
         exec_free(x);
@@ -851,9 +850,7 @@ bool pg_is_exec(const ptxi_gexec *x) {
     return ok;
 }
 
-unsigned long long pg_exec_flags(ptxi_gexec *x) {
-    return x ? x->flags : 0;
-}
+unsigned long long pg_exec_flags(ptxi_gexec *x) { return x ? x->flags : 0; }
 
 static ptxi_gnode *exec_node(ptxi_gexec *x, const ptxi_gnode *n) {
     if (!x || !known(&execs, x) || !n) return NULL;
@@ -1136,17 +1133,17 @@ int pg_launch(ptxi_gexec *x, ptxi_ctx *ctx, ptxi_stream *s, const pg_ops *ops) {
 
 typedef struct cstream {
     ptxi_stream *s;
-    ptxi_gnode **front;             /* what the stream's next work depends on */
+    ptxi_gnode **front; /* what the stream's next work depends on */
     size_t nfront;
 } cstream;
 
 typedef struct capture {
     uint64_t id;
     ptxi_graph *g;
-    bool into;                      /* cudaStreamBeginCaptureToGraph: the caller's graph */
+    bool into; /* cudaStreamBeginCaptureToGraph: the caller's graph */
     bool invalid;
     int mode;
-    cstream *streams;               /* [0]: where the capture began */
+    cstream *streams; /* [0]: where the capture began */
     size_t nstreams;
     struct capture *next;
 } capture;
@@ -1196,9 +1193,7 @@ static int join(capture *c, ptxi_stream *s, cstream **out) {
     return PG_OK;
 }
 
-bool pg_capturing(ptxi_stream *s) {
-    return ptxi_stream_capture(s, NULL) != 0;
-}
+bool pg_capturing(ptxi_stream *s) { return ptxi_stream_capture(s, NULL) != 0; }
 
 int pg_capture_begin(ptxi_stream *s, int mode, ptxi_graph *into, ptxi_gnode *const *deps, size_t ndeps) {
     if (!s) return PG_CAPTURE_UNSUPPORTED;
@@ -1291,10 +1286,10 @@ int pg_capture_end(ptxi_stream *s, ptxi_graph **out) {
     cstream *cs = NULL;
     capture *c = capture_of(s, &cs);
     /* a capture into the caller's graph need not give it back */
-    int e = !c ? (out ? PG_ILLEGAL_STATE : PG_INVALID_VALUE)
-            : !out && !c->into ? PG_INVALID_VALUE
+    int e = !c                     ? (out ? PG_ILLEGAL_STATE : PG_INVALID_VALUE)
+            : !out && !c->into     ? PG_INVALID_VALUE
             : cs != &c->streams[0] ? PG_CAPTURE_UNMATCHED
-            : PG_OK;
+                                   : PG_OK;
     if (e == PG_OK) {
         for (capture **p = &captures; *p; p = &(*p)->next)
             if (*p == c) {
@@ -1361,8 +1356,8 @@ int pg_capture_wait(ptxi_stream *s, ptxi_event *ev) {
     for (capture *x = captures; r && x && !rc; x = x->next)
         if (x->id == r->id) rc = x;
     int e = PG_OK;
-    if (!rc) e = c ? PG_OK : -1;   /* an event of no capture: nothing to order in one */
-    else if (c && c != rc) e = PG_INVALID_VALUE;   /* two captures cannot merge here */
+    if (!rc) e = c ? PG_OK : -1;                 /* an event of no capture: nothing to order in one */
+    else if (c && c != rc) e = PG_INVALID_VALUE; /* two captures cannot merge here */
     else {
         if (!c) e = join(rc, s, &cs);
         if (e == PG_OK) {
@@ -1392,8 +1387,8 @@ int pg_capture_info(ptxi_stream *s, int *status, uint64_t *id, ptxi_graph **g, p
     pthread_mutex_lock(&lock);
     cstream *cs = NULL;
     capture *c = capture_of(s, &cs);
-    if (status) *status = !c ? 0 : c->invalid ? 2 : 1;   /* cudaStreamCaptureStatus */
-    if (c) {   /* not capturing: the rest is left as it was, as CUDA leaves it */
+    if (status) *status = !c ? 0 : c->invalid ? 2 : 1; /* cudaStreamCaptureStatus */
+    if (c) { /* not capturing: the rest is left as it was, as CUDA leaves it */
         if (id) *id = c->id;
         if (g) *g = c->g;
         if (deps) *deps = cs->front;
@@ -1455,9 +1450,9 @@ void pg_capture_invalidate(ptxi_stream *s) {
 }
 
 static const char *type_name(int t) {
-    static const char *names[] = {"KERNEL", "MEMCPY", "MEMSET", "HOST", "GRAPH", "EMPTY", "WAIT_EVENT",
-                                  "EVENT_RECORD", "SEM_SIGNAL", "SEM_WAIT", "MEM_ALLOC", "MEM_FREE", "MEM_OP",
-                                  "CONDITIONAL"};
+    static const char *names[] = {"KERNEL",    "MEMCPY",     "MEMSET",       "HOST",       "GRAPH",
+                                  "EMPTY",     "WAIT_EVENT", "EVENT_RECORD", "SEM_SIGNAL", "SEM_WAIT",
+                                  "MEM_ALLOC", "MEM_FREE",   "MEM_OP",       "CONDITIONAL"};
     return t >= 0 && t <= PG_CONDITIONAL ? names[t] : "?";
 }
 
@@ -1582,7 +1577,7 @@ int pg_graph_retain(ptxi_graph *g, pg_uobj *o, unsigned count, unsigned flags) {
     pthread_mutex_lock(&lock);
     int e = known(&graphs, g) && known(&uobjs, o) ? PG_OK : PG_INVALID_VALUE;
     if (e == PG_OK) e = graph_hold(g, o, count);
-    if (e == PG_OK && !flags) o->refs += count;   /* with move, the caller's references become the graph's */
+    if (e == PG_OK && !flags) o->refs += count; /* with move, the caller's references become the graph's */
     unlock_and_destroy();
     return e;
 }

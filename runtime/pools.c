@@ -10,7 +10,7 @@
 #include "rt.h"
 
 struct ptxi_mempool {
-    int reuse[3];                   /* the three REUSE_* attributes, 1 by default */
+    int reuse[3]; /* the three REUSE_* attributes, 1 by default */
     uint64_t threshold, used, used_high, kept, reserved_high;
     ptxi_mempool *next;
 };
@@ -105,28 +105,30 @@ ptxi_status ptxi_mempool_attribute(ptxi_mempool *p, int attr, void *value, int s
     pthread_mutex_lock(&lock);
     if (!valid(p)) attr = 0;
     switch (attr) {
-    case 1: case 2: case 3:   /* REUSE_FOLLOW_EVENT_DEPENDENCIES, _ALLOW_OPPORTUNISTIC, _ALLOW_INTERNAL_DEPENDENCIES */
+    case 1:
+    case 2:
+    case 3: /* REUSE_FOLLOW_EVENT_DEPENDENCIES, _ALLOW_OPPORTUNISTIC, _ALLOW_INTERNAL_DEPENDENCIES */
         if (set) p->reuse[attr - 1] = *i32 != 0;
         else *i32 = p->reuse[attr - 1];
         break;
-    case 4:   /* RELEASE_THRESHOLD */
+    case 4: /* RELEASE_THRESHOLD */
         if (set) p->threshold = *u64;
         else *u64 = p->threshold;
         break;
-    case 5:   /* RESERVED_MEM_CURRENT */
+    case 5: /* RESERVED_MEM_CURRENT */
         if (set) r = PTXI_INVALID_VALUE;
         else *u64 = p->used + p->kept;
         break;
-    case 6:   /* RESERVED_MEM_HIGH */
+    case 6: /* RESERVED_MEM_HIGH */
         if (!set) *u64 = p->reserved_high;
         else if (*u64) r = PTXI_INVALID_VALUE;
         else p->reserved_high = p->used + p->kept;
         break;
-    case 7:   /* USED_MEM_CURRENT */
+    case 7: /* USED_MEM_CURRENT */
         if (set) r = PTXI_INVALID_VALUE;
         else *u64 = p->used;
         break;
-    case 8:   /* USED_MEM_HIGH */
+    case 8: /* USED_MEM_HIGH */
         if (!set) *u64 = p->used_high;
         else if (*u64) r = PTXI_INVALID_VALUE;
         else p->used_high = p->used;
@@ -160,7 +162,7 @@ ptxi_status ptxi_mempool_track(ptxi_mempool *p, ptxi_ctx *ctx, ptxi_dptr ptr, si
     *a = (pool_alloc){ptr, size, p, ctx, allocs};
     allocs = a;
     p->used += size;
-    p->kept -= size < p->kept ? size : p->kept;   /* reused from what the pool kept */
+    p->kept -= size < p->kept ? size : p->kept; /* reused from what the pool kept */
     if (p->used > p->used_high) p->used_high = p->used;
     note_reserved(p);
     pthread_mutex_unlock(&lock);
@@ -209,8 +211,8 @@ ptxi_status ptxi_mempool_access(ptxi_mempool *p, int device, int id, int *flags,
     if (!ptxi_mempool_valid(p) || !flags) return PTXI_INVALID_VALUE;
     if (!set) {
         if (!device || id != 0) return PTXI_INVALID_VALUE;
-        *flags = 3;   /* PROT_READWRITE */
+        *flags = 3; /* PROT_READWRITE */
         return PTXI_SUCCESS;
     }
-    return device && id == 0 && *flags == 3 ? PTXI_SUCCESS : PTXI_NOT_PERMITTED;   /* the libraries' invalid device */
+    return device && id == 0 && *flags == 3 ? PTXI_SUCCESS : PTXI_NOT_PERMITTED; /* the libraries' invalid device */
 }

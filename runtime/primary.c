@@ -13,9 +13,12 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(ptxi_ctx *) primary;
 static ptxi_status create_error;
 
-typedef struct hook { void (*fn)(void *); void *arg; struct hook *next; } hook;
+typedef struct hook {
+    void (*fn)(void *);
+    void *arg;
+    struct hook *next;
+} hook;
 static hook *hooks;
-
 
 /* The environment plays the part of a program's command line: PTXI_THREADS,
  * PTXI_DETERMINISTIC, PTXI_TIMEOUT (seconds), PTXI_QUIET (stderr holds only what
@@ -25,7 +28,7 @@ static ptxi_status create(ptxi_ctx **out) {
     uint64_t det = 0;
     if (!num_env_u64("PTXI_DETERMINISTIC", 1, &det) || !num_env_seconds("PTXI_TIMEOUT", &o.timeout_s))
         return PTXI_INVALID_VALUE;
-    o.deterministic = det != 0;   /* PTXI_THREADS: ptxi_ctx_create reads it */
+    o.deterministic = det != 0; /* PTXI_THREADS: ptxi_ctx_create reads it */
     ptxi_status s = ptxi_ctx_create(out, &o);
     if (s != PTXI_SUCCESS) {
         fprintf(stderr, "ptxi: cannot create a context: %s\n", ptxi_error_string(s));
@@ -61,7 +64,7 @@ ptxi_status ptxi_primary_reset(void) {
     pthread_mutex_lock(&lock);
     hook *h = hooks;
     pthread_mutex_unlock(&lock);
-    for (; h; h = h->next) h->fn(h->arg);   /* hooks are only ever prepended */
+    for (; h; h = h->next) h->fn(h->arg); /* hooks are only ever prepended */
     return s;
 }
 
@@ -89,13 +92,15 @@ static const int h100[] = {
  * Programming Guide's table of per-capability limits and the A100 datasheet:
  * 108 SMs, 164 KiB of shared memory per SM of which 163 KiB per block, no
  * thread-block clusters. Attributes numbered as CUdevice_attribute. */
-static const struct { int attr, value; } a100[] = {
-    {75, 8}, {76, 0},          /* compute capability */
-    {16, 108},                 /* multiprocessors */
-    {13, 1410000},             /* clock rate, kHz */
-    {81, 167936},              /* shared memory per multiprocessor */
-    {97, 166912},              /* shared memory per block, opt-in */
-    {120, 0},                  /* cluster launch */
+static const struct {
+    int attr, value;
+} a100[] = {
+    {75, 8},       {76, 0}, /* compute capability */
+    {16, 108},              /* multiprocessors */
+    {13, 1410000},          /* clock rate, kHz */
+    {81, 167936},           /* shared memory per multiprocessor */
+    {97, 166912},           /* shared memory per block, opt-in */
+    {120, 0},               /* cluster launch */
 };
 
 static bool sm80(void) {

@@ -31,16 +31,11 @@ typedef struct spec {
     kind kind;
 } spec;
 
-static kind kind_of(char c)
-{
-    if (!c)
-        return K_VERBATIM;
-    if (strchr("di", c))
-        return K_INT;
-    if (strchr("ouxX", c))
-        return K_UINT;
-    if (strchr("eEfFgGaA", c))
-        return K_FLOAT;
+static kind kind_of(char c) {
+    if (!c) return K_VERBATIM;
+    if (strchr("di", c)) return K_INT;
+    if (strchr("ouxX", c)) return K_UINT;
+    if (strchr("eEfFgGaA", c)) return K_FLOAT;
     switch (c) {
     case 'c': return K_CHAR;
     case 'p': return K_PTR;
@@ -51,13 +46,11 @@ static kind kind_of(char c)
 }
 
 /* Reads a run of digits; false when it is longer than MAX_DIGITS. */
-static bool digits(const char **q, int *out)
-{
+static bool digits(const char **q, int *out) {
     int n = 0, v = 0;
     while (**q >= '0' && **q <= '9') {
         v = v * 10 + (*(*q)++ - '0');
-        if (++n > MAX_DIGITS)
-            return false;
+        if (++n > MAX_DIGITS) return false;
     }
     *out = v;
     return true;
@@ -67,16 +60,14 @@ static bool digits(const char **q, int *out)
  * %[flags][width][.precision][size]type with width '*'/digits, precision
  * digits and size h, hh, l, ll; anything else ("%.*f", "%zu", "%y") is
  * printed as written and consumes no argument, as the GPU does. */
-static void parse_spec(const char *p, spec *s)
-{
+static void parse_spec(const char *p, spec *s) {
     const char *q = p + 1;
     int nf = 0, nh = 0, nl = 0;
     bool ok = true;
     memset(s, 0, sizeof *s);
     s->prec = -1;
     for (; *q && strchr("-+ #0", *q); q++)
-        if (!memchr(s->flags, *q, (size_t)nf))
-            s->flags[nf++] = *q;
+        if (!memchr(s->flags, *q, (size_t)nf)) s->flags[nf++] = *q;
     if (*q == '*') {
         s->star = true;
         q++;
@@ -86,8 +77,7 @@ static void parse_spec(const char *p, spec *s)
     if (*q == '.') {
         q++;
         ok &= *q != '*';
-        if (*q == '*')
-            q++;
+        if (*q == '*') q++;
         ok &= digits(&q, &s->prec);
     }
     for (; *q && strchr("hlLzjtq", *q); q++) {
@@ -104,33 +94,31 @@ static void parse_spec(const char *p, spec *s)
 
 /* Arguments the specification takes when `used` are already taken (0: it is
  * printed as written, or is "%%"). Push and flush both decide through here. */
-static int spec_takes(const spec *s, int used)
-{
-    if (s->kind == K_VERBATIM || s->kind == K_PERCENT)
-        return 0;
+static int spec_takes(const spec *s, int used) {
+    if (s->kind == K_VERBATIM || s->kind == K_PERCENT) return 0;
     int n = 1 + s->star;
     return used + n <= MAX_ARGS ? n : 0;
 }
 
 /* Bytes the value occupies in the argument buffer (= its alignment). */
-static size_t arg_bytes(const spec *s)
-{
+static size_t arg_bytes(const spec *s) {
     bool wide = s->size == SZ_L || s->size == SZ_LL;
     return (s->kind == K_INT || s->kind == K_UINT || s->kind == K_CHAR) && !wide ? 4 : 8;
 }
 
 /* ---- growable byte buffers --------------------------------------------- */
 
-typedef struct buf { char *p; size_t n, cap; bool oom; } buf;
+typedef struct buf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} buf;
 
-static void buf_put(buf *b, const void *src, size_t n)
-{
-    if (b->oom)
-        return;
+static void buf_put(buf *b, const void *src, size_t n) {
+    if (b->oom) return;
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n)
-            cap *= 2;
+        while (cap < b->n + n) cap *= 2;
         char *p = realloc(b->p, cap);
         if (!p) {
             b->oom = true;
@@ -147,20 +135,17 @@ static void buf_put(buf *b, const void *src, size_t n)
  * by byte: a wider read would touch the bytes after the NUL, which other
  * threads of the grid may be writing meanwhile. Bytes beyond `limit` are
  * checked but not kept. False when the string runs into unreadable memory. */
-static bool read_cstr(rt_read_fn read, void *rc, uint64_t addr, buf *b, size_t limit)
-{
+static bool read_cstr(rt_read_fn read, void *rc, uint64_t addr, buf *b, size_t limit) {
     char chunk[64];
     size_t kept = 0, n = 0;
     for (;; addr++) {
-        if (!read(rc, addr, &chunk[n], 1))
-            return false;
+        if (!read(rc, addr, &chunk[n], 1)) return false;
         bool end = !chunk[n++];
         if (end || n == sizeof chunk) {
             size_t keep = kept >= limit ? 0 : n < limit - kept ? n : limit - kept;
             buf_put(b, chunk, keep);
             kept += keep;
-            if (end)
-                return true;
+            if (end) return true;
             n = 0;
         }
     }
@@ -171,35 +156,33 @@ static bool read_cstr(rt_read_fn read, void *rc, uint64_t addr, buf *b, size_t l
 /* A record: header, nslots 8-byte argument values, the format with its NUL,
  * the %s strings (each with its NUL, in order, for non-NULL pointers), padding
  * to 8 bytes. */
-typedef struct rec_hdr { uint32_t size, nslots, fmt_bytes, str_bytes; } rec_hdr;
+typedef struct rec_hdr {
+    uint32_t size, nslots, fmt_bytes, str_bytes;
+} rec_hdr;
 
 struct rt_fifo {
     pthread_mutex_t lock;
     unsigned char *ring;
-    size_t cap, head, used;   /* oldest record at head; `used` bytes follow it */
+    size_t cap, head, used; /* oldest record at head; `used` bytes follow it */
     uint64_t lost;
 };
 
 static void count_lost(rt_fifo *f) { __atomic_add_fetch(&f->lost, 1, __ATOMIC_RELAXED); }
 
-static void ring_in(rt_fifo *f, size_t pos, const void *src, size_t n)
-{
-    if (!n)
-        return;
+static void ring_in(rt_fifo *f, size_t pos, const void *src, size_t n) {
+    if (!n) return;
     size_t first = n < f->cap - pos ? n : f->cap - pos;
     memcpy(f->ring + pos, src, first);
     memcpy(f->ring, (const char *)src + first, n - first);
 }
 
-static void ring_out(const rt_fifo *f, size_t pos, void *dst, size_t n)
-{
+static void ring_out(const rt_fifo *f, size_t pos, void *dst, size_t n) {
     size_t first = n < f->cap - pos ? n : f->cap - pos;
     memcpy(dst, f->ring + pos, first);
     memcpy((char *)dst + first, f->ring, n - first);
 }
 
-static void ring_drop_front(rt_fifo *f)
-{
+static void ring_drop_front(rt_fifo *f) {
     rec_hdr h;
     ring_out(f, f->head, &h, sizeof h);
     uint32_t size = h.size;
@@ -214,8 +197,7 @@ static void ring_drop_front(rt_fifo *f)
  * 512 KiB FIFO shows the newest ones (plus a few stale older records the GPU
  * happens to leave intact, which is not reproduced). Evictions count in
  * rt_fifo_lost. */
-static void ring_push(rt_fifo *f, size_t size, const void *const *piece, const size_t *len, int npieces)
-{
+static void ring_push(rt_fifo *f, size_t size, const void *const *piece, const size_t *len, int npieces) {
     pthread_mutex_lock(&f->lock);
     if (size > f->cap) { /* the FIFO shrank since the caller looked */
         count_lost(f);
@@ -235,11 +217,9 @@ static void ring_push(rt_fifo *f, size_t size, const void *const *piece, const s
     pthread_mutex_unlock(&f->lock);
 }
 
-rt_fifo *rt_fifo_create(size_t bytes)
-{
+rt_fifo *rt_fifo_create(size_t bytes) {
     rt_fifo *f = calloc(1, sizeof *f);
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     f->cap = bytes < 64 ? 64 : bytes;
     f->ring = malloc(f->cap);
     if (!f->ring) {
@@ -250,10 +230,8 @@ rt_fifo *rt_fifo_create(size_t bytes)
     return f;
 }
 
-void rt_fifo_destroy(rt_fifo *f)
-{
-    if (!f)
-        return;
+void rt_fifo_destroy(rt_fifo *f) {
+    if (!f) return;
     pthread_mutex_destroy(&f->lock);
     free(f->ring);
     free(f);
@@ -263,17 +241,12 @@ void rt_fifo_destroy(rt_fifo *f)
  * ring_push checks again under the lock). */
 size_t rt_fifo_capacity(const rt_fifo *f) { return __atomic_load_n(&f->cap, __ATOMIC_RELAXED); }
 
-uint64_t rt_fifo_lost(const rt_fifo *f)
-{
-    return __atomic_load_n(&f->lost, __ATOMIC_RELAXED);
-}
+uint64_t rt_fifo_lost(const rt_fifo *f) { return __atomic_load_n(&f->lost, __ATOMIC_RELAXED); }
 
-int rt_fifo_resize(rt_fifo *f, size_t bytes)
-{
+int rt_fifo_resize(rt_fifo *f, size_t bytes) {
     bytes = bytes < 64 ? 64 : bytes;
     unsigned char *ring = malloc(bytes);
-    if (!ring)
-        return -1;
+    if (!ring) return -1;
     pthread_mutex_lock(&f->lock);
     while (f->used > bytes) {
         ring_drop_front(f);
@@ -292,26 +265,21 @@ int rt_fifo_resize(rt_fifo *f, size_t bytes)
 
 /* The next argument of `bytes` bytes at its natural alignment; 0 where the
  * buffer cannot be read (the GPU would print whatever lies there). */
-static uint64_t take_arg(rt_read_fn read, void *rc, uint64_t args, size_t *off, size_t bytes)
-{
+static uint64_t take_arg(rt_read_fn read, void *rc, uint64_t args, size_t *off, size_t bytes) {
     uint64_t v = 0;
     *off = (*off + bytes - 1) & ~(bytes - 1);
-    if (args && !read(rc, args + *off, &v, bytes))
-        v = 0;
+    if (args && !read(rc, args + *off, &v, bytes)) v = 0;
     *off += bytes;
     return v;
 }
 
-int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void *read_ctx)
-{
-    if (!fmt)
-        return RT_FIFO_NULL_FORMAT;
+int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void *read_ctx) {
+    if (!fmt) return RT_FIFO_NULL_FORMAT;
     buf fb = {0}, sb = {0};
     uint64_t slot[MAX_ARGS];
     int used = 0, ret = RT_FIFO_FAULT;
     size_t off = 0, cap = rt_fifo_capacity(f);
-    if (!read_cstr(read, read_ctx, fmt, &fb, SIZE_MAX) || fb.oom)
-        goto out;
+    if (!read_cstr(read, read_ctx, fmt, &fb, SIZE_MAX) || fb.oom) goto out;
     for (const char *p = fb.p; *p;) {
         if (*p != '%') {
             p++;
@@ -320,13 +288,10 @@ int rt_fifo_push(rt_fifo *f, uint64_t fmt, uint64_t args, rt_read_fn read, void 
         spec s;
         parse_spec(p, &s);
         p += s.len;
-        if (!spec_takes(&s, used))
-            continue;
-        if (s.star)
-            slot[used++] = take_arg(read, read_ctx, args, &off, 4);
+        if (!spec_takes(&s, used)) continue;
+        if (s.star) slot[used++] = take_arg(read, read_ctx, args, &off, 4);
         uint64_t v = slot[used++] = take_arg(read, read_ctx, args, &off, arg_bytes(&s));
-        if (s.kind == K_STR && v && !read_cstr(read, read_ctx, v, &sb, cap))
-            goto out;
+        if (s.kind == K_STR && v && !read_cstr(read, read_ctx, v, &sb, cap)) goto out;
     }
     ret = used;
     size_t len[] = {sizeof(rec_hdr), sizeof(uint64_t) * (size_t)used, fb.n, sb.n};
@@ -347,88 +312,81 @@ out:
 /* ---- formatting at the flush -------------------------------------------- */
 
 /* snprintf into a small buffer, or a heap one when the text is longer. */
-#define EMIT(out, ...)                                                          \
-    do {                                                                        \
-        char small_[256];                                                       \
-        int n_ = snprintf(small_, sizeof small_, __VA_ARGS__);                  \
-        if (n_ >= 0 && (size_t)n_ < sizeof small_) {                            \
-            fwrite(small_, 1, (size_t)n_, out);                                 \
-        } else if (n_ >= 0) {                                                   \
-            char *big_ = malloc((size_t)n_ + 1);                                \
-            if (big_) {                                                         \
-                snprintf(big_, (size_t)n_ + 1, __VA_ARGS__);                    \
-                fwrite(big_, 1, (size_t)n_, out);                               \
-                free(big_);                                                     \
-            }                                                                   \
-        }                                                                       \
+#define EMIT(out, ...)                                         \
+    do {                                                       \
+        char small_[256];                                      \
+        int n_ = snprintf(small_, sizeof small_, __VA_ARGS__); \
+        if (n_ >= 0 && (size_t)n_ < sizeof small_) {           \
+            fwrite(small_, 1, (size_t)n_, out);                \
+        } else if (n_ >= 0) {                                  \
+            char *big_ = malloc((size_t)n_ + 1);               \
+            if (big_) {                                        \
+                snprintf(big_, (size_t)n_ + 1, __VA_ARGS__);   \
+                fwrite(big_, 1, (size_t)n_, out);              \
+                free(big_);                                    \
+            }                                                  \
+        }                                                      \
     } while (0)
 
 /* With and without a precision argument; the width is always passed. */
-#define EMIT_PREC(out, f, s, w, v)                                              \
-    do {                                                                        \
-        if ((s)->prec >= 0)                                                     \
-            EMIT(out, f, w, (s)->prec, v);                                      \
-        else                                                                    \
-            EMIT(out, f, w, v);                                                 \
+#define EMIT_PREC(out, f, s, w, v)                         \
+    do {                                                   \
+        if ((s)->prec >= 0) EMIT(out, f, w, (s)->prec, v); \
+        else EMIT(out, f, w, v);                           \
     } while (0)
 
 /* Formats one conversion. The host format is rebuilt from the parsed flags,
  * '*' for the width, ".*" for a precision, a length that matches the C type
  * passed, and the conversion character, so no device text reaches snprintf. */
-static void emit_conv(FILE *out, const spec *s, int width, uint64_t v, const char **strs)
-{
+static void emit_conv(FILE *out, const spec *s, int width, uint64_t v, const char **strs) {
     char f[24], *q = f;
     bool prec = s->prec >= 0 && s->kind != K_CHAR && s->kind != K_PTR;
     *q++ = '%';
     q = stpcpy(q, s->flags);
     q = stpcpy(q, prec ? "*.*" : "*");
-    if (s->kind == K_INT || s->kind == K_UINT)
-        q = stpcpy(q, "ll");
+    if (s->kind == K_INT || s->kind == K_UINT) q = stpcpy(q, "ll");
     *q++ = s->conv;
     *q = 0;
     spec t = *s;
     t.prec = prec ? s->prec : -1;
     switch (s->kind) {
     case K_INT: {
-        long long x = s->size == SZ_HH ? (signed char)v : s->size == SZ_H ? (short)v
-                    : s->size == SZ_NONE ? (int)(uint32_t)v : (long long)v;
+        long long x = s->size == SZ_HH     ? (signed char)v
+                      : s->size == SZ_H    ? (short)v
+                      : s->size == SZ_NONE ? (int)(uint32_t)v
+                                           : (long long)v;
         EMIT_PREC(out, f, &t, width, x);
         break;
     }
     case K_UINT: {
-        unsigned long long x = s->size == SZ_HH ? (unsigned char)v : s->size == SZ_H ? (unsigned short)v
-                             : s->size == SZ_NONE ? (uint32_t)v : v;
+        unsigned long long x = s->size == SZ_HH     ? (unsigned char)v
+                               : s->size == SZ_H    ? (unsigned short)v
+                               : s->size == SZ_NONE ? (uint32_t)v
+                                                    : v;
         EMIT_PREC(out, f, &t, width, x);
         break;
     }
-    case K_CHAR:
-        EMIT(out, f, width, (int)(unsigned char)v);
-        break;
+    case K_CHAR: EMIT(out, f, width, (int)(unsigned char)v); break;
     case K_FLOAT: {
         double d;
         memcpy(&d, &v, sizeof d);
         EMIT_PREC(out, f, &t, width, d);
         break;
     }
-    case K_PTR:
-        EMIT(out, f, width, (void *)(uintptr_t)v);
-        break;
+    case K_PTR: EMIT(out, f, width, (void *)(uintptr_t)v); break;
     case K_STR: {
         /* A NULL pointer prints as glibc prints it (the GPU's host side is
          * glibc: "(null)"), which is nothing when the precision cuts it short. */
         const char *str = v ? *strs : (t.prec < 0 || t.prec >= 6 ? "(null)" : "");
-        if (v)
-            *strs += strlen(*strs) + 1;
+        if (v) *strs += strlen(*strs) + 1;
         EMIT_PREC(out, f, &t, width, str);
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
-static void format_record(FILE *out, const char *rec)
-{
+static void format_record(FILE *out, const char *rec) {
     rec_hdr h;
     memcpy(&h, rec, sizeof h);
     const char *slots = rec + sizeof h;
@@ -438,18 +396,14 @@ static void format_record(FILE *out, const char *rec)
     for (const char *p = fmt; *p;) {
         const char *lit = strchrnul(p, '%');
         fwrite(p, 1, (size_t)(lit - p), out);
-        if (!*(p = lit))
-            break;
+        if (!*(p = lit)) break;
         spec s;
         parse_spec(p, &s);
         int n = spec_takes(&s, used);
-        if (s.kind == K_PERCENT)
-            fputc('%', out);
-        else if (!n)
-            fwrite(p, 1, s.len, out);
+        if (s.kind == K_PERCENT) fputc('%', out);
+        else if (!n) fwrite(p, 1, s.len, out);
         p += s.len;
-        if (!n)
-            continue;
+        if (!n) continue;
         uint64_t a[2];
         memcpy(a, slots + sizeof(uint64_t) * (size_t)used, sizeof(uint64_t) * (size_t)n);
         used += n;
@@ -459,8 +413,7 @@ static void format_record(FILE *out, const char *rec)
     }
 }
 
-void rt_fifo_flush(rt_fifo *f, FILE *out)
-{
+void rt_fifo_flush(rt_fifo *f, FILE *out) {
     buf rec = {0};
     pthread_mutex_lock(&f->lock);
     while (f->used) {
@@ -469,20 +422,17 @@ void rt_fifo_flush(rt_fifo *f, FILE *out)
         rec.n = 0;
         if (h.size > rec.cap) {
             char *p = realloc(rec.p, h.size);
-            if (!p)
-                break;
+            if (!p) break;
             rec.p = p;
             rec.cap = h.size;
         }
         ring_out(f, f->head, rec.p, h.size);
         ring_drop_front(f);
-        if (out)
-            format_record(out, rec.p);
+        if (out) format_record(out, rec.p);
     }
     while (f->used) /* only when out of memory above */
         ring_drop_front(f), count_lost(f);
     pthread_mutex_unlock(&f->lock);
-    if (out)
-        fflush(out);
+    if (out) fflush(out);
     free(rec.p);
 }

@@ -17,8 +17,8 @@ typedef int (*rt_read_fn)(void *read_ctx, uint64_t addr, void *dst, size_t n);
 
 /* What rt_fifo_push returns besides an argument count. */
 enum {
-    RT_FIFO_NULL_FORMAT = -1,   /* fmt was NULL: CUDA's printf returns -1 */
-    RT_FIFO_FAULT = -3,         /* the format or a %s string is unreadable: the GPU
+    RT_FIFO_NULL_FORMAT = -1, /* fmt was NULL: CUDA's printf returns -1 */
+    RT_FIFO_FAULT = -3,       /* the format or a %s string is unreadable: the GPU
                                    stops the kernel with cudaErrorIllegalAddress, so
                                    the caller raises PTXI_ILLEGAL_ADDRESS (read_ctx
                                    can note the failing address) */
@@ -26,7 +26,7 @@ enum {
 
 /* A FIFO holding `bytes` of records (bytes >= 64). NULL when out of memory. */
 rt_fifo *rt_fifo_create(size_t bytes);
-void rt_fifo_destroy(rt_fifo *f);                  /* NULL is a no-op; pending records are lost */
+void rt_fifo_destroy(rt_fifo *f); /* NULL is a no-op; pending records are lost */
 /* Changes the capacity, keeping the newest records that fit. 0 on success,
  * -1 when out of memory (the FIFO is then unchanged). Not while pushes run. */
 int rt_fifo_resize(rt_fifo *f, size_t bytes);

@@ -58,7 +58,7 @@ static uint64_t read_limit(const char *path) {
  * point: a cgroup is held to its ancestors' limits too. */
 static uint64_t hierarchy_limit(const char *mount, const char *root, const char *path, const char *file) {
     size_t nroot = strcmp(root, "/") ? strlen(root) : 0;
-    if (nroot && strncmp(path, root, nroot)) return UINT64_MAX;   /* outside what is mounted */
+    if (nroot && strncmp(path, root, nroot)) return UINT64_MAX; /* outside what is mounted */
     char dir[4096];
     if (snprintf(dir, sizeof dir, "%s%s", mount, path + nroot) >= (int)sizeof dir) return UINT64_MAX;
     size_t keep = strlen(mount);
@@ -133,22 +133,19 @@ static uint64_t cgroup_limit(void) {
 uint64_t rt_device_memory(void) {
     const char *env = getenv("PTXI_DEVICE_MEMORY");
     uint64_t v;
-    if (env && !*env) env = NULL;   /* set empty: as if unset */
+    if (env && !*env) env = NULL; /* set empty: as if unset */
     if (env && parse_bytes(env, &v)) return v;
     static int warned;
     if (env && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "ptxi: PTXI_DEVICE_MEMORY='%s' is not a byte count (such as 8589934592 or 8G); ignored\n",
-                env);
+        fprintf(stderr, "ptxi: PTXI_DEVICE_MEMORY='%s' is not a byte count (such as 8589934592 or 8G); ignored\n", env);
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
     uint64_t cg = cgroup_limit();
     return cg < phys ? cg : phys;
 }
 
-ptxi_status ptxi_device_get_props(ptxi_device_props *out)
-{
-    if (!out)
-        return PTXI_INVALID_VALUE;
+ptxi_status ptxi_device_get_props(ptxi_device_props *out) {
+    if (!out) return PTXI_INVALID_VALUE;
     *out = (ptxi_device_props){
         .name = "ptxi virtual sm_90 device",
         .major = 9,
@@ -176,8 +173,7 @@ ptxi_status ptxi_device_get_props(ptxi_device_props *out)
 
 /* cudaDeviceGetLimit on a fresh context. The printf FIFO is 8.25 MiB on CUDA
  * 13, not the 1 MiB the guide states. */
-size_t rt_default_limit(ptxi_limit which)
-{
+size_t rt_default_limit(ptxi_limit which) {
     switch (which) {
     case PTXI_LIMIT_STACK_SIZE: return 1024;
     case PTXI_LIMIT_PRINTF_FIFO_SIZE: return 8650752;
@@ -192,15 +188,11 @@ size_t rt_default_limit(ptxi_limit which)
  * bytes (0 stays 0), the FIFO is at least 512 KiB and the heap at least 4 MiB.
  * After a launch the GPU refuses new FIFO and heap sizes (cudaErrorInvalidValue)
  * but still accepts a stack size. */
-size_t rt_limit_granted(ptxi_limit which, size_t requested)
-{
+size_t rt_limit_granted(ptxi_limit which, size_t requested) {
     switch (which) {
-    case PTXI_LIMIT_STACK_SIZE:
-        return requested > SIZE_MAX - 15 ? requested : (requested + 15) & ~(size_t)15;
-    case PTXI_LIMIT_PRINTF_FIFO_SIZE:
-        return requested < 524288 ? 524288 : requested;
-    case PTXI_LIMIT_MALLOC_HEAP_SIZE:
-        return requested < 4194304 ? 4194304 : requested;
+    case PTXI_LIMIT_STACK_SIZE: return requested > SIZE_MAX - 15 ? requested : (requested + 15) & ~(size_t)15;
+    case PTXI_LIMIT_PRINTF_FIFO_SIZE: return requested < 524288 ? 524288 : requested;
+    case PTXI_LIMIT_MALLOC_HEAP_SIZE: return requested < 4194304 ? 4194304 : requested;
     case PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: break;
     }
     return requested;

@@ -24,7 +24,7 @@ typedef struct rt_bind {
 struct ptxi_kernel {
     ptxi_module *mod;
     vm_func *vf;
-    int max_dyn_shared;        /* the opt-in attribute */
+    int max_dyn_shared; /* the opt-in attribute */
 };
 
 struct ptxi_module {
@@ -47,20 +47,20 @@ typedef struct {
 struct ptxi_stream {
     ptxi_ctx *ctx;
     unsigned flags;
-    _Atomic int priority;      /* set at creation, or by the priority attribute */
-    _Atomic uint64_t capture;  /* the runtime's capture under way (its id), else 0 */
-    void *capture_graph;       /* that capture's graph (read while capture is set) */
-    ptxi_stream *next;         /* the context's live streams (stream.c) */
-    rt_stream_attrs attrs;     /* launch attributes set on it (stream.c) */
+    _Atomic int priority;     /* set at creation, or by the priority attribute */
+    _Atomic uint64_t capture; /* the runtime's capture under way (its id), else 0 */
+    void *capture_graph;      /* that capture's graph (read while capture is set) */
+    ptxi_stream *next;        /* the context's live streams (stream.c) */
+    rt_stream_attrs attrs;    /* launch attributes set on it (stream.c) */
 };
 
 struct ptxi_event {
     ptxi_ctx *ctx;
-    double t;                  /* seconds, CLOCK_MONOTONIC, when recorded */
+    double t; /* seconds, CLOCK_MONOTONIC, when recorded */
     bool recorded;
     unsigned flags;
-    ptxi_stream *stream;       /* where it was last recorded */
-    uint64_t seq;              /* host functions queued before it have a smaller seq */
+    ptxi_stream *stream; /* where it was last recorded */
+    uint64_t seq;        /* host functions queued before it have a smaller seq */
     ptxi_event *next;
 };
 
@@ -71,7 +71,7 @@ typedef struct rt_host_fn {
     ptxi_host_call call;
     void *fn, *user;
     ptxi_stream *stream;
-    bool nonblocking;          /* the stream's flag, kept: the stream may be destroyed first */
+    bool nonblocking; /* the stream's flag, kept: the stream may be destroyed first */
     uint64_t seq;
     bool running;
     ptxi_ctx *wait_ctx;
@@ -99,21 +99,21 @@ struct ptxi_ctx {
     size_t fifo_size, heap_size, stack_size;
     rt_heap heap;
     uint64_t heap_base;
-    _Atomic bool heap_ready;   /* the heap exists: its size is fixed from now on */
-    _Atomic bool fifo_fixed;   /* a kernel that calls printf was launched: the FIFO's size is fixed */
-    char *pending;             /* reports (assert lines) printed at the next flush */
+    _Atomic bool heap_ready; /* the heap exists: its size is fixed from now on */
+    _Atomic bool fifo_fixed; /* a kernel that calls printf was launched: the FIFO's size is fixed */
+    char *pending;           /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
     rt_bind *binds;
     ptxi_launch_stats stats;
     struct ptxi_stream null_stream;
-    ptxi_stream *streams;      /* live streams and events, destroyed by a reset */
+    ptxi_stream *streams; /* live streams and events, destroyed by a reset */
     ptxi_event *events;
     rt_host_fn *host_fns, **host_fns_tail;
     uint64_t host_seq;
-    size_t dev_pending_limit;  /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
-    _Atomic size_t dev_pending;   /* device-side launches queued and not yet started (devrt.c) */
-    uint64_t dev_error_texts;  /* device copy of the error names and messages (devrt.c), under `lock` */
-    _Atomic uint64_t san_heap; /* sanitize mode: bytes of device-heap blocks live (sanitize.c) */
+    size_t dev_pending_limit;   /* PTXI_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+    _Atomic size_t dev_pending; /* device-side launches queued and not yet started (devrt.c) */
+    uint64_t dev_error_texts;   /* device copy of the error names and messages (devrt.c), under `lock` */
+    _Atomic uint64_t san_heap;  /* sanitize mode: bytes of device-heap blocks live (sanitize.c) */
 };
 
 /* The device runtime (devrt.c): the vm_runtime.devrt service, and a grid's run with
@@ -130,7 +130,7 @@ ptxi_status rt_set_error(ptxi_ctx *ctx, ptxi_status s);
 /* Sanitize mode (sanitize.c; the sanitizer itself and the record of a failed
  * API call: ptxi_private.h): turning it on for a new context. */
 void rt_sanitize_ctx(ptxi_ctx *ctx);
-void rt_sanitize_ctx_end(ptxi_ctx *ctx);   /* before its memory goes: the leak check */
+void rt_sanitize_ctx_end(ptxi_ctx *ctx); /* before its memory goes: the leak check */
 /* Sanitize mode: the arena's checks (at creation and after a reset), and
  * device malloc and free, whose blocks are allocations of their own there
  * (byte-exact bounds, a quarantine, a leak check). */
@@ -150,13 +150,13 @@ uint64_t rt_device_memory(void);
 
 /* Every API call on a context with a sticky error returns that error, after
  * writing what the failed kernel printed (and its assertion) as a GPU does. */
-#define RT_CHECK_STICKY(ctx)                                                   \
-    do {                                                                       \
-        if (!(ctx)) return PTXI_INVALID_CONTEXT;                               \
-        if ((ctx)->sticky) {                                                   \
-            rt_flush(ctx);                                                     \
-            return (ctx)->sticky;                                              \
-        }                                                                      \
+#define RT_CHECK_STICKY(ctx)                     \
+    do {                                         \
+        if (!(ctx)) return PTXI_INVALID_CONTEXT; \
+        if ((ctx)->sticky) {                     \
+            rt_flush(ctx);                       \
+            return (ctx)->sticky;                \
+        }                                        \
     } while (0)
 
 #endif

@@ -13,7 +13,7 @@
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static vm_san *san;
-static vm_arena *first_arena;   /* the first sanitized context's: the leak check's */
+static vm_arena *first_arena; /* the first sanitized context's: the leak check's */
 static bool leaks_checked;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -24,7 +24,7 @@ struct leaks {
 static void leaked(void *arg, const vm_alloc *r) {
     struct leaks *l = arg;
     char text[256], nb[32];
-    if (r->kind == VM_SH_HEAP)   /* a device-heap block: no host backtrace */
+    if (r->kind == VM_SH_HEAP) /* a device-heap block: no host backtrace */
         snprintf(text, sizeof text, "Leaked %s bytes at 0x%llx on the device heap", vm_san_num(r->size, nb),
                  (unsigned long long)r->addr);
     else
@@ -59,7 +59,7 @@ static void at_exit(void) {
     leak_check();
     const char *fd = getenv("PTXI_SANITIZE_COUNT_FD");
     if (fd && *fd) {
-        char n[80];   /* errors, then racecheck's error and warning records */
+        char n[80]; /* errors, then racecheck's error and warning records */
         int len = snprintf(n, sizeof n, "%llu %llu %llu\n", (unsigned long long)atomic_load(&san->errors),
                            (unsigned long long)atomic_load(&san->hazards[0]),
                            (unsigned long long)atomic_load(&san->hazards[1]));
@@ -68,7 +68,7 @@ static void at_exit(void) {
 }
 
 static void create(void) {
-    int fd = dup(STDOUT_FILENO);   /* the program may redirect its own stdout later */
+    int fd = dup(STDOUT_FILENO); /* the program may redirect its own stdout later */
     san = vm_san_from_env(fd < 0 ? STDOUT_FILENO : fd);
     if (san) atexit(at_exit);
 }
@@ -104,7 +104,7 @@ void rt_sanitize_ctx_end(ptxi_ctx *ctx) {
 
 void ptxi_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg) {
     vm_san *s = ptxi_sanitizer();
-    if (!s || s->tool != VM_SAN_MEMCHECK) return;   /* the other tools record no API errors */
+    if (!s || s->tool != VM_SAN_MEMCHECK) return; /* the other tools record no API errors */
     char text[512];
     snprintf(text, sizeof text,
              "Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n"
@@ -172,6 +172,5 @@ int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p) {
     }
     if (p - ctx->heap_base < ctx->heap_size) return rt_heap_free(&ctx->heap, (void *)(uintptr_t)p);
     /* what the H100 reports: a freed block, LAUNCH_FAILED; anything else, ILLEGAL_ADDRESS */
-    return vm_arena_locate(&ctx->arena, p, &r) == 2 && r.kind == VM_SH_HEAP ? PTXI_LAUNCH_FAILED
-                                                                             : PTXI_ILLEGAL_ADDRESS;
+    return vm_arena_locate(&ctx->arena, p, &r) == 2 && r.kind == VM_SH_HEAP ? PTXI_LAUNCH_FAILED : PTXI_ILLEGAL_ADDRESS;
 }

@@ -78,7 +78,7 @@ ptxi_status ptxi_stream_create(ptxi_ctx *ctx, ptxi_stream **out) { return ptxi_s
 ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
     if (!s || !ptxi_stream_live(s)) return PTXI_INVALID_HANDLE;
     ptxi_ctx *ctx = s->ctx;
-    ptxi_stream_run_host_fns(ctx, s, UINT64_MAX);   /* its work still completes */
+    ptxi_stream_run_host_fns(ctx, s, UINT64_MAX); /* its work still completes */
     pthread_mutex_lock(&lock);
     bool found = false;
     for (ptxi_stream **p = &ctx->streams; *p; p = &(*p)->next)
@@ -88,7 +88,7 @@ ptxi_status ptxi_stream_destroy(ptxi_stream *s) {
             break;
         }
     pthread_mutex_unlock(&lock);
-    if (!found) return PTXI_INVALID_HANDLE;   /* destroyed by another thread meanwhile */
+    if (!found) return PTXI_INVALID_HANDLE; /* destroyed by another thread meanwhile */
     pg_capture_forget_stream(s);
     free(s);
     return PTXI_SUCCESS;
@@ -115,7 +115,7 @@ int ptxi_stream_priority(ptxi_stream *s) { return s ? s->priority : 0; }
  * (then it is no longer found). The default stream's are its context's. */
 enum { ATTR_WINDOW = 1, ATTR_SYNC_POLICY = 3, ATTR_PRIORITY = 8, ATTR_DOMAIN_MAP = 9, ATTR_DOMAIN = 10 };
 
-typedef struct {   /* CUaccessPolicyWindow */
+typedef struct { /* CUaccessPolicyWindow */
     void *base_ptr;
     size_t num_bytes;
     float hit_ratio;
@@ -140,12 +140,11 @@ ptxi_status ptxi_stream_set_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, con
         memcpy(&w, val, sizeof w);
         int max = 0;
         ptxi_device_attribute(109 /* MAX_ACCESS_POLICY_WINDOW_SIZE */, &max);
-        if (!(w.hit_ratio >= 0.0f && w.hit_ratio <= 1.0f) || w.num_bytes > (size_t)max)
-            return PTXI_INVALID_VALUE;
+        if (!(w.hit_ratio >= 0.0f && w.hit_ratio <= 1.0f) || w.num_bytes > (size_t)max) return PTXI_INVALID_VALUE;
     }
     pthread_mutex_lock(&lock);
     rt_stream_attrs *a = attrs_of(ctx, s);
-    if (a && id == ATTR_PRIORITY && s) {   /* the stream's own, in the device's range */
+    if (a && id == ATTR_PRIORITY && s) { /* the stream's own, in the device's range */
         int prio;
         memcpy(&prio, val, sizeof prio);
         s->priority = prio < -5 ? -5 : prio > 0 ? 0 : prio;
@@ -169,7 +168,7 @@ ptxi_status ptxi_stream_get_attr(ptxi_ctx *ctx, ptxi_stream *s, unsigned id, voi
         } else if (a->set & (1u << id)) {
             memcpy(val, a->value[id], PTXI_STREAM_ATTR_SIZE);
         } else if (id == ATTR_SYNC_POLICY) {
-            int unset = -1;   /* an H100 reads a policy never set as -1 */
+            int unset = -1; /* an H100 reads a policy never set as -1 */
             memcpy(val, &unset, sizeof unset);
         }
     }
@@ -205,7 +204,7 @@ uint64_t ptxi_stream_capture(ptxi_stream *s, void **graph) {
  * work issued on a stream first waits for its stream's entries (ptxi launches
  * do), which keeps a kernel after a host function after it. */
 
-enum { NON_BLOCKING = 1 };   /* cudaStreamNonBlocking, CU_STREAM_NON_BLOCKING */
+enum { NON_BLOCKING = 1 }; /* cudaStreamNonBlocking, CU_STREAM_NON_BLOCKING */
 
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
 static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
@@ -236,8 +235,7 @@ static bool known_ctx(const ptxi_ctx *ctx) {
 static bool ready(const ptxi_ctx *ctx, const rt_host_fn *h) {
     for (const rt_host_fn *b = ctx->host_fns; b != h; b = b->next)
         if (ordered(h->stream, h->nonblocking, b)) return false;
-    return h->call || !known_ctx(h->wait_ctx) ||
-           !pending(h->wait_ctx, h->wait_stream, !h->wait_stream, h->wait_seq);
+    return h->call || !known_ctx(h->wait_ctx) || !pending(h->wait_ctx, h->wait_stream, !h->wait_stream, h->wait_seq);
 }
 
 static void unlink_entry(ptxi_ctx *ctx, rt_host_fn *h) {
@@ -285,7 +283,7 @@ static void worker_after_fork(void) {
     pthread_cond_init(&done, NULL);
     worker_once = (pthread_once_t)PTHREAD_ONCE_INIT;
     worker_ok = in_worker = false;
-    for (size_t i = 0; i < nknown; i++)   /* the parent's worker was running it: not here */
+    for (size_t i = 0; i < nknown; i++) /* the parent's worker was running it: not here */
         for (rt_host_fn *h = known[i]->host_fns; h; h = h->next)
             if (h->running) {
                 unlink_entry(known[i], h);

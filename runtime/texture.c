@@ -6,22 +6,23 @@
 #include "rt.h"
 #include "tex.h"
 
-void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch,
-                           size_t slice, int layered, int cubemap) {
+void ptxi_tex_layout_array(ptxi_tex_desc *t, ptxi_dptr base, size_t w, size_t h, size_t d, size_t pitch, size_t slice,
+                           int layered, int cubemap) {
     t->base = base, t->pitch = pitch, t->slice = slice;
     t->width = (unsigned)w, t->height = (unsigned)h, t->depth = 0, t->layers = 0;
     t->layered = layered != 0, t->cubemap = cubemap != 0;
     if (cubemap) t->dims = 2, t->layers = (unsigned)(d / 6);
     else if (layered) t->dims = h ? 2 : 1, t->layers = (unsigned)d;
     else t->dims = d ? 3 : h ? 2 : 1, t->depth = (unsigned)d;
-    if (layered && t->dims == 1) t->slice = pitch;   /* 1D layers are rows */
+    if (layered && t->dims == 1) t->slice = pitch; /* 1D layers are rows */
 }
 
 ptxi_status ptxi_tex_create(ptxi_ctx *ctx, const ptxi_tex_desc *d, uint64_t *handle) {
     RT_CHECK_STICKY(ctx);
     if (!d || !handle || d->dims < 1 || d->dims > 3 || !d->width) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     if (d->channels != 1 && d->channels != 2 && d->channels != 4) return rt_set_error(ctx, PTXI_INVALID_VALUE);
-    if (d->channel_bits != 8 && d->channel_bits != 16 && d->channel_bits != 32) return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    if (d->channel_bits != 8 && d->channel_bits != 16 && d->channel_bits != 32)
+        return rt_set_error(ctx, PTXI_INVALID_VALUE);
     if (d->format == PTXI_TEX_FLOAT && d->channel_bits == 8) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     vm_texdesc t;
     memset(&t, 0, sizeof t);
@@ -52,6 +53,6 @@ ptxi_status ptxi_tex_destroy(ptxi_ctx *ctx, uint64_t handle) {
     if (!vm_arena_ok(&ctx->arena, handle, sizeof t, false)) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     memcpy(&t, (const void *)(uintptr_t)handle, sizeof t);
     if (t.magic != VM_TEX_MAGIC) return rt_set_error(ctx, PTXI_INVALID_VALUE);
-    ((vm_texdesc *)(uintptr_t)handle)->magic = 0;   /* a stale handle faults instead of reading freed memory */
+    ((vm_texdesc *)(uintptr_t)handle)->magic = 0; /* a stale handle faults instead of reading freed memory */
     return vm_arena_free(&ctx->arena, handle) ? rt_set_error(ctx, PTXI_INVALID_VALUE) : PTXI_SUCCESS;
 }

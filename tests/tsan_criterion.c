@@ -19,7 +19,7 @@
 
 #define PROBED_LO 0x200000000000ull
 #define PROBED_HI 0x600000000000ull
-#define APP_LO 0x560000000000ull   /* above the executable and its heap */
+#define APP_LO 0x560000000000ull /* above the executable and its heap */
 #define APP_HI 0x568000000000ull
 
 static int in_probed(const void *addr) {
@@ -28,7 +28,7 @@ static int in_probed(const void *addr) {
 
 int mincore(void *addr, size_t len, unsigned char *vec) {
     if (in_probed(addr)) {
-        errno = ENOMEM;   /* "not mapped": BoxFort may try here */
+        errno = ENOMEM; /* "not mapped": BoxFort may try here */
         return -1;
     }
     return (int)syscall(SYS_mincore, addr, len, vec);

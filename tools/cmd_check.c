@@ -14,7 +14,7 @@ static bool roundtrip(const ir_module *m, const char *path) {
     FILE *mem = open_memstream(&out, &outlen);
     ir_print(mem, m);
     fclose(mem);
-    fe_diags d = { 0 };
+    fe_diags d = {0};
     ir_module *m2 = fe_parse(out, outlen, path, &d);
     bool ok = d.nerrors == 0 && ir_equal(m, m2);
     if (d.nerrors) {
@@ -34,9 +34,18 @@ int cmd_check(int argc, char **argv) {
     int files = 0, bad = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--print")) { print = true; continue; }
-        if (!strcmp(a, "--roundtrip")) { rt = true; continue; }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = true; continue; }
+        if (!strcmp(a, "--print")) {
+            print = true;
+            continue;
+        }
+        if (!strcmp(a, "--roundtrip")) {
+            rt = true;
+            continue;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: ptxi check [--print] [--roundtrip] [-q] FILE.ptx...\n");
             return 0;
@@ -49,19 +58,14 @@ int cmd_check(int argc, char **argv) {
             bad++;
             continue;
         }
-        fe_diags d = { 0 };
+        fe_diags d = {0};
         ir_module *m = fe_parse(text, len, a, &d);
-        if (!d.nerrors)
-            fe_validate(m, &d);
+        if (!d.nerrors) fe_validate(m, &d);
         fe_diags_print(&d, stderr);
-        if (d.nerrors)
-            bad++;
-        else if (rt && !roundtrip(m, a))
-            bad++;
-        if (print && !d.nerrors)
-            ir_print(stdout, m);
-        if (!quiet && !d.nerrors)
-            fprintf(stderr, "%s: ok\n", a);
+        if (d.nerrors) bad++;
+        else if (rt && !roundtrip(m, a)) bad++;
+        if (print && !d.nerrors) ir_print(stdout, m);
+        if (!quiet && !d.nerrors) fprintf(stderr, "%s: ok\n", a);
         fe_diags_free(&d);
         ir_module_free(m);
         free(text);

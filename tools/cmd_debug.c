@@ -28,8 +28,7 @@ static const char usage_text[] =
     "With --, runs a CUDA program built with `nvcc -cudart shared` on ptxi's\n"
     "libcudart.so.13 and debugs its kernel launches; the debugger takes commands\n"
     "once the program's CUDA modules are loaded (its first CUDA call).\n"
-    "\n" CLI_LAUNCH_USAGE
-    "  -x, --script FILE    read commands from FILE (standard input when it is not a terminal;\n"
+    "\n" CLI_LAUNCH_USAGE "  -x, --script FILE    read commands from FILE (standard input when it is not a terminal;\n"
     "                       a debugged program then reads its standard input from /dev/null)\n"
     "\n"
     "Type 'help' at the prompt for the commands.\n";
@@ -71,7 +70,10 @@ static int session_start(dbg *d) {
 static void do_run(dbg *d) {
     if (d->started) {
         session_end(d);
-        if (session_start(d)) { d->quit = true; return; }
+        if (session_start(d)) {
+            d->quit = true;
+            return;
+        }
     }
     d->started = d->running = true;
     d->killing = false;
@@ -79,7 +81,7 @@ static void do_run(dbg *d) {
     d->prev_w = NULL;
     d->fwarp = d->flane = 0;
     d->fblock = 1;
-    for (int k = 0; k < d->nwatch; k++) d->watch[k].host = NULL;   /* re-armed against the new context */
+    for (int k = 0; k < d->nwatch; k++) d->watch[k].host = NULL; /* re-armed against the new context */
     const cli_launch *l = &d->lo;
     printf("Starting kernel %s<<<(%u,%u,%u),(%u,%u,%u)>>>\n", ptxi_kernel_name(d->prep.k), l->grid.x, l->grid.y,
            l->grid.z, l->block.x, l->block.y, l->block.z);
@@ -187,7 +189,7 @@ static int debug_program(char **argv, int argc, const char *script) {
     if (pid < 0) return 2;
     if (pid == 0) {
         int p = personality(0xffffffff);
-        if (p != -1) personality((unsigned long)p | ADDR_NO_RANDOMIZE);   /* addresses repeat from run to run */
+        if (p != -1) personality((unsigned long)p | ADDR_NO_RANDOMIZE); /* addresses repeat from run to run */
         if (!script && !tty) {
             int null = open("/dev/null", O_RDONLY);
             if (null >= 0) dup2(null, 0), close(null);
@@ -212,15 +214,17 @@ static int debug_program(char **argv, int argc, const char *script) {
         for (ssize_t k = 0; k < r; k++) attached |= rep[k] == '1', shown = rep[k] == 'e';
     close(ack[0]);
     if (!attached && WIFEXITED(status) && WEXITSTATUS(status) < 126)
-        fprintf(stderr, "ptxi debug: %s never used ptxi's libcudart.so.13 (no CUDA call, or not built with "
-                        "`nvcc -cudart shared`): nothing was debugged\n", argv[0]);
+        fprintf(stderr,
+                "ptxi debug: %s never used ptxi's libcudart.so.13 (no CUDA call, or not built with "
+                "`nvcc -cudart shared`): nothing was debugged\n",
+                argv[0]);
     if (shown) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return program_ended(status);
 }
 
 int cmd_debug(int argc, char **argv) {
-    static const struct option opts[] = {CLI_LAUNCH_LONGOPTS, {"script", required_argument, 0, 'x'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        CLI_LAUNCH_LONGOPTS, {"script", required_argument, 0, 'x'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     static dbg d;
     bool program = false;
     for (int k = 1; k < argc && !program; k++) program = !strcmp(argv[k], "--");
@@ -240,11 +244,19 @@ int cmd_debug(int argc, char **argv) {
         if (r == 0) continue;
         if (r == 2) return 2;
         if (c == 'x') script = optarg;
-        else if (c == 'h') { fputs(usage_text, stdout); return 0; }
-        else { fputs(usage_text, stderr); return 2; }
+        else if (c == 'h') {
+            fputs(usage_text, stdout);
+            return 0;
+        } else {
+            fputs(usage_text, stderr);
+            return 2;
+        }
     }
     if (program) {
-        if (optind >= argc) { fputs(usage_text, stderr); return 2; }
+        if (optind >= argc) {
+            fputs(usage_text, stderr);
+            return 2;
+        }
         return debug_program(argv + optind, argc - optind, script);
     }
     if (optind != argc - 1) {
@@ -256,8 +268,7 @@ int cmd_debug(int argc, char **argv) {
     d.lo.co.deterministic = 1;
     ptx_file = argv[optind];
     if (is_program(ptx_file)) {
-        fprintf(stderr, "ptxi debug: %s is a program, not PTX: debug it with `ptxi debug -- %s`\n", ptx_file,
-                ptx_file);
+        fprintf(stderr, "ptxi debug: %s is a program, not PTX: debug it with `ptxi debug -- %s`\n", ptx_file, ptx_file);
         return 2;
     }
     d.in = stdin;

@@ -57,16 +57,21 @@ static int usage_err(const char *fmt, const char *what) {
 
 typedef struct ex {
     const char *p;
-    bool fl;                /* float evaluation */
+    bool fl; /* float evaluation */
     long long lane;
     const char *err;
 } ex;
 
-typedef struct num { long long i; double d; } num;
+typedef struct num {
+    long long i;
+    double d;
+} num;
 
 static num ex_or(ex *e);
 
-static void ws(ex *e) { while (isspace((unsigned char)*e->p)) e->p++; }
+static void ws(ex *e) {
+    while (isspace((unsigned char)*e->p)) e->p++;
+}
 
 static num ex_atom(ex *e) {
     ws(e);
@@ -82,8 +87,14 @@ static num ex_atom(ex *e) {
     if (*e->p == '-' || *e->p == '+' || *e->p == '~') {
         char c = *e->p++;
         r = ex_atom(e);
-        if (c == '-') { r.i = -r.i; r.d = -r.d; }
-        if (c == '~') { r.i = ~r.i; r.d = (double)r.i; }
+        if (c == '-') {
+            r.i = -r.i;
+            r.d = -r.d;
+        }
+        if (c == '~') {
+            r.i = ~r.i;
+            r.d = (double)r.i;
+        }
         return r;
     }
     if (!strncmp(e->p, "lane", 4) && !isalnum((unsigned char)e->p[4])) {
@@ -98,7 +109,7 @@ static num ex_atom(ex *e) {
         errno = 0;
         r.i = (long long)strtoull(e->p, &end, 0);
         if (errno) e->err = "number out of range";
-        while (end != e->p && strchr("uUlL", *end) && *end) end++;   /* C suffixes: 4u, 1ull */
+        while (end != e->p && strchr("uUlL", *end) && *end) end++; /* C suffixes: 4u, 1ull */
         if (end != e->p && (*end == '.' || *end == 'e' || *end == 'E') && strncmp(e->p, "0x", 2))
             e->err = "a float value for an integer register";
         r.d = (double)r.i;
@@ -134,9 +145,15 @@ static num ex_level(ex *e, int lv) {
             a.d = op[0] == '+' ? a.d + b.d : op[0] == '-' ? a.d - b.d : op[0] == '*' ? a.d * b.d : a.d / b.d;
             continue;
         }
-        if (e->fl) { e->err = "only + - * / on float values"; return a; }
+        if (e->fl) {
+            e->err = "only + - * / on float values";
+            return a;
+        }
         unsigned long long x = (unsigned long long)a.i, y = (unsigned long long)b.i;
-        if ((op[0] == '/' || op[0] == '%') && !y) { e->err = "division by zero"; return a; }
+        if ((op[0] == '/' || op[0] == '%') && !y) {
+            e->err = "division by zero";
+            return a;
+        }
         switch (op[0] + (op[1] == '<' || op[1] == '>' ? 256 : 0)) {
         case '|': x |= y; break;
         case '^': x ^= y; break;
@@ -163,7 +180,7 @@ static uint16_t f32_to_f16(float f) {
     if (e == 255) return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
     int ee = (int)e - 127 + 15;
     if (ee >= 31) return (uint16_t)(s | 0x7c00);
-    if (ee <= 0) {                                   /* subnormal: shift with rounding */
+    if (ee <= 0) { /* subnormal: shift with rounding */
         if (ee < -10) return (uint16_t)s;
         m |= 0x800000;
         int sh = 14 - ee;
@@ -224,7 +241,10 @@ static const char *value_of(const char *text, ev_type t, int bytes, long long la
         *out = bytes == 0 ? v.i != 0 : bytes < 8 ? (uint64_t)v.i & ((1ull << bytes * 8) - 1) : (uint64_t)v.i;
         return NULL;
     }
-    if (bytes == 8) { memcpy(out, &v.d, 8); return NULL; }
+    if (bytes == 8) {
+        memcpy(out, &v.d, 8);
+        return NULL;
+    }
     float f = (float)v.d;
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -271,7 +291,10 @@ static void show_at(const char *src, int off, const char *msg) {
     if (off < 0) off = 0;
     if ((size_t)off > strlen(src)) off = (int)strlen(src);
     for (const char *p = src; p < src + off; p++)
-        if (*p == '\n') { line++; ls = p + 1; }
+        if (*p == '\n') {
+            line++;
+            ls = p + 1;
+        }
     int col = (int)(src + off - ls) + 1;
     size_t ll = strcspn(ls, "\n");
     fprintf(stderr, "<snippet>:%d:%d: error: %s\n%.*s\n%*s^\n", line, col, msg, (int)ll, ls, col - 1, "");
@@ -310,7 +333,13 @@ static void map_diags(const ev_snippet *sn, const ev_text *mod, const char *deta
 
 /* ------------------------------------------------------------ running */
 
-typedef struct run_cfg { unsigned lanes; bool print_ptx; FILE *emit; int csv; double timeout_s; } run_cfg;
+typedef struct run_cfg {
+    unsigned lanes;
+    bool print_ptx;
+    FILE *emit;
+    int csv;
+    double timeout_s;
+} run_cfg;
 
 static int launch(const ev_snippet *sn, const ev_layout *lay, const run_cfg *c, const uint64_t *in, uint64_t *out,
                   uint8_t **mem_after) {
@@ -418,7 +447,8 @@ static int run_snippet(ev_snippet *sn, run_cfg *c) {
     uint64_t *out = calloc((size_t)c->lanes * (size_t)(lay.nout + 1), 8);
     for (int i = 0; i < sn->nregs; i++)
         if (lay.in_slot[i] >= 0)
-            for (unsigned l = 0; l < c->lanes; l++) in[(size_t)l * (size_t)lay.nin + (size_t)lay.in_slot[i]] = sn->regs[i].vals[l];
+            for (unsigned l = 0; l < c->lanes; l++)
+                in[(size_t)l * (size_t)lay.nin + (size_t)lay.in_slot[i]] = sn->regs[i].vals[l];
     int rc = 0;
     if (c->emit) {
         rc = ev_gen_cuda(c->emit, sn, &lay, c->lanes, in, c->csv) ? 2 : 0;
@@ -436,7 +466,8 @@ static int run_snippet(ev_snippet *sn, run_cfg *c) {
                     kinds[lay.out_slot[i]] = sn->regs[i].type.kind;
                 }
             ev_print(stdout, lay.nout, names, bytes, kinds, c->lanes, (const unsigned long long *)out, c->csv);
-            for (int i = 0; i < sn->nmem; i++) ev_print_mem(stdout, sn->mem[i].name, sn->mem[i].init, after[i], sn->mem[i].bytes);
+            for (int i = 0; i < sn->nmem; i++)
+                ev_print_mem(stdout, sn->mem[i].name, sn->mem[i].init, after[i], sn->mem[i].bytes);
         }
         for (int i = 0; i < 16; i++) free(after[i]);
     }
@@ -473,8 +504,10 @@ static int csv_inputs(ev_snippet *sn, const char *path, run_cfg *c) {
             len[k] += n;
         }
         if (!ncol) ncol = k;
-        else if (k != ncol) { fclose(f); return usage_err("%s: a row has the wrong number of values", path); }
-        else rows++;
+        else if (k != ncol) {
+            fclose(f);
+            return usage_err("%s: a row has the wrong number of values", path);
+        } else rows++;
     }
     fclose(f);
     if (!rows) return usage_err("%s: no rows", path);
@@ -484,7 +517,7 @@ static int csv_inputs(ev_snippet *sn, const char *path, run_cfg *c) {
         if (!r) rc = usage_err("--table: the snippet has no register %s", cols[k]);
         else r->value = lists[k];
     }
-    for (int k = 0; k < ncol; k++) free(cols[k]);   /* the header names; the value lists live on */
+    for (int k = 0; k < ncol; k++) free(cols[k]); /* the header names; the value lists live on */
     if (rc) return rc;
     c->lanes = rows;
     c->csv = 1;
@@ -528,14 +561,17 @@ int cmd_eval(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_text, stdout); return 0; }
-        else if (!strcmp(a, "--lanes") && more) {
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (!strcmp(a, "--lanes") && more) {
             uint64_t v;
             if (!num_parse_u64(argv[++i], 1 << 20, &v) || !v) return usage_err("bad --lanes %s", argv[i]);
             c.lanes = (unsigned)v;
             lanes_given = true;
         } else if (!strcmp(a, "--timeout") && more) {
-            if (!num_parse_double(argv[++i], &c.timeout_s) || c.timeout_s < 0) return usage_err("bad --timeout %s", argv[i]);
+            if (!num_parse_double(argv[++i], &c.timeout_s) || c.timeout_s < 0)
+                return usage_err("bad --timeout %s", argv[i]);
             timeout_given = true;
         } else if (!strcmp(a, "--reg") && i + 2 < argc && nreg_decl < EV_MAX_REGS) {
             reg_type[nreg_decl] = argv[++i];
@@ -582,11 +618,11 @@ int cmd_eval(int argc, char **argv) {
     for (int v = 0; v < sn.nvalues; v++) {
         ev_reg *r = ev_find(&sn, sn.value_name[v]);
         if (!r)
-            for (int i = 0; i < sn.nregs; i++)   /* asm operands may also be named by their register */
+            for (int i = 0; i < sn.nregs; i++) /* asm operands may also be named by their register */
                 if (!strcmp(sn.regs[i].ptx, sn.value_name[v])) r = &sn.regs[i];
         if (!r) return usage_err("%s: the snippet has no such operand", sn.value_name[v]);
         r->value = sn.value_text[v];
-        if (!r->local && !r->is_imm) r->input = true;   /* a conditional write keeps it otherwise */
+        if (!r->local && !r->is_imm) r->input = true; /* a conditional write keeps it otherwise */
         if (!lanes_given && count_list(r->value) > c.lanes) c.lanes = count_list(r->value);
     }
     if (table) {

@@ -3,7 +3,7 @@
  * directory first on LD_LIBRARY_PATH (libcudart.so.13, libcuda.so.1), ptxi's nvJitLink
  * preloaded (Numba and cuda.core then link to PTX even where NVIDIA's is installed), and
  * Triton's knobs: ptxi-ptxas as its ptxas, ptxi's libcuda, a cache of its own. */
-#define _GNU_SOURCE   /* memmem */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,7 +18,9 @@
 #include "cmds.h"
 
 /* Each option sets the environment variable libcudart reads. */
-static const struct { const char *option, *value, *env, *help; } options[] = {
+static const struct {
+    const char *option, *value, *env, *help;
+} options[] = {
     {"--threads", "N", "PTXI_THREADS", "host threads running blocks (default: one per core)"},
     {"--deterministic", NULL, "PTXI_DETERMINISTIC", "fixed order of blocks and warps (one thread)"},
     {"--timeout", "SECONDS", "PTXI_TIMEOUT", "stop a launch that runs longer"},
@@ -69,9 +71,7 @@ static bool has_file(const char *dir, const char *name) {
     return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && access(path, R_OK) == 0;
 }
 
-static int has_library(const char *dir) {
-    return has_file(dir, "libcudart.so.13") || has_file(dir, "libcuda.so.1");
-}
+static int has_library(const char *dir) { return has_file(dir, "libcudart.so.13") || has_file(dir, "libcuda.so.1"); }
 
 /* The directory of this executable, where ptxi-ptxas sits too. */
 static bool find_bin_dir(char *dir, size_t size) {
@@ -165,7 +165,7 @@ static bool links_static_cudart(const char *path) {
         const char *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
             found = !memcmp(p, "\177ELF", 4) && (memmem(p, (size_t)st.st_size, "libcudart_static_", 17) ||
-                                                  memmem(p, (size_t)st.st_size, "/cudart.shm.", 12));
+                                                 memmem(p, (size_t)st.st_size, "/cudart.shm.", 12));
             munmap((void *)p, (size_t)st.st_size);
         }
     }

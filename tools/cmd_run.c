@@ -24,9 +24,11 @@ static const char usage_text[] =
     "exit status: 0 success, 1 the kernel failed, 2 bad arguments or files\n";
 
 int cmd_run(int argc, char **argv) {
-    static const struct option opts[] = {CLI_LAUNCH_LONGOPTS, {"stats", no_argument, 0, 'S'},
+    static const struct option opts[] = {CLI_LAUNCH_LONGOPTS,
+                                         {"stats", no_argument, 0, 'S'},
                                          {"sanitize", required_argument, 0, 'Z'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     cli_launch l;
     cli_launch_init(&l, "run");
     bool stats = false;
@@ -38,13 +40,20 @@ int cmd_run(int argc, char **argv) {
         if (c == 'S') stats = true;
         else if (c == 'Z') {
             if (!vm_san_tool(optarg)) {
-                fprintf(stderr, "ptxi run: --sanitize %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n", optarg);
+                fprintf(
+                    stderr,
+                    "ptxi run: --sanitize %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n",
+                    optarg);
                 return 2;
             }
-            setenv("PTXI_SANITIZE", optarg, 1);   /* read when the context is created */
+            setenv("PTXI_SANITIZE", optarg, 1); /* read when the context is created */
+        } else if (c == 'h') {
+            fputs(usage_text, stdout);
+            return 0;
+        } else {
+            fputs(usage_text, stderr);
+            return 2;
         }
-        else if (c == 'h') { fputs(usage_text, stdout); return 0; }
-        else { fputs(usage_text, stderr); return 2; }
     }
     if (optind != argc - 1) {
         fputs(usage_text, stderr);
@@ -70,7 +79,8 @@ int cmd_run(int argc, char **argv) {
     ptxi_status sync = ptxi_ctx_synchronize(ctx);
     if (!st) st = sync;
     if (st) {
-        if (st != PTXI_ASSERT && !ptxi_error_is_sticky(st)) fprintf(stderr, "ptxi run: %s\n", ptxi_ctx_error_detail(ctx));
+        if (st != PTXI_ASSERT && !ptxi_error_is_sticky(st))
+            fprintf(stderr, "ptxi run: %s\n", ptxi_ctx_error_detail(ctx));
         fprintf(stderr, "ptxi run: %s: %s\n", ptxi_error_name(st), ptxi_error_string(st));
         rc = 1;
         goto done;
@@ -79,8 +89,9 @@ int cmd_run(int argc, char **argv) {
     if (stats) {
         ptxi_launch_stats ls;
         ptxi_ctx_last_launch_stats(ctx, &ls);
-        fprintf(stderr, "instructions executed (thread): %llu\nwarp instructions: %llu\naverage active lanes: %.2f\n"
-                        "time: %.6f s\nthread-instructions/s: %.3g\n",
+        fprintf(stderr,
+                "instructions executed (thread): %llu\nwarp instructions: %llu\naverage active lanes: %.2f\n"
+                "time: %.6f s\nthread-instructions/s: %.3g\n",
                 (unsigned long long)ls.thread_insns, (unsigned long long)ls.warp_insns,
                 ls.warp_insns ? (double)ls.thread_insns / (double)ls.warp_insns : 0.0, ls.seconds,
                 ls.seconds > 0 ? (double)ls.thread_insns / ls.seconds : 0.0);
@@ -96,7 +107,8 @@ done:
         printf("========= %s\n", line);
         if (san->tool != VM_SAN_RACECHECK && san->print_limit && atomic_load(&san->errors) > san->print_limit)
             printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
-                   "number of printed errors\n", (unsigned long long)(atomic_load(&san->errors) - san->print_limit));
+                   "number of printed errors\n",
+                   (unsigned long long)(atomic_load(&san->errors) - san->print_limit));
     }
     return rc;
 }

@@ -24,14 +24,16 @@ static int usage(FILE *f) {
     return f == stdout ? 0 : 2;
 }
 
-
 int cmd_sanitize(int argc, char **argv) {
     if (argc < 2) return usage(stderr);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return usage(stdout);
     const char *tool = "memcheck", *leak = NULL, *limit = NULL;
     int exitcode = -1, i = 1;
     for (; i < argc && argv[i][0] == '-'; i += 2) {
-        if (!strcmp(argv[i], "--")) { i++; break; }
+        if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "ptxi sanitize: %s needs a value\n", argv[i]);
             return 2;
@@ -48,7 +50,9 @@ int cmd_sanitize(int argc, char **argv) {
     }
     if (i >= argc) return usage(stderr);
     if (!vm_san_tool(tool)) {
-        fprintf(stderr, "ptxi sanitize: --tool %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n", tool);
+        fprintf(stderr,
+                "ptxi sanitize: --tool %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n",
+                tool);
         return 2;
     }
     if (leak && strcmp(leak, "full") && strcmp(leak, "no")) {
@@ -60,7 +64,7 @@ int cmd_sanitize(int argc, char **argv) {
         return 2;
     }
     setenv("PTXI_SANITIZE", tool, 1);
-    setenv("PTXI_QUIET", "1", 1);   /* the records replace ptxi's own fault reports */
+    setenv("PTXI_QUIET", "1", 1); /* the records replace ptxi's own fault reports */
     if (leak) setenv("PTXI_SANITIZE_LEAK_CHECK", leak, 1);
     if (limit) setenv("PTXI_SANITIZE_PRINT_LIMIT", limit, 1);
     int fds[2];
@@ -89,7 +93,8 @@ int cmd_sanitize(int argc, char **argv) {
     char buf[64];
     size_t got = 0;
     ssize_t k;
-    while (got < sizeof buf - 1 && ((k = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0 || (k < 0 && errno == EINTR)))
+    while (got < sizeof buf - 1 &&
+           ((k = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0 || (k < 0 && errno == EINTR)))
         if (k > 0) got += (size_t)k;
     buf[got] = 0;
     close(fds[0]);
@@ -103,10 +108,11 @@ int cmd_sanitize(int argc, char **argv) {
     if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
     vm_san_summary(vm_san_tool(tool), errors, hazards, line, sizeof line);
     printf("========= %s\n", line);
-    unsigned long long lim = limit ? strtoull(limit, NULL, 10) : 100;   /* compute-sanitizer's default limit */
+    unsigned long long lim = limit ? strtoull(limit, NULL, 10) : 100; /* compute-sanitizer's default limit */
     if (vm_san_tool(tool) != VM_SAN_RACECHECK && lim && errors > lim)
         printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the number "
-               "of printed errors\n", (unsigned long long)errors - lim);
+               "of printed errors\n",
+               (unsigned long long)errors - lim);
     fflush(stdout);
     if ((errors || hazards[0]) && exitcode >= 0) return exitcode;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);

@@ -17,7 +17,6 @@
 #include "rt.h"
 #include "warp.h"
 
-
 #define DBG_MAX_BP 64
 #define DBG_MAX_WATCH 8
 #define DBG_MAX_DISPLAY 16
@@ -26,7 +25,7 @@
 enum { DBG_M_BREAK = 1, DBG_M_BRKPT = 2 };
 
 typedef struct dbg_loc {
-    uint32_t fn, idx;          /* function of the program, code index */
+    uint32_t fn, idx; /* function of the program, code index */
 } dbg_loc;
 
 typedef struct dbg_bp {
@@ -35,7 +34,7 @@ typedef struct dbg_bp {
     char spec[256], cond[256];
     dbg_loc *locs;
     uint32_t nlocs;
-    unsigned hits, ignore;     /* ignore: hits still to pass over */
+    unsigned hits, ignore; /* ignore: hits still to pass over */
 } dbg_bp;
 
 typedef struct dbg_watch {
@@ -43,9 +42,9 @@ typedef struct dbg_watch {
     bool enabled;
     unsigned hits, ignore;
     char spec[256], cond[256];
-    uint8_t *host;             /* the watched bytes as the host sees them */
+    uint8_t *host; /* the watched bytes as the host sees them */
     uint32_t len;
-    const void *type;          /* a C expression's type (a dw_type), NULL for an address */
+    const void *type; /* a C expression's type (a dw_type), NULL for an address */
     uint8_t old[8];
 } dbg_watch;
 
@@ -53,12 +52,12 @@ typedef struct dbg_watch {
  * the marks on its instructions. */
 typedef struct dbg_mod {
     ptxi_module *mod;
-    char *path;                /* the PTX file, or the name a program's fatbinary PTX goes by */
+    char *path; /* the PTX file, or the name a program's fatbinary PTX goes by */
     char **ptx;
     uint32_t nptx;
     uint8_t **mark;
-    uint32_t nfuncs;           /* mark's length, known after a device reset freed the module */
-    struct dw_info *dwarf;     /* its DWARF (-G), read on first use */
+    uint32_t nfuncs;       /* mark's length, known after a device reset freed the module */
+    struct dw_info *dwarf; /* its DWARF (-G), read on first use */
     bool dwarf_read;
 } dbg_mod;
 
@@ -68,34 +67,38 @@ typedef struct dbg {
     cli_launch lo;
     ptxi_ctx *ctx;
     cli_prepared prep;
-    bool app;                  /* inside a CUDA program (debug_app.c) rather than on a PTX file */
-    void (*run)(struct dbg *); /* what `run` does (a PTX file); NULL: a program, which `run` lets go on */
-    void (*kill)(struct dbg *);/* ends the program on `kill`, `quit` (NULL: only the launch ends) */
-    void (*rerun)(struct dbg *);/* a program: `run` starts it again (returns only when it cannot) */
-    bool dead;                 /* a program that exited or was killed: `run` starts it again */
+    bool app;                    /* inside a CUDA program (debug_app.c) rather than on a PTX file */
+    void (*run)(struct dbg *);   /* what `run` does (a PTX file); NULL: a program, which `run` lets go on */
+    void (*kill)(struct dbg *);  /* ends the program on `kill`, `quit` (NULL: only the launch ends) */
+    void (*rerun)(struct dbg *); /* a program: `run` starts it again (returns only when it cannot) */
+    bool dead;                   /* a program that exited or was killed: `run` starts it again */
     dbg_mod *mods;
-    uint32_t nmods, cur;       /* the module in use: the one of the kernel running */
+    uint32_t nmods, cur; /* the module in use: the one of the kernel running */
     /* the module in use, as the inspection code reads it */
     const char *path;
     ptxi_module *mod;
     vm_program *prog;
-    uint8_t **mark;            /* per function, per code index: DBG_M_* */
-    char **ptx;                /* the PTX's lines (1-based: ptx[line - 1]) */
+    uint8_t **mark; /* per function, per code index: DBG_M_* */
+    char **ptx;     /* the PTX's lines (1-based: ptx[line - 1]) */
     uint32_t nptx;
     /* breakpoints, watchpoints, displays */
     dbg_bp bp[DBG_MAX_BP];
     int nbp, next_id;
     dbg_watch watch[DBG_MAX_WATCH];
     int nwatch;
-    struct dbg_display { int id; bool enabled; char expr[128]; } display[DBG_MAX_DISPLAY];
-    int ndisplay;              /* breakpoints, watchpoints and displays share next_id's numbers */
+    struct dbg_display {
+        int id;
+        bool enabled;
+        char expr[128];
+    } display[DBG_MAX_DISPLAY];
+    int ndisplay; /* breakpoints, watchpoints and displays share next_id's numbers */
     bool break_on_launch;
-    unsigned kernel_no;        /* the launch in progress, counted from 0 in a program */
+    unsigned kernel_no; /* the launch in progress, counted from 0 in a program */
     /* execution */
     bool started, running, killing, quit;
     dbg_mode mode;
-    int repeat;                /* steps still to make before stopping */
-    uint64_t step_cta;         /* the warp being stepped: CTA and warp index */
+    int repeat;        /* steps still to make before stopping */
+    uint64_t step_cta; /* the warp being stepped: CTA and warp index */
     uint32_t step_warp, step_depth, step_file, step_line, step_idx;
     bool step_by_line;
     const vm_insn *step_pc;
@@ -106,8 +109,8 @@ typedef struct dbg {
     bool faulted;
     /* focus: warp and lane of the current CTA */
     uint32_t fwarp, flane;
-    int sel_frame;             /* frame selected by frame/up/down: 0 innermost */
-    uint64_t fblock;           /* the block in focus at the last stop: its linear index + 1 */
+    int sel_frame;   /* frame selected by frame/up/down: 0 innermost */
+    uint64_t fblock; /* the block in focus at the last stop: its linear index + 1 */
     /* the last instruction run (for watchpoints): warp, instruction, executing lanes */
     vm_warp *prev_w;
     const vm_insn *prev_i;
@@ -115,19 +118,19 @@ typedef struct dbg {
     /* input: a prompt with line editing when readline is set, else lines of `in` */
     FILE *in, *devnull;
     bool tty, echo;
-    bool no_confirm;           /* set confirm off */
+    bool no_confirm; /* set confirm off */
     char *(*readline)(const char *);
     int (*add_history)(const char *);
     char last[512];
-    unsigned nvalues;          /* $N of print */
-    uint32_t list_next;        /* the PTX line a bare `list` goes on from, while the PC is list_at */
+    unsigned nvalues;   /* $N of print */
+    uint32_t list_next; /* the PTX line a bare `list` goes on from, while the PC is list_at */
     const vm_insn *list_at;
-    void *history;             /* the values of $N (debug_expr.c) */
-    const void *watch_type;    /* the type of the expression `watch` was last given (a dw_type) */
+    void *history;          /* the values of $N (debug_expr.c) */
+    const void *watch_type; /* the type of the expression `watch` was last given (a dw_type) */
     /* finish: the call being finished and its function, to show the value returned */
     const vm_insn *finish_call;
     const vm_func *finish_fn;
-    uint32_t finish_lo, finish_hi;   /* finish out of an inlined call: its PTX lines */
+    uint32_t finish_lo, finish_hi; /* finish out of an inlined call: its PTX lines */
 } dbg;
 
 /* debug_engine.c: stopping, stepping and the commands */
@@ -175,11 +178,11 @@ struct dw_scope;
 /* A frame of a lane as the debugger shows it: a function's frame, or an
  * inlined call inside one (the same registers, its own scopes and line). */
 typedef struct dbg_frame {
-    int phys;                  /* index in the warp's frames */
+    int phys; /* index in the warp's frames */
     const vm_insn *pc;
-    const struct dw_scope *inner, *named;   /* innermost scope, and the function or inlined call naming the frame */
-    const char *inl_name;      /* -lineinfo: the inlined function's name */
-    uint32_t file, line;       /* the .cu position shown */
+    const struct dw_scope *inner, *named; /* innermost scope, and the function or inlined call naming the frame */
+    const char *inl_name;                 /* -lineinfo: the inlined function's name */
+    uint32_t file, line;                  /* the .cu position shown */
 } dbg_frame;
 struct dw_info *dbg_dwarf(dbg *d);
 int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max);
@@ -206,7 +209,7 @@ void dbg_history_free(dbg *d);
 /* debug_show.c */
 typedef struct dbg_val {
     uint64_t bits;
-    uint8_t type;              /* ir_type */
+    uint8_t type; /* ir_type */
     bool ok;
 } dbg_val;
 /* The warp and lane in focus (NULL when not stopped). */
@@ -241,7 +244,7 @@ int dbg_cmd_info(dbg *d, const char *args);
 int dbg_cmd_backtrace(dbg *d);
 /* Prints frame k of the lane in focus as backtrace does, without its number. */
 void dbg_cmd_backtrace_frame(dbg *d, int k);
-int dbg_cmd_frame(dbg *d, int dir, const char *args);   /* dir: 0 frame, 1 up, -1 down */
+int dbg_cmd_frame(dbg *d, int dir, const char *args); /* dir: 0 frame, 1 up, -1 down */
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);
 void dbg_show_display(dbg *d, const struct dbg_display *ds);

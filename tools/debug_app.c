@@ -18,8 +18,8 @@
 
 static dbg D;
 static bool prompted;
-static int in_fd = -1, ack_fd = -1;   /* where commands come from (or -1: the terminal), the report pipe */
-static char **saved_argv;             /* the program's command line, to run it again */
+static int in_fd = -1, ack_fd = -1; /* where commands come from (or -1: the terminal), the report pipe */
+static char **saved_argv;           /* the program's command line, to run it again */
 /* one launch at a time under the debugger, whichever host thread issues it */
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -95,17 +95,26 @@ static void save_state(void) {
     char *s = malloc(cap);
     if (!s) return;
     s[0] = 0;
-    #define ADD(...) do { \
-        int k_ = snprintf(NULL, 0, __VA_ARGS__); \
-        if (n + (size_t)k_ + 1 > cap) { char *ns_ = realloc(s, cap = (n + (size_t)k_ + 1) * 2); if (!ns_) { free(s); return; } s = ns_; } \
-        n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__); } while (0)
+#define ADD(...)                                                    \
+    do {                                                            \
+        int k_ = snprintf(NULL, 0, __VA_ARGS__);                    \
+        if (n + (size_t)k_ + 1 > cap) {                             \
+            char *ns_ = realloc(s, cap = (n + (size_t)k_ + 1) * 2); \
+            if (!ns_) {                                             \
+                free(s);                                            \
+                return;                                             \
+            }                                                       \
+            s = ns_;                                                \
+        }                                                           \
+        n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__);         \
+    } while (0)
     ADD("N %d %u %d\n", D.next_id, D.nvalues, D.break_on_launch);
     for (int k = 0; k < D.nbp; k++) {
         const dbg_bp *b = &D.bp[k];
         ADD("B %d %d %d %u\t%s\t%s\n", b->id, b->enabled, b->temp, b->ignore, b->spec, b->cond);
     }
     for (int k = 0; k < D.ndisplay; k++) ADD("D %d %d\t%s\n", D.display[k].id, D.display[k].enabled, D.display[k].expr);
-    #undef ADD
+#undef ADD
     setenv("PTXI_DEBUG_STATE", s, 1);
     free(s);
 }
@@ -142,7 +151,10 @@ static void load_state(const char *s) {
  * (exec), with the breakpoints and displays. */
 static void rerun_program(dbg *d) {
     (void)d;
-    if (!saved_argv) { printf("The program cannot be started again.\n"); return; }
+    if (!saved_argv) {
+        printf("The program cannot be started again.\n");
+        return;
+    }
     save_state();
     char how[64];
     if (in_fd < 0) snprintf(how, sizeof how, "in=tty,ack=%d,again", ack_fd);
@@ -169,17 +181,26 @@ static char **read_cmdline(void) {
         n += (size_t)r;
         if (n + 1 == cap) {
             char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
             buf = nb;
         }
     }
     close(fd);
-    if (!buf || !n) { free(buf); return NULL; }
+    if (!buf || !n) {
+        free(buf);
+        return NULL;
+    }
     buf[n] = 0;
     size_t argc = 0;
     for (size_t k = 0; k < n; k++) argc += !buf[k];
     char **v = calloc(argc + 1, sizeof *v);
-    if (!v) { free(buf); return NULL; }
+    if (!v) {
+        free(buf);
+        return NULL;
+    }
     size_t a = 0;
     for (size_t k = 0; k < n && a < argc; k += strlen(buf + k) + 1) v[a++] = buf + k;
     return v;
@@ -199,7 +220,7 @@ void dbg_app_attach(ptxi_ctx *ctx, const char *how) {
         if (D.tty) load_line_editor(&D);
     } else if (in) {
         int fd = atoi(in + 3);
-        fcntl(fd, F_SETFD, FD_CLOEXEC);   /* not for the program's own children */
+        fcntl(fd, F_SETFD, FD_CLOEXEC); /* not for the program's own children */
         D.in = fdopen(fd, "r");
         /* read as needed, no further: the program run again reads on from here */
         if (D.in) setvbuf(D.in, NULL, _IONBF, 0);
@@ -210,13 +231,13 @@ void dbg_app_attach(ptxi_ctx *ctx, const char *how) {
         fprintf(stderr, "ptxi debug: no commands can be read (PTXI_DEBUG=%s)\n", how);
         return;
     }
-    if (ack) {   /* kept open (not for the program's children) to report the program's end */
+    if (ack) { /* kept open (not for the program's children) to report the program's end */
         ack_fd = atoi(ack + 4);
         fcntl(ack_fd, F_SETFD, FD_CLOEXEC);
         if (!again) report('1');
     }
     saved_argv = read_cmdline();
-    if (again) {   /* run again: the breakpoints were set, the program goes on at once */
+    if (again) { /* run again: the breakpoints were set, the program goes on at once */
         load_state(getenv("PTXI_DEBUG_STATE"));
         unsetenv("PTXI_DEBUG_STATE");
         prompted = true;
@@ -325,7 +346,7 @@ void dbg_app_launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block) {
     if (!D.in) return;
     pthread_mutex_lock(&launch_lock);
     int m = find_module(k->mod);
-    if (m < 0) {   /* loaded by the program itself (cuModuleLoadData...): no PTX text kept */
+    if (m < 0) { /* loaded by the program itself (cuModuleLoadData...): no PTX text kept */
         dbg_add_module(&D, k->mod, k->mod->path, NULL, 0);
         m = (int)D.nmods - 1;
     }

@@ -24,7 +24,10 @@ static bool all_digits(const char *s) {
 /* Appends every (function, index) where `match` holds and the previous
  * instruction of the function does not (the start of each run of a line). */
 typedef bool (*line_fn)(const vm_src *s, uint32_t file, uint32_t line);
-static bool ptx_at(const vm_src *s, uint32_t file, uint32_t line) { (void)file; return s->loc.line == line; }
+static bool ptx_at(const vm_src *s, uint32_t file, uint32_t line) {
+    (void)file;
+    return s->loc.line == line;
+}
 static bool cu_at(const vm_src *s, uint32_t file, uint32_t line) { return s->dbg.file == file && s->dbg.line == line; }
 
 static int collect(dbg *d, line_fn at, uint32_t file, uint32_t line, dbg_loc **out, uint32_t *n) {
@@ -64,7 +67,10 @@ static uint32_t line_with_code(dbg *d, bool cu, uint32_t file, uint32_t line) {
 int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err, size_t errlen) {
     *out = NULL;
     *n = 0;
-    if (!d->prog) { snprintf(err, errlen, "No PTX is loaded."); return -1; }
+    if (!d->prog) {
+        snprintf(err, errlen, "No PTX is loaded.");
+        return -1;
+    }
     const ir_module *m = d->prog->ir;
     const char *colon = strrchr(spec, ':');
     if (colon && all_digits(colon + 1)) {
@@ -73,7 +79,10 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
         snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
         if (!strcmp(dbg_base(file), dbg_base(d->path))) {
             uint32_t l = line_with_code(d, false, 0, line);
-            if (!l) { snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file); return -1; }
+            if (!l) {
+                snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file);
+                return -1;
+            }
             return collect(d, ptx_at, 0, l, out, n);
         }
         bool known = false;
@@ -90,7 +99,10 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
     }
     if (all_digits(spec)) {
         uint32_t l = line_with_code(d, false, 0, (uint32_t)strtoul(spec, NULL, 10));
-        if (!l) { snprintf(err, errlen, "Line %s of \"%s\" has no code after it.", spec, dbg_base(d->path)); return -1; }
+        if (!l) {
+            snprintf(err, errlen, "Line %s of \"%s\" has no code after it.", spec, dbg_base(d->path));
+            return -1;
+        }
         return collect(d, ptx_at, 0, l, out, n);
     }
     *n = 0;
@@ -103,7 +115,8 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
              * instruction of a line after the function's opening line */
             uint32_t idx = 0;
             if (dbg_dwarf(d) && vf->src[0].dbg.line) {
-                while (idx < vf->ncode && (!vf->src[idx].dbg.line || vf->src[idx].dbg.line == vf->src[0].dbg.line)) idx++;
+                while (idx < vf->ncode && (!vf->src[idx].dbg.line || vf->src[idx].dbg.line == vf->src[0].dbg.line))
+                    idx++;
                 if (idx == vf->ncode) idx = 0;
             }
             **out = (dbg_loc){f, idx};
@@ -132,7 +145,8 @@ void dbg_remark(dbg *d) {
         for (uint32_t k = 0; k <= d->prog->funcs[f].ncode; k++) d->mark[f][k] &= (uint8_t)~DBG_M_BREAK;
     for (int b = 0; b < d->nbp; b++)
         if (d->bp[b].enabled)
-            for (uint32_t k = 0; k < d->bp[b].nlocs; k++) d->mark[d->bp[b].locs[k].fn][d->bp[b].locs[k].idx] |= DBG_M_BREAK;
+            for (uint32_t k = 0; k < d->bp[b].nlocs; k++)
+                d->mark[d->bp[b].locs[k].fn][d->bp[b].locs[k].idx] |= DBG_M_BREAK;
 }
 
 static void describe_loc(dbg *d, const dbg_loc *l, char *buf, size_t len) {
@@ -148,8 +162,8 @@ static void describe_loc(dbg *d, const dbg_loc *l, char *buf, size_t len) {
 static const char *module_with(dbg *d, const char *spec) {
     uint32_t cur = d->cur, nbp = (uint32_t)d->nbp;
     const char *found = NULL;
-    if (d->stop_w) return NULL;   /* the module in use is the one stopped in */
-    d->nbp = 0;                   /* switching modules resolves breakpoints: none meanwhile */
+    if (d->stop_w) return NULL; /* the module in use is the one stopped in */
+    d->nbp = 0;                 /* switching modules resolves breakpoints: none meanwhile */
     for (uint32_t k = 0; k < d->nmods && !found; k++) {
         if (k == cur) continue;
         dbg_use_module(d, k);
@@ -167,7 +181,10 @@ static const char *module_with(dbg *d, const char *spec) {
 int dbg_cmd_break(dbg *d, const char *args, bool temp) {
     char spec[256], cond[256] = "", err[300] = "";
     if (!*args) {
-        if (!d->stop_w) { printf("No default breakpoint location now.\n"); return -1; }
+        if (!d->stop_w) {
+            printf("No default breakpoint location now.\n");
+            return -1;
+        }
         const vm_func *f = dbg_func_of(d->stop_w, d->stop_i);
         snprintf(spec, sizeof spec, "%s:%u", dbg_base(d->path), f->src[d->stop_i - f->code].loc.line);
     } else {
@@ -178,7 +195,10 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
         snprintf(cond, sizeof cond, "%s", ifp + 4);
         *ifp = 0;
     }
-    if (d->nbp == DBG_MAX_BP) { printf("Too many breakpoints.\n"); return -1; }
+    if (d->nbp == DBG_MAX_BP) {
+        printf("Too many breakpoints.\n");
+        return -1;
+    }
     dbg_bp *b = &d->bp[d->nbp];
     memset(b, 0, sizeof *b);
     const char *other = NULL;
@@ -198,7 +218,8 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
     snprintf(b->cond, sizeof b->cond, "%s", cond);
     d->nbp++;
     char where[400];
-    if (other) snprintf(where, sizeof where, "%s (in %s, pending until one of its kernels runs)", spec, dbg_base(other));
+    if (other)
+        snprintf(where, sizeof where, "%s (in %s, pending until one of its kernels runs)", spec, dbg_base(other));
     else describe_loc(d, &b->locs[0], where, sizeof where);
     printf("%s %d at %s", temp ? "Temporary breakpoint" : "Breakpoint", b->id, where);
     if (b->nlocs > 1) printf(" (%u locations)", b->nlocs);
@@ -208,7 +229,9 @@ int dbg_cmd_break(dbg *d, const char *args, bool temp) {
 }
 
 /* What a number names: a breakpoint, a watchpoint or a display (one numbering). */
-typedef struct numbered { int kind, k; } numbered;   /* kind: 0 none, 1 breakpoint, 2 watchpoint, 3 display */
+typedef struct numbered {
+    int kind, k;
+} numbered; /* kind: 0 none, 1 breakpoint, 2 watchpoint, 3 display */
 
 static numbered find_number(dbg *d, long id) {
     for (int k = 0; k < d->nbp; k++)
@@ -239,7 +262,7 @@ static void enable_number(dbg *d, numbered n, bool on) {
     else if (n.kind == 3) d->display[n.k].enabled = on;
     else if (n.kind == 2) {
         dbg_watch *wt = &d->watch[n.k];
-        if (on && !wt->enabled && wt->host) memcpy(wt->old, wt->host, wt->len);   /* changes from now on */
+        if (on && !wt->enabled && wt->host) memcpy(wt->old, wt->host, wt->len); /* changes from now on */
         wt->enabled = on;
     }
 }
@@ -250,7 +273,10 @@ static int each_number(dbg *d, const char *args, unsigned kinds, const char *wha
     for (const char *p = args; *p;) {
         char *end;
         long id = strtol(p, &end, 10);
-        if (end == p || (*end && *end != ' ')) { printf("Bad %s number '%s'\n", what, p); return -1; }
+        if (end == p || (*end && *end != ' ')) {
+            printf("Bad %s number '%s'\n", what, p);
+            return -1;
+        }
         numbered n = find_number(d, id);
         if (!n.kind || !(kinds >> n.kind & 1)) printf("No %s number %ld.\n", what, id);
         else fn(d, n, on);
@@ -261,12 +287,15 @@ static int each_number(dbg *d, const char *args, unsigned kinds, const char *wha
     return 0;
 }
 
-static void delete_fn(dbg *d, numbered n, bool on) { (void)on; delete_number(d, n); }
+static void delete_fn(dbg *d, numbered n, bool on) {
+    (void)on;
+    delete_number(d, n);
+}
 
 int dbg_cmd_delete(dbg *d, const char *args) {
     if (!strncmp(args, "display", 7) && (!args[7] || args[7] == ' ')) return dbg_cmd_undisplay(d, args + 7 + !!args[7]);
     if (!strncmp(args, "breakpoints", 11)) args += 11 + !!args[11];
-    if (!*args) {   /* every breakpoint and watchpoint, as in gdb (displays stay) */
+    if (!*args) { /* every breakpoint and watchpoint, as in gdb (displays stay) */
         for (int k = 0; k < d->nbp; k++) free(d->bp[k].locs);
         d->nbp = d->nwatch = 0;
         dbg_remark(d);
@@ -277,7 +306,10 @@ int dbg_cmd_delete(dbg *d, const char *args) {
 
 int dbg_cmd_undisplay(dbg *d, const char *args) {
     while (*args == ' ') args++;
-    if (!*args) { d->ndisplay = 0; return 0; }
+    if (!*args) {
+        d->ndisplay = 0;
+        return 0;
+    }
     return each_number(d, args, 1u << 3, "display", delete_fn, false);
 }
 
@@ -285,7 +317,7 @@ int dbg_cmd_enable(dbg *d, const char *args, bool on) {
     bool display = !strncmp(args, "display", 7) && (!args[7] || args[7] == ' ');
     if (display) args += 7 + !!args[7];
     else if (!strncmp(args, "breakpoints", 11)) args += 11 + !!args[11];
-    if (!*args) {   /* all of them */
+    if (!*args) { /* all of them */
         if (!display) {
             for (int k = 0; k < d->nbp; k++) enable_number(d, (numbered){1, k}, on);
             for (int k = 0; k < d->nwatch; k++) enable_number(d, (numbered){2, k}, on);
@@ -302,11 +334,17 @@ int dbg_cmd_enable(dbg *d, const char *args, bool on) {
 int dbg_cmd_condition(dbg *d, const char *args) {
     char *end;
     long id = strtol(args, &end, 10);
-    if (end == args) { printf("Argument required (breakpoint number).\n"); return -1; }
+    if (end == args) {
+        printf("Argument required (breakpoint number).\n");
+        return -1;
+    }
     while (*end == ' ') end++;
     numbered n = find_number(d, id);
     char *cond = n.kind == 1 ? d->bp[n.k].cond : n.kind == 2 ? d->watch[n.k].cond : NULL;
-    if (!cond) { printf("No breakpoint number %ld.\n", id); return -1; }
+    if (!cond) {
+        printf("No breakpoint number %ld.\n", id);
+        return -1;
+    }
     snprintf(cond, sizeof d->bp[0].cond, "%s", end);
     if (!*end) printf("Breakpoint %ld now unconditional.\n", id);
     return 0;
@@ -319,8 +357,14 @@ int dbg_cmd_ignore(dbg *d, const char *args) {
     uint64_t count;
     while (*end == ' ') end++;
     numbered n = find_number(d, id);
-    if (end == args || !n.kind || n.kind == 3) { printf("No breakpoint number %s.\n", args); return -1; }
-    if (!num_parse_u64(end, UINT32_MAX, &count)) { printf("Argument required (a number of crossings).\n"); return -1; }
+    if (end == args || !n.kind || n.kind == 3) {
+        printf("No breakpoint number %s.\n", args);
+        return -1;
+    }
+    if (!num_parse_u64(end, UINT32_MAX, &count)) {
+        printf("Argument required (a number of crossings).\n");
+        return -1;
+    }
     if (n.kind == 1) d->bp[n.k].ignore = (unsigned)count;
     else d->watch[n.k].ignore = (unsigned)count;
     if (!count) printf("Will stop next time breakpoint %ld is reached.\n", id);
@@ -329,7 +373,10 @@ int dbg_cmd_ignore(dbg *d, const char *args) {
 }
 
 void dbg_info_breakpoints(dbg *d) {
-    if (!d->nbp && !d->nwatch) { printf("No breakpoints or watchpoints.\n"); return; }
+    if (!d->nbp && !d->nwatch) {
+        printf("No breakpoints or watchpoints.\n");
+        return;
+    }
     printf("Num     Type            Disp Enb What\n");
     for (int k = 0; k < d->nbp; k++) {
         const dbg_bp *b = &d->bp[k];
@@ -377,7 +424,7 @@ uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit) {
             }
             lanes = yes;
         }
-        if (lanes && bp->ignore) {   /* a crossing passed over */
+        if (lanes && bp->ignore) { /* a crossing passed over */
             bp->ignore--;
             bp->hits++;
             continue;
@@ -398,9 +445,18 @@ int dbg_cmd_watch(dbg *d, const char *args) {
         args = end;
         while (*args == ' ') args++;
     }
-    if (!len || len > 8) { printf("A watchpoint covers 1 to 8 bytes.\n"); return -1; }
-    if (!d->stop_w) { printf("The program is not being run: watch an address once it is stopped.\n"); return -1; }
-    if (d->nwatch == DBG_MAX_WATCH) { printf("Too many watchpoints.\n"); return -1; }
+    if (!len || len > 8) {
+        printf("A watchpoint covers 1 to 8 bytes.\n");
+        return -1;
+    }
+    if (!d->stop_w) {
+        printf("The program is not being run: watch an address once it is stopped.\n");
+        return -1;
+    }
+    if (d->nwatch == DBG_MAX_WATCH) {
+        printf("Too many watchpoints.\n");
+        return -1;
+    }
     char desc[200], err[300], err2[300];
     /* a C lvalue (with DWARF, or where an address does not parse): its bytes, shown in its type */
     uint8_t *p = NULL;
@@ -412,11 +468,17 @@ int dbg_cmd_watch(dbg *d, const char *args) {
     if (*args != '@' && (dbg_dwarf(d) || !dbg_address(d, args, len, desc, sizeof desc, err, sizeof err)) &&
         !dbg_expr_address(d, args, &sp, &a, &size, desc, sizeof desc, err2, sizeof err2)) {
         p = dbg_host_of(d, dbg_fwarp(d), (int)d->flane, sp, a, size);
-        if (!p) { printf("Cannot access memory at address 0x%llx\n", (unsigned long long)a); return -1; }
+        if (!p) {
+            printf("Cannot access memory at address 0x%llx\n", (unsigned long long)a);
+            return -1;
+        }
         len = size, type = d->watch_type, typed = true;
     }
     if (!p) p = dbg_address(d, args, len, desc, sizeof desc, err, sizeof err);
-    if (!p) { printf("%s\n", *args != '@' && dbg_dwarf(d) ? err2 : err); return -1; }
+    if (!p) {
+        printf("%s\n", *args != '@' && dbg_dwarf(d) ? err2 : err);
+        return -1;
+    }
     dbg_watch *wt = &d->watch[d->nwatch++];
     memset(wt, 0, sizeof *wt);
     wt->id = d->next_id++;
@@ -444,7 +506,7 @@ bool dbg_check_watch(dbg *d) {
         uint64_t o = bytes_value(wt->old, wt->len), nv = bytes_value(wt->host, wt->len);
         int l = d->prev_w ? dbg_writer_lane(d, wt->host, wt->len) : -1;
         bool pass = !wt->enabled;
-        if (!pass && wt->cond[0] && d->prev_w) {   /* the condition, for the writing lane */
+        if (!pass && wt->cond[0] && d->prev_w) { /* the condition, for the writing lane */
             bool v = true;
             char err[200];
             if (dbg_cond(d, d->prev_w, l >= 0 ? l : 0, wt->cond, &v, err, sizeof err))
@@ -453,8 +515,11 @@ bool dbg_check_watch(dbg *d) {
         }
         if (!pass) wt->hits++;
         if (!pass && wt->ignore) wt->ignore--, pass = true;
-        if (pass) { memcpy(wt->old, wt->host, wt->len); continue; }
-        if (wt->type) {   /* in the variable's type */
+        if (pass) {
+            memcpy(wt->old, wt->host, wt->len);
+            continue;
+        }
+        if (wt->type) { /* in the variable's type */
             char ob[256], nb[256];
             dbg_expr_format(wt->type, wt->old, ob, sizeof ob);
             dbg_expr_format(wt->type, wt->host, nb, sizeof nb);
@@ -473,8 +538,8 @@ bool dbg_check_watch(dbg *d) {
                 printf("Written by block (%u,%u,%u) thread (%u,%u,%u) (warp %u lane %d) at %s\n", w->cta->ctaid[0],
                        w->cta->ctaid[1], w->cta->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l], w->id, l, where);
             else
-                printf("Written by block (%u,%u,%u) warp %u (lanes 0x%08x) at %s\n", w->cta->ctaid[0],
-                       w->cta->ctaid[1], w->cta->ctaid[2], w->id, d->prev_m, where);
+                printf("Written by block (%u,%u,%u) warp %u (lanes 0x%08x) at %s\n", w->cta->ctaid[0], w->cta->ctaid[1],
+                       w->cta->ctaid[2], w->id, d->prev_m, where);
         }
         return true;
     }

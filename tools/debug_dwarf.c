@@ -54,7 +54,7 @@ void dw_free(dw_info *di) {
 typedef struct reloc {
     uint32_t at;
     uint8_t size;
-    const char *name;          /* a label or symbol of the code */
+    const char *name; /* a label or symbol of the code */
     size_t nlen;
     int64_t add;
 } reloc;
@@ -67,7 +67,7 @@ typedef struct section {
     uint32_t nr, capr;
 } section;
 
-typedef struct secdef {        /* a label defined inside a debug section */
+typedef struct secdef { /* a label defined inside a debug section */
     const char *name;
     size_t nlen;
     uint32_t off;
@@ -121,8 +121,14 @@ static bool read_block(reader *r, const char *t) {
     unsigned size = 0;
     while (*p && *p != '}') {
         char c = *p;
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') { p++; continue; }
-        if (c == '/' && p[1] == '/') { while (*p && *p != '\n') p++; continue; }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+            p++;
+            continue;
+        }
+        if (c == '/' && p[1] == '/') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
         if (c == '.' && p[1] == 'b' && p[2] >= '0' && p[2] <= '9') {
             size = (unsigned)strtoul(p + 2, (char **)&p, 10) / 8;
             if (size != 1 && size != 2 && size != 4 && size != 8) return false;
@@ -138,7 +144,7 @@ static bool read_block(reader *r, const char *t) {
         size_t n = 0;
         while (is_ident(p[n])) n++;
         if (!n) return false;
-        if (p[n] == ':') {   /* a label: here in this section */
+        if (p[n] == ':') { /* a label: here in this section */
             if (r->ndefs == r->capdefs) {
                 uint32_t cap = r->capdefs ? r->capdefs * 2 : 64;
                 secdef *nd = realloc(r->defs, cap * sizeof *nd);
@@ -215,7 +221,11 @@ typedef struct cur {
 } cur;
 
 static uint64_t rd(cur *c, unsigned size) {
-    if (c->at + size > c->n) { c->bad = true; c->at = c->n; return 0; }
+    if (c->at + size > c->n) {
+        c->bad = true;
+        c->at = c->n;
+        return 0;
+    }
     uint64_t v = 0;
     for (unsigned k = 0; k < size; k++) v |= (uint64_t)c->b[c->at + k] << (8 * k);
     c->at += size;
@@ -225,7 +235,10 @@ static uint64_t rd(cur *c, unsigned size) {
 static uint64_t uleb(cur *c) {
     uint64_t v = 0;
     for (unsigned sh = 0;; sh += 7) {
-        if (c->at >= c->n) { c->bad = true; return v; }
+        if (c->at >= c->n) {
+            c->bad = true;
+            return v;
+        }
         uint8_t b = c->b[c->at++];
         if (sh < 64) v |= (uint64_t)(b & 0x7f) << sh;
         if (!(b & 0x80)) return v;
@@ -237,7 +250,10 @@ static int64_t sleb(cur *c) {
     unsigned sh = 0;
     uint8_t b;
     do {
-        if (c->at >= c->n) { c->bad = true; return v; }
+        if (c->at >= c->n) {
+            c->bad = true;
+            return v;
+        }
         b = c->b[c->at++];
         if (sh < 64) v |= (int64_t)((uint64_t)(b & 0x7f) << sh);
         sh += 7;
@@ -258,10 +274,10 @@ typedef struct abbrev {
 
 typedef struct attr {
     uint32_t at, form;
-    uint64_t u;                /* constants, references (CU-relative offsets), flags */
-    const uint8_t *blk;        /* blocks, strings */
+    uint64_t u;         /* constants, references (CU-relative offsets), flags */
+    const uint8_t *blk; /* blocks, strings */
     uint32_t len;
-    const reloc *rel;          /* an address: the label or symbol it names */
+    const reloc *rel; /* an address: the label or symbol it names */
 } attr;
 
 typedef struct die {
@@ -269,29 +285,81 @@ typedef struct die {
     uint32_t nat;
     attr *at;
     int32_t parent;
-    dw_type *type;             /* built on first use */
+    dw_type *type; /* built on first use */
     bool building;
 } die;
 
 enum {
-    TAG_ARRAY = 0x01, TAG_CLASS = 0x02, TAG_ENUM = 0x04, TAG_PARAM = 0x05, TAG_BLOCK = 0x0b, TAG_MEMBER = 0x0d,
-    TAG_PTR = 0x0f, TAG_REF = 0x10, TAG_CU = 0x11, TAG_STRUCT = 0x13, TAG_SUBR_TYPE = 0x15, TAG_TYPEDEF = 0x16,
-    TAG_UNION = 0x17, TAG_INLINED = 0x1d, TAG_SUBRANGE = 0x21, TAG_BASE = 0x24, TAG_CONST = 0x26,
-    TAG_ENUMERATOR = 0x28, TAG_SUBPROGRAM = 0x2e, TAG_VARIABLE = 0x34, TAG_VOLATILE = 0x35, TAG_UNSPEC = 0x3b,
+    TAG_ARRAY = 0x01,
+    TAG_CLASS = 0x02,
+    TAG_ENUM = 0x04,
+    TAG_PARAM = 0x05,
+    TAG_BLOCK = 0x0b,
+    TAG_MEMBER = 0x0d,
+    TAG_PTR = 0x0f,
+    TAG_REF = 0x10,
+    TAG_CU = 0x11,
+    TAG_STRUCT = 0x13,
+    TAG_SUBR_TYPE = 0x15,
+    TAG_TYPEDEF = 0x16,
+    TAG_UNION = 0x17,
+    TAG_INLINED = 0x1d,
+    TAG_SUBRANGE = 0x21,
+    TAG_BASE = 0x24,
+    TAG_CONST = 0x26,
+    TAG_ENUMERATOR = 0x28,
+    TAG_SUBPROGRAM = 0x2e,
+    TAG_VARIABLE = 0x34,
+    TAG_VOLATILE = 0x35,
+    TAG_UNSPEC = 0x3b,
     TAG_RVREF = 0x42,
 };
 enum {
-    AT_LOCATION = 0x02, AT_NAME = 0x03, AT_BYTE_SIZE = 0x0b, AT_LOW_PC = 0x11, AT_HIGH_PC = 0x12,
-    AT_CONST_VALUE = 0x1c, AT_UPPER_BOUND = 0x2f, AT_ABSTRACT_ORIGIN = 0x31, AT_ADDRESS_CLASS = 0x33,
-    AT_COUNT = 0x37, AT_MEMBER_LOC = 0x38, AT_DECL_LINE = 0x3b, AT_SPECIFICATION = 0x47, AT_TYPE = 0x49,
-    AT_CALL_FILE = 0x58, AT_CALL_LINE = 0x59, AT_LINKAGE = 0x6e, AT_MIPS_LINKAGE = 0x2007, AT_ENCODING = 0x3e,
+    AT_LOCATION = 0x02,
+    AT_NAME = 0x03,
+    AT_BYTE_SIZE = 0x0b,
+    AT_LOW_PC = 0x11,
+    AT_HIGH_PC = 0x12,
+    AT_CONST_VALUE = 0x1c,
+    AT_UPPER_BOUND = 0x2f,
+    AT_ABSTRACT_ORIGIN = 0x31,
+    AT_ADDRESS_CLASS = 0x33,
+    AT_COUNT = 0x37,
+    AT_MEMBER_LOC = 0x38,
+    AT_DECL_LINE = 0x3b,
+    AT_SPECIFICATION = 0x47,
+    AT_TYPE = 0x49,
+    AT_CALL_FILE = 0x58,
+    AT_CALL_LINE = 0x59,
+    AT_LINKAGE = 0x6e,
+    AT_MIPS_LINKAGE = 0x2007,
+    AT_ENCODING = 0x3e,
 };
 enum {
-    FORM_ADDR = 0x01, FORM_BLOCK2 = 0x03, FORM_BLOCK4 = 0x04, FORM_DATA2 = 0x05, FORM_DATA4 = 0x06,
-    FORM_DATA8 = 0x07, FORM_STRING = 0x08, FORM_BLOCK = 0x09, FORM_BLOCK1 = 0x0a, FORM_DATA1 = 0x0b,
-    FORM_FLAG = 0x0c, FORM_SDATA = 0x0d, FORM_STRP = 0x0e, FORM_UDATA = 0x0f, FORM_REF_ADDR = 0x10,
-    FORM_REF1 = 0x11, FORM_REF2 = 0x12, FORM_REF4 = 0x13, FORM_REF8 = 0x14, FORM_REF_UDATA = 0x15,
-    FORM_INDIRECT = 0x16, FORM_SEC_OFFSET = 0x17, FORM_EXPRLOC = 0x18, FORM_FLAG_PRESENT = 0x19,
+    FORM_ADDR = 0x01,
+    FORM_BLOCK2 = 0x03,
+    FORM_BLOCK4 = 0x04,
+    FORM_DATA2 = 0x05,
+    FORM_DATA4 = 0x06,
+    FORM_DATA8 = 0x07,
+    FORM_STRING = 0x08,
+    FORM_BLOCK = 0x09,
+    FORM_BLOCK1 = 0x0a,
+    FORM_DATA1 = 0x0b,
+    FORM_FLAG = 0x0c,
+    FORM_SDATA = 0x0d,
+    FORM_STRP = 0x0e,
+    FORM_UDATA = 0x0f,
+    FORM_REF_ADDR = 0x10,
+    FORM_REF1 = 0x11,
+    FORM_REF2 = 0x12,
+    FORM_REF4 = 0x13,
+    FORM_REF8 = 0x14,
+    FORM_REF_UDATA = 0x15,
+    FORM_INDIRECT = 0x16,
+    FORM_SEC_OFFSET = 0x17,
+    FORM_EXPRLOC = 0x18,
+    FORM_FLAG_PRESENT = 0x19,
 };
 
 typedef struct builder {
@@ -307,13 +375,24 @@ typedef struct builder {
 static bool read_attr(builder *b, cur *c, uint32_t form, attr *a) {
     a->form = form;
     switch (form) {
-    case FORM_ADDR: a->rel = reloc_at(b->info, c->at); a->u = rd(c, 8); break;
-    case FORM_DATA1: case FORM_REF1: case FORM_FLAG: a->u = rd(c, 1); break;
-    case FORM_DATA2: case FORM_REF2: a->u = rd(c, 2); break;
-    case FORM_DATA4: case FORM_REF4: case FORM_REF_ADDR: case FORM_SEC_OFFSET: a->u = rd(c, 4); break;
-    case FORM_DATA8: case FORM_REF8: a->u = rd(c, 8); break;
+    case FORM_ADDR:
+        a->rel = reloc_at(b->info, c->at);
+        a->u = rd(c, 8);
+        break;
+    case FORM_DATA1:
+    case FORM_REF1:
+    case FORM_FLAG: a->u = rd(c, 1); break;
+    case FORM_DATA2:
+    case FORM_REF2: a->u = rd(c, 2); break;
+    case FORM_DATA4:
+    case FORM_REF4:
+    case FORM_REF_ADDR:
+    case FORM_SEC_OFFSET: a->u = rd(c, 4); break;
+    case FORM_DATA8:
+    case FORM_REF8: a->u = rd(c, 8); break;
     case FORM_SDATA: a->u = (uint64_t)sleb(c); break;
-    case FORM_UDATA: case FORM_REF_UDATA: a->u = uleb(c); break;
+    case FORM_UDATA:
+    case FORM_REF_UDATA: a->u = uleb(c); break;
     case FORM_FLAG_PRESENT: a->u = 1; break;
     case FORM_STRING: {
         const uint8_t *s = c->b + c->at;
@@ -331,13 +410,19 @@ static bool read_attr(builder *b, cur *c, uint32_t form, attr *a) {
         a->len = (uint32_t)strnlen((const char *)a->blk, b->str->n - o);
         break;
     }
-    case FORM_BLOCK1: case FORM_BLOCK2: case FORM_BLOCK4: case FORM_BLOCK: case FORM_EXPRLOC: {
-        uint64_t n = form == FORM_BLOCK1 ? rd(c, 1) : form == FORM_BLOCK2 ? rd(c, 2) : form == FORM_BLOCK4 ? rd(c, 4)
-                                                                                   : uleb(c);
+    case FORM_BLOCK1:
+    case FORM_BLOCK2:
+    case FORM_BLOCK4:
+    case FORM_BLOCK:
+    case FORM_EXPRLOC: {
+        uint64_t n = form == FORM_BLOCK1   ? rd(c, 1)
+                     : form == FORM_BLOCK2 ? rd(c, 2)
+                     : form == FORM_BLOCK4 ? rd(c, 4)
+                                           : uleb(c);
         if (c->at + n > c->n) return false;
         a->blk = c->b + c->at;
         a->len = (uint32_t)n;
-        a->u = c->at;          /* where the block starts in .debug_info (its relocations) */
+        a->u = c->at; /* where the block starts in .debug_info (its relocations) */
         c->at += (uint32_t)n;
         break;
     }
@@ -419,18 +504,21 @@ static uint32_t member_off(const die *d) {
 
 static dw_type *build_type(builder *b, int32_t k) {
     die *d = &b->d[k];
-    static const struct { uint32_t tag; uint8_t kind; } kinds[] = {
-        {TAG_BASE, DWK_BASE}, {TAG_PTR, DWK_PTR}, {TAG_REF, DWK_PTR}, {TAG_RVREF, DWK_PTR}, {TAG_ARRAY, DWK_ARRAY},
-        {TAG_STRUCT, DWK_STRUCT}, {TAG_CLASS, DWK_STRUCT}, {TAG_UNION, DWK_UNION}, {TAG_TYPEDEF, DWK_TYPEDEF},
-        {TAG_CONST, DWK_CONST}, {TAG_VOLATILE, DWK_VOLATILE}, {TAG_UNSPEC, DWK_VOID}, {TAG_ENUM, DWK_ENUM},
-        {TAG_SUBR_TYPE, DWK_FUNC}, {TAG_SUBPROGRAM, DWK_FUNC}};
+    static const struct {
+        uint32_t tag;
+        uint8_t kind;
+    } kinds[] = {{TAG_BASE, DWK_BASE},    {TAG_PTR, DWK_PTR},           {TAG_REF, DWK_PTR},
+                 {TAG_RVREF, DWK_PTR},    {TAG_ARRAY, DWK_ARRAY},       {TAG_STRUCT, DWK_STRUCT},
+                 {TAG_CLASS, DWK_STRUCT}, {TAG_UNION, DWK_UNION},       {TAG_TYPEDEF, DWK_TYPEDEF},
+                 {TAG_CONST, DWK_CONST},  {TAG_VOLATILE, DWK_VOLATILE}, {TAG_UNSPEC, DWK_VOID},
+                 {TAG_ENUM, DWK_ENUM},    {TAG_SUBR_TYPE, DWK_FUNC},    {TAG_SUBPROGRAM, DWK_FUNC}};
     int kind = -1;
     for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
         if (kinds[q].tag == d->tag) kind = kinds[q].kind;
     if (kind < 0) return NULL;
     dw_type *t = new_type(b, (uint8_t)kind);
     if (!t) return NULL;
-    d->type = t;   /* before the parts: a struct may point to itself */
+    d->type = t; /* before the parts: a struct may point to itself */
     t->name = str_of(b, d, AT_NAME);
     const attr *a = get(d, AT_BYTE_SIZE);
     t->size = a ? a->u : kind == DWK_PTR ? 8 : 0;
@@ -457,10 +545,9 @@ static dw_type *build_type(builder *b, int32_t k) {
         else if (e->tag == TAG_ENUMERATOR && t->en) {
             const attr *v = get(e, AT_CONST_VALUE);
             t->en[t->nenum++] = (dw_enumer){str_of(b, e, AT_NAME), v ? (int64_t)v->u : 0};
-        } else if (e->tag == TAG_SUBRANGE && nd < 8)
-            dims[nd++] = bound(e);
+        } else if (e->tag == TAG_SUBRANGE && nd < 8) dims[nd++] = bound(e);
     }
-    if (kind == DWK_ARRAY) {   /* int a[2][3]: an array of 2 arrays of 3 */
+    if (kind == DWK_ARRAY) { /* int a[2][3]: an array of 2 arrays of 3 */
         if (!nd) dims[nd++] = 0;
         dw_type *elem = t->target;
         for (uint32_t q = nd; q-- > 1;) {
@@ -493,7 +580,7 @@ static void read_expr(builder *b, const section *s, uint32_t at, uint32_t len, d
     while (c.at < c.n && !c.bad) {
         uint32_t opat = c.at;
         uint8_t op = (uint8_t)rd(&c, 1);
-        if (op == 0x90) {   /* DW_OP_regx: the register's name, its bytes packed big-endian */
+        if (op == 0x90) { /* DW_OP_regx: the register's name, its bytes packed big-endian */
             uint64_t v = uleb(&c);
             char name[16];
             int n = 0;
@@ -503,15 +590,15 @@ static void read_expr(builder *b, const section *s, uint32_t at, uint32_t len, d
             }
             name[n] = 0;
             if (name[0] == '%') l->kind = DWL_REG, memcpy(l->reg, name, (size_t)n + 1);
-        } else if (op == 0x03) {   /* DW_OP_addr: a symbol */
+        } else if (op == 0x03) { /* DW_OP_addr: a symbol */
             const reloc *x = reloc_at(s, opat + 1);
             uint64_t v = rd(&c, 8);
             l->kind = DWL_ADDR;
             if (x) l->sym = pstrndup(b->di, x->name, x->nlen), l->off = x->add;
             else l->off = (int64_t)v;
-        } else if (op == 0x23) {   /* DW_OP_plus_uconst */
+        } else if (op == 0x23) { /* DW_OP_plus_uconst */
             l->off += (int64_t)uleb(&c);
-        } else if (op == 0x9f || op == 0x96) {   /* stack_value, nop */
+        } else if (op == 0x9f || op == 0x96) { /* stack_value, nop */
         } else {
             l->kind = DWL_NONE;
             return;
@@ -656,7 +743,10 @@ static bool parse_dies(builder *b, const section *info) {
             uint64_t code = uleb(&a);
             if (!code || a.bad) break;
             abbrev *nv = realloc(ab, (nab + 1) * sizeof *nv);
-            if (!nv) { free(ab); return false; }
+            if (!nv) {
+                free(ab);
+                return false;
+            }
             ab = nv;
             abbrev *x = &ab[nab++];
             x->code = code;
@@ -676,15 +766,24 @@ static bool parse_dies(builder *b, const section *info) {
         while (c.at < end && ok) {
             uint32_t off = c.at;
             uint64_t code = uleb(&c);
-            if (!code) { if (depth) depth--; continue; }
+            if (!code) {
+                if (depth) depth--;
+                continue;
+            }
             abbrev *x = NULL;
             for (uint32_t k = 0; k < nab; k++)
                 if (ab[k].code == code) x = &ab[k];
-            if (!x) { ok = false; break; }
+            if (!x) {
+                ok = false;
+                break;
+            }
             if (b->nd == cap) {
                 cap = cap ? cap * 2 : 256;
                 die *nv = realloc(b->d, cap * sizeof *nv);
-                if (!nv) { ok = false; break; }
+                if (!nv) {
+                    ok = false;
+                    break;
+                }
                 b->d = nv;
             }
             die *dd = &b->d[b->nd];
@@ -705,7 +804,7 @@ static bool parse_dies(builder *b, const section *info) {
         free(ab);
         if (!ok) return false;
         c.at = end;
-        break;   /* nvcc writes one unit per module */
+        break; /* nvcc writes one unit per module */
     }
     return true;
 }
@@ -724,7 +823,10 @@ dw_info *dw_read(const ir_module *m, char *err, size_t errlen) {
         }
     resolve_local(&r);
     dw_info *di = calloc(1, sizeof *di);
-    if (!di) { free_reader(&r); return NULL; }
+    if (!di) {
+        free_reader(&r);
+        return NULL;
+    }
     builder b = {.di = di, .r = &r, .m = m};
     for (int k = 0; k < r.nsec; k++) {
         if (!strcmp(r.sec[k].name, ".debug_info")) b.info = &r.sec[k];
@@ -750,7 +852,7 @@ dw_info *dw_read(const ir_module *m, char *err, size_t errlen) {
             if (sc && !push_ptr((void ***)&di->funcs, &di->nfuncs, sc)) break;
         }
     }
-    for (uint32_t k = 0; k < b.nd; k++)   /* named types at any depth, for ptype NAME */
+    for (uint32_t k = 0; k < b.nd; k++) /* named types at any depth, for ptype NAME */
         if (b.d[k].tag != TAG_SUBPROGRAM && type_of(&b, (int32_t)k) && b.d[k].type->name &&
             !push_ptr((void ***)&di->types, &di->ntypes, b.d[k].type))
             break;

@@ -32,7 +32,8 @@ static const char help_text[] =
     "print (p)[/x|d|u|f|t|c|o] [-all] E  a C expression (variables of -G code, registers, symbols, threadIdx...,\n"
     "                             $N history, $pc); -all: every lane; output E: without $N\n"
     "ptype E|TYPE, whatis E|TYPE  the type of an expression, or a type spelled out\n"
-    "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] BASE [+ OFF]\n"
+    "x/NFU ADDRESS                memory: F in x d u f, U in b h w g; ADDRESS [@global|@shared|@local|@const|@param] "
+    "BASE [+ OFF]\n"
     "set var %REG = V             set a register of the lane in focus\n"
     "set var {TYPE} ADDRESS = V   set memory (TYPE u8 u16 u32 u64 s32 s64 f32 f64)\n"
     "set cuda break_on_launch on|off\n"
@@ -46,19 +47,24 @@ static const char help_text[] =
     "set confirm on|off, set pagination/print/width/height ...   gdb settings (accepted)\n"
     "quit (q)                     leave\n";
 
-
 /* ---- input ---- */
 
 /* Ctrl-C at a terminal while the kernel runs stops it before its next instruction. */
 static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+static void on_sigint(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
 
 void dbg_catch_interrupt(bool on) {
     static struct sigaction saved;
     static bool caught;
     if (on == caught) return;
     caught = on;
-    if (!on) { sigaction(SIGINT, &saved, NULL); return; }
+    if (!on) {
+        sigaction(SIGINT, &saved, NULL);
+        return;
+    }
     struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &saved);
@@ -98,7 +104,10 @@ static bool confirm(dbg *d, const char *question) {
         fflush(stdout);
         if (fgets(buf, sizeof buf, d->in)) s = strdup(buf);
     }
-    if (!s) { printf("EOF [answered Y; input not from terminal]\n"); return true; }
+    if (!s) {
+        printf("EOF [answered Y; input not from terminal]\n");
+        return true;
+    }
     const char *p = s;
     while (*p == ' ') p++;
     bool yes = *p == 'y' || *p == 'Y';
@@ -165,14 +174,13 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     const vm_func *f = dbg_func_of(w, i);
     const vm_src *s = &f->src[i - f->code];
     uint32_t depth = w->depth, idx = (uint32_t)(i - f->code);
-    bool has_line = s->dbg.file && s->dbg.line;   /* line 0: code the compiler made, no line of its own */
+    bool has_line = s->dbg.file && s->dbg.line; /* line 0: code the compiler made, no line of its own */
     bool moved = s->dbg.file != d->step_file || s->dbg.line != d->step_line || depth != d->step_depth;
     switch (d->mode) {
     case DBG_STEPI: return true;
     case DBG_NEXTI: return depth <= d->step_depth;
-    case DBG_FINISH:   /* out of the function, or out of the inlined call's lines */
-        if (d->finish_hi && depth == d->step_depth)
-            return s->loc.line < d->finish_lo || s->loc.line >= d->finish_hi;
+    case DBG_FINISH: /* out of the function, or out of the inlined call's lines */
+        if (d->finish_hi && depth == d->step_depth) return s->loc.line < d->finish_lo || s->loc.line >= d->finish_hi;
         return depth < d->step_depth;
     case DBG_STEP:
         if (!d->step_by_line) return true;
@@ -189,7 +197,6 @@ static bool step_done(dbg *d, vm_warp *w, const vm_insn *i) {
     default: return false;
     }
 }
-
 
 /* Shows why and where execution stopped, then reads commands. Returns -1 to kill. */
 static int stop_here(dbg *d, vm_warp *w, const vm_insn *i, uint32_t lanes, const char *why) {
@@ -264,7 +271,7 @@ int dbg_hook(void *p, vm_warp *w, const vm_insn *i) {
         snprintf(why, sizeof why, "Program received signal SIGTRAP (brkpt instruction), ");
     }
     if (!stop && d->mode != DBG_RUN && step_done(d, w, i)) {
-        if (d->repeat > 0) {   /* stepi N: the next step starts where this one ends */
+        if (d->repeat > 0) { /* stepi N: the next step starts where this one ends */
             d->repeat--;
             begin_step(d, d->mode);
         } else {
@@ -305,7 +312,7 @@ static int need_stopped(dbg *d) {
 static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
     if (!d->run && !d->started && mode == DBG_RUN) return d->started = true, RESUME;
     if (need_stopped(d)) return STAY;
-    if (d->faulted) {   /* continue lets the launch end with the fault's error */
+    if (d->faulted) { /* continue lets the launch end with the fault's error */
         if (mode == DBG_RUN) return RESUME;
         printf("The kernel faulted: it cannot go on ('continue' or 'kill' end it).\n");
         return STAY;
@@ -324,7 +331,7 @@ static int exec_cmd(dbg *d, dbg_mode mode, const char *args) {
         d->finish_hi = 0;
         if (inl && fr[0].named) {
             d->finish_lo = fr[0].named->lo, d->finish_hi = fr[0].named->hi;
-        } else if (inl) {   /* -lineinfo: no ranges, so on to the next line, as next does */
+        } else if (inl) { /* -lineinfo: no ranges, so on to the next line, as next does */
             begin_step(d, DBG_NEXT);
             return RESUME;
         }
@@ -353,8 +360,8 @@ static int set_cmd(dbg *d, const char *a) {
     if (*a == '%' || *a == '{') return dbg_cmd_set_var(d, a);
     /* the settings gdb scripts start with: a debugger without a pager or line
      * wrapping has nothing to change for them */
-    static const char *const GDB_SETTINGS[] = {"pagination", "print", "width", "height", "verbose", "listsize",
-                                               "logging", "style", NULL};
+    static const char *const GDB_SETTINGS[] = {"pagination", "print",   "width", "height", "verbose",
+                                               "listsize",   "logging", "style", NULL};
     size_t n = strcspn(a, " ");
     if (n == 7 && !strncmp(a, "confirm", 7)) {
         const char *v = a + 7;
@@ -397,7 +404,10 @@ static int parse_triple(const char **s, uint32_t v[3]) {
 
 static int cuda_cmd(dbg *d, const char *a) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("Focus not set on any active CUDA kernel.\n"); return 0; }
+    if (!w) {
+        printf("Focus not set on any active CUDA kernel.\n");
+        return 0;
+    }
     const vm_launch_cfg *cfg = d->cta->grid->cfg;
     uint32_t blk[3] = {d->cta->ctaid[0], d->cta->ctaid[1], d->cta->ctaid[2]};
     uint32_t thr[3] = {w->tid[0][d->flane], w->tid[1][d->flane], w->tid[2][d->flane]};
@@ -420,23 +430,32 @@ static int cuda_cmd(dbg *d, const char *a) {
             while (*q == ' ') q++;
             if (*q >= '0' && *q <= '9') {
                 char *end;
-                if (strtoul(q, &end, 0) != 0 && !is_word(kw, "grid", n, NULL)) { printf("Invalid coordinates.\n"); return 0; }
+                if (strtoul(q, &end, 0) != 0 && !is_word(kw, "grid", n, NULL)) {
+                    printf("Invalid coordinates.\n");
+                    return 0;
+                }
                 p = end;
                 any = true;
             } else {
                 printf("%.*s %u\n", (int)n, kw, is_word(kw, "grid", n, NULL) ? 1u : 0u);
             }
             continue;
-        } else { printf("Unknown CUDA focus '%.*s'.\n", (int)n, kw); return 0; }
+        } else {
+            printf("Unknown CUDA focus '%.*s'.\n", (int)n, kw);
+            return 0;
+        }
         const char *q = p;
         while (*q == ' ') q++;
-        if (!*q || (*q != '(' && (*q < '0' || *q > '9'))) {   /* bare form: print it */
+        if (!*q || (*q != '(' && (*q < '0' || *q > '9'))) { /* bare form: print it */
             if (tgt == blk) printf("block (%u,%u,%u)\n", blk[0], blk[1], blk[2]);
             else if (tgt == thr) printf("thread (%u,%u,%u)\n", thr[0], thr[1], thr[2]);
             else printf("%.*s %u\n", (int)n, kw, kw[0] == 'w' ? warp : lane);
             continue;
         }
-        if (parse_triple(&p, tgt)) { printf("Invalid coordinates.\n"); return 0; }
+        if (parse_triple(&p, tgt)) {
+            printf("Invalid coordinates.\n");
+            return 0;
+        }
         if (tgt == one) {
             if (kw[0] == 'w') warp = one[0], by_thread = false;
             else lane = one[0], by_thread = false;
@@ -496,7 +515,7 @@ static int execute(dbg *d, char *line) {
 #define IS(w, ab) is_word(c, w, n, ab)
     if (!n || c[0] == '#') return STAY;
     if (IS("run", "r")) {
-        if (d->rerun && d->started) {   /* a program: from the start, breakpoints kept */
+        if (d->rerun && d->started) { /* a program: from the start, breakpoints kept */
             if (!d->dead && !confirm(d, "The program being debugged has been started already.\n"
                                         "Start it from the beginning? (y or n) "))
                 return STAY;
@@ -507,12 +526,15 @@ static int execute(dbg *d, char *line) {
             printf("The program being debugged has been started already.\n");
             return STAY;
         }
-        if (!d->run) return d->started = true, RESUME;   /* a program waiting for its first go */
+        if (!d->run) return d->started = true, RESUME; /* a program waiting for its first go */
         d->run(d);
         return STAY;
     }
     if (IS("continue", "c")) return exec_cmd(d, DBG_RUN, a);
-    static const struct { const char *name, *abbrev; dbg_mode mode; } steps[] = {
+    static const struct {
+        const char *name, *abbrev;
+        dbg_mode mode;
+    } steps[] = {
         {"stepi", "si", DBG_STEPI}, {"nexti", "ni", DBG_NEXTI}, {"step", "s", DBG_STEP}, {"next", "n", DBG_NEXT}};
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
         if (IS(steps[k].name, steps[k].abbrev)) {
@@ -533,23 +555,53 @@ static int execute(dbg *d, char *line) {
         d->quit = true;
         return d->stop_w ? KILL : STAY;
     }
-    if (IS("break", "b") || IS("tbreak", "tb")) { dbg_cmd_break(d, a, c[0] == 't'); return STAY; }
-    if (IS("delete", "d")) { dbg_cmd_delete(d, a); return STAY; }
-    if (IS("disable", NULL) || IS("enable", NULL)) { dbg_cmd_enable(d, a, c[0] == 'e'); return STAY; }
+    if (IS("break", "b") || IS("tbreak", "tb")) {
+        dbg_cmd_break(d, a, c[0] == 't');
+        return STAY;
+    }
+    if (IS("delete", "d")) {
+        dbg_cmd_delete(d, a);
+        return STAY;
+    }
+    if (IS("disable", NULL) || IS("enable", NULL)) {
+        dbg_cmd_enable(d, a, c[0] == 'e');
+        return STAY;
+    }
     if (IS("watch", NULL)) {
         char spec[600];
         snprintf(spec, sizeof spec, "%s%s%s", fmt[0] ? "/" : "", fmt, a);
         dbg_cmd_watch(d, spec);
         return STAY;
     }
-    if (IS("print", "p") || IS("inspect", NULL) || IS("call", NULL)) { dbg_cmd_print(d, fmt, a, false); return STAY; }
-    if (IS("output", NULL)) { dbg_cmd_print(d, fmt, a, true); return STAY; }
-    if (IS("ptype", NULL) || IS("whatis", NULL)) { dbg_cmd_ptype(d, a, c[0] == 'w'); return STAY; }
-    if (IS("x", NULL)) { dbg_cmd_x(d, fmt, a); return STAY; }
-    if (IS("set", NULL)) { set_cmd(d, a); return STAY; }
+    if (IS("print", "p") || IS("inspect", NULL) || IS("call", NULL)) {
+        dbg_cmd_print(d, fmt, a, false);
+        return STAY;
+    }
+    if (IS("output", NULL)) {
+        dbg_cmd_print(d, fmt, a, true);
+        return STAY;
+    }
+    if (IS("ptype", NULL) || IS("whatis", NULL)) {
+        dbg_cmd_ptype(d, a, c[0] == 'w');
+        return STAY;
+    }
+    if (IS("x", NULL)) {
+        dbg_cmd_x(d, fmt, a);
+        return STAY;
+    }
+    if (IS("set", NULL)) {
+        set_cmd(d, a);
+        return STAY;
+    }
     if (IS("display", NULL)) {
-        if (!*a) { dbg_run_displays(d); return STAY; }
-        if (d->ndisplay == DBG_MAX_DISPLAY) { printf("Too many displays.\n"); return STAY; }
+        if (!*a) {
+            dbg_run_displays(d);
+            return STAY;
+        }
+        if (d->ndisplay == DBG_MAX_DISPLAY) {
+            printf("Too many displays.\n");
+            return STAY;
+        }
         struct dbg_display *ds = &d->display[d->ndisplay++];
         ds->id = d->next_id++;
         ds->enabled = true;
@@ -557,18 +609,54 @@ static int execute(dbg *d, char *line) {
         if (d->stop_w) dbg_show_display(d, ds);
         return STAY;
     }
-    if (IS("undisplay", NULL)) { dbg_cmd_undisplay(d, a); return STAY; }
-    if (IS("condition", "cond")) { dbg_cmd_condition(d, a); return STAY; }
-    if (IS("ignore", NULL)) { dbg_cmd_ignore(d, a); return STAY; }
-    if (IS("info", "i")) { dbg_cmd_info(d, a); return STAY; }
-    if (IS("backtrace", "bt") || IS("where", NULL)) { dbg_cmd_backtrace(d); return STAY; }
-    if (IS("frame", "f")) { dbg_cmd_frame(d, 0, a); return STAY; }
-    if (IS("up", NULL)) { dbg_cmd_frame(d, 1, a); return STAY; }
-    if (IS("down", "do")) { dbg_cmd_frame(d, -1, a); return STAY; }
-    if (IS("list", "l")) { dbg_cmd_list(d, a); return STAY; }
-    if (IS("cuda", NULL)) { cuda_cmd(d, a); return STAY; }
-    if (IS("help", "h")) { fputs(help_text, stdout); return STAY; }
-    if (IS("echo", NULL)) { printf("%s\n", a); return STAY; }
+    if (IS("undisplay", NULL)) {
+        dbg_cmd_undisplay(d, a);
+        return STAY;
+    }
+    if (IS("condition", "cond")) {
+        dbg_cmd_condition(d, a);
+        return STAY;
+    }
+    if (IS("ignore", NULL)) {
+        dbg_cmd_ignore(d, a);
+        return STAY;
+    }
+    if (IS("info", "i")) {
+        dbg_cmd_info(d, a);
+        return STAY;
+    }
+    if (IS("backtrace", "bt") || IS("where", NULL)) {
+        dbg_cmd_backtrace(d);
+        return STAY;
+    }
+    if (IS("frame", "f")) {
+        dbg_cmd_frame(d, 0, a);
+        return STAY;
+    }
+    if (IS("up", NULL)) {
+        dbg_cmd_frame(d, 1, a);
+        return STAY;
+    }
+    if (IS("down", "do")) {
+        dbg_cmd_frame(d, -1, a);
+        return STAY;
+    }
+    if (IS("list", "l")) {
+        dbg_cmd_list(d, a);
+        return STAY;
+    }
+    if (IS("cuda", NULL)) {
+        cuda_cmd(d, a);
+        return STAY;
+    }
+    if (IS("help", "h")) {
+        fputs(help_text, stdout);
+        return STAY;
+    }
+    if (IS("echo", NULL)) {
+        printf("%s\n", a);
+        return STAY;
+    }
 #undef IS
     printf("Undefined command: \"%.*s\".  Try \"help\".\n", (int)n, c);
     return STAY;
@@ -588,7 +676,7 @@ int dbg_command_loop(dbg *d) {
         while (*s == ' ' || *s == '\t') s++;
         if (!*s && d->last[0]) snprintf(line = realloc(line, sizeof d->last), sizeof d->last, "%s", d->last);
         else if (*s) snprintf(d->last, sizeof d->last, "%s", s);
-        interrupted = 0;   /* a Ctrl-C at the prompt is not for the kernel */
+        interrupted = 0; /* a Ctrl-C at the prompt is not for the kernel */
         int r = execute(d, line);
         free(line);
         fflush(stdout);
@@ -597,7 +685,6 @@ int dbg_command_loop(dbg *d) {
         if (!d->stop_w && !d->running && d->quit) return 0;
     }
 }
-
 
 /* ---- modules and names ---- */
 
@@ -679,6 +766,6 @@ const char *dbg_fn_name(dbg *d, const char *ptx_name) {
 }
 
 bool dbg_names_fn(dbg *d, const char *ptx_name, const char *spec) {
-    (void)d;   /* a C++ name, demangled or not, names its kernel in a PTX file too */
+    (void)d; /* a C++ name, demangled or not, names its kernel in a PTX file too */
     return !strcmp(ptx_name, spec) || ptx_name_matches(ptx_name, spec);
 }

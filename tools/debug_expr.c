@@ -18,7 +18,7 @@
 
 #define XMAX 1024
 /* /x of a PTX register shows all its digits (as info registers does); C values as gdb does */
-static bool pad_hex;              /* bytes of a value kept (longer arrays are read element by element) */
+static bool pad_hex; /* bytes of a value kept (longer arrays are read element by element) */
 
 /* ---- types made here: C's, PTX registers', dim3 ---- */
 
@@ -43,13 +43,33 @@ static dw_member DIM3_MEM[] = {{"x", 0, &T_UINT}, {"y", 4, &T_UINT}, {"z", 8, &T
 static dw_type T_UINT3 = {.kind = DWK_STRUCT, .name = "uint3", .size = 12, .nmem = 3, .mem = DIM3_MEM};
 static dw_type T_DIM3 = {.kind = DWK_STRUCT, .name = "dim3", .size = 12, .nmem = 3, .mem = DIM3_MEM};
 
-static const struct { const char *name; dw_type *t; } C_TYPES[] = {
-    {"int", &T_INT}, {"signed int", &T_INT}, {"signed", &T_INT}, {"unsigned int", &T_UINT}, {"unsigned", &T_UINT},
-    {"long", &T_LONG}, {"long int", &T_LONG}, {"long long", &T_LONG}, {"unsigned long", &T_ULONG},
-    {"unsigned long long", &T_ULONG}, {"size_t", &T_ULONG}, {"short", &T_SHORT}, {"unsigned short", &T_USHORT},
-    {"char", &T_CHAR}, {"signed char", &T_SCHAR}, {"unsigned char", &T_UCHAR}, {"float", &T_FLOAT},
-    {"double", &T_DOUBLE}, {"bool", &T_BOOL}, {"void", &T_VOID}, {"__half", &T_HALF}, {"half", &T_HALF},
-    {"dim3", &T_DIM3}, {"uint3", &T_UINT3}};
+static const struct {
+    const char *name;
+    dw_type *t;
+} C_TYPES[] = {{"int", &T_INT},
+               {"signed int", &T_INT},
+               {"signed", &T_INT},
+               {"unsigned int", &T_UINT},
+               {"unsigned", &T_UINT},
+               {"long", &T_LONG},
+               {"long int", &T_LONG},
+               {"long long", &T_LONG},
+               {"unsigned long", &T_ULONG},
+               {"unsigned long long", &T_ULONG},
+               {"size_t", &T_ULONG},
+               {"short", &T_SHORT},
+               {"unsigned short", &T_USHORT},
+               {"char", &T_CHAR},
+               {"signed char", &T_SCHAR},
+               {"unsigned char", &T_UCHAR},
+               {"float", &T_FLOAT},
+               {"double", &T_DOUBLE},
+               {"bool", &T_BOOL},
+               {"void", &T_VOID},
+               {"__half", &T_HALF},
+               {"half", &T_HALF},
+               {"dim3", &T_DIM3},
+               {"uint3", &T_UINT3}};
 
 /* The C type of a PTX register type. */
 static dw_type *reg_type(uint8_t t) {
@@ -65,7 +85,10 @@ static dw_type *reg_type(uint8_t t) {
 }
 
 /* Pointer and array types made by & and @, kept for the process's life. */
-static struct made { dw_type t; struct made *next; } *made_types;
+static struct made {
+    dw_type t;
+    struct made *next;
+} * made_types;
 
 static const dw_type *made_type(uint8_t kind, const dw_type *target, uint64_t count, uint8_t aclass) {
     for (struct made *m = made_types; m; m = m->next)
@@ -83,11 +106,11 @@ static const dw_type *made_type(uint8_t kind, const dw_type *target, uint64_t co
 
 typedef struct xv {
     const dw_type *t;
-    bool lval;                 /* in memory at (sp, addr) */
+    bool lval; /* in memory at (sp, addr) */
     int sp;
     uint64_t addr;
-    const char *reg;           /* in this register */
-    bool unavail;              /* no location here: <optimized out> */
+    const char *reg; /* in this register */
+    bool unavail;    /* no location here: <optimized out> */
     uint8_t b[XMAX];
 } xv;
 
@@ -137,9 +160,21 @@ static int64_t x_s(const xv *v) {
 static double x_d(const xv *v) {
     if (is_float_t(v->t)) {
         uint64_t n = tsize(v->t);
-        if (n == 4) { float f; memcpy(&f, v->b, 4); return f; }
-        if (n == 8) { double x; memcpy(&x, v->b, 8); return x; }
-        if (n == 2) { uint16_t h; memcpy(&h, v->b, 2); return half_to_double(h); }
+        if (n == 4) {
+            float f;
+            memcpy(&f, v->b, 4);
+            return f;
+        }
+        if (n == 8) {
+            double x;
+            memcpy(&x, v->b, 8);
+            return x;
+        }
+        if (n == 2) {
+            uint16_t h;
+            memcpy(&h, v->b, 2);
+            return half_to_double(h);
+        }
     }
     return is_signed_t(v->t) ? (double)x_s(v) : (double)x_u(v);
 }
@@ -155,8 +190,10 @@ static void set_float(xv *v, const dw_type *t, double x) {
     memset(v, 0, offsetof(xv, b));
     v->t = t;
     memset(v->b, 0, 16);
-    if (tsize(t) == 4) { float f = (float)x; memcpy(v->b, &f, 4); }
-    else memcpy(v->b, &x, 8);
+    if (tsize(t) == 4) {
+        float f = (float)x;
+        memcpy(v->b, &f, 4);
+    } else memcpy(v->b, &x, 8);
 }
 
 /* ---- evaluation context ---- */
@@ -165,15 +202,15 @@ typedef struct ectx {
     dbg *d;
     vm_warp *w;
     int l;
-    dbg_frame fr;              /* the selected frame */
+    dbg_frame fr; /* the selected frame */
     bool have_fr;
     const dw_info *di;
-    const char *p;             /* the text still to read */
+    const char *p; /* the text still to read */
     char *err;
     size_t errlen;
     bool fail;
-    bool noside;               /* sizeof, whatis: types only, no memory read */
-    int depth;                 /* of nested operators: bounded */
+    bool noside; /* sizeof, whatis: types only, no memory read */
+    int depth;   /* of nested operators: bounded */
 } ectx;
 
 static void fail(ectx *c, const char *fmt, const char *a) {
@@ -263,11 +300,17 @@ static bool fvar_offset(const vm_program *prog, const char *sym, int *sp, uint64
             uint32_t al = v->align ? v->align : 1;
             if (v->space == IR_SPACE_LOCAL) {
                 loc = (loc + al - 1) / al * al;
-                if (!strcmp(v->name, sym)) { *sp = VM_SP_LOCAL, *off = loc; return true; }
+                if (!strcmp(v->name, sym)) {
+                    *sp = VM_SP_LOCAL, *off = loc;
+                    return true;
+                }
                 loc += v->size;
             } else if (v->space == IR_SPACE_SHARED) {
                 top = (top + al - 1) / al * al;
-                if (!strcmp(v->name, sym)) { *sp = VM_SP_SHARED, *off = top; return true; }
+                if (!strcmp(v->name, sym)) {
+                    *sp = VM_SP_SHARED, *off = top;
+                    return true;
+                }
                 top += v->size;
             }
         }
@@ -285,10 +328,16 @@ static bool var_value(ectx *c, const dw_var *var, xv *v) {
         line = f->src[c->fr.pc - f->code].loc.line;
     }
     const dw_loc *loc = dw_var_loc(var, line);
-    if (!loc || !c->w) { v->unavail = true; return true; }
+    if (!loc || !c->w) {
+        v->unavail = true;
+        return true;
+    }
     if (loc->kind == DWL_REG) {
         int k = dbg_find_reg(fr->fn->ir, loc->reg, strlen(loc->reg));
-        if (k < 0) { v->unavail = true; return true; }
+        if (k < 0) {
+            v->unavail = true;
+            return true;
+        }
         uint8_t bytes[16] = {0};
         dbg_reg_bytes(fr->fn, fr->fb, k, c->l, bytes);
         uint64_t n = tsize(v->t);
@@ -296,12 +345,18 @@ static bool var_value(ectx *c, const dw_var *var, xv *v) {
         v->reg = loc->reg;
         return true;
     }
-    if (!loc->sym) { at_mem(c, v, v->t, space_of_class(var->aclass), (uint64_t)loc->off); return true; }
+    if (!loc->sym) {
+        at_mem(c, v, v->t, space_of_class(var->aclass), (uint64_t)loc->off);
+        return true;
+    }
     int sp;
     uint64_t a;
     uint8_t ty;
     if (var->aclass == DWA_PARAM || !fvar_offset(c->d->prog, loc->sym, &sp, &a)) {
-        if (dbg_find_symbol(c->d, c->w, loc->sym, strlen(loc->sym), &sp, &a, &ty)) { v->unavail = true; return true; }
+        if (dbg_find_symbol(c->d, c->w, loc->sym, strlen(loc->sym), &sp, &a, &ty)) {
+            v->unavail = true;
+            return true;
+        }
     } else if (sp == VM_SP_LOCAL) {
         a += fr->local_base;
     }
@@ -408,7 +463,11 @@ static const dw_type *parse_type(ectx *c) {
         if (!n || c->p[0] == '$' || c->p[0] == '%') break;
         char w[64];
         snprintf(w, sizeof w, "%.*s", (int)(n < 63 ? n : 63), c->p);
-        if (!strcmp(w, "const") || !strcmp(w, "volatile")) { is_const = true; c->p += n; continue; }
+        if (!strcmp(w, "const") || !strcmp(w, "volatile")) {
+            is_const = true;
+            c->p += n;
+            continue;
+        }
         if (!strcmp(w, "struct") || !strcmp(w, "union") || !strcmp(w, "enum") || !strcmp(w, "class")) {
             c->p += n;
             skip(c);
@@ -430,26 +489,44 @@ static const dw_type *parse_type(ectx *c) {
         bool base = false;
         for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0]; k++)
             if (!strncmp(C_TYPES[k].name, cand, strlen(cand))) base = true;
-        if (base) { snprintf(words, sizeof words, "%s", cand); c->p += n; continue; }
+        if (base) {
+            snprintf(words, sizeof words, "%s", cand);
+            c->p += n;
+            continue;
+        }
         if (!words[0]) {
             const dw_type *named = dw_find_type(c->di, w);
-            if (named) { t = named; c->p += n; }
+            if (named) {
+                t = named;
+                c->p += n;
+            }
         }
         break;
     }
     if (!t && words[0]) {
-        if (!strcmp(words, "long long unsigned") || !strcmp(words, "long unsigned")) snprintf(words, sizeof words, "unsigned long");
+        if (!strcmp(words, "long long unsigned") || !strcmp(words, "long unsigned"))
+            snprintf(words, sizeof words, "unsigned long");
         const dw_type *dt = dw_find_type(c->di, words);
         for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0] && !dt; k++)
             if (!strcmp(C_TYPES[k].name, words)) dt = C_TYPES[k].t;
         t = dt;
     }
-    if (!t) { c->p = save; return NULL; }
+    if (!t) {
+        c->p = save;
+        return NULL;
+    }
     (void)is_const;
     for (;;) {
         skip(c);
-        if (*c->p == '*') { c->p++; t = made_type(DWK_PTR, t, 0, DWA_GENERIC); continue; }
-        if (!strncmp(c->p, "const", 5) && !isalnum((unsigned char)c->p[5])) { c->p += 5; continue; }
+        if (*c->p == '*') {
+            c->p++;
+            t = made_type(DWK_PTR, t, 0, DWA_GENERIC);
+            continue;
+        }
+        if (!strncmp(c->p, "const", 5) && !isalnum((unsigned char)c->p[5])) {
+            c->p += 5;
+            continue;
+        }
         break;
     }
     return t;
@@ -459,12 +536,16 @@ static void history_value(ectx *c, xv *v, const char *tok, size_t n) {
     hist *h = history(c->d);
     unsigned cnt = h ? h->n : 0;
     long idx;
-    if (n == 1) idx = (long)cnt;                                   /* $ */
-    else if (n == 2 && tok[1] == '$') idx = (long)cnt - 1;         /* $$ */
-    else if (tok[1] == '$') idx = (long)cnt - atol(tok + 2);       /* $$N */
-    else idx = atol(tok + 1);                                      /* $N */
+    if (n == 1) idx = (long)cnt;                             /* $ */
+    else if (n == 2 && tok[1] == '$') idx = (long)cnt - 1;   /* $$ */
+    else if (tok[1] == '$') idx = (long)cnt - atol(tok + 2); /* $$N */
+    else idx = atol(tok + 1);                                /* $N */
     if (idx < 1 || idx > (long)cnt) {
-        if (!cnt && n == 1) { set_int(v, &T_VOID, 0); v->unavail = true; return; }
+        if (!cnt && n == 1) {
+            set_int(v, &T_VOID, 0);
+            v->unavail = true;
+            return;
+        }
         char b[32];
         snprintf(b, sizeof b, "%ld", idx);
         fail(c, "History has not yet reached $%s.", b);
@@ -479,7 +560,10 @@ static void builtin_dim3(ectx *c, xv *v, const char *sreg, const dw_type *t) {
         char name[16];
         snprintf(name, sizeof name, "%%%s.%c", sreg, 'x' + k);
         dbg_val r;
-        if (dbg_eval(c->d, c->w, c->l, name, &r, c->err, c->errlen)) { c->fail = true; return; }
+        if (dbg_eval(c->d, c->w, c->l, name, &r, c->err, c->errlen)) {
+            c->fail = true;
+            return;
+        }
         uint32_t u = (uint32_t)r.bits;
         memcpy(v->b + 4 * k, &u, 4);
     }
@@ -493,7 +577,10 @@ static void identifier(ectx *c, xv *v) {
     if (tok[0] == '$') {
         if (!strcmp(tok, "$pc")) {
             set_int(v, made_type(DWK_PTR, &T_VOID, 0, DWA_NONE), 0);
-            if (!c->have_fr) { fail(c, "No registers.%s", ""); return; }
+            if (!c->have_fr) {
+                fail(c, "No registers.%s", "");
+                return;
+            }
             const vm_func *f = dbg_func_of(c->w, c->fr.pc);
             uint64_t pc = (uint64_t)(c->fr.pc - f->code);
             memcpy(v->b, &pc, 8);
@@ -503,16 +590,22 @@ static void identifier(ectx *c, xv *v) {
         bool digits = true;
         for (size_t k = 1; k < n; k++)
             if (!isdigit((unsigned char)tok[k]) && !(k == 1 && tok[1] == '$')) digits = false;
-        if (digits) { history_value(c, v, tok, n); return; }
+        if (digits) {
+            history_value(c, v, tok, n);
+            return;
+        }
         fail(c, "No register or convenience variable %s.", tok);
         return;
     }
     if (tok[0] == '%') {
         dbg_val r;
-        if (dbg_eval(c->d, c->w, c->l, tok, &r, c->err, c->errlen)) { c->fail = true; return; }
+        if (dbg_eval(c->d, c->w, c->l, tok, &r, c->err, c->errlen)) {
+            c->fail = true;
+            return;
+        }
         const dw_type *t = reg_type(r.type);
         set_int(v, t, r.bits);
-        if (t == &T_B128 && c->w) {   /* both halves */
+        if (t == &T_B128 && c->w) { /* both halves */
             const vm_frame *fr = &c->w->frames[c->have_fr ? c->fr.phys : 0];
             int k = dbg_find_reg(fr->fn->ir, tok, strlen(tok));
             if (k >= 0) dbg_reg_bytes(fr->fn, fr->fb, k, c->l, v->b);
@@ -533,7 +626,10 @@ static void identifier(ectx *c, xv *v) {
             bool ns = c->noside;
             c->noside = true;
             xv *x = malloc(sizeof *x);
-            if (!x) { fail(c, "Out of memory.%s", ""); return; }
+            if (!x) {
+                fail(c, "Out of memory.%s", "");
+                return;
+            }
             unary(c, x);
             t = x->t;
             free(x);
@@ -543,32 +639,46 @@ static void identifier(ectx *c, xv *v) {
         return;
     }
     const dw_var *var = find_var(c, tok);
-    if (var) { var_value(c, var, v); return; }
-    static const struct { const char *cuda, *sreg; dw_type *t; } B[] = {
-        {"threadIdx", "tid", &T_UINT3}, {"blockIdx", "ctaid", &T_UINT3}, {"blockDim", "ntid", &T_DIM3},
-        {"gridDim", "nctaid", &T_DIM3}};
+    if (var) {
+        var_value(c, var, v);
+        return;
+    }
+    static const struct {
+        const char *cuda, *sreg;
+        dw_type *t;
+    } B[] = {{"threadIdx", "tid", &T_UINT3},
+             {"blockIdx", "ctaid", &T_UINT3},
+             {"blockDim", "ntid", &T_DIM3},
+             {"gridDim", "nctaid", &T_DIM3}};
     for (size_t k = 0; k < 4; k++)
         if (!strcmp(tok, B[k].cuda)) {
-            if (!c->w) { fail(c, "No frame selected.%s", ""); return; }
+            if (!c->w) {
+                fail(c, "No frame selected.%s", "");
+                return;
+            }
             builtin_dim3(c, v, B[k].sreg, B[k].t);
             return;
         }
-    if (!strcmp(tok, "warpSize")) { set_int(v, &T_INT, VM_LANES); return; }
+    if (!strcmp(tok, "warpSize")) {
+        set_int(v, &T_INT, VM_LANES);
+        return;
+    }
     int sp;
     uint64_t a;
     uint8_t type;
-    if (!dbg_find_symbol(c->d, c->w, tok, n, &sp, &a, &type)) {   /* a PTX symbol: its type from PTX */
+    if (!dbg_find_symbol(c->d, c->w, tok, n, &sp, &a, &type)) { /* a PTX symbol: its type from PTX */
         const dw_type *t = reg_type(type);
         if (c->d->prog) {
             const ir_module *m = c->d->prog->ir;
             for (uint32_t k = 0; k < m->nglobals; k++)
-                if (!strcmp(m->globals[k]->name, tok) && m->globals[k]->size > ir_type_bytes[type] && ir_type_bytes[type])
+                if (!strcmp(m->globals[k]->name, tok) && m->globals[k]->size > ir_type_bytes[type] &&
+                    ir_type_bytes[type])
                     t = made_type(DWK_ARRAY, t, m->globals[k]->size / ir_type_bytes[type], 0);
         }
         at_mem(c, v, t, sp, a);
         return;
     }
-    if (c->have_fr) {   /* a function-scope PTX variable */
+    if (c->have_fr) { /* a function-scope PTX variable */
         const vm_frame *fr = &c->w->frames[c->fr.phys];
         const ir_func *F = fr->fn->ir;
         for (uint32_t k = 0; k < F->nlocals; k++)
@@ -605,16 +715,18 @@ static void number(ectx *c, xv *v) {
             end++;
         }
         /* C's type for the literal: int, unsigned int, long, unsigned long */
-        const dw_type *t = !lng && !uns && u <= INT32_MAX ? &T_INT
-                         : !lng && u <= UINT32_MAX && (uns || s[1] == 'x' || s[1] == 'X') ? &T_UINT
-                         : !lng && !uns && u <= INT32_MAX ? &T_INT
-                         : !uns && u <= INT64_MAX ? &T_LONG : &T_ULONG;
+        const dw_type *t = !lng && !uns && u <= INT32_MAX                                   ? &T_INT
+                           : !lng && u <= UINT32_MAX && (uns || s[1] == 'x' || s[1] == 'X') ? &T_UINT
+                           : !lng && !uns && u <= INT32_MAX                                 ? &T_INT
+                           : !uns && u <= INT64_MAX                                         ? &T_LONG
+                                                                                            : &T_ULONG;
         if (!lng && !uns && u > INT32_MAX && u <= UINT32_MAX && !(s[1] == 'x' || s[1] == 'X')) t = &T_LONG;
         set_int(v, t, u);
     }
     if (isalnum((unsigned char)*end) || *end == '_') {
         char tok[64];
-        snprintf(tok, sizeof tok, "%.*s", (int)(ident_len(end) + (size_t)(end - s) < 63 ? ident_len(end) + (size_t)(end - s) : 63), s);
+        snprintf(tok, sizeof tok, "%.*s",
+                 (int)(ident_len(end) + (size_t)(end - s) < 63 ? ident_len(end) + (size_t)(end - s) : 63), s);
         fail(c, "Invalid number \"%s\".", tok);
     }
     c->p = end;
@@ -628,10 +740,13 @@ static void primary(ectx *c, xv *v) {
         if (!eat(c, ")")) fail(c, "A syntax error in expression, near `%s'.", c->p);
         return;
     }
-    if (*c->p == '{') {   /* {TYPE} ADDRESS */
+    if (*c->p == '{') { /* {TYPE} ADDRESS */
         c->p++;
         const dw_type *t = parse_type(c);
-        if (!t || !eat(c, "}")) { fail(c, "A syntax error in expression, near `%s'.", c->p); return; }
+        if (!t || !eat(c, "}")) {
+            fail(c, "A syntax error in expression, near `%s'.", c->p);
+            return;
+        }
         xv *a = malloc(sizeof *a);
         if (!a) return;
         unary(c, a);
@@ -639,9 +754,19 @@ static void primary(ectx *c, xv *v) {
         free(a);
         return;
     }
-    if (isdigit((unsigned char)*c->p) || (*c->p == '.' && isdigit((unsigned char)c->p[1]))) { number(c, v); return; }
-    if (*c->p == '\'' && c->p[1] && c->p[2] == '\'') { set_int(v, &T_CHAR, (uint8_t)c->p[1]); c->p += 3; return; }
-    if (ident_len(c->p)) { identifier(c, v); return; }
+    if (isdigit((unsigned char)*c->p) || (*c->p == '.' && isdigit((unsigned char)c->p[1]))) {
+        number(c, v);
+        return;
+    }
+    if (*c->p == '\'' && c->p[1] && c->p[2] == '\'') {
+        set_int(v, &T_CHAR, (uint8_t)c->p[1]);
+        c->p += 3;
+        return;
+    }
+    if (ident_len(c->p)) {
+        identifier(c, v);
+        return;
+    }
     if (!*c->p) fail(c, "A syntax error in expression, near `%s'.", c->p);
     else fail(c, "A syntax error in expression, near `%s'.", c->p);
 }
@@ -655,21 +780,33 @@ static const dw_type *elem_of(const dw_type *t) {
 
 static void deref(ectx *c, xv *v) {
     const dw_type *s = dw_strip(v->t);
-    if (s && s->kind == DWK_ARRAY) {   /* *arr is arr[0] */
-        if (!v->lval) { fail(c, "Attempt to take contents of a non-pointer value.%s", ""); return; }
+    if (s && s->kind == DWK_ARRAY) { /* *arr is arr[0] */
+        if (!v->lval) {
+            fail(c, "Attempt to take contents of a non-pointer value.%s", "");
+            return;
+        }
         at_mem(c, v, s->target, v->sp, v->addr);
         return;
     }
-    if (!s || s->kind != DWK_PTR) { fail(c, "Attempt to take contents of a non-pointer value.%s", ""); return; }
+    if (!s || s->kind != DWK_PTR) {
+        fail(c, "Attempt to take contents of a non-pointer value.%s", "");
+        return;
+    }
     const dw_type *t = s->target ? s->target : &T_VOID;
-    if (dw_strip(t)->kind == DWK_VOID) { fail(c, "Attempt to take contents of a non-pointer value.%s", ""); return; }
+    if (dw_strip(t)->kind == DWK_VOID) {
+        fail(c, "Attempt to take contents of a non-pointer value.%s", "");
+        return;
+    }
     at_mem(c, v, t, space_of_class(s->aclass), x_u(v));
 }
 
 static void index_into(ectx *c, xv *v, int64_t i) {
     const dw_type *s = dw_strip(v->t), *e = elem_of(v->t);
-    if (!e) { fail(c, "cannot subscript something of type `%s'", ""); return; }
-    if (s->kind == DWK_ARRAY && !v->lval) {   /* an array held in registers or history */
+    if (!e) {
+        fail(c, "cannot subscript something of type `%s'", "");
+        return;
+    }
+    if (s->kind == DWK_ARRAY && !v->lval) { /* an array held in registers or history */
         uint64_t es = tsize(e);
         if (i < 0 || (uint64_t)i * es + es > XMAX || (s->count && (uint64_t)i >= s->count)) {
             fail(c, "no such vector element%s", "");
@@ -692,9 +829,15 @@ static void member(ectx *c, xv *v, bool arrow) {
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), c->p);
     c->p += n;
-    if (!n) { fail(c, "A syntax error in expression, near `%s'.", c->p); return; }
+    if (!n) {
+        fail(c, "A syntax error in expression, near `%s'.", c->p);
+        return;
+    }
     if (arrow) {
-        if (!is_ptr_t(v->t)) { fail(c, "The -> operator needs a pointer (use . for a member of \"%s\").", name); return; }
+        if (!is_ptr_t(v->t)) {
+            fail(c, "The -> operator needs a pointer (use . for a member of \"%s\").", name);
+            return;
+        }
         deref(c, v);
         if (c->fail) return;
     }
@@ -706,7 +849,10 @@ static void member(ectx *c, xv *v, bool arrow) {
     for (uint32_t k = 0; k < s->nmem; k++)
         if (s->mem[k].name && !strcmp(s->mem[k].name, name)) {
             const dw_member *m = &s->mem[k];
-            if (v->lval) { at_mem(c, v, m->type, v->sp, v->addr + m->off); return; }
+            if (v->lval) {
+                at_mem(c, v, m->type, v->sp, v->addr + m->off);
+                return;
+            }
             uint64_t sz = tsize(m->type);
             uint8_t tmp[XMAX];
             memset(tmp, 0, sizeof tmp);
@@ -732,19 +878,28 @@ static void postfix(ectx *c, xv *v) {
             if (!c->fail) index_into(c, v, x_s(i));
             free(i);
         } else if (eat(c, "->")) member(c, v, true);
-        else if (*c->p == '.' && !isdigit((unsigned char)c->p[1])) { c->p++; member(c, v, false); }
-        else break;
+        else if (*c->p == '.' && !isdigit((unsigned char)c->p[1])) {
+            c->p++;
+            member(c, v, false);
+        } else break;
     }
 }
 
 static void cast_to(ectx *c, xv *v, const dw_type *t) {
     const dw_type *s = dw_strip(t);
     if (!is_scalar_t(t)) {
-        if (tsize(t) == tsize(v->t)) { v->t = t; return; }
+        if (tsize(t) == tsize(v->t)) {
+            v->t = t;
+            return;
+        }
         fail(c, "Invalid cast.%s", "");
         return;
     }
-    if (is_float_t(t)) { double x = x_d(v); set_float(v, t, x); return; }
+    if (is_float_t(t)) {
+        double x = x_d(v);
+        set_float(v, t, x);
+        return;
+    }
     uint64_t u = is_float_t(v->t) ? (uint64_t)(int64_t)x_d(v) : (uint64_t)x_s(v);
     uint8_t ac = s->kind == DWK_PTR && is_ptr_t(v->t) ? dw_strip(v->t)->aclass : 0;
     set_int(v, s->kind == DWK_PTR && !s->aclass && ac ? made_type(DWK_PTR, s->target, 0, ac) : t, u);
@@ -753,7 +908,11 @@ static void cast_to(ectx *c, xv *v, const dw_type *t) {
 static void unary_(ectx *c, xv *v);
 
 static void unary(ectx *c, xv *v) {
-    if (++c->depth > 200) { fail(c, "Expression too deeply nested.%s", ""); c->depth--; return; }
+    if (++c->depth > 200) {
+        fail(c, "Expression too deeply nested.%s", "");
+        c->depth--;
+        return;
+    }
     unary_(c, v);
     c->depth--;
 }
@@ -765,11 +924,18 @@ static void unary_(ectx *c, xv *v) {
         unary(c, v);
         if (c->fail) return;
         if (is_float_t(v->t)) set_float(v, v->t, -x_d(v));
-        else set_int(v, tsize(v->t) == 8 ? v->t : is_signed_t(v->t) || tsize(v->t) < 4 ? &T_INT : &T_UINT,
-                     (uint64_t)-x_s(v));
+        else
+            set_int(v,
+                    tsize(v->t) == 8                       ? v->t
+                    : is_signed_t(v->t) || tsize(v->t) < 4 ? &T_INT
+                                                           : &T_UINT,
+                    (uint64_t)-x_s(v));
         return;
     }
-    if (eat(c, "+")) { unary(c, v); return; }
+    if (eat(c, "+")) {
+        unary(c, v);
+        return;
+    }
     if (eat(c, "!")) {
         unary(c, v);
         if (!c->fail) set_int(v, truth_type(c), is_float_t(v->t) ? x_d(v) == 0 : x_u(v) == 0);
@@ -777,11 +943,19 @@ static void unary_(ectx *c, xv *v) {
     }
     if (eat(c, "~")) {
         unary(c, v);
-        if (!c->fail) set_int(v, tsize(v->t) == 8 ? v->t : is_signed_t(v->t) || tsize(v->t) < 4 ? &T_INT : &T_UINT,
-                              ~(uint64_t)x_s(v));
+        if (!c->fail)
+            set_int(v,
+                    tsize(v->t) == 8                       ? v->t
+                    : is_signed_t(v->t) || tsize(v->t) < 4 ? &T_INT
+                                                           : &T_UINT,
+                    ~(uint64_t)x_s(v));
         return;
     }
-    if (eat(c, "*")) { unary(c, v); if (!c->fail) deref(c, v); return; }
+    if (eat(c, "*")) {
+        unary(c, v);
+        if (!c->fail) deref(c, v);
+        return;
+    }
     if (eat(c, "&")) {
         skip(c);
         const char *name = c->p;
@@ -793,7 +967,8 @@ static void unary_(ectx *c, xv *v) {
             snprintf(id, sizeof id, "%.*s", (int)(n < 63 ? n : 63), name);
             if (v->reg && *v->reg) {
                 char msg[200];
-                snprintf(msg, sizeof msg, "Address requested for identifier \"%s\" which is in register %s", id, v->reg);
+                snprintf(msg, sizeof msg, "Address requested for identifier \"%s\" which is in register %s", id,
+                         v->reg);
                 fail(c, "%s", msg);
             } else fail(c, "Attempt to take address of value not located in memory.%s", "");
             return;
@@ -803,7 +978,7 @@ static void unary_(ectx *c, xv *v) {
         return;
     }
     skip(c);
-    if (*c->p == '(') {   /* a cast? */
+    if (*c->p == '(') { /* a cast? */
         const char *save = c->p;
         c->p++;
         const dw_type *t = parse_type(c);
@@ -830,9 +1005,7 @@ static const dw_type *common(const xv *a, const xv *b) {
     return ua || ub ? &T_UINT : &T_INT;
 }
 
-static int64_t sext(const dw_type *t, uint64_t u) {
-    return tsize(t) == 4 ? (int64_t)(int32_t)u : (int64_t)u;
-}
+static int64_t sext(const dw_type *t, uint64_t u) { return tsize(t) == 4 ? (int64_t)(int32_t)u : (int64_t)u; }
 
 static void binop(ectx *c, xv *a, xv *b, const char *op) {
     if (c->fail) return;
@@ -843,7 +1016,10 @@ static void binop(ectx *c, xv *a, xv *b, const char *op) {
     bool pa = is_ptr_t(a->t), pb = is_ptr_t(b->t);
     if ((pa || pb) && (!strcmp(op, "+") || !strcmp(op, "-"))) {
         if (pa && pb) {
-            if (op[0] != '-') { fail(c, "Argument to arithmetic operation not a number or boolean.%s", ""); return; }
+            if (op[0] != '-') {
+                fail(c, "Argument to arithmetic operation not a number or boolean.%s", "");
+                return;
+            }
             uint64_t es = tsize(elem_of(a->t));
             set_int(a, &T_LONG, (uint64_t)(((int64_t)(x_u(a) - x_u(b))) / (int64_t)(es ? es : 1)));
             return;
@@ -864,16 +1040,16 @@ static void binop(ectx *c, xv *a, xv *b, const char *op) {
             int r;
             if (is_float_t(t)) {
                 double x = x_d(a), y = x_d(b);
-                bool R[6] = {x == y, x != y, x < y, x > y, x <= y, x >= y};
+                bool R[6] = {x == y, x != y, x<y, x> y, x <= y, x >= y};
                 r = R[k];
             } else if (is_signed_t(t)) {
                 int64_t x = sext(t, (uint64_t)x_s(a)), y = sext(t, (uint64_t)x_s(b));
-                bool R[6] = {x == y, x != y, x < y, x > y, x <= y, x >= y};
+                bool R[6] = {x == y, x != y, x<y, x> y, x <= y, x >= y};
                 r = R[k];
             } else {
                 uint64_t x = x_u(a), y = x_u(b);
                 if (tsize(t) == 4) x = (uint32_t)x_s(a), y = (uint32_t)x_s(b);
-                bool R[6] = {x == y, x != y, x < y, x > y, x <= y, x >= y};
+                bool R[6] = {x == y, x != y, x<y, x> y, x <= y, x >= y};
                 r = R[k];
             }
             set_int(a, truth_type(c), (uint64_t)r);
@@ -904,8 +1080,12 @@ static void binop(ectx *c, xv *a, xv *b, const char *op) {
     case '+': r = x + y; break;
     case '-': r = x - y; break;
     case '*': r = x * y; break;
-    case '/': case '%':
-        if (!y) { fail(c, "Division by zero%s", ""); return; }
+    case '/':
+    case '%':
+        if (!y) {
+            fail(c, "Division by zero%s", "");
+            return;
+        }
         if (s) r = op[0] == '/' ? (uint64_t)(sy == INT64_MIN && sy == -1 ? sx : sx / sy) : (uint64_t)(sx % sy);
         else r = op[0] == '/' ? x / y : x % y;
         break;
@@ -921,28 +1101,43 @@ static void binop(ectx *c, xv *a, xv *b, const char *op) {
 
 /* Binary operators by precedence, lowest first. */
 static const char *const LEVELS[][4] = {
-    {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"}, {"@"}, {"+", "-"},
-    {"*", "/", "%"}};
+    {"||"},       {"&&"}, {"|"},      {"^"},          {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
+    {"<<", ">>"}, {"@"},  {"+", "-"}, {"*", "/", "%"}};
 #define NLEVELS (int)(sizeof LEVELS / sizeof LEVELS[0])
 
 static void slice(ectx *c, xv *a, xv *b) {
-    if (!a->lval) { fail(c, "Only values in memory can be extended with '@'.%s", ""); return; }
+    if (!a->lval) {
+        fail(c, "Only values in memory can be extended with '@'.%s", "");
+        return;
+    }
     int64_t n = x_s(b);
-    if (n <= 0) { fail(c, "Non-positive repeat count.%s", ""); return; }
+    if (n <= 0) {
+        fail(c, "Non-positive repeat count.%s", "");
+        return;
+    }
     at_mem(c, a, made_type(DWK_ARRAY, a->t, (uint64_t)n, 0), a->sp, a->addr);
 }
 
 static void binary(ectx *c, xv *v, int level) {
-    if (level == NLEVELS) { unary(c, v); return; }
+    if (level == NLEVELS) {
+        unary(c, v);
+        return;
+    }
     binary(c, v, level + 1);
     for (;;) {
         if (c->fail) return;
         int hit = -1;
         for (int k = 0; k < 4 && LEVELS[level][k]; k++)
-            if (eat(c, LEVELS[level][k])) { hit = k; break; }
+            if (eat(c, LEVELS[level][k])) {
+                hit = k;
+                break;
+            }
         if (hit < 0) return;
         xv *r = malloc(sizeof *r);
-        if (!r) { fail(c, "Out of memory.%s", ""); return; }
+        if (!r) {
+            fail(c, "Out of memory.%s", "");
+            return;
+        }
         binary(c, r, level + 1);
         const char *op = LEVELS[level][hit];
         if (!c->fail) {
@@ -996,7 +1191,7 @@ int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max) {
                 if (sc[q]->kind == DWS_BLOCK) continue;
                 fr.named = sc[q];
                 out[n++] = fr;
-                if (sc[q]->kind == DWS_INLINED) {   /* the caller: the same instruction, at the call's line */
+                if (sc[q]->kind == DWS_INLINED) { /* the caller: the same instruction, at the call's line */
                     fr = (dbg_frame){.phys = k, .pc = i, .file = sc[q]->call_file, .line = sc[q]->call_line};
                     fr.inner = q + 1 < ns ? sc[q + 1] : NULL;
                 }
@@ -1004,7 +1199,7 @@ int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max) {
             continue;
         }
         const char *inl = inlined_loc(f, i);
-        if (inl && n + 1 < max) {   /* -lineinfo: the inlined function's name is a .debug_str label */
+        if (inl && n + 1 < max) { /* -lineinfo: the inlined function's name is a .debug_str label */
             const char *fnp = strstr(inl, "function_name");
             static char names[8][128];
             char *nm = names[n % 8];
@@ -1030,7 +1225,7 @@ int dbg_frames(dbg *d, vm_warp *w, int l, dbg_frame *out, int max) {
 }
 
 const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w) {
-    if (fr->inl_name) {   /* a C++ name, shown as gdb shows an inlined function: its name alone */
+    if (fr->inl_name) { /* a C++ name, shown as gdb shows an inlined function: its name alone */
         static char buf[256];
         if (!ptx_demangle(fr->inl_name, buf, sizeof buf)) return fr->inl_name;
         buf[strcspn(buf, "(")] = 0;
@@ -1066,9 +1261,7 @@ const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i) {
     return dbg_frame_name(d, &fr[0], w);
 }
 
-bool dbg_frame_inlined(const dbg_frame *fr) {
-    return fr->inl_name || (fr->named && fr->named->kind == DWS_INLINED);
-}
+bool dbg_frame_inlined(const dbg_frame *fr) { return fr->inl_name || (fr->named && fr->named->kind == DWS_INLINED); }
 
 /* ---- the context of the lane in focus and its selected frame ---- */
 
@@ -1089,7 +1282,10 @@ static int evaluate(dbg *d, vm_warp *w, int l, const char *text, xv *v, char *er
     setup(cx, d, w, l, err, errlen);
     cx->p = text;
     skip(cx);
-    if (!*cx->p) { snprintf(err, errlen, "Argument required (expression to compute)."); return -1; }
+    if (!*cx->p) {
+        snprintf(err, errlen, "Argument required (expression to compute).");
+        return -1;
+    }
     expr(cx, v);
     skip(cx);
     if (!cx->fail && *cx->p) fail(cx, "A syntax error in expression, near `%s'.", cx->p);
@@ -1133,7 +1329,10 @@ static void type_text(const dw_type *t, const char *inner, sbuf *o) { type_text_
 
 static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expand) {
     char buf[512];
-    if (!t) { sb_add(o, "void%s%s", *inner ? " " : "", inner); return; }
+    if (!t) {
+        sb_add(o, "void%s%s", *inner ? " " : "", inner);
+        return;
+    }
     switch (t->kind) {
     case DWK_PTR: {
         bool paren = t->target && (t->target->kind == DWK_ARRAY || t->target->kind == DWK_FUNC);
@@ -1146,7 +1345,8 @@ static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expan
         else snprintf(buf, sizeof buf, "%s[]", inner);
         type_text_x(t->target, buf, o, expand);
         return;
-    case DWK_CONST: case DWK_VOLATILE: {
+    case DWK_CONST:
+    case DWK_VOLATILE: {
         const char *q = t->kind == DWK_CONST ? "const" : "volatile";
         if (t->target && t->target->kind == DWK_PTR) {
             snprintf(buf, sizeof buf, " %s%s%s", q, *inner ? " " : "", inner);
@@ -1162,11 +1362,17 @@ static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expan
         type_text_x(t->target, buf, o, expand);
         return;
     case DWK_TYPEDEF:
-        if (expand) { type_text_x(t->target, inner, o, expand); return; }
+        if (expand) {
+            type_text_x(t->target, inner, o, expand);
+            return;
+        }
         break;
     default: break;
     }
-    const char *kw = t->kind == DWK_STRUCT ? "struct " : t->kind == DWK_UNION ? "union " : t->kind == DWK_ENUM ? "enum " : "";
+    const char *kw = t->kind == DWK_STRUCT  ? "struct "
+                     : t->kind == DWK_UNION ? "union "
+                     : t->kind == DWK_ENUM  ? "enum "
+                                            : "";
     if (t == &T_DIM3 || t == &T_UINT3) kw = "";
     if (expand && (t->kind == DWK_STRUCT || t->kind == DWK_UNION)) {
         sb_add(o, "%s%s%s{\n", kw, t->name ? t->name : "", t->name ? " " : "");
@@ -1191,7 +1397,7 @@ static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b,
 static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
     const dw_type *s = dw_strip(t);
     uint64_t n = s->size ? s->size : 8;
-    if (n == 16) {   /* a .b128 register */
+    if (n == 16) { /* a .b128 register */
         uint64_t lo, hi;
         memcpy(&lo, b, 8);
         memcpy(&hi, b + 8, 8);
@@ -1201,7 +1407,13 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
     uint64_t u = 0;
     memcpy(&u, b, n > 8 ? 8 : n);
     if (s->kind == DWK_PTR) {
-        if (f && f != 'a') { dbg_val dv = {u, IR_T_U64, true}; char tb[80]; dbg_format_val(dv, f, tb, sizeof tb); sb_add(o, "%s", tb); return; }
+        if (f && f != 'a') {
+            dbg_val dv = {u, IR_T_U64, true};
+            char tb[80];
+            dbg_format_val(dv, f, tb, sizeof tb);
+            sb_add(o, "%s", tb);
+            return;
+        }
         sbuf tn = {0};
         char tnb[256];
         tn.s = tnb, tn.cap = sizeof tnb;
@@ -1215,11 +1427,17 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
         int64_t sv = (int64_t)(n < 8 ? (u << (64 - 8 * n)) : u);
         if (n < 8) sv >>= 64 - 8 * n;
         for (uint32_t k = 0; k < s->nenum; k++)
-            if (s->en[k].val == sv) { sb_add(o, "%s", s->en[k].name); return; }
+            if (s->en[k].val == sv) {
+                sb_add(o, "%s", s->en[k].name);
+                return;
+            }
         sb_add(o, "%lld", (long long)sv);
         return;
     }
-    if (s->enc == DWE_BOOL && !f) { sb_add(o, "%s", u ? "true" : "false"); return; }
+    if (s->enc == DWE_BOOL && !f) {
+        sb_add(o, "%s", u ? "true" : "false");
+        return;
+    }
     if (f == 'c' || (!f && (s->enc == DWE_SCHAR || s->enc == DWE_UCHAR) && n == 1)) {
         int ch = (int)(s->enc == DWE_UCHAR ? (uint8_t)u : (int8_t)u);
         if (f == 'c') ch = (int8_t)u;
@@ -1237,14 +1455,26 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
         sb_add(o, "%s", bits);
         return;
     }
-    if (f == 'x' && !pad_hex) { sb_add(o, "0x%llx", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
-    if (f == 'o') { sb_add(o, "0%llo", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u)); return; }
+    if (f == 'x' && !pad_hex) {
+        sb_add(o, "0x%llx", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u));
+        return;
+    }
+    if (f == 'o') {
+        sb_add(o, "0%llo", (unsigned long long)(n < 8 ? u & ((1ull << (8 * n)) - 1) : u));
+        return;
+    }
     /* the register printer's formats: x d u f t */
-    uint8_t irt = s->kind == DWK_BASE && s->enc == DWE_FLOAT
-                      ? (n == 4 ? IR_T_F32 : n == 8 ? IR_T_F64 : IR_T_F16)
-                      : (s->enc == DWE_SIGNED || s->enc == DWE_SCHAR || s->kind == DWK_ENUM)
-                            ? (n == 1 ? IR_T_S8 : n == 2 ? IR_T_S16 : n == 4 ? IR_T_S32 : IR_T_S64)
-                            : (n == 1 ? IR_T_U8 : n == 2 ? IR_T_U16 : n == 4 ? IR_T_U32 : IR_T_U64);
+    uint8_t irt = s->kind == DWK_BASE && s->enc == DWE_FLOAT                             ? (n == 4   ? IR_T_F32
+                                                                                            : n == 8 ? IR_T_F64
+                                                                                                     : IR_T_F16)
+                  : (s->enc == DWE_SIGNED || s->enc == DWE_SCHAR || s->kind == DWK_ENUM) ? (n == 1   ? IR_T_S8
+                                                                                            : n == 2 ? IR_T_S16
+                                                                                            : n == 4 ? IR_T_S32
+                                                                                                     : IR_T_S64)
+                                                                                         : (n == 1   ? IR_T_U8
+                                                                                            : n == 2 ? IR_T_U16
+                                                                                            : n == 4 ? IR_T_U32
+                                                                                                     : IR_T_U64);
     if (t == &T_PRED) irt = IR_T_PRED;
     if (!f && irt == IR_T_F16) f = 'f';
     dbg_val dv = {u, irt, true};
@@ -1257,20 +1487,33 @@ static void elems_text(ectx *c, const dw_type *e, uint64_t count, const xv *v, u
                        char f, sbuf *o, int depth) {
     uint64_t es = tsize(e);
     sb_add(o, "{");
-    if (es > XMAX) { sb_add(o, "...}"); return; }
+    if (es > XMAX) {
+        sb_add(o, "...}");
+        return;
+    }
     uint64_t shown = 0;
     uint8_t *tmp = malloc(es > XMAX ? XMAX : (es ? es : 1));
     uint8_t *prev = malloc(es > XMAX ? XMAX : (es ? es : 1));
-    if (!tmp || !prev) { free(tmp); free(prev); sb_add(o, "...}"); return; }
+    if (!tmp || !prev) {
+        free(tmp);
+        free(prev);
+        sb_add(o, "...}");
+        return;
+    }
     for (uint64_t k = 0; k < count && shown < 200;) {
         /* the element's bytes: kept in the value, else read from memory */
         const uint8_t *eb;
         uint64_t off = base_off + k * es;
         bool ok = true;
         if (off + es <= XMAX && b) eb = b + off;
-        else if (v && v->lval && es <= XMAX) { ok = read_mem(c, v->sp, v->addr + off, tmp, es); eb = tmp; }
-        else ok = false, eb = tmp;
-        if (!ok) { sb_add(o, "%s<error: Cannot access memory>", k ? ", " : ""); break; }
+        else if (v && v->lval && es <= XMAX) {
+            ok = read_mem(c, v->sp, v->addr + off, tmp, es);
+            eb = tmp;
+        } else ok = false, eb = tmp;
+        if (!ok) {
+            sb_add(o, "%s<error: Cannot access memory>", k ? ", " : "");
+            break;
+        }
         /* runs of 10 or more equal elements: <repeats N times> */
         uint64_t run = 1;
         memcpy(prev, eb, es);
@@ -1302,8 +1545,14 @@ static void elems_text(ectx *c, const dw_type *e, uint64_t count, const xv *v, u
 
 static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b, char f, sbuf *o, int depth) {
     const dw_type *s = dw_strip(t);
-    if (!s || s->kind == DWK_VOID) { sb_add(o, "void"); return; }
-    if (depth > 8) { sb_add(o, "{...}"); return; }
+    if (!s || s->kind == DWK_VOID) {
+        sb_add(o, "void");
+        return;
+    }
+    if (depth > 8) {
+        sb_add(o, "{...}");
+        return;
+    }
     if (s->kind == DWK_STRUCT || s->kind == DWK_UNION) {
         sb_add(o, "{");
         for (uint32_t k = 0; k < s->nmem; k++) {
@@ -1311,7 +1560,8 @@ static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b,
             sb_add(o, "%s%s = ", k ? ", " : "", m->name ? m->name : "");
             const dw_type *ms = dw_strip(m->type);
             if (ms && ms->kind == DWK_ARRAY) {
-                elems_text(c, ms->target, ms->count, v, m->off, m->off + tsize(m->type) <= XMAX ? b : NULL, f, o, depth);
+                elems_text(c, ms->target, ms->count, v, m->off, m->off + tsize(m->type) <= XMAX ? b : NULL, f, o,
+                           depth);
             } else if (m->off + tsize(m->type) <= XMAX) {
                 value_text(c, NULL, m->type, b + m->off, f, o, depth + 1);
             } else sb_add(o, "...");
@@ -1319,13 +1569,22 @@ static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b,
         sb_add(o, "}");
         return;
     }
-    if (s->kind == DWK_ARRAY) { elems_text(c, s->target, s->count, v, 0, b, f, o, depth); return; }
-    if (s->kind == DWK_FUNC) { sb_add(o, "{function}"); return; }
+    if (s->kind == DWK_ARRAY) {
+        elems_text(c, s->target, s->count, v, 0, b, f, o, depth);
+        return;
+    }
+    if (s->kind == DWK_FUNC) {
+        sb_add(o, "{function}");
+        return;
+    }
     scalar_text(t, b, f, o);
 }
 
 static void print_value(ectx *c, const xv *v, char f, sbuf *o) {
-    if (v->unavail) { sb_add(o, "<optimized out>"); return; }
+    if (v->unavail) {
+        sb_add(o, "<optimized out>");
+        return;
+    }
     if (v->reg && !strcmp(v->reg, "$pc")) {
         uint64_t idx = x_u(v);
         const vm_func *fn = dbg_func_of(c->w, c->fr.pc);
@@ -1341,7 +1600,10 @@ static void print_value(ectx *c, const xv *v, char f, sbuf *o) {
 
 int dbg_expr_text(dbg *d, vm_warp *w, int l, const char *text, char f, bool record, char *buf, size_t len) {
     xv *v = malloc(sizeof *v);
-    if (!v) { snprintf(buf, len, "Out of memory."); return -1; }
+    if (!v) {
+        snprintf(buf, len, "Out of memory.");
+        return -1;
+    }
     ectx c;
     char err[400];
     if (evaluate(d, w, l, text, v, err, sizeof err, &c)) {
@@ -1361,11 +1623,20 @@ int dbg_expr_text(dbg *d, vm_warp *w, int l, const char *text, char f, bool reco
 
 int dbg_expr_bool(dbg *d, vm_warp *w, int l, const char *text, bool *out, char *err, size_t errlen) {
     xv *v = malloc(sizeof *v);
-    if (!v) { snprintf(err, errlen, "Out of memory."); return -1; }
+    if (!v) {
+        snprintf(err, errlen, "Out of memory.");
+        return -1;
+    }
     ectx c;
     int r = evaluate(d, w, l, text, v, err, errlen, &c);
-    if (!r && !is_scalar_t(v->t)) { snprintf(err, errlen, "The condition is not a number."); r = -1; }
-    if (!r && v->unavail) { snprintf(err, errlen, "The condition's value is optimized out."); r = -1; }
+    if (!r && !is_scalar_t(v->t)) {
+        snprintf(err, errlen, "The condition is not a number.");
+        r = -1;
+    }
+    if (!r && v->unavail) {
+        snprintf(err, errlen, "The condition's value is optimized out.");
+        r = -1;
+    }
     if (!r) *out = is_float_t(v->t) ? x_d(v) != 0 : x_u(v) != 0;
     free(v);
     return r;
@@ -1378,7 +1649,9 @@ int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t
     ectx c;
     int r = evaluate(d, dbg_fwarp(d), (int)d->flane, text, v, err, errlen, &c);
     if (!r && !v->lval && v->reg && *v->reg)
-        snprintf(err, errlen, "Cannot watch `%s': it lives in register %s (a watchpoint watches memory).", text, v->reg), r = -1;
+        snprintf(err, errlen, "Cannot watch `%s': it lives in register %s (a watchpoint watches memory).", text,
+                 v->reg),
+            r = -1;
     else if (!r && v->unavail) snprintf(err, errlen, "Cannot watch `%s': it has no location here.", text), r = -1;
     else if (!r && !v->lval) snprintf(err, errlen, "Cannot watch constant value `%s'.", text), r = -1;
     if (!r) {
@@ -1400,7 +1673,7 @@ int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *er
     ectx c;
     int r = evaluate(d, dbg_fwarp(d), (int)d->flane, text, v, err, errlen, &c);
     const dw_type *s = r ? NULL : dw_strip(v->t);
-    if (!r && v->lval && s && s->kind != DWK_PTR && !is_scalar_t(s)) *sp = v->sp, *addr = v->addr;   /* arrays, structs */
+    if (!r && v->lval && s && s->kind != DWK_PTR && !is_scalar_t(s)) *sp = v->sp, *addr = v->addr; /* arrays, structs */
     else if (!r && s && s->kind == DWK_PTR) *sp = space_of_class(s->aclass), *addr = x_u(v);
     else if (!r && is_scalar_t(v->t)) *sp = VM_SP_GENERIC, *addr = x_u(v);
     else if (!r) snprintf(err, errlen, "Invalid address `%s'.", text), r = -1;
@@ -1423,9 +1696,15 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
     setup(&c, d, w, (int)d->flane, err, sizeof err);
     c.p = args;
     skip(&c);
-    if (!*c.p) { printf("Argument required (one or more choices).\n"); return -1; }
+    if (!*c.p) {
+        printf("Argument required (one or more choices).\n");
+        return -1;
+    }
     const dw_type *t = parse_type(&c);
-    if (c.fail) { printf("%s\n", err); return -1; }
+    if (c.fail) {
+        printf("%s\n", err);
+        return -1;
+    }
     skip(&c);
     bool is_type = t && !*c.p;
     if (!is_type) {
@@ -1440,7 +1719,10 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
         if (c.fail) {
             /* a function by name */
             const dw_scope *fn = dw_find_func(c.di, args);
-            if (!fn) { printf("%s\n", err); return -1; }
+            if (!fn) {
+                printf("%s\n", err);
+                return -1;
+            }
             char buf[1024];
             sbuf o = {buf, 0, sizeof buf};
             type_text(fn->ret, "", &o);
@@ -1505,17 +1787,27 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
 /* info locals (args false) or info args: the variables of the selected frame's scopes. */
 int dbg_info_vars(dbg *d, bool args) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("No frame selected.\n"); return -1; }
+    if (!w) {
+        printf("No frame selected.\n");
+        return -1;
+    }
     ectx c;
     char err[400];
     setup(&c, d, w, (int)d->flane, err, sizeof err);
     const dw_scope *sc[32];
     int n = frame_scopes(&c, sc, 32);
-    if (!n) { printf("No symbol table info available.\n"); return -1; }
+    if (!n) {
+        printf("No symbol table info available.\n");
+        return -1;
+    }
     bool any = false;
     char *buf = malloc(8192);
     xv *v = malloc(sizeof *v);
-    if (!buf || !v) { free(buf); free(v); return -1; }
+    if (!buf || !v) {
+        free(buf);
+        free(v);
+        return -1;
+    }
     for (int k = 0; k < n; k++) {
         if (args && sc[k] != c.fr.named) continue;
         for (uint32_t q = 0; q < sc[k]->nvars; q++) {

@@ -35,7 +35,11 @@ const char *dbg_file_name(dbg *d, uint32_t file) {
 }
 
 /* One .cu file's lines, read on first use: by its .file name, else next to the PTX file. */
-static struct { char *name; char **v; uint32_t n; } cu_cache[8];
+static struct {
+    char *name;
+    char **v;
+    uint32_t n;
+} cu_cache[8];
 
 const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line) {
     const char *name = dbg_file_name(d, file);
@@ -164,7 +168,7 @@ static dbg_val read_reg(const vm_func *fn, uint8_t *fb, int k, int l) {
     dbg_val v = {.type = fn->ir->regs[k].type, .ok = true};
     const uint8_t *p = reg_ptr(fn, fb, k, l);
     if (v.type == IR_T_PRED) v.bits = *(const uint32_t *)p >> l & 1;
-    else if (ir_type_bytes[v.type] >= 8) memcpy(&v.bits, p, 8);   /* a .b128 register: its low half */
+    else if (ir_type_bytes[v.type] >= 8) memcpy(&v.bits, p, 8); /* a .b128 register: its low half */
     else {
         uint32_t x;
         memcpy(&x, p, 4);
@@ -188,7 +192,7 @@ static int eval_sreg(vm_warp *w, int l, const char *name, size_t n, dbg_val *v) 
         IR_SREG_LIST(X)
 #undef X
     };
-    if (comps[s] == 2 || (comps[s] == 1) != (base != n)) return -1;   /* %envregN, %pmN; .x only where it exists */
+    if (comps[s] == 2 || (comps[s] == 1) != (base != n)) return -1; /* %envregN, %pmN; .x only where it exists */
     vm_insn q = {.x = (uint16_t)s, .sz = (uint8_t)c};
     v->ok = true;
     v->bits = vm_sreg_value(w, &q, l);
@@ -229,7 +233,7 @@ uint8_t *dbg_host_of(dbg *d, vm_warp *w, int l, int sp, uint64_t a, uint32_t n) 
     case VM_SP_KPARAM: {
         if (!w) return NULL;
         const vm_launch_cfg *cfg = w->cta->grid->cfg;
-        if (a < cfg->kernel->param_size) a += cfg->params;   /* an offset in the parameter buffer */
+        if (a < cfg->kernel->param_size) a += cfg->params; /* an offset in the parameter buffer */
         sp = VM_SP_GLOBAL;
         break;
     }
@@ -252,28 +256,41 @@ static const char *trim(const char *s, size_t *n) {
 
 static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v, char *err, size_t errlen) {
     memset(v, 0, sizeof *v);
-    if (!n) { snprintf(err, errlen, "Argument required (expression to compute)."); return -1; }
+    if (!n) {
+        snprintf(err, errlen, "Argument required (expression to compute).");
+        return -1;
+    }
     char tok[128];
     snprintf(tok, sizeof tok, "%.*s", (int)(n < 127 ? n : 127), e);
     if (tok[0] == '%') {
-        if (!w) { snprintf(err, errlen, "No registers: the kernel is not stopped."); return -1; }
+        if (!w) {
+            snprintf(err, errlen, "No registers: the kernel is not stopped.");
+            return -1;
+        }
         int fi = focus_frame(d, w, l);
         const vm_frame *fr = &w->frames[fi];
         int k = dbg_find_reg(fr->fn->ir, tok, strlen(tok));
-        if (k >= 0) { *v = read_reg(fr->fn, fr->fb, k, l); return 0; }
+        if (k >= 0) {
+            *v = read_reg(fr->fn, fr->fb, k, l);
+            return 0;
+        }
         if (!eval_sreg(w, l, tok + 1, strlen(tok) - 1, v)) return 0;
         snprintf(err, errlen, "No register %s in %s.", tok, fr->fn->ir->name);
         return -1;
     }
     /* CUDA's built-in variables: threadIdx.x is %tid.x, and so on */
-    static const struct { const char *cuda, *sreg; } BUILTIN[] = {
-        {"threadIdx", "tid"}, {"blockIdx", "ctaid"}, {"blockDim", "ntid"}, {"gridDim", "nctaid"}};
+    static const struct {
+        const char *cuda, *sreg;
+    } BUILTIN[] = {{"threadIdx", "tid"}, {"blockIdx", "ctaid"}, {"blockDim", "ntid"}, {"gridDim", "nctaid"}};
     for (size_t k = 0; k < sizeof BUILTIN / sizeof BUILTIN[0]; k++) {
         size_t bl = strlen(BUILTIN[k].cuda);
         if (strncmp(tok, BUILTIN[k].cuda, bl) || tok[bl] != '.' || !strchr("xyz", tok[bl + 1]) || !tok[bl + 1] ||
             tok[bl + 2])
             continue;
-        if (!w) { snprintf(err, errlen, "No frame selected."); return -1; }
+        if (!w) {
+            snprintf(err, errlen, "No frame selected.");
+            return -1;
+        }
         char sreg[16];
         snprintf(sreg, sizeof sreg, "%s.%c", BUILTIN[k].sreg, tok[bl + 1]);
         if (eval_sreg(w, l, sreg, strlen(sreg), v)) break;
@@ -295,10 +312,16 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
              * that p/f 0x3f800000 reads 32 bits as a float, as in gdb) */
             int64_t sv = (int64_t)v->bits;
             if (tok[0] == '-') v->type = sv >= INT32_MIN ? IR_T_S32 : IR_T_S64;
-            else v->type = v->bits <= INT32_MAX ? IR_T_S32 : v->bits <= UINT32_MAX ? IR_T_U32
-                         : v->bits <= INT64_MAX ? IR_T_S64 : IR_T_U64;
+            else
+                v->type = v->bits <= INT32_MAX    ? IR_T_S32
+                          : v->bits <= UINT32_MAX ? IR_T_U32
+                          : v->bits <= INT64_MAX  ? IR_T_S64
+                                                  : IR_T_U64;
         }
-        if (*end) { snprintf(err, errlen, "Invalid number \"%s\".", tok); return -1; }
+        if (*end) {
+            snprintf(err, errlen, "Invalid number \"%s\".", tok);
+            return -1;
+        }
         v->ok = true;
         return 0;
     }
@@ -308,7 +331,7 @@ static int eval_n(dbg *d, vm_warp *w, int l, const char *e, size_t n, dbg_val *v
     if (!dbg_find_symbol(d, w, tok, strlen(tok), &sp, &a, &type)) {
         unsigned b = ir_type_bytes[type];
         const uint8_t *p = b && b <= 8 ? dbg_host_of(d, w, l, sp, a, b) : NULL;
-        if (!p) {   /* an array or a space not readable now: its address */
+        if (!p) { /* an array or a space not readable now: its address */
             v->bits = a;
             v->type = IR_T_U64;
         } else {
@@ -329,8 +352,17 @@ int dbg_eval(dbg *d, vm_warp *w, int l, const char *expr, dbg_val *v, char *err,
 }
 
 static double as_double(dbg_val v) {
-    if (v.type == IR_T_F32) { float f; uint32_t b = (uint32_t)v.bits; memcpy(&f, &b, 4); return f; }
-    if (v.type == IR_T_F64) { double x; memcpy(&x, &v.bits, 8); return x; }
+    if (v.type == IR_T_F32) {
+        float f;
+        uint32_t b = (uint32_t)v.bits;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    if (v.type == IR_T_F64) {
+        double x;
+        memcpy(&x, &v.bits, 8);
+        return x;
+    }
     if (is_signed(v.type)) {
         unsigned b = ir_type_bytes[v.type];
         return b < 8 ? (double)(int64_t)(v.bits << (64 - 8 * b)) / (double)(1ull << (64 - 8 * b))
@@ -368,15 +400,21 @@ void dbg_format_val(dbg_val v, char f, char *buf, size_t len) {
         break;
     }
     case 'f':
-        if (b == 4) { float x; uint32_t u = (uint32_t)bits; memcpy(&x, &u, 4); snprintf(buf, len, "%.9g", x); }
-        else if (b == 8) { double x; memcpy(&x, &bits, 8); snprintf(buf, len, "%.17g", x); }
-        else if (b == 2) {   /* a half */
+        if (b == 4) {
+            float x;
+            uint32_t u = (uint32_t)bits;
+            memcpy(&x, &u, 4);
+            snprintf(buf, len, "%.9g", x);
+        } else if (b == 8) {
+            double x;
+            memcpy(&x, &bits, 8);
+            snprintf(buf, len, "%.17g", x);
+        } else if (b == 2) { /* a half */
             float x;
             uint32_t u = alu_f16_to_f32((uint16_t)bits);
             memcpy(&x, &u, 4);
             snprintf(buf, len, "%.5g", x);
-        }
-        else snprintf(buf, len, "%llu", (unsigned long long)bits);
+        } else snprintf(buf, len, "%llu", (unsigned long long)bits);
         break;
     case 't': {
         int k = 0;
@@ -401,12 +439,18 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args, bool output) {
     if (!strncmp(args, "-- ", 3)) args += 3;
     char buf[4096];
     if (!all) {
-        if (value_text(d, w, (int)d->flane, args, fmt[0], !output, buf, sizeof buf)) { printf("%s\n", buf); return -1; }
+        if (value_text(d, w, (int)d->flane, args, fmt[0], !output, buf, sizeof buf)) {
+            printf("%s\n", buf);
+            return -1;
+        }
         if (output) printf("%s", buf);
         else printf("$%u = %s\n", ++d->nvalues, buf);
         return 0;
     }
-    if (!w) { printf("The program is not being run.\n"); return -1; }
+    if (!w) {
+        printf("The program is not being run.\n");
+        return -1;
+    }
     /* every lane of the warp in focus: exited lanes say so; $N keeps the lane in focus */
     char *line = malloc(32 * sizeof buf);
     if (!line) return -1;
@@ -415,7 +459,11 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args, bool output) {
     for (int l = 0; l < VM_LANES; l++) {
         if (!(w->present >> l & 1)) continue;
         if (w->exited >> l & 1) snprintf(buf, sizeof buf, "<exited>");
-        else if (value_text(d, w, l, args, fmt[0], false, buf, sizeof buf)) { printf("%s\n", buf); free(line); return -1; }
+        else if (value_text(d, w, l, args, fmt[0], false, buf, sizeof buf)) {
+            printf("%s\n", buf);
+            free(line);
+            return -1;
+        }
         len += (size_t)snprintf(line + len, 32 * sizeof buf - len, "%s[%d] = %s", len ? ", " : "", l, buf);
     }
     value_text(d, w, (int)d->flane, args, fmt[0], true, buf, sizeof buf);
@@ -429,7 +477,11 @@ void dbg_show_display(dbg *d, const struct dbg_display *ds) {
     if (!w) return;
     const char *e = ds->expr;
     char f = 0, buf[4096];
-    if (e[0] == '/') { f = e[1]; e += 2; while (*e == ' ') e++; }
+    if (e[0] == '/') {
+        f = e[1];
+        e += 2;
+        while (*e == ' ') e++;
+    }
     value_text(d, w, (int)d->flane, e, f, false, buf, sizeof buf);
     printf("%d: %s = %s\n", ds->id, ds->expr, buf);
 }
@@ -446,9 +498,11 @@ typedef struct addr_expr {
     uint64_t a;
 } addr_expr;
 
-static const struct { const char *name; int sp; } spaces[] = {
-    {"global", VM_SP_GLOBAL}, {"shared", VM_SP_SHARED}, {"local", VM_SP_LOCAL},
-    {"const", VM_SP_CONST}, {"param", VM_SP_KPARAM}, {"generic", VM_SP_GENERIC}};
+static const struct {
+    const char *name;
+    int sp;
+} spaces[] = {{"global", VM_SP_GLOBAL}, {"shared", VM_SP_SHARED}, {"local", VM_SP_LOCAL},
+              {"const", VM_SP_CONST},   {"param", VM_SP_KPARAM},  {"generic", VM_SP_GENERIC}};
 
 /* "[@space] base [+|- off]": base a number, a register of the lane in focus, or a symbol. */
 static int parse_address(dbg *d, const char *e, addr_expr *x, char *desc, size_t desclen, char *err, size_t errlen) {
@@ -459,7 +513,10 @@ static int parse_address(dbg *d, const char *e, addr_expr *x, char *desc, size_t
         size_t n = strcspn(e + 1, " ");
         for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
             if (strlen(spaces[k].name) == n && !strncmp(spaces[k].name, e + 1, n)) sp = spaces[k].sp;
-        if (sp < 0) { snprintf(err, errlen, "Unknown state space '%.*s'.", (int)n + 1, e); return -1; }
+        if (sp < 0) {
+            snprintf(err, errlen, "Unknown state space '%.*s'.", (int)n + 1, e);
+            return -1;
+        }
         e += 1 + n;
         while (*e == ' ') e++;
     }
@@ -531,7 +588,10 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
             p = end;
         } else if (strchr("bhwg", *p)) u = *p++;
         else if (strchr("xduft", *p)) f = *p++;
-        else { printf("Invalid format letter '%c'.\n", *p); return -1; }
+        else {
+            printf("Invalid format letter '%c'.\n", *p);
+            return -1;
+        }
     }
     unsigned size = u == 'b' ? 1 : u == 'h' ? 2 : u == 'w' ? 4 : 8;
     addr_expr x;
@@ -539,7 +599,10 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
     if (parse_address(d, args, &x, desc, sizeof desc, err, sizeof err)) {
         /* a C expression: an array or lvalue where it lives, a pointer's or number's value */
         uint64_t a;
-        if (dbg_expr_pointer(d, args, &x.sp, &a, err2, sizeof err2)) { printf("%s\n", *args == '@' ? err : err2); return -1; }
+        if (dbg_expr_pointer(d, args, &x.sp, &a, err2, sizeof err2)) {
+            printf("%s\n", *args == '@' ? err : err2);
+            return -1;
+        }
         x.a = a;
         const char *sn = "generic";
         for (size_t k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
@@ -572,7 +635,8 @@ int dbg_cmd_x(dbg *d, const char *fmt, const char *args) {
 
 static int parse_type(const char *s, size_t n) {
     for (int t = 1; t < IR_T__COUNT; t++)
-        if (strlen(ir_type_name[t]) == n && !strncmp(ir_type_name[t], s, n) && ir_type_bytes[t] && ir_type_bytes[t] <= 8)
+        if (strlen(ir_type_name[t]) == n && !strncmp(ir_type_name[t], s, n) && ir_type_bytes[t] &&
+            ir_type_bytes[t] <= 8)
             return t;
     return -1;
 }
@@ -597,9 +661,15 @@ static int value_bits(dbg *d, vm_warp *w, const char *v, int t, uint64_t *out, c
 
 int dbg_cmd_set_var(dbg *d, const char *args) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("The program is not being run.\n"); return -1; }
+    if (!w) {
+        printf("The program is not being run.\n");
+        return -1;
+    }
     const char *eq = strchr(args, '=');
-    if (!eq) { printf("Usage: set var %%REG = VALUE | set var {TYPE} ADDRESS = VALUE\n"); return -1; }
+    if (!eq) {
+        printf("Usage: set var %%REG = VALUE | set var {TYPE} ADDRESS = VALUE\n");
+        return -1;
+    }
     char lhs[200], err[300];
     size_t ln;
     const char *l = trim(args, &ln);
@@ -611,22 +681,40 @@ int dbg_cmd_set_var(dbg *d, const char *args) {
         int lane = (int)d->flane, fi = focus_frame(d, w, lane);
         const vm_frame *fr = &w->frames[fi];
         int k = dbg_find_reg(fr->fn->ir, lhs, strlen(lhs));
-        if (k < 0) { printf("No register %s in %s.\n", lhs, fr->fn->ir->name); return -1; }
+        if (k < 0) {
+            printf("No register %s in %s.\n", lhs, fr->fn->ir->name);
+            return -1;
+        }
         int t = fr->fn->ir->regs[k].type;
-        if (value_bits(d, w, eq + 1, t, &bits, err, sizeof err)) { printf("%s\n", err); return -1; }
+        if (value_bits(d, w, eq + 1, t, &bits, err, sizeof err)) {
+            printf("%s\n", err);
+            return -1;
+        }
         uint8_t *p = reg_ptr(fr->fn, fr->fb, k, lane);
         if (t == IR_T_PRED) *(uint32_t *)p = (*(uint32_t *)p & ~(1u << lane)) | (uint32_t)(bits != 0) << lane;
         else store_bits(p, ir_type_bytes[t] == 8 ? 8 : 4, bits);
         return 0;
     }
-    if (lhs[0] != '{' || !strchr(lhs, '}')) { printf("Usage: set var {TYPE} ADDRESS = VALUE\n"); return -1; }
+    if (lhs[0] != '{' || !strchr(lhs, '}')) {
+        printf("Usage: set var {TYPE} ADDRESS = VALUE\n");
+        return -1;
+    }
     const char *close = strchr(lhs, '}');
     int t = parse_type(lhs + 1, (size_t)(close - lhs - 1));
-    if (t < 0) { printf("Unknown type '%.*s'.\n", (int)(close - lhs - 1), lhs + 1); return -1; }
+    if (t < 0) {
+        printf("Unknown type '%.*s'.\n", (int)(close - lhs - 1), lhs + 1);
+        return -1;
+    }
     char desc[200];
     uint8_t *p = dbg_address(d, close + 1, ir_type_bytes[t], desc, sizeof desc, err, sizeof err);
-    if (!p) { printf("%s\n", err); return -1; }
-    if (value_bits(d, w, eq + 1, t, &bits, err, sizeof err)) { printf("%s\n", err); return -1; }
+    if (!p) {
+        printf("%s\n", err);
+        return -1;
+    }
+    if (value_bits(d, w, eq + 1, t, &bits, err, sizeof err)) {
+        printf("%s\n", err);
+        return -1;
+    }
     store_bits(p, ir_type_bytes[t], bits);
     return 0;
 }
@@ -644,7 +732,7 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
     const ir_func *f = fr->fn->ir;
     bool any = false;
     for (uint32_t k = 0; k < f->nregs; k++) {
-        if (*which) {   /* only the registers named */
+        if (*which) { /* only the registers named */
             size_t n = strlen(f->regs[k].name);
             const char *p = strstr(which, f->regs[k].name);
             if (!p || (p[n] && p[n] != ' ')) continue;
@@ -653,7 +741,7 @@ static void info_registers(dbg *d, vm_warp *w, const char *which) {
         char hex[40], nat[80];
         dbg_format_val(v, 'x', hex, sizeof hex);
         dbg_format_val(v, 0, nat, sizeof nat);
-        if (ir_type_bytes[f->regs[k].type] == 16) {   /* .b128: both halves, high first */
+        if (ir_type_bytes[f->regs[k].type] == 16) { /* .b128: both halves, high first */
             uint8_t b[16];
             uint64_t lo, hi;
             dbg_reg_bytes(fr->fn, fr->fb, (int)k, l, b);
@@ -755,7 +843,10 @@ static void info_barriers(dbg *d) {
 static void info_mbarrier(dbg *d, const char *expr) {
     char desc[200], err[300];
     const uint8_t *p = dbg_address(d, expr, 8, desc, sizeof desc, err, sizeof err);
-    if (!p) { printf("%s\n", *expr ? err : "info cuda mbarrier ADDRESS (e.g. @shared %r1)"); return; }
+    if (!p) {
+        printf("%s\n", *expr ? err : "info cuda mbarrier ADDRESS (e.g. @shared %r1)");
+        return;
+    }
     uint64_t s;
     memcpy(&s, p, 8);
     if (!(s & MB_VALID)) {
@@ -775,7 +866,10 @@ int dbg_cmd_info(dbg *d, const char *args) {
     const char *rest = args + n;
     while (*rest == ' ') rest++;
 #define ARG(w) (n && n <= strlen(w) && !strncmp(args, w, n))
-    if (ARG("breakpoints") || ARG("watchpoints")) { dbg_info_breakpoints(d); return 0; }
+    if (ARG("breakpoints") || ARG("watchpoints")) {
+        dbg_info_breakpoints(d);
+        return 0;
+    }
     if (ARG("display")) {
         if (d->ndisplay) printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
         for (int k = 0; k < d->ndisplay; k++)
@@ -784,13 +878,28 @@ int dbg_cmd_info(dbg *d, const char *args) {
         return 0;
     }
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("The program is not being run.\n"); return -1; }
-    if (ARG("registers") || ARG("all-registers")) { info_registers(d, w, rest); return 0; }
-    if (ARG("frame")) { info_frame(d, w); return 0; }
+    if (!w) {
+        printf("The program is not being run.\n");
+        return -1;
+    }
+    if (ARG("registers") || ARG("all-registers")) {
+        info_registers(d, w, rest);
+        return 0;
+    }
+    if (ARG("frame")) {
+        info_frame(d, w);
+        return 0;
+    }
     if (ARG("locals")) return dbg_info_vars(d, false);
     if (ARG("args")) return dbg_info_vars(d, true);
-    if (ARG("line")) { info_line(d, w); return 0; }
-    if (ARG("source")) { info_source(d, w); return 0; }
+    if (ARG("line")) {
+        info_line(d, w);
+        return 0;
+    }
+    if (ARG("source")) {
+        info_source(d, w);
+        return 0;
+    }
     if (!strncmp(args, "cuda", 4)) {
         const char *s = args + 4;
         while (*s == ' ') s++;
@@ -802,9 +911,9 @@ int dbg_cmd_info(dbg *d, const char *args) {
         else if (!strncmp(s, "kernels", 7)) {
             const vm_launch_cfg *c = d->cta->grid->cfg;
             printf("  Kernel  Function  GridDim  BlockDim\n* %-7u %s  (%u,%u,%u)  (%u,%u,%u)\n", d->kernel_no,
-                   dbg_fn_name(d, c->kernel->ir->name), c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
-        }
-        else if (!strncmp(s, "mbarrier", 8)) info_mbarrier(d, s + strcspn(s, " ") + (s[strcspn(s, " ")] ? 1 : 0));
+                   dbg_fn_name(d, c->kernel->ir->name), c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
+                   c->block[2]);
+        } else if (!strncmp(s, "mbarrier", 8)) info_mbarrier(d, s + strcspn(s, " ") + (s[strcspn(s, " ")] ? 1 : 0));
         else printf("info cuda: kernels, warps, lanes, threads, blocks, barriers or mbarrier ADDRESS\n");
         return 0;
     }
@@ -819,8 +928,8 @@ static void frame_where(dbg *d, vm_warp *w, const dbg_frame *fr, char *buf, size
     const vm_src *s = &f->src[fr->pc - f->code];
     char args[1024];
     dbg_frame_args(d, w, (int)d->flane, fr, args, sizeof args);
-    int k = snprintf(buf, len, "%s%s%s at %s:%u", dbg_frame_name(d, fr, w), args, dbg_frame_inlined(fr) ? " (inlined)" : "",
-                     dbg_base(d->path), s->loc.line);
+    int k = snprintf(buf, len, "%s%s%s at %s:%u", dbg_frame_name(d, fr, w), args,
+                     dbg_frame_inlined(fr) ? " (inlined)" : "", dbg_base(d->path), s->loc.line);
     const char *cu = fr->file ? dbg_file_name(d, fr->file) : NULL;
     if (cu && k > 0 && (size_t)k < len) snprintf(buf + k, len - (size_t)k, " (%s:%u)", dbg_base(cu), fr->line);
 }
@@ -836,11 +945,17 @@ void dbg_cmd_backtrace_frame(dbg *d, int k) {
 
 int dbg_cmd_backtrace(dbg *d) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("No stack.\n"); return -1; }
+    if (!w) {
+        printf("No stack.\n");
+        return -1;
+    }
     int l = (int)d->flane;
     dbg_frame fr[64];
     int n = dbg_frames(d, w, l, fr, 64);
-    if (!n) { printf("Lane %d has exited.\n", l); return 0; }
+    if (!n) {
+        printf("Lane %d has exited.\n", l);
+        return 0;
+    }
     for (int k = 0; k < n; k++) {
         char where[600];
         frame_where(d, w, &fr[k], where, sizeof where);
@@ -853,22 +968,40 @@ int dbg_cmd_backtrace(dbg *d) {
  * focus for variables, registers, set var and info registers, and shows it. */
 int dbg_cmd_frame(dbg *d, int dir, const char *args) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) { printf("No stack.\n"); return -1; }
+    if (!w) {
+        printf("No stack.\n");
+        return -1;
+    }
     int l = (int)d->flane;
     dbg_frame fr[64];
     int nf = dbg_frames(d, w, l, fr, 64);
-    if (!nf) { printf("Lane %d has exited.\n", l); return -1; }
+    if (!nf) {
+        printf("Lane %d has exited.\n", l);
+        return -1;
+    }
     int top = nf - 1;
     uint64_t n = dir ? 1 : (uint64_t)d->sel_frame;
-    if (*args && !num_parse_u64(args, 1u << 20, &n)) { printf("Invalid number \"%s\".\n", args); return -1; }
+    if (*args && !num_parse_u64(args, 1u << 20, &n)) {
+        printf("Invalid number \"%s\".\n", args);
+        return -1;
+    }
     int want = dir > 0 ? d->sel_frame + (int)n : dir < 0 ? d->sel_frame - (int)n : (int)n;
     if (want > top) {
-        if (dir > 0 && d->sel_frame == top) { printf("Initial frame selected; you cannot go up.\n"); return -1; }
-        if (!dir) { printf("No frame at level %s.\n", args); return -1; }
+        if (dir > 0 && d->sel_frame == top) {
+            printf("Initial frame selected; you cannot go up.\n");
+            return -1;
+        }
+        if (!dir) {
+            printf("No frame at level %s.\n", args);
+            return -1;
+        }
         want = top;
     }
     if (want < 0) {
-        if (d->sel_frame == 0) { printf("Bottom (innermost) frame selected; you cannot go down.\n"); return -1; }
+        if (d->sel_frame == 0) {
+            printf("Bottom (innermost) frame selected; you cannot go down.\n");
+            return -1;
+        }
         want = 0;
     }
     d->sel_frame = want;
@@ -888,7 +1021,10 @@ static void info_frame(dbg *d, vm_warp *w) {
     int l = (int)d->flane;
     dbg_frame fr[64];
     int n = dbg_frames(d, w, l, fr, 64);
-    if (!n) { printf("Lane %d has exited.\n", l); return; }
+    if (!n) {
+        printf("Lane %d has exited.\n", l);
+        return;
+    }
     int k = d->sel_frame < n ? d->sel_frame : n - 1;
     char where[600], focus[160];
     frame_where(d, w, &fr[k], where, sizeof where);
@@ -906,16 +1042,24 @@ static void info_frame(dbg *d, vm_warp *w) {
 static void info_line(dbg *d, vm_warp *w) {
     dbg_frame fr[64];
     int n = dbg_frames(d, w, (int)d->flane, fr, 64);
-    if (!n) { printf("No line number information available.\n"); return; }
+    if (!n) {
+        printf("No line number information available.\n");
+        return;
+    }
     const dbg_frame *f = &fr[d->sel_frame < n ? d->sel_frame : n - 1];
     const vm_func *fn = dbg_func_of(w, f->pc);
     uint32_t idx = (uint32_t)(f->pc - fn->code), first = idx, last = idx;
     const vm_src *s = &fn->src[idx];
-    while (first > 0 && fn->src[first - 1].dbg.line == s->dbg.line && fn->src[first - 1].dbg.file == s->dbg.file) first--;
-    while (last + 1 < fn->ncode && fn->src[last + 1].dbg.line == s->dbg.line && fn->src[last + 1].dbg.file == s->dbg.file)
+    while (first > 0 && fn->src[first - 1].dbg.line == s->dbg.line && fn->src[first - 1].dbg.file == s->dbg.file)
+        first--;
+    while (last + 1 < fn->ncode && fn->src[last + 1].dbg.line == s->dbg.line &&
+           fn->src[last + 1].dbg.file == s->dbg.file)
         last++;
     const char *cu = f->file ? dbg_file_name(d, f->file) : NULL;
-    if (!cu) { printf("No line number information available for %s:%u.\n", dbg_base(d->path), s->loc.line); return; }
+    if (!cu) {
+        printf("No line number information available for %s:%u.\n", dbg_base(d->path), s->loc.line);
+        return;
+    }
     printf("Line %u of \"%s\" starts at %s:%u and ends after %s:%u.\n", f->line, dbg_base(cu), dbg_base(d->path),
            fn->src[first].loc.line, dbg_base(d->path), fn->src[last].loc.line);
 }
@@ -950,7 +1094,7 @@ int dbg_cmd_list(dbg *d, const char *args) {
         const char *colon = strrchr(args, ':');
         const char *file = colon ? args : d->path;
         bool cu = colon && strncmp(dbg_base(args), dbg_base(d->path), (size_t)(colon - args)) != 0;
-        if (cu) {   /* a .cu line: list that file when readable */
+        if (cu) { /* a .cu line: list that file when readable */
             const ir_module *m = d->prog->ir;
             for (uint32_t k = 0; k < m->nfiles; k++)
                 if (!strncmp(dbg_base(m->files[k].name), dbg_base(file), strlen(dbg_base(m->files[k].name)))) {
@@ -965,8 +1109,14 @@ int dbg_cmd_list(dbg *d, const char *args) {
             printf("No source file named %.*s (or it cannot be read).\n", (int)(colon - args), args);
             return -1;
         }
-        if (dbg_resolve(d, args, &locs, &n, err, sizeof err)) { printf("%s\n", err); return -1; }
-        if (!n) { free(locs); return -1; }
+        if (dbg_resolve(d, args, &locs, &n, err, sizeof err)) {
+            printf("%s\n", err);
+            return -1;
+        }
+        if (!n) {
+            free(locs);
+            return -1;
+        }
         center = d->prog->funcs[locs[0].fn].src[locs[0].idx].loc.line;
         free(locs);
     } else if (d->list_next && d->list_at == i) {

@@ -17,7 +17,7 @@ bool ptx_demangle(const char *ptx_name, char *buf, size_t len) {
         *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
         if (!demangle) {
             void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-            if (h) *(void **)&demangle = dlsym(h, "__cxa_demangle");   /* kept loaded for the process */
+            if (h) *(void **)&demangle = dlsym(h, "__cxa_demangle"); /* kept loaded for the process */
         }
     }
     int status = -1;

@@ -18,16 +18,16 @@ void ev_layout_make(const ev_snippet *sn, ev_layout *lay) {
         lay->in_slot[i] = r->input && !r->local && !r->is_imm && !r->mem ? lay->nin++ : -1;
         lay->out_slot[i] = -1;
     }
-    for (int k = 0; k < sn->nout; k++)          /* outputs in the order first written */
+    for (int k = 0; k < sn->nout; k++) /* outputs in the order first written */
         for (int i = 0; i < sn->nregs; i++) {
             const ev_reg *r = &sn->regs[i];
             if (r->output && !r->local && r->order_out == k && lay->out_slot[i] < 0) lay->out_slot[i] = lay->nout++;
         }
-    for (int i = 0; i < sn->nregs; i++)       /* asm operands share order numbers with inputs */
+    for (int i = 0; i < sn->nregs; i++) /* asm operands share order numbers with inputs */
         if (sn->regs[i].output && !sn->regs[i].local && lay->out_slot[i] < 0) lay->out_slot[i] = lay->nout++;
 }
 
-#define CUDA_PREFIX "%%_e"   /* %r1 -> %%_er1 inside a CUDA asm template */
+#define CUDA_PREFIX "%%_e" /* %r1 -> %%_er1 inside a CUDA asm template */
 #define CUDA_PREFIX_FMT "%%%%_e"
 
 static bool idc(int c) { return isalnum(c) || c == '_' || c == '$'; }
@@ -44,12 +44,14 @@ static void body(ev_text *t, const ev_snippet *sn, bool pct2, const char *const 
     const char *s = sn->body.s;
     for (size_t i = 0; i < sn->body.n;) {
         int o = sn->body.origin[i];
-        if (idc((unsigned char)s[i]) && (i == 0 || !(idc((unsigned char)s[i - 1]) || s[i - 1] == '%' || s[i - 1] == '.'))) {
+        if (idc((unsigned char)s[i]) &&
+            (i == 0 || !(idc((unsigned char)s[i - 1]) || s[i - 1] == '%' || s[i - 1] == '.'))) {
             size_t e = i;
             while (e < sn->body.n && idc((unsigned char)s[e])) e++;
             const ev_mem *m = mem_named(sn, s + i, e - i);
             if (m) ev_put(t, mem_ref[m - sn->mem], strlen(mem_ref[m - sn->mem]), -1), t->origin[t->n - 1] = o;
-            else for (size_t k = i; k < e; k++) ev_put(t, s + k, 1, sn->body.origin[k]);
+            else
+                for (size_t k = i; k < e; k++) ev_put(t, s + k, 1, sn->body.origin[k]);
             i = e;
             continue;
         }
@@ -74,19 +76,18 @@ static void body(ev_text *t, const ev_snippet *sn, bool pct2, const char *const 
 /* Thread 0 copies shared buffer m from (in) or to (!in) its global buffer, byte by byte. */
 static void shared_copy(ev_text *t, const ev_snippet *sn, int m, const char *gref, const char *sref, bool in) {
     const char *dir = in ? "in" : "out";
-    ev_printf(t, "mov.u32 %%_ev_t, %%tid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
-                 "mov.u32 %%_ev_j, 0;\n$_ev_%s%d:\nsetp.ge.u32 %%_ev_q0, %%_ev_j, %zu;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
-                 "cvt.u64.u32 %%_ev_a, %%_ev_j;\nadd.u64 %%_ev_a, %%_ev_a, %s;\nmov.u32 %%_ev_s, %s;\n"
-                 "add.u32 %%_ev_s, %%_ev_s, %%_ev_j;\n",
+    ev_printf(t,
+              "mov.u32 %%_ev_t, %%tid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
+              "mov.u32 %%_ev_j, 0;\n$_ev_%s%d:\nsetp.ge.u32 %%_ev_q0, %%_ev_j, %zu;\n@%%_ev_q0 bra $_ev_%s%d_end;\n"
+              "cvt.u64.u32 %%_ev_a, %%_ev_j;\nadd.u64 %%_ev_a, %%_ev_a, %s;\nmov.u32 %%_ev_s, %s;\n"
+              "add.u32 %%_ev_s, %%_ev_s, %%_ev_j;\n",
               dir, m, dir, m, sn->mem[m].bytes, dir, m, gref, sref);
     if (in) ev_printf(t, "ld.global.u8 %%_ev_t, [%%_ev_a];\nst.shared.u8 [%%_ev_s], %%_ev_t;\n");
     else ev_printf(t, "ld.shared.u8 %%_ev_t, [%%_ev_s];\nst.global.u8 [%%_ev_a], %%_ev_t;\n");
     ev_printf(t, "add.u32 %%_ev_j, %%_ev_j, 1;\nbra $_ev_%s%d;\n$_ev_%s%d_end:\n", dir, m, dir, m);
 }
 
-void ev_gen_header(ev_text *t) {
-    ev_printf(t, ".version 8.8\n.target sm_90\n.address_size 64\n\n");
-}
+void ev_gen_header(ev_text *t) { ev_printf(t, ".version 8.8\n.target sm_90\n.address_size 64\n\n"); }
 
 void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const char *k) {
     char tb[16];
@@ -118,24 +119,27 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         bool b64 = ev_reg_bytes(sn, r->type) == 8;
-        if (r->mem && sn->mem[r->mem - 1].shared) ev_printf(t, "mov.u%d %s, %s;\n", b64 ? 64 : 32, r->ptx, srefs[r->mem - 1]);
+        if (r->mem && sn->mem[r->mem - 1].shared)
+            ev_printf(t, "mov.u%d %s, %s;\n", b64 ? 64 : 32, r->ptx, srefs[r->mem - 1]);
         else if (r->mem) ev_printf(t, "%s %s, %s;\n", b64 ? "mov.b64" : "cvt.u32.u64", r->ptx, refs[r->mem - 1]);
     }
     /* shared buffers: thread 0 of each CTA copies them in */
     for (int m = 0; m < sn->nmem; m++)
         if (sn->mem[m].shared) shared_copy(t, sn, m, refs[m], srefs[m], true);
     if (any_shared) ev_printf(t, "bar.sync 0;\n");
-    ev_printf(t, "mov.u32 %%_ev_i, %%ctaid.x;\nmov.u32 %%_ev_t, %%ntid.x;\nmul.lo.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
-                 "mov.u32 %%_ev_t, %%tid.x;\nadd.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
-                 "setp.ge.u32 %%_ev_q, %%_ev_i, %%_ev_n;\n@%%_ev_q bra $_ev_done;\n"
-                 "mul.wide.u32 %%_ev_a, %%_ev_i, %d;\nadd.u64 %%_ev_a, %%_ev_a, %%_ev_in;\n", lay->nin * 8);
+    ev_printf(t,
+              "mov.u32 %%_ev_i, %%ctaid.x;\nmov.u32 %%_ev_t, %%ntid.x;\nmul.lo.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
+              "mov.u32 %%_ev_t, %%tid.x;\nadd.u32 %%_ev_i, %%_ev_i, %%_ev_t;\n"
+              "setp.ge.u32 %%_ev_q, %%_ev_i, %%_ev_n;\n@%%_ev_q bra $_ev_done;\n"
+              "mul.wide.u32 %%_ev_a, %%_ev_i, %d;\nadd.u64 %%_ev_a, %%_ev_a, %%_ev_in;\n",
+              lay->nin * 8);
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (lay->in_slot[i] < 0) continue;
         if (!ev_reg_bytes(sn, r->type))
-            ev_printf(t, "ld.global.b32 %%_ev_t, [%%_ev_a+%d];\nsetp.ne.b32 %s, %%_ev_t, 0;\n", lay->in_slot[i] * 8, r->ptx);
-        else
-            ev_printf(t, "ld.global%s %s, [%%_ev_a+%d];\n", ev_decl_type(sn, r, tb), r->ptx, lay->in_slot[i] * 8);
+            ev_printf(t, "ld.global.b32 %%_ev_t, [%%_ev_a+%d];\nsetp.ne.b32 %s, %%_ev_t, 0;\n", lay->in_slot[i] * 8,
+                      r->ptx);
+        else ev_printf(t, "ld.global%s %s, [%%_ev_a+%d];\n", ev_decl_type(sn, r, tb), r->ptx, lay->in_slot[i] * 8);
     }
     ev_printf(t, "{\n");
     body(t, sn, false, mem_ref);
@@ -144,14 +148,15 @@ void ev_gen_entry(ev_text *t, const ev_snippet *sn, const ev_layout *lay, const 
         const ev_reg *r = &sn->regs[i];
         if (lay->out_slot[i] < 0) continue;
         if (!ev_reg_bytes(sn, r->type))
-            ev_printf(t, "selp.u32 %%_ev_t, 1, 0, %s;\nst.global.b32 [%%_ev_a+%d], %%_ev_t;\n", r->ptx, lay->out_slot[i] * 8);
-        else
-            ev_printf(t, "st.global%s [%%_ev_a+%d], %s;\n", ev_decl_type(sn, r, tb), lay->out_slot[i] * 8, r->ptx);
+            ev_printf(t, "selp.u32 %%_ev_t, 1, 0, %s;\nst.global.b32 [%%_ev_a+%d], %%_ev_t;\n", r->ptx,
+                      lay->out_slot[i] * 8);
+        else ev_printf(t, "st.global%s [%%_ev_a+%d], %s;\n", ev_decl_type(sn, r, tb), lay->out_slot[i] * 8, r->ptx);
     }
     ev_printf(t, "$_ev_done:\n");
-    if (any_shared) ev_printf(t, "bar.sync 0;\nmov.u32 %%_ev_t, %%ctaid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n"
-                                 "@%%_ev_q0 bra $_ev_ret;\n");
-    for (int m = 0; m < sn->nmem; m++)   /* and thread 0 of CTA 0 copies them out */
+    if (any_shared)
+        ev_printf(t, "bar.sync 0;\nmov.u32 %%_ev_t, %%ctaid.x;\nsetp.ne.u32 %%_ev_q0, %%_ev_t, 0;\n"
+                     "@%%_ev_q0 bra $_ev_ret;\n");
+    for (int m = 0; m < sn->nmem; m++) /* and thread 0 of CTA 0 copies them out */
         if (sn->mem[m].shared) shared_copy(t, sn, m, refs[m], srefs[m], false);
     ev_printf(t, "$_ev_ret:\nret;\n}\n");
 }
@@ -176,9 +181,10 @@ static void c_lit(FILE *f, const char *s, size_t n) {
 }
 
 void ev_gen_cuda_prelude(FILE *f) {
-    fprintf(f, "// Generated by `ptxi eval --emit-cuda`: runs the snippet on the GPU and prints\n"
-               "// what ptxi eval prints. nvcc -arch=sm_90 -o eval eval.cu && ./eval\n"
-               "#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include <cuda_runtime.h>\n\n%s\n\n",
+    fprintf(f,
+            "// Generated by `ptxi eval --emit-cuda`: runs the snippet on the GPU and prints\n"
+            "// what ptxi eval prints. nvcc -arch=sm_90 -o eval eval.cu && ./eval\n"
+            "#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include <cuda_runtime.h>\n\n%s\n\n",
             fmt_text);
 }
 
@@ -187,16 +193,22 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     fprintf(f, "__global__ void %s(const unsigned long long *in, unsigned long long *out, unsigned n", kname);
     for (int m = 0; m < sn->nmem; m++) fprintf(f, ", unsigned long long m%d", m);
     fprintf(f, ") {\n");
-    for (int m = 0; m < sn->nmem; m++)   /* shared buffers: copied in by thread 0, out by thread 0 of block 0 */
+    for (int m = 0; m < sn->nmem; m++) /* shared buffers: copied in by thread 0, out by thread 0 of block 0 */
         if (sn->mem[m].shared)
-            fprintf(f, "  __shared__ __align__(16) unsigned char S%d[%zu];\n"
-                       "  if (threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) S%d[k] = ((const unsigned char *)m%d)[k];\n"
-                       "  unsigned sa%d = (unsigned)__cvta_generic_to_shared(S%d);\n",
-                    m, sn->mem[m].bytes ? sn->mem[m].bytes : 1, sn->mem[m].bytes, m, m, m, m);
+            fprintf(
+                f,
+                "  __shared__ __align__(16) unsigned char S%d[%zu];\n"
+                "  if (threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) S%d[k] = ((const unsigned char *)m%d)[k];\n"
+                "  unsigned sa%d = (unsigned)__cvta_generic_to_shared(S%d);\n",
+                m, sn->mem[m].bytes ? sn->mem[m].bytes : 1, sn->mem[m].bytes, m, m, m, m);
     for (int m = 0; m < sn->nmem; m++)
-        if (sn->mem[m].shared) { fprintf(f, "  __syncthreads();\n"); break; }
-    fprintf(f, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n"
-               "  const unsigned long long *s = in + (size_t)i * %d;\n  unsigned long long *o = out + (size_t)i * %d;\n",
+        if (sn->mem[m].shared) {
+            fprintf(f, "  __syncthreads();\n");
+            break;
+        }
+    fprintf(f,
+            "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n"
+            "  const unsigned long long *s = in + (size_t)i * %d;\n  unsigned long long *o = out + (size_t)i * %d;\n",
             lay->nin ? lay->nin : 1, lay->nout ? lay->nout : 1);
     /* asm operands: outputs first, then inputs, then memory bases */
     int nops = 0, op_of_in[EV_MAX_REGS], op_of_out[EV_MAX_REGS];
@@ -229,16 +241,21 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (lay->in_slot[i] < 0) continue;
-        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "setp.ne.b32 " CUDA_PREFIX_FMT "%s, %%%d, 0;\\n\"\n      \"", r->ptx + 1, op_of_in[i]);
-        else fprintf(f, "mov.b%d " CUDA_PREFIX_FMT "%s, %%%d;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, r->ptx + 1, op_of_in[i]);
+        if (!ev_reg_bytes(sn, r->type))
+            fprintf(f, "setp.ne.b32 " CUDA_PREFIX_FMT "%s, %%%d, 0;\\n\"\n      \"", r->ptx + 1, op_of_in[i]);
+        else
+            fprintf(f, "mov.b%d " CUDA_PREFIX_FMT "%s, %%%d;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, r->ptx + 1,
+                    op_of_in[i]);
     }
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         bool b64 = ev_reg_bytes(sn, r->type) == 8, sh = r->mem && sn->mem[r->mem - 1].shared;
         if (r->mem)
             fprintf(f, "%s " CUDA_PREFIX_FMT "%s, %s;\\n\"\n      \"",
-                    sh ? (b64 ? "cvt.u64.u32" : "mov.b32") : b64 ? "mov.b64" : "cvt.u32.u64", r->ptx + 1,
-                    mem_ref[r->mem - 1]);
+                    sh    ? (b64 ? "cvt.u64.u32" : "mov.b32")
+                    : b64 ? "mov.b64"
+                          : "cvt.u32.u64",
+                    r->ptx + 1, mem_ref[r->mem - 1]);
     }
     ev_text b = {0};
     body(&b, sn, true, mem_ref);
@@ -248,8 +265,11 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     for (int i = 0; i < sn->nregs; i++) {
         const ev_reg *r = &sn->regs[i];
         if (lay->out_slot[i] < 0) continue;
-        if (!ev_reg_bytes(sn, r->type)) fprintf(f, "selp.u32 %%%d, 1, 0, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", op_of_out[i], r->ptx + 1);
-        else fprintf(f, "mov.b%d %%%d, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8, op_of_out[i], r->ptx + 1);
+        if (!ev_reg_bytes(sn, r->type))
+            fprintf(f, "selp.u32 %%%d, 1, 0, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", op_of_out[i], r->ptx + 1);
+        else
+            fprintf(f, "mov.b%d %%%d, " CUDA_PREFIX_FMT "%s;\\n\"\n      \"", ev_reg_bytes(sn, r->type) * 8,
+                    op_of_out[i], r->ptx + 1);
     }
     fprintf(f, "}\"\n      :");
     int k = 0;
@@ -269,8 +289,10 @@ void ev_gen_cuda_kernel(FILE *f, const ev_snippet *sn, const ev_layout *lay, con
     for (int m = 0, synced = 0; m < sn->nmem; m++)
         if (sn->mem[m].shared) {
             if (!synced++) fprintf(f, "  __syncthreads();\n");
-            fprintf(f, "  if (blockIdx.x == 0 && threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) "
-                       "((unsigned char *)m%d)[k] = S%d[k];\n", sn->mem[m].bytes, m, m);
+            fprintf(f,
+                    "  if (blockIdx.x == 0 && threadIdx.x == 0) for (unsigned k = 0; k < %zu; k++) "
+                    "((unsigned char *)m%d)[k] = S%d[k];\n",
+                    sn->mem[m].bytes, m, m);
         }
     fprintf(f, "}\n\n");
 }
@@ -281,7 +303,8 @@ int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned la
     /* data */
     size_t nin = (size_t)lanes * (size_t)lay->nin;
     fprintf(f, "static const unsigned long long IN[] = {");
-    for (size_t i = 0; i < nin; i++) fprintf(f, "%s0x%llxull", !i ? "\n  " : i % 6 ? ", " : ",\n  ", (unsigned long long)in[i]);
+    for (size_t i = 0; i < nin; i++)
+        fprintf(f, "%s0x%llxull", !i ? "\n  " : i % 6 ? ", " : ",\n  ", (unsigned long long)in[i]);
     fprintf(f, "%s};\n", nin ? "\n" : "0");
     fprintf(f, "static const char *const NAMES[] = {");
     for (int s = 0; s < lay->nout; s++)
@@ -306,22 +329,27 @@ int ev_gen_cuda(FILE *f, const ev_snippet *sn, const ev_layout *lay, unsigned la
         fprintf(f, "};\n");
     }
     unsigned block = lanes <= 1024 ? lanes : 1024;
-    fprintf(f, "\nint main() {\n  const unsigned lanes = %u, block = %u;\n"
-               "  unsigned long long *din, *dout;\n"
-               "  static unsigned long long out[%zu];\n"
-               "  cudaMalloc(&din, sizeof IN);\n  cudaMalloc(&dout, sizeof out);\n"
-               "  cudaMemcpy(din, IN, sizeof IN, cudaMemcpyHostToDevice);\n"
-               "  cudaMemset(dout, 0, sizeof out);\n",
+    fprintf(f,
+            "\nint main() {\n  const unsigned lanes = %u, block = %u;\n"
+            "  unsigned long long *din, *dout;\n"
+            "  static unsigned long long out[%zu];\n"
+            "  cudaMalloc(&din, sizeof IN);\n  cudaMalloc(&dout, sizeof out);\n"
+            "  cudaMemcpy(din, IN, sizeof IN, cudaMemcpyHostToDevice);\n"
+            "  cudaMemset(dout, 0, sizeof out);\n",
             lanes, block, (size_t)lanes * (size_t)(lay->nout ? lay->nout : 1));
     for (int m = 0; m < sn->nmem; m++)
-        fprintf(f, "  void *dm%d; static unsigned char hm%d[sizeof M%d];\n  cudaMalloc(&dm%d, sizeof M%d);\n"
-                   "  cudaMemcpy(dm%d, M%d, sizeof M%d, cudaMemcpyHostToDevice);\n", m, m, m, m, m, m, m, m);
+        fprintf(f,
+                "  void *dm%d; static unsigned char hm%d[sizeof M%d];\n  cudaMalloc(&dm%d, sizeof M%d);\n"
+                "  cudaMemcpy(dm%d, M%d, sizeof M%d, cudaMemcpyHostToDevice);\n",
+                m, m, m, m, m, m, m, m);
     fprintf(f, "  ev_kernel<<<(lanes + block - 1) / block, block>>>(din, dout, lanes");
     for (int m = 0; m < sn->nmem; m++) fprintf(f, ", (unsigned long long)dm%d", m);
-    fprintf(f, ");\n  cudaError_t e = cudaDeviceSynchronize();\n"
-               "  if (e == cudaSuccess) e = cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);\n"
-               "  if (e != cudaSuccess) { fprintf(stderr, \"eval: %%s\\n\", cudaGetErrorString(e)); return 1; }\n"
-               "  ev_print(stdout, %d, NAMES, BYTES, KINDS, lanes, out, %d);\n", lay->nout, csv);
+    fprintf(f,
+            ");\n  cudaError_t e = cudaDeviceSynchronize();\n"
+            "  if (e == cudaSuccess) e = cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost);\n"
+            "  if (e != cudaSuccess) { fprintf(stderr, \"eval: %%s\\n\", cudaGetErrorString(e)); return 1; }\n"
+            "  ev_print(stdout, %d, NAMES, BYTES, KINDS, lanes, out, %d);\n",
+            lay->nout, csv);
     for (int m = 0; m < sn->nmem; m++) {
         fprintf(f, "  cudaMemcpy(hm%d, dm%d, sizeof M%d, cudaMemcpyDeviceToHost);\n", m, m, m);
         fprintf(f, "  ev_print_mem(stdout, \"%s\", M%d, hm%d, %zu);\n", sn->mem[m].name, m, m, sn->mem[m].bytes);

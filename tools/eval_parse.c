@@ -3,7 +3,7 @@
  * their types from the instructions, and which ones are read before being
  * written (inputs) or written (outputs). Only what declaring and loading the
  * registers needs is read here; the front end checks everything else. */
-#define _GNU_SOURCE   /* vasprintf */
+#define _GNU_SOURCE /* vasprintf */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -67,9 +67,7 @@ ev_reg *ev_add_reg(ev_snippet *sn, const char *name) {
     return r;
 }
 
-int ev_reg_bytes(const ev_snippet *sn, ev_type t) {
-    return t.bytes == 1 ? sn->reg8 : t.bytes;
-}
+int ev_reg_bytes(const ev_snippet *sn, ev_type t) { return t.bytes == 1 ? sn->reg8 : t.bytes; }
 
 const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf) {
     int b = ev_reg_bytes(sn, r->type);
@@ -80,15 +78,41 @@ const char *ev_decl_type(const ev_snippet *sn, const ev_reg *r, char *buf) {
     return buf;
 }
 
-static const char *const SPECIAL[] = {
-    "tid", "ntid", "laneid", "warpid", "nwarpid", "ctaid", "nctaid", "smid", "nsmid", "gridid",
-    "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt", "clock", "clock64",
-    "clock_hi", "globaltimer", "globaltimer_lo", "globaltimer_hi", "total_smem_size",
-    "dynamic_smem_size", "aggr_smem_size", "is_explicit_cluster", "clusterid", "nclusterid",
-    "cluster_ctaid", "cluster_nctaid", "cluster_ctarank", "cluster_nctarank",
-    "current_graph_exec", NULL};
+static const char *const SPECIAL[] = {"tid",
+                                      "ntid",
+                                      "laneid",
+                                      "warpid",
+                                      "nwarpid",
+                                      "ctaid",
+                                      "nctaid",
+                                      "smid",
+                                      "nsmid",
+                                      "gridid",
+                                      "lanemask_eq",
+                                      "lanemask_le",
+                                      "lanemask_lt",
+                                      "lanemask_ge",
+                                      "lanemask_gt",
+                                      "clock",
+                                      "clock64",
+                                      "clock_hi",
+                                      "globaltimer",
+                                      "globaltimer_lo",
+                                      "globaltimer_hi",
+                                      "total_smem_size",
+                                      "dynamic_smem_size",
+                                      "aggr_smem_size",
+                                      "is_explicit_cluster",
+                                      "clusterid",
+                                      "nclusterid",
+                                      "cluster_ctaid",
+                                      "cluster_nctaid",
+                                      "cluster_ctarank",
+                                      "cluster_nctarank",
+                                      "current_graph_exec",
+                                      NULL};
 
-bool ev_is_special(const char *id) {   /* id without its '%' */
+bool ev_is_special(const char *id) { /* id without its '%' */
     for (const char *const *s = SPECIAL; *s; s++)
         if (!strcmp(id, *s)) return true;
     return !strncmp(id, "pm", 2) || !strncmp(id, "envreg", 6) || !strncmp(id, "reserved_smem", 13);
@@ -115,13 +139,19 @@ static int fail(ev_snippet *sn, int off, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ statements */
 
-typedef struct use { int reg; int pos; bool in_vec; int vec_n; bool addr; } use;
+typedef struct use {
+    int reg;
+    int pos;
+    bool in_vec;
+    int vec_n;
+    bool addr;
+} use;
 
 static void note_type(ev_snippet *sn, ev_reg *r, const char *mnemonic, const use *u, int nd) {
     ev_type t;
     if (u->addr) t = (ev_type){8, 'u'};
     else if (!ev_operand_type(mnemonic, u->pos, nd, u->in_vec, u->vec_n, &t)) return;
-    if (r->fixed) {         /* a constraint gives the width; the instruction may say how to show it */
+    if (r->fixed) { /* a constraint gives the width; the instruction may say how to show it */
         if (r->asm_op && !r->shown && t.bytes == r->type.bytes && r->type.kind != 'f') r->type.kind = t.kind;
         r->shown = true;
         return;
@@ -135,7 +165,10 @@ static void note_type(ev_snippet *sn, ev_reg *r, const char *mnemonic, const use
 /* Types from nvcc's register names, for instructions whose mnemonic says nothing. */
 static void type_from_name(ev_reg *r) {
     const char *n = r->ptx + (r->ptx[0] == '%');
-    static const struct { const char *p; ev_type t; } NAMES[] = {
+    static const struct {
+        const char *p;
+        ev_type t;
+    } NAMES[] = {
         {"rd", {8, 'u'}}, {"rs", {2, 'u'}}, {"fd", {8, 'f'}}, {"f", {4, 'f'}},
         {"p", {0, 'p'}},  {"h", {2, 'h'}},  {"r", {4, 'u'}},
     };
@@ -155,16 +188,19 @@ static void local_decl(ev_snippet *sn, const char *s, size_t n) {
     size_t i = 4;
     while (i < n) {
         while (i < n && (isspace((unsigned char)s[i]) || s[i] == ',')) i++;
-        if (i < n && s[i] == '.') {                 /* a type or .v2 */
+        if (i < n && s[i] == '.') { /* a type or .v2 */
             while (i < n && !isspace((unsigned char)s[i])) i++;
             continue;
         }
         size_t b = i;
         while (i < n && (idchar((unsigned char)s[i]) || s[i] == '%')) i++;
-        if (i == b) { i++; continue; }
+        if (i == b) {
+            i++;
+            continue;
+        }
         char name[EV_NAME];
         snprintf(name, sizeof name, "%.*s", (int)(i - b), s + b);
-        if (i < n && s[i] == '<') {                 /* %u<4>: %u0 .. %u3 */
+        if (i < n && s[i] == '<') { /* %u<4>: %u0 .. %u3 */
             int cnt = atoi(s + i + 1);
             for (int k = 0; k < cnt && k < 64; k++) {
                 char nn[EV_NAME + 16];
@@ -198,8 +234,10 @@ static int instruction(ev_snippet *sn, size_t at, size_t n, const char *guard, i
         char c = s[k];
         if (c == '[') depth_sq++;
         else if (c == ']') depth_sq--;
-        else if (c == '{') { depth_br++; vec_start = nu; }
-        else if (c == '}') {
+        else if (c == '{') {
+            depth_br++;
+            vec_start = nu;
+        } else if (c == '}') {
             depth_br--;
             for (int j = vec_start; j >= 0 && j < nu; j++) uses[j].vec_n = nu - vec_start;
         } else if ((c == ',' || c == '|') && !depth_sq && !depth_br) pos++;
@@ -222,7 +260,10 @@ static int instruction(ev_snippet *sn, size_t at, size_t n, const char *guard, i
     if (guard) {
         ev_reg *g = by_ptx(sn, guard);
         if (!g) return fail(sn, (int)at, "too many registers");
-        if (!g->fixed && !g->typed) { g->type = (ev_type){0, 'p'}; g->typed = true; }
+        if (!g->fixed && !g->typed) {
+            g->type = (ev_type){0, 'p'};
+            g->typed = true;
+        }
         if (!g->output && !g->local && !g->asm_op) g->input = true;
     }
     for (int j = 0; j < nu; j++) {
@@ -246,7 +287,10 @@ static int statements(ev_snippet *sn) {
     int order = 0;
     while (i < n) {
         char c = s[i];
-        if (isspace((unsigned char)c) || c == '{' || c == '}' || c == ';') { i++; continue; }
+        if (isspace((unsigned char)c) || c == '{' || c == '}' || c == ';') {
+            i++;
+            continue;
+        }
         if (c == '/' && i + 1 < n && s[i + 1] == '/') {
             while (i < n && s[i] != '\n') i++;
             continue;
@@ -257,11 +301,14 @@ static int statements(ev_snippet *sn) {
             continue;
         }
         size_t end = i;
-        while (end < n && s[end] != ';') end++;   /* { } inside: vector operands */
+        while (end < n && s[end] != ';') end++; /* { } inside: vector operands */
         /* a label: ident ':' */
         size_t k = i;
         while (k < end && idchar((unsigned char)s[k])) k++;
-        if (k > i && k < end && s[k] == ':') { i = k + 1; continue; }
+        if (k > i && k < end && s[k] == ':') {
+            i = k + 1;
+            continue;
+        }
         if (c == '.') {
             if (!strncmp(s + i, ".reg", 4)) local_decl(sn, s + i, end - i);
             i = end;
@@ -278,8 +325,7 @@ static int statements(ev_snippet *sn) {
             i = k;
             while (i < end && isspace((unsigned char)s[i])) i++;
         }
-        if (end == n && i < n)
-            return fail(sn, (int)end - 1, "expected ';' at the end of the instruction");
+        if (end == n && i < n) return fail(sn, (int)end - 1, "expected ';' at the end of the instruction");
         if (i < end && instruction(sn, i, end - i, guard[0] ? guard : NULL, &order)) return -1;
         i = end;
     }
@@ -289,10 +335,10 @@ static int statements(ev_snippet *sn) {
 /* ------------------------------------------------------------ asm() statements */
 
 typedef struct asm_opnd {
-    char name[EV_NAME];     /* [name], or "" */
-    char expr[EV_NAME];     /* the C expression */
-    char cons;              /* h r l f d n */
-    ev_type vtype;          /* the C type of a cast's variable, or {0} */
+    char name[EV_NAME]; /* [name], or "" */
+    char expr[EV_NAME]; /* the C expression */
+    char cons;          /* h r l f d n */
+    ev_type vtype;      /* the C type of a cast's variable, or {0} */
     bool out, inout;
     int origin;
 } asm_opnd;
@@ -326,15 +372,19 @@ static size_t asm_keyword(const char *p) {
  * "r"(__float_as_uint(f)), "r"((int)x): the variable's name goes into expr and
  * its C type, which its value is read in, into *vt. */
 static void operand_cast(char *expr, ev_type *vt) {
-    static const struct { const char *fn; ev_type t; } FN[] = {
-        {"__float_as_uint", {4, 'f'}}, {"__float_as_int", {4, 'f'}}, {"__uint_as_float", {4, 'u'}},
-        {"__int_as_float", {4, 's'}}, {"__double_as_longlong", {8, 'f'}}, {"__longlong_as_double", {8, 's'}},
-        {"__half_as_ushort", {2, 'h'}}, {"__half_as_short", {2, 'h'}}, {"__ushort_as_half", {2, 'u'}},
-        {"__short_as_half", {2, 's'}}, {"__bfloat16_as_ushort", {2, 'g'}}, {"__ushort_as_bfloat16", {2, 'u'}}};
-    static const struct { const char *c; char kind; } CASTS[] = {
-        {"(int)", 's'}, {"(unsigned)", 'u'}, {"(unsigned int)", 'u'}, {"(uint32_t)", 'u'}, {"(int32_t)", 's'},
-        {"(long long)", 's'}, {"(unsigned long long)", 'u'}, {"(uint64_t)", 'u'}, {"(int64_t)", 's'},
-        {"(short)", 's'}, {"(unsigned short)", 'u'}};
+    static const struct {
+        const char *fn;
+        ev_type t;
+    } FN[] = {{"__float_as_uint", {4, 'f'}},  {"__float_as_int", {4, 'f'}},       {"__uint_as_float", {4, 'u'}},
+              {"__int_as_float", {4, 's'}},   {"__double_as_longlong", {8, 'f'}}, {"__longlong_as_double", {8, 's'}},
+              {"__half_as_ushort", {2, 'h'}}, {"__half_as_short", {2, 'h'}},      {"__ushort_as_half", {2, 'u'}},
+              {"__short_as_half", {2, 's'}},  {"__bfloat16_as_ushort", {2, 'g'}}, {"__ushort_as_bfloat16", {2, 'u'}}};
+    static const struct {
+        const char *c;
+        char kind;
+    } CASTS[] = {{"(int)", 's'},     {"(unsigned)", 'u'},  {"(unsigned int)", 'u'},       {"(uint32_t)", 'u'},
+                 {"(int32_t)", 's'}, {"(long long)", 's'}, {"(unsigned long long)", 'u'}, {"(uint64_t)", 'u'},
+                 {"(int64_t)", 's'}, {"(short)", 's'},     {"(unsigned short)", 'u'}};
     size_t n = strlen(expr);
     for (size_t i = 0; i < sizeof FN / sizeof FN[0]; i++) {
         size_t k = strlen(FN[i].fn);
@@ -375,8 +425,7 @@ static const char *c_string(ev_text *t, const char *src, const char *p) {
     return *p == '"' ? p + 1 : NULL;
 }
 
-static const char *asm_operands(ev_snippet *sn, const char *src, const char *p, asm_opnd *ops,
-                                int *nops, bool out) {
+static const char *asm_operands(ev_snippet *sn, const char *src, const char *p, asm_opnd *ops, int *nops, bool out) {
     p = skip_ws(p);
     while (*p && *p != ':' && *p != ')') {
         if (*nops == 64) return NULL;
@@ -394,7 +443,10 @@ static const char *asm_operands(ev_snippet *sn, const char *src, const char *p, 
             if (*p == '=') o->out = true;
             else if (*p == '+') o->out = o->inout = true;
             else if (strchr("hrlfdn", *p)) o->cons = *p;
-            else if (*p != '&') { sn->err_off = (int)(p - src); return NULL; }
+            else if (*p != '&') {
+                sn->err_off = (int)(p - src);
+                return NULL;
+            }
         }
         if (*p != '"' || !o->cons) return NULL;
         p = skip_ws(p + 1);
@@ -454,7 +506,7 @@ static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
     asm_opnd ops[64];
     int nops = 0;
     for (int part = 0; part < 3 && *p == ':'; part++) {
-        if (part == 2) {                             /* clobbers: ignored */
+        if (part == 2) { /* clobbers: ignored */
             while (*p && *p != ')') p++;
             break;
         }
@@ -462,7 +514,8 @@ static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
         if (!q) {
             ev_text_free(&tmpl);
             if (sn->err_off < 0) sn->err_off = (int)(p - src);
-            snprintf(sn->err, sizeof sn->err, "malformed asm operand (expected [name] \"constraint\"(expression); constraints h r l f d n)");
+            snprintf(sn->err, sizeof sn->err,
+                     "malformed asm operand (expected [name] \"constraint\"(expression); constraints h r l f d n)");
             return -1;
         }
         p = q;
@@ -482,13 +535,19 @@ static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
         for (int v = 0; v < sn->nvalues; v++)
             if (!strcmp(sn->value_name[v], r->name)) r->value = sn->value_text[v];
         if (!ops[i].out || ops[i].inout) r->input = true;
-        if (ops[i].out && !r->output) { r->output = true; r->order_out = i; }
+        if (ops[i].out && !r->output) {
+            r->output = true;
+            r->order_out = i;
+        }
         r->is_imm = ops[i].cons == 'n';
         snprintf(r->ptx, sizeof r->ptx, "%%_%.*s", (int)sizeof r->ptx - 3, ops[i].expr);
         for (char *c = r->ptx + 2; *c; c++)
             if (!idchar((unsigned char)*c)) *c = '_';
-        static const struct { char c; ev_type t; } CONS[] = {
-            {'h', {2, 'u'}}, {'r', {4, 'u'}}, {'l', {8, 'u'}}, {'f', {4, 'f'}}, {'d', {8, 'f'}}, {'n', {4, 's'}}};
+        static const struct {
+            char c;
+            ev_type t;
+        } CONS[] = {{'h', {2, 'u'}}, {'r', {4, 'u'}}, {'l', {8, 'u'}},
+                    {'f', {4, 'f'}}, {'d', {8, 'f'}}, {'n', {4, 's'}}};
         for (size_t k = 0; k < sizeof CONS / sizeof CONS[0]; k++)
             if (CONS[k].c == ops[i].cons) r->type = CONS[k].t;
         r->typed = r->fixed = true;
@@ -501,8 +560,15 @@ static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
     for (size_t i = 0; i < tmpl.n; i++) {
         char c = tmpl.s[i];
         int o = tmpl.origin[i];
-        if (c != '%') { ev_put(&sn->body, &c, 1, o); continue; }
-        if (i + 1 < tmpl.n && tmpl.s[i + 1] == '%') { ev_put(&sn->body, "%", 1, o); i++; continue; }
+        if (c != '%') {
+            ev_put(&sn->body, &c, 1, o);
+            continue;
+        }
+        if (i + 1 < tmpl.n && tmpl.s[i + 1] == '%') {
+            ev_put(&sn->body, "%", 1, o);
+            i++;
+            continue;
+        }
         int idx = -1;
         size_t j = i + 1;
         if (j < tmpl.n && isdigit((unsigned char)tmpl.s[j])) {
@@ -514,28 +580,28 @@ static int parse_asm(ev_snippet *sn, const char *src, const char *at) {
             for (int k = 0; k < nops; k++)
                 if (strlen(ops[k].name) == e - j - 1 && !strncmp(ops[k].name, tmpl.s + j + 1, e - j - 1)) idx = k;
             j = e + 1;
-        } else {                                     /* a lone %: PTX would see it as is */
+        } else { /* a lone %: PTX would see it as is */
             ev_put(&sn->body, "%", 1, o);
             continue;
         }
         if (idx < 0 || idx >= nops) {
             sn->err_off = o;
-            snprintf(sn->err, sizeof sn->err, "asm operand %.*s does not exist (%d operand%s)",
-                     (int)(j - i), tmpl.s + i, nops, nops == 1 ? "" : "s");
+            snprintf(sn->err, sizeof sn->err, "asm operand %.*s does not exist (%d operand%s)", (int)(j - i),
+                     tmpl.s + i, nops, nops == 1 ? "" : "s");
             ev_text_free(&tmpl);
             return -1;
         }
         ev_reg *r = ev_find(sn, ops[idx].expr);
-        if (r->is_imm) {                             /* "n": the value itself */
+        if (r->is_imm) { /* "n": the value itself */
             long long v;
-            if (!r->value && ev_const_int(r->name, &v)) {   /* "n"(4), "n"(1 << 3) */
+            if (!r->value && ev_const_int(r->name, &v)) { /* "n"(4), "n"(1 << 3) */
                 snprintf(r->imm, sizeof r->imm, "%lld", v);
                 r->value = r->imm;
             }
             if (!r->value) {
                 sn->err_off = o;
-                snprintf(sn->err, sizeof sn->err, "asm operand %d (%s) has no value (give %s=VALUE)", idx,
-                         r->name, r->name);
+                snprintf(sn->err, sizeof sn->err, "asm operand %d (%s) has no value (give %s=VALUE)", idx, r->name,
+                         r->name);
                 ev_text_free(&tmpl);
                 return -1;
             }

@@ -10,12 +10,12 @@
 #include "eval.h"
 #include "ptxi.h"
 
-#define CHUNK 96   /* forms per module; a form the front end refuses costs its chunk a retry */
+#define CHUNK 96 /* forms per module; a form the front end refuses costs its chunk a retry */
 
 typedef struct row {
-    char *line;          /* the input line (mnemonic..sources kept as written) */
-    char *work;          /* the split copy of line the operand pointers point into */
-    int form;            /* -1: not a table row, echoed */
+    char *line; /* the input line (mnemonic..sources kept as written) */
+    char *work; /* the split copy of line the operand pointers point into */
+    int form;   /* -1: not a table row, echoed */
     char *src[8], *dst[4];
     int ns, nd;
     uint64_t out[4];
@@ -27,9 +27,9 @@ typedef struct form {
     char mn[128];
     int nopnds, ns, nd;
     bool cc_in, cc_out;
-    ev_snippet *sn;      /* while its chunk runs */
+    ev_snippet *sn; /* while its chunk runs */
     ev_layout lay;
-    int outb[4];         /* register bytes of each destination */
+    int outb[4]; /* register bytes of each destination */
     bool padded;
     int *rows, nrows, cap;
     bool bad;
@@ -65,7 +65,10 @@ static bool has_mod(const char *mn, const char *mod) {
 static void operand(char *buf, size_t n, const char *name, const char *mn, char slot) {
     char key[4] = {'@', slot, '=', 0};
     const char *s = strstr(mn, key);
-    if (!s) { snprintf(buf, n, "%s", name); return; }
+    if (!s) {
+        snprintf(buf, n, "%s", name);
+        return;
+    }
     s += 3;
     bool neg = *s == '-';
     s += neg;
@@ -105,7 +108,9 @@ static int form_snippet(form *f, const row *first, bool padded) {
             ev_reg *r = &f->sn->regs[i];
             if (r->type.bytes != 1) continue;
             int k = atoi(r->name + 2);
-            const char *tok = r->name[1] == 'd' && k < first->nd ? first->dst[k] : r->name[1] == 's' && k < first->ns ? first->src[k] : NULL;
+            const char *tok = r->name[1] == 'd' && k < first->nd   ? first->dst[k]
+                              : r->name[1] == 's' && k < first->ns ? first->src[k]
+                                                                   : NULL;
             if (tok && strlen(tok) == 6) f->sn->reg8 = 2;
         }
     ev_layout_make(f->sn, &f->lay);
@@ -168,7 +173,8 @@ static int emit_table(FILE *o, form *forms, int nforms, row *rows, size_t n, boo
         uint64_t *in = inputs(f, rows);
         size_t nin = (size_t)f->nrows * (size_t)(f->lay.nin ? f->lay.nin : 1);
         fprintf(o, "static const unsigned long long IN%d[] = {", i);
-        for (size_t k = 0; k < nin; k++) fprintf(o, "%s0x%llxull", !k ? "\n  " : k % 6 ? ", " : ",\n  ", (unsigned long long)in[k]);
+        for (size_t k = 0; k < nin; k++)
+            fprintf(o, "%s0x%llxull", !k ? "\n  " : k % 6 ? ", " : ",\n  ", (unsigned long long)in[k]);
         fprintf(o, "};\n\n");
         free(in);
         drop_snippet(f);
@@ -179,8 +185,9 @@ static int emit_table(FILE *o, form *forms, int nforms, row *rows, size_t n, boo
     for (int i = 0; i < nforms; i++) {
         form *f = &forms[i];
         if (f->bad) fprintf(o, "  {0, 0, 0, 0, 0, {0}},\n");
-        else fprintf(o, "  {ev_f%d, %d, %d, %d, IN%d, {%d, %d, %d, %d}},\n", i, f->nrows, f->lay.nin ? f->lay.nin : 1,
-                     f->lay.nout ? f->lay.nout : 1, i, f->outb[0], f->outb[1], f->outb[2], f->outb[3]);
+        else
+            fprintf(o, "  {ev_f%d, %d, %d, %d, IN%d, {%d, %d, %d, %d}},\n", i, f->nrows, f->lay.nin ? f->lay.nin : 1,
+                    f->lay.nout ? f->lay.nout : 1, i, f->outb[0], f->outb[1], f->outb[2], f->outb[3]);
     }
     fprintf(o, "};\nstatic const char *const LINES[] = {\n");
     for (size_t i = 0; i < n; i++) {
@@ -189,7 +196,8 @@ static int emit_table(FILE *o, form *forms, int nforms, row *rows, size_t n, boo
         if (rows[i].form >= 0) {
             int len = (int)strcspn(l, "|");
             int k = snprintf(pre, sizeof pre, "%.*s|", len, l);
-            for (int s2 = 0; s2 < rows[i].ns && k < (int)sizeof pre - 40; s2++) k += snprintf(pre + k, sizeof pre - (size_t)k, " %s", rows[i].src[s2]);
+            for (int s2 = 0; s2 < rows[i].ns && k < (int)sizeof pre - 40; s2++)
+                k += snprintf(pre + k, sizeof pre - (size_t)k, " %s", rows[i].src[s2]);
             snprintf(pre + k, sizeof pre - (size_t)k, " |");
             l = pre;
         }
@@ -205,34 +213,35 @@ static int emit_table(FILE *o, form *forms, int nforms, row *rows, size_t n, boo
     fprintf(o, "};\nstatic const int ROWJ[] = {");
     for (size_t i = 0; i < n; i++) fprintf(o, "%s%d", !i ? "\n  " : i % 20 ? "," : ",\n  ", pos[i]);
     free(pos);
-    fprintf(o, "};\n\nint main() {\n"
-               "  const int nf = %d, padded = %d;\n  const size_t nl = %zu;\n"
-               "  static unsigned long long *outs[%d];\n"
-               "  for (int i = 0; i < nf; i++) {\n"
-               "    const form &x = F[i];\n    if (!x.k) continue;\n"
-               "    unsigned long long *din, *dout;\n"
-               "    size_t ib = 8 * (size_t)x.n * x.nin, ob = 8 * (size_t)x.n * x.nout;\n"
-               "    cudaMalloc(&din, ib); cudaMalloc(&dout, ob);\n"
-               "    cudaMemcpy(din, x.in, ib, cudaMemcpyHostToDevice); cudaMemset(dout, 0, ob);\n"
-               "    unsigned b = x.n < 256 ? x.n : 256;\n"
-               "    x.k<<<(x.n + b - 1) / b, b>>>(din, dout, x.n);\n"
-               "    outs[i] = (unsigned long long *)malloc(ob);\n"
-               "    cudaError_t e = cudaMemcpy(outs[i], dout, ob, cudaMemcpyDeviceToHost);\n"
-               "    if (e != cudaSuccess) { fprintf(stderr, \"form %%d: %%s\\n\", i, cudaGetErrorString(e)); return 1; }\n"
-               "    cudaFree(din); cudaFree(dout);\n"
-               "  }\n"
-               "  for (size_t l = 0; l < nl; l++) {\n"
-               "    int f = ROWF[l];\n"
-               "    if (f < 0) { printf(\"%%s\\n\", LINES[l]); continue; }\n"
-               "    printf(\"%%s\", LINES[l]);\n"
-               "    for (unsigned d = 0; d < F[f].nout; d++) {\n"
-               "      if (!outs[f]) { printf(\" ?\"); continue; }\n"
-               "      unsigned long long v = outs[f][(size_t)ROWJ[l] * F[f].nout + d];\n"
-               "      int b = F[f].outb[d < 4 ? d : 3];\n"
-               "      if (padded && b) printf(\" 0x%%0*llx\", b * 2, v); else printf(\" 0x%%llx\", v);\n"
-               "    }\n"
-               "    printf(\"\\n\");\n"
-               "  }\n  return 0;\n}\n",
+    fprintf(o,
+            "};\n\nint main() {\n"
+            "  const int nf = %d, padded = %d;\n  const size_t nl = %zu;\n"
+            "  static unsigned long long *outs[%d];\n"
+            "  for (int i = 0; i < nf; i++) {\n"
+            "    const form &x = F[i];\n    if (!x.k) continue;\n"
+            "    unsigned long long *din, *dout;\n"
+            "    size_t ib = 8 * (size_t)x.n * x.nin, ob = 8 * (size_t)x.n * x.nout;\n"
+            "    cudaMalloc(&din, ib); cudaMalloc(&dout, ob);\n"
+            "    cudaMemcpy(din, x.in, ib, cudaMemcpyHostToDevice); cudaMemset(dout, 0, ob);\n"
+            "    unsigned b = x.n < 256 ? x.n : 256;\n"
+            "    x.k<<<(x.n + b - 1) / b, b>>>(din, dout, x.n);\n"
+            "    outs[i] = (unsigned long long *)malloc(ob);\n"
+            "    cudaError_t e = cudaMemcpy(outs[i], dout, ob, cudaMemcpyDeviceToHost);\n"
+            "    if (e != cudaSuccess) { fprintf(stderr, \"form %%d: %%s\\n\", i, cudaGetErrorString(e)); return 1; }\n"
+            "    cudaFree(din); cudaFree(dout);\n"
+            "  }\n"
+            "  for (size_t l = 0; l < nl; l++) {\n"
+            "    int f = ROWF[l];\n"
+            "    if (f < 0) { printf(\"%%s\\n\", LINES[l]); continue; }\n"
+            "    printf(\"%%s\", LINES[l]);\n"
+            "    for (unsigned d = 0; d < F[f].nout; d++) {\n"
+            "      if (!outs[f]) { printf(\" ?\"); continue; }\n"
+            "      unsigned long long v = outs[f][(size_t)ROWJ[l] * F[f].nout + d];\n"
+            "      int b = F[f].outb[d < 4 ? d : 3];\n"
+            "      if (padded && b) printf(\" 0x%%0*llx\", b * 2, v); else printf(\" 0x%%llx\", v);\n"
+            "    }\n"
+            "    printf(\"\\n\");\n"
+            "  }\n  return 0;\n}\n",
             nforms, padded, n, nforms ? nforms : 1);
     return ferror(o) ? 2 : 0;
 }
@@ -261,7 +270,8 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
     if (ptxi_module_load_data(ctx, mod.s, mod.n, "<eval>", &m)) {
         ev_text_free(&mod);
         if (hi - lo == 1) {
-            fprintf(stderr, "%s: %s: the front end refuses the form:\n%s\n", path, forms[lo].mn, ptxi_ctx_error_detail(ctx));
+            fprintf(stderr, "%s: %s: the front end refuses the form:\n%s\n", path, forms[lo].mn,
+                    ptxi_ctx_error_detail(ctx));
             forms[lo].bad = true;
             return 1;
         }
@@ -276,7 +286,11 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
         if (f->bad) continue;
         ptxi_kernel *k;
         snprintf(kname, sizeof kname, "ev_f%d", i);
-        if (ptxi_module_get_kernel(m, kname, &k)) { f->bad = true; rc = 1; continue; }
+        if (ptxi_module_get_kernel(m, kname, &k)) {
+            f->bad = true;
+            rc = 1;
+            continue;
+        }
         size_t nin = (size_t)f->nrows * (size_t)(f->lay.nin ? f->lay.nin : 1);
         size_t nout = (size_t)f->nrows * (size_t)(f->lay.nout ? f->lay.nout : 1);
         uint64_t *in = inputs(f, rows), *out = calloc(nout, 8);
@@ -287,13 +301,14 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
         if (!st) st = ptxi_memset_d8(ctx, dout, 0, nout * 8);
         unsigned n = (unsigned)f->nrows, block = n < 256 ? n : 256;
         void *args[] = {&din, &dout, &n};
-        if (!st) st = ptxi_launch(k, (ptxi_dim3){(n + block - 1) / block, 1, 1}, (ptxi_dim3){block, 1, 1}, 0, NULL, args);
+        if (!st)
+            st = ptxi_launch(k, (ptxi_dim3){(n + block - 1) / block, 1, 1}, (ptxi_dim3){block, 1, 1}, 0, NULL, args);
         if (!st) st = ptxi_memcpy_dtoh(ctx, out, dout, nout * 8);
         if (st) {
             fprintf(stderr, "%s: %s: %s\n%s\n", path, f->mn, ptxi_error_string(st), ptxi_ctx_error_detail(ctx));
             f->bad = true;
             rc = 1;
-            if (ptxi_error_is_sticky(st)) {      /* the reset frees the module: load the rest again */
+            if (ptxi_error_is_sticky(st)) { /* the reset frees the module: load the rest again */
                 free(in);
                 free(out);
                 ptxi_ctx_reset(ctx);
@@ -304,7 +319,8 @@ static int chunk(ptxi_ctx *ctx, form *forms, int lo, int hi, row *rows, const ch
             ptxi_mem_free(ctx, dout);
             for (int j = 0; j < f->nrows; j++) {
                 row *r = &rows[f->rows[j]];
-                for (int d = 0; d < f->lay.nout && d < 4; d++) r->out[d] = out[(size_t)j * (size_t)f->lay.nout + (size_t)d];
+                for (int d = 0; d < f->lay.nout && d < 4; d++)
+                    r->out[d] = out[(size_t)j * (size_t)f->lay.nout + (size_t)d];
                 r->ok = true;
             }
         }
@@ -347,7 +363,8 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, doub
         char base[128];
         snprintf(base, sizeof base, "%.*s", (int)strcspn(mn, "@"), mn);
         for (int s = 0; s < r->ns; s++)
-            if (ev_operand_is_imm(base, 1 + s) && k < (int)sizeof key - 20) k += snprintf(key + k, sizeof key - (size_t)k, " %s", r->src[s]);
+            if (ev_operand_is_imm(base, 1 + s) && k < (int)sizeof key - 20)
+                k += snprintf(key + k, sizeof key - (size_t)k, " %s", r->src[s]);
         int f = nforms - 1;
         if (f < 0 || strcmp(forms[f].key, key)) {
             for (f = 0; f < nforms && strcmp(forms[f].key, key); f++) {}
@@ -368,7 +385,8 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, doub
         }
         r->form = f;
         form *ff = &forms[f];
-        if (ff->nrows == ff->cap) ff->rows = realloc(ff->rows, (size_t)(ff->cap = ff->cap ? ff->cap * 2 : 64) * sizeof *ff->rows);
+        if (ff->nrows == ff->cap)
+            ff->rows = realloc(ff->rows, (size_t)(ff->cap = ff->cap ? ff->cap * 2 : 64) * sizeof *ff->rows);
         ff->rows[ff->nrows++] = (int)i;
     }
     if (emit_cuda) {
@@ -383,14 +401,18 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, doub
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &opt)) return 1;
     int rc = 0;
-    for (int lo = 0; lo < nforms; lo += CHUNK) rc |= run_chunk(ctx, forms, lo, lo + CHUNK < nforms ? lo + CHUNK : nforms, rows, path);
+    for (int lo = 0; lo < nforms; lo += CHUNK)
+        rc |= run_chunk(ctx, forms, lo, lo + CHUNK < nforms ? lo + CHUNK : nforms, rows, path);
     ptxi_ctx_destroy(ctx);
     /* print, and count rows that differ from the file's destinations */
     long differ = 0, total = 0;
     int forms_differ = 0, last_form = -1;
     for (size_t i = 0; i < n; i++) {
         row *r = &rows[i];
-        if (r->form < 0) { fprintf(out, "%s\n", r->line); continue; }
+        if (r->form < 0) {
+            fprintf(out, "%s\n", r->line);
+            continue;
+        }
         form *f = &forms[r->form];
         int len = (int)strcspn(r->line, "|");
         fprintf(out, "%.*s|", len, r->line);
@@ -406,7 +428,7 @@ int ev_table_replay(FILE *in, FILE *out, const char *path, FILE *emit_cuda, doub
             fprintf(out, " %s", tok);
             if (strcmp(tok, r->dst[d])) same = false;
         }
-        if (!same) {   /* marked with what the table says */
+        if (!same) { /* marked with what the table says */
             fprintf(out, "   # differs, table:");
             for (int d = 0; d < r->nd; d++) fprintf(out, " %s", r->dst[d]);
         }

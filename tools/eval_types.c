@@ -6,15 +6,17 @@
 #include "eval.h"
 #include "ir.h"
 
-static const struct { const char *name; ev_type t; } TYPES[] = {
-    {"pred", {0, 'p'}},  {"b8", {1, 'b'}},    {"u8", {1, 'u'}},     {"s8", {1, 's'}},
-    {"b16", {2, 'b'}},   {"u16", {2, 'u'}},   {"s16", {2, 's'}},    {"f16", {2, 'h'}},
-    {"bf16", {2, 'g'}},  {"b32", {4, 'b'}},   {"u32", {4, 'u'}},    {"s32", {4, 's'}},
-    {"f32", {4, 'f'}},   {"f16x2", {4, 'b'}}, {"bf16x2", {4, 'b'}}, {"tf32", {4, 'b'}},
-    {"s16x2", {4, 'b'}}, {"u16x2", {4, 'b'}}, {"b64", {8, 'b'}},    {"u64", {8, 'u'}},
-    {"s64", {8, 's'}},   {"f64", {8, 'f'}},   {"e4m3x2", {2, 'b'}}, {"e5m2x2", {2, 'b'}},
-    {"e2m3x2", {2, 'b'}}, {"e3m2x2", {2, 'b'}}, {"e2m1x2", {1, 'b'}}, {"ue8m0x2", {2, 'b'}},
-    {"s2", {1, 's'}}, {"u2", {1, 'u'}}, {"s4", {1, 's'}}, {"u4", {1, 'u'}},
+static const struct {
+    const char *name;
+    ev_type t;
+} TYPES[] = {
+    {"pred", {0, 'p'}},   {"b8", {1, 'b'}},     {"u8", {1, 'u'}},      {"s8", {1, 's'}},     {"b16", {2, 'b'}},
+    {"u16", {2, 'u'}},    {"s16", {2, 's'}},    {"f16", {2, 'h'}},     {"bf16", {2, 'g'}},   {"b32", {4, 'b'}},
+    {"u32", {4, 'u'}},    {"s32", {4, 's'}},    {"f32", {4, 'f'}},     {"f16x2", {4, 'b'}},  {"bf16x2", {4, 'b'}},
+    {"tf32", {4, 'b'}},   {"s16x2", {4, 'b'}},  {"u16x2", {4, 'b'}},   {"b64", {8, 'b'}},    {"u64", {8, 'u'}},
+    {"s64", {8, 's'}},    {"f64", {8, 'f'}},    {"e4m3x2", {2, 'b'}},  {"e5m2x2", {2, 'b'}}, {"e2m3x2", {2, 'b'}},
+    {"e3m2x2", {2, 'b'}}, {"e2m1x2", {1, 'b'}}, {"ue8m0x2", {2, 'b'}}, {"s2", {1, 's'}},     {"u2", {1, 'u'}},
+    {"s4", {1, 's'}},     {"u4", {1, 'u'}},
 };
 
 ev_type ev_type_named(const char *name, bool *ok) {
@@ -33,33 +35,82 @@ ev_type ev_type_named(const char *name, bool *ok) {
  * second register of a `d|p` pair is always a predicate. An opcode without a
  * rule takes "T". */
 static const char *const RULES[IR_OP__COUNT] = {
-    [IR_OP_SETP] = "PTTP",   [IR_OP_SET] = "FSSP",    [IR_OP_SELP] = "TTTP",   [IR_OP_SLCT] = "FFFS",
-    [IR_OP_TESTP] = "PT",    [IR_OP_ISSPACEP] = "PT", [IR_OP_POPC] = "UT",     [IR_OP_CLZ] = "UT",
-    [IR_OP_BFIND] = "UT",    [IR_OP_BFE] = "TTUU",    [IR_OP_BFI] = "TTTUU",   [IR_OP_SHL] = "TTU",
-    [IR_OP_SHR] = "TTU",     [IR_OP_SHF] = "U",       [IR_OP_PRMT] = "U",      [IR_OP_LOP3] = "UUUUI",
-    [IR_OP_FNS] = "U",       [IR_OP_BMSK] = "U",      [IR_OP_SZEXT] = "U",     [IR_OP_DP4A] = "U",
-    [IR_OP_DP2A] = "U",      [IR_OP_SHFL] = "UUUUU",  [IR_OP_MATCH] = "UTU",   [IR_OP_REDUX] = "TTU",
-    [IR_OP_ACTIVEMASK] = "U", [IR_OP_BAR] = "U",      [IR_OP_BARRIER] = "U",   [IR_OP_LD] = "TA",
-    [IR_OP_LDU] = "TA",      [IR_OP_ST] = "AT",       [IR_OP_ATOM] = "TAT",    [IR_OP_RED] = "AT",
-    [IR_OP_ELECT] = "UU",    [IR_OP_BREV] = "T",      [IR_OP_NANOSLEEP] = "U", [IR_OP_CVTA] = "T",
+    [IR_OP_SETP] = "PTTP",
+    [IR_OP_SET] = "FSSP",
+    [IR_OP_SELP] = "TTTP",
+    [IR_OP_SLCT] = "FFFS",
+    [IR_OP_TESTP] = "PT",
+    [IR_OP_ISSPACEP] = "PT",
+    [IR_OP_POPC] = "UT",
+    [IR_OP_CLZ] = "UT",
+    [IR_OP_BFIND] = "UT",
+    [IR_OP_BFE] = "TTUU",
+    [IR_OP_BFI] = "TTTUU",
+    [IR_OP_SHL] = "TTU",
+    [IR_OP_SHR] = "TTU",
+    [IR_OP_SHF] = "U",
+    [IR_OP_PRMT] = "U",
+    [IR_OP_LOP3] = "UUUUI",
+    [IR_OP_FNS] = "U",
+    [IR_OP_BMSK] = "U",
+    [IR_OP_SZEXT] = "U",
+    [IR_OP_DP4A] = "U",
+    [IR_OP_DP2A] = "U",
+    [IR_OP_SHFL] = "UUUUU",
+    [IR_OP_MATCH] = "UTU",
+    [IR_OP_REDUX] = "TTU",
+    [IR_OP_ACTIVEMASK] = "U",
+    [IR_OP_BAR] = "U",
+    [IR_OP_BARRIER] = "U",
+    [IR_OP_LD] = "TA",
+    [IR_OP_LDU] = "TA",
+    [IR_OP_ST] = "AT",
+    [IR_OP_ATOM] = "TAT",
+    [IR_OP_RED] = "AT",
+    [IR_OP_ELECT] = "UU",
+    [IR_OP_BREV] = "T",
+    [IR_OP_NANOSLEEP] = "U",
+    [IR_OP_CVTA] = "T",
     /* scalar video and every vset: a destination of the first type, u32 sources */
-    [IR_OP_VADD] = "FUUU",   [IR_OP_VSUB] = "FUUU",   [IR_OP_VABSDIFF] = "FUUU", [IR_OP_VMIN] = "FUUU",
-    [IR_OP_VMAX] = "FUUU",   [IR_OP_VSHL] = "FUUU",   [IR_OP_VSHR] = "FUUU",   [IR_OP_VMAD] = "FUUU",
-    [IR_OP_VSET] = "FUUU",   [IR_OP_VSET2] = "FUUU",  [IR_OP_VSET4] = "FUUU",
+    [IR_OP_VADD] = "FUUU",
+    [IR_OP_VSUB] = "FUUU",
+    [IR_OP_VABSDIFF] = "FUUU",
+    [IR_OP_VMIN] = "FUUU",
+    [IR_OP_VMAX] = "FUUU",
+    [IR_OP_VSHL] = "FUUU",
+    [IR_OP_VSHR] = "FUUU",
+    [IR_OP_VMAD] = "FUUU",
+    [IR_OP_VSET] = "FUUU",
+    [IR_OP_VSET2] = "FUUU",
+    [IR_OP_VSET4] = "FUUU",
 };
 
 /* Instructions that write no register. */
 static const bool NODEST[IR_OP__COUNT] = {
-    [IR_OP_ST] = 1,      [IR_OP_RED] = 1,       [IR_OP_BAR] = 1,      [IR_OP_BARRIER] = 1,
-    [IR_OP_BRA] = 1,     [IR_OP_RET] = 1,       [IR_OP_EXIT] = 1,     [IR_OP_MEMBAR] = 1,
-    [IR_OP_FENCE] = 1,   [IR_OP_TRAP] = 1,      [IR_OP_BRKPT] = 1,    [IR_OP_NANOSLEEP] = 1,
-    [IR_OP_PREFETCH] = 1, [IR_OP_PREFETCHU] = 1, [IR_OP_PMEVENT] = 1, [IR_OP_CALL] = 1,
-    [IR_OP_GRIDDEPCONTROL] = 1, [IR_OP_SETMAXNREG] = 1, [IR_OP_CP] = 1,
+    [IR_OP_ST] = 1,
+    [IR_OP_RED] = 1,
+    [IR_OP_BAR] = 1,
+    [IR_OP_BARRIER] = 1,
+    [IR_OP_BRA] = 1,
+    [IR_OP_RET] = 1,
+    [IR_OP_EXIT] = 1,
+    [IR_OP_MEMBAR] = 1,
+    [IR_OP_FENCE] = 1,
+    [IR_OP_TRAP] = 1,
+    [IR_OP_BRKPT] = 1,
+    [IR_OP_NANOSLEEP] = 1,
+    [IR_OP_PREFETCH] = 1,
+    [IR_OP_PREFETCHU] = 1,
+    [IR_OP_PMEVENT] = 1,
+    [IR_OP_CALL] = 1,
+    [IR_OP_GRIDDEPCONTROL] = 1,
+    [IR_OP_SETMAXNREG] = 1,
+    [IR_OP_CP] = 1,
 };
 
 typedef struct mn {
     char buf[128];
-    int op;                    /* ir_opcode, -1 when unknown */
+    int op; /* ir_opcode, -1 when unknown */
     const char *ty[8];
     int nty;
     bool wide, pack, vote_ballot, ab_pred;
@@ -68,7 +119,7 @@ typedef struct mn {
 static void split(mn *m, const char *mnemonic) {
     memset(m, 0, sizeof *m);
     strncpy(m->buf, mnemonic, sizeof m->buf - 1);
-    char *at = strchr(m->buf, '@');   /* table mnemonics carry operand selectors */
+    char *at = strchr(m->buf, '@'); /* table mnemonics carry operand selectors */
     if (at) *at = 0;
     m->op = ir_opcode_lookup(m->buf, strcspn(m->buf, "."));
     const char *mods[16];
@@ -125,9 +176,13 @@ bool ev_operand_type(const char *mnemonic, int pos, int nd, bool in_vec, int vec
     bool ok = true;
     switch (c) {
     case 'P': *t = (ev_type){0, 'p'}; return true;
-    case 'U': case 'I': *t = (ev_type){4, 'u'}; return true;
+    case 'U':
+    case 'I': *t = (ev_type){4, 'u'}; return true;
     case 'A': *t = (ev_type){8, 'u'}; return true;
-    case 'F': if (!m.nty) return false; *t = ev_type_named(m.ty[0], &ok); break;
+    case 'F':
+        if (!m.nty) return false;
+        *t = ev_type_named(m.ty[0], &ok);
+        break;
     case 'S':
         if (!m.nty) return false;
         *t = ev_type_named(m.ty[m.nty > 1 ? 1 : 0], &ok);

@@ -63,7 +63,8 @@ int cli_launch_opt(cli_launch *l, int c, const char *arg) {
         l->outs[l->nouts++] = arg;
         return 0;
     case 't':
-        if (!num_parse_u64(arg, 65536, &u) || !u) return cli_bad(l, "bad --threads '%s' (a number from 1 to 65536)", arg);
+        if (!num_parse_u64(arg, 65536, &u) || !u)
+            return cli_bad(l, "bad --threads '%s' (a number from 1 to 65536)", arg);
         l->co.threads = (unsigned)u;
         return 0;
     case 'T':
@@ -84,8 +85,10 @@ static unsigned char *read_file(const char *path, size_t *len) {
         n += r;
         if (n == cap) {
             unsigned char *nb = realloc(b, cap *= 2);
-            if (!nb) { free(b); b = NULL; }
-            else b = nb;
+            if (!nb) {
+                free(b);
+                b = NULL;
+            } else b = nb;
         }
     }
     fclose(f);
@@ -95,9 +98,12 @@ static unsigned char *read_file(const char *path, size_t *len) {
 
 /* One --arg: a scalar, or a buffer allocated on the device. */
 static int parse_arg(const cli_launch *l, ptxi_ctx *ctx, const char *s, cli_arg *a) {
-    static const struct { const char *p; size_t size; int kind; } kinds[] = {
-        {"u8:", 1, 0}, {"u16:", 2, 0}, {"u32:", 4, 0}, {"u64:", 8, 0}, {"s8:", 1, 1}, {"s16:", 2, 1},
-        {"s32:", 4, 1}, {"s64:", 8, 1}, {"f32:", 4, 2}, {"f64:", 8, 3}};
+    static const struct {
+        const char *p;
+        size_t size;
+        int kind;
+    } kinds[] = {{"u8:", 1, 0},  {"u16:", 2, 0}, {"u32:", 4, 0}, {"u64:", 8, 0}, {"s8:", 1, 1},
+                 {"s16:", 2, 1}, {"s32:", 4, 1}, {"s64:", 8, 1}, {"f32:", 4, 2}, {"f64:", 8, 3}};
     memset(a, 0, sizeof *a);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         size_t pl = strlen(kinds[k].p);
@@ -107,20 +113,21 @@ static int parse_arg(const cli_launch *l, ptxi_ctx *ctx, const char *s, cli_arg 
         if (kinds[k].kind >= 2 && !(v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))) {
             double d;
             if (!num_parse_double(v, &d)) return cli_bad(l, "bad floating-point value in --arg %s", s);
-            if (kinds[k].kind == 2) { float f = (float)d; memcpy(a->bytes, &f, 4); }
-            else memcpy(a->bytes, &d, 8);
+            if (kinds[k].kind == 2) {
+                float f = (float)d;
+                memcpy(a->bytes, &f, 4);
+            } else memcpy(a->bytes, &d, 8);
             return 0;
         }
         unsigned bits = (unsigned)a->size * 8;
         uint64_t u;
         int64_t i;
-        bool ok = kinds[k].kind == 1
-                      ? num_parse_s64(v, bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)),
-                                      bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1, &i)
-                      : num_parse_u64(v, bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, &u);
+        bool ok = kinds[k].kind == 1 ? num_parse_s64(v, bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)),
+                                                     bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1, &i)
+                                     : num_parse_u64(v, bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, &u);
         if (!ok) return cli_bad(l, "bad value in --arg %s (not a number, or out of range for %u bits)", s, bits);
         if (kinds[k].kind == 1) u = (uint64_t)i;
-        memcpy(a->bytes, &u, a->size);   /* little-endian: the low bytes */
+        memcpy(a->bytes, &u, a->size); /* little-endian: the low bytes */
         return 0;
     }
     a->size = 8;
@@ -152,7 +159,8 @@ static int list_kernels(ptxi_module *m, const char *prefix) {
     for (unsigned i = 0; i < ptxi_module_kernel_count(m); i++) {
         const char *name = ptxi_kernel_name(ptxi_module_kernel_at(m, i));
         bool dm = ptx_demangle(name, shown, sizeof shown);
-        if (prefix && strncmp(name, prefix, strlen(prefix)) && !(dm && !strncmp(shown, prefix, strlen(prefix)))) continue;
+        if (prefix && strncmp(name, prefix, strlen(prefix)) && !(dm && !strncmp(shown, prefix, strlen(prefix))))
+            continue;
         fprintf(stderr, "  %s", name);
         if (dm) fprintf(stderr, "  (%s)", shown);
         fputc('\n', stderr);
@@ -167,7 +175,7 @@ static int pick_kernel(const cli_launch *l, ptxi_module *m, const char *path, pt
     size_t len = strlen(l->kname);
     char shown[1024];
     if (!ptxi_module_get_kernel(m, l->kname, out)) return 0;
-    for (int pass = 0; pass < 2; pass++) {   /* whole names first, then prefixes */
+    for (int pass = 0; pass < 2; pass++) { /* whole names first, then prefixes */
         hits = 0;
         for (unsigned i = 0; i < n; i++) {
             ptxi_kernel *k = ptxi_module_kernel_at(m, i);

@@ -13,31 +13,31 @@
 #define CLI_MAX_ARGS 256
 
 /* getopt_long entries and short options of the shared options; a command adds its own. */
-#define CLI_LAUNCH_LONGOPTS                                                                        \
-    {"kernel", required_argument, 0, 'k'}, {"grid", required_argument, 0, 'g'},                    \
-    {"block", required_argument, 0, 'b'}, {"shared", required_argument, 0, 's'},                   \
-    {"arg", required_argument, 0, 'a'}, {"out", required_argument, 0, 'o'},                       \
-    {"threads", required_argument, 0, 't'}, {"timeout", required_argument, 0, 'T'},  \
-    {"no-contract", no_argument, 0, 'C'}
+#define CLI_LAUNCH_LONGOPTS                                                                                            \
+    {"kernel", required_argument, 0, 'k'}, {"grid", required_argument, 0, 'g'}, {"block", required_argument, 0, 'b'},  \
+        {"shared", required_argument, 0, 's'}, {"arg", required_argument, 0, 'a'}, {"out", required_argument, 0, 'o'}, \
+        {"threads", required_argument, 0, 't'}, {"timeout", required_argument, 0, 'T'}, {                              \
+        "no-contract", no_argument, 0, 'C'                                                                             \
+    }
 #define CLI_LAUNCH_SHORTOPTS "k:g:b:s:a:o:t:"
-#define CLI_LAUNCH_USAGE                                                                           \
-    "  -k, --kernel NAME    the .entry to run (may be omitted when there is one)\n"                \
-    "  -g, --grid X,Y,Z     grid dimensions (default 1)\n"                                         \
-    "  -b, --block X,Y,Z    block dimensions (default 1)\n"                                        \
-    "  -s, --shared BYTES   dynamic shared memory\n"                                               \
-    "      --no-contract    run mul/add/sub as written: no fma contraction as ptxas does (PTXI_CONTRACT=0)\n" \
-    "  -a, --arg A          one kernel parameter, in order:\n"                                     \
-    "                         u8: u16: u32: u64: s8: s16: s32: s64:VALUE  integers (decimal or 0x...)\n" \
-    "                         f32: f64:VALUE    floats (decimal, or 0x... raw bits)\n"             \
+#define CLI_LAUNCH_USAGE                                                                                        \
+    "  -k, --kernel NAME    the .entry to run (may be omitted when there is one)\n"                             \
+    "  -g, --grid X,Y,Z     grid dimensions (default 1)\n"                                                      \
+    "  -b, --block X,Y,Z    block dimensions (default 1)\n"                                                     \
+    "  -s, --shared BYTES   dynamic shared memory\n"                                                            \
+    "      --no-contract    run mul/add/sub as written: no fma contraction as ptxas does (PTXI_CONTRACT=0)\n"   \
+    "  -a, --arg A          one kernel parameter, in order:\n"                                                  \
+    "                         u8: u16: u32: u64: s8: s16: s32: s64:VALUE  integers (decimal or 0x...)\n"        \
+    "                         f32: f64:VALUE    floats (decimal, or 0x... raw bits)\n"                          \
     "                         file:PATH         a device buffer holding PATH's bytes (its pointer is passed)\n" \
-    "                         zeros:BYTES       a zeroed device buffer\n"                          \
-    "                         null              a null pointer\n"                                  \
-    "  -o, --out N=FILE     after the kernel, write the buffer of argument N (0-based) to FILE\n"  \
-    "  -t, --threads N      host threads running CTAs (default: one per core)\n"                   \
+    "                         zeros:BYTES       a zeroed device buffer\n"                                       \
+    "                         null              a null pointer\n"                                               \
+    "  -o, --out N=FILE     after the kernel, write the buffer of argument N (0-based) to FILE\n"               \
+    "  -t, --threads N      host threads running CTAs (default: one per core)\n"                                \
     "      --timeout S      stop the kernel after S seconds (watchdog)\n"
 
 typedef struct cli_launch {
-    const char *cmd;           /* "run", "debug": the prefix of messages */
+    const char *cmd; /* "run", "debug": the prefix of messages */
     const char *kname;
     const char *args[CLI_MAX_ARGS], *outs[CLI_MAX_ARGS];
     int nargs, nouts;

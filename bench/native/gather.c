@@ -35,8 +35,7 @@ static void native(bench_run *r)
     float *restrict out = r->buf[2].ref;
     uint32_t tsize = (uint32_t)r->p[1];
     float s = r->fp[0];
-    for (int64_t i = 0; i < r->p[0]; i++)
-        out[i] = ix[i] < tsize ? t[ix[i]] * s : 0.0f;
+    for (int64_t i = 0; i < r->p[0]; i++) out[i] = ix[i] < tsize ? t[ix[i]] * s : 0.0f;
 }
 
 const bench_case bench_case_gather = {

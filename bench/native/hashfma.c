@@ -4,10 +4,7 @@
 
 #include "bench.h"
 
-static uint32_t rotl(uint32_t v, int s)
-{
-    return (v << s) | (v >> (32 - s));
-}
+static uint32_t rotl(uint32_t v, int s) { return (v << s) | (v >> (32 - s)); }
 
 static uint32_t f32_bits(float f)
 {
@@ -21,8 +18,8 @@ static void setup(bench_run *r, double scale)
     int64_t threads = bench_scaled(1 << 16, scale, 256);
     int out = bench_add_buf(r, threads * 4, BB_OUT);
     r->p[0] = threads;
-    r->p[1] = 1024;           /* iterations */
-    r->p[2] = 0x2545f491;     /* seed */
+    r->p[1] = 1024;       /* iterations */
+    r->p[2] = 0x2545f491; /* seed */
     bench_arg_buf(r, out);
     bench_arg_u32(r, (uint32_t)r->p[1]);
     bench_arg_u32(r, (uint32_t)r->p[2]);

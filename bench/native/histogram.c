@@ -9,8 +9,7 @@ static void setup(bench_run *r, double scale)
     uint32_t *d = r->buf[data].init;
     bench_fill_u32(d, n, 8);
     /* Skew the bytes towards small values, as in image data, so bins collide. */
-    for (int64_t i = 0; i < n; i++)
-        d[i] &= (i & 1) ? 0x3f7f1f0fu : 0xffffffffu;
+    for (int64_t i = 0; i < n; i++) d[i] &= (i & 1) ? 0x3f7f1f0fu : 0xffffffffu;
     r->p[0] = n;
     bench_arg_buf(r, data);
     bench_arg_u32(r, (uint32_t)n);

@@ -36,8 +36,7 @@ static void native(bench_run *r)
             int i = 0;
             while (i < maxit) {
                 float xx = x * x, yy = y * y;
-                if (xx + yy > 4.0f)
-                    break;
+                if (xx + yy > 4.0f) break;
                 float xy = x * y;
                 y = (xy + xy) + cy;
                 x = (xx - yy) + cx;

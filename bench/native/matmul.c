@@ -29,13 +29,11 @@ static void native(bench_run *r)
     int64_t n = r->p[0];
     for (int64_t i = 0; i < n; i++) {
         float *restrict c = C + i * n;
-        for (int64_t j = 0; j < n; j++)
-            c[j] = 0.0f;
+        for (int64_t j = 0; j < n; j++) c[j] = 0.0f;
         for (int64_t k = 0; k < n; k++) {
             float a = A[i * n + k];
             const float *restrict b = B + k * n;
-            for (int64_t j = 0; j < n; j++)
-                c[j] = fmaf(a, b[j], c[j]);
+            for (int64_t j = 0; j < n; j++) c[j] = fmaf(a, b[j], c[j]);
         }
     }
 }

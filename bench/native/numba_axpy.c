@@ -38,12 +38,16 @@ static void native(bench_run *r)
     float *restrict out = r->buf[0].ref;
     const float *restrict x = r->buf[1].ref, *restrict y = r->buf[2].ref;
     float a = r->fp[0];
-    for (int64_t i = 0; i < r->p[0]; i++)
-        out[i] = fmaf(x[i], a, y[i]);
+    for (int64_t i = 0; i < r->p[0]; i++) out[i] = fmaf(x[i], a, y[i]);
 }
 
 const bench_case bench_case_numba_axpy = {
-    "numba_axpy", "numba_axpy.ptx",
-    "_ZN8__main__10numba_axpyB2v1B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoqlspQGNFHSgJ5BnXagIAE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedEf",
-    "real Numba output: fma elementwise, 7 parameters per array", setup, native,
+    "numba_axpy",
+    "numba_axpy.ptx",
+    "_ZN8__main__10numba_"
+    "axpyB2v1B92cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3CwAkMXLaJtQYkOIgxJU0gCqOkEJoHkbttqdVhoqlspQGNFHSgJ5BnXagIAE5ArrayIfLi"
+    "1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedE5ArrayIfLi1E1C7mutable7alignedEf",
+    "real Numba output: fma elementwise, 7 parameters per array",
+    setup,
+    native,
 };

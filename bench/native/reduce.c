@@ -24,14 +24,12 @@ static void native(bench_run *r)
     const uint32_t *in = r->buf[0].ref;
     uint32_t *out = r->buf[1].ref;
     int64_t n = r->p[0], blocks = r->p[1], stride = blocks * 256;
-    for (int64_t b = 0; b < blocks; b++)
-        out[b] = 0;
+    for (int64_t b = 0; b < blocks; b++) out[b] = 0;
     for (int64_t base = 0; base < n; base += stride)
         for (int64_t b = 0; b < blocks; b++) {
             const uint32_t *p = in + base + b * 256;
             uint32_t s = 0;
-            for (int t = 0; t < 256; t++)
-                s += p[t];
+            for (int t = 0; t < 256; t++) s += p[t];
             out[b] += s;
         }
 }

@@ -25,8 +25,7 @@ static void native(bench_run *r)
     const float *restrict x = r->buf[0].ref;
     float *restrict y = r->buf[1].ref;
     float a = r->fp[0];
-    for (int64_t i = 0; i < r->p[0]; i++)
-        y[i] = fmaf(a, x[i], y[i]);
+    for (int64_t i = 0; i < r->p[0]; i++) y[i] = fmaf(a, x[i], y[i]);
 }
 
 const bench_case bench_case_saxpy = {

@@ -37,8 +37,7 @@ static void native(bench_run *r)
         float *q = out + y * w;
         q[0] = p[0];
         q[w - 1] = p[w - 1];
-        for (int64_t x = 1; x < w - 1; x++)
-            q[x] = fmaf(c1, (p[x - w] + p[x + w]) + (p[x - 1] + p[x + 1]), c0 * p[x]);
+        for (int64_t x = 1; x < w - 1; x++) q[x] = fmaf(c1, (p[x - w] + p[x + w]) + (p[x - 1] + p[x + 1]), c0 * p[x]);
     }
 }
 

@@ -44,11 +44,19 @@ static void native(bench_run *r)
 }
 
 const bench_case bench_case_triton_fused = {
-    "triton_fused", "triton_fused.ptx", "triton_poi_fused_add_mul_relu_0",
-    "Triton-style pointwise relu(x*alpha + y), predicated v4 loads", setup, native,
+    "triton_fused",
+    "triton_fused.ptx",
+    "triton_poi_fused_add_mul_relu_0",
+    "Triton-style pointwise relu(x*alpha + y), predicated v4 loads",
+    setup,
+    native,
 };
 
 const bench_case bench_case_triton_gen = {
-    "triton_gen", "triton_gen.ptx", "triton_poi_fused_add_mul_relu_0",
-    "Triton 3.9 output of triton_fused's function (triton_gen.py)", setup_gen, native,
+    "triton_gen",
+    "triton_gen.ptx",
+    "triton_poi_fused_add_mul_relu_0",
+    "Triton 3.9 output of triton_fused's function (triton_gen.py)",
+    setup_gen,
+    native,
 };

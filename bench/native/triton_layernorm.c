@@ -15,14 +15,10 @@ enum { COLS = 1000 };
 /* FNV-1a digests of the H100's output at these scales (gpu/jobs/bench_triton,
  * bench/gpu_triton.txt). */
 static const bench_digest gpu[] = {
-    {0.01, 0xb4b4dbff1a644e1aull},
-    {0.02, 0xca1dc451e85e897cull},
-    {0.05, 0xbd17842ae2474ddbull},
-    {0.1, 0xe1aa970a8667dd06ull},
-    {0.25, 0xf97dc7ab3fb9b62full},
-    {0.5, 0xd0c53aecad79b6d8ull},
-    {1, 0x130b344a610b73a6ull},
-    {0, 0},
+    {0.01, 0xb4b4dbff1a644e1aull}, {0.02, 0xca1dc451e85e897cull},
+    {0.05, 0xbd17842ae2474ddbull}, {0.1, 0xe1aa970a8667dd06ull},
+    {0.25, 0xf97dc7ab3fb9b62full}, {0.5, 0xd0c53aecad79b6d8ull},
+    {1, 0x130b344a610b73a6ull},    {0, 0},
 };
 
 static void setup(bench_run *r, double scale)
@@ -39,10 +35,10 @@ static void setup(bench_run *r, double scale)
     bench_arg_buf(r, y);
     bench_arg_buf(r, w);
     bench_arg_buf(r, b);
-    bench_arg_u32(r, COLS);   /* stride */
-    bench_arg_u32(r, COLS);   /* n */
+    bench_arg_u32(r, COLS); /* stride */
+    bench_arg_u32(r, COLS); /* n */
     bench_arg_f32(r, r->fp[0]);
-    bench_arg_u64(r, 0);      /* Triton's two scratch pointers, null as Triton passes them */
+    bench_arg_u64(r, 0); /* Triton's two scratch pointers, null as Triton passes them */
     bench_arg_u64(r, 0);
     r->grid = bench_dim((uint32_t)rows, 1, 1);
     r->block = bench_dim(128, 1, 1);
@@ -60,20 +56,22 @@ static void native(bench_run *r)
         const float *p = x + row * COLS;
         float *o = y + row * COLS;
         double s = 0, v = 0;
-        for (int j = 0; j < COLS; j++)
-            s += p[j];
+        for (int j = 0; j < COLS; j++) s += p[j];
         float mean = (float)(s / COLS);
         for (int j = 0; j < COLS; j++) {
             float c = p[j] - mean;
             v += (double)c * c;
         }
         float rstd = (float)(1.0 / sqrt(v / COLS + r->fp[0]));
-        for (int j = 0; j < COLS; j++)
-            o[j] = (p[j] - mean) * rstd * w[j] + b[j];
+        for (int j = 0; j < COLS; j++) o[j] = (p[j] - mean) * rstd * w[j] + b[j];
     }
 }
 
 const bench_case bench_case_triton_layernorm = {
-    "triton_layernorm", "../../tests/interp/triton/layernorm.ptx", "layernorm_kernel",
-    "real Triton layer norm: div.full, sqrt.approx, two reductions", setup, native,
+    "triton_layernorm",
+    "../../tests/interp/triton/layernorm.ptx",
+    "layernorm_kernel",
+    "real Triton layer norm: div.full, sqrt.approx, two reductions",
+    setup,
+    native,
 };

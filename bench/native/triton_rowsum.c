@@ -18,15 +18,14 @@ static void setup(bench_run *r, double scale)
     bench_arg_u32(r, 1024);
     r->grid = bench_dim((uint32_t)rows, 1, 1);
     r->block = bench_dim(128, 1, 1);
-    r->dyn_shared = 16;       /* one float per warp, as Triton sizes it */
+    r->dyn_shared = 16; /* one float per warp, as Triton sizes it */
 }
 
 static void butterfly(float *v, int n)
 {
     float t[32];
     for (int o = n / 2; o > 0; o >>= 1) {
-        for (int l = 0; l < n; l++)
-            t[l] = v[l] + v[l ^ o];
+        for (int l = 0; l < n; l++) t[l] = v[l] + v[l ^ o];
         memcpy(v, t, sizeof(float) * (size_t)n);
     }
 }
@@ -53,6 +52,10 @@ static void native(bench_run *r)
 }
 
 const bench_case bench_case_triton_rowsum = {
-    "triton_rowsum", "triton_rowsum.ptx", "triton_per_fused_sum_0",
-    "Triton-style row sum: shfl.sync.bfly, dynamic shared, bar.sync", setup, native,
+    "triton_rowsum",
+    "triton_rowsum.ptx",
+    "triton_per_fused_sum_0",
+    "Triton-style row sum: shfl.sync.bfly, dynamic shared, bar.sync",
+    setup,
+    native,
 };

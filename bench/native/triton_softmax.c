@@ -15,14 +15,10 @@ enum { COLS = 1000 };
 /* FNV-1a digests of the H100's output at these scales (gpu/jobs/bench_triton,
  * bench/gpu_triton.txt). */
 static const bench_digest gpu[] = {
-    {0.01, 0x282ea166b154ab5dull},
-    {0.02, 0xfe633f228a466939ull},
-    {0.05, 0x401bec6304b0afb8ull},
-    {0.1, 0xf3957e416de44e97ull},
-    {0.25, 0x74da9683d21a09b3ull},
-    {0.5, 0xbdd759122b18e1f9ull},
-    {1, 0xbd28fc793263e2b6ull},
-    {0, 0},
+    {0.01, 0x282ea166b154ab5dull}, {0.02, 0xfe633f228a466939ull},
+    {0.05, 0x401bec6304b0afb8ull}, {0.1, 0xf3957e416de44e97ull},
+    {0.25, 0x74da9683d21a09b3ull}, {0.5, 0xbdd759122b18e1f9ull},
+    {1, 0xbd28fc793263e2b6ull},    {0, 0},
 };
 
 static void setup(bench_run *r, double scale)
@@ -33,10 +29,10 @@ static void setup(bench_run *r, double scale)
     r->p[0] = rows;
     bench_arg_buf(r, out);
     bench_arg_buf(r, x);
-    bench_arg_u32(r, COLS);   /* in_stride */
-    bench_arg_u32(r, COLS);   /* out_stride */
-    bench_arg_u32(r, COLS);   /* n_cols */
-    bench_arg_u64(r, 0);      /* Triton's two scratch pointers, null as Triton passes them */
+    bench_arg_u32(r, COLS); /* in_stride */
+    bench_arg_u32(r, COLS); /* out_stride */
+    bench_arg_u32(r, COLS); /* n_cols */
+    bench_arg_u64(r, 0);    /* Triton's two scratch pointers, null as Triton passes them */
     bench_arg_u64(r, 0);
     r->grid = bench_dim((uint32_t)rows, 1, 1);
     r->block = bench_dim(128, 1, 1);
@@ -53,18 +49,19 @@ static void native(bench_run *r)
     for (int64_t row = 0; row < r->p[0]; row++) {
         const float *p = x + row * COLS;
         float *o = out + row * COLS, m = p[0];
-        for (int j = 1; j < COLS; j++)
-            m = fmaxf(m, p[j]);
+        for (int j = 1; j < COLS; j++) m = fmaxf(m, p[j]);
         double s = 0;
-        for (int j = 0; j < COLS; j++)
-            s += o[j] = expf(p[j] - m);
+        for (int j = 0; j < COLS; j++) s += o[j] = expf(p[j] - m);
         float inv = (float)(1.0 / s);
-        for (int j = 0; j < COLS; j++)
-            o[j] *= inv;
+        for (int j = 0; j < COLS; j++) o[j] *= inv;
     }
 }
 
 const bench_case bench_case_triton_softmax = {
-    "triton_softmax", "../../tests/interp/triton/softmax.ptx", "softmax_kernel",
-    "real Triton row softmax: ex2.approx, div.full, shfl.bfly, bar.sync", setup, native,
+    "triton_softmax",
+    "../../tests/interp/triton/softmax.ptx",
+    "softmax_kernel",
+    "real Triton row softmax: ex2.approx, div.full, shfl.bfly, bar.sync",
+    setup,
+    native,
 };

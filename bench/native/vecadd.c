@@ -22,8 +22,7 @@ static void native(bench_run *r)
 {
     const float *restrict a = r->buf[0].ref, *restrict b = r->buf[1].ref;
     float *restrict c = r->buf[2].ref;
-    for (int64_t i = 0; i < r->p[0]; i++)
-        c[i] = a[i] + b[i];
+    for (int64_t i = 0; i < r->p[0]; i++) c[i] = a[i] + b[i];
 }
 
 const bench_case bench_case_vecadd = {

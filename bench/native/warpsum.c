@@ -27,13 +27,11 @@ static void native(bench_run *r)
         float v[32], t[32];
         for (int l = 0; l < 32; l++) {
             float s = p[l];
-            for (int k = 1; k < 8; k++)
-                s += p[l + 32 * k];
+            for (int k = 1; k < 8; k++) s += p[l + 32 * k];
             v[l] = s;
         }
         for (int o = 16; o > 0; o >>= 1) {
-            for (int l = 0; l < 32; l++)
-                t[l] = v[l] + v[l ^ o];
+            for (int l = 0; l < 32; l++) t[l] = v[l] + v[l ^ o];
             memcpy(v, t, sizeof v);
         }
         out[w] = v[0];

@@ -17,10 +17,10 @@
 #include "arena.h"
 #include "ir.h"
 
-static char *slurp(const char *path, size_t *len) {
+static char *slurp(const char *path, size_t *len)
+{
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -32,14 +32,16 @@ static char *slurp(const char *path, size_t *len) {
 }
 
 /* CPU time of this thread: the machine may be shared, and the figure is per core */
-static double now(void) {
+static double now(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* the measuring child: read, parse, report */
-static int parse_only(const char *path) {
+static int parse_only(const char *path)
+{
     size_t len = 0;
     char *text = slurp(path, &len);
     if (!text) {
@@ -52,16 +54,14 @@ static int parse_only(const char *path) {
     uint64_t ninsn = 0;
     int errors = 0;
     for (int rep = 0; rep < 3; rep++) {
-        fe_diags d = { 0 };
+        fe_diags d = {0};
         double t0 = now();
         ir_module *m = fe_parse(text, len, path, &d);
         double t = now() - t0;
-        if (t < best)
-            best = t;
+        if (t < best) best = t;
         ninsn = 0;
         for (uint32_t i = 0; i < m->nfuncs; i++)
-            for (uint32_t k = 0; k < m->funcs[i]->nbody; k++)
-                ninsn += m->funcs[i]->body[k].kind == IR_ST_INSN;
+            for (uint32_t k = 0; k < m->funcs[i]->nbody; k++) ninsn += m->funcs[i]->body[k].kind == IR_ST_INSN;
         errors = (int)d.nerrors;
         if (rep == 0)
             printf("IR arena      %.1f MB (%.1f bytes per instruction)\n", (double)((fe_arena *)m->arena)->total / 1e6,
@@ -80,18 +80,23 @@ static int parse_only(const char *path) {
     printf("parse to IR   %.3f s CPU (best of 3) = %.1f MB/s, %.1f M instructions/s\n", best, mb / best,
            (double)ninsn / best / 1e6);
     double base = (double)ru0.ru_maxrss * 1024.0;
-    printf("peak RSS      %.1f MB = %.2f x file size (process total, with the file buffer)\n", peak / 1e6, peak / (double)len);
-    printf("parse memory  %.1f MB = %.2f x file size (peak RSS minus RSS once the file was read)\n", (peak - base) / 1e6,
-           (peak - base) / (double)len);
+    printf("peak RSS      %.1f MB = %.2f x file size (process total, with the file buffer)\n", peak / 1e6,
+           peak / (double)len);
+    printf("parse memory  %.1f MB = %.2f x file size (peak RSS minus RSS once the file was read)\n",
+           (peak - base) / 1e6, (peak - base) / (double)len);
     return errors ? 1 : 0;
 }
 
 /* ---- building the big file ---- */
 
-typedef struct { char **v; size_t n, cap; } strvec;
+typedef struct {
+    char **v;
+    size_t n, cap;
+} strvec;
 static strvec samples;
 
-static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
+static int collect(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
     (void)sb, (void)ftw;
     size_t n = strlen(path);
     if (type == FTW_F && n > 4 && !strcmp(path + n - 4, ".ptx")) {
@@ -102,34 +107,36 @@ static int collect(const char *path, const struct stat *sb, int type, struct FTW
     return 0;
 }
 
-static int is_id(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'; }
+static int is_id(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
 
 /* module-scope names of one sample; copies get a suffix on each of them */
-static bool in_names(char **names, size_t n, const char *s, size_t len) {
+static bool in_names(char **names, size_t n, const char *s, size_t len)
+{
     for (size_t i = 0; i < n; i++)
-        if (strlen(names[i]) == len && !memcmp(names[i], s, len))
-            return true;
+        if (strlen(names[i]) == len && !memcmp(names[i], s, len)) return true;
     return false;
 }
 
-static void emit_copy(FILE *out, const char *text, size_t len, char **names, size_t nn, unsigned copy, bool first) {
+static void emit_copy(FILE *out, const char *text, size_t len, char **names, size_t nn, unsigned copy, bool first)
+{
     size_t i = 0;
     while (i < len) {
         /* skip the module header in all but the first copy */
         if (!first && (text[i] == '.' && (i == 0 || text[i - 1] == '\n')) &&
-            (!strncmp(text + i, ".version", 8) || !strncmp(text + i, ".target", 7) || !strncmp(text + i, ".address_size", 13))) {
-            while (i < len && text[i] != '\n')
-                i++;
+            (!strncmp(text + i, ".version", 8) || !strncmp(text + i, ".target", 7) ||
+             !strncmp(text + i, ".address_size", 13))) {
+            while (i < len && text[i] != '\n') i++;
             continue;
         }
         if (is_id((unsigned char)text[i]) && !(text[i] >= '0' && text[i] <= '9') &&
             (i == 0 || (!is_id((unsigned char)text[i - 1]) && text[i - 1] != '%' && text[i - 1] != '.'))) {
             size_t j = i;
-            while (j < len && is_id((unsigned char)text[j]))
-                j++;
+            while (j < len && is_id((unsigned char)text[j])) j++;
             fwrite(text + i, 1, j - i, out);
-            if (in_names(names, nn, text + i, j - i))
-                fprintf(out, "_c%u", copy);
+            if (in_names(names, nn, text + i, j - i)) fprintf(out, "_c%u", copy);
             i = j;
             continue;
         }
@@ -138,21 +145,17 @@ static void emit_copy(FILE *out, const char *text, size_t len, char **names, siz
     }
 }
 
-int main(int argc, char **argv) {
-    if (argc == 3 && !strcmp(argv[1], "--parse"))
-        return parse_only(argv[2]);
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--parse")) return parse_only(argv[2]);
     double want_mb = 24;
     const char *keep = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            want_mb = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--keep") && i + 1 < argc)
-            keep = argv[++i];
-        else
-            collect(argv[i], NULL, FTW_F, NULL);
+        if (!strcmp(argv[i], "--size") && i + 1 < argc) want_mb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--keep") && i + 1 < argc) keep = argv[++i];
+        else collect(argv[i], NULL, FTW_F, NULL);
     }
-    if (!samples.n)
-        nftw(PTXI_SOURCE_DIR "/ptx-samples", collect, 16, FTW_PHYS);
+    if (!samples.n) nftw(PTXI_SOURCE_DIR "/ptx-samples", collect, 16, FTW_PHYS);
     if (!samples.n) {
         fprintf(stderr, "no sample .ptx files found\n");
         return 2;
@@ -161,8 +164,7 @@ int main(int argc, char **argv) {
     const char *path = keep;
     if (!path) {
         int fd = mkstemp(tmp);
-        if (fd < 0)
-            return 2;
+        if (fd < 0) return 2;
         close(fd);
         path = tmp;
     }
@@ -174,9 +176,8 @@ int main(int argc, char **argv) {
         for (size_t s = 0; s < samples.n && (double)total < want_mb * 1e6; s++) {
             size_t len = 0;
             char *text = slurp(samples.v[s], &len);
-            if (!text)
-                continue;
-            fe_diags d = { 0 };
+            if (!text) continue;
+            fe_diags d = {0};
             ir_module *m = fe_parse(text, len, samples.v[s], &d);
             if (d.nerrors) { /* only clean samples make a clean big file */
                 fe_diags_free(&d);
@@ -186,24 +187,20 @@ int main(int argc, char **argv) {
             }
             char **names = malloc((m->nglobals + m->nfuncs) * sizeof *names);
             size_t nn = 0;
-            for (uint32_t i = 0; i < m->nglobals; i++)
-                names[nn++] = strdup(m->globals[i]->name);
+            for (uint32_t i = 0; i < m->nglobals; i++) names[nn++] = strdup(m->globals[i]->name);
             for (uint32_t i = 0; i < m->nfuncs; i++)
-                if (m->funcs[i]->has_body)
-                    names[nn++] = strdup(m->funcs[i]->name);
+                if (m->funcs[i]->has_body) names[nn++] = strdup(m->funcs[i]->name);
             long before = ftell(out);
             emit_copy(out, text, len, names, nn, copy++, first);
             first = false;
             total += (size_t)(ftell(out) - before);
-            for (size_t i = 0; i < nn; i++)
-                free(names[i]);
+            for (size_t i = 0; i < nn; i++) free(names[i]);
             free(names);
             fe_diags_free(&d);
             ir_module_free(m);
             free(text);
         }
-        if (first)
-            break;
+        if (first) break;
     }
     fclose(out);
     printf("built %s from %zu samples, %u copies\n", path, samples.n, copy);
@@ -215,7 +212,6 @@ int main(int argc, char **argv) {
     }
     int st = 0;
     waitpid(pid, &st, 0);
-    if (!keep)
-        unlink(path);
+    if (!keep) unlink(path);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }

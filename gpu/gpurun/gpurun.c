@@ -13,15 +13,17 @@
 #define MAX_OUTS 64
 
 struct arg {
-    unsigned char val[8];   /* the parameter's bytes (scalar or device pointer) */
-    CUdeviceptr buf;        /* device buffer behind file:/zeros:, else 0 */
+    unsigned char val[8]; /* the parameter's bytes (scalar or device pointer) */
+    CUdeviceptr buf;      /* device buffer behind file:/zeros:, else 0 */
     size_t buf_size;
 };
 
-struct outspec { int index; const char *path; };
+struct outspec {
+    int index;
+    const char *path;
+};
 
-static void die(const char *fmt, const char *what)
-{
+static void die(const char *fmt, const char *what) {
     fprintf(stderr, "gpurun: ");
     fprintf(stderr, fmt, what);
     fputc('\n', stderr);
@@ -29,10 +31,8 @@ static void die(const char *fmt, const char *what)
 }
 
 /* A CUDA failure is reported the way `ptxi run` reports it: name and string. */
-static void check(CUresult r, const char *where)
-{
-    if (r == CUDA_SUCCESS)
-        return;
+static void check(CUresult r, const char *where) {
+    if (r == CUDA_SUCCESS) return;
     const char *name = "?", *str = "?";
     cuGetErrorName(r, &name);
     cuGetErrorString(r, &str);
@@ -42,18 +42,15 @@ static void check(CUresult r, const char *where)
     exit(1);
 }
 
-static unsigned char *read_file(const char *path, size_t *size)
-{
+static unsigned char *read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        die("cannot open %s", path);
+    if (!f) die("cannot open %s", path);
     size_t cap = 1 << 16, n = 0;
     unsigned char *p = malloc(cap + 1);
     size_t got;
     while ((got = fread(p + n, 1, cap - n, f)) > 0) {
         n += got;
-        if (n == cap)
-            p = realloc(p, (cap *= 2) + 1);
+        if (n == cap) p = realloc(p, (cap *= 2) + 1);
     }
     fclose(f);
     p[n] = 0;
@@ -61,68 +58,60 @@ static unsigned char *read_file(const char *path, size_t *size)
     return p;
 }
 
-static void parse_dim(const char *s, unsigned d[3])
-{
+static void parse_dim(const char *s, unsigned d[3]) {
     d[0] = d[1] = d[2] = 1;
     char *end;
     for (int i = 0; i < 3; i++) {
         unsigned long v = strtoul(s, &end, 0);
-        if (end == s)
-            die("bad dimension '%s'", s);
+        if (end == s) die("bad dimension '%s'", s);
         d[i] = (unsigned)v;
-        if (*end == 0)
-            return;
-        if (*end != ',' && *end != 'x')
-            die("bad dimension '%s'", s);
+        if (*end == 0) return;
+        if (*end != ',' && *end != 'x') die("bad dimension '%s'", s);
         s = end + 1;
     }
     die("too many dimensions in '%s'", s);
 }
 
-static uint64_t parse_int(const char *s, int is_signed)
-{
+static uint64_t parse_int(const char *s, int is_signed) {
     char *end;
     errno = 0;
     uint64_t v = is_signed ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
-    if (end == s || *end || errno)
-        die("bad integer '%s'", s);
+    if (end == s || *end || errno) die("bad integer '%s'", s);
     return v;
 }
 
 /* Floats: decimal text, or 0x... giving the raw bits. */
-static void parse_float(const char *s, int bytes, unsigned char *out)
-{
+static void parse_float(const char *s, int bytes, unsigned char *out) {
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         uint64_t bits = parse_int(s, 0);
         memcpy(out, &bits, 8);
         return;
     }
     char *end;
-    if (bytes == 4) {       /* strtof: one rounding, straight to float */
+    if (bytes == 4) { /* strtof: one rounding, straight to float */
         float f = strtof(s, &end);
         memcpy(out, &f, 4);
     } else {
         double d = strtod(s, &end);
         memcpy(out, &d, 8);
     }
-    if (end == s || *end)
-        die("bad float '%s'", s);
+    if (end == s || *end) die("bad float '%s'", s);
 }
 
-static const struct { const char *prefix; int bytes, is_signed, is_float; } scalar_kinds[] = {
-    {"u8:", 1, 0, 0},  {"u16:", 2, 0, 0}, {"u32:", 4, 0, 0}, {"u64:", 8, 0, 0},
-    {"s8:", 1, 1, 0},  {"s16:", 2, 1, 0}, {"s32:", 4, 1, 0}, {"s64:", 8, 1, 0},
-    {"b8:", 1, 0, 0},  {"b16:", 2, 0, 0}, {"b32:", 4, 0, 0}, {"b64:", 8, 0, 0},
-    {"f32:", 4, 0, 1}, {"f64:", 8, 0, 1},
+static const struct {
+    const char *prefix;
+    int bytes, is_signed, is_float;
+} scalar_kinds[] = {
+    {"u8:", 1, 0, 0},  {"u16:", 2, 0, 0}, {"u32:", 4, 0, 0}, {"u64:", 8, 0, 0}, {"s8:", 1, 1, 0},
+    {"s16:", 2, 1, 0}, {"s32:", 4, 1, 0}, {"s64:", 8, 1, 0}, {"b8:", 1, 0, 0},  {"b16:", 2, 0, 0},
+    {"b32:", 4, 0, 0}, {"b64:", 8, 0, 0}, {"f32:", 4, 0, 1}, {"f64:", 8, 0, 1},
 };
 
-static void parse_arg(const char *s, struct arg *a)
-{
+static void parse_arg(const char *s, struct arg *a) {
     memset(a, 0, sizeof *a);
     for (size_t i = 0; i < sizeof scalar_kinds / sizeof scalar_kinds[0]; i++) {
         size_t n = strlen(scalar_kinds[i].prefix);
-        if (strncmp(s, scalar_kinds[i].prefix, n))
-            continue;
+        if (strncmp(s, scalar_kinds[i].prefix, n)) continue;
         if (scalar_kinds[i].is_float) {
             parse_float(s + n, scalar_kinds[i].bytes, a->val);
         } else {
@@ -135,8 +124,7 @@ static void parse_arg(const char *s, struct arg *a)
         size_t size;
         unsigned char *data = read_file(s + 5, &size);
         check(cuMemAlloc(&a->buf, size ? size : 1), "cuMemAlloc");
-        if (size)
-            check(cuMemcpyHtoD(a->buf, data, size), "cuMemcpyHtoD");
+        if (size) check(cuMemcpyHtoD(a->buf, data, size), "cuMemcpyHtoD");
         free(data);
         a->buf_size = size;
     } else if (!strncmp(s, "zeros:", 6)) {
@@ -151,34 +139,27 @@ static void parse_arg(const char *s, struct arg *a)
 }
 
 /* With no --kernel, the module must declare exactly one .entry. */
-static char *only_entry(const char *ptx)
-{
+static char *only_entry(const char *ptx) {
     char *name = NULL;
     for (const char *p = strstr(ptx, ".entry"); p; p = strstr(p + 6, ".entry")) {
         const char *q = p + 6;
-        if (*q != ' ' && *q != '\t')
-            continue;
-        while (*q == ' ' || *q == '\t')
-            q++;
+        if (*q != ' ' && *q != '\t') continue;
+        while (*q == ' ' || *q == '\t') q++;
         size_t n = strcspn(q, " \t\r\n(");
-        if (name)
-            die("%s: several kernels; name one with --kernel", "module");
+        if (name) die("%s: several kernels; name one with --kernel", "module");
         name = strndup(q, n);
     }
-    if (!name)
-        die("%s: no kernel", "module");
+    if (!name) die("%s: no kernel", "module");
     return name;
 }
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr, "usage: gpurun FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]"
                     " [--shared BYTES] [--arg A]... [--out N=FILE]...\n");
     exit(2);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     const char *ptx_path = NULL, *kernel = NULL;
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     unsigned shared = 0;
@@ -206,13 +187,11 @@ int main(int argc, char **argv)
         else usage();
 #undef OPT
     }
-    if (!ptx_path)
-        usage();
+    if (!ptx_path) usage();
 
     size_t ptx_size;
     char *ptx = (char *)read_file(ptx_path, &ptx_size);
-    if (!kernel)
-        kernel = only_entry(ptx);
+    if (!kernel) kernel = only_entry(ptx);
 
     CUdevice dev;
     CUcontext ctx;
@@ -222,8 +201,8 @@ int main(int argc, char **argv)
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
 
     char log[16384] = "", info[4096] = "";
-    CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                         CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+    CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
     void *jv[] = {log, (void *)(uintptr_t)sizeof log, info, (void *)(uintptr_t)sizeof info};
     CUmodule mod;
     CUresult r = cuModuleLoadDataEx(&mod, ptx, 4, jo, jv);
@@ -245,8 +224,7 @@ int main(int argc, char **argv)
     size_t off, psize;
     int nparams = 0;
     while (cuFuncGetParamInfo(fn, (size_t)nparams, &off, &psize) == CUDA_SUCCESS) {
-        if (nparams < nargs && psize > 8)
-            die("parameter of more than 8 bytes: %s", argtext[nparams]);
+        if (nparams < nargs && psize > 8) die("parameter of more than 8 bytes: %s", argtext[nparams]);
         nparams++;
     }
     if (nparams != nargs) {
@@ -262,8 +240,8 @@ int main(int argc, char **argv)
         check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared),
               "cuFuncSetAttribute");
     fflush(stdout);
-    check(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL,
-                         params, NULL), "cuLaunchKernel");
+    check(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, params, NULL),
+          "cuLaunchKernel");
     check(cuCtxSynchronize(), "cuCtxSynchronize");
     fflush(stdout);
 
@@ -272,8 +250,7 @@ int main(int argc, char **argv)
         unsigned char *host = malloc(a->buf_size + 1);
         check(cuMemcpyDtoH(host, a->buf, a->buf_size), "cuMemcpyDtoH");
         FILE *f = fopen(outs[i].path, "wb");
-        if (!f || fwrite(host, 1, a->buf_size, f) != a->buf_size || fclose(f))
-            die("cannot write %s", outs[i].path);
+        if (!f || fwrite(host, 1, a->buf_size, f) != a->buf_size || fclose(f)) die("cannot write %s", outs[i].path);
         free(host);
     }
     cuDevicePrimaryCtxRelease(dev);

@@ -15,14 +15,12 @@
 
 #include "../alu_mufu_seg.h"
 
-static void die(const char *what, const char *name)
-{
+static void die(const char *what, const char *name) {
     fprintf(stderr, "mufu_seg: %s: %s\n", name, what);
     exit(1);
 }
 
-static void *read_all(const char *path, size_t *len)
-{
+static void *read_all(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) die("cannot open", path);
     size_t cap = 1 << 20, n = 0;
@@ -37,13 +35,11 @@ static void *read_all(const char *path, size_t *len)
     return b;
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
+static void put32(unsigned char *p, uint32_t v) {
     for (int k = 0; k < 4; k++) p[k] = (unsigned char)(v >> 8 * k);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: mufu_seg IN.d32.zst OUT.seg\n");
         return 2;

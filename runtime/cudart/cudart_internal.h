@@ -17,8 +17,7 @@
 
 /* Makes NAME (e.g. cudaMemcpy_ptds) another name for TARGET: the per-thread default
  * stream variants behave like the legacy ones because ptxi runs work in order. */
-#define CR_ALIAS(name, target) \
-    extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
+#define CR_ALIAS(name, target) extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
 
 /* ---- state.c ---- */
 extern ptxi_ctx *cr_ctx;
@@ -48,11 +47,11 @@ void cr_warn_once(const char *what);
 extern _Thread_local const char *cr_api;
 #define CR_NAME() (cr_api = __func__)
 
-#define CR_ENTER()                         \
-    do {                                   \
+#define CR_ENTER()                                               \
+    do {                                                         \
         if (__func__[0] == 'c' && __func__[1] == 'u') CR_NAME(); \
-        cudaError_t e_ = cr_init();        \
-        if (e_ != cudaSuccess) return cr_ret(e_); \
+        cudaError_t e_ = cr_init();                              \
+        if (e_ != cudaSuccess) return cr_ret(e_);                \
     } while (0)
 
 /* ---- texture.c ---- */
@@ -72,26 +71,26 @@ void cr_map_put(cr_ptrmap *m, const void *key, void *val);
 typedef struct cr_fatbin cr_fatbin;
 
 typedef struct cr_func {
-    const void *host_fun;           /* the host stub's address: the key of <<<>>> */
-    const char *name;               /* mangled .entry name */
+    const void *host_fun; /* the host stub's address: the key of <<<>>> */
+    const char *name;     /* mangled .entry name */
     cr_fatbin *fb;
-    ptxi_kernel *k;                 /* resolved when the module is loaded */
-    int max_dyn_shared;             /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
+    ptxi_kernel *k;     /* resolved when the module is loaded */
+    int max_dyn_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
 } cr_func;
 
 typedef struct cr_var {
-    const void *host_var;           /* the host shadow (for managed: the pointer slot) */
+    const void *host_var; /* the host shadow (for managed: the pointer slot) */
     const char *name;
     cr_fatbin *fb;
     size_t size;
     bool constant, managed;
-    ptxi_dptr addr;                 /* resolved when the module is loaded */
+    ptxi_dptr addr; /* resolved when the module is loaded */
 } cr_var;
 
 /* Loads the PTX of every registered fatbinary not yet loaded into cr_ctx (by cr_init,
  * again after cudaDeviceReset, and for late registrations). */
 void cr_load_modules(void);
-void cr_forget_modules(void);       /* after ptxi_ctx_reset freed them */
+void cr_forget_modules(void); /* after ptxi_ctx_reset freed them */
 cr_func *cr_find_func(const void *host_fun);
 cr_var *cr_find_var(const void *host_var);
 /* The kernel behind a host stub, or an error code (cudaErrorInvalidDeviceFunction,
@@ -104,8 +103,7 @@ ptxi_module *cr_var_module(const cr_var *v);
 /* Finds the best PTX for sm_90 in the fatbinary that a __fatBinC_Wrapper_t points to.
  * On success *ptx is malloc'd NUL-terminated text and *arch its compute_XX. On failure
  * returns a cudaError_t and writes an explanation into msg. */
-cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
-                          char *msg, size_t msg_size);
+cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size);
 int cr_fatbin_image_ptx(const void *image, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size);
 
 /* ---- ptxlink.c ---- */

@@ -157,7 +157,7 @@ CR_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp 
 }
 
 CR_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags) {
-    __atomic_store_n(&device_flags, flags, __ATOMIC_RELAXED);   /* any thread may ask meanwhile */
+    __atomic_store_n(&device_flags, flags, __ATOMIC_RELAXED); /* any thread may ask meanwhile */
     return cudaSuccess;
 }
 

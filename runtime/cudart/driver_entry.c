@@ -10,11 +10,10 @@
 /* CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
  *     const cuuint64_t *globalDim, const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
  *     const cuuint32_t *elementStrides, interleave, swizzle, l2Promotion, oobFill) */
-static int encode_tiled(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
-                        const uint64_t *strides, const uint32_t *box, const uint32_t *estrides, int il, int sw,
-                        int l2, int oob) {
-    return ptxi_tmap_encode_tiled(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, box,
-                                estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
+static int encode_tiled(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims, const uint64_t *strides,
+                        const uint32_t *box, const uint32_t *estrides, int il, int sw, int l2, int oob) {
+    return ptxi_tmap_encode_tiled(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, box, estrides,
+                                  (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
 }
 
 /* CUresult cuTensorMapEncodeIm2col(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *globalAddress,
@@ -25,10 +24,13 @@ static int encode_im2col(void *map, int dtype, unsigned rank, void *gaddr, const
                          const uint64_t *strides, const int *lower, const int *upper, uint32_t channels,
                          uint32_t pixels, const uint32_t *estrides, int il, int sw, int l2, int oob) {
     return ptxi_tmap_encode_im2col(map, (unsigned)dtype, rank, (uint64_t)(uintptr_t)gaddr, dims, strides, lower, upper,
-                                 channels, pixels, estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
+                                   channels, pixels, estrides, (unsigned)il, (unsigned)sw, (unsigned)l2, (unsigned)oob);
 }
 
-static const struct { const char *name; void *fn; } entries[] = {
+static const struct {
+    const char *name;
+    void *fn;
+} entries[] = {
     {"cuTensorMapEncodeTiled", (void *)encode_tiled},
     {"cuTensorMapEncodeIm2col", (void *)encode_im2col},
 };

@@ -9,7 +9,7 @@
 
 #include "cudart_internal.h"
 
-#define WRAPPER_MAGIC 0x466243b1u   /* __fatBinC_Wrapper_t, fatbinary_section.h */
+#define WRAPPER_MAGIC 0x466243b1u /* __fatBinC_Wrapper_t, fatbinary_section.h */
 #define FATBIN_MAGIC 0xba55ed50u
 #define TARGET_ARCH 90u
 
@@ -20,13 +20,13 @@ typedef struct {
     uint32_t magic;
     int32_t version;
     const void *data;
-    const void *extra;              /* version 2: the prelinked fatbinaries */
+    const void *extra; /* version 2: the prelinked fatbinaries */
 } fb_wrapper;
 
 typedef struct {
     uint32_t magic;
     uint16_t version, header_size;
-    uint64_t fat_size;              /* bytes of entries after the header */
+    uint64_t fat_size; /* bytes of entries after the header */
 } fb_header;
 
 /* One entry: its header, then payload_size bytes. Sizes as laid down by the
@@ -34,11 +34,11 @@ typedef struct {
 typedef struct {
     uint16_t kind, version;
     uint32_t header_size;
-    uint64_t payload_size;          /* padded */
+    uint64_t payload_size; /* padded */
     uint32_t compressed_size;
     uint32_t options_offset;
-    uint16_t minor, major;          /* of the PTX ISA / ELF format */
-    uint32_t arch;                  /* sm_XX / compute_XX as XX */
+    uint16_t minor, major; /* of the PTX ISA / ELF format */
+    uint32_t arch;         /* sm_XX / compute_XX as XX */
     uint32_t name_offset, name_len;
     uint64_t flags;
     uint64_t zero;
@@ -116,16 +116,14 @@ static cudaError_t extract(const fb_header *h, char **ptx, size_t *len, unsigned
             snprintf(msg, msg_size,
                      "the program's device code is SASS only (%s) and holds no PTX, which ptxi needs; "
                      "rebuild it with -arch=compute_90 or -gencode arch=compute_90,code=compute_90 "
-                     "(or add code=compute_XX to its -gencode options)", sass);
-        else
-            snprintf(msg, msg_size, "the program's fatbinary holds no PTX");
+                     "(or add code=compute_XX to its -gencode options)",
+                     sass);
+        else snprintf(msg, msg_size, "the program's fatbinary holds no PTX");
         return cudaErrorNoKernelImageForDevice;
     }
     const char *payload = (const char *)best + best->header_size;
-    if (best->flags & (FLAG_LZ4 | FLAG_ZSTD))
-        *ptx = inflate(best, payload, len, msg, msg_size);
-    else
-        *ptx = copy_plain(payload, best->payload_size, len);
+    if (best->flags & (FLAG_LZ4 | FLAG_ZSTD)) *ptx = inflate(best, payload, len, msg, msg_size);
+    else *ptx = copy_plain(payload, best->payload_size, len);
     if (!*ptx) {
         if (!msg[0]) snprintf(msg, msg_size, "out of memory reading the fatbinary");
         return cudaErrorInvalidKernelImage;
@@ -149,8 +147,7 @@ static bool is_device_runtime(const char *ptx) {
     return false;
 }
 
-cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch,
-                          char *msg, size_t msg_size) {
+cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned *arch, char *msg, size_t msg_size) {
     const fb_wrapper *w = wrapper;
     *ptx = NULL;
     if (!w || w->magic != WRAPPER_MAGIC) {
@@ -171,7 +168,7 @@ cudaError_t cr_fatbin_ptx(const void *wrapper, char **ptx, size_t *len, unsigned
         unsigned a;
         e = extract(units[i], &texts[kept], &l, &a, msg, msg_size);
         if (e != cudaSuccess) break;
-        if (is_device_runtime(texts[kept])) {   /* its calls are the interpreter's built-ins */
+        if (is_device_runtime(texts[kept])) { /* its calls are the interpreter's built-ins */
             free(texts[kept]);
             texts[kept] = NULL;
             continue;

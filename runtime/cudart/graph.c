@@ -11,9 +11,7 @@
 #define N(n) ((ptxi_gnode *)(n))
 #define X(x) ((ptxi_gexec *)(x))
 
-static cudaError_t ret(int e) {
-    return e == PG_OK ? cudaSuccess : cr_ret((cudaError_t)e);
-}
+static cudaError_t ret(int e) { return e == PG_OK ? cudaSuccess : cr_ret((cudaError_t)e); }
 
 static cudaError_t capture(cudaStream_t s, int made, pg_params *p, ptxi_gnode **out);
 
@@ -39,12 +37,13 @@ static int kernel_v1(pg_params *pp, const struct cudaKernelNodeParams *p) {
 
 static int copy_params(pg_params *p, const struct cudaMemcpy3DParms *c) {
     if (!c) return cudaErrorInvalidValue;
-    if (c->srcArray || c->dstArray) return cudaErrorNotSupported;   /* arrays: not in graphs */
+    if (c->srcArray || c->dstArray) return cudaErrorNotSupported; /* arrays: not in graphs */
     if (!c->srcPtr.ptr || !c->dstPtr.ptr || (unsigned)c->kind > cudaMemcpyDefault) return cudaErrorInvalidValue;
     p->type = PG_MEMCPY;
-    p->copy = (pg_copy){c->srcPtr.ptr, c->dstPtr.ptr, c->srcPtr.pitch, c->srcPtr.ysize, c->dstPtr.pitch,
-                        c->dstPtr.ysize, c->srcPos.x, c->srcPos.y, c->srcPos.z, c->dstPos.x, c->dstPos.y,
-                        c->dstPos.z, c->extent.width, c->extent.height, c->extent.depth, (int)c->kind};
+    p->copy = (pg_copy){c->srcPtr.ptr,   c->dstPtr.ptr,    c->srcPtr.pitch, c->srcPtr.ysize,
+                        c->dstPtr.pitch, c->dstPtr.ysize,  c->srcPos.x,     c->srcPos.y,
+                        c->srcPos.z,     c->dstPos.x,      c->dstPos.y,     c->dstPos.z,
+                        c->extent.width, c->extent.height, c->extent.depth, (int)c->kind};
     return PG_OK;
 }
 
@@ -73,8 +72,8 @@ static int host_params(pg_params *p, const struct cudaHostNodeParams *h) {
 }
 
 static int alloc_params(pg_params *p, const struct cudaMemPoolProps *props, size_t bytes) {
-    if (props && (props->allocType != cudaMemAllocationTypePinned || props->location.type != cudaMemLocationTypeDevice ||
-                  props->location.id != 0))
+    if (props && (props->allocType != cudaMemAllocationTypePinned ||
+                  props->location.type != cudaMemLocationTypeDevice || props->location.id != 0))
         return cudaErrorInvalidValue;
     p->type = PG_MEM_ALLOC;
     p->bytes = bytes;
@@ -92,8 +91,8 @@ static int generic_params(pg_params *p, struct cudaGraphNodeParams *np) {
     }
     case cudaGraphNodeTypeMemcpy: return copy_params(p, &np->memcpy.copyParams);
     case cudaGraphNodeTypeMemset: {
-        struct cudaMemsetParams s = {np->memset.dst, np->memset.pitch, np->memset.value, np->memset.elementSize,
-                                     np->memset.width, np->memset.height};
+        struct cudaMemsetParams s = {np->memset.dst,         np->memset.pitch, np->memset.value,
+                                     np->memset.elementSize, np->memset.width, np->memset.height};
         return set_params(p, &s);
     }
     case cudaGraphNodeTypeHost: {
@@ -171,9 +170,7 @@ CR_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
     return ret(pg_create((ptxi_graph **)pGraph));
 }
 
-CR_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-    return ret(pg_destroy(G(graph)));
-}
+CR_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) { return ret(pg_destroy(G(graph))); }
 
 CR_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                              const cudaGraphNode_t *pDependencies, size_t numDependencies,
@@ -185,8 +182,8 @@ CR_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGr
 }
 
 CR_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                               const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                               void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+                                               const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                               const void *src, size_t count, enum cudaMemcpyKind kind) {
     pg_params pp = {0};
     return add(pGraphNode, graph, pDependencies, numDependencies, copy1d_params(&pp, dst, src, count, kind), &pp);
 }
@@ -335,9 +332,7 @@ CR_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaG
     return ret(pg_link(G(graph), (ptxi_gnode *const *)from, (ptxi_gnode *const *)to, numDependencies, false));
 }
 
-CR_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
-    return ret(pg_destroy_node(N(node)));
-}
+CR_EXPORT cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) { return ret(pg_destroy_node(N(node))); }
 
 CR_EXPORT cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType) {
     if (!pType || !pg_is_node(N(node))) return cr_ret(cudaErrorInvalidValue);
@@ -369,8 +364,12 @@ CR_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct 
     ptxi_gnode *n = typed(node, PG_KERNEL);
     if (!n || !p) return cr_ret(cudaErrorInvalidValue);
     const pg_kernel *k = &n->kernel;
-    *p = (struct cudaKernelNodeParams){(void *)k->func, (dim3){k->grid.x, k->grid.y, k->grid.z},
-                                       (dim3){k->block.x, k->block.y, k->block.z}, k->shared, k->args, NULL};
+    *p = (struct cudaKernelNodeParams){(void *)k->func,
+                                       (dim3){k->grid.x, k->grid.y, k->grid.z},
+                                       (dim3){k->block.x, k->block.y, k->block.z},
+                                       k->shared,
+                                       k->args,
+                                       NULL};
     return cudaSuccess;
 }
 
@@ -494,8 +493,7 @@ CR_EXPORT cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGr
 
 /* ---- executable graphs ---- */
 
-CR_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                           unsigned long long flags) {
+CR_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
     CR_ENTER();
     if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
                                       cudaGraphInstantiateFlagDeviceLaunch | cudaGraphInstantiateFlagUseNodePriority))
@@ -523,9 +521,7 @@ CR_EXPORT cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned 
     return cudaSuccess;
 }
 
-CR_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-    return ret(pg_exec_destroy(X(exec)));
-}
+CR_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) { return ret(pg_exec_destroy(X(exec))); }
 
 CR_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
     if (!pg_is_exec(X(graphExec))) return cr_ret(cudaErrorInvalidValue);
@@ -609,14 +605,12 @@ static int launch_kernel(const pg_kernel *k, ptxi_stream *s) {
                      k->shared, launching);
 }
 
-static int launch_status(ptxi_status st) {
-    return cr_st(st);
-}
+static int launch_status(ptxi_status st) { return cr_st(st); }
 
 CR_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
     CR_ENTER();
     if (!pg_is_exec(X(exec))) return cr_ret(cudaErrorInvalidValue);
-    CR_STREAM_WORK(stream);   /* in a capture: refused, and the capture invalidated, as CUDA 13 does */
+    CR_STREAM_WORK(stream); /* in a capture: refused, and the capture invalidated, as CUDA 13 does */
     static const pg_ops ops = {launch_kernel, launch_status};
     cudaStream_t outer = launching;
     launching = stream;
@@ -627,9 +621,7 @@ CR_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
 
 /* ---- graph memory ---- */
 
-int cr_graph_mem_free(const void *p) {
-    return pg_mem_free((ptxi_dptr)(uintptr_t)p);
-}
+int cr_graph_mem_free(const void *p) { return pg_mem_free((ptxi_dptr)(uintptr_t)p); }
 
 CR_EXPORT cudaError_t cudaDeviceGraphMemTrim(int device) {
     if (device != 0) return cr_ret(cudaErrorInvalidDevice);
@@ -653,9 +645,7 @@ CR_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphM
 
 /* ---- stream capture: work issued on a capturing stream becomes nodes ---- */
 
-bool cr_capturing(cudaStream_t s) {
-    return cr_stream_valid(s) && pg_capturing(cr_stream(s));
-}
+bool cr_capturing(cudaStream_t s) { return cr_stream_valid(s) && pg_capturing(cr_stream(s)); }
 
 enum cudaStreamCaptureStatus cr_capture_status(cudaStream_t s) {
     int st = 0;
@@ -724,9 +714,7 @@ cudaError_t cr_capture_record(cudaEvent_t e, cudaStream_t s) {
     return ret(pg_capture_record((ptxi_event *)e, cr_stream(s)));
 }
 
-int cr_capture_wait(cudaStream_t s, cudaEvent_t e) {
-    return pg_capture_wait(cr_stream(s), (ptxi_event *)e);
-}
+int cr_capture_wait(cudaStream_t s, cudaEvent_t e) { return pg_capture_wait(cr_stream(s), (ptxi_event *)e); }
 
 static cudaError_t begin(cudaStream_t stream, cudaGraph_t into, const cudaGraphNode_t *deps, size_t ndeps,
                          enum cudaStreamCaptureMode mode) {
@@ -755,9 +743,8 @@ CR_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGr
 }
 
 CR_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
-                                               unsigned long long *id, cudaGraph_t *graph,
-                                               const cudaGraphNode_t **deps, const cudaGraphEdgeData **edgeData,
-                                               size_t *ndeps) {
+                                               unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps,
+                                               const cudaGraphEdgeData **edgeData, size_t *ndeps) {
     if (!status) return cr_ret(cudaErrorInvalidValue);
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     int st = 0;

@@ -70,8 +70,8 @@ CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
     return launch(found, k, gridDim, blockDim, args, sharedMem, stream, 0, NULL);
 }
 
-CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                                       size_t sharedMem, cudaStream_t stream) {
+CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                       cudaStream_t stream) {
     cudaError_t e = cr_init_ex(false);
     if (e != cudaSuccess) return cr_ret(e);
     ptxi_kernel *k = NULL;
@@ -160,7 +160,7 @@ static cudaError_t attr_kernel(const void *func, cr_func **f, ptxi_kernel **k) {
 
 /* Without the opt-in, dynamic shared memory may fill what static leaves of 48 KiB. */
 static int max_dyn_shared(cr_func *f, ptxi_kernel *k) {
-    int set = __atomic_load_n(&f->max_dyn_shared, __ATOMIC_RELAXED);   /* another thread may set it */
+    int set = __atomic_load_n(&f->max_dyn_shared, __ATOMIC_RELAXED); /* another thread may set it */
     if (set >= 0) return set;
     return 49152 - kattr(k, PTXI_KATTR_STATIC_SHARED_BYTES, 0);
 }
@@ -202,7 +202,7 @@ CR_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttrib
     }
     if (attr == cudaFuncAttributePreferredSharedMemoryCarveout && (value < -1 || value > 100))
         return cr_ret(cudaErrorInvalidValue);
-    return cudaSuccess;   /* placement hints change nothing here */
+    return cudaSuccess; /* placement hints change nothing here */
 }
 
 CR_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
@@ -237,8 +237,8 @@ static int max_active_blocks(cr_func *f, ptxi_kernel *k, int block_size, size_t 
 }
 
 CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
-                                                                            int blockSize, size_t dynamicSMemSize,
-                                                                            unsigned int flags) {
+                                                                             int blockSize, size_t dynamicSMemSize,
+                                                                             unsigned int flags) {
     (void)flags;
     CR_ENTER();
     if (!numBlocks) return cr_ret(cudaErrorInvalidValue);

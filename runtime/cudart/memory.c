@@ -11,7 +11,7 @@
 enum { KIND_DEVICE, KIND_HOST, KIND_MANAGED, KIND_REGISTERED };
 
 static pthread_mutex_t kinds_lock = PTHREAD_MUTEX_INITIALIZER;
-static cr_ptrmap kinds;             /* base -> KIND_x + 1 (absent: device or not ours) */
+static cr_ptrmap kinds; /* base -> KIND_x + 1 (absent: device or not ours) */
 
 typedef struct registered {
     uintptr_t base;
@@ -19,7 +19,7 @@ typedef struct registered {
     unsigned flags;
     struct registered *next;
 } registered;
-static registered *regs;            /* under kinds_lock */
+static registered *regs; /* under kinds_lock */
 
 static registered **find_registered(const void *p) {
     registered **r = &regs;
@@ -76,7 +76,7 @@ static cudaError_t release(void *p, int want) {
     if (kind < 0 || kind == KIND_REGISTERED || base != (ptxi_dptr)(uintptr_t)p ||
         (want == KIND_HOST) != (kind == KIND_HOST))
         return cr_ret(cudaErrorInvalidValue);
-    ptxi_status s = ptxi_ctx_synchronize(cr_ctx);   /* cudaFree waits for the device */
+    ptxi_status s = ptxi_ctx_synchronize(cr_ctx); /* cudaFree waits for the device */
     if (s == PTXI_SUCCESS) s = ptxi_mem_free(cr_ctx, base);
     if (s == PTXI_SUCCESS) set_kind(base, KIND_DEVICE);
     return cr_st(s);
@@ -181,7 +181,7 @@ CR_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flag
         return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
     registered *r = malloc(sizeof *r);
     if (!r) return cr_ret(cudaErrorMemoryAllocation);
-    if (ptxi_mem_register_host(cr_ctx, ptr, size) != PTXI_SUCCESS) {   /* kernels may use it too */
+    if (ptxi_mem_register_host(cr_ctx, ptr, size) != PTXI_SUCCESS) { /* kernels may use it too */
         free(r);
         return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
     }
@@ -429,13 +429,14 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
         q.extent.width *= esize;
         if (p->srcArray) q.srcPos.x *= esize;
         if (p->dstArray) q.dstPos.x *= esize;
-        if (q.kind == cudaMemcpyDefault) q.kind = p->srcArray && p->dstArray ? cudaMemcpyDeviceToDevice : cudaMemcpyDefault;
+        if (q.kind == cudaMemcpyDefault)
+            q.kind = p->srcArray && p->dstArray ? cudaMemcpyDeviceToDevice : cudaMemcpyDefault;
     }
     p = &q;
     const struct cudaExtent e = p->extent;
     if (!e.width || !e.height || !e.depth) return cudaSuccess;
     if (p->srcPos.x + e.width > p->srcPtr.pitch || p->dstPos.x + e.width > p->dstPtr.pitch)
-        return cr_ret(cudaErrorInvalidValue);   /* not InvalidPitchValue as for 2D (recorded) */
+        return cr_ret(cudaErrorInvalidValue); /* not InvalidPitchValue as for 2D (recorded) */
     enum cudaMemcpyKind kind = p->kind;
     char *d0 = at(p->dstPtr, p->dstPos.x, p->dstPos.y, p->dstPos.z);
     const char *s0 = at(p->srcPtr, p->srcPos.x, p->srcPos.y, p->srcPos.z);
@@ -444,7 +445,8 @@ CR_EXPORT cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
     const char *sl = at(p->srcPtr, p->srcPos.x + e.width, p->srcPos.y + e.height - 1, p->srcPos.z + e.depth - 1);
     bool dev_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     bool dev_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-    if (err == cudaSuccess && ((dev_dst && !in_device(d0, (size_t)(dl - d0))) || (dev_src && !in_device(s0, (size_t)(sl - s0)))))
+    if (err == cudaSuccess &&
+        ((dev_dst && !in_device(d0, (size_t)(dl - d0))) || (dev_src && !in_device(s0, (size_t)(sl - s0)))))
         err = cudaErrorInvalidValue;
     if (err != cudaSuccess) return cr_ret(err);
     for (size_t z = 0; z < e.depth; z++)

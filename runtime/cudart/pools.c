@@ -62,7 +62,8 @@ CR_EXPORT cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaM
                                            struct cudaMemLocation *location) {
     if (!flags || !location) return cr_ret(cudaErrorInvalidValue);
     int f = 0;
-    ptxi_status st = ptxi_mempool_access(POOL(memPool), location->type == cudaMemLocationTypeDevice, location->id, &f, 0);
+    ptxi_status st = ptxi_mempool_access(POOL(memPool), location->type == cudaMemLocationTypeDevice, location->id, &f,
+                                         0);
     if (st == PTXI_SUCCESS) *flags = (enum cudaMemAccessFlags)f;
     return cr_st(st);
 }

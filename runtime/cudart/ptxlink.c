@@ -16,7 +16,7 @@ typedef struct {
     int unit;
     bool entry, local, weak;
     char name[256];
-    char *text;                     /* owned */
+    char *text; /* owned */
     bool dropped;
 } item;
 
@@ -74,7 +74,7 @@ static void item_name(item *it) {
     if (has_directive(s, ".func") && (p = strstr(s, ".func"))) {
         p += 5;
         while (isspace((unsigned char)*p)) p++;
-        if (*p == '(') {                      /* the return parameters */
+        if (*p == '(') { /* the return parameters */
             int depth = 0;
             do depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
             while (*++p && depth);
@@ -107,15 +107,12 @@ static void add_item(items *l, int unit, const char *s, size_t n) {
     bool body = n && s[n - 1] == '}';
     if (starts(t, ".version") || starts(t, ".target") || starts(t, ".address_size") || starts(t, ".file"))
         it->kind = IT_HEADER;
-    else if (has_directive(t, ".extern"))
-        it->kind = IT_EXTERN;
-    else if (has_directive(t, ".entry") || has_directive(t, ".func"))
-        it->kind = body ? IT_FUNC : IT_PROTO;
+    else if (has_directive(t, ".extern")) it->kind = IT_EXTERN;
+    else if (has_directive(t, ".entry") || has_directive(t, ".func")) it->kind = body ? IT_FUNC : IT_PROTO;
     else if (has_directive(t, ".global") || has_directive(t, ".const") || has_directive(t, ".shared") ||
              has_directive(t, ".local"))
         it->kind = IT_VAR;
-    else
-        it->kind = IT_OTHER;
+    else it->kind = IT_OTHER;
     it->entry = has_directive(t, ".entry");
     it->weak = has_directive(t, ".weak") || has_directive(t, ".common");
     it->local = !it->weak && !has_directive(t, ".visible") && !has_directive(t, ".extern");
@@ -150,7 +147,7 @@ static void split(items *l, int unit, const char *s) {
                 depth++;
             } else if (*s == '}' && --depth == 0) {
                 s++;
-                const char *t = s;   /* an initializer's braces end before its `;` */
+                const char *t = s; /* an initializer's braces end before its `;` */
                 while (isspace((unsigned char)*t)) t++;
                 if (*t == ';') s = t + 1;
                 break;
@@ -228,7 +225,7 @@ char *cr_ptx_link(char *const *units, size_t n, size_t *len) {
             if (it->kind == IT_HEADER && it->unit != 0) continue;
             if ((it->kind == IT_EXTERN || it->kind == IT_PROTO) && defined(&l, it->name, l.n)) continue;
             if (it->kind == IT_EXTERN || it->kind == IT_PROTO) {
-                bool seen = false;   /* the same declaration from several units */
+                bool seen = false; /* the same declaration from several units */
                 for (size_t j = 0; j < i && !seen; j++)
                     seen = l.v[j].kind == it->kind && !strcmp(l.v[j].name, it->name);
                 if (seen) continue;

@@ -14,7 +14,7 @@ struct cr_fatbin {
     char *ptx;
     size_t len;
     unsigned arch;
-    cudaError_t err;                /* why this fatbinary cannot run, once known */
+    cudaError_t err; /* why this fatbinary cannot run, once known */
     char msg[512];
     ptxi_module *mod;
     bool reported;
@@ -38,7 +38,7 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
     const char *dump = getenv("PTXI_DUMP_PTX");
     if (dump && fb->ptx) {
         /* For looking at what will run: DIR/<program>.<n>.compute_XX.ptx */
-        static int seq;   /* shared objects may be opened by several threads at once */
+        static int seq; /* shared objects may be opened by several threads at once */
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.%d.compute_%u.ptx", dump, program_name(),
                  __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED), fb->arch);
@@ -84,8 +84,8 @@ CR_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle) {
 }
 
 CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
-                                      dim3 *bDim, dim3 *gDim, int *wSize) {
+                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
+                                      dim3 *gDim, int *wSize) {
     (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     cr_func *f = calloc(1, sizeof *f);
     if (!f) abort();
@@ -95,8 +95,7 @@ CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
     pthread_mutex_unlock(&reg_lock);
 }
 
-static void add_var(void **handle, const void *host, const char *name, size_t size, bool constant,
-                    bool managed) {
+static void add_var(void **handle, const void *host, const char *name, size_t size, bool constant, bool managed) {
     cr_var *v = calloc(1, sizeof *v);
     if (!v) abort();
     *v = (cr_var){host, name, (cr_fatbin *)handle, size, constant, managed, 0};
@@ -107,8 +106,8 @@ static void add_var(void **handle, const void *host, const char *name, size_t si
 
 /* ext=1 marks an `extern __device__` declaration (relocatable device code): its
  * storage is defined by another translation unit and found by name at load time. */
-CR_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
-                                 const char *deviceName, int ext, size_t size, int constant, int global) {
+CR_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName,
+                                 int ext, size_t size, int constant, int global) {
     (void)deviceName, (void)ext, (void)global;
     add_var(fatCubinHandle, hostVar, deviceAddress, size, constant, false);
 }
@@ -116,14 +115,12 @@ CR_EXPORT void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *dev
 /* A __managed__ variable: the host reaches it through the pointer at hostVarPtrAddress,
  * which is set to the device address when the module is loaded. */
 CR_EXPORT void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
-                                        const char *deviceName, int ext, size_t size, int constant,
-                                        int global) {
+                                        const char *deviceName, int ext, size_t size, int constant, int global) {
     (void)deviceName, (void)ext, (void)global;
     add_var(fatCubinHandle, hostVarPtrAddress, deviceAddress, size, constant, true);
 }
 
-CR_EXPORT void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar,
-                                     size_t size) {
+CR_EXPORT void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar, size_t size) {
     (void)fatCubinHandle, (void)deviceName, (void)hostVar, (void)size;
     cr_warn_once("__cudaRegisterHostVar is not implemented");
 }
@@ -161,8 +158,7 @@ void cr_load_modules(void) {
     }
     for (size_t i = 0; i < funcs.cap; i++) {
         cr_func *f = funcs.vals[i];
-        if (f && f->fb && f->fb->mod && !f->k && ptxi_module_get_kernel(f->fb->mod, f->name, &f->k))
-            f->k = NULL;
+        if (f && f->fb && f->fb->mod && !f->k && ptxi_module_get_kernel(f->fb->mod, f->name, &f->k)) f->k = NULL;
     }
     for (size_t i = 0; i < vars.cap; i++) {
         cr_var *v = vars.vals[i];
@@ -212,22 +208,18 @@ cr_var *cr_find_var(const void *host_var) {
 static cudaError_t kernel_of(cr_func *f, ptxi_kernel **out) {
     if (!f) return cudaErrorInvalidResourceHandle;
     pthread_mutex_lock(&reg_lock);
-    cudaError_t e = !f->fb ? cudaErrorInvalidDeviceFunction
+    cudaError_t e = !f->fb       ? cudaErrorInvalidDeviceFunction
                     : f->fb->err ? f->fb->err
-                    : !f->k ? cudaErrorInvalidDeviceFunction
-                    : cudaSuccess;
+                    : !f->k      ? cudaErrorInvalidDeviceFunction
+                                 : cudaSuccess;
     if (e == cudaSuccess) *out = f->k;
     pthread_mutex_unlock(&reg_lock);
     return e;
 }
 
-cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out) {
-    return kernel_of(cr_find_func(host_fun), out);
-}
+cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out) { return kernel_of(cr_find_func(host_fun), out); }
 
-cudaError_t cr_kernel_of_handle(cudaKernel_t h, ptxi_kernel **out) {
-    return kernel_of((cr_func *)h, out);
-}
+cudaError_t cr_kernel_of_handle(cudaKernel_t h, ptxi_kernel **out) { return kernel_of((cr_func *)h, out); }
 
 /* The kernel handle the launch macro caches is our record for the stub. */
 CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {

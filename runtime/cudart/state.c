@@ -149,7 +149,10 @@ CR_EXPORT cudaError_t cudaGetLastError(void) {
 
 CR_EXPORT cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
-static const struct { int code; const char *name, *text; } errors[] = {
+static const struct {
+    int code;
+    const char *name, *text;
+} errors[] = {
 #define X(v, n, t) {v, #n, t},
 #include "errors.def"
 #undef X

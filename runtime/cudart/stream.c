@@ -80,7 +80,8 @@ CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
     CR_ENTER();
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     ptxi_status s = is_default(stream) ? ptxi_ctx_peek_last_error(cr_ctx) : ptxi_stream_query(PS(stream));
-    if (s != PTXI_SUCCESS && s != PTXI_NOT_READY && !ptxi_error_is_sticky(s)) s = PTXI_SUCCESS;   /* an old non-sticky error */
+    if (s != PTXI_SUCCESS && s != PTXI_NOT_READY && !ptxi_error_is_sticky(s))
+        s = PTXI_SUCCESS; /* an old non-sticky error */
     if (s == PTXI_SUCCESS && is_default(stream) && !ptxi_stream_idle(cr_ctx, NULL)) s = PTXI_NOT_READY;
     return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
 }

@@ -10,16 +10,16 @@
 struct cudaArray {
     ptxi_dptr base;
     struct cudaChannelFormatDesc desc;
-    size_t w, h, d;            /* as allocated: h and d may be 0 */
+    size_t w, h, d; /* as allocated: h and d may be 0 */
     unsigned flags;
     size_t esize, pitch, slice;
 };
 
-static size_t elem_size(const struct cudaChannelFormatDesc *d) {
-    return (size_t)(d->x + d->y + d->z + d->w) / 8;
-}
+static size_t elem_size(const struct cudaChannelFormatDesc *d) { return (size_t)(d->x + d->y + d->z + d->w) / 8; }
 
-static unsigned nchannels(const struct cudaChannelFormatDesc *d) { return (d->x > 0) + (d->y > 0) + (d->z > 0) + (d->w > 0); }
+static unsigned nchannels(const struct cudaChannelFormatDesc *d) {
+    return (d->x > 0) + (d->y > 0) + (d->z > 0) + (d->w > 0);
+}
 
 static cudaError_t new_array(cudaArray_t *out, const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d,
                              unsigned flags) {
@@ -38,7 +38,10 @@ static cudaError_t new_array(cudaArray_t *out, const struct cudaChannelFormatDes
     a->pitch = w * a->esize;
     a->slice = a->pitch * (h ? h : 1);
     ptxi_status s = ptxi_mem_alloc(cr_ctx, a->slice * (d ? d : 1), &a->base);
-    if (s != PTXI_SUCCESS) { free(a); return cr_st(s); }
+    if (s != PTXI_SUCCESS) {
+        free(a);
+        return cr_st(s);
+    }
     ptxi_memset_d8(cr_ctx, a->base, 0, a->slice * (d ? d : 1));
     *out = a;
     return cudaSuccess;
@@ -92,25 +95,27 @@ static cudaError_t copy_bytes(ptxi_dptr at, void *m, size_t n, enum cudaMemcpyKi
     ptxi_dptr b;
     size_t sz;
     bool dev = kind == cudaMemcpyDeviceToDevice ||
-               (kind == cudaMemcpyDefault && ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)m, &b, &sz) == PTXI_SUCCESS);
+               (kind == cudaMemcpyDefault &&
+                ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)m, &b, &sz) == PTXI_SUCCESS);
     ptxi_status s;
-    if (dev) s = to_array ? ptxi_memcpy_dtod(cr_ctx, at, (ptxi_dptr)(uintptr_t)m, n)
-                          : ptxi_memcpy_dtod(cr_ctx, (ptxi_dptr)(uintptr_t)m, at, n);
+    if (dev)
+        s = to_array ? ptxi_memcpy_dtod(cr_ctx, at, (ptxi_dptr)(uintptr_t)m, n)
+                     : ptxi_memcpy_dtod(cr_ctx, (ptxi_dptr)(uintptr_t)m, at, n);
     else s = to_array ? ptxi_memcpy_htod(cr_ctx, at, m, n) : ptxi_memcpy_dtoh(cr_ctx, m, at, n);
     return s == PTXI_SUCCESS ? cudaSuccess : cr_st(s);
 }
 
 /* 2D copies between an array (at byte column wOffset, row hOffset) and memory. */
-static cudaError_t copy2d(cudaArray_const_t a, size_t wOffset, size_t hOffset, void *mem, size_t mpitch,
-                          size_t width, size_t height, enum cudaMemcpyKind kind, bool to_array) {
+static cudaError_t copy2d(cudaArray_const_t a, size_t wOffset, size_t hOffset, void *mem, size_t mpitch, size_t width,
+                          size_t height, enum cudaMemcpyKind kind, bool to_array) {
     CR_ENTER();
     if (!a) return cr_ret(cudaErrorInvalidResourceHandle);
     size_t rows = a->h ? a->h : 1;
     if (wOffset + width > a->pitch || hOffset + height > rows * (a->d ? a->d : 1) || width > mpitch)
         return cr_ret(cudaErrorInvalidValue);
     for (size_t y = 0; y < height; y++) {
-        cudaError_t e = copy_bytes(a->base + (hOffset + y) * a->pitch + wOffset, (char *)mem + y * mpitch, width,
-                                   kind, to_array);
+        cudaError_t e = copy_bytes(a->base + (hOffset + y) * a->pitch + wOffset, (char *)mem + y * mpitch, width, kind,
+                                   to_array);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -134,8 +139,8 @@ CR_EXPORT cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, 
 }
 
 CR_EXPORT cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                                 size_t hOffset, size_t width, size_t height,
-                                                 enum cudaMemcpyKind kind, cudaStream_t stream) {
+                                                 size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                                 cudaStream_t stream) {
     (void)stream;
     return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
@@ -165,8 +170,9 @@ CR_EXPORT cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size
 static void format_of(const struct cudaChannelFormatDesc *c, ptxi_tex_desc *t) {
     t->channels = nchannels(c);
     t->channel_bits = (unsigned)c->x;
-    t->format = c->f == cudaChannelFormatKindFloat ? PTXI_TEX_FLOAT
-              : c->f == cudaChannelFormatKindSigned ? PTXI_TEX_SIGNED : PTXI_TEX_UNSIGNED;
+    t->format = c->f == cudaChannelFormatKindFloat    ? PTXI_TEX_FLOAT
+                : c->f == cudaChannelFormatKindSigned ? PTXI_TEX_SIGNED
+                                                      : PTXI_TEX_UNSIGNED;
 }
 
 /* The resource part of a descriptor (shared by textures and surfaces). */
@@ -196,9 +202,7 @@ static cudaError_t resource(const struct cudaResourceDesc *r, ptxi_tex_desc *t) 
         t->dims = 2, t->width = (unsigned)r->res.pitch2D.width, t->height = (unsigned)r->res.pitch2D.height;
         t->pitch = r->res.pitch2D.pitchInBytes;
         return cudaSuccess;
-    default:
-        cr_warn_once("mipmapped arrays are not supported");
-        return cudaErrorNotSupported;
+    default: cr_warn_once("mipmapped arrays are not supported"); return cudaErrorNotSupported;
     }
 }
 

@@ -5,7 +5,7 @@
 
 /* Not cudart_internal.h: the toolkit's prototypes would clash with the generic ones below. */
 void cr_warn_once(const char *what);
-enum { NOT_SUPPORTED = 801 };   /* cudaErrorNotSupported */
+enum { NOT_SUPPORTED = 801 }; /* cudaErrorNotSupported */
 
 static int not_implemented(const char *name) {
     char what[160];
@@ -16,7 +16,7 @@ static int not_implemented(const char *name) {
 
 /* Declared without parameters: the caller's arguments are ignored, and every such entry
  * point returns cudaError_t (an int) in the register an int comes back in. */
-#define X(name) \
+#define X(name)                                              \
     __attribute__((weak, visibility("default"))) int name(); \
     __attribute__((weak, visibility("default"))) int name() { return not_implemented(#name); }
 #pragma GCC diagnostic push

@@ -75,8 +75,8 @@ CD_EXPORT CUresult cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCR
     unsigned bits = format_bits(d->Format, &kind);
     if (!bits || (d->NumChannels != 1 && d->NumChannels != 2 && d->NumChannels != 4)) return CUDA_ERROR_INVALID_VALUE;
     if (d->Flags & ~KNOWN_FLAGS) return CUDA_ERROR_INVALID_VALUE;
-    if ((d->Flags & CUDA_ARRAY3D_CUBEMAP) && (d->Width != d->Height || !d->Depth || d->Depth % 6 ||
-                                             (!(d->Flags & CUDA_ARRAY3D_LAYERED) && d->Depth != 6)))
+    if ((d->Flags & CUDA_ARRAY3D_CUBEMAP) &&
+        (d->Width != d->Height || !d->Depth || d->Depth % 6 || (!(d->Flags & CUDA_ARRAY3D_LAYERED) && d->Depth != 6)))
         return CUDA_ERROR_INVALID_VALUE;
     if ((d->Flags & CUDA_ARRAY3D_LAYERED) && !d->Depth) return CUDA_ERROR_INVALID_VALUE;
     if (d->Depth && !d->Height && !(d->Flags & CUDA_ARRAY3D_LAYERED)) return CUDA_ERROR_INVALID_VALUE;
@@ -237,9 +237,7 @@ static CUresult resource(const CUDA_RESOURCE_DESC *r, ptxi_tex_desc *t) {
         t->dims = 2, t->width = (unsigned)r->res.pitch2D.width, t->height = (unsigned)r->res.pitch2D.height;
         t->pitch = r->res.pitch2D.pitchInBytes;
         return CUDA_SUCCESS;
-    default:
-        ptxi_warn_once("mipmapped arrays are not supported");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    default: ptxi_warn_once("mipmapped arrays are not supported"); return CUDA_ERROR_NOT_SUPPORTED;
     }
 }
 

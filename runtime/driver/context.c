@@ -16,7 +16,7 @@ static _Thread_local int depth;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int primary_refs;
 static unsigned primary_flags;
-static ptxi_ctx **owned;              /* contexts from cuCtxCreate, live */
+static ptxi_ctx **owned; /* contexts from cuCtxCreate, live */
 static size_t nowned, capowned;
 
 static void forget(ptxi_ctx *c) {
@@ -56,7 +56,7 @@ CUresult cd_current(ptxi_ctx **out) {
     if (!c || !cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
     ptxi_status st = ptxi_ctx_peek_last_error(c);
     if (ptxi_error_is_sticky(st)) {
-        ptxi_ctx_synchronize(c);   /* what the failed kernel printed comes out first */
+        ptxi_ctx_synchronize(c); /* what the failed kernel printed comes out first */
         return cd_map(st);
     }
     *out = c;
@@ -65,10 +65,10 @@ CUresult cd_current(ptxi_ctx **out) {
 
 /* ---- the primary context ---- */
 
-#define CD_DEVICE(dev)                                        \
-    do {                                                      \
+#define CD_DEVICE(dev)                                      \
+    do {                                                    \
         if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED; \
-        if ((dev) != 0) return CUDA_ERROR_INVALID_DEVICE;     \
+        if ((dev) != 0) return CUDA_ERROR_INVALID_DEVICE;   \
     } while (0)
 
 CD_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
@@ -131,7 +131,7 @@ static CUresult create(CUcontext *pctx, unsigned flags, CUdevice dev) {
     (void)flags;
     ptxi_ctx *c;
     ptxi_ctx *p;
-    ptxi_status s = ptxi_primary_ctx(&p);   /* takes the environment's options the same way */
+    ptxi_status s = ptxi_primary_ctx(&p); /* takes the environment's options the same way */
     if (s != PTXI_SUCCESS) return cd_map(s);
     s = ptxi_ctx_create(&c, NULL);
     if (s != PTXI_SUCCESS) return cd_map(s);
@@ -149,7 +149,7 @@ static CUresult create(CUcontext *pctx, unsigned flags, CUdevice dev) {
     owned[nowned++] = c;
     pthread_mutex_unlock(&lock);
     if (depth == STACK_MAX) return CUDA_ERROR_INVALID_CONTEXT;
-    stack[depth++] = c;   /* the new context is made current */
+    stack[depth++] = c; /* the new context is made current */
     *pctx = (CUcontext)c;
     return CUDA_SUCCESS;
 }
@@ -261,7 +261,7 @@ CD_EXPORT CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
     if (!version) return CUDA_ERROR_INVALID_VALUE;
     ptxi_ctx *c = ctx ? CTX(ctx) : current();
     if (!cd_ctx_valid(c)) return CUDA_ERROR_INVALID_CONTEXT;
-    *version = 3020;   /* the ABI of every context since CUDA 3.2 */
+    *version = 3020; /* the ABI of every context since CUDA 3.2 */
     return CUDA_SUCCESS;
 }
 

@@ -43,11 +43,11 @@ CUresult cd_current(ptxi_ctx **out);
 bool cd_ctx_valid(ptxi_ctx *c);
 
 /* Every entry that works on the current context starts with this. */
-#define CD_CTX(ctx)                              \
-    ptxi_ctx *ctx = NULL;                        \
-    do {                                         \
-        CUresult r_ = cd_current(&ctx);          \
-        if (r_ != CUDA_SUCCESS) return r_;       \
+#define CD_CTX(ctx)                        \
+    ptxi_ctx *ctx = NULL;                  \
+    do {                                   \
+        CUresult r_ = cd_current(&ctx);    \
+        if (r_ != CUDA_SUCCESS) return r_; \
     } while (0)
 
 /* What the driver notes about a context (module handles, host and managed
@@ -88,7 +88,7 @@ char *cr_ptx_link(char *const *units, size_t n, size_t *len);
 /* ---- graph.c: work issued on a capturing stream becomes a graph node ---- */
 bool cd_capturing(ptxi_stream *s);
 CUresult cd_capture_kernel(ptxi_stream *s, ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, unsigned shared, void **args);
-CUresult cd_capture_copy(ptxi_stream *s, void *dst, const void *src, size_t n, int kind);   /* kind: cudaMemcpyKind */
+CUresult cd_capture_copy(ptxi_stream *s, void *dst, const void *src, size_t n, int kind); /* kind: cudaMemcpyKind */
 CUresult cd_capture_set(ptxi_stream *s, CUdeviceptr dst, size_t pitch, unsigned value, unsigned elem, size_t w,
                         size_t h);
 CUresult cd_capture_host(ptxi_stream *s, void (*fn)(void *), void *user);

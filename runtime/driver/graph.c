@@ -38,16 +38,30 @@ static int kind_of(CUmemorytype src, CUmemorytype dst) {
 
 static CUresult copy_params(pg_params *p, const CUDA_MEMCPY3D *c) {
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY || c->dstMemoryType == CU_MEMORYTYPE_ARRAY) return CUDA_ERROR_NOT_SUPPORTED;
+    if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY || c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+        return CUDA_ERROR_NOT_SUPPORTED;
     const void *src = c->srcMemoryType == CU_MEMORYTYPE_HOST ? c->srcHost : (const void *)(uintptr_t)c->srcDevice;
     void *dst = c->dstMemoryType == CU_MEMORYTYPE_HOST ? c->dstHost : (void *)(uintptr_t)c->dstDevice;
     if (!src || !dst) return CUDA_ERROR_INVALID_VALUE;
     size_t spitch = c->srcPitch ? c->srcPitch : c->WidthInBytes, dpitch = c->dstPitch ? c->dstPitch : c->WidthInBytes;
     size_t sheight = c->srcHeight ? c->srcHeight : c->Height, dheight = c->dstHeight ? c->dstHeight : c->Height;
     p->type = PG_MEMCPY;
-    p->copy = (pg_copy){src, dst, spitch, sheight, dpitch, dheight, c->srcXInBytes, c->srcY, c->srcZ,
-                        c->dstXInBytes, c->dstY, c->dstZ, c->WidthInBytes, c->Height ? c->Height : 1,
-                        c->Depth ? c->Depth : 1, kind_of(c->srcMemoryType, c->dstMemoryType)};
+    p->copy = (pg_copy){src,
+                        dst,
+                        spitch,
+                        sheight,
+                        dpitch,
+                        dheight,
+                        c->srcXInBytes,
+                        c->srcY,
+                        c->srcZ,
+                        c->dstXInBytes,
+                        c->dstY,
+                        c->dstZ,
+                        c->WidthInBytes,
+                        c->Height ? c->Height : 1,
+                        c->Depth ? c->Depth : 1,
+                        kind_of(c->srcMemoryType, c->dstMemoryType)};
     return CUDA_SUCCESS;
 }
 
@@ -67,8 +81,8 @@ static CUresult host_params(pg_params *p, const CUDA_HOST_NODE_PARAMS *h) {
 }
 
 static CUresult alloc_params(pg_params *p, const CUmemPoolProps *props, size_t bytes) {
-    if (props && (props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED || props->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-                  props->location.id != 0))
+    if (props && (props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+                  props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || props->location.id != 0))
         return CUDA_ERROR_INVALID_VALUE;
     CD_CTX(ctx);
     p->type = PG_MEM_ALLOC;
@@ -87,8 +101,8 @@ static CUresult generic_params(pg_params *p, CUgraphNodeParams *np) {
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY: return copy_params(p, &np->memcpy.copyParams);
     case CU_GRAPH_NODE_TYPE_MEMSET: {
-        CUDA_MEMSET_NODE_PARAMS s = {np->memset.dst, np->memset.pitch, np->memset.value, np->memset.elementSize,
-                                     np->memset.width, np->memset.height};
+        CUDA_MEMSET_NODE_PARAMS s = {np->memset.dst,         np->memset.pitch, np->memset.value,
+                                     np->memset.elementSize, np->memset.width, np->memset.height};
         return set_params(p, &s);
     }
     case CU_GRAPH_NODE_TYPE_HOST: {
@@ -189,7 +203,8 @@ CD_EXPORT CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGr
 CD_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                           size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) {
     pg_params p = {0};
-    CUresult made = nodeParams ? alloc_params(&p, &nodeParams->poolProps, nodeParams->bytesize) : CUDA_ERROR_INVALID_VALUE;
+    CUresult made = nodeParams ? alloc_params(&p, &nodeParams->poolProps, nodeParams->bytesize)
+                               : CUDA_ERROR_INVALID_VALUE;
     CUresult r = add(phGraphNode, hGraph, dependencies, numDependencies, made, &p);
     if (r == CUDA_SUCCESS) nodeParams->dptr = p.dptr;
     return r;
@@ -352,8 +367,8 @@ CD_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMC
 CD_EXPORT CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams) {
     ptxi_gnode *n = typed(hNode, PG_MEMSET);
     if (!n || !nodeParams) return CUDA_ERROR_INVALID_VALUE;
-    *nodeParams = (CUDA_MEMSET_NODE_PARAMS){n->set.dst, n->set.pitch, n->set.value, n->set.elem, n->set.width,
-                                            n->set.height};
+    *nodeParams = (CUDA_MEMSET_NODE_PARAMS){n->set.dst,  n->set.pitch, n->set.value,
+                                            n->set.elem, n->set.width, n->set.height};
     return CUDA_SUCCESS;
 }
 
@@ -463,8 +478,8 @@ CD_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attr
 
 CD_EXPORT CUresult cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
-    if (flags & ~(unsigned long long)(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
-                                      CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |
+    if (flags & ~(unsigned long long)(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+                                      CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD | CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |
                                       CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY))
         return CUDA_ERROR_INVALID_VALUE;
     return (CUresult)pg_instantiate(G(hGraph), flags, (ptxi_gexec **)phGraphExec, NULL);
@@ -553,20 +568,18 @@ CD_EXPORT CUresult cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUg
 
 static int launch_kernel(const pg_kernel *k, ptxi_stream *s) {
     ptxi_status st = ptxi_launch_ex(k->k, k->grid, k->block, k->shared, s, k->args, 0);
-    if (st != PTXI_SUCCESS && ptxi_error_is_sticky(st)) return CUDA_SUCCESS;   /* the next call reports it */
+    if (st != PTXI_SUCCESS && ptxi_error_is_sticky(st)) return CUDA_SUCCESS; /* the next call reports it */
     return (int)cd_map(st);
 }
 
-static int launch_status(ptxi_status st) {
-    return (int)cd_map(st);
-}
+static int launch_status(ptxi_status st) { return (int)cd_map(st); }
 
 CD_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
     CD_CTX(ctx);
     ptxi_stream *s;
     if (!cd_stream(hStream, &s)) return CUDA_ERROR_INVALID_HANDLE;
     if (!pg_is_exec(X(hGraphExec))) return CUDA_ERROR_INVALID_VALUE;
-    if (s && pg_capturing(s)) {   /* refused, and the capture invalidated, as CUDA 13 does */
+    if (s && pg_capturing(s)) { /* refused, and the capture invalidated, as CUDA 13 does */
         pg_capture_invalidate(s);
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     }
@@ -602,8 +615,7 @@ CD_EXPORT CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) 
     return (CUresult)pg_uobj_release((pg_uobj *)object, count);
 }
 
-CD_EXPORT CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
-                                           unsigned int flags) {
+CD_EXPORT CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags) {
     return (CUresult)pg_graph_retain(G(graph), (pg_uobj *)object, count, flags);
 }
 
@@ -657,17 +669,11 @@ CD_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNo
 }
 
 /* Work issued on a capturing stream becomes a node (memory.c, launch.c, stream.c). */
-bool cd_capturing(ptxi_stream *s) {
-    return s && pg_capturing(s);
-}
+bool cd_capturing(ptxi_stream *s) { return s && pg_capturing(s); }
 
-int cd_capture_record(ptxi_event *e, ptxi_stream *s) {
-    return s ? pg_capture_record(e, s) : -1;
-}
+int cd_capture_record(ptxi_event *e, ptxi_stream *s) { return s ? pg_capture_record(e, s) : -1; }
 
-int cd_capture_wait(ptxi_stream *s, ptxi_event *e) {
-    return s ? pg_capture_wait(s, e) : -1;
-}
+int cd_capture_wait(ptxi_stream *s, ptxi_event *e) { return s ? pg_capture_wait(s, e) : -1; }
 
 void cd_capture_info(ptxi_stream *s, int *status, cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
                      size_t *ndeps) {
@@ -678,13 +684,9 @@ void cd_capture_info(ptxi_stream *s, int *status, cuuint64_t *id, CUgraph *graph
     if (id && st) *id = cid;
 }
 
-int cd_graph_mem_free(CUdeviceptr p) {
-    return pg_mem_free(p);
-}
+int cd_graph_mem_free(CUdeviceptr p) { return pg_mem_free(p); }
 
-static CUresult cd_capture(ptxi_stream *s, pg_params *p) {
-    return (CUresult)pg_capture_add(s, p, NULL);
-}
+static CUresult cd_capture(ptxi_stream *s, pg_params *p) { return (CUresult)pg_capture_add(s, p, NULL); }
 
 CUresult cd_capture_kernel(ptxi_stream *s, ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, unsigned shared, void **args) {
     pg_params p = {.type = PG_KERNEL};

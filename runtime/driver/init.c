@@ -19,7 +19,6 @@ _Atomic bool cd_initialized;
  * older than the NVRTC/NVVM 13.x that clients pair with it. */
 #define DRIVER_VERSION (CUDA_VERSION < 13000 ? 13000 : CUDA_VERSION)
 
-
 int cd_not_implemented(const char *name) {
     char what[160];
     snprintf(what, sizeof what, "%s is not implemented", name);
@@ -86,8 +85,8 @@ CD_EXPORT CUresult cuProfilerStop(void) {
 
 /* ---- the device ---- */
 
-#define CD_INIT()                                             \
-    do {                                                      \
+#define CD_INIT()                                           \
+    do {                                                    \
         if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED; \
     } while (0)
 
@@ -120,8 +119,8 @@ CD_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
     CD_INIT();
     if (!uuid) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
-    static const unsigned char id[16] = {'p', 't', 'x', 'i', 0x70, 0x74, 0x40, 0x69,
-                                         0x80, 'v', 'i', 'r', 't', 'u', 'a', 0};
+    static const unsigned char id[16] = {'p',  't', 'x', 'i', 0x70, 0x74, 0x40, 0x69,
+                                         0x80, 'v', 'i', 'r', 't',  'u',  'a',  0};
     memcpy(uuid->bytes, id, 16);
     int major = 9;
     ptxi_device_attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major);
@@ -190,7 +189,10 @@ CD_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdev
 
 /* The texts are the runtime's (cudart/errors.def): the driver's cuGetErrorString and
  * the runtime's cudaGetErrorString give the same text for the same number. */
-static const struct { int code; const char *text; } texts[] = {
+static const struct {
+    int code;
+    const char *text;
+} texts[] = {
 #define X(v, n, t) {v, t},
 #include "errors.def"
 #undef X
@@ -252,7 +254,8 @@ CD_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaV
 }
 
 /* The CUDA 11.3 form, without the status (cuda.h renames cuGetProcAddress to _v2). */
-CUresult get_proc_address_v1(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags) __asm__("cuGetProcAddress");
+CUresult get_proc_address_v1(const char *symbol, void **pfn, int cudaVersion,
+                             cuuint64_t flags) __asm__("cuGetProcAddress");
 CD_EXPORT CUresult get_proc_address_v1(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags) {
     return cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, NULL);
 }

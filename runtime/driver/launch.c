@@ -67,15 +67,15 @@ static CUresult launch(CUfunction f, launch_args a, CUstream h, void **params, v
     } else {
         st = ptxi_launch_ex(k, a.grid, a.block, a.shared, s, params, a.flags);
     }
-    if (st != PTXI_SUCCESS && ptxi_error_is_sticky(st)) return CUDA_SUCCESS;   /* the next call reports it */
+    if (st != PTXI_SUCCESS && ptxi_error_is_sticky(st)) return CUDA_SUCCESS; /* the next call reports it */
     return cd_map(st);
 }
 
 CD_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                   unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
-    launch_args a = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, {1, 1, 1},
-                     sharedMemBytes, 0, false};
+    launch_args a = {
+        {gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, {1, 1, 1}, sharedMemBytes, 0, false};
     return launch(f, a, hStream, kernelParams, extra);
 }
 
@@ -83,8 +83,12 @@ CD_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX
                                              unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                              unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                              void **kernelParams) {
-    launch_args a = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, {1, 1, 1},
-                     sharedMemBytes, PTXI_LAUNCH_COOPERATIVE, false};
+    launch_args a = {{gridDimX, gridDimY, gridDimZ},
+                     {blockDimX, blockDimY, blockDimZ},
+                     {1, 1, 1},
+                     sharedMemBytes,
+                     PTXI_LAUNCH_COOPERATIVE,
+                     false};
     return launch(f, a, hStream, kernelParams, NULL);
 }
 
@@ -95,8 +99,11 @@ CD_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX
 CD_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra) {
     if (!config || (config->numAttrs && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
     launch_args a = {{config->gridDimX, config->gridDimY, config->gridDimZ},
-                     {config->blockDimX, config->blockDimY, config->blockDimZ}, {1, 1, 1},
-                     config->sharedMemBytes, 0, false};
+                     {config->blockDimX, config->blockDimY, config->blockDimZ},
+                     {1, 1, 1},
+                     config->sharedMemBytes,
+                     0,
+                     false};
     CUevent done = NULL;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const CUlaunchAttribute *at = &config->attrs[i];
@@ -110,20 +117,25 @@ CD_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, 
             break;
         case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: done = at->value.launchCompletionEvent.event; break;
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT: done = at->value.programmaticEvent.event; break;
-        case CU_LAUNCH_ATTRIBUTE_IGNORE: case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
-        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
-        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-        case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
-            break;
+        case CU_LAUNCH_ATTRIBUTE_IGNORE:
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: break;
         default: return CUDA_ERROR_INVALID_VALUE;
         }
     }
     if (a.clustered && (a.flags & PTXI_LAUNCH_COOPERATIVE)) return CUDA_ERROR_INVALID_VALUE;
     CUresult r = launch(f, a, config->hStream, kernelParams, extra);
     ptxi_stream *s;
-    if (r == CUDA_SUCCESS && done && cd_stream(config->hStream, &s)) r = cd_map(ptxi_event_record((ptxi_event *)done, s));
+    if (r == CUDA_SUCCESS && done && cd_stream(config->hStream, &s))
+        r = cd_map(ptxi_event_record((ptxi_event *)done, s));
     return r;
 }
 
@@ -190,10 +202,10 @@ static CUresult get_attr(int *pi, CUfunction_attribute attrib, ptxi_kernel *k) {
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = kattr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES); break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = e.carveout; break;
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-        *pi = 0;
-        break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = e.non_portable; break;
     case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = e.policy; break;
     default: return CUDA_ERROR_INVALID_VALUE;
@@ -265,7 +277,7 @@ static int active_blocks(ptxi_kernel *k, int block_size, size_t dyn_shared) {
 }
 
 CD_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
-                                                                       size_t dynamicSMemSize, unsigned int flags) {
+                                                                        size_t dynamicSMemSize, unsigned int flags) {
     (void)flags;
     ptxi_kernel *k;
     CUresult r = occ_kernel(func, &k);
@@ -358,8 +370,8 @@ CD_EXPORT CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap, CUtensorMapDat
     if (!tensorMap || !globalDim || !boxDim || !elementStrides || (tensorRank > 1 && !globalStrides))
         return CUDA_ERROR_INVALID_VALUE;
     return ptxi_tmap_encode_tiled(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
-                                globalDim, globalStrides, boxDim, elementStrides, (unsigned)interleave,
-                                (unsigned)swizzle, (unsigned)l2Promotion, (unsigned)oobFill)
+                                  globalDim, globalStrides, boxDim, elementStrides, (unsigned)interleave,
+                                  (unsigned)swizzle, (unsigned)l2Promotion, (unsigned)oobFill)
                ? CUDA_ERROR_INVALID_VALUE
                : CUDA_SUCCESS;
 }
@@ -372,9 +384,9 @@ CD_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDa
                                            CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
                                            CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
     return ptxi_tmap_encode_im2col(tensorMap, (unsigned)tensorDataType, tensorRank, (uint64_t)(uintptr_t)globalAddress,
-                                 globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
-                                 pixelsPerColumn, elementStrides, (unsigned)interleave, (unsigned)swizzle,
-                                 (unsigned)l2Promotion, (unsigned)oobFill)
+                                   globalDim, globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
+                                   pixelsPerColumn, elementStrides, (unsigned)interleave, (unsigned)swizzle,
+                                   (unsigned)l2Promotion, (unsigned)oobFill)
                ? CUDA_ERROR_INVALID_VALUE
                : CUDA_SUCCESS;
 }
@@ -382,5 +394,5 @@ CD_EXPORT CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap, CUtensorMapDa
 /* The map's global address, checked as cuTensorMapEncodeTiled checks it (16-byte aligned). */
 CD_EXPORT CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress) {
     return ptxi_tmap_replace_address(tensorMap, (uint64_t)(uintptr_t)globalAddress) ? CUDA_ERROR_INVALID_VALUE
-                                                                                   : CUDA_SUCCESS;
+                                                                                    : CUDA_SUCCESS;
 }

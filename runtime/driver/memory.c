@@ -27,7 +27,7 @@ static host_alloc *allocs;
 
 static void note(ptxi_ctx *ctx, uint64_t base, size_t size, int kind, unsigned flags) {
     host_alloc *a = malloc(sizeof *a);
-    if (!a) return;   /* the memory then reads as device memory */
+    if (!a) return; /* the memory then reads as device memory */
     pthread_mutex_lock(&lock);
     *a = (host_alloc){base, size, kind, flags, ctx, allocs};
     allocs = a;
@@ -81,7 +81,8 @@ CD_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
     int graph = cd_graph_mem_free(dptr);
     if (graph >= 0) return (CUresult)graph;
     host_alloc a;
-    if (find_note(dptr, false, &a) && (a.kind == KIND_HOST || a.kind == KIND_REGISTERED)) return CUDA_ERROR_INVALID_VALUE;
+    if (find_note(dptr, false, &a) && (a.kind == KIND_HOST || a.kind == KIND_REGISTERED))
+        return CUDA_ERROR_INVALID_VALUE;
     CUresult r = cd_map(ptxi_mem_free(ctx, dptr));
     if (r == CUDA_SUCCESS) find_note(dptr, true, NULL);
     return r;
@@ -142,7 +143,7 @@ CD_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, uns
     if (!pdptr || !p || Flags || !find_note((uint64_t)(uintptr_t)p, false, &a) ||
         (a.kind != KIND_HOST && a.kind != KIND_REGISTERED))
         return CUDA_ERROR_INVALID_VALUE;
-    *pdptr = (CUdeviceptr)(uintptr_t)p;   /* unified addressing: the same address */
+    *pdptr = (CUdeviceptr)(uintptr_t)p; /* unified addressing: the same address */
     return CUDA_SUCCESS;
 }
 
@@ -214,7 +215,7 @@ static bool is_device(ptxi_ctx *ctx, uint64_t p) { return device_span(ctx, p, 0)
  * answers a sticky fault, as a blocking copy does on a GPU. */
 typedef struct side {
     uint8_t *p;
-    size_t pitch, slice;    /* bytes between rows, between slices */
+    size_t pitch, slice; /* bytes between rows, between slices */
     bool device;
 } side;
 
@@ -252,8 +253,8 @@ CD_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t 
 
 CD_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
     CD_CTX(ctx);
-    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true),
-                  linear((void *)(uintptr_t)srcDevice, true), ByteCount, 1, 1);
+    return copy3d(ctx, linear((void *)(uintptr_t)dstDevice, true), linear((void *)(uintptr_t)srcDevice, true),
+                  ByteCount, 1, 1);
 }
 
 /* Unified addressing: each side is device memory when the context's arena holds it. */
@@ -264,22 +265,22 @@ CD_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) 
 }
 
 /* Work on a capturing stream becomes a graph node. */
-#define CAPTURED(stream, capture)                                         \
-    do {                                                                  \
-        ptxi_stream *c_;                                                  \
-        if (cd_stream(stream, &c_) && cd_capturing(c_)) return capture;   \
+#define CAPTURED(stream, capture)                                       \
+    do {                                                                \
+        ptxi_stream *c_;                                                \
+        if (cd_stream(stream, &c_) && cd_capturing(c_)) return capture; \
     } while (0)
 
-#define ASYNC(call, stream)                                      \
-    do {                                                         \
-        ptxi_stream *s_;                                         \
+#define ASYNC(call, stream)                                            \
+    do {                                                               \
+        ptxi_stream *s_;                                               \
         if (!cd_stream(stream, &s_)) return CUDA_ERROR_INVALID_HANDLE; \
-        if (cd_capturing(s_)) return cd_capture_refuse(s_);      \
-        return call;                                             \
+        if (cd_capturing(s_)) return cd_capture_refuse(s_);            \
+        return call;                                                   \
     } while (0)
 
-
-CD_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) {
+CD_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                                        CUstream hStream) {
     CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, srcHost, ByteCount, 1));
     ASYNC(cuMemcpyHtoD_v2(dstDevice, srcHost, ByteCount), hStream);
 }
@@ -289,7 +290,8 @@ CD_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, si
 }
 CD_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                         CUstream hStream) {
-    CAPTURED(hStream, cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice, ByteCount, 3));
+    CAPTURED(hStream,
+             cd_capture_copy(c_, (void *)(uintptr_t)dstDevice, (const void *)(uintptr_t)srcDevice, ByteCount, 3));
     ASYNC(cuMemcpyDtoD_v2(dstDevice, srcDevice, ByteCount), hStream);
 }
 CD_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
@@ -304,7 +306,7 @@ CD_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUd
     side s = linear((void *)(uintptr_t)srcDevice, true);
     if (!device_span(CTX(dstContext), dstDevice, ByteCount) || !device_span(CTX(srcContext), srcDevice, ByteCount))
         return CUDA_ERROR_INVALID_VALUE;
-    d.device = s.device = false;   /* checked against their own contexts above */
+    d.device = s.device = false; /* checked against their own contexts above */
     return copy3d(CTX(dstContext), d, s, ByteCount, 1, 1);
 }
 
@@ -315,9 +317,8 @@ CD_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext
 
 /* One side of a CUDA_MEMCPY2D/3D, at byte column x, row y, slice z; a CUDA array
  * side must hold the width × height × depth copied from there. */
-static CUresult side_of(ptxi_ctx *ctx, CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array,
-                        size_t x, size_t y, size_t z, size_t pitch, size_t height, size_t w, size_t h, size_t d,
-                        side *out) {
+static CUresult side_of(ptxi_ctx *ctx, CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array, size_t x,
+                        size_t y, size_t z, size_t pitch, size_t height, size_t w, size_t h, size_t d, side *out) {
     uint8_t *base;
     bool device;
     switch (type) {
@@ -368,8 +369,8 @@ CD_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) {
     CD_CTX(ctx);
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1) return CUDA_ERROR_INVALID_VALUE;
     side d, s;
-    CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
-                         p->dstZ, p->dstPitch, p->dstHeight, p->WidthInBytes, p->Height, p->Depth, &d);
+    CUresult r = side_of(ctx, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY, p->dstZ,
+                         p->dstPitch, p->dstHeight, p->WidthInBytes, p->Height, p->Depth, &d);
     if (r == CUDA_SUCCESS)
         r = side_of(ctx, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes, p->srcY, p->srcZ,
                     p->srcPitch, p->srcHeight, p->WidthInBytes, p->Height, p->Depth, &s);
@@ -543,16 +544,16 @@ CD_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_
         if (pointer_attr(ctx, data[i], attributes[i], ptr) == CUDA_SUCCESS) continue;
         switch (attributes[i]) {
         case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data[i] = NULL; break;
-        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-            *(CUdeviceptr *)data[i] = 0;
-            break;
-        case CU_POINTER_ATTRIBUTE_HOST_POINTER: case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *(void **)data[i] = NULL; break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data[i] = 0; break;
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *(void **)data[i] = NULL; break;
         case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data[i] = -2; break;
-        case CU_POINTER_ATTRIBUTE_RANGE_SIZE: case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *(size_t *)data[i] = 0; break;
-        case CU_POINTER_ATTRIBUTE_BUFFER_ID: case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
-        case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
-            *(unsigned long long *)data[i] = 0;
-            break;
+        case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *(size_t *)data[i] = 0; break;
+        case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+        case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+        case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: *(unsigned long long *)data[i] = 0; break;
         case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(void **)data[i] = NULL; break;
         default: *(unsigned *)data[i] = 0; break;
         }

@@ -128,11 +128,17 @@ static void jit_parse(unsigned n, const CUjit_option *opts, void **vals, jit_log
     memset(l, 0, sizeof *l);
     for (unsigned i = 0; opts && vals && i < n; i++) switch (opts[i]) {
         case CU_JIT_ERROR_LOG_BUFFER: l->error = vals[i]; break;
-        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: l->error_size = (size_t)(uintptr_t)vals[i]; l->error_size_slot = &vals[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+            l->error_size = (size_t)(uintptr_t)vals[i];
+            l->error_size_slot = &vals[i];
+            break;
         case CU_JIT_INFO_LOG_BUFFER: l->info = vals[i]; break;
-        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: l->info_size = (size_t)(uintptr_t)vals[i]; l->info_size_slot = &vals[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+            l->info_size = (size_t)(uintptr_t)vals[i];
+            l->info_size_slot = &vals[i];
+            break;
         case CU_JIT_WALL_TIME: l->wall = (float *)&vals[i]; break;
-        default: break;   /* optimisation levels, targets, caches: nothing to tune */
+        default: break; /* optimisation levels, targets, caches: nothing to tune */
         }
 }
 
@@ -287,7 +293,8 @@ CD_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned in
     if (!functions) return CUDA_ERROR_INVALID_VALUE;
     if (!module_valid(MODULE(mod))) return CUDA_ERROR_INVALID_HANDLE;
     unsigned n = ptxi_module_kernel_count(MODULE(mod));
-    for (unsigned i = 0; i < n && i < numFunctions; i++) functions[i] = (CUfunction)ptxi_module_kernel_at(MODULE(mod), i);
+    for (unsigned i = 0; i < n && i < numFunctions; i++)
+        functions[i] = (CUfunction)ptxi_module_kernel_at(MODULE(mod), i);
     return CUDA_SUCCESS;
 }
 
@@ -464,11 +471,11 @@ static CUresult add_unit(CUlinkState state, CUjitInputType type, const void *dat
     const char *what = NULL;
     if (type == CU_JIT_INPUT_LIBRARY && device_runtime_library(data, size)) return CUDA_SUCCESS;
     switch (type) {
-    case CU_JIT_INPUT_PTX: case CU_JIT_INPUT_FATBINARY: break;
+    case CU_JIT_INPUT_PTX:
+    case CU_JIT_INPUT_FATBINARY: break;
     case CU_JIT_INPUT_CUBIN: what = "a cubin (machine code), which ptxi cannot run; link its PTX instead"; break;
-    case CU_JIT_INPUT_OBJECT: case CU_JIT_INPUT_LIBRARY:
-        what = "a host object or library; link the PTX of its device code instead";
-        break;
+    case CU_JIT_INPUT_OBJECT:
+    case CU_JIT_INPUT_LIBRARY: what = "a host object or library; link the PTX of its device code instead"; break;
     default: what = "an input type ptxi's linker does not take (it links PTX and fatbinaries holding PTX)"; break;
     }
     if (what) {

@@ -95,8 +95,8 @@ CD_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *
 CD_EXPORT CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location) {
     if (!flags || !location) return CUDA_ERROR_INVALID_VALUE;
     int f = 0;
-    CUresult r = cd_map(ptxi_mempool_access(POOL(memPool), location->type == CU_MEM_LOCATION_TYPE_DEVICE,
-                                            location->id, &f, 0));
+    CUresult r = cd_map(
+        ptxi_mempool_access(POOL(memPool), location->type == CU_MEM_LOCATION_TYPE_DEVICE, location->id, &f, 0));
     if (r == CUDA_SUCCESS) *flags = (CUmemAccess_flags)f;
     return r;
 }

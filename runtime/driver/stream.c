@@ -11,10 +11,10 @@ bool cd_stream(CUstream h, ptxi_stream **out) {
     return ptxi_stream_live(*out);
 }
 
-#define CD_STREAM(h, s)                                                   \
-    ptxi_stream *s;                                                       \
-    do {                                                                  \
-        if (!cd_stream(h, &s)) return CUDA_ERROR_INVALID_HANDLE;          \
+#define CD_STREAM(h, s)                                          \
+    ptxi_stream *s;                                              \
+    do {                                                         \
+        if (!cd_stream(h, &s)) return CUDA_ERROR_INVALID_HANDLE; \
     } while (0)
 
 CD_EXPORT CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority) {
@@ -119,7 +119,8 @@ CD_EXPORT CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureSt
 }
 
 /* The CUDA 10.1 and 11.3 forms of the same query. */
-CUresult capture_info_v1(CUstream hStream, CUstreamCaptureStatus *status, cuuint64_t *id) __asm__("cuStreamGetCaptureInfo");
+CUresult capture_info_v1(CUstream hStream, CUstreamCaptureStatus *status,
+                         cuuint64_t *id) __asm__("cuStreamGetCaptureInfo");
 CD_EXPORT CUresult capture_info_v1(CUstream hStream, CUstreamCaptureStatus *status, cuuint64_t *id) {
     return cuStreamGetCaptureInfo_v3(hStream, status, id, NULL, NULL, NULL, NULL);
 }

@@ -12,24 +12,24 @@
 
 #include "driver.h"
 
-#define GRANULARITY ((size_t)2 << 20)   /* an H100's, minimum and recommended */
+#define GRANULARITY ((size_t)2 << 20) /* an H100's, minimum and recommended */
 
 typedef struct vmm_handle {
     size_t size;
     CUmemAllocationProp prop;
-    uint64_t mapped;          /* where it is mapped, else 0 */
-    void *saved;              /* its contents while unmapped (NULL: zeros, never mapped) */
-    int refs;                 /* cuMemCreate and cuMemRetainAllocationHandle; at 0 it is
+    uint64_t mapped; /* where it is mapped, else 0 */
+    void *saved;     /* its contents while unmapped (NULL: zeros, never mapped) */
+    int refs;        /* cuMemCreate and cuMemRetainAllocationHandle; at 0 it is
                                  freed, or once unmapped when mapped */
     ptxi_ctx *ctx;
     struct vmm_handle *next;
 } vmm_handle;
 
 typedef struct vmm_range {
-    uint64_t base;            /* what the caller sees (aligned) */
-    uint64_t alloc;           /* the arena allocation holding it */
+    uint64_t base;  /* what the caller sees (aligned) */
+    uint64_t alloc; /* the arena allocation holding it */
     size_t size;
-    int access;               /* CUmemAccess_flags of the last cuMemSetAccess */
+    int access; /* CUmemAccess_flags of the last cuMemSetAccess */
     ptxi_ctx *ctx;
     struct vmm_range *next;
 } vmm_range;
@@ -64,8 +64,8 @@ static bool overlaps_mapping(uint64_t p, size_t size) {
 }
 
 static bool prop_valid(const CUmemAllocationProp *prop) {
-    return prop && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED &&
-           prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE && prop->location.id == 0;
+    return prop && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
+           prop->location.id == 0;
 }
 
 CD_EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
@@ -114,7 +114,7 @@ CD_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     pthread_mutex_lock(&lock);
     vmm_handle *h = handle_find(handle);
-    if (h && h->refs == 0) h = NULL;   /* released already, waiting for its unmap */
+    if (h && h->refs == 0) h = NULL; /* released already, waiting for its unmap */
     if (h && --h->refs == 0 && !h->mapped) handle_unlink(h);
     pthread_mutex_unlock(&lock);
     return h ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -122,10 +122,9 @@ CD_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
 
 CD_EXPORT CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
                                        unsigned long long flags) {
-    (void)addr;   /* a hint */
+    (void)addr; /* a hint */
     CD_CTX(ctx);
-    if (!ptr || !size || size % GRANULARITY || (alignment & (alignment - 1)) || flags)
-        return CUDA_ERROR_INVALID_VALUE;
+    if (!ptr || !size || size % GRANULARITY || (alignment & (alignment - 1)) || flags) return CUDA_ERROR_INVALID_VALUE;
     size_t align = alignment > GRANULARITY ? alignment : GRANULARITY;
     vmm_range *r = calloc(1, sizeof *r);
     if (!r) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -169,11 +168,11 @@ CD_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGe
     CUresult res = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
     vmm_handle *h = handle_find(handle);
-    if (h && h->refs == 0) h = NULL;   /* released, waiting for its unmap */
+    if (h && h->refs == 0) h = NULL; /* released, waiting for its unmap */
     if (!h || !range_find(ptr, size) || ptr % GRANULARITY) {
         res = CUDA_ERROR_INVALID_VALUE;
     } else if (h->size != size || h->mapped) {
-        res = CUDA_ERROR_NOT_SUPPORTED;   /* a part of an allocation, or one memory at two addresses */
+        res = CUDA_ERROR_NOT_SUPPORTED; /* a part of an allocation, or one memory at two addresses */
     } else if (overlaps_mapping(ptr, size)) {
         res = CUDA_ERROR_INVALID_VALUE;
     } else {
@@ -198,7 +197,7 @@ CD_EXPORT CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) {
     } else if (h->refs == 0) {
         handle_unlink(h);
     } else {
-        h->saved = malloc(size);   /* without it the contents read back as zeros */
+        h->saved = malloc(size); /* without it the contents read back as zeros */
         if (h->saved) memcpy(h->saved, (void *)(uintptr_t)ptr, size);
         h->mapped = 0;
     }

@@ -53,10 +53,10 @@ typedef enum {
 #define EXPORT __attribute__((visibility("default")))
 
 typedef struct nvJitLink {
-    char **units;              /* PTX texts, NUL-terminated, owned */
+    char **units; /* PTX texts, NUL-terminated, owned */
     size_t nunits;
-    char *first_name;          /* name of the first input, for diagnostics */
-    char *linked;              /* after Complete: the linked PTX */
+    char *first_name; /* name of the first input, for diagnostics */
+    char *linked;     /* after Complete: the linked PTX */
     size_t linked_len;
     char *error_log, *info_log;
     bool complete;
@@ -134,8 +134,8 @@ EXPORT nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle h, nvJitLinkInputType ty
     bool ptx = is_ptx(p, size);
     if (type != NVJITLINK_INPUT_PTX && type != NVJITLINK_INPUT_CUBIN && type != NVJITLINK_INPUT_ANY) {
         /* nothing but PTX can run on ptxi: say how to get it */
-        log_to(&h->error_log,
-               "ptxi: %s: ptxi's nvJitLink links PTX only (got %s); pass the PTX of this code instead\n", name,
+        log_to(&h->error_log, "ptxi: %s: ptxi's nvJitLink links PTX only (got %s); pass the PTX of this code instead\n",
+               name,
                type == NVJITLINK_INPUT_LTOIR     ? "LTO-IR"
                : type == NVJITLINK_INPUT_FATBIN  ? "a fatbinary"
                : type == NVJITLINK_INPUT_OBJECT  ? "a host object"
@@ -146,7 +146,8 @@ EXPORT nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle h, nvJitLinkInputType ty
     if (!ptx) {
         log_to(&h->error_log,
                "ptxi: %s is not PTX (an ELF cubin holds only SASS, which ptxi cannot run); "
-               "pass the PTX of this code instead\n", name);
+               "pass the PTX of this code instead\n",
+               name);
         return type == NVJITLINK_INPUT_PTX ? NVJITLINK_ERROR_INVALID_INPUT : NVJITLINK_ERROR_UNRECOGNIZED_INPUT;
     }
     size_t len = strnlen(p, size);

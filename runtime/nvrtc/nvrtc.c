@@ -27,34 +27,33 @@
 #endif
 
 /* The entry points forwarded as they are, then the two this library answers. */
-#define NVRTC_FORWARDED(X)                                                                          \
-    X(nvrtcVersion, (int *major, int *minor), (major, minor))                                      \
-    X(nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs))                                      \
-    X(nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs))                             \
-    X(nvrtcCreateProgram,                                                                           \
-      (nvrtcProgram * prog, const char *src, const char *name, int numHeaders, const char *const *headers, \
-       const char *const *includeNames),                                                            \
-      (prog, src, name, numHeaders, headers, includeNames))                                        \
-    X(nvrtcDestroyProgram, (nvrtcProgram * prog), (prog))                                           \
-    X(nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options),       \
-      (prog, numOptions, options))                                                                  \
-    X(nvrtcGetPTXSize, (nvrtcProgram prog, size_t *ptxSizeRet), (prog, ptxSizeRet))                \
-    X(nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx))                                     \
-    X(nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t *LTOIRSizeRet), (prog, LTOIRSizeRet))          \
-    X(nvrtcGetLTOIR, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR))                               \
-    X(nvrtcGetOptiXIRSize, (nvrtcProgram prog, size_t *optixirSizeRet), (prog, optixirSizeRet))    \
-    X(nvrtcGetOptiXIR, (nvrtcProgram prog, char *optixir), (prog, optixir))                         \
-    X(nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *logSizeRet), (prog, logSizeRet))         \
-    X(nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log))                              \
-    X(nvrtcAddNameExpression, (nvrtcProgram prog, const char *const name_expression),             \
-      (prog, name_expression))                                                                      \
-    X(nvrtcGetLoweredName, (nvrtcProgram prog, const char *const name_expression, const char **lowered_name), \
-      (prog, name_expression, lowered_name))                                                        \
-    X(nvrtcGetPCHHeapSize, (size_t *ret), (ret))                                                    \
-    X(nvrtcSetPCHHeapSize, (size_t size), (size))                                                   \
-    X(nvrtcGetPCHCreateStatus, (nvrtcProgram prog), (prog))                                         \
-    X(nvrtcGetPCHHeapSizeRequired, (nvrtcProgram prog, size_t *size), (prog, size))                \
-    X(nvrtcSetFlowCallback, (nvrtcProgram prog, int (*callback)(void *, void *), void *payload),   \
+#define NVRTC_FORWARDED(X)                                                                                     \
+    X(nvrtcVersion, (int *major, int *minor), (major, minor))                                                  \
+    X(nvrtcGetNumSupportedArchs, (int *numArchs), (numArchs))                                                  \
+    X(nvrtcGetSupportedArchs, (int *supportedArchs), (supportedArchs))                                         \
+    X(nvrtcCreateProgram,                                                                                      \
+      (nvrtcProgram * prog, const char *src, const char *name, int numHeaders, const char *const *headers,     \
+       const char *const *includeNames),                                                                       \
+      (prog, src, name, numHeaders, headers, includeNames))                                                    \
+    X(nvrtcDestroyProgram, (nvrtcProgram * prog), (prog))                                                      \
+    X(nvrtcCompileProgram, (nvrtcProgram prog, int numOptions, const char *const *options),                    \
+      (prog, numOptions, options))                                                                             \
+    X(nvrtcGetPTXSize, (nvrtcProgram prog, size_t * ptxSizeRet), (prog, ptxSizeRet))                           \
+    X(nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx))                                                \
+    X(nvrtcGetLTOIRSize, (nvrtcProgram prog, size_t * LTOIRSizeRet), (prog, LTOIRSizeRet))                     \
+    X(nvrtcGetLTOIR, (nvrtcProgram prog, char *LTOIR), (prog, LTOIR))                                          \
+    X(nvrtcGetOptiXIRSize, (nvrtcProgram prog, size_t * optixirSizeRet), (prog, optixirSizeRet))               \
+    X(nvrtcGetOptiXIR, (nvrtcProgram prog, char *optixir), (prog, optixir))                                    \
+    X(nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t * logSizeRet), (prog, logSizeRet))                    \
+    X(nvrtcGetProgramLog, (nvrtcProgram prog, char *log), (prog, log))                                         \
+    X(nvrtcAddNameExpression, (nvrtcProgram prog, const char *const name_expression), (prog, name_expression)) \
+    X(nvrtcGetLoweredName, (nvrtcProgram prog, const char *const name_expression, const char **lowered_name),  \
+      (prog, name_expression, lowered_name))                                                                   \
+    X(nvrtcGetPCHHeapSize, (size_t * ret), (ret))                                                              \
+    X(nvrtcSetPCHHeapSize, (size_t size), (size))                                                              \
+    X(nvrtcGetPCHCreateStatus, (nvrtcProgram prog), (prog))                                                    \
+    X(nvrtcGetPCHHeapSizeRequired, (nvrtcProgram prog, size_t * size), (prog, size))                           \
+    X(nvrtcSetFlowCallback, (nvrtcProgram prog, int (*callback)(void *, void *), void *payload),               \
       (prog, callback, payload))
 
 static struct {
@@ -110,9 +109,9 @@ static void load(void) {
 #undef LOOKUP
 }
 
-#define FORWARD(name, params, args)                                \
-    EXPORT nvrtcResult name params {                               \
-        pthread_once(&once, load);                                 \
+#define FORWARD(name, params, args)                                     \
+    EXPORT nvrtcResult name params {                                    \
+        pthread_once(&once, load);                                      \
         return real.name ? real.name args : NVRTC_ERROR_INTERNAL_ERROR; \
     }
 NVRTC_FORWARDED(FORWARD)
@@ -136,5 +135,5 @@ EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin) {
     if (!real.nvrtcGetPTXSize || !real.nvrtcGetPTX || !real.nvrtcGetCUBIN) return NVRTC_ERROR_INTERNAL_ERROR;
     size_t n;
     return real.nvrtcGetPTXSize(prog, &n) == NVRTC_SUCCESS ? real.nvrtcGetPTX(prog, cubin)
-                                                          : real.nvrtcGetCUBIN(prog, cubin);
+                                                           : real.nvrtcGetCUBIN(prog, cubin);
 }

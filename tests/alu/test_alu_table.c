@@ -29,7 +29,12 @@ static int parse(const char *line, row *r) {
     unsigned *cnt = &r->ns;
     for (;;) {
         while (*p == ' ') p++;
-        if (*p == '|') { dst = r->d; cnt = &r->nd; p++; continue; }
+        if (*p == '|') {
+            dst = r->d;
+            cnt = &r->nd;
+            p++;
+            continue;
+        }
         if (*p == '\n' || !*p) break;
         char *e;
         uint64_t v = strtoull(p, &e, 16);
@@ -48,7 +53,7 @@ Test(alu_table, replay) {
     FILE *f = fopen(TABLE, "r");
     if (!f) cr_skip_test("no GPU recording at %s yet (run gpu/jobs/alu_table)", TABLE);
     char line[512], last_bad[64] = "";
-    bool verbose = getenv("ALU_TABLE_VERBOSE") != NULL;     /* every mismatch, not one per form */
+    bool verbose = getenv("ALU_TABLE_VERBOSE") != NULL; /* every mismatch, not one per form */
     long rows = 0, exact = 0, approx = 0, bad = 0, unknown = 0, badforms = 0;
     while (fgets(line, sizeof line, f)) {
         row r;
@@ -62,8 +67,8 @@ Test(alu_table, replay) {
             continue;
         }
         unsigned nsrc = op.ns + op.cc_in, ndst = op.nd + op.cc_out;
-        cr_assert(r.ns == nsrc && r.nd == ndst, "%s: table has %u/%u values, op wants %u/%u",
-                  r.mn, r.ns, r.nd, nsrc, ndst);
+        cr_assert(r.ns == nsrc && r.nd == ndst, "%s: table has %u/%u values, op wants %u/%u", r.mn, r.ns, r.nd, nsrc,
+                  ndst);
         uint64_t d[2] = {0, 0};
         uint32_t cc = op.cc_in ? (uint32_t)r.s[op.ns] : 0;
         op.fn(&op, d, r.s, &cc);
@@ -93,7 +98,8 @@ Test(alu_table, replay) {
         snprintf(last_bad, sizeof last_bad, "%s", r.mn);
     }
     fclose(f);
-    fprintf(stderr, "alu table: %ld rows, %ld bit-exact, %ld mismatches (%ld forms), "
+    fprintf(stderr,
+            "alu table: %ld rows, %ld bit-exact, %ld mismatches (%ld forms), "
             "%ld rows of forms marked approximate, %ld rows of unknown forms\n",
             rows, exact, bad, badforms, approx, unknown);
     cr_expect(rows >= 10000, "table too small: %ld rows", rows);
@@ -112,25 +118,27 @@ static int helper(const row *r, uint64_t *out) {
     const uint64_t *s = r->s;
     if (!strcmp(m, "add.f32") || !strcmp(m, "add.rn.f32") || !strcmp(m, "add.ftz.f32") || !strcmp(m, "add.rn.ftz.f32"))
         *out = alu_add_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
-    else if (!strcmp(m, "sub.f32") || !strcmp(m, "sub.rn.f32") || !strcmp(m, "sub.ftz.f32") || !strcmp(m, "sub.rn.ftz.f32"))
+    else if (!strcmp(m, "sub.f32") || !strcmp(m, "sub.rn.f32") || !strcmp(m, "sub.ftz.f32") ||
+             !strcmp(m, "sub.rn.ftz.f32"))
         *out = alu_sub_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
-    else if (!strcmp(m, "mul.f32") || !strcmp(m, "mul.rn.f32") || !strcmp(m, "mul.ftz.f32") || !strcmp(m, "mul.rn.ftz.f32"))
+    else if (!strcmp(m, "mul.f32") || !strcmp(m, "mul.rn.f32") || !strcmp(m, "mul.ftz.f32") ||
+             !strcmp(m, "mul.rn.ftz.f32"))
         *out = alu_mul_f32((uint32_t)s[0], (uint32_t)s[1], ftz);
     else if (!strcmp(m, "fma.rn.f32") || !strcmp(m, "fma.rn.ftz.f32") || !strcmp(m, "mad.rn.f32"))
         *out = alu_fma_f32((uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2], ftz);
-    else if (!strcmp(m, "add.f64") || !strcmp(m, "add.rn.f64"))
-        *out = alu_add_f64(s[0], s[1]);
-    else if (!strcmp(m, "mul.f64") || !strcmp(m, "mul.rn.f64"))
-        *out = alu_mul_f64(s[0], s[1]);
-    else if (!strcmp(m, "fma.rn.f64") || !strcmp(m, "mad.rn.f64"))
-        *out = alu_fma_f64(s[0], s[1], s[2]);
+    else if (!strcmp(m, "add.f64") || !strcmp(m, "add.rn.f64")) *out = alu_add_f64(s[0], s[1]);
+    else if (!strcmp(m, "mul.f64") || !strcmp(m, "mul.rn.f64")) *out = alu_mul_f64(s[0], s[1]);
+    else if (!strcmp(m, "fma.rn.f64") || !strcmp(m, "mad.rn.f64")) *out = alu_fma_f64(s[0], s[1], s[2]);
     else if (!strcmp(m, "min.f32") || !strcmp(m, "max.f32") || !strcmp(m, "min.NaN.f32") || !strcmp(m, "max.NaN.f32"))
         *out = alu_minmax_f32((uint32_t)s[0], (uint32_t)s[1], m[1] == 'a', strstr(m, "NaN") != NULL);
     else {
         for (int k = 0; k < 4; k++) {
             char f[40];
             snprintf(f, sizeof f, "cvt.%si%s.s32.f32", rnd[k], ftz ? ".ftz" : "");
-            if (!strcmp(m, f)) { *out = alu_f32_to_s32((uint32_t)s[0], k, ftz); return 1; }
+            if (!strcmp(m, f)) {
+                *out = alu_f32_to_s32((uint32_t)s[0], k, ftz);
+                return 1;
+            }
         }
         return 0;
     }

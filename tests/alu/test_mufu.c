@@ -14,10 +14,9 @@
 
 /* The op numbering of dump.cu (ops.txt). */
 static const char *const forms[] = {
-    "rcp.approx.ftz.f32", "rcp.approx.f32", "rsqrt.approx.ftz.f32", "rsqrt.approx.f32",
-    "sqrt.approx.ftz.f32", "sqrt.approx.f32", "ex2.approx.ftz.f32", "ex2.approx.f32",
-    "lg2.approx.ftz.f32", "lg2.approx.f32", "sin.approx.ftz.f32", "sin.approx.f32",
-    "cos.approx.ftz.f32", "cos.approx.f32", "tanh.approx.f32",
+    "rcp.approx.ftz.f32", "rcp.approx.f32",     "rsqrt.approx.ftz.f32", "rsqrt.approx.f32",   "sqrt.approx.ftz.f32",
+    "sqrt.approx.f32",    "ex2.approx.ftz.f32", "ex2.approx.f32",       "lg2.approx.ftz.f32", "lg2.approx.f32",
+    "sin.approx.ftz.f32", "sin.approx.f32",     "cos.approx.ftz.f32",   "cos.approx.f32",     "tanh.approx.f32",
 };
 enum { NFORMS = sizeof forms / sizeof forms[0] };
 
@@ -99,19 +98,20 @@ Test(mufu, lg2_binade_2_4) { binade(DIR "mufu_lg2_ftz.40000000.d32.zst", "lg2.ap
 
 /* Values derivable by hand from the recorded [1,2) results and the rules. */
 Test(mufu, scaling_rules) {
-    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x40000000u), 0x3f000000u);         /* 1/2 */
-    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x7f000000u), 0u);                  /* 2^-127 flushed */
-    cr_expect_eq(eval("rcp.approx.f32", 0x7f000000u), 0x00400000u);             /* ... or subnormal */
-    cr_expect_eq(eval("rcp.approx.f32", 0x00000001u), 0x7f800000u);             /* 2^149 overflows */
-    cr_expect_eq(eval("rsqrt.approx.ftz.f32", 0x40800000u), 0x3f000000u);       /* 4 -> 1/2 */
-    cr_expect_eq(eval("sqrt.approx.f32", 0x00000001u), eval("sqrt.approx.f32", 0x40000000u) - (75u << 23)); /* sqrt(2) * 2^-75 */
-    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xbf800000u), 0x3f000000u);         /* 2^-1 exactly */
-    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xb3000000u), 0x3f800000u);         /* -2^-25: fraction 0 */
-    cr_expect_eq(eval("ex2.approx.ftz.f32", 0x43000000u), 0x7f800000u);         /* 2^128 */
+    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x40000000u), 0x3f000000u);   /* 1/2 */
+    cr_expect_eq(eval("rcp.approx.ftz.f32", 0x7f000000u), 0u);            /* 2^-127 flushed */
+    cr_expect_eq(eval("rcp.approx.f32", 0x7f000000u), 0x00400000u);       /* ... or subnormal */
+    cr_expect_eq(eval("rcp.approx.f32", 0x00000001u), 0x7f800000u);       /* 2^149 overflows */
+    cr_expect_eq(eval("rsqrt.approx.ftz.f32", 0x40800000u), 0x3f000000u); /* 4 -> 1/2 */
+    cr_expect_eq(eval("sqrt.approx.f32", 0x00000001u),
+                 eval("sqrt.approx.f32", 0x40000000u) - (75u << 23));   /* sqrt(2) * 2^-75 */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xbf800000u), 0x3f000000u); /* 2^-1 exactly */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0xb3000000u), 0x3f800000u); /* -2^-25: fraction 0 */
+    cr_expect_eq(eval("ex2.approx.ftz.f32", 0x43000000u), 0x7f800000u); /* 2^128 */
     cr_expect_eq(eval("lg2.approx.ftz.f32", 0x3f800000u), 0u);
-    cr_expect_eq(eval("lg2.approx.ftz.f32", 0x00800000u), 0xc2fbffffu);         /* -126 + 2^-17 */
-    cr_expect_eq(eval("tanh.approx.f32", 0x3b7fffffu), 0x3b7fffffu);            /* below 2^-8: x */
-    cr_expect_eq(eval("tanh.approx.f32", 0xc1000000u), 0xbf800000u);            /* -8: -1 */
+    cr_expect_eq(eval("lg2.approx.ftz.f32", 0x00800000u), 0xc2fbffffu); /* -126 + 2^-17 */
+    cr_expect_eq(eval("tanh.approx.f32", 0x3b7fffffu), 0x3b7fffffu);    /* below 2^-8: x */
+    cr_expect_eq(eval("tanh.approx.f32", 0xc1000000u), 0xbf800000u);    /* -8: -1 */
     cr_expect_eq(eval("sin.approx.f32", 0x80000001u), 0x80000000u);
-    cr_expect_eq(eval("cos.approx.f32", 0x7f000000u), eval("cos.approx.f32", 0u));  /* no fraction left */
+    cr_expect_eq(eval("cos.approx.f32", 0x7f000000u), eval("cos.approx.f32", 0u)); /* no fraction left */
 }

@@ -82,15 +82,36 @@ static const icase cases[] = {
     {"i2c_4d_sw64", 4, U32, {16, 4, 3, 1}, {-1, 0}, {0, 0}, 16, 16, {1, 1, 1, 1}, 2, 0, {0, -1, 0, 0}, {0, 1}},
     {"i2c_4d_nan", 4, F32, {4, 5, 4, 1}, {-2, -2}, {0, 0}, 4, 32, {1, 1, 1, 1}, 0, 1, {0, -2, -2, 0}, {1, 0}},
     {"i2c_4d_nbig", 4, U32, {4, 3, 3, 2}, {0, 0}, {0, 0}, 4, 24, {1, 1, 1, 1}, 0, 0, {0, 1, 2, 1}, {0, 0}},
-    {"i2c_5d", 5, U32, {4, 3, 3, 3, 2}, {-1, -1, -1}, {-1, -1, -1}, 4, 64, {1, 1, 1, 1, 1}, 0, 0,
-     {0, -1, -1, -1, 0}, {1, 1, 1}},
-    {"i2c_5d_mid", 5, U32, {8, 4, 3, 2, 2}, {0, -1, 0}, {-1, 0, 0}, 8, 40, {1, 1, 1, 1, 1}, 0, 0,
-     {0, 1, 0, 1, 0}, {0, 1, 0}},
+    {"i2c_5d",
+     5,
+     U32,
+     {4, 3, 3, 3, 2},
+     {-1, -1, -1},
+     {-1, -1, -1},
+     4,
+     64,
+     {1, 1, 1, 1, 1},
+     0,
+     0,
+     {0, -1, -1, -1, 0},
+     {1, 1, 1}},
+    {"i2c_5d_mid",
+     5,
+     U32,
+     {8, 4, 3, 2, 2},
+     {0, -1, 0},
+     {-1, 0, 0},
+     8,
+     40,
+     {1, 1, 1, 1, 1},
+     0,
+     0,
+     {0, 1, 0, 1, 0},
+     {0, 1, 0}},
 };
 
 /* Runs a case; returns the 4096-byte dump, malloc'd. */
-static uint8_t *run_case(const icase *tc)
-{
+static uint8_t *run_case(const icase *tc) {
     ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
     ptxi_ctx *ctx;
     ptxi_module *mod;
@@ -103,9 +124,16 @@ static uint8_t *run_case(const icase *tc)
     for (unsigned d = 0; d < tc->rank; d++) n *= tc->dims[d];
     uint8_t *h = malloc(n * esz);
     for (size_t i = 0; i < n; i++) {
-        if (tc->dtype == F32) { float f = (float)i; memcpy(h + 4 * i, &f, 4); }
-        else if (esz == 4) { uint32_t v = (uint32_t)i; memcpy(h + 4 * i, &v, 4); }
-        else { uint16_t v = (uint16_t)i; memcpy(h + 2 * i, &v, 2); }
+        if (tc->dtype == F32) {
+            float f = (float)i;
+            memcpy(h + 4 * i, &f, 4);
+        } else if (esz == 4) {
+            uint32_t v = (uint32_t)i;
+            memcpy(h + 4 * i, &v, 4);
+        } else {
+            uint16_t v = (uint16_t)i;
+            memcpy(h + 2 * i, &v, 2);
+        }
     }
     ptxi_dptr g, dump, map;
     cr_assert_eq(ptxi_mem_alloc(ctx, n * esz, &g), PTXI_SUCCESS);
@@ -117,7 +145,8 @@ static uint8_t *run_case(const icase *tc)
     for (unsigned d = 1; d + 1 < tc->rank; d++) strides[d] = strides[d - 1] * tc->dims[d];
     vm_tmap tm;
     cr_assert_eq(ptxi_tmap_encode_im2col(&tm, tc->dtype, tc->rank, g, tc->dims, strides, tc->lower, tc->upper, tc->cpp,
-                                       tc->ppc, tc->estr, 0, tc->swz, 0, tc->oob), 0, "%s: encode", tc->name);
+                                         tc->ppc, tc->estr, 0, tc->swz, 0, tc->oob),
+                 0, "%s: encode", tc->name);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     uint32_t rank = tc->rank, nbytes = (uint32_t)(tc->cpp * tc->ppc * esz);
     int32_t c[5] = {tc->c[0], tc->c[1], tc->c[2], tc->c[3], tc->c[4]};
@@ -135,8 +164,7 @@ static uint8_t *run_case(const icase *tc)
 
 /* An im2col copy with a map made by the tiled encoder faults (illegal
  * instruction) instead of reading the map's box as channels and pixels. */
-Test(im2col, tile_map_refused)
-{
+Test(im2col, tile_map_refused) {
     ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
     ptxi_ctx *ctx;
     ptxi_module *mod;
@@ -164,8 +192,7 @@ Test(im2col, tile_map_refused)
     ptxi_ctx_destroy(ctx);
 }
 
-static void against_gpu(const icase *tc)
-{
+static void against_gpu(const icase *tc) {
     char path[512];
     snprintf(path, sizeof path, REC "%s.bin", tc->name);
     FILE *fp = fopen(path, "rb");
@@ -186,8 +213,7 @@ static void against_gpu(const icase *tc)
     free(got);
 }
 
-static void gpu_case(const char *name)
-{
+static void gpu_case(const char *name) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (!strcmp(cases[i].name, name)) {
             against_gpu(&cases[i]);
@@ -225,8 +251,7 @@ typedef struct erule {
     int ok;
 } erule;
 
-static int encode_rule(const erule *e)
-{
+static int encode_rule(const erule *e) {
     uint64_t dims[5] = {16, e->dim1, 8, 8, 2}, strides[4];
     strides[0] = 64;
     for (int d = 1; d < 4; d++) strides[d] = strides[d - 1] * dims[d];
@@ -234,44 +259,43 @@ static int encode_rule(const erule *e)
     uint32_t es[5] = {1, e->estr1, 1, 1, 1};
     vm_tmap tm;
     return ptxi_tmap_encode_im2col(&tm, e->dtype, e->rank, 0x10000 + e->addr_off, dims, strides, lower, upper, e->cpp,
-                                 e->ppc, es, 0, e->swz, 0, 0);
+                                   e->ppc, es, 0, e->swz, 0, 0);
 }
 
-Test(im2col, encode_rules)
-{
+Test(im2col, encode_rules) {
     static const erule rules[] = {
         {4, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
-        {2, U32, -1, -1, 16, 32, 1, 0, 8, 0, 0},       /* rank 3..5 */
+        {2, U32, -1, -1, 16, 32, 1, 0, 8, 0, 0}, /* rank 3..5 */
         {6, U32, -1, -1, 16, 32, 1, 0, 8, 0, 0},
         {3, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
         {5, U32, -1, -1, 16, 32, 1, 0, 8, 0, 1},
-        {4, U32, -1, -1, 0, 32, 1, 0, 8, 0, 0},        /* channelsPerPixel 1..256 */
+        {4, U32, -1, -1, 0, 32, 1, 0, 8, 0, 0}, /* channelsPerPixel 1..256 */
         {4, U32, -1, -1, 256, 32, 1, 0, 8, 0, 1},
         {4, VM_TM_U8, -1, -1, 272, 32, 1, 0, 8, 0, 0},
-        {4, U32, -1, -1, 3, 32, 1, 0, 8, 0, 0},        /* ... and a multiple of 16 bytes */
-        {4, U32, -1, -1, 16, 0, 1, 0, 8, 0, 0},        /* pixelsPerColumn 1..1024 */
+        {4, U32, -1, -1, 3, 32, 1, 0, 8, 0, 0}, /* ... and a multiple of 16 bytes */
+        {4, U32, -1, -1, 16, 0, 1, 0, 8, 0, 0}, /* pixelsPerColumn 1..1024 */
         {4, U32, -1, -1, 16, 1024, 1, 0, 8, 0, 1},
         {4, U32, -1, -1, 16, 1025, 1, 0, 8, 0, 0},
-        {4, U32, -128, -1, 16, 32, 1, 0, 8, 0, 1},     /* rank 4 corners: [-128, 127] */
+        {4, U32, -128, -1, 16, 32, 1, 0, 8, 0, 1}, /* rank 4 corners: [-128, 127] */
         {4, U32, -129, -1, 16, 32, 1, 0, 8, 0, 0},
         {4, U32, -1, 127, 16, 32, 1, 0, 8, 0, 1},
         {4, U32, -1, 128, 16, 32, 1, 0, 8, 0, 0},
         {3, U32, -32768, 32767, 16, 32, 1, 0, 8, 0, 1}, /* rank 3: [-32768, 32767] */
         {3, U32, -32769, -1, 16, 32, 1, 0, 8, 0, 0},
         {3, U32, -1, 32768, 16, 32, 1, 0, 8, 0, 0},
-        {5, U32, -16, 15, 16, 32, 1, 0, 8, 0, 1},      /* rank 5: [-16, 15] */
+        {5, U32, -16, 15, 16, 32, 1, 0, 8, 0, 1}, /* rank 5: [-16, 15] */
         {5, U32, -17, -1, 16, 32, 1, 0, 8, 0, 0},
         {5, U32, -1, 16, 16, 32, 1, 0, 8, 0, 0},
-        {4, U32, 0, -8, 16, 32, 1, 0, 8, 0, 0},        /* an empty bounding box */
+        {4, U32, 0, -8, 16, 32, 1, 0, 8, 0, 0}, /* an empty bounding box */
         {4, U32, 0, -7, 16, 32, 1, 0, 8, 0, 1},
-        {4, U32, -1, -1, 16, 32, 0, 0, 8, 0, 0},       /* element strides 1..8 */
+        {4, U32, -1, -1, 16, 32, 0, 0, 8, 0, 0}, /* element strides 1..8 */
         {4, U32, -1, -1, 16, 32, 8, 0, 8, 0, 1},
         {4, U32, -1, -1, 16, 32, 9, 0, 8, 0, 0},
-        {4, U32, -1, -1, 32, 32, 1, 3, 8, 0, 1},       /* the channels' bytes within the swizzle span */
+        {4, U32, -1, -1, 32, 32, 1, 3, 8, 0, 1}, /* the channels' bytes within the swizzle span */
         {4, U32, -1, -1, 64, 32, 1, 3, 8, 0, 0},
         {4, U32, -1, -1, 16, 32, 1, 1, 8, 0, 0},
-        {4, U32, -1, -1, 16, 32, 1, 0, 8, 8, 0},       /* a 16-byte aligned address */
-        {4, U32, -1, -1, 16, 32, 1, 0, 0, 0, 0},       /* dimensions of at least 1 */
+        {4, U32, -1, -1, 16, 32, 1, 0, 8, 8, 0}, /* a 16-byte aligned address */
+        {4, U32, -1, -1, 16, 32, 1, 0, 0, 0, 0}, /* dimensions of at least 1 */
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         cr_expect_eq(encode_rule(&rules[i]) == 0, rules[i].ok, "rule %zu", i);

@@ -34,10 +34,12 @@ static const char *kernel_ptx =
     "mbarrier.init.shared::cta.b64 [%r11], 1;\n"
     "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r11], %r6;\n"
     "setp.eq.u32 %p3, %r2, 3;\n@%p3 bra LOAD3;\n"
-    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r10], [%rd1, {%r3, %r4}], [%r11];\n"
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r10], [%rd1, {%r3, %r4}], "
+    "[%r11];\n"
     "bra.uni WAIT;\n"
     "LOAD3:\n"
-    "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r10], [%rd1, {%r3, %r4, %r5}], [%r11];\n"
+    "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r10], [%rd1, {%r3, %r4, %r5}], "
+    "[%r11];\n"
     "WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 %p4, [%r11], 0;\n@!%p4 bra WAIT;\n"
     "mov.u32 %r12, 0;\n"
     "DUMP:\nadd.u32 %r14, %r10, %r12;\nld.shared.u32 %r15, [%r14];\ncvt.u64.u32 %rd4, %r12;\n"
@@ -65,8 +67,7 @@ typedef struct tcase {
 } tcase;
 
 /* Runs a case; returns the 4096-byte dump (load) or the tensor (store), malloc'd. */
-static uint8_t *run_case(const tcase *tc, size_t *len)
-{
+static uint8_t *run_case(const tcase *tc, size_t *len) {
     ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
     ptxi_ctx *ctx;
     ptxi_module *mod;
@@ -94,7 +95,8 @@ static uint8_t *run_case(const tcase *tc, size_t *len)
     uint64_t strides[2] = {tc->dims[0] * 4, tc->dims[0] * tc->dims[1] * 4};
     vm_tmap tm;
     cr_assert_eq(ptxi_tmap_encode_tiled(&tm, tc->dtype, (unsigned)tc->rank, g, tc->dims, strides, tc->box, tc->estr, 0,
-                                      tc->swz, 0, tc->oob), 0);
+                                        tc->swz, 0, tc->oob),
+                 0);
     cr_assert_eq(ptxi_memcpy_htod(ctx, map, &tm, sizeof tm), PTXI_SUCCESS);
     uint32_t mode = (uint32_t)tc->mode, rank = (uint32_t)tc->rank, nbytes = 4;
     for (int d = 0; d < tc->rank; d++) nbytes *= (tc->box[d] + tc->estr[d] - 1) / tc->estr[d];
@@ -118,8 +120,7 @@ static uint8_t *run_case(const tcase *tc, size_t *len)
     return out;
 }
 
-static void against_gpu(const char *name, const tcase *tc)
-{
+static void against_gpu(const char *name, const tcase *tc) {
     char path[512];
     snprintf(path, sizeof path, REC "%s.bin", name);
     FILE *fp = fopen(path, "rb");
@@ -141,38 +142,32 @@ static void against_gpu(const char *name, const tcase *tc)
 }
 
 #define U32 VM_TM_U32
-Test(tensor, load_2d_out_of_bounds_zero_fill)
-{
+Test(tensor, load_2d_out_of_bounds_zero_fill) {
     tcase c = {0, 2, U32, {40, 24, 1}, {16, 8, 1}, {1, 1, 1}, 0, 0, {-4, 20, 0}};
     against_gpu("load_2d_oob", &c);
 }
 
-Test(tensor, load_2d_swizzle_128b)
-{
+Test(tensor, load_2d_swizzle_128b) {
     tcase c = {0, 2, U32, {40, 24, 1}, {32, 8, 1}, {1, 1, 1}, 3, 0, {8, 3, 0}};
     against_gpu("load_2d_sw128", &c);
 }
 
-Test(tensor, load_2d_swizzle_64b)
-{
+Test(tensor, load_2d_swizzle_64b) {
     tcase c = {0, 2, U32, {40, 24, 1}, {16, 8, 1}, {1, 1, 1}, 2, 0, {4, 1, 0}};
     against_gpu("load_2d_sw64", &c);
 }
 
-Test(tensor, load_2d_swizzle_32b)
-{
+Test(tensor, load_2d_swizzle_32b) {
     tcase c = {0, 2, U32, {40, 24, 1}, {8, 8, 1}, {1, 1, 1}, 1, 0, {0, 0, 0}};
     against_gpu("load_2d_sw32", &c);
 }
 
-Test(tensor, load_3d)
-{
+Test(tensor, load_3d) {
     tcase c = {0, 3, U32, {12, 6, 4}, {8, 4, 2}, {1, 1, 1}, 0, 0, {0, 0, 0}};
     against_gpu("load_3d_plain", &c);
 }
 
-Test(tensor, store_2d)
-{
+Test(tensor, store_2d) {
     tcase c = {1, 2, U32, {40, 24, 1}, {16, 8, 1}, {1, 1, 1}, 0, 0, {8, 4, 0}};
     against_gpu("store_2d_in", &c);
 }
@@ -180,8 +175,7 @@ Test(tensor, store_2d)
 /* From the definitions: a reduction adds the box element-wise into the
  * tensor; element strides load every estride-th element. The NaN that fills
  * out-of-bounds f32 elements is the H200's (recorded in replace_fill_1.bin). */
-Test(tensor, reduce_add_2d)
-{
+Test(tensor, reduce_add_2d) {
     tcase c = {2, 2, U32, {40, 24, 1}, {16, 8, 1}, {1, 1, 1}, 0, 0, {8, 4, 0}};
     size_t n;
     uint32_t *t = (uint32_t *)run_case(&c, &n);
@@ -194,8 +188,7 @@ Test(tensor, reduce_add_2d)
     free(t);
 }
 
-Test(tensor, element_strides_and_nan_fill)
-{
+Test(tensor, element_strides_and_nan_fill) {
     tcase c = {0, 3, VM_TM_F32, {12, 6, 4}, {8, 4, 2}, {2, 1, 1}, 0, 1, {6, -1, 3}};
     size_t n;
     uint32_t *d = (uint32_t *)run_case(&c, &n);
@@ -215,8 +208,7 @@ Test(tensor, element_strides_and_nan_fill)
     free(d);
 }
 
-Test(tensor, encoder_rules)
-{
+Test(tensor, encoder_rules) {
     vm_tmap m;
     uint64_t dims[2] = {40, 24}, strides[1] = {160}, bad_stride[1] = {168};
     uint32_t box[2] = {16, 8}, estr[2] = {1, 1}, big_box[2] = {512, 8}, odd_box[2] = {3, 8}, zero_e[2] = {0, 1};
@@ -257,7 +249,8 @@ static const char *replace_ptx =
     "setp.lt.u32 %%p2, %%r12, 4096;\n@%%p2 bra FILL;\n"
     "mbarrier.init.shared::cta.b64 [%%r11], 1;\n"
     "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%%r11], %%r6;\n"
-    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%r10], [%%rd1, {%%r3, %%r4}], [%%r11];\n"
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%%r10], [%%rd1, {%%r3, %%r4}], "
+    "[%%r11];\n"
     "mbarrier.try_wait.parity.shared::cta.b64 %%p4, [%%r11], 0;\n"
     "selp.u32 %%r20, 1, 0, %%p4;\nst.global.u32 [%%rd3], %%r20;\n"
     "mov.u32 %%r12, 0;\n"
@@ -266,8 +259,7 @@ static const char *replace_ptx =
     "setp.lt.u32 %%p5, %%r12, 4096;\n@%%p5 bra DUMP;\nret;\n}\n";
 
 static void replace_case(const char *name, const char *insn, uint64_t value, bool value_is_offset, int c0, int c1,
-                         uint32_t nbytes, uint32_t box0, unsigned dtype)
-{
+                         uint32_t nbytes, uint32_t box0, unsigned dtype) {
     char ptx[8192];
     snprintf(ptx, sizeof ptx, replace_ptx, insn);
     ptxi_ctx_options opt = {.threads = 1, .timeout_s = 20};
@@ -310,31 +302,29 @@ static void replace_case(const char *name, const char *insn, uint64_t value, boo
     fclose(fp);
     cr_expect_eq(got[0], want[0], "%s: phase completed %u, on the GPU %u", name, got[0], want[0]);
     for (int i = 1; i < 1025; i++)
-        if (got[i] != want[i]) cr_assert_fail("%s: word %d of the box: ptxi 0x%08x, GPU 0x%08x", name, i - 1, got[i], want[i]);
+        if (got[i] != want[i])
+            cr_assert_fail("%s: word %d of the box: ptxi 0x%08x, GPU 0x%08x", name, i - 1, got[i], want[i]);
 }
 
-Test(tensormap, replace_box_dims)
-{
+Test(tensormap, replace_box_dims) {
     replace_case("replace_box0_8", "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 0, %r2;", 8, false, 0, 0,
                  256, 16, VM_TM_U32);
     replace_case("replace_box1_4", "tensormap.replace.tile.box_dim.global.b1024.b32 [%rd1], 1, %r2;", 4, false, 0, 0,
                  256, 16, VM_TM_U32);
 }
 
-Test(tensormap, replace_global_dims_stride_address)
-{
+Test(tensormap, replace_global_dims_stride_address) {
     replace_case("replace_gdim0_20", "tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 0, %r2;", 20, false,
                  12, 0, 512, 16, VM_TM_U32);
-    replace_case("replace_gdim1_10", "tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 1, %r2;", 10, false,
-                 0, 6, 512, 16, VM_TM_U32);
+    replace_case("replace_gdim1_10", "tensormap.replace.tile.global_dim.global.b1024.b32 [%rd1], 1, %r2;", 10, false, 0,
+                 6, 512, 16, VM_TM_U32);
     replace_case("replace_gstride0_320", "tensormap.replace.tile.global_stride.global.b1024.b64 [%rd1], 0, %rd2;", 320,
                  false, 0, 0, 512, 16, VM_TM_U32);
     replace_case("replace_addr_2rows", "tensormap.replace.tile.global_address.global.b1024.b64 [%rd1], %rd2;", 320,
                  true, 0, 0, 512, 16, VM_TM_U32);
 }
 
-Test(tensormap, replace_modes_type_rank)
-{
+Test(tensormap, replace_modes_type_rank) {
     replace_case("replace_swizzle_2", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 2;", 0, false, 4, 1,
                  512, 16, VM_TM_U32);
     replace_case("replace_swizzle_3", "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 3;", 0, false, 8, 3,
@@ -343,6 +333,6 @@ Test(tensormap, replace_modes_type_rank)
                  512, 16, VM_TM_F32);
     replace_case("replace_elemtype_7", "tensormap.replace.tile.elemtype.global.b1024.b32 [%rd1], 7;", 0, false, -4, 20,
                  512, 16, VM_TM_U32);
-    replace_case("replace_rank_1", "tensormap.replace.tile.rank.global.b1024.b32 [%rd1], %r2;", 1, false, 0, 0, 512,
-                 16, VM_TM_U32);
+    replace_case("replace_rank_1", "tensormap.replace.tile.rank.global.b1024.b32 [%rd1], %r2;", 1, false, 0, 0, 512, 16,
+                 VM_TM_U32);
 }

@@ -25,12 +25,11 @@ static inline int have_library(void) {
 }
 
 /* Skips the test when it cannot run here, saying why. */
-#define NEED_NVCC_AND_LIBRARY()                                                           \
-    do {                                                                                  \
-        if (!have_nvcc()) cr_skip_test("skipped: nvcc not found");                        \
+#define NEED_NVCC_AND_LIBRARY()                                                                        \
+    do {                                                                                               \
+        if (!have_nvcc()) cr_skip_test("skipped: nvcc not found");                                     \
         if (!have_library()) cr_skip_test("skipped: libcudart.so.13 was not built (no CUDA headers)"); \
     } while (0)
-
 
 static inline time_t mtime(const char *path) {
     struct stat st;

@@ -13,8 +13,8 @@
 typedef struct {
     char id[32];
     char flags[200];
-    unsigned arch;          /* the compute_XX whose PTX must be chosen */
-    int single;             /* nvcc keeps probe.ptx (one PTX) rather than probe.compute_XX.ptx */
+    unsigned arch; /* the compute_XX whose PTX must be chosen */
+    int single;    /* nvcc keeps probe.ptx (one PTX) rather than probe.compute_XX.ptx */
 } variant;
 
 ParameterizedTestParameters(fatbin, extracts_nvcc_ptx) {
@@ -28,11 +28,15 @@ ParameterizedTestParameters(fatbin, extracts_nvcc_ptx) {
         {"none", "-arch=sm_90 -no-compress", 90, 1},
         {"debug", "-arch=sm_90 -G", 90, 1},
         {"lineinfo", "-arch=sm_90 -lineinfo", 90, 1},
-        {"multi", "-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 "
-                  "-gencode arch=compute_100,code=compute_100", 90, 0},
+        {"multi",
+         "-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 "
+         "-gencode arch=compute_100,code=compute_100",
+         90, 0},
         {"above_only", "-gencode arch=compute_100,code=compute_100 -gencode arch=compute_120,code=compute_120", 100, 0},
-        {"with_sass", "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80 "
-                      "-gencode arch=compute_90,code=sm_90", 80, 0},
+        {"with_sass",
+         "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80 "
+         "-gencode arch=compute_90,code=sm_90",
+         80, 0},
     };
     return cr_make_param_array(variant, v, sizeof v / sizeof v[0]);
 }
@@ -65,9 +69,10 @@ ParameterizedTest(variant *v, fatbin, extracts_nvcc_ptx, .timeout = 300) {
     char dir[512], bin[600];
     snprintf(dir, sizeof dir, WORK_DIR "/fatbin-%s", v->id);
     snprintf(bin, sizeof bin, "%s/probe", dir);
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/dump' && cd '%s' && nvcc --keep %s -cudart shared -o probe "
-                    PROGRAMS "/probe.cu > build.log 2>&1", dir, dir, dir, v->flags), 0,
-                 "nvcc failed: %s/build.log", dir);
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/dump' && cd '%s' && nvcc --keep %s -cudart shared -o probe " PROGRAMS
+                    "/probe.cu > build.log 2>&1",
+                    dir, dir, dir, v->flags),
+                 0, "nvcc failed: %s/build.log", dir);
     char env[600];
     snprintf(env, sizeof env, "PTXI_DUMP_PTX='%s/dump'", dir);
     run_result r = run_program(dir, bin, env);
@@ -77,10 +82,8 @@ ParameterizedTest(variant *v, fatbin, extracts_nvcc_ptx, .timeout = 300) {
     snprintf(path, sizeof path, "%s/dump/probe.0.compute_%u.ptx", dir, v->arch);
     char *got = slurp(path, NULL);
     cr_assert(got, "no PTX for compute_%u was extracted (expected %s)", v->arch, path);
-    if (v->single)
-        snprintf(path, sizeof path, "%s/probe.ptx", dir);
-    else
-        snprintf(path, sizeof path, "%s/probe.compute_%u.ptx", dir, v->arch);
+    if (v->single) snprintf(path, sizeof path, "%s/probe.ptx", dir);
+    else snprintf(path, sizeof path, "%s/probe.compute_%u.ptx", dir, v->arch);
     char *want = slurp(path, NULL);
     cr_assert(want, "nvcc kept no %s", path);
     cr_expect_str_eq(normalize(got), normalize(want), "extracted PTX differs from %s", path);

@@ -18,7 +18,8 @@ Test(cudart, graph_clone, .timeout = 300) {
  * host threads capture and launch their own graphs. */
 Test(cudart, graph_handles, .timeout = 300) {
     NEED_NVCC_AND_LIBRARY();
-    const char *bin = build(PTXI_SOURCE_DIR "/tests/cudart/programs", "graph_handles.cu", "-arch=sm_90", "graph_handles");
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/cudart/programs", "graph_handles.cu", "-arch=sm_90",
+                            "graph_handles");
     run_result r = run_program(PTXI_SOURCE_DIR "/tests/cudart/programs", bin, NULL);
     cr_expect_str_eq(r.err, "");
     cr_expect_str_eq(r.out, "graph_handles: ok\n");

@@ -59,7 +59,8 @@ Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
     snprintf(out, sizeof out, "%s.exec.out", bin);
     /* No LD_LIBRARY_PATH given: ptxi exec must find build/lib/libcudart.so.13 itself. */
     int rc = sh("env -u LD_LIBRARY_PATH ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD} " PTXI_BINARY_DIR
-                "/bin/ptxi exec '%s' > '%s' 2>&1", bin, out);
+                "/bin/ptxi exec '%s' > '%s' 2>&1",
+                bin, out);
     char *text = slurp(out, NULL);
     char *want = slurp(PTXI_SOURCE_DIR "/tests/cudart/programs/expected/vadd.stdout", NULL);
     cr_assert(want);
@@ -74,11 +75,12 @@ Test(library, ptxi_exec_runs_a_program, .timeout = 300) {
 Test(library, shared_object_opened_later_is_loaded, .timeout = 300) {
     NEED_NVCC_AND_LIBRARY();
     const char *dir = WORK_DIR "/plugin";
-    cr_assert_eq(sh("mkdir -p %s && cd %s && nvcc -arch=sm_90 -cudart shared -shared -Xcompiler -fPIC -o libplugin.so "
-                    PTXI_SOURCE_DIR "/tests/cudart/programs/plugin_lib.cu > build.log 2>&1 && "
+    cr_assert_eq(sh("mkdir -p %s && cd %s && nvcc -arch=sm_90 -cudart shared -shared -Xcompiler -fPIC -o "
+                    "libplugin.so " PTXI_SOURCE_DIR "/tests/cudart/programs/plugin_lib.cu > build.log 2>&1 && "
                     "nvcc -arch=sm_90 -cudart shared -o plugin_host " PTXI_SOURCE_DIR
-                    "/tests/cudart/programs/plugin_host.cu -ldl >> build.log 2>&1", dir, dir), 0,
-                 "build failed: %s/build.log", dir);
+                    "/tests/cudart/programs/plugin_host.cu -ldl >> build.log 2>&1",
+                    dir, dir),
+                 0, "build failed: %s/build.log", dir);
     run_result r = run_program(dir, WORK_DIR "/plugin/plugin_host", NULL);
     cr_expect_str_eq(r.out, "host: cudaSuccess\nplugin: 4242 cudaSuccess\n");
     cr_expect_str_eq(r.err, "");

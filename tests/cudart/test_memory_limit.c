@@ -21,8 +21,10 @@ static void expect_refused(run_result r, const char *total, const char *ask) {
     char want[512];
     snprintf(want, sizeof want, "total %s, totalGlobalMem %s, free <= total 1\n", total, total);
     cr_expect(strstr(r.out, want), "%s\n%s", r.out, r.err);
-    snprintf(want, sizeof want, "cudaMalloc(%s) -> cudaErrorMemoryAllocation\n"
-                                "cudaGetLastError -> cudaErrorMemoryAllocation\n", ask);
+    snprintf(want, sizeof want,
+             "cudaMalloc(%s) -> cudaErrorMemoryAllocation\n"
+             "cudaGetLastError -> cudaErrorMemoryAllocation\n",
+             ask);
     cr_expect(strstr(r.out, want), "%s", r.out);
     cr_expect(strstr(r.out, "cudaMemset -> cudaSuccess\ncudaFree -> cudaSuccess\n"), "the half that fits: %s", r.out);
     cr_expect_eq(r.rc, 0, "exit status %d (137: killed): %s", r.rc, r.err);
@@ -40,7 +42,8 @@ Test(memory_limit, inside_a_memory_limited_cgroup, .timeout = 300) {
     cr_skip_test("skipped: ThreadSanitizer's shadow memory does not fit the cgroup's limit");
 #endif
     /* 1 GiB asked of a host limited to 512 MiB: filling it would bring the OOM killer */
-    run_result r = ask("memory_limit_cgroup", "1073741824", PTXI_SOURCE_DIR "/tests/cudart/in_memory_cgroup.sh 536870912");
+    run_result r = ask("memory_limit_cgroup", "1073741824",
+                       PTXI_SOURCE_DIR "/tests/cudart/in_memory_cgroup.sh 536870912");
     if (r.rc == 77) cr_skip_test("skipped: %s", r.err);
     expect_refused(r, "536870912", "1073741824");
 }

@@ -8,11 +8,11 @@
 #include "harness.h"
 
 typedef struct {
-    char id[64];            /* the binary's name */
-    char dir[512];          /* where it is built and run */
+    char id[64];   /* the binary's name */
+    char dir[512]; /* where it is built and run */
     char src[128];
     char flags[256];
-    char expected[600];     /* PREFIX of PREFIX.stdout, .stderr, .rc (and .sort) */
+    char expected[600]; /* PREFIX of PREFIX.stdout, .stderr, .rc (and .sort) */
 } program;
 
 /* Appends a zeroed entry; returns it (the list may move). */
@@ -103,7 +103,7 @@ ParameterizedTest(program *p, cudart, programs, .timeout = 900) {
     const char *bin = build(p->dir, p->src, p->flags, p->id);
     /* the GPU that recorded them was an H100 80GB: give the device its memory size */
     run_result r = run_program(p->dir, bin, "PTXI_DEVICE_MEMORY=85017493504");
-    if (sort) {   /* the GPU fixes the order of neither the lines printed nor the assert messages */
+    if (sort) { /* the GPU fixes the order of neither the lines printed nor the assert messages */
         r.out = sorted(r.out);
         want_out = sorted(want_out);
         r.err = sorted(r.err);

@@ -24,17 +24,15 @@ Test(debug, break_on_function_and_cu_line) {
            "Breakpoint 2 at demo at debug_demo.sm_90.ptx:119 (debug_demo.cu:22)",
            "1       breakpoint      keep y   demo at debug_demo.sm_90.ptx:51",
            "Breakpoint 1, demo at debug_demo.sm_90.ptx:51 (debug_demo.cu:11)",
-           "[block (0,0,0), warp 0, active 0xffffffff]",
-           "=> 51\tmov.u64 \t%SPL, __local_depot1;",
+           "[block (0,0,0), warp 0, active 0xffffffff]", "=> 51\tmov.u64 \t%SPL, __local_depot1;",
            /* next: line 11 -> 14 */
            "demo at debug_demo.sm_90.ptx:56 (debug_demo.cu:14)", "14\t  int t = threadIdx.x;",
            /* the second warp (16 threads) reaches the kernel's start */
-           "[Switching focus to block (0,0,0), thread (32,0,0), warp 1, lane 0]",
-           "Breakpoint 1, demo", "[block (0,0,0), warp 1, active 0x0000ffff]",
+           "[Switching focus to block (0,0,0), thread (32,0,0), warp 1, lane 0]", "Breakpoint 1, demo",
+           "[block (0,0,0), warp 1, active 0x0000ffff]",
            /* even lanes take the call: the other half waits */
            "Breakpoint 2, demo at debug_demo.sm_90.ptx:119 (debug_demo.cu:22)",
-           "[block (0,0,0), warp 1, active 0x00005555, divergent 0x0000aaaa]",
-           "$2 = 97", "[Kernel killed]");
+           "[block (0,0,0), warp 1, active 0x00005555, divergent 0x0000aaaa]", "$2 = 97", "[Kernel killed]");
     free(o);
 }
 
@@ -51,14 +49,12 @@ Test(debug, break_on_ptx_line_label_and_condition) {
            /* odd lanes of warp 0 run line 24; the condition holds for lane 5 only */
            "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]",
            "Breakpoint 1, demo at debug_demo.sm_90.ptx:147 (debug_demo.cu:24)",
-           "[block (0,0,0), warp 0, active 0xaaaaaaaa, divergent 0x55555555]",
-           "=> 147\tsub.s32 \t%r44, %r43, %r42;",
+           "[block (0,0,0), warp 0, active 0xaaaaaaaa, divergent 0x55555555]", "=> 147\tsub.s32 \t%r44, %r43, %r42;",
            /* not yet executed: lane 5 has not written %r44; then 16 - tile[6] * scale[1] */
            "$2 = 0", "$3 = {[0] = 0, [1] = 1, [2] = 2", "[31] = 31}",
            /* one instruction on, the label: every lane together again */
-           "Breakpoint 2, demo at debug_demo.sm_90.ptx:151", "active 0xffffffff]", "$4 = -41",
-           "[Kernel finished]", "\tstop only if %r2 == 5", "\tbreakpoint already hit 1 time",
-           "\tbreakpoint already hit 2 times");
+           "Breakpoint 2, demo at debug_demo.sm_90.ptx:151", "active 0xffffffff]", "$4 = -41", "[Kernel finished]",
+           "\tstop only if %r2 == 5", "\tbreakpoint already hit 1 time", "\tbreakpoint already hit 2 times");
     free(o);
 }
 
@@ -67,9 +63,8 @@ Test(debug, tbreak_delete_disable_enable) {
                         "tbreak demo\nbreak debug_demo.cu:26\nbreak 162\ndisable 2\ninfo breakpoints\nrun\n"
                         "info breakpoints\ncontinue\nenable 2\ndelete 3\ncontinue\nprint %r3\ndelete\ncontinue\n");
     EXPECT(o, "Temporary breakpoint 1 at demo", "Breakpoint 2 at demo at debug_demo.sm_90.ptx:151",
-           "Breakpoint 3 at demo at debug_demo.sm_90.ptx:162 (debug_demo.cu:27)",
-           "1       breakpoint      del  y   ", "2       breakpoint      keep n   ",
-           "Temporary breakpoint 1, demo at debug_demo.sm_90.ptx:51",
+           "Breakpoint 3 at demo at debug_demo.sm_90.ptx:162 (debug_demo.cu:27)", "1       breakpoint      del  y   ",
+           "2       breakpoint      keep n   ", "Temporary breakpoint 1, demo at debug_demo.sm_90.ptx:51",
            /* the temporary one is gone, 2 is disabled: warp 1, first past the
             * barrier, stops at 3 (line 162) */
            "Num     Type", "3       breakpoint      keep y", "Breakpoint 3, demo at debug_demo.sm_90.ptx:162",
@@ -93,9 +88,8 @@ Test(debug, stepi_through_divergence_shows_masks) {
            /* then the even lanes at the call */
            "active 0x00005555, divergent 0x0000aaaa", "=> 119\tst.param.b32",
            "*  0  active     (32,0,0)      demo at debug_demo.sm_90.ptx:119",
-           "   1  divergent  (33,0,0)      demo at debug_demo.sm_90.ptx:135",
-           "=> 121\tst.param.b32", "=> 123\tcall.uni", "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
-           "[Kernel killed]");
+           "   1  divergent  (33,0,0)      demo at debug_demo.sm_90.ptx:135", "=> 121\tst.param.b32",
+           "=> 123\tcall.uni", "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)", "[Kernel killed]");
     free(o);
 }
 
@@ -108,8 +102,7 @@ Test(debug, step_into_finish_and_next_over_calls) {
            "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
            "#0  _Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
            "#1  demo at debug_demo.sm_90.ptx:123 (debug_demo.cu:22)",
-           "_Z11square_plusii at debug_demo.sm_90.ptx:29 (debug_demo.cu:8)", "8\t  return r + k;",
-           "$1 = 0",
+           "_Z11square_plusii at debug_demo.sm_90.ptx:29 (debug_demo.cu:8)", "8\t  return r + k;", "$1 = 0",
            /* back in demo after the call: thread 32's v = 97, local[1] = tile[33] = 100 */
            "demo at debug_demo.sm_90.ptx:129 (debug_demo.cu:22)", "Value returned is $2 = 9509", "=> 131\tbra.uni",
            "$3 = 9509",
@@ -140,15 +133,15 @@ Test(debug, memory_spaces) {
                         "x/4wd @local 0\nx/4wd @const scale\nx/1wd @param 16\nprint demo_param_2\nx/4wd %rd2\n"
                         "x/2wd %rd2 + 8\nprint scale\nprint/x %r43\nprint/f 1.5\nprint %p1\nprint %laneid == 3\n"
                         "info registers %r43 %p1\nkill\n");
-    EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:151",
-           "@shared 0x0:\t1\t4\t7\t10", "@shared 0x10:\t0x0000000d\t0x00000010\t0x00000013\t0x00000016",
+    EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:151", "@shared 0x0:\t1\t4\t7\t10",
+           "@shared 0x10:\t0x0000000d\t0x00000010\t0x00000013\t0x00000016",
            /* warp 1 stops first; local[k] = tile[(t + k) % 48] for thread 32, then thread 35 */
            "@local 0x0:\t97\t100\t103\t106", "[Switching focus to block (0,0,0), thread (35,0,0), warp 1, lane 3]",
-           "@local 0x0:\t106\t109\t112\t115", "@const 0x", "\t2\t3\t5\t7", "@param 0x10:\t40", "$1 = 40",
-           "@generic 0x", ":\t1\t4\t7\t10", ":\t7\t10",
+           "@local 0x0:\t106\t109\t112\t115", "@const 0x", "\t2\t3\t5\t7", "@param 0x10:\t40", "$1 = 40", "@generic 0x",
+           ":\t1\t4\t7\t10", ":\t7\t10",
            /* a PTX .b8 array, as PTX declares it (no DWARF in -lineinfo code) */
-           "$2 = {2, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0, 7, 0, 0, 0}", "$3 = 0x0000006a", "$4 = 1.5", "$5 = 0",
-           "$6 = 1", "%p1        0x00", "%r43       0x0000006a           106", "[Kernel killed]");
+           "$2 = {2, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0, 7, 0, 0, 0}", "$3 = 0x0000006a", "$4 = 1.5", "$5 = 0", "$6 = 1",
+           "%p1        0x00", "%r43       0x0000006a           106", "[Kernel killed]");
     free(o);
 }
 
@@ -159,19 +152,19 @@ Test(debug, set_var_and_display) {
                         "kill\n");
     /* displays are numbered after breakpoint 1, as in one numbering */
     EXPECT(o, "2: %r44 = 9509", "3: /x %r2 = 0x00000020", "$1 = 1234", "@shared 0x0:\t1\t77", "2:   y  %r44",
-           "3:   y  /x %r2",
-           "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]", "[Kernel killed]");
+           "3:   y  /x %r2", "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]", "[Kernel killed]");
     free(o);
 }
 
 Test(debug, watchpoints_report_the_writer) {
     char *o = debug_run(DEMO_DIR, DEMO,
                         "break 78\nrun\nwatch @shared 0x14\ninfo breakpoints\ndelete 1\ncontinue\nkill\n");
-    EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:78", "Hardware watchpoint 2: @shared 0x14 (4 bytes)",
-           "2       hw watchpoint   keep y   @shared 0x14 (4 bytes)", "Hardware watchpoint 2: @shared 0x14",
-           "Old value = 0 (0x0)", "New value = 16 (0x10)",
-           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at demo at debug_demo.sm_90.ptx:81 (debug_demo.cu:17)",
-           "[Kernel killed]");
+    EXPECT(
+        o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:78", "Hardware watchpoint 2: @shared 0x14 (4 bytes)",
+        "2       hw watchpoint   keep y   @shared 0x14 (4 bytes)", "Hardware watchpoint 2: @shared 0x14",
+        "Old value = 0 (0x0)", "New value = 16 (0x10)",
+        "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at demo at debug_demo.sm_90.ptx:81 (debug_demo.cu:17)",
+        "[Kernel killed]");
     free(o);
     o = debug_run(DEMO_DIR, STOP, "break stop_here\nrun\nwatch hits\ncontinue\ncontinue\ncontinue\n");
     EXPECT(o, "Hardware watchpoint 2: @global 0x", "New value = 1 (0x1)",
@@ -181,17 +174,18 @@ Test(debug, watchpoints_report_the_writer) {
 }
 
 Test(debug, focus_switching) {
-    char *o = debug_run(DEMO_DIR, DEMO,
-                        "break 111\nrun\ncuda thread\ncuda block\ncuda thread (33,0,0)\ncuda warp 0 lane 7\n"
-                        "cuda block thread\ncuda block (1,0,0) thread (0,0,0)\ncuda thread (60,0,0)\ncuda lane 7\n"
-                        "print %tid.x\nprint/x %lanemask_lt\nprint %ntid.x\nprint %warpid\ninfo cuda threads\ninfo cuda blocks\n"
-                        "info cuda kernels\nkill\n");
+    char *o = debug_run(
+        DEMO_DIR, DEMO,
+        "break 111\nrun\ncuda thread\ncuda block\ncuda thread (33,0,0)\ncuda warp 0 lane 7\n"
+        "cuda block thread\ncuda block (1,0,0) thread (0,0,0)\ncuda thread (60,0,0)\ncuda lane 7\n"
+        "print %tid.x\nprint/x %lanemask_lt\nprint %ntid.x\nprint %warpid\ninfo cuda threads\ninfo cuda blocks\n"
+        "info cuda kernels\nkill\n");
     EXPECT(o, "Breakpoint 1, demo at debug_demo.sm_90.ptx:111", "warp 1", "thread (32,0,0)", "block (0,0,0)",
            "[Switching focus to block (0,0,0), thread (33,0,0), warp 1, lane 1]",
            "[Switching focus to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "block (0,0,0)\nthread (7,0,0)",
            "Block (1,0,0) is not running", "Invalid thread (60,0,0).",
-           "[Current focus set to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "$1 = 7",
-           "$2 = 0x0000007f", "$3 = 48", "$4 = 0",
+           "[Current focus set to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "$1 = 7", "$2 = 0x0000007f",
+           "$3 = 48", "$4 = 0",
            "* (0,0,0)   (0,0,0)       (31,0,0)         32  active     demo at debug_demo.sm_90.ptx:85",
            "  (0,0,0)   (32,0,0)      (47,0,0)         16  active     demo at debug_demo.sm_90.ptx:111",
            "Grid (1,1,1): 0 block(s) finished, 0 waiting to start", "* 0       demo  (1,1,1)  (48,1,1)",
@@ -201,9 +195,9 @@ Test(debug, focus_switching) {
 
 Test(debug, list_shows_ptx_and_cu) {
     char *o = debug_run(DEMO_DIR, DEMO, "list demo\nlist\nbreak debug_demo.cu:17\nrun\nlist\n\nkill\n");
-    EXPECT(o, "   51\t\tmov.u64", "   55\t\t.loc\t1 14 3\n(ptxi) list\n   56\t\tadd.u64", "   65\t",
-           "debug_demo.cu:\n", "=> 17\t  tile[t] = v;", "debug_demo.sm_90.ptx:\n",
-           "=> 78\t\tshl.b32", "   82\t\t.loc\t1 18 3\n(ptxi) \n   83\t\tbar.sync");
+    EXPECT(o, "   51\t\tmov.u64", "   55\t\t.loc\t1 14 3\n(ptxi) list\n   56\t\tadd.u64", "   65\t", "debug_demo.cu:\n",
+           "=> 17\t  tile[t] = v;", "debug_demo.sm_90.ptx:\n", "=> 78\t\tshl.b32",
+           "   82\t\t.loc\t1 18 3\n(ptxi) \n   83\t\tbar.sync");
     free(o);
 }
 
@@ -231,10 +225,9 @@ Test(debug, assert_stops_at_the_faulting_instruction) {
     char *o = debug_run(SAMPLES "/assert",
                         "assert.sm_90.ptx --kernel assert_kernel --grid 2 --block 32 --arg file:in.bin --arg zeros:256",
                         "run\ncuda block\ncuda thread\nstep\nkill\n");
-    EXPECT(o, "[Switching focus to block (1,0,0), thread (5,0,0), warp 0, lane 5]",
-           "Assertion `v < 1000` failed.", "The kernel stopped at the faulting instruction, assert_kernel at",
-           "(assert.cu:14)", "block (1,0,0)", "thread (5,0,0)", "The kernel faulted: it cannot go on",
-           "[Kernel killed]");
+    EXPECT(o, "[Switching focus to block (1,0,0), thread (5,0,0), warp 0, lane 5]", "Assertion `v < 1000` failed.",
+           "The kernel stopped at the faulting instruction, assert_kernel at", "(assert.cu:14)", "block (1,0,0)",
+           "thread (5,0,0)", "The kernel faulted: it cannot go on", "[Kernel killed]");
     free(o);
 }
 
@@ -260,8 +253,7 @@ Test(debug, transcripts_are_deterministic) {
 }
 
 Test(debug, launch_stop_repeat_counts_until_barriers_and_rerun) {
-    char *o = debug_run(DEMO_DIR,
-                        "debug_demo.sm_90.ptx -k demo -g 2 -b 48 -a file:in.bin -a zeros:512 -a s32:40",
+    char *o = debug_run(DEMO_DIR, "debug_demo.sm_90.ptx -k demo -g 2 -b 48 -a file:in.bin -a zeros:512 -a s32:40",
                         "set cuda break_on_launch on\nrun\nstepi 3\nbreak 83\ncontinue\ncontinue\ninfo cuda barriers\n"
                         "info cuda blocks\nuntil\nuntil 162\nx/2wx 0\ndelete\nset cuda break_on_launch off\ncontinue\n"
                         "break 83\nrun\nquit\n");
@@ -280,13 +272,14 @@ Test(debug, launch_stop_repeat_counts_until_barriers_and_rerun) {
 
 /* init(&bar, 256), then one warp's 32 arrivals: 224 of 256 still pending (PTX ISA, mbarrier) */
 Test(debug, mbarrier_state) {
-    char *o = debug_run(SAMPLES "/async_barrier",
-                        "async_barrier.sm_90.ptx --kernel split_arrive_wait --block 256 --arg s32:6 --arg file:split.bin",
-                        "break 116\nrun\ninfo cuda mbarrier @shared %r23\nstepi\ninfo cuda mbarrier @shared %r23\n"
-                        "info cuda mbarrier @shared 0x100000\nkill\n");
+    char *o = debug_run(
+        SAMPLES "/async_barrier",
+        "async_barrier.sm_90.ptx --kernel split_arrive_wait --block 256 --arg s32:6 --arg file:split.bin",
+        "break 116\nrun\ninfo cuda mbarrier @shared %r23\nstepi\ninfo cuda mbarrier @shared %r23\n"
+        "info cuda mbarrier @shared 0x100000\nkill\n");
     EXPECT(o, "=> 116\tmbarrier.arrive", "mbarrier phase 0, 256 of 256 arrivals pending, transaction count 0",
-           "mbarrier phase 0, 224 of 256 arrivals pending, transaction count 0", "Cannot access memory at @shared 0x100000",
-           "[Kernel killed]");
+           "mbarrier phase 0, 224 of 256 arrivals pending, transaction count 0",
+           "Cannot access memory at @shared 0x100000", "[Kernel killed]");
     free(o);
 }
 
@@ -376,12 +369,12 @@ Test(debug, up_down_frame) {
     char *o = debug_run(DEMO_DIR, DEMO,
                         "break debug_demo.cu:22\nrun\nstep\nup\nprint %r2\nup\ndown\ndown\nframe 1\nframe 2\nframe 0\n"
                         "print %r1\nframe\nkill\n");
-    EXPECT(o, "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
-           "(ptxi) up\n#1  demo at debug_demo.sm_90.ptx:123 (debug_demo.cu:22)\n22\t    acc = square_plus(v, local[1]);",
-           "$1 = 32", "Initial frame selected; you cannot go up.",
-           "(ptxi) down\n#0  _Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
-           "Bottom (innermost) frame selected; you cannot go down.", "(ptxi) frame 1\n#1  demo",
-           "No frame at level 2.", "(ptxi) frame 0\n#0  _Z11square_plusii", "(ptxi) frame\n#0  _Z11square_plusii",
-           "[Kernel killed]");
+    EXPECT(
+        o, "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
+        "(ptxi) up\n#1  demo at debug_demo.sm_90.ptx:123 (debug_demo.cu:22)\n22\t    acc = square_plus(v, local[1]);",
+        "$1 = 32", "Initial frame selected; you cannot go up.",
+        "(ptxi) down\n#0  _Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)",
+        "Bottom (innermost) frame selected; you cannot go down.", "(ptxi) frame 1\n#1  demo", "No frame at level 2.",
+        "(ptxi) frame 0\n#0  _Z11square_plusii", "(ptxi) frame\n#0  _Z11square_plusii", "[Kernel killed]");
     free(o);
 }

@@ -78,7 +78,6 @@ static run_result debug_app(const char *script, const char *args, bool stdin_scr
     return debug_bin(app(), script, args, stdin_script);
 }
 
-
 /* The PTX line of the first "=> N\t" after `after`. */
 static unsigned pc_line_after(const char *out, const char *after) {
     const char *p = strstr(out, after);
@@ -102,15 +101,13 @@ Test(debug_app, break_on_launch_focus_print_stepi_and_the_next_launch) {
            /* the program runs until its first launch */
            "(ptxi) run\n", "host: before the kernels\n", "[Launch of CUDA kernel 0 " SCALE "<<<(2,1,1),(32,1,1)>>>]",
            "Kernel launch: " SCALE, SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:8)",
-           "[block (0,0,0), warp 0, active 0xffffffff]", "ld.param.u64",
-           "* 0       " SCALE "  (2,1,1)  (32,1,1)",
+           "[block (0,0,0), warp 0, active 0xffffffff]", "ld.param.u64", "* 0       " SCALE "  (2,1,1)  (32,1,1)",
            "Breakpoint 1, " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)", "12\t        v[i] = x * k;",
            /* thread 5 of block 0: i = 5, x = v[5] = 5, k = 2 */
-           "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "$1 = 5", "$2 = 5", "$3 = 2",
-           "$4 = 5",
+           "[Switching focus to block (0,0,0), thread (5,0,0), warp 0, lane 5]", "$1 = 5", "$2 = 5", "$3 = 2", "$4 = 5",
            /* block 1: i = 32 + lane, only i < 40 inside the if */
-           "[Switching focus to block (1,0,0), thread (0,0,0), warp 0, lane 0]",
-           "Breakpoint 1, " SCALE, "[block (1,0,0), warp 0, active 0x000000ff, divergent 0xffffff00]", "$5 = 32",
+           "[Switching focus to block (1,0,0), thread (0,0,0), warp 0, lane 0]", "Breakpoint 1, " SCALE,
+           "[block (1,0,0), warp 0, active 0x000000ff, divergent 0xffffff00]", "$5 = 32",
            "#0  " SCALE " at dbg_app.compute_90.ptx:",
            /* continue: the launch ends, the program goes on to its next one */
            "[Launch of CUDA kernel 1 " OFFSET "<<<(1,1,1),(64,1,1)>>>]", "Kernel launch: " OFFSET,
@@ -145,8 +142,8 @@ Test(debug_app, commands_on_standard_input) {
 Test(debug_app, list_shows_the_cu_source_and_the_fatbinary_ptx) {
     run_result r = debug_app("break dbg_app.cu:18\nrun\nlist\ninfo breakpoints\nkill\n", "", false);
     EXPECT(r.out, "Breakpoint 1, " OFFSET, "(dbg_app.cu:18)", "(ptxi) list\n", "dbg_app.cu:\n",
-           "   16\t__global__ void offset(float *v, int n, float add) {",
-           "=> 18\t    if (i < n) v[i] += add;", "dbg_app.compute_90.ptx:\n", "=> ",
+           "   16\t__global__ void offset(float *v, int n, float add) {", "=> 18\t    if (i < n) v[i] += add;",
+           "dbg_app.compute_90.ptx:\n", "=> ",
            "1       breakpoint      keep y   " OFFSET " at dbg_app.compute_90.ptx:", "breakpoint already hit 1 time",
            "[Program killed]");
     cr_assert(!strstr(r.out, "host: v[5]"), "the program went on after kill:\n%s", r.out);
@@ -156,8 +153,8 @@ Test(debug_app, list_shows_the_cu_source_and_the_fatbinary_ptx) {
 Test(debug_app, out_of_bounds_stops_naming_the_thread) {
     run_result r = debug_app("run\nprint %tid.x\nbacktrace\ncontinue\n", "oob", false);
     EXPECT(r.out, "host: v[5] = 11, v[39] = 79\n", "[Launch of CUDA kernel 2 poke(int*, int)<<<(1,1,1),(32,1,1)>>>]",
-           "[Switching focus to block (0,0,0), thread (7,0,0), warp 0, lane 7]", "CUDA Exception: ",
-           "out-of-bounds global write of 4 bytes", "block (0,0,0), thread (7,0,0)",
+           "[Switching focus to block (0,0,0), thread (7,0,0), warp 0, lane 7]",
+           "CUDA Exception: ", "out-of-bounds global write of 4 bytes", "block (0,0,0), thread (7,0,0)",
            "The kernel stopped at the faulting instruction, poke(int*, int) at dbg_app.compute_90.ptx:",
            "(dbg_app.cu:24)", "24\t    p[at] = i;", "st.global", "$1 = 7", "#0  poke(int*, int)",
            /* continue: the launch ends with the fault, which the program sees */
@@ -184,14 +181,16 @@ Test(debug_app, trap_stops_at_the_trapping_thread) {
            "[Switching focus to block (0,0,0), thread (9,0,0), warp 0, lane 9]", "trap instruction executed",
            "The kernel stopped at the faulting instruction, stop_at(int) at dbg_app.compute_90.ptx:", "(dbg_app.cu:34)",
            "=> ", "trap;", "   8  divergent  (8,0,0) ", "*  9  active     (9,0,0) ", "(dbg_app.cu:34)",
-           "  10  divergent  (10,0,0) ", "host: after stop_at: cudaErrorLaunchFailure\n", "[Program exited with code 3]");
+           "  10  divergent  (10,0,0) ", "host: after stop_at: cudaErrorLaunchFailure\n",
+           "[Program exited with code 3]");
     cr_assert_eq(r.rc, 3);
 }
 
 /* The kernels' names as the PTX has them, demangled, or without parameters. */
 Test(debug_app, breakpoints_by_every_form_of_a_kernel_name) {
     run_result r = debug_app("break _Z6offsetPfif\nbreak scale(float*, int, float)\nbreak poke\nbreak nosuch\n"
-                             "info breakpoints\nquit\n", "", false);
+                             "info breakpoints\nquit\n",
+                             "", false);
     EXPECT(r.out, "Breakpoint 1 at " OFFSET " at dbg_app.compute_90.ptx:", "(dbg_app.cu:16)",
            "Breakpoint 2 at " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:8)",
            "Breakpoint 3 at poke(int*, int) at dbg_app.compute_90.ptx:", "(dbg_app.cu:21)",
@@ -217,7 +216,8 @@ Test(debug_app, breakpoint_on_a_ptx_line) {
  * -> 11.0 in offset, thread 5 writing both times: the watch lasts across launches. */
 Test(debug_app, watchpoint_across_launches) {
     run_result r = debug_app("break dbg_app.cu:12\nrun\nwatch @global %rd4 + 20\nx/1f %rd4 + 20\ndelete 1\n"
-                             "continue\ncontinue\ncontinue\n", "", false);
+                             "continue\ncontinue\ncontinue\n",
+                             "", false);
     EXPECT(r.out, "Hardware watchpoint 2: @global 0x", "5", "Old value = 1084227584 (0x40a00000)",
            "New value = 1092616192 (0x41200000)", "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at " SCALE,
            "[Launch of CUDA kernel 1 " OFFSET, "Old value = 1092616192 (0x41200000)",
@@ -229,8 +229,10 @@ Test(debug_app, watchpoint_across_launches) {
  * breakpoint on the other's code waits for it. v[i] = 2 (2i + 1). */
 Test(debug_app, breakpoints_in_two_modules) {
     const char *bin = app_of("dbg_app.cu,dbg_more.cu", "dbg_app2");
-    run_result r = debug_bin(bin, "break twice\nbreak dbg_app.cu:18\nrun\ncuda thread 9\nprint %r1\ndelete 2\n"
-                                  "continue\nprint %tid.x\nlist\ndelete\ncontinue\n", "", false);
+    run_result r = debug_bin(bin,
+                             "break twice\nbreak dbg_app.cu:18\nrun\ncuda thread 9\nprint %r1\ndelete 2\n"
+                             "continue\nprint %tid.x\nlist\ndelete\ncontinue\n",
+                             "", false);
     EXPECT(r.out, "twice(float*, int)", "offset(float*, int, float)", "'run' lets the program go on");
     cr_assert(strstr(r.out, "pending until one of its kernels runs"), "%s", r.out);
     EXPECT(r.out, "(ptxi) run\n", "[Launch of CUDA kernel 1 " OFFSET, "Breakpoint 2, " OFFSET, "(dbg_app.cu:18)",
@@ -246,7 +248,8 @@ Test(debug_app, breakpoints_in_two_modules) {
  * follows. v[5] = 11 before, 2 * 11 after. */
 Test(debug_app, breakpoints_survive_a_device_reset) {
     run_result r = debug_app("break scale\nrun\ndelete\nbreak dbg_app.cu:12 if %r1 == 37\ncontinue\nprint %r1\n"
-                             "continue\nprint %f2\ninfo breakpoints\ndelete\ncontinue\n", "reset", false);
+                             "continue\nprint %f2\ninfo breakpoints\ndelete\ncontinue\n",
+                             "reset", false);
     EXPECT(r.out, "Breakpoint 1, " SCALE " at dbg_app.compute_90.ptx:", "Breakpoint 2 at " SCALE,
            "[Switching focus to block (1,0,0), thread (5,0,0), warp 0, lane 5]",
            "Breakpoint 2, " SCALE " at dbg_app.compute_90.ptx:", "(dbg_app.cu:12)", "$1 = 37",
@@ -269,7 +272,6 @@ Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
 }
 
 /* ---- the prompt at a terminal ---- */
-
 
 /* Starts `ptxi debug -- dbg_app ARG` on a new pseudo-terminal. */
 static int start_on_terminal(pid_t *pid, const char *arg) {

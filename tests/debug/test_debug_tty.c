@@ -15,20 +15,19 @@
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define DEMO_DIR PTXI_SOURCE_DIR "/tests/debug/demo"
 
-
 /* Starts `ptxi debug debug_demo.sm_90.ptx ARGS...` on a new pseudo-terminal. */
-#define START(fd, pid, ...)                                                                        \
-    do {                                                                                           \
-        struct winsize ws_ = {24, 120, 0, 0};                                                      \
-        pid = forkpty(&fd, NULL, NULL, &ws_);                                                      \
-        cr_assert(pid >= 0);                                                                       \
-        if (pid == 0) {                                                                            \
-            if (chdir(DEMO_DIR)) _exit(127);                                                       \
-            setenv("TERM", "xterm", 1);                                                            \
-            execl(PTXI, "ptxi", "debug", "debug_demo.sm_90.ptx", __VA_ARGS__, (char *)NULL);       \
-            _exit(127);                                                                            \
-        }                                                                                          \
-        nseen = 0;                                                                                 \
+#define START(fd, pid, ...)                                                                  \
+    do {                                                                                     \
+        struct winsize ws_ = {24, 120, 0, 0};                                                \
+        pid = forkpty(&fd, NULL, NULL, &ws_);                                                \
+        cr_assert(pid >= 0);                                                                 \
+        if (pid == 0) {                                                                      \
+            if (chdir(DEMO_DIR)) _exit(127);                                                 \
+            setenv("TERM", "xterm", 1);                                                      \
+            execl(PTXI, "ptxi", "debug", "debug_demo.sm_90.ptx", __VA_ARGS__, (char *)NULL); \
+            _exit(127);                                                                      \
+        }                                                                                    \
+        nseen = 0;                                                                           \
     } while (0)
 
 /* Types keys, then waits for `want` in what follows. */
@@ -84,7 +83,7 @@ Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     type(fd, "run\r");
     cr_assert(wait_for(fd, 0, "Starting kernel spin"), "%s", seen);
     /* somewhere in the loop: which instruction depends on when the key came */
-    size_t mark = interrupt_at(fd, " at debug_demo.sm_90.ptx:26");   /* spin, or atomicAdd inlined in it */
+    size_t mark = interrupt_at(fd, " at debug_demo.sm_90.ptx:26"); /* spin, or atomicAdd inlined in it */
     type(fd, "set var {u32} @global %rd1 = 1\rcontinue\r");
     cr_assert(wait_for(fd, mark, "[Kernel finished]"), "the flag did not end the loop:\n%s", seen);
     finish(fd, pid);
@@ -99,7 +98,7 @@ Test(debug_tty, quit_asks_before_killing) {
     say(fd, "break 78\rrun\r", "Breakpoint 1, demo");
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     say(fd, "n\r", "Not confirmed.");
-    say(fd, "print %r2\r", "$1 = 0");   /* the kernel is still there */
+    say(fd, "print %r2\r", "$1 = 0"); /* the kernel is still there */
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     finish_with(fd, pid, "y\r");
 }

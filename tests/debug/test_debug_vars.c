@@ -33,12 +33,13 @@ Test(debug_vars, variables_members_slices_and_history) {
                         "print nosuch\nprint pts->nosuch\nprint t.x\nprint tile[\noutput pts[1]\necho\n"
                         "print/x tile[3]@4\nprint/x pts[1]\nprint/d coef[1]\nprint/c 65\nprint/t 10\nprint/o 8\n"
                         "x/4dw tile\ndisplay t\ndisplay/x i\ninfo display\ncuda thread (5,0,0)\nprint tile[5]\nkill\n");
-    EXPECT(o, "Breakpoint 1, kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:35)", "35\t  int acc = 0;", "$1 = 0", "$2 = 0",
-           "$3 = 20", "$4 = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 0 <repeats 12 times>}",
-           "$5 = 10", "$6 = {10, 13, 16, 19}", "$7 = {1, 4, 7, 10}", "$8 = {1, 4, 7}", "$9 = {x = 1, y = 0, s = {0, 0}}",
-           "$10 = {x = 2, y = 0.5, s = {1, -1}}", "$11 = {1, -1}", "$12 = -1", "$13 = 0", "$14 = 3",
-           "Address requested for identifier \"t\" which is in register %r", "$15 = 1", "$16 = 1", "$17 = 3",
-           "$18 = 1", "$19 = 0", "$20 = true", "$21 = true", "$22 = true", "$23 = -1", "$24 = 65 'A'",
+    EXPECT(o, "Breakpoint 1, kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:35)", "35\t  int acc = 0;", "$1 = 0",
+           "$2 = 0", "$3 = 20",
+           "$4 = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 0 <repeats 12 times>}",
+           "$5 = 10", "$6 = {10, 13, 16, 19}", "$7 = {1, 4, 7, 10}", "$8 = {1, 4, 7}",
+           "$9 = {x = 1, y = 0, s = {0, 0}}", "$10 = {x = 2, y = 0.5, s = {1, -1}}", "$11 = {1, -1}", "$12 = -1",
+           "$13 = 0", "$14 = 3", "Address requested for identifier \"t\" which is in register %r", "$15 = 1", "$16 = 1",
+           "$17 = 3", "$18 = 1", "$19 = 0", "$20 = true", "$21 = true", "$22 = true", "$23 = -1", "$24 = 65 'A'",
            "$25 = {x = 0, y = 0, z = 0}", "$26 = {x = 32, y = 1, z = 1}", "$27 = 1", "$28 = 32", "$29 = 0",
            "$30 = {0.5, 1.5, 2.5}", "$31 = 1.5", "$32 = 12", "$33 = 128", "No symbol \"nosuch\" in current context.",
            "There is no member named nosuch.", "Attempt to extract a component of a value that is not a structure.",
@@ -72,16 +73,16 @@ Test(debug_vars, locals_args_inlined_frames_and_finish) {
     EXPECT(o, "Breakpoint 1, kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)", "v = 1\nk = 0\n", "acc = 0\n",
            /* step: into the inlined call, a frame of its own */
            "addk at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:20)", "20\t  int r = a + k;",
-           "#0  addk (a=0, k=1) (inlined) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:20)",
-           "#1  kern (in=0x", ", n=20) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)", "r = 0\n", "a = 0\nk = 1\n",
-           "$1 = 0", "#1  kern (in=", "38\t    acc = addk(acc, v);", "$2 = 0", "Stack level 1", "#0  addk (a=0, k=1)",
+           "#0  addk (a=0, k=1) (inlined) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:20)", "#1  kern (in=0x",
+           ", n=20) at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)", "r = 0\n", "a = 0\nk = 1\n", "$1 = 0",
+           "#1  kern (in=", "38\t    acc = addk(acc, v);", "$2 = 0", "Stack level 1", "#0  addk (a=0, k=1)",
            "Run till exit from #0  addk (a=0, k=1) (inlined)", "kern at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:38)",
            /* scalef past its prologue: the arguments are there */
            "Breakpoint 2, _Z6scalefPK2Ptf at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:25)", "25\t  float r = p->y * f;",
-           "#0  _Z6scalefPK2Ptf (p=0x", ", f=22) at", "#1  kern (in=0x", "(dbg_vars.cu:43)", "p = (@generic const pt_t *) 0x",
-           "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22", "$6 = ",
-           "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1", "(dbg_vars.cu:44)",
-           "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
+           "#0  _Z6scalefPK2Ptf (p=0x", ", f=22) at", "#1  kern (in=0x", "(dbg_vars.cu:43)",
+           "p = (@generic const pt_t *) 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
+           "$6 = ", "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1",
+           "(dbg_vars.cu:44)", "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
            "$11 = {x = 1, y = 0, s = {0, 0}}", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}",
            "Line 44 of \"dbg_vars.cu\" starts at dbg_vars.G.sm_90.ptx:", "[Kernel killed]");
     free(o);
@@ -101,12 +102,14 @@ Test(debug_vars, c_conditions_and_values_of_another_thread) {
 }
 
 Test(debug_vars, watch_a_variable_in_its_type) {
-    char *o = debug_run(VARS_DIR, G,
-                        "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch t\nwatch acc\nwatch counter\ninfo breakpoints\n"
-                        "delete 1\ncontinue\ncontinue\nkill\n");
+    char *o = debug_run(
+        VARS_DIR, G,
+        "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch t\nwatch acc\nwatch counter\ninfo breakpoints\n"
+        "delete 1\ncontinue\ncontinue\nkill\n");
     EXPECT(o, "Hardware watchpoint 2: tile[5]", "Cannot watch `t': it lives in register %r",
            "Cannot watch `acc': it has no location here.", "Hardware watchpoint 3: counter",
-           "2       hw watchpoint   keep y   tile[5]", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "2       hw watchpoint   keep y   tile[5]",
+           "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
            "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5) at kern at dbg_vars.G.sm_90.ptx:",
            "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n",
            "Written by block (0,0,0) thread (0,0,0) (warp 0 lane 0)", "[Kernel killed]");
@@ -115,8 +118,9 @@ Test(debug_vars, watch_a_variable_in_its_type) {
 
 /* -lineinfo: no variables, but the inlined call has its frame (from .loc's inlined_at) */
 Test(debug_vars, lineinfo_inlined_frames) {
-    char *o = debug_run(VARS_DIR, LINEINFO,
-                        "break dbg_vars.cu:20\nrun\nbt\ninfo locals\nprint t\nprint threadIdx.x + 1\nup\nfinish\nkill\n");
+    char *o = debug_run(
+        VARS_DIR, LINEINFO,
+        "break dbg_vars.cu:20\nrun\nbt\ninfo locals\nprint t\nprint threadIdx.x + 1\nup\nfinish\nkill\n");
     EXPECT(o, "Breakpoint 1, addk at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)",
            "#0  addk (inlined) at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)",
            "#1  kern at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:38)", "No symbol table info available.",

@@ -19,10 +19,10 @@ static inline void expect_in_order(const char *out, const char *const *want, int
         at = hit + strlen(want[k]);
     }
 }
-#define EXPECT(out, ...)                                                                  \
-    do {                                                                                  \
-        const char *const w_[] = {__VA_ARGS__};                                           \
-        expect_in_order(out, w_, (int)(sizeof w_ / sizeof w_[0]));                        \
+#define EXPECT(out, ...)                                           \
+    do {                                                           \
+        const char *const w_[] = {__VA_ARGS__};                    \
+        expect_in_order(out, w_, (int)(sizeof w_ / sizeof w_[0])); \
     } while (0)
 
 /* What the terminal has shown so far. */
@@ -46,9 +46,7 @@ static inline const char *wait_for(int fd, size_t from, const char *want) {
     return NULL;
 }
 
-static inline void type(int fd, const char *keys) {
-    cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
-}
+static inline void type(int fd, const char *keys) { cr_assert(write(fd, keys, strlen(keys)) == (ssize_t)strlen(keys)); }
 
 /* Lets the running kernel spin a while, then types Ctrl-C: the debugger
  * stops it (saying so) at `where`. Returns where the terminal is then. */

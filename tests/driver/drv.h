@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CK(call)                                                                      \
-    do {                                                                              \
-        CUresult r_ = (call);                                                         \
-        const char *n_ = NULL;                                                        \
-        cuGetErrorName(r_, &n_);                                                      \
+#define CK(call)                                                                       \
+    do {                                                                               \
+        CUresult r_ = (call);                                                          \
+        const char *n_ = NULL;                                                         \
+        cuGetErrorName(r_, &n_);                                                       \
         cr_assert_eq(r_, CUDA_SUCCESS, "%s = %d (%s)", #call, (int)r_, n_ ? n_ : "?"); \
     } while (0)
 

@@ -39,7 +39,7 @@ Test(contexts, stack) {
     CUcontext primary = drv_setup();
     CUctxCreateParams params = {0};
     CUcontext own;
-    CK(cuCtxCreate(&own, &params, 0, 0));   /* made current */
+    CK(cuCtxCreate(&own, &params, 0, 0)); /* made current */
     CUcontext c;
     CK(cuCtxGetCurrent(&c));
     cr_expect_eq(c, own);
@@ -48,7 +48,7 @@ Test(contexts, stack) {
     CK(cuCtxGetCurrent(&c));
     cr_expect_eq(c, primary);
     CK(cuCtxPushCurrent(own));
-    CK(cuCtxSetCurrent(primary));   /* replaces the top */
+    CK(cuCtxSetCurrent(primary)); /* replaces the top */
     CK(cuCtxGetCurrent(&c));
     cr_expect_eq(c, primary);
     unsigned long long id1, id2;
@@ -127,7 +127,7 @@ Test(contexts, handles_from_another_context) {
     cr_expect_eq(cuMemFree(d), CUDA_ERROR_INVALID_VALUE);
     cr_expect_eq(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_INVALID_HANDLE);
     CK(cuCtxDestroy(own));
-    CK(cuMemcpyDtoH(h, d, sizeof h));   /* the primary context is current again */
+    CK(cuMemcpyDtoH(h, d, sizeof h)); /* the primary context is current again */
 }
 
 /* What a context held is gone with it: its modules are invalid handles, and the

@@ -21,7 +21,10 @@ Test(launch, packed_parameter_buffer) {
     CUdeviceptr d;
     CK(cuMemAlloc(&d, sizeof h));
     CK(cuMemcpyHtoD(d, h, sizeof h));
-    struct { CUdeviceptr p; unsigned k, n; } params = {d, 3, 64};
+    struct {
+        CUdeviceptr p;
+        unsigned k, n;
+    } params = {d, 3, 64};
     size_t size = sizeof params;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &params, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
     CK(cuLaunchKernel(fn(m, "scale"), 1, 1, 1, 64, 1, 1, 0, NULL, NULL, extra));
@@ -80,7 +83,7 @@ Test(launch, refused_configurations) {
     cr_expect_eq(cuLaunchKernel(e, 1, 1, 1, 32, 1, 1, 200000, NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
     cr_expect_eq(cuLaunchKernel((CUfunction)&m, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
     cr_expect_eq(cuLaunchKernel(e, 1, 1, 1, 32, 1, 1, 0, (CUstream)&m, NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
-    CK(cuLaunchKernel(e, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL));   /* still usable */
+    CK(cuLaunchKernel(e, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL)); /* still usable */
 }
 
 Test(launch, function_attributes) {
@@ -100,7 +103,8 @@ Test(launch, function_attributes) {
     CK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
     cr_expect_eq(v, 100000);
     /* 227 KiB is the most a block may opt in to */
-    cr_expect_eq(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 232449), CUDA_ERROR_INVALID_VALUE);
+    cr_expect_eq(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 232449),
+                 CUDA_ERROR_INVALID_VALUE);
     CK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f));
     cr_expect_eq(v, -1);
     CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50));
@@ -123,7 +127,7 @@ Test(launch, occupancy) {
     CUfunction f = fn(m, "add");
     int n;
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 1024, 0));
-    cr_expect_eq(n, 2);   /* 2048 threads per SM */
+    cr_expect_eq(n, 2); /* 2048 threads per SM */
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 128, 0));
     cr_expect_eq(n, 16);
     /* beyond the default 48 KiB of dynamic shared memory: none until opted in */
@@ -131,7 +135,7 @@ Test(launch, occupancy) {
     cr_expect_eq(n, 0);
     CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000));
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 128, 100000));
-    cr_expect_eq(n, 2);   /* (100000 + 1024) rounded to 128 bytes, twice in 228 KiB */
+    cr_expect_eq(n, 2); /* (100000 + 1024) rounded to 128 bytes, twice in 228 KiB */
     int grid, block;
     CK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 0));
     cr_expect_eq(block, 1024);

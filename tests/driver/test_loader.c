@@ -89,7 +89,7 @@ Test(loader, plain_and_versioned_names) {
     cr_expect_eq(sym("cuStreamDestroy"), sym("cuStreamDestroy_v2"));
     cr_expect_eq(sym("cuDevicePrimaryCtxRelease"), sym("cuDevicePrimaryCtxRelease_v2"));
     cr_expect_eq(sym("cuMemcpy_ptds"), sym("cuMemcpy"));
-    sym("cuMemAlloc");   /* the 32-bit legacy ABI is exported too, as a stub */
+    sym("cuMemAlloc"); /* the 32-bit legacy ABI is exported too, as a stub */
 }
 
 Test(loader, versions_and_init) {

@@ -22,8 +22,8 @@ Test(memory, sets_and_bounds) {
     cr_expect_eq(h[16], 0xef);
     cr_expect_eq(h[23], 0xde);
     cr_expect_eq(h[24], 0xab);
-    cr_expect_eq(cuMemsetD16(d + 1, 0, 1), CUDA_ERROR_INVALID_VALUE);   /* misaligned */
-    cr_expect_eq(cuMemsetD32(d, 0, 17), CUDA_ERROR_INVALID_VALUE);      /* past the end */
+    cr_expect_eq(cuMemsetD16(d + 1, 0, 1), CUDA_ERROR_INVALID_VALUE); /* misaligned */
+    cr_expect_eq(cuMemsetD32(d, 0, 17), CUDA_ERROR_INVALID_VALUE);    /* past the end */
     cr_expect_eq(cuMemcpyDtoH(h, d + 1, 64), CUDA_ERROR_INVALID_VALUE);
     cr_expect_eq(cuMemcpyHtoD(d + 60, h, 8), CUDA_ERROR_INVALID_VALUE);
     CUstream s;
@@ -64,7 +64,7 @@ Test(memory, copies_2d_3d) {
             int want = y >= 1 && x >= 1 && x <= 3 ? 10 * (y - 1) + (x - 1) : 0;
             cr_expect_eq(back[y][x], want, "(%d, %d)", x, y);
         }
-    c.Height = 6;   /* one row past the end */
+    c.Height = 6; /* one row past the end */
     cr_expect_eq(cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
 
     /* 3D: two 2 x 2 slices out of a 4 x 3 x 2 host volume */
@@ -83,7 +83,7 @@ Test(memory, copies_2d_3d) {
         for (int y = 0; y < 2; y++)
             for (int x = 0; x < 2; x++) cr_expect_eq(out[z][y][x], vol[z][y + 1][x + 1]);
     CUDA_MEMCPY3D a = m;
-    a.srcMemoryType = CU_MEMORYTYPE_ARRAY;   /* and no array */
+    a.srcMemoryType = CU_MEMORYTYPE_ARRAY; /* and no array */
     cr_expect_eq(cuMemcpy3D(&a), CUDA_ERROR_INVALID_VALUE);
 }
 

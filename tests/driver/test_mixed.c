@@ -8,7 +8,7 @@
 #define RT(call) cr_assert_eq((call), cudaSuccess, "%s", #call)
 
 Test(mixed, runtime_memory_in_driver_calls) {
-    RT(cudaFree(0));   /* the runtime makes the primary context current */
+    RT(cudaFree(0)); /* the runtime makes the primary context current */
     CK(cuInit(0));
     CUcontext c, primary;
     CK(cuCtxGetCurrent(&c));

@@ -62,7 +62,7 @@ Test(modules, globals) {
     cr_expect_eq(bytes, 4);
     unsigned v;
     CK(cuMemcpyDtoH(&v, g, 4));
-    cr_expect_eq(v, 5);   /* its initializer */
+    cr_expect_eq(v, 5); /* its initializer */
     CUfunction f;
     CK(cuModuleGetFunction(&f, m, "bump"));
     CK(cuLaunchKernel(f, 3, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL));
@@ -104,7 +104,8 @@ Test(modules, fatbinary) {
     const char *dir = PTXI_BINARY_DIR "/driver-tests";
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "mkdir -p %s && cd %s && printf '%%s' 'extern \"C\" __global__ void twice(int *p) { p[threadIdx.x] *= 2; }' > k.cu"
+             "mkdir -p %s && cd %s && printf '%%s' 'extern \"C\" __global__ void twice(int *p) { p[threadIdx.x] *= 2; "
+             "}' > k.cu"
              " && nvcc -fatbin -gencode arch=compute_90,code=compute_90 -o ptx.fatbin k.cu"
              " && nvcc -fatbin -gencode arch=compute_90,code=sm_90 -o sass.fatbin k.cu",
              dir, dir);
@@ -140,15 +141,14 @@ Test(modules, fatbinary) {
  * that cuModuleLoadData takes. */
 Test(modules, link_ptx_units) {
     drv_setup();
-    static const char caller[] =
-        ".version 8.0\n.target sm_90\n.address_size 64\n"
-        ".extern .func (.param .u32 r) triple(.param .u32 x);\n"
-        ".visible .entry use(.param .u64 p)\n{\n"
-        "  .reg .u32 %r<3>; .reg .u64 %d<1>;\n"
-        "  ld.param.u64 %d0, [p]; ld.global.u32 %r0, [%d0];\n"
-        "  { .param .u32 a; .param .u32 b; st.param.u32 [a], %r0;\n"
-        "    call (b), triple, (a); ld.param.u32 %r1, [b]; }\n"
-        "  st.global.u32 [%d0], %r1;\n  ret;\n}\n";
+    static const char caller[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                 ".extern .func (.param .u32 r) triple(.param .u32 x);\n"
+                                 ".visible .entry use(.param .u64 p)\n{\n"
+                                 "  .reg .u32 %r<3>; .reg .u64 %d<1>;\n"
+                                 "  ld.param.u64 %d0, [p]; ld.global.u32 %r0, [%d0];\n"
+                                 "  { .param .u32 a; .param .u32 b; st.param.u32 [a], %r0;\n"
+                                 "    call (b), triple, (a); ld.param.u32 %r1, [b]; }\n"
+                                 "  st.global.u32 [%d0], %r1;\n  ret;\n}\n";
     static const char callee[] =
         ".version 8.0\n.target sm_90\n.address_size 64\n"
         ".visible .func (.param .u32 r) triple(.param .u32 x)\n{\n"
@@ -195,7 +195,8 @@ Test(modules, link_device_runtime_library) {
              "extern \"C\" __global__ void parent(int *p) { child<<<1, 4>>>(p); }' > dp.cu"
              " && nvcc -arch=sm_90 -rdc=true -ptx -o dp.ptx dp.cu"
              " && for d in lib64 lib targets/x86_64-linux/lib; do"
-             " f=\"$(dirname \"$(command -v nvcc)\")/../$d/libcudadevrt.a\"; [ -f \"$f\" ] && cp \"$f\" devrt.a && break; done; true",
+             " f=\"$(dirname \"$(command -v nvcc)\")/../$d/libcudadevrt.a\"; [ -f \"$f\" ] && cp \"$f\" devrt.a && "
+             "break; done; true",
              dir, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
     char path[600];
@@ -252,7 +253,7 @@ Test(modules, library_api) {
     CUcontext ctx;
     CK(cuDevicePrimaryCtxRetain(&ctx, 0));
     CK(cuCtxSetCurrent(ctx));
-    run_add((CUfunction)k);   /* a CUkernel is launched as a function */
+    run_add((CUfunction)k); /* a CUkernel is launched as a function */
     CUdeviceptr g;
     size_t bytes;
     CK(cuLibraryGetGlobal(&g, &bytes, lib, "counter"));
@@ -270,12 +271,13 @@ Test(modules, static_runtime_named) {
     if (system("command -v nvcc >/dev/null 2>&1")) cr_skip_test("skipped: nvcc not found");
     const char *dir = PTXI_BINARY_DIR "/driver-tests";
     char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "mkdir -p %s && cd %s && printf '%%s' 'int main() { void *p; return cudaMalloc(&p, 4) == 0; }' > st.cu"
-             " && nvcc -o static_app st.cu && env LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
-             " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD ASAN_OPTIONS=detect_leaks=0} ./static_app 2> st.err;"
-             " grep -c \"ptxi: static_app links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared\" st.err",
-             dir, dir);
+    snprintf(
+        cmd, sizeof cmd,
+        "mkdir -p %s && cd %s && printf '%%s' 'int main() { void *p; return cudaMalloc(&p, 4) == 0; }' > st.cu"
+        " && nvcc -o static_app st.cu && env LD_LIBRARY_PATH=" PTXI_BINARY_DIR "/lib"
+        " ${PTXI_CHILD_PRELOAD:+LD_PRELOAD=$PTXI_CHILD_PRELOAD ASAN_OPTIONS=detect_leaks=0} ./static_app 2> st.err;"
+        " grep -c \"ptxi: static_app links NVIDIA's CUDA runtime statically; rebuild it with -cudart shared\" st.err",
+        dir, dir);
     FILE *p = popen(cmd, "r");
     cr_assert(p);
     int lines = -1;

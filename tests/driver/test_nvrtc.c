@@ -38,7 +38,7 @@ static void *open_front(nvrtc_api *api) {
     *(void **)&api->destroy = dlsym(lib, "nvrtcDestroyProgram");
     *(void **)&api->version = dlsym(lib, "nvrtcVersion");
     int major = 0, minor = 0;
-    if (!api->version || api->version(&major, &minor) != 0) return NULL;   /* no NVIDIA NVRTC behind it */
+    if (!api->version || api->version(&major, &minor) != 0) return NULL; /* no NVIDIA NVRTC behind it */
     return lib;
 }
 

@@ -45,7 +45,7 @@ Test(streams, host_functions_in_order) {
     CK(cuLaunchHostFunc(b, host_fn, (void *)2));
     CK(cuStreamAddCallback(a, callback, (void *)3, 0));
     cr_expect_eq(cuStreamAddCallback(a, callback, (void *)3, 1), CUDA_ERROR_INVALID_VALUE);
-    CK(cuStreamSynchronize(a));   /* a's two, in order; b's may have run too */
+    CK(cuStreamSynchronize(a)); /* a's two, in order; b's may have run too */
     int first = -1, second = -1;
     for (int i = 0; i < norder; i++)
         if (order[i] == 1) first = i;
@@ -64,7 +64,7 @@ Test(streams, events) {
     CK(cuEventCreate(&e1, CU_EVENT_BLOCKING_SYNC));
     CK(cuEventCreate(&nt, CU_EVENT_DISABLE_TIMING));
     float ms;
-    cr_expect_eq(cuEventElapsedTime(&ms, e0, e1), CUDA_ERROR_INVALID_HANDLE);   /* not recorded */
+    cr_expect_eq(cuEventElapsedTime(&ms, e0, e1), CUDA_ERROR_INVALID_HANDLE); /* not recorded */
     CK(cuEventRecord(e0, s));
     CUmodule m = drv_module();
     CUfunction f;

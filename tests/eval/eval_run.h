@@ -10,7 +10,11 @@
 #include <unistd.h>
 #include "../read_file.h"
 
-typedef struct ev_result { int rc; char *out, *err; size_t out_len; } ev_result;
+typedef struct ev_result {
+    int rc;
+    char *out, *err;
+    size_t out_len;
+} ev_result;
 
 /* Results stay valid until the test process ends, then are freed (so a test
  * may keep several without freeing each, and leak checkers stay quiet). */
@@ -23,7 +27,6 @@ static void ev_keep(char *p) {
     if (!ev_nkept) atexit(ev_free_kept);
     if (ev_nkept < 256) ev_kept[ev_nkept++] = p;
 }
-
 
 /* argv: the arguments after "ptxi", NULL-terminated. */
 static ev_result ptxi_run(const char *const *args) {

@@ -8,7 +8,11 @@
 
 #define JOB PTXI_SOURCE_DIR "/gpu/jobs/eval_roundtrip"
 
-typedef struct ecase { char name[64]; char *args[32]; int nargs; } ecase;
+typedef struct ecase {
+    char name[64];
+    char *args[32];
+    int nargs;
+} ecase;
 
 static int load_cases(ecase *cs, int max) {
     FILE *f = fopen(JOB "/cases.txt", "r");
@@ -33,7 +37,10 @@ static ev_result run_case(ecase *c, const char *emit) {
     const char *argv[40];
     int n = 0;
     for (int i = 0; i < c->nargs; i++) argv[n++] = c->args[i];
-    if (emit) { argv[n++] = "--emit-cuda"; argv[n++] = emit; }
+    if (emit) {
+        argv[n++] = "--emit-cuda";
+        argv[n++] = emit;
+    }
     argv[n] = NULL;
     return ptxi_run(argv);
 }
@@ -121,9 +128,10 @@ Test(eval_gpu, mma_and_pointer_harnesses_compile) {
              "p=zeros:8", "--emit-cuda", cu);
     cr_assert_eq(r.rc, 0, "%s", r.err);
     cr_expect_eq(system(cmd), 0, "nvcc rejects the global pointer harness %s", cu);
-    r = PTXI("eval", "asm volatile(\"atom.shared.add.u32 %0, [%1+4], %2;\" : \"=r\"(old) : \"r\"(p), "
-                     "\"r\"(__float_as_uint(f)));", "--lanes", "4", "--mem", "shared:p=zeros:8", "f=1.5",
-             "--emit-cuda", cu);
+    r = PTXI("eval",
+             "asm volatile(\"atom.shared.add.u32 %0, [%1+4], %2;\" : \"=r\"(old) : \"r\"(p), "
+             "\"r\"(__float_as_uint(f)));",
+             "--lanes", "4", "--mem", "shared:p=zeros:8", "f=1.5", "--emit-cuda", cu);
     cr_assert_eq(r.rc, 0, "%s", r.err);
     cr_expect_eq(system(cmd), 0, "nvcc rejects the shared pointer harness %s", cu);
     unlink(cu);

@@ -13,23 +13,24 @@ static void expect(ev_result r, int rc, const char *out) {
  * byte differences and c: A bytes 04 03 02 01, B bytes 01 02 03 04:
  * 3 + 1 + 1 + 3 = 8, + C = 5 gives 13. */
 Test(eval, guide_vabsdiff4_asm) {
-    expect(PTXI("eval",
-                "asm(\"vabsdiff4.u32.u32.u32.add\" \" %0, %1, %2, %3;\": \"=r\" (result):\"r\" (A), \"r\" (B), \"r\" (C));",
-                "A=0x01020304", "B=0x04030201", "C=5"),
-           0, "result = 0x0000000d (13)\n");
+    expect(
+        PTXI(
+            "eval",
+            "asm(\"vabsdiff4.u32.u32.u32.add\" \" %0, %1, %2, %3;\": \"=r\" (result):\"r\" (A), \"r\" (B), \"r\" (C));",
+            "A=0x01020304", "B=0x04030201", "C=5"),
+        0, "result = 0x0000000d (13)\n");
 }
 
 Test(eval, guide_vabsdiff4_ptx) {
-    expect(PTXI("eval", "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;", "%r2=0x01020304", "%r3=0x04030201",
-                "%r4=5"),
+    expect(PTXI("eval", "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;", "%r2=0x01020304", "%r3=0x04030201", "%r4=5"),
            0, "%r1 = 0x0000000d (13)\n");
 }
 
 /* 1.5 + 0.25 = 1.75 = 0x3fe00000; 1.75 < 2 sets %p1, so the guarded mov runs. */
 Test(eval, floats_predicates_guard) {
-    expect(PTXI("eval", "add.f32 %f1, %f2, %f3; setp.lt.f32 %p1, %f1, 2.0; @%p1 mov.u32 %r1, 7;", "%f2=1.5",
-                "%f3=0.25"),
-           0, "%f1 = 0x3fe00000 (1.75)\n%p1 = 1\n%r1 = 0x00000007 (7)\n");
+    expect(
+        PTXI("eval", "add.f32 %f1, %f2, %f3; setp.lt.f32 %p1, %f1, 2.0; @%p1 mov.u32 %r1, 7;", "%f2=1.5", "%f3=0.25"),
+        0, "%f1 = 0x3fe00000 (1.75)\n%p1 = 1\n%r1 = 0x00000007 (7)\n");
 }
 
 /* A register given a value and written only under a false guard keeps the value. */
@@ -82,7 +83,7 @@ Test(eval, asm_constraints) {
                 "asm(\"cvt.rn.f16.f32 %0, %2;\\n\\tcvt.f64.f32 %1, %2;\\n\\tshl.b32 %3, 1, %4;\" : \"=h\"(h), "
                 "\"=d\"(d) : \"f\"(f), \"=r\"(s) : \"n\"(4));",
                 "f=1.5"),
-           1, NULL);   /* an output after the inputs is malformed */
+           1, NULL); /* an output after the inputs is malformed */
     expect(PTXI("eval",
                 "asm(\"cvt.rn.f16.f32 %0, %3;\\n\\tcvt.f64.f32 %1, %3;\\n\\tshl.b32 %2, 1, %4;\" : \"=h\"(h), "
                 "\"=d\"(d), \"=r\"(s) : \"f\"(f), \"n\"(4));",
@@ -92,14 +93,13 @@ Test(eval, asm_constraints) {
 
 /* --reg where the instruction does not say: mov.b32 into an f32 register. */
 Test(eval, reg_declaration) {
-    expect(PTXI("eval", "mov.b32 %x, %r2;", "--reg", ".f32", "%x", "%r2=0x3fc00000"), 0,
-           "%x = 0x3fc00000 (1.5)\n");
+    expect(PTXI("eval", "mov.b32 %x, %r2;", "--reg", ".f32", "%x", "%r2=0x3fc00000"), 0, "%x = 0x3fc00000 (1.5)\n");
 }
 
 /* --mem: the words the snippet stores are printed. */
 Test(eval, memory_operands) {
-    expect(PTXI("eval", "st.global.u32 [buf+8], %r1; ld.global.u32 %r2, [buf+4];", "--mem", "buf=zeros:16", "%r1=5"),
-           0, "%r2 = 0x00000000 (0)\n[buf+8] = 0x00000005 (5)\n");
+    expect(PTXI("eval", "st.global.u32 [buf+8], %r1; ld.global.u32 %r2, [buf+4];", "--mem", "buf=zeros:16", "%r1=5"), 0,
+           "%r2 = 0x00000000 (0)\n[buf+8] = 0x00000005 (5)\n");
 }
 
 /* --table with a snippet: CSV rows are lanes. 0xff + 1 = 0x100; 2 + 3 = 5. */
@@ -125,7 +125,7 @@ Test(eval, malformed_snippet_column) {
     /* inside an asm() template: the column of the statement as typed */
     r = PTXI("eval", "asm(\"add.u32 %0, %1 %1;\" : \"=r\"(x) : \"r\"(y));", "y=1");
     cr_expect_eq(r.rc, 1);
-    cr_expect(strstr(r.err, "<snippet>:1:21: error:") != NULL, "%s", r.err);   /* the second %1 */
+    cr_expect(strstr(r.err, "<snippet>:1:21: error:") != NULL, "%s", r.err); /* the second %1 */
 }
 
 Test(eval, operand_without_value) {
@@ -251,7 +251,8 @@ Test(eval, shared_mem_buffers) {
     cr_expect_eq(r.rc, 0, "%s", r.err);
     cr_expect(strstr(r.out, "[buf+4] = 0x00000014 (20)\n"), "%s", r.out);
     /* a store through a 32-bit shared address operand, then a load of it */
-    expect(PTXI("eval", "asm(\"st.shared.u32 [%1+8], %2; ld.shared.u32 %0, [%1+8];\" : \"=r\"(d) : \"r\"(p), \"r\"(v));",
+    expect(PTXI("eval",
+                "asm(\"st.shared.u32 [%1+8], %2; ld.shared.u32 %0, [%1+8];\" : \"=r\"(d) : \"r\"(p), \"r\"(v));",
                 "--mem", "shared:p=zeros:16", "v=9"),
            0, "d = 0x00000009 (9)\n[p+8] = 0x00000009 (9)\n");
 }

@@ -41,15 +41,15 @@ static int known_index(const char *mn) {
 
 /* Approximate instructions: the PTX ISA states error bounds, not bits
  * (tests/alu checks those bounds); here they are only counted. */
-static bool approximate(const char *mn) {
-    return strstr(mn, ".approx") || !strncmp(mn, "div.full", 8);
-}
+static bool approximate(const char *mn) { return strstr(mn, ".approx") || !strncmp(mn, "div.full", 8); }
 
 static char *next_line(char **p) {
     if (!**p) return NULL;
     char *l = *p, *nl = strchr(l, '\n');
-    if (nl) { *nl = 0; *p = nl + 1; }
-    else *p += strlen(l);
+    if (nl) {
+        *nl = 0;
+        *p = nl + 1;
+    } else *p += strlen(l);
     return l;
 }
 
@@ -78,18 +78,21 @@ static void replay(const char *rel) {
         if (k >= 0) known_seen[k] = 1;
         if (lg && !strcmp(lw, lg)) continue;
         if (approximate(mn)) approx++;
-        else if (k >= 0) { in_known++; known_hit[k] = 1; }
-        else {
+        else if (k >= 0) {
+            in_known++;
+            known_hit[k] = 1;
+        } else {
             if (unexpected < 20 && strcmp(last_bad, mn))
                 cr_log_error("%s\n  GPU:  %s\n  ptxi: %s", rel, lw, lg ? lg : "(missing)");
             snprintf(last_bad, sizeof last_bad, "%s", mn);
             unexpected++;
         }
     }
-    cr_log_info("%s: %ld rows in %.2f s; differing rows: %ld approximate, %ld in known exceptions, %ld unexpected",
-                rel, rows, secs, approx, in_known, unexpected);
+    cr_log_info("%s: %ld rows in %.2f s; differing rows: %ld approximate, %ld in known exceptions, %ld unexpected", rel,
+                rows, secs, approx, in_known, unexpected);
     for (int k = 0; k < nknown; k++)
-        if (known_seen[k] && !known_hit[k]) cr_log_warn("%s is reproduced now: remove it from known_exceptions.txt", known[k]);
+        if (known_seen[k] && !known_hit[k])
+            cr_log_warn("%s is reproduced now: remove it from known_exceptions.txt", known[k]);
     cr_expect_eq(unexpected, 0, "%s: %ld rows of non-approximate forms differ from the GPU", rel, unexpected);
     cr_expect(next_line(&pg) == NULL, "ptxi printed more lines than %s has", rel);
     cr_expect(secs < TABLE_SECONDS, "%s took %.1f s", rel, secs);

@@ -12,7 +12,9 @@
 
 #include "ir.h"
 
-typedef struct { char path[512]; } sample;
+typedef struct {
+    char path[512];
+} sample;
 
 static char (*ptx_found)[512];
 static size_t ptx_nfound, ptx_capfound;
@@ -33,11 +35,9 @@ static void ptx_free_params(struct criterion_test_params *crp) { cr_free(crp->pa
 /* every .ptx under the NULL-terminated list of folders, one parameter each */
 static struct criterion_test_params ptx_files(const char *const *dirs) {
     ptx_nfound = 0;
-    for (; *dirs; dirs++)
-        nftw(*dirs, ptx_collect, 16, FTW_PHYS);
+    for (; *dirs; dirs++) nftw(*dirs, ptx_collect, 16, FTW_PHYS);
     sample *v = cr_malloc((ptx_nfound ? ptx_nfound : 1) * sizeof *v);
-    for (size_t i = 0; i < ptx_nfound; i++)
-        strcpy(v[i].path, ptx_found[i]);
+    for (size_t i = 0; i < ptx_nfound; i++) strcpy(v[i].path, ptx_found[i]);
     return cr_make_param_array(sample, v, ptx_nfound, ptx_free_params);
 }
 

@@ -33,8 +33,7 @@ TestSuite(ir, .init = setup, .fini = teardown);
 
 static const ir_insn *nth_insn(const ir_func *f, ir_opcode op, int nth) {
     for (uint32_t i = 0; i < f->nbody; i++)
-        if (f->body[i].kind == IR_ST_INSN && f->body[i].u.insn.op == op && nth-- == 0)
-            return &f->body[i].u.insn;
+        if (f->body[i].kind == IR_ST_INSN && f->body[i].u.insn.op == op && nth-- == 0) return &f->body[i].u.insn;
     cr_assert_fail("instruction %s #%d not found", ir_opcode_name[op], nth);
     return NULL;
 }
@@ -84,23 +83,23 @@ Test(ir, variables) {
 }
 
 Test(ir, initializers) {
-    static const uint8_t weak[] = { 7, 0, 0, 0 };
+    static const uint8_t weak[] = {7, 0, 0, 0};
     expect_bytes("weak_var", weak, sizeof weak);
     /* 1.0 = 0x3FF0000000000000, 2.0 = 0x4000000000000000 */
-    static const uint8_t d[] = { 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40 };
+    static const uint8_t d[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0x40};
     expect_bytes("dconst", d, sizeof d);
     /* 1.0f = 0x3F800000, 1.5f = 0x3FC00000, 2.0f = 0x40000000 */
-    static const uint8_t f[] = { 0, 0, 0x80, 0x3F, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0x40 };
+    static const uint8_t f[] = {0, 0, 0x80, 0x3F, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0x40};
     expect_bytes("fconst", f, sizeof f);
     /* {{1, 2}, {4, 5, 6}}: the short row is padded */
-    static const uint8_t g[] = { 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0 };
+    static const uint8_t g[] = {1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0};
     expect_bytes("grid", g, sizeof g);
-    static const uint8_t vv[] = { 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0 };
+    static const uint8_t vv[] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};
     expect_bytes("vecvar", vv, sizeof vv);
     /* 0x10, 0b101, 017 (octal), -1 */
-    static const uint8_t h[] = { 0x10, 0, 5, 0, 15, 0, 0xFF, 0xFF };
+    static const uint8_t h[] = {0x10, 0, 5, 0, 15, 0, 0xFF, 0xFF};
     expect_bytes("hexes", h, sizeof h);
-    static const uint8_t b[] = { 1, 2, 3 };
+    static const uint8_t b[] = {1, 2, 3};
     expect_bytes("bytes", b, sizeof b);
     cr_assert_eq(ir_find_global(M, "bytes")->dims[0], 3);
 }
@@ -186,44 +185,44 @@ Test(ir, operands) {
     cr_assert_eq(in->opnds[1].kind, IR_OPND_SREG);
     cr_assert_eq(in->opnds[1].sreg, IR_SREG_TID);
     cr_assert_eq(in->opnds[1].comp, 0);
-    in = nth_insn(k, IR_OP_MOV, 1);                /* %envreg3 */
+    in = nth_insn(k, IR_OP_MOV, 1); /* %envreg3 */
     cr_assert_eq(in->opnds[1].sreg, IR_SREG_ENVREG);
     cr_assert_eq(in->opnds[1].comp, 3);
-    in = nth_insn(k, IR_OP_MOV, 2);                /* %pm0_64 */
+    in = nth_insn(k, IR_OP_MOV, 2); /* %pm0_64 */
     cr_assert_eq(in->opnds[1].sreg, IR_SREG_PM64);
-    in = nth_insn(k, IR_OP_MOV, 6);                /* mov.u64 %rd4, dyn_smem */
+    in = nth_insn(k, IR_OP_MOV, 6); /* mov.u64 %rd4, dyn_smem */
     cr_assert_eq(in->opnds[1].kind, IR_OPND_VAR);
     cr_assert_eq(in->opnds[1].var, ir_find_global(M, "dyn_smem"));
-    in = nth_insn(k, IR_OP_MOV, 7);                /* mov.u64 %rd5, sh+8 */
+    in = nth_insn(k, IR_OP_MOV, 7); /* mov.u64 %rd5, sh+8 */
     cr_assert_eq(in->opnds[1].kind, IR_OPND_VAR);
     cr_assert_str_eq(in->opnds[1].var->name, "sh");
     cr_assert_eq(in->opnds[1].ival, 8);
-    in = nth_insn(k, IR_OP_SETP, 0);               /* setp.lt.u32 %p1|%p2, ... */
+    in = nth_insn(k, IR_OP_SETP, 0); /* setp.lt.u32 %p1|%p2, ... */
     cr_assert_eq(in->opnds[0].kind, IR_OPND_PAIR);
     cr_assert_eq(in->opnds[0].sub[0].reg, 1);
     cr_assert_eq(in->opnds[0].sub[1].reg, 2);
-    in = nth_insn(k, IR_OP_MUL, 0);                /* mul.lo.s32 %r6, %r6, -3 */
+    in = nth_insn(k, IR_OP_MUL, 0); /* mul.lo.s32 %r6, %r6, -3 */
     cr_assert_eq(in->opnds[2].ival, -3);
-    in = nth_insn(k, IR_OP_MOV, 9);                /* mov.f32 %f1, 0fBF800000 */
+    in = nth_insn(k, IR_OP_MOV, 9); /* mov.f32 %f1, 0fBF800000 */
     cr_assert_eq(in->opnds[1].kind, IR_OPND_IMM_F32);
     cr_assert_eq(in->opnds[1].fbits, 0xBF800000u);
     cr_assert_eq(in->opnds[1].fval, -1.0);
-    in = nth_insn(k, IR_OP_LD, 2);                 /* ld.global.v4.f32 {...}, [%rd1+-16] */
+    in = nth_insn(k, IR_OP_LD, 2); /* ld.global.v4.f32 {...}, [%rd1+-16] */
     cr_assert_eq(in->opnds[0].nsub, 4);
     cr_assert_eq(in->opnds[1].kind, IR_OPND_ADDR);
     cr_assert_eq(in->opnds[1].sub[0].reg, 12);
     cr_assert_eq(in->opnds[1].ival, -16);
-    in = nth_insn(k, IR_OP_TEX, 0);                /* [tex_ref, {%f1, %f2}] */
+    in = nth_insn(k, IR_OP_TEX, 0); /* [tex_ref, {%f1, %f2}] */
     cr_assert_eq(in->opnds[1].nsub, 2);
     cr_assert_eq(in->opnds[1].sub[0].kind, IR_OPND_VAR);
     cr_assert_eq(in->opnds[1].sub[1].kind, IR_OPND_VEC);
-    in = nth_insn(k, IR_OP_ST, 0);                 /* st.shared.u32 [sh+4] */
+    in = nth_insn(k, IR_OP_ST, 0); /* st.shared.u32 [sh+4] */
     cr_assert_eq(in->opnds[0].sub[0].kind, IR_OPND_VAR);
     cr_assert_eq(in->opnds[0].ival, 4);
-    in = nth_insn(k, IR_OP_MOV, 10);               /* mov.u32 %r7, WARP_SZ */
+    in = nth_insn(k, IR_OP_MOV, 10); /* mov.u32 %r7, WARP_SZ */
     cr_assert_eq(in->opnds[1].kind, IR_OPND_IMM_INT);
     cr_assert_eq(in->opnds[1].ival, 32);
-    in = nth_insn(k, IR_OP_VADD, 0);               /* %r7.b1, %r6.h0 */
+    in = nth_insn(k, IR_OP_VADD, 0); /* %r7.b1, %r6.h0 */
     cr_assert_eq(in->opnds[1].sel, (1u << 12) | 1u);
     cr_assert_eq(in->opnds[2].sel, IR_SEL_HALF | (1u << 12));
 }
@@ -309,7 +308,7 @@ Test(ir, debug_lines) {
 
 /* ir_equal must see every kind of difference, or the round-trip test proves nothing */
 static ir_module *parse_str(const char *s) {
-    fe_diags d = { 0 };
+    fe_diags d = {0};
     ir_module *m = fe_parse(s, strlen(s), "x.ptx", &d);
     cr_assert_eq(d.nerrors, 0, "%s", s);
     fe_diags_free(&d);
@@ -318,20 +317,22 @@ static ir_module *parse_str(const char *s) {
 
 #define MOD_H ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g[2] = {1, 2};\n"
 #define MOD_K(body) ".entry k() {\n.reg .b32 %r<3>;\n.reg .pred %p;\nL0:\n" body "\nL1:\nret;\n}\n"
-static const char *const base = MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;");
+static const char *const base = MOD_H MOD_K(
+    ".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;");
 static const char *const variants[] = {
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 8;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* immediate */
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r1, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* register */
-    MOD_H MOD_K(".loc 1 2 3\n@!%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),     /* guard sense */
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.u32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* type */
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.nc.global.u32 %r0, [g+4];\n@!%p bra L0;"),      /* modifier order */
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+8];\n@!%p bra L0;"),      /* offset */
-    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L1;"),      /* label */
-    MOD_H MOD_K(".loc 1 2 4\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),      /* .loc */
-    ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g[2] = {1, 3};\n"
-    MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),             /* initializer */
-    ".version 8.0\n.target sm_86\n.address_size 64\n.global .u32 g[2] = {1, 2};\n"
-    MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),             /* target */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 8;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),  /* immediate */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r1, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),  /* register */
+    MOD_H MOD_K(".loc 1 2 3\n@!%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"), /* guard sense */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.u32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"),  /* type */
+    MOD_H MOD_K(
+        ".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.nc.global.u32 %r0, [g+4];\n@!%p bra L0;"), /* modifier order */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+8];\n@!%p bra L0;"), /* offset */
+    MOD_H MOD_K(".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L1;"), /* label */
+    MOD_H MOD_K(".loc 1 2 4\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"), /* .loc */
+    ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g[2] = {1, 3};\n" MOD_K(
+        ".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"), /* initializer */
+    ".version 8.0\n.target sm_86\n.address_size 64\n.global .u32 g[2] = {1, 2};\n" MOD_K(
+        ".loc 1 2 3\n@%p add.s32 %r1, %r2, 7;\nld.global.nc.u32 %r0, [g+4];\n@!%p bra L0;"), /* target */
 };
 
 Test(ir_equal, detects_differences) {
@@ -351,15 +352,12 @@ static void *parse_many(void *arg) {
     const char *src = arg;
     ir_module *first = NULL;
     for (int i = 0; i < 20; i++) {
-        fe_diags d = { 0 };
+        fe_diags d = {0};
         ir_module *m = fe_parse(src, strlen(src), "t.ptx", &d);
-        if (d.nerrors || (first && !ir_equal(first, m)))
-            return (void *)1;
+        if (d.nerrors || (first && !ir_equal(first, m))) return (void *)1;
         fe_diags_free(&d);
-        if (first)
-            ir_module_free(m);
-        else
-            first = m;
+        if (first) ir_module_free(m);
+        else first = m;
     }
     ir_module_free(first);
     return NULL;
@@ -367,8 +365,7 @@ static void *parse_many(void *arg) {
 
 Test(ir_equal, parse_is_reentrant) {
     pthread_t t[4];
-    for (int i = 0; i < 4; i++)
-        pthread_create(&t[i], NULL, parse_many, (void *)(i & 1 ? base : variants[0]));
+    for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, parse_many, (void *)(i & 1 ? base : variants[0]));
     for (int i = 0; i < 4; i++) {
         void *r;
         pthread_join(t[i], &r);

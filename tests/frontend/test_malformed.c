@@ -22,7 +22,7 @@
 #define DIR PTXI_SOURCE_DIR "/tests/frontend/malformed"
 
 static struct criterion_test_params all_files(void) {
-    static const char *const dirs[] = { DIR, NULL };
+    static const char *const dirs[] = {DIR, NULL};
     return ptx_files(dirs);
 }
 
@@ -32,10 +32,8 @@ static char *header(const char *text, const char *key) {
     snprintf(prefix, sizeof prefix, "// %s: ", key);
     for (const char *s = text; !strncmp(s, "//", 2);) {
         const char *e = strchr(s, '\n');
-        if (!e)
-            break;
-        if (!strncmp(s, prefix, strlen(prefix)))
-            return strndup(s + strlen(prefix), (size_t)(e - s) - strlen(prefix));
+        if (!e) break;
+        if (!strncmp(s, prefix, strlen(prefix))) return strndup(s + strlen(prefix), (size_t)(e - s) - strlen(prefix));
         s = e + 1;
     }
     return NULL;
@@ -54,17 +52,16 @@ ParameterizedTest(sample *s, malformed, ptxi_reports) {
     int at = 0;
     cr_assert(sscanf(want, "%u:%u: %n", &line, &col, &at) == 2 && at > 0, "%s: malformed '// ptxi:' line", s->path);
 
-    fe_diags d = { 0 };
+    fe_diags d = {0};
     ir_module *m = fe_parse(text, len, s->path, &d);
-    if (!d.nerrors)
-        fe_validate(m, &d);
+    if (!d.nerrors) fe_validate(m, &d);
     bool hit = false;
     for (uint32_t i = 0; i < d.n; i++)
         hit |= d.v[i].loc.line == line && d.v[i].loc.col == col && !strcmp(d.v[i].msg, want + at);
     cr_assert(hit, "%s: expected %s\ngot:\n%s", s->path, want, diag_text(&d));
     /* one mistake, one error; a second directive after a missing one is the only cascade */
-    cr_assert(d.nerrors == 1 || (d.nerrors == 2 && strstr(s->path, "header_decl_before_target")),
-              "%s: %u errors:\n%s", s->path, d.nerrors, diag_text(&d));
+    cr_assert(d.nerrors == 1 || (d.nerrors == 2 && strstr(s->path, "header_decl_before_target")), "%s: %u errors:\n%s",
+              s->path, d.nerrors, diag_text(&d));
     fe_diags_free(&d);
     ir_module_free(m);
     free(want);
@@ -86,16 +83,14 @@ static bool have_ptxas(void) { return system("command -v ptxas >/dev/null 2>&1")
 ParameterizedTestParameters(malformed, ptxas_agrees) { return all_files(); }
 
 ParameterizedTest(sample *s, malformed, ptxas_agrees, .timeout = 60) {
-    if (!have_ptxas())
-        cr_skip_test("ptxas is not installed");
+    if (!have_ptxas()) cr_skip_test("ptxas is not installed");
     char *text = slurp(s->path, NULL);
     char *want = header(text, "ptxas"), *arch = header(text, "ptxas-arch");
     cr_assert(want, "%s: no '// ptxas:' line", s->path);
     unsigned line = 0;
     int at = 0;
     const char *msg = want;
-    if (sscanf(want, "line %u: %n", &line, &at) == 1 && at > 0)
-        msg = want + at;
+    if (sscanf(want, "line %u: %n", &line, &at) == 1 && at > 0) msg = want + at;
     /* ptxas names the file as it was given: run it from the corpus folder */
     char cmd[1200];
     const char *base = strrchr(s->path, '/') + 1;
@@ -106,8 +101,7 @@ ParameterizedTest(sample *s, malformed, ptxas_agrees, .timeout = 60) {
     size_t cap = 0, n = 0;
     FILE *mem = open_memstream(&out, &cap);
     char buf[4096];
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        fwrite(buf, 1, n, mem);
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) fwrite(buf, 1, n, mem);
     fclose(mem);
     int st = pclose(p);
     cr_assert(st != 0 || strstr(out, "error") || strstr(out, "fatal"), "%s: ptxas accepts it:\n%s", s->path, out);
@@ -126,8 +120,8 @@ ParameterizedTest(sample *s, malformed, ptxas_agrees, .timeout = 60) {
 
 /* `ptxi run` refuses them too, with the same exit status and the diagnostic */
 Test(malformed, run_exits_1) {
-    static const char *const picks[] = { "header_empty", "header_version_9_9", "neg_float_operand",
-                                         "vector_mixed_sizes_ld", "round_fma_missing" };
+    static const char *const picks[] = {"header_empty", "header_version_9_9", "neg_float_operand",
+                                        "vector_mixed_sizes_ld", "round_fma_missing"};
     char out[] = "/tmp/ptxi-run-XXXXXX";
     int fd = mkstemp(out);
     cr_assert(fd >= 0);

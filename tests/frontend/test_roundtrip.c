@@ -13,7 +13,7 @@
 #include "ptx_files.h"
 
 ParameterizedTestParameters(frontend, roundtrip) {
-    static const char *const dirs[] = { PTXI_SOURCE_DIR "/ptx-samples", PTXI_SOURCE_DIR "/tests/frontend/corpus", NULL };
+    static const char *const dirs[] = {PTXI_SOURCE_DIR "/ptx-samples", PTXI_SOURCE_DIR "/tests/frontend/corpus", NULL};
     return ptx_files(dirs);
 }
 
@@ -21,10 +21,9 @@ ParameterizedTest(sample *s, frontend, roundtrip) {
     size_t len = 0;
     char *text = slurp(s->path, &len);
     cr_assert(text, "cannot read %s", s->path);
-    fe_diags d = { 0 };
+    fe_diags d = {0};
     ir_module *m = fe_parse(text, len, s->path, &d);
-    if (!d.nerrors)
-        fe_validate(m, &d);
+    if (!d.nerrors) fe_validate(m, &d);
     cr_assert_eq(d.nerrors, 0, "%s does not check clean:\n%s", s->path, diag_text(&d));
     cr_assert(m->nfuncs > 0 || m->nglobals > 0, "%s: empty module", s->path);
 
@@ -33,7 +32,7 @@ ParameterizedTest(sample *s, frontend, roundtrip) {
     FILE *mem = open_memstream(&out, &outlen);
     ir_print(mem, m);
     fclose(mem);
-    fe_diags d2 = { 0 };
+    fe_diags d2 = {0};
     ir_module *m2 = fe_parse(out, outlen, "printed.ptx", &d2);
     cr_assert_eq(d2.nerrors, 0, "%s: printed module does not parse:\n%s", s->path, diag_text(&d2));
     cr_assert(ir_equal(m, m2), "%s: printed module parses to a different module", s->path);

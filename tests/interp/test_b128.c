@@ -13,15 +13,15 @@ static const char SRC[] =
     ".shared .align 16 .b8 sh[512];\n.shared .align 16 .b8 cells[512];\n.local .align 16 .b8 loc[16];\n"
     "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
     "mov.u32 %r1, %tid.x;\ncvt.u64.u32 %rd3, %r1;\nshl.b64 %rd4, %rd3, 4;\n"
-    "add.s64 %rd5, %rd2, %rd4;\nld.global.b128 %q1, [%rd5];\n"                       /* q1 = in[t] */
+    "add.s64 %rd5, %rd2, %rd4;\nld.global.b128 %q1, [%rd5];\n" /* q1 = in[t] */
     "cvt.u32.u64 %r3, %rd4;\nmov.u32 %r2, sh;\nadd.u32 %r2, %r2, %r3;\nst.shared.b128 [%r2], %q1;\n"
     "bar.sync 0;\n"
     "xor.b32 %r3, %r3, 16;\nmov.u32 %r2, sh;\nadd.u32 %r2, %r2, %r3;\nld.shared.b128 %q2, [%r2];\n" /* q2 = in[t^1] */
     "mov.u64 %rd6, sh;\ncvta.shared.u64 %rd6, %rd6;\nadd.s64 %rd6, %rd6, %rd4;\nld.b128 %q3, [%rd6];\n" /* q3 = q1 */
-    "st.local.b128 [loc], %q2;\nld.local.b128 %q4, [loc];\n"                        /* q4 = q2 */
+    "st.local.b128 [loc], %q2;\nld.local.b128 %q4, [loc];\n"                                            /* q4 = q2 */
     "mov.b128 {%rd7, %rd8}, %q4;\nadd.s64 %rd7, %rd7, 1;\nmov.b128 %q5, {%rd8, %rd7};\nmov.b128 %q6, %q5;\n"
-    "add.s64 %rd9, %rd1, %rd4;\nst.global.b128 [%rd9], %q6;\n"                     /* out[t] = {hi2, lo2 + 1} */
-    "st.b128 [%rd9+1552], %q3;\n"                                                    /* generic store of q1 */
+    "add.s64 %rd9, %rd1, %rd4;\nst.global.b128 [%rd9], %q6;\n" /* out[t] = {hi2, lo2 + 1} */
+    "st.b128 [%rd9+1552], %q3;\n"                              /* generic store of q1 */
     /* every thread adds {1, t} to the cell at out+512 with a CAS loop */
     "mov.b64 %rd10, 0;\nmov.b64 %rd11, 0;\nadd.s64 %rd16, %rd1, 512;\n"
     "LOOP:\nmov.b128 %q0, {%rd10, %rd11};\nadd.s64 %rd12, %rd10, 1;\nadd.s64 %rd13, %rd11, %rd3;\n"

@@ -105,33 +105,32 @@ Test(cluster, shape_given_at_launch) {
     cr_assert_eq(ptxi_mem_alloc(ctx, 16 * 64 * 4, &b), PTXI_SUCCESS);
     void *aa[] = {&a}, *ba[] = {&b};
     cr_assert_eq(ptxi_launch(k, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, aa), PTXI_SUCCESS);
-    cr_assert_eq(ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){2, 2, 1}, 0,
-                                     NULL, ba, 0),
-                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(
+        ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){2, 2, 1}, 0, NULL, ba, 0),
+        PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     static uint32_t x[16 * 64], y[16 * 64];
     ptxi_memcpy_dtoh(ctx, x, a, sizeof x);
     ptxi_memcpy_dtoh(ctx, y, b, sizeof y);
     cr_assert(!memcmp(x, y, sizeof x), "launch-time shape differs from the declared one");
     /* a declared shape cannot be changed at launch, and a cluster holds at most 8 CTAs */
-    cr_assert_eq(ptxi_launch_cluster(k, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 1, 1}, 0, NULL,
-                                     aa, 0),
-                 PTXI_INVALID_VALUE);
-    cr_assert_eq(ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 4, 1}, 0,
-                                     NULL, ba, 0),
-                 PTXI_INVALID_VALUE);
+    cr_assert_eq(
+        ptxi_launch_cluster(k, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 1, 1}, 0, NULL, aa, 0),
+        PTXI_INVALID_VALUE);
+    cr_assert_eq(
+        ptxi_launch_cluster(plain, (ptxi_dim3){4, 4, 1}, (ptxi_dim3){64, 1, 1}, (ptxi_dim3){4, 4, 1}, 0, NULL, ba, 0),
+        PTXI_INVALID_VALUE);
 }
 
 /* Thread 0 of rank 1 waits at bar.sync while every other thread waits at the
  * cluster barrier: neither can complete, and the report says who is missing. */
 Test(cluster, a_cluster_barrier_that_can_never_complete_is_reported) {
-    static const char *dead =
-        ".version 8.0\n.target sm_90\n.address_size 64\n"
-        ".visible .entry d(.param .u64 out)\n.reqnctapercluster 2, 1, 1\n{\n"
-        ".reg .b32 %r<4>;\n.reg .pred %p<4>;\n"
-        "mov.u32 %r1, %cluster_ctarank;\nmov.u32 %r2, %tid.x;\n"
-        "setp.eq.u32 %p1, %r1, 1;\nsetp.eq.u32 %p2, %r2, 0;\nand.pred %p3, %p1, %p2;\n"
-        "@%p3 bra SKIP;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nbra END;\n"
-        "SKIP:\nbar.sync 0;\nEND:\nret;\n}\n";
+    static const char *dead = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry d(.param .u64 out)\n.reqnctapercluster 2, 1, 1\n{\n"
+                              ".reg .b32 %r<4>;\n.reg .pred %p<4>;\n"
+                              "mov.u32 %r1, %cluster_ctarank;\nmov.u32 %r2, %tid.x;\n"
+                              "setp.eq.u32 %p1, %r1, 1;\nsetp.eq.u32 %p2, %r2, 0;\nand.pred %p3, %p1, %p2;\n"
+                              "@%p3 bra SKIP;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nbra END;\n"
+                              "SKIP:\nbar.sync 0;\nEND:\nret;\n}\n";
     ptxi_ctx *c;
     cr_assert_eq(ptxi_ctx_create(&c, &(ptxi_ctx_options){.timeout_s = 30}), PTXI_SUCCESS);
     ptxi_ctx_set_output(c, NULL, tmpfile());
@@ -140,7 +139,8 @@ Test(cluster, a_cluster_barrier_that_can_never_complete_is_reported) {
                  ptxi_ctx_error_detail(c));
     ptxi_dptr out = 0;
     void *args[] = {&out};
-    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, args);
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL,
+                                args);
     cr_assert_eq(s, PTXI_BARRIER_DEADLOCK, "%s: %s", ptxi_error_name(s), ptxi_ctx_error_detail(c));
     const char *rep = ptxi_ctx_error_detail(c);
     cr_assert(strstr(rep, "barrier.cluster deadlock: 127 of 128 threads of the cluster arrived"), "%s", rep);
@@ -161,9 +161,11 @@ Test(cluster, address_space_predicates_on_a_peers_shared_memory) {
         "isspacep.shared::cta %p1, %rd4;\nisspacep.shared::cluster %p2, %rd4;\nisspacep.shared::cluster %p3, %rd3;\n"
         "selp.u32 %r3, 1, 0, %p1;\nselp.u32 %r4, 2, 0, %p2;\nselp.u32 %r5, 4, 0, %p3;\n"
         "or.b32 %r3, %r3, %r4;\nor.b32 %r3, %r3, %r5;\nmov.u32 %r6, %ctaid.x;\nmul.wide.u32 %rd5, %r6, 4;\n"
-        "add.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r3;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
+        "add.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], "
+        "%r3;\nbarrier.cluster.arrive;\nbarrier.cluster.wait;\nret;\n}\n";
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "s.ptx", &m), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "s.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
     ptxi_dptr out;
     cr_assert_eq(ptxi_mem_alloc(ctx, 8, &out), PTXI_SUCCESS);
     void *args[] = {&out};
@@ -171,6 +173,6 @@ Test(cluster, address_space_predicates_on_a_peers_shared_memory) {
                  PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     uint32_t got[2];
     ptxi_memcpy_dtoh(ctx, got, out, sizeof got);
-    cr_assert_eq(got[0], 6u, "%u", got[0]);   /* not ::cta, ::cluster, own is ::cluster */
+    cr_assert_eq(got[0], 6u, "%u", got[0]); /* not ::cta, ::cluster, own is ::cluster */
     cr_assert_eq(got[1], 6u, "%u", got[1]);
 }

@@ -9,12 +9,12 @@
 #define HDR ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"f.cu\"\n"
 
 /* thread (5,0,0) of block (1,0,0) does `OP` with %rd2 = buf + OFF */
-#define KERNEL(OP, OFF)                                                                 \
-    HDR ".const .align 4 .u32 ro = 1;\n"                                                \
-    ".visible .entry k(.param .u64 buf)\n{\n.reg .pred %p1;\n.reg .b32 %r<4>;\n"        \
-    ".reg .b64 %rd<4>;\nld.param.u64 %rd1, [buf];\nmov.u32 %r1, %tid.x;\n"              \
-    "mov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 100, %r1;\nsetp.ne.s32 %p1, %r3, 105;\n" \
-    "@%p1 bra END;\nadd.s64 %rd2, %rd1, " OFF ";\n.loc 1 42 3\n" OP "\nEND:\nret;\n}\n"
+#define KERNEL(OP, OFF)                                                                        \
+    HDR ".const .align 4 .u32 ro = 1;\n"                                                       \
+        ".visible .entry k(.param .u64 buf)\n{\n.reg .pred %p1;\n.reg .b32 %r<4>;\n"           \
+        ".reg .b64 %rd<4>;\nld.param.u64 %rd1, [buf];\nmov.u32 %r1, %tid.x;\n"                 \
+        "mov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 100, %r1;\nsetp.ne.s32 %p1, %r3, 105;\n" \
+        "@%p1 bra END;\nadd.s64 %rd2, %rd1, " OFF ";\n.loc 1 42 3\n" OP "\nEND:\nret;\n}\n"
 
 /* freed: the buffer is freed before the launch (a dangling pointer) */
 static ptxi_status run_on(const char *src, char *report, size_t cap, double timeout, bool freed) {
@@ -54,7 +54,8 @@ static void expect(const char *src, ptxi_status want, const char *what) {
 }
 
 Test(faults, out_of_bounds_read) {
-    expect(KERNEL("ld.global.u32 %r1, [%rd2];", "-1048576"), PTXI_ILLEGAL_ADDRESS, "out-of-bounds global read of 4 bytes");
+    expect(KERNEL("ld.global.u32 %r1, [%rd2];", "-1048576"), PTXI_ILLEGAL_ADDRESS,
+           "out-of-bounds global read of 4 bytes");
 }
 
 Test(faults, out_of_bounds_write_names_the_allocation) {

@@ -30,13 +30,20 @@ static uint32_t rnd(void) {
 
 Test(int_div, whole_warp_division_equals_integer_division) {
     static uint32_t in[2 * PAIRS], out[4 * PAIRS];
-    static const uint32_t edge[][2] = {{7, 0}, {0, 0}, {0x80000000u, 0xffffffffu}, {0x80000000u, 1},
-                                       {0xffffffffu, 0xffffffffu}, {0xffffffffu, 1}, {0xfffffff9u, 2},
-                                       {7, 0xfffffffeu}, {0xffffffffu, 0xfffffffeu}, {0x7fffffffu, 0x80000000u}};
+    static const uint32_t edge[][2] = {{7, 0},
+                                       {0, 0},
+                                       {0x80000000u, 0xffffffffu},
+                                       {0x80000000u, 1},
+                                       {0xffffffffu, 0xffffffffu},
+                                       {0xffffffffu, 1},
+                                       {0xfffffff9u, 2},
+                                       {7, 0xfffffffeu},
+                                       {0xffffffffu, 0xfffffffeu},
+                                       {0x7fffffffu, 0x80000000u}};
     for (int p = 0; p < PAIRS; p++) {
         uint32_t a = rnd(), b = rnd() >> (rnd() % 32);
-        if (p % 4 == 1 && b) a = (a / b) * b + (uint32_t)(p % 3) - 1;   /* next to a multiple */
-        if (p % 8 == 3) b = (uint32_t)-(int32_t)(b % 1000 + 1);         /* a small negative divisor */
+        if (p % 4 == 1 && b) a = (a / b) * b + (uint32_t)(p % 3) - 1; /* next to a multiple */
+        if (p % 8 == 3) b = (uint32_t) - (int32_t)(b % 1000 + 1);     /* a small negative divisor */
         if (p < (int)(sizeof edge / sizeof *edge)) a = edge[p][0], b = edge[p][1];
         in[2 * p] = a, in[2 * p + 1] = b;
     }

@@ -16,9 +16,8 @@ typedef struct {
     char insn[256];
 } form;
 
-static const char *HEAD =
-    ".version 8.5\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k()\n{\n.reg .b32 %r<40>;\n.reg .f32 %f<40>;\n.reg .f64 %fd<40>;\n";
+static const char *HEAD = ".version 8.5\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k()\n{\n.reg .b32 %r<40>;\n.reg .f32 %f<40>;\n.reg .f64 %fd<40>;\n";
 
 ParameterizedTestParameters(mma_forms, refused) {
     static form forms[] = {

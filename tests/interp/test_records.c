@@ -12,7 +12,7 @@
 
 static unsigned check_module(ptxi_ctx *ctx, const char *path) {
     ptxi_module *m = NULL;
-    if (ptxi_module_load_file(ctx, path, &m) != PTXI_SUCCESS) return 0;   /* unsupported here: not this test's */
+    if (ptxi_module_load_file(ctx, path, &m) != PTXI_SUCCESS) return 0; /* unsupported here: not this test's */
     unsigned n = 0;
     for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
         const vm_func *f = &m->prog.funcs[k];
@@ -45,7 +45,8 @@ static unsigned check_tree(ptxi_ctx *ctx, const char *dir, int depth) {
 Test(records, every_lowered_record_keeps_its_contract) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, NULL), PTXI_SUCCESS);
-    unsigned n = check_tree(ctx, PTXI_SOURCE_DIR "/ptx-samples", 1) + check_tree(ctx, PTXI_SOURCE_DIR "/bench/kernels", 1);
+    unsigned n = check_tree(ctx, PTXI_SOURCE_DIR "/ptx-samples", 1) +
+                 check_tree(ctx, PTXI_SOURCE_DIR "/bench/kernels", 1);
     cr_expect_gt(n, 50, "only %u functions checked", n);
     ptxi_ctx_destroy(ctx);
 }
@@ -67,10 +68,10 @@ Test(records, a_broken_record_is_caught) {
         if (f->code[k].op == VM_ADD32) add = &f->code[k];
     cr_assert_not_null(add);
     uint32_t b = add->b;
-    add->b = f->frame_size - 4;   /* a 32-bit lane array does not fit there */
+    add->b = f->frame_size - 4; /* a 32-bit lane array does not fit there */
     cr_expect_eq(vm_check_records(f, err, sizeof err), -1);
     cr_expect(strstr(err, "ADD32") != NULL, "%s", err);
-    add->b = b + 2;               /* misaligned */
+    add->b = b + 2; /* misaligned */
     cr_expect_eq(vm_check_records(f, err, sizeof err), -1);
     add->b = b;
     ptxi_module_unload(m);

@@ -23,8 +23,7 @@
 
 static void run(const char *src, unsigned threads, unsigned grid, unsigned block, void *out, size_t n) {
     ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = WATCHDOG_S}),
-                 PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = WATCHDOG_S}), PTXI_SUCCESS);
     ptxi_module *m;
     cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "s.ptx", &m), PTXI_SUCCESS, "%s",
                  ptxi_ctx_error_detail(ctx));
@@ -32,8 +31,8 @@ static void run(const char *src, unsigned threads, unsigned grid, unsigned block
     cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
     ptxi_memset_d8(ctx, d, 0, n);
     void *args[] = {&d};
-    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){grid, 1, 1}, (ptxi_dim3){block, 1, 1}, 0,
-                                NULL, args);
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){grid, 1, 1}, (ptxi_dim3){block, 1, 1}, 0, NULL,
+                                args);
     cr_assert_eq(s, PTXI_SUCCESS, "%s: %s", ptxi_error_name(s), ptxi_ctx_error_detail(ctx));
     ptxi_memcpy_dtoh(ctx, out, d, n);
     ptxi_ctx_destroy(ctx);
@@ -101,7 +100,8 @@ Test(sched, results_do_not_depend_on_host_threads) {
  * launch reports through its return value. */
 static int atom_sum_ok(unsigned threads) {
     ptxi_ctx *ctx;
-    if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = WATCHDOG_S}) != PTXI_SUCCESS) return 0;
+    if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads, .timeout_s = WATCHDOG_S}) != PTXI_SUCCESS)
+        return 0;
     ptxi_module *m;
     ptxi_dptr d;
     uint32_t f[5] = {0};
@@ -134,7 +134,7 @@ Test(sched, a_forked_child_launches_on_threads_of_its_own) {
     pid_t pid = fork();
     cr_assert_neq(pid, -1);
     if (pid == 0) {
-        alarm(60);   /* waiting for the parent's threads would hang */
+        alarm(60); /* waiting for the parent's threads would hang */
         _exit(atom_sum_ok(4) ? 0 : 1);
     }
     int st;
@@ -167,10 +167,10 @@ Test(sched, clocks_timer_and_pmevent_counters) {
     ptxi_dptr d;
     cr_assert_eq(ptxi_mem_alloc(ctx, sizeof v, &d), PTXI_SUCCESS);
     void *args[] = {&d};
-    for (int launch = 0; launch < 2; launch++) {   /* counters are per launch */
-        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL,
-                                 args),
-                     PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    for (int launch = 0; launch < 2; launch++) { /* counters are per launch */
+        cr_assert_eq(
+            ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){2, 1, 1}, (ptxi_dim3){64, 1, 1}, 0, NULL, args),
+            PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
         ptxi_launch_stats st;
         cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
         cr_expect_eq(st.pmevents[3], 8u, "event 3: 4 warps, twice each (got %llu)", (unsigned long long)st.pmevents[3]);

@@ -35,9 +35,9 @@ static void run(const char *src, unsigned threads, void *out, size_t n, uint8_t 
     cr_assert_eq(ptxi_mem_alloc(ctx, n, &d), PTXI_SUCCESS);
     cr_assert_eq(ptxi_memset_d8(ctx, d, fill, n), PTXI_SUCCESS);
     void *args[] = {&d};
-    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL,
-                             args),
-                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(
+        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL, args),
+        PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     ptxi_memcpy_dtoh(ctx, out, d, n);
     ptxi_ctx_destroy(ctx);
 }
@@ -78,10 +78,10 @@ Test(shfl, exited_and_missing_lanes_read_zero) {
     uint32_t got[56][2];
     run(GONE, 56, got, sizeof got, 0xee);
     for (int t = 0; t < 56; t++) {
-        int l = t % 32, src = l + 4, warp_lanes = t < 32 ? 32 : 16;   /* lanes alive in the warp */
+        int l = t % 32, src = l + 4, warp_lanes = t < 32 ? 32 : 16; /* lanes alive in the warp */
         uint32_t want = src > 31 ? (uint32_t)t + 100 : src < warp_lanes ? (uint32_t)(t + 4) + 100 : 0;
         uint32_t ballot = warp_lanes == 32 ? 0xaaaaaaaau : 0x0000aaaau;
-        if (t >= 48) want = ballot = 0xeeeeeeeeu;   /* exited before storing */
+        if (t >= 48) want = ballot = 0xeeeeeeeeu; /* exited before storing */
         cr_assert_eq(got[t][0], want, "thread %d: shfl read 0x%x, want 0x%x", t, got[t][0], want);
         cr_assert_eq(got[t][1], ballot, "thread %d: ballot 0x%x, want 0x%x", t, got[t][1], ballot);
     }

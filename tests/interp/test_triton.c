@@ -20,7 +20,7 @@ TestSuite(triton, .init = setup, .fini = teardown);
 
 static float rnd(uint32_t *s) {
     *s = *s * 1664525u + 1013904223u;
-    return (float)((int32_t)(*s >> 8) - (1 << 23)) / (float)(1 << 21);   /* about -4 .. 4 */
+    return (float)((int32_t)(*s >> 8) - (1 << 23)) / (float)(1 << 21); /* about -4 .. 4 */
 }
 
 static ptxi_kernel *load(const char *file) {
@@ -45,9 +45,9 @@ Test(triton, vector_add_is_exact) {
     ptxi_dptr dx = upload(x, sizeof x), dy = upload(y, sizeof y), dout = upload(NULL, sizeof out), null = 0;
     uint32_t n = N;
     void *args[] = {&dx, &dy, &dout, &n, &null, &null};
-    cr_assert_eq(ptxi_launch(load(DIR "add.ptx"), (ptxi_dim3){(N + 1023) / 1024, 1, 1}, (ptxi_dim3){128, 1, 1}, 0,
-                             NULL, args),
-                 PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(
+        ptxi_launch(load(DIR "add.ptx"), (ptxi_dim3){(N + 1023) / 1024, 1, 1}, (ptxi_dim3){128, 1, 1}, 0, NULL, args),
+        PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     ptxi_memcpy_dtoh(ctx, out, dout, sizeof out);
     for (int i = 0; i < N; i++) cr_assert_eq(out[i], x[i] + y[i], "element %d", i);
 }

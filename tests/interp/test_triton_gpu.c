@@ -61,17 +61,55 @@ static void check(const char *const *argv, const char *out, const char *want, do
 }
 
 Test(triton_gpu, vector_add) {
-    const char *argv[] = {DIR "add.ptx", "-g", "5", "-b", "128", "-a", "file:" REC "add.x.bin", "-a",
-                          "file:" REC "add.y.bin", "-a", "zeros:20000", "-a", "u32:5000", "-a", "null", "-a", "null",
-                          "-o", "2=triton_add.out", NULL};
+    const char *argv[] = {DIR "add.ptx",
+                          "-g",
+                          "5",
+                          "-b",
+                          "128",
+                          "-a",
+                          "file:" REC "add.x.bin",
+                          "-a",
+                          "file:" REC "add.y.bin",
+                          "-a",
+                          "zeros:20000",
+                          "-a",
+                          "u32:5000",
+                          "-a",
+                          "null",
+                          "-a",
+                          "null",
+                          "-o",
+                          "2=triton_add.out",
+                          NULL};
     check(argv, "triton_add.out", REC "add.out.bin", 0, 0);
 }
 
 /* exp via ex2.approx.f32, then div.full.f32: bit-exact */
 Test(triton_gpu, row_softmax) {
-    const char *argv[] = {DIR "softmax.ptx", "-g", "64", "-b", "128", "-s", "16", "-a", "zeros:199936", "-a",
-                          "file:" REC "softmax.in.bin", "-a", "s32:781", "-a", "s32:781", "-a", "s32:781", "-a",
-                          "null", "-a", "null", "-o", "0=triton_softmax.out", NULL};
+    const char *argv[] = {DIR "softmax.ptx",
+                          "-g",
+                          "64",
+                          "-b",
+                          "128",
+                          "-s",
+                          "16",
+                          "-a",
+                          "zeros:199936",
+                          "-a",
+                          "file:" REC "softmax.in.bin",
+                          "-a",
+                          "s32:781",
+                          "-a",
+                          "s32:781",
+                          "-a",
+                          "s32:781",
+                          "-a",
+                          "null",
+                          "-a",
+                          "null",
+                          "-o",
+                          "0=triton_softmax.out",
+                          NULL};
     check(argv, "triton_softmax.out", REC "softmax.out.bin", 0, 0);
 }
 
@@ -80,10 +118,34 @@ Test(triton_gpu, row_softmax) {
  * expansion into the sub.f32 that follows (x - mean) and into the add of eps
  * (recorded/layernorm.sass.txt: FFMA R11, R8, -R5, R11 after MUFU.RCP). */
 Test(triton_gpu, layer_norm) {
-    const char *argv[] = {DIR "layernorm.ptx", "-g", "64", "-b", "128", "-s", "16", "-a",
-                          "file:" REC "layernorm.x.bin", "-a", "zeros:199936", "-a", "file:" REC "layernorm.w.bin",
-                          "-a", "file:" REC "layernorm.b.bin", "-a", "s32:781", "-a", "s32:781", "-a", "f32:1e-5",
-                          "-a", "null", "-a", "null", "-o", "1=triton_layernorm.out", NULL};
+    const char *argv[] = {DIR "layernorm.ptx",
+                          "-g",
+                          "64",
+                          "-b",
+                          "128",
+                          "-s",
+                          "16",
+                          "-a",
+                          "file:" REC "layernorm.x.bin",
+                          "-a",
+                          "zeros:199936",
+                          "-a",
+                          "file:" REC "layernorm.w.bin",
+                          "-a",
+                          "file:" REC "layernorm.b.bin",
+                          "-a",
+                          "s32:781",
+                          "-a",
+                          "s32:781",
+                          "-a",
+                          "f32:1e-5",
+                          "-a",
+                          "null",
+                          "-a",
+                          "null",
+                          "-o",
+                          "1=triton_layernorm.out",
+                          NULL};
     check(argv, "triton_layernorm.out", REC "layernorm.out.bin", 0, 0);
 }
 
@@ -91,10 +153,32 @@ Test(triton_gpu, layer_norm) {
  * 128x128x64 tiles, cp.async into swizzled shared memory, wgmma.mma_async
  * m64n128k16 with B M/N-major, wait_group 1 pipelining: bit-exact. */
 Test(triton_gpu, matmul_wgmma) {
-    const char *argv[] = {DIR "matmul_wgmma.ptx", "-g", "2,2", "-b", "128", "-s", "98304", "-a",
-                          "file:" REC "matmul.a.bin", "-a", "file:" REC "matmul.b.bin", "-a", "zeros:262144", "-a",
-                          "u32:256", "-a", "u32:256", "-a", "u32:256", "-a", "null", "-a", "null",
-                          "-o", "2=triton_matmul.out", NULL};
+    const char *argv[] = {DIR "matmul_wgmma.ptx",
+                          "-g",
+                          "2,2",
+                          "-b",
+                          "128",
+                          "-s",
+                          "98304",
+                          "-a",
+                          "file:" REC "matmul.a.bin",
+                          "-a",
+                          "file:" REC "matmul.b.bin",
+                          "-a",
+                          "zeros:262144",
+                          "-a",
+                          "u32:256",
+                          "-a",
+                          "u32:256",
+                          "-a",
+                          "u32:256",
+                          "-a",
+                          "null",
+                          "-a",
+                          "null",
+                          "-o",
+                          "2=triton_matmul.out",
+                          NULL};
     check(argv, "triton_matmul.out", REC "matmul.out.bin", 0, 0);
 }
 
@@ -102,9 +186,31 @@ Test(triton_gpu, matmul_wgmma) {
  * H100): two heads of 256 x 64 fp16, Q K^T and P V by wgmma.mma_async
  * m64n64k16, online softmax by ex2.approx.f32: bit-exact. */
 Test(triton_gpu, attention_wgmma) {
-    const char *argv[] = {DIR "attention_wgmma.ptx", "-g", "4,2", "-b", "128", "-s", "40960", "-a",
-                          "file:" REC "attention.q.bin", "-a", "file:" REC "attention.k.bin", "-a",
-                          "file:" REC "attention.v.bin", "-a", "zeros:131072", "-a", "f32:0.125", "-a", "s32:256",
-                          "-a", "null", "-a", "null", "-o", "3=triton_attention.out", NULL};
+    const char *argv[] = {DIR "attention_wgmma.ptx",
+                          "-g",
+                          "4,2",
+                          "-b",
+                          "128",
+                          "-s",
+                          "40960",
+                          "-a",
+                          "file:" REC "attention.q.bin",
+                          "-a",
+                          "file:" REC "attention.k.bin",
+                          "-a",
+                          "file:" REC "attention.v.bin",
+                          "-a",
+                          "zeros:131072",
+                          "-a",
+                          "f32:0.125",
+                          "-a",
+                          "s32:256",
+                          "-a",
+                          "null",
+                          "-a",
+                          "null",
+                          "-o",
+                          "3=triton_attention.out",
+                          NULL};
     check(argv, "triton_attention.out", REC "attention.out.bin", 0, 0);
 }

@@ -57,8 +57,8 @@ Test(warp_access, every_half_warp_pattern_gives_each_lane_its_word) {
 
 /* Every lane of both warps accesses word t+OFF of a 64-word array: the first
  * lane past the end is thread 64-OFF. */
-#define OOB(DECL, ADDR, OP)                                                                      \
-    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n" DECL         \
+#define OOB(DECL, ADDR, OP)                                                               \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n" DECL \
         "ld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\n" ADDR OP "\nret;\n}\n"
 #define SH_ADDR "mov.u32 %r2, sh;\nshl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\n"
 #define GL_ADDR "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
@@ -109,25 +109,25 @@ Test(warp_access, splat_past_the_end) {
  * (t+k+1)(t/16+k+1) for k = 0..3. The second x and the second partial sum
  * are read again afterwards, so they must be in their registers. OFF is the
  * offset of the second x load (PTX line 29). */
-#define DOT(OFF)                                                                                   \
-    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<12>;\n.reg .f32 %f<16>;\n.reg .b64 %rd<4>;\n" \
+#define DOT(OFF)                                                                                             \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<12>;\n.reg .f32 %f<16>;\n.reg .b64 %rd<4>;\n"     \
         ".shared .align 4 .b8 sh[512];\nld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, sh;\n"   \
         "shl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\nadd.s32 %r5, %r1, 1;\ncvt.rn.f32.u32 %f1, %r5;\n"     \
         "st.shared.f32 [%r4], %f1;\nadd.s32 %r6, %r1, 65;\ncvt.rn.f32.u32 %f2, %r6;\n"                       \
         "st.shared.f32 [%r4+256], %f2;\nbar.sync 0;\nshr.u32 %r7, %r1, 4;\nshl.b32 %r7, %r7, 2;\n"           \
-        "add.s32 %r8, %r2, %r7;\nmov.f32 %f3, 0f00000000;\n"                                                \
+        "add.s32 %r8, %r2, %r7;\nmov.f32 %f3, 0f00000000;\n"                                                 \
         "ld.shared.f32 %f4, [%r4];\nld.shared.f32 %f5, [%r8];\nfma.rn.f32 %f6, %f4, %f5, %f3;\n"             \
         "ld.shared.f32 %f7, [%r4+" OFF "];\nld.shared.f32 %f8, [%r8+4];\nfma.rn.f32 %f9, %f8, %f7, %f6;\n"   \
         "ld.shared.f32 %f10, [%r4+8];\nld.shared.f32 %f11, [%r8+8];\nfma.rn.f32 %f12, %f10, %f11, %f9;\n"    \
         "ld.shared.f32 %f13, [%r4+12];\nld.shared.f32 %f14, [%r8+12];\nfma.rn.f32 %f15, %f13, %f14, %f12;\n" \
-        "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.f32 [%rd3], %f15;\n"              \
+        "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.f32 [%rd3], %f15;\n"               \
         "st.global.f32 [%rd3+256], %f7;\nst.global.f32 [%rd3+512], %f9;\nret;\n}\n"
 
 static void check_dot(unsigned threads) {
     float out[3 * 64];
     char rep[1024];
     cr_assert_eq(run_n(DOT("4"), threads, (uint32_t *)out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
-    for (unsigned t = 0; t + 3 < threads; t++) {   /* sh[t+3] was written */
+    for (unsigned t = 0; t + 3 < threads; t++) { /* sh[t+3] was written */
         float want = 0, half = 0;
         for (unsigned k = 0; k < 4; k++) {
             want += (float)((t + k + 1) * (t / 16 + k + 1));
@@ -178,23 +178,27 @@ static void dot_src(char *buf, size_t cap, bool gather, int yoff, bool last, uns
                     : "mov.u32 %r9, %r4;\n");
     *yline = 1;
     for (const char *c = head; *c; c++) *yline += *c == '\n';
-    snprintf(buf, cap,
-             "%sld.shared.f32 %%f11, [%%r8+%d];\nfma.rn.f32 %%f12, %%f10, %%f11, %%f9;\n"
-             "ld.shared.f32 %%f13, [%%r9+12];\nld.shared.f32 %%f14, [%%r8+12];\nfma.rn.f32 %%f15, %%f13, %%f14, %%f12;\n"
-             "add.s64 %%rd3, %%rd1, %%rd2;\nst.global.f32 [%%rd3], %%f15;\n%sret;\n}\n",
-             head, yoff, last ? "st.global.f32 [%rd3+256], %f13;\nst.global.f32 [%rd3+512], %f14;\n" : "");
+    snprintf(
+        buf, cap,
+        "%sld.shared.f32 %%f11, [%%r8+%d];\nfma.rn.f32 %%f12, %%f10, %%f11, %%f9;\n"
+        "ld.shared.f32 %%f13, [%%r9+12];\nld.shared.f32 %%f14, [%%r8+12];\nfma.rn.f32 %%f15, %%f13, %%f14, %%f12;\n"
+        "add.s64 %%rd3, %%rd1, %%rd2;\nst.global.f32 [%%rd3], %%f15;\n%sret;\n}\n",
+        head, yoff, last ? "st.global.f32 [%rd3+256], %f13;\nst.global.f32 [%rd3+512], %f14;\n" : "");
 }
 
-typedef union { float f; uint32_t u; } fbits;   /* (fbits){.u = x}.f: the float of bits x */
+typedef union {
+    float f;
+    uint32_t u;
+} fbits; /* (fbits){.u = x}.f: the float of bits x */
 
 static void check_planned_dot(bool gather, bool last, unsigned threads) {
     float in[192];
     for (int i = 0; i < 192; i++) in[i] = (float)((i * 37) % 23 - 11) * 0.375f + (float)i / 64.0f;
-    in[5] = INFINITY, in[1] = 0.0f;            /* thread 4: inf * 0 */
-    in[40] = (fbits){.u = 0x7fa00001u}.f;              /* a NaN with a payload */
+    in[5] = INFINITY, in[1] = 0.0f;       /* thread 4: inf * 0 */
+    in[40] = (fbits){.u = 0x7fa00001u}.f; /* a NaN with a payload */
     in[50] = (fbits){.u = 0xffc00000u}.f, in[60] = -INFINITY;
-    in[30] = 3e38f, in[31] = 3e38f, in[20] = 1e-40f;   /* overflow, a subnormal */
-    in[128 + 7] = (fbits){.u = 0x7f800001u}.f;         /* a signalling NaN accumulator */
+    in[30] = 3e38f, in[31] = 3e38f, in[20] = 1e-40f; /* overflow, a subnormal */
+    in[128 + 7] = (fbits){.u = 0x7f800001u}.f;       /* a signalling NaN accumulator */
     in[128 + 9] = -0.0f;
     float sh[128] = {0};
     for (unsigned t = 0; t < threads; t++) sh[t] = in[t], sh[t + 64] = in[t + 64];
@@ -228,7 +232,7 @@ Test(warp_access, planned_dot_product_of_a_partial_warp) { check_planned_dot(fal
 Test(warp_access, bad_lane_inside_a_planned_dot_product) {
     char src[4096], rep[2048], want[32];
     unsigned yline;
-    dot_src(src, sizeof src, false, 500, false, &yline);   /* t/16 = 3: 12 + 500 = 512, past the end */
+    dot_src(src, sizeof src, false, 500, false, &yline); /* t/16 = 3: 12 + 500 = 512, past the end */
     float in[192] = {0};
     uint32_t out[64];
     ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep, sizeof rep);
@@ -244,14 +248,14 @@ Test(warp_access, bad_lane_inside_a_planned_dot_product) {
  * to bin 4 (every lane of both warps on one word); out[t] = the old value
  * of bin 4, out[64 + k] = bin k. The old values of bin 4 are 0..63, each
  * once; OFF moves the bin base (a bad lane is reported, not skipped). */
-#define ATOMS(OFF)                                                                                   \
-    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .pred %p1;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"  \
+#define ATOMS(OFF)                                                                                        \
+    HDR ".visible .entry k(.param .u64 o)\n{\n.reg .pred %p1;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"    \
         ".shared .align 4 .b8 sh[32];\nld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, sh;\n" \
         "and.b32 %r3, %r1, 3;\nshl.b32 %r3, %r3, 2;\nadd.s32 %r4, %r2, %r3;\nadd.u32 %r5, %r1, 1;\n"      \
         "atom.shared.add.u32 %r6, [%r4], %r5;\nadd.s32 %r7, %r2, " OFF ";\n"                              \
-        "atom.shared.add.u32 %r8, [%r7], 1;\nbar.sync 0;\nmul.wide.u32 %rd2, %r1, 4;\n"                     \
-        "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;\nsetp.lt.u32 %p1, %r1, 8;\n"                \
-        "@%p1 ld.shared.u32 %r9, [%r2+0];\nshl.b32 %r10, %r1, 2;\nadd.s32 %r10, %r2, %r10;\n"              \
+        "atom.shared.add.u32 %r8, [%r7], 1;\nbar.sync 0;\nmul.wide.u32 %rd2, %r1, 4;\n"                   \
+        "add.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;\nsetp.lt.u32 %p1, %r1, 8;\n"               \
+        "@%p1 ld.shared.u32 %r9, [%r2+0];\nshl.b32 %r10, %r1, 2;\nadd.s32 %r10, %r2, %r10;\n"             \
         "@%p1 ld.shared.u32 %r9, [%r10];\n@%p1 st.global.u32 [%rd3+256], %r9;\nret;\n}\n"
 
 Test(warp_access, shared_atomic_adds_of_two_warps) {
@@ -275,7 +279,7 @@ Test(warp_access, shared_atomic_adds_of_two_warps) {
 Test(warp_access, shared_atomic_past_the_end) {
     uint32_t out[72];
     char rep[2048];
-    ptxi_status s = run_n(ATOMS("30"), 64, out, sizeof out, rep, sizeof rep);   /* misaligned */
+    ptxi_status s = run_n(ATOMS("30"), 64, out, sizeof out, rep, sizeof rep); /* misaligned */
     cr_assert_eq(s, PTXI_MISALIGNED_ADDRESS, "status %s, report: %s", ptxi_error_name(s), rep);
     cr_assert(strstr(rep, "thread (0,0,0)"), "%s", rep);
     s = run_n(ATOMS("32"), 64, out, sizeof out, rep, sizeof rep);
@@ -295,9 +299,10 @@ static void vec_src(char *buf, size_t cap, int vn, int off) {
     char body[256];
     snprintf(body, sizeof body, vn == 4 ? ld4 : ld2, off);
     snprintf(buf, cap,
-             HDR ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<8>;\n"
-                 "ld.param.u64 %%rd1, [o];\nld.param.u64 %%rd2, [in];\nmov.u32 %%r5, %%tid.x;\n"
-                 "mul.wide.u32 %%rd3, %%r5, %d;\nadd.s64 %%rd4, %%rd1, %%rd3;\nadd.s64 %%rd5, %%rd2, %%rd3;\n%sret;\n}\n",
+             HDR
+             ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<8>;\n"
+             "ld.param.u64 %%rd1, [o];\nld.param.u64 %%rd2, [in];\nmov.u32 %%r5, %%tid.x;\n"
+             "mul.wide.u32 %%rd3, %%r5, %d;\nadd.s64 %%rd4, %%rd1, %%rd3;\nadd.s64 %%rd5, %%rd2, %%rd3;\n%sret;\n}\n",
              4 * vn, body);
 }
 
@@ -306,8 +311,8 @@ static void check_vec(int vn) {
     for (int k = 0; k < 128; k++) in[k] = 0x1000u * (uint32_t)k + 7;
     char src[1024], rep[1024];
     vec_src(src, sizeof src, vn, 0);
-    cr_assert_eq(run_io(src, 128 / (unsigned)vn, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS,
-                 "%s", rep);
+    cr_assert_eq(run_io(src, 128 / (unsigned)vn, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s",
+                 rep);
     for (int t = 0; t < 128 / vn; t++)
         for (int j = 0; j < vn; j++)
             cr_expect_eq(out[vn * t + j], in[vn * t + vn - 1 - j], "thread %d, element %d", t, j);
@@ -319,7 +324,7 @@ Test(warp_access, vector_loads_and_stores_of_whole_warps) {
 }
 
 Test(warp_access, vector_run_past_the_end_or_misaligned) {
-    uint32_t in[64], out[128];   /* 256 bytes: lanes 16-31 of a .v4 warp read past them */
+    uint32_t in[64], out[128]; /* 256 bytes: lanes 16-31 of a .v4 warp read past them */
     char src[1024], rep[2048];
     memset(in, 0, sizeof in);
     vec_src(src, sizeof src, 4, 0);

@@ -11,17 +11,17 @@
 
 /* One m64n8k16 product from shared memory; `between` goes between the
  * instruction and its wait, `desc` is B's descriptor. */
-#define WG(between, desc)                                                                           \
-    HEAD ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                  \
-    ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.shared .align 1024 .b8 sm[4096];\n"   \
-    "mov.b32 %r0, 0;\nmov.b32 %r1, 0;\nmov.b32 %r2, 0;\nmov.b32 %r3, 0;\nsetp.eq.u32 %p1, %r0, 0;\n" \
-    "mov.u64 %rd1, sm;\nshr.u64 %rd1, %rd1, 4;\nor.b64 %rd1, %rd1, 0x0000001000080000;\n"           \
-    "mov.b64 %rd2, " desc ";\n"                                                                     \
-    "wgmma.fence.sync.aligned;\n"                                                                   \
-    "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%r0, %r1, %r2, %r3}, %rd1, %rd2, %p1, 1, 1, 0, 0;\n" \
-    "wgmma.commit_group.sync.aligned;\n" between "wgmma.wait_group.sync.aligned 0;\n"                \
-    "ld.param.u64 %rd3, [out];\nmov.u32 %r5, %tid.x;\nmul.wide.u32 %rd0, %r5, 4;\nadd.s64 %rd3, %rd3, %rd0;\n" \
-    "add.f32 %r4, %r0, %r3;\nst.global.b32 [%rd3], %r4;\nret;\n}\n"
+#define WG(between, desc)                                                                                           \
+    HEAD ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                  \
+         ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.shared .align 1024 .b8 sm[4096];\n"              \
+         "mov.b32 %r0, 0;\nmov.b32 %r1, 0;\nmov.b32 %r2, 0;\nmov.b32 %r3, 0;\nsetp.eq.u32 %p1, %r0, 0;\n"           \
+         "mov.u64 %rd1, sm;\nshr.u64 %rd1, %rd1, 4;\nor.b64 %rd1, %rd1, 0x0000001000080000;\n"                      \
+         "mov.b64 %rd2, " desc ";\n"                                                                                \
+         "wgmma.fence.sync.aligned;\n"                                                                              \
+         "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%r0, %r1, %r2, %r3}, %rd1, %rd2, %p1, 1, 1, 0, 0;\n"   \
+         "wgmma.commit_group.sync.aligned;\n" between "wgmma.wait_group.sync.aligned 0;\n"                          \
+         "ld.param.u64 %rd3, [out];\nmov.u32 %r5, %tid.x;\nmul.wide.u32 %rd0, %r5, 4;\nadd.s64 %rd3, %rd3, %rd0;\n" \
+         "add.f32 %r4, %r0, %r3;\nst.global.b32 [%rd3], %r4;\nret;\n}\n"
 
 Test(wgmma, waits_then_reads) {
     uint32_t out[128];
@@ -35,7 +35,8 @@ Test(wgmma, waits_then_reads) {
 Test(wgmma, accumulator_read_before_wait) {
     uint32_t out[128];
     char rep[512];
-    ptxi_status s = run_io(WG("mov.b32 %r6, %r2;\n", "0x0000001000080000"), 128, NULL, 0, out, sizeof out, rep, sizeof rep);
+    ptxi_status s = run_io(WG("mov.b32 %r6, %r2;\n", "0x0000001000080000"), 128, NULL, 0, out, sizeof out, rep,
+                           sizeof rep);
     cr_assert_neq(s, PTXI_SUCCESS);
     cr_expect(strstr(rep, "accumulator %r2") && strstr(rep, "wait_group"), "%s", rep);
 }

@@ -12,8 +12,13 @@
 #define LIB PTXI_BINARY_DIR "/lib/libnvJitLink.so.13"
 
 /* nvJitLink.h's result codes and input kinds (CUDA 13). */
-enum { SUCCESS = 0, ERROR_MISSING_ARCH = 2, ERROR_INVALID_INPUT = 3, ERROR_PTX_COMPILE = 4,
-       ERROR_UNRECOGNIZED_INPUT = 8 };
+enum {
+    SUCCESS = 0,
+    ERROR_MISSING_ARCH = 2,
+    ERROR_INVALID_INPUT = 3,
+    ERROR_PTX_COMPILE = 4,
+    ERROR_UNRECOGNIZED_INPUT = 8
+};
 enum { INPUT_CUBIN = 1, INPUT_PTX = 2, INPUT_LTOIR = 3 };
 
 typedef void *handle;
@@ -71,11 +76,10 @@ static handle create(void) {
 
 /* A device function in one unit, the kernel that calls it in another (numba's shape:
  * the kernel's PTX and the PTX of the functions it links). */
-static const char unit_func[] =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .func (.param .b32 r) times_seven(.param .b32 x)\n"
-    "{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  mul.lo.u32 %r2, %r1, 7;\n"
-    "  st.param.b32 [r], %r2;\n  ret;\n}\n";
+static const char unit_func[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".visible .func (.param .b32 r) times_seven(.param .b32 x)\n"
+                                "{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  mul.lo.u32 %r2, %r1, 7;\n"
+                                "  st.param.b32 [r], %r2;\n  ret;\n}\n";
 static const char unit_kernel[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".extern .func (.param .b32 r) times_seven(.param .b32 x);\n"
@@ -117,9 +121,10 @@ Test(nvjitlink, needs_an_arch) {
 
 Test(nvjitlink, takes_only_ptx_and_says_why) {
     handle h = create();
-    static const char lto[] = "\x43\x7f\xde\x7f\x01\x00\x00\x00";   /* not text */
+    static const char lto[] = "\x43\x7f\xde\x7f\x01\x00\x00\x00"; /* not text */
     cr_expect_eq(nj.add_data(h, INPUT_LTOIR, lto, sizeof lto, "k.ltoir"), ERROR_UNRECOGNIZED_INPUT);
-    static const char elf[] = "\x7f" "ELF\x02\x01\x01\x41";
+    static const char elf[] = "\x7f"
+                              "ELF\x02\x01\x01\x41";
     cr_expect_eq(nj.add_data(h, INPUT_CUBIN, elf, sizeof elf, "k.cubin"), ERROR_UNRECOGNIZED_INPUT);
     char *log = error_log(h);
     cr_expect(strstr(log, "k.ltoir") && strstr(log, "LTO-IR"), "%s", log);

@@ -19,15 +19,15 @@ static const char *source =
     "    if ((threadIdx.x & 31) == 0) atomicAdd(dot, (unsigned long long)p);\n"
     "}\n";
 
-#define CU(call)                                                                       \
-    do {                                                                               \
-        CUresult r_ = (call);                                                          \
-        if (r_ != CUDA_SUCCESS) {                                                      \
-            const char *s_ = "?";                                                      \
-            cuGetErrorName(r_, &s_);                                                   \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_);  \
-            return 1;                                                                  \
-        }                                                                              \
+#define CU(call)                                                                      \
+    do {                                                                              \
+        CUresult r_ = (call);                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                     \
+            const char *s_ = "?";                                                     \
+            cuGetErrorName(r_, &s_);                                                  \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, s_); \
+            return 1;                                                                 \
+        }                                                                             \
     } while (0)
 
 int main(void) {
@@ -94,7 +94,7 @@ int main(void) {
     CU(cuMemcpyDtoH(&dot, ddot, 8));
     int bad = 0;
     for (int i = 0; i < N; i++)
-        if (z[i] != fmaf(a, x[i], y[i]) && bad++ < 5)   /* NVRTC contracts a*x+y into fma.rn.f32 */
+        if (z[i] != fmaf(a, x[i], y[i]) && bad++ < 5) /* NVRTC contracts a*x+y into fma.rn.f32 */
             fprintf(stderr, "z[%d] = %a, expected %a\n", i, z[i], fmaf(a, x[i], y[i]));
     if ((int64_t)dot != want_dot) {
         fprintf(stderr, "dot = %lld, expected %lld\n", (long long)(int64_t)dot, (long long)want_dot);

@@ -30,12 +30,11 @@ static ptxi_kernel *kernel(ptxi_module *m, const char *name) {
 static const ptxi_dim3 one = {1, 1, 1};
 
 /* out[tid] = tid * 3 */
-static const char store_ptx[] = HDR
-    ".visible .entry store(.param .u64 out) .maxntid 256, 1, 1\n{\n"
-    ".reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n"
-    "mul.lo.s32 %r2, %r1, 3;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd2, %rd2, %rd3;\n"
-    "st.global.u32 [%rd2], %r2;\nret;\n}\n";
+static const char store_ptx[] = HDR ".visible .entry store(.param .u64 out) .maxntid 256, 1, 1\n{\n"
+                                    ".reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
+                                    "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n"
+                                    "mul.lo.s32 %r2, %r1, 3;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd2, %rd2, %rd3;\n"
+                                    "st.global.u32 [%rd2], %r2;\nret;\n}\n";
 
 TestSuite(api, .init = setup, .fini = teardown);
 
@@ -97,7 +96,8 @@ static const char assert_ptx[] = HDR
     ".global .align 1 .b8 fn[5] = {107, 101, 114, 110, 0};\n"
     ".extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, .param .b64 p3, .param .b64 p4);\n"
     ".visible .entry kern()\n{\n.reg .pred %p1;\n.reg .b32 %r<3>;\n.reg .b64 %rd<4>;\n"
-    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r1, %r2, 10, %r1;\nsetp.ne.s32 %p1, %r1, 12;\n@%p1 bra DONE;\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r1, %r2, 10, %r1;\nsetp.ne.s32 %p1, %r1, 12;\n@%p1 bra "
+    "DONE;\n"
     "mov.u64 %rd1, msg;\ncvta.global.u64 %rd1, %rd1;\nmov.u64 %rd2, file;\ncvta.global.u64 %rd2, %rd2;\n"
     "mov.u64 %rd3, fn;\ncvta.global.u64 %rd3, %rd3;\n"
     "{\n.param .b64 a0;\n.param .b64 a1;\n.param .b32 a2;\n.param .b64 a3;\n.param .b64 a4;\n"
@@ -190,7 +190,7 @@ Test(api, printf_fifo_fixed_by_a_printf_launch) {
     cr_assert_eq(ptxi_ctx_get_limit(ctx, PTXI_LIMIT_PRINTF_FIFO_SIZE, &v), PTXI_SUCCESS);
     cr_assert_eq(v, (size_t)4 << 20);
     cr_assert_eq(ptxi_ctx_set_limit(ctx, PTXI_LIMIT_STACK_SIZE, 4096), PTXI_SUCCESS, "the stack size stays free");
-    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS);   /* prints into out before it closes */
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS); /* prints into out before it closes */
     fclose(out);
 }
 
@@ -264,10 +264,9 @@ Test(api, symbols_initializers_and_copies) {
     cr_assert_eq(v, 700);
 }
 
-static const char lib_ptx[] = HDR
-    ".visible .global .align 4 .u32 shared_count = 5;\n"
-    ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
-    "ld.param.b32 %r1, [x];\nadd.s32 %r2, %r1, %r1;\nst.param.b32 [r], %r2;\nret;\n}\n";
+static const char lib_ptx[] = HDR ".visible .global .align 4 .u32 shared_count = 5;\n"
+                                  ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+                                  "ld.param.b32 %r1, [x];\nadd.s32 %r2, %r1, %r1;\nst.param.b32 [r], %r2;\nret;\n}\n";
 static const char user_ptx[] = HDR
     ".extern .global .align 4 .u32 shared_count;\n"
     ".extern .func (.param .b32 r) twice(.param .b32 x);\n"

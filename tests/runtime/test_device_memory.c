@@ -70,7 +70,6 @@ static bool reads_as(ptxi_ctx *ctx, ptxi_dptr d, size_t n, uint8_t v) {
     return true;
 }
 
-
 /* One allocation live at a time, of a size that changes every cycle, filled
  * so that every page of it is touched: what stays resident after each free
  * must not grow with the number of cycles. */
@@ -92,8 +91,10 @@ Test(device_memory, churn_keeps_resident_memory_bounded_by_what_is_live, .timeou
         if (live > base + size && live - base - size > worst_live) worst_live = live - base - size;
         if (freed > base && freed - base > worst_freed) worst_freed = freed - base;
     }
-    fprintf(stderr, "churn: resident %zu KiB at start, at most %zu KiB more after a free, %zu KiB beyond the live "
-                    "allocation\n", base >> 10, worst_freed >> 10, worst_live >> 10);
+    fprintf(stderr,
+            "churn: resident %zu KiB at start, at most %zu KiB more after a free, %zu KiB beyond the live "
+            "allocation\n",
+            base >> 10, worst_freed >> 10, worst_live >> 10);
     cr_expect_leq(worst_freed, 8 * MiB, "%zu KiB stay resident with nothing live", worst_freed >> 10);
     cr_expect_leq(worst_live, 8 * MiB, "%zu KiB resident beyond the live allocation", worst_live >> 10);
     ptxi_ctx_destroy(ctx);
@@ -120,8 +121,9 @@ Test(device_memory, four_gib_is_backed_lazily_and_given_back, .timeout = 120) {
     cr_assert(reads_as(ctx, d + 1 * GiB, 1 * MiB, 0), "untouched memory reads as zero");
     cr_assert_eq(ptxi_mem_free(ctx, d), PTXI_SUCCESS);
     size_t freed = rss();
-    fprintf(stderr, "4 GiB: allocated in %.3f s; resident %zu MiB at start, %zu after the allocation, %zu after "
-                    "filling 192 MiB, %zu after the free\n",
+    fprintf(stderr,
+            "4 GiB: allocated in %.3f s; resident %zu MiB at start, %zu after the allocation, %zu after "
+            "filling 192 MiB, %zu after the free\n",
             took, base / MiB, after_alloc / MiB, filled / MiB, freed / MiB);
     cr_expect_lt(took, 0.5, "allocating 4 GiB took %.3f s", took);
     /* only the shadow map, a byte per 256, is written */
@@ -146,7 +148,8 @@ Test(device_memory, freed_ranges_wait_merge_and_read_as_zero, .timeout = 120) {
         size_t size = 1 + (seed >> 8) % MiB;
         ptxi_dptr d;
         cr_assert_eq(ptxi_mem_alloc(ctx, size, &d), PTXI_SUCCESS, "cycle %d: %zu bytes", cycle, size);
-        cr_assert(!prev || d >= prev + prev_size || d + size <= prev, "cycle %d: the range just freed is reused", cycle);
+        cr_assert(!prev || d >= prev + prev_size || d + size <= prev, "cycle %d: the range just freed is reused",
+                  cycle);
         if (d < high) reused++;
         if (d + size > high) high = d + size;
         cr_assert(reads_as(ctx, d, size, 0), "cycle %d: %zu bytes at 0x%llx do not read as zero", cycle, size,
@@ -223,15 +226,18 @@ Test(device_memory, size_in_the_environment_is_parsed_strictly) {
     size_t host = device_total();
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     cr_assert(host > 0 && host <= (size_t)pages * (size_t)page, "%zu bytes, more than the host's", host);
-    static const struct { const char *text; size_t bytes; } good[] = {
+    static const struct {
+        const char *text;
+        size_t bytes;
+    } good[] = {
         {"85017493504", 85017493504ull}, {"1K", 1024}, {"3G", 3 * GiB}, {"2T", (size_t)2 << 40}, {"4097", 4097},
     };
     for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
         setenv("PTXI_DEVICE_MEMORY", good[k].text, 1);
         cr_expect_eq(device_total(), good[k].bytes, "%s", good[k].text);
     }
-    static const char *const bad[] = {"", "12abc", "-5", "0", "8GB", " 8", "8 ", "0x100", "1.5G", "k",
-                                      "99999999999999999999", "17179869184T"};
+    static const char *const bad[] = {
+        "", "12abc", "-5", "0", "8GB", " 8", "8 ", "0x100", "1.5G", "k", "99999999999999999999", "17179869184T"};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         setenv("PTXI_DEVICE_MEMORY", bad[k], 1);
         cr_expect_eq(device_total(), host, "'%s' was taken", bad[k]);
@@ -304,9 +310,9 @@ Test(device_memory, many_threads_allocate_and_free_while_a_kernel_runs, .timeout
     void *args[] = {&in, &out, &n};
     for (int r = 0; r < 100; r++) {
         cr_assert_eq(ptxi_memset_d8(ctx, out, 0, sizeof host), PTXI_SUCCESS);
-        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1024, 1, 1}, 0, NULL,
-                                 args),
-                     PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+        cr_assert_eq(
+            ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1024, 1, 1}, 0, NULL, args),
+            PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
         static uint32_t got[N];
         cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, out, sizeof got), PTXI_SUCCESS);
         for (uint32_t i = 0; i < N; i++) cr_assert_eq(got[i], i * 3 + 1, "launch %d, element %u", r, i);

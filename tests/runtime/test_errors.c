@@ -10,8 +10,7 @@
 size_t rt_default_limit(ptxi_limit which);
 size_t rt_limit_granted(ptxi_limit which, size_t requested);
 
-Test(errors, names_and_messages)
-{
+Test(errors, names_and_messages) {
     cr_expect_str_eq(ptxi_error_name(PTXI_SUCCESS), "PTXI_SUCCESS");
     cr_expect_str_eq(ptxi_error_name(PTXI_ILLEGAL_ADDRESS), "PTXI_ILLEGAL_ADDRESS");
     cr_expect_str_eq(ptxi_error_name(PTXI_INVALID_CONFIGURATION), "PTXI_INVALID_CONFIGURATION");
@@ -23,8 +22,7 @@ Test(errors, names_and_messages)
     cr_expect_str_eq(ptxi_error_string((ptxi_status)9999), "unknown error");
 }
 
-Test(errors, stickiness)
-{
+Test(errors, stickiness) {
     cr_expect(!ptxi_error_is_sticky(PTXI_SUCCESS));
     cr_expect(!ptxi_error_is_sticky(PTXI_INVALID_VALUE));
     cr_expect(!ptxi_error_is_sticky(PTXI_INVALID_CONFIGURATION));
@@ -34,8 +32,7 @@ Test(errors, stickiness)
     cr_expect(!ptxi_error_is_sticky((ptxi_status)9999));
 }
 
-Test(errors, every_code_named)
-{
+Test(errors, every_code_named) {
     static const ptxi_status all[] = {
 #define X_(e, v, s, m) PTXI_##e,
         PTXI_ERROR_LIST(X_)
@@ -45,29 +42,25 @@ Test(errors, every_code_named)
         cr_expect_eq(strncmp(ptxi_error_name(all[i]), "PTXI_", 5), 0);
         cr_expect_str_neq(ptxi_error_name(all[i]), "PTXI_UNKNOWN_ERROR");
         cr_expect_str_neq(ptxi_error_string(all[i]), "unknown error");
-        for (size_t j = 0; j < i; j++)
-            cr_expect_str_neq(ptxi_error_name(all[i]), ptxi_error_name(all[j]));
+        for (size_t j = 0; j < i; j++) cr_expect_str_neq(ptxi_error_name(all[i]), ptxi_error_name(all[j]));
     }
 }
 
 /* The value after `key` in the recording, or -1. */
-static long long recorded(const char *key)
-{
+static long long recorded(const char *key) {
     FILE *f = fopen(PTXI_SOURCE_DIR "/gpu/jobs/rt_defaults/recorded/limits.txt", "r");
     cr_assert_not_null(f);
     char line[256];
     long long v = -1;
     size_t n = strlen(key);
     while (v < 0 && fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n) && line[n] == ' ')
-            sscanf(line + n, "%lld", &v);
+        if (!strncmp(line, key, n) && line[n] == ' ') sscanf(line + n, "%lld", &v);
     fclose(f);
     cr_assert_geq(v, 0, "%s not in the recording", key);
     return v;
 }
 
-Test(device, props_match_the_h100)
-{
+Test(device, props_match_the_h100) {
     ptxi_device_props p;
     cr_assert_eq(ptxi_device_get_props(&p), PTXI_SUCCESS);
     cr_expect(strstr(p.name, "ptxi") != NULL);
@@ -93,8 +86,7 @@ Test(device, props_match_the_h100)
     cr_expect_eq(ptxi_device_get_props(NULL), PTXI_INVALID_VALUE);
 }
 
-Test(device, limit_defaults_and_rounding)
-{
+Test(device, limit_defaults_and_rounding) {
     cr_expect_eq(rt_default_limit(PTXI_LIMIT_STACK_SIZE), (size_t)recorded("initial stack_size"));
     cr_expect_eq(rt_default_limit(PTXI_LIMIT_PRINTF_FIFO_SIZE), (size_t)recorded("initial printf_fifo_size"));
     cr_expect_eq(rt_default_limit(PTXI_LIMIT_MALLOC_HEAP_SIZE), (size_t)recorded("initial malloc_heap_size"));

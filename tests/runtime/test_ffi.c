@@ -17,16 +17,14 @@ static void set_side(uint32_t v) { side = (int)v; }
 /* 10 integers and 10 doubles: some of each go on the stack. */
 static double many(int64_t a0, double d0, int64_t a1, double d1, int64_t a2, double d2, int64_t a3, double d3,
                    int64_t a4, double d4, int64_t a5, double d5, int64_t a6, double d6, int64_t a7, double d7,
-                   int64_t a8, double d8, int64_t a9, double d9)
-{
-    return (double)(a0 + 2 * a1 + 3 * a2 + 4 * a3 + 5 * a4 + 6 * a5 + 7 * a6 + 8 * a7 + 9 * a8 + 10 * a9)
-         + d0 + 2 * d1 + 3 * d2 + 4 * d3 + 5 * d4 + 6 * d5 + 7 * d6 + 8 * d7 + 9 * d8 + 10 * d9;
+                   int64_t a8, double d8, int64_t a9, double d9) {
+    return (double)(a0 + 2 * a1 + 3 * a2 + 4 * a3 + 5 * a4 + 6 * a5 + 7 * a6 + 8 * a7 + 9 * a8 + 10 * a9) + d0 +
+           2 * d1 + 3 * d2 + 4 * d3 + 5 * d4 + 6 * d5 + 7 * d6 + 8 * d7 + 9 * d8 + 10 * d9;
 }
 
 #define FN(f) ((void (*)(void))(f))
 
-Test(ffi, integers)
-{
+Test(ffi, integers) {
     rt_ffi_sig s;
     size_t sz[] = {4, 4, 4};
     int fl[] = {0, 0, 0};
@@ -37,8 +35,7 @@ Test(ffi, integers)
     cr_expect_eq(r, 42);
 }
 
-Test(ffi, floats_doubles_pointers)
-{
+Test(ffi, floats_doubles_pointers) {
     rt_ffi_sig s;
     size_t sz[] = {4, 8, 8, 8};
     int fl[] = {1, 1, 0, 0};
@@ -68,8 +65,7 @@ Test(ffi, floats_doubles_pointers)
     cr_expect_eq(res, arr + 3);
 }
 
-Test(ffi, narrow_integers_and_void)
-{
+Test(ffi, narrow_integers_and_void) {
     rt_ffi_sig s;
     size_t sz[] = {2};
     int fl[] = {0};
@@ -88,8 +84,7 @@ Test(ffi, narrow_integers_and_void)
     cr_expect_eq(side, 7);
 }
 
-Test(ffi, stack_parameters)
-{
+Test(ffi, stack_parameters) {
     rt_ffi_sig s;
     size_t sz[20];
     int fl[20];
@@ -111,15 +106,14 @@ Test(ffi, stack_parameters)
     cr_expect_eq(r, 385 + 192.5);
 }
 
-Test(ffi, refused_signatures)
-{
+Test(ffi, refused_signatures) {
     rt_ffi_sig s;
     size_t sz[] = {16};
     int fl[] = {0};
-    cr_expect_eq(rt_ffi_prepare(&s, 1, sz, fl, 0, 0, 0), -1);      /* an aggregate */
+    cr_expect_eq(rt_ffi_prepare(&s, 1, sz, fl, 0, 0, 0), -1); /* an aggregate */
     size_t h[] = {2};
     int hf[] = {1};
-    cr_expect_eq(rt_ffi_prepare(&s, 1, h, hf, 0, 0, 0), -1);       /* a half float */
-    cr_expect_eq(rt_ffi_prepare(&s, 0, NULL, NULL, 1, 3, 0), -1);  /* a 3-byte result */
+    cr_expect_eq(rt_ffi_prepare(&s, 1, h, hf, 0, 0, 0), -1);      /* a half float */
+    cr_expect_eq(rt_ffi_prepare(&s, 0, NULL, NULL, 1, 3, 0), -1); /* a 3-byte result */
     cr_expect_eq(rt_ffi_prepare(&s, RT_FFI_MAX_PARAMS + 1, NULL, NULL, 0, 0, 0), -1);
 }

@@ -69,7 +69,7 @@ typedef struct {
     ptxi_kernel *affine, *heapy, *say;
     unsigned t, rounds;
     unsigned failures;
-    char first[512];              /* the first failure, for the report */
+    char first[512]; /* the first failure, for the report */
 } job;
 
 static void failed(job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -82,9 +82,9 @@ static void failed(job *j, const char *fmt, ...) {
     }
 }
 
-#define EXPECT_OK(j, call)                                                                 \
-    do {                                                                                   \
-        ptxi_status s_ = (call);                                                           \
+#define EXPECT_OK(j, call)                                                                              \
+    do {                                                                                                \
+        ptxi_status s_ = (call);                                                                        \
         if (s_ != PTXI_SUCCESS) failed(j, "thread %u: %s gave %s", (j)->t, #call, ptxi_error_name(s_)); \
     } while (0)
 
@@ -131,7 +131,7 @@ static void round_of(job *j, ptxi_stream *st, unsigned r, uint32_t *host, uint32
     ptxi_dptr in = 0, out = 0, copy = 0;
     EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4, &in));
     EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4, &out));
-    EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4 + 16 + 4 * (r % 7), &copy));   /* own_module uses 16 bytes */
+    EXPECT_OK(j, ptxi_mem_alloc(ctx, n * 4 + 16 + 4 * (r % 7), &copy)); /* own_module uses 16 bytes */
     if (!in || !out || !copy) return;
     for (uint32_t i = 0; i < n; i++) host[i] = mix(j->t * 7919 + r, i), want[i] = host[i] * k + i;
     EXPECT_OK(j, ptxi_memcpy_htod(ctx, in, host, n * 4));
@@ -199,8 +199,8 @@ Test(stress, threads_streams_copies_launches, .timeout = 600) {
     cr_assert(out);
     ptxi_ctx_set_output(ctx, out, NULL);
     ptxi_module *m = NULL;
-    cr_assert_eq(ptxi_module_load_data(ctx, stress_ptx, strlen(stress_ptx), "stress.ptx", &m), PTXI_SUCCESS,
-                 "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_module_load_data(ctx, stress_ptx, strlen(stress_ptx), "stress.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
     const char *env = getenv("PTXI_STRESS_ROUNDS");
     unsigned rounds = env && atoi(env) > 0 ? (unsigned)atoi(env) : ROUNDS;
     job jobs[THREADS];

@@ -21,33 +21,27 @@
 #define SAMPLES PTXI_SOURCE_DIR "/ptx-samples"
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define MAX_TOKENS 64
-#define RUN_SECONDS 60     /* a GPU runs each line in well under a second */
+#define RUN_SECONDS 60 /* a GPU runs each line in well under a second */
 
 /* One test case: one run.args line of one sample on one PTX target. Plain
  * arrays only: Criterion copies parameters into the test's process. */
 typedef struct {
     char sample[64];
-    char arch[16];      /* "sm_90", "sm_75", ... from <name>.<arch>.ptx */
-    int line;           /* index among the non-empty, non-comment lines */
+    char arch[16]; /* "sm_90", "sm_75", ... from <name>.<arch>.ptx */
+    int line;      /* index among the non-empty, non-comment lines */
     char args[2048];
 } sample_case;
 
-
-static int is_args_line(const char *s)
-{
+static int is_args_line(const char *s) {
     s += strspn(s, " \t\r\n");
     return *s && *s != '#';
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-    return strcmp((*a)->d_name, (*b)->d_name);
-}
+static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
 
 /* The PTX targets a sample has, as "<name>.<arch>.ptx"; sm_90 sorts last
  * among sm_xx, so it is moved first for the reader of the log. */
-static int sample_archs(const char *name, char archs[][16], int max)
-{
+static int sample_archs(const char *name, char archs[][16], int max) {
     char dir[512];
     snprintf(dir, sizeof dir, SAMPLES "/%s", name);
     struct dirent **ents;
@@ -56,8 +50,8 @@ static int sample_archs(const char *name, char archs[][16], int max)
     for (int i = 0; i < n; i++) {
         const char *f = ents[i]->d_name;
         size_t fl = strlen(f);
-        if (count < max && fl > len + 5 && !strncmp(f, name, len) && f[len] == '.' && !strcmp(f + fl - 4, ".ptx")
-            && fl - len - 5 < 16) {
+        if (count < max && fl > len + 5 && !strncmp(f, name, len) && f[len] == '.' && !strcmp(f + fl - 4, ".ptx") &&
+            fl - len - 5 < 16) {
             memcpy(archs[count], f + len + 1, fl - len - 5);
             archs[count][fl - len - 5] = 0;
             if (!strcmp(archs[count], "sm_90") && count > 0) {
@@ -70,18 +64,13 @@ static int sample_archs(const char *name, char archs[][16], int max)
         }
         free(ents[i]);
     }
-    if (n >= 0)
-        free(ents);
+    if (n >= 0) free(ents);
     return count;
 }
 
-static void free_cases(struct criterion_test_params *p)
-{
-    cr_free(p->params);
-}
+static void free_cases(struct criterion_test_params *p) { cr_free(p->params); }
 
-ParameterizedTestParameters(samples, run)
-{
+ParameterizedTestParameters(samples, run) {
     struct dirent **ents;
     int n = scandir(SAMPLES, &ents, NULL, by_name);
     size_t cap = 256, count = 0;
@@ -94,8 +83,7 @@ ParameterizedTestParameters(samples, run)
         int narch = text ? sample_archs(name, archs, 8) : 0;
         int line = 0;
         for (char *save, *l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
-            if (!is_args_line(l))
-                continue;
+            if (!is_args_line(l)) continue;
             for (int a = 0; a < narch && count < cap; a++) {
                 sample_case *c = &cases[count++];
                 memset(c, 0, sizeof *c);
@@ -109,9 +97,8 @@ ParameterizedTestParameters(samples, run)
         free(text);
         free(ents[i]);
     }
-    if (n >= 0)
-        free(ents);
-    if (count == 0) {            /* an empty corpus is a failure, not a pass */
+    if (n >= 0) free(ents);
+    if (count == 0) { /* an empty corpus is a failure, not a pass */
         memset(cases, 0, sizeof *cases);
         count = 1;
     }
@@ -124,48 +111,41 @@ typedef struct {
     size_t len;
 } report;
 
-static void fail(report *r, const char *fmt, ...)
-{
+static void fail(report *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (r->len < sizeof r->text)
-        r->len += (size_t)vsnprintf(r->text + r->len, sizeof r->text - r->len, fmt, ap);
+    if (r->len < sizeof r->text) r->len += (size_t)vsnprintf(r->text + r->len, sizeof r->text - r->len, fmt, ap);
     va_end(ap);
 }
 
 /* Runs ptxi with argv in dir, stdout/stderr to files there; returns the exit
  * status, 128+signal when it was killed (the time limit included). */
-static int run_in(const char *dir, char *const argv[])
-{
+static int run_in(const char *dir, char *const argv[]) {
     pid_t pid = fork();
     if (pid == 0) {
         char out[600], err[600];
         snprintf(out, sizeof out, "%s/stdout", dir);
         snprintf(err, sizeof err, "%s/stderr", dir);
         int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || chdir(dir) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-            _exit(126);
-        alarm(RUN_SECONDS);      /* survives exec: a hung kernel becomes a failure */
+        if (fo < 0 || fe < 0 || chdir(dir) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(126);
+        alarm(RUN_SECONDS); /* survives exec: a hung kernel becomes a failure */
         execv(argv[0], argv);
         _exit(127);
     }
     int st;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0)
-        return -1;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* Where the GPU's results for this case lie: expected/<arch>/ when the older
  * target gave different results, else expected/. */
-static void expected_path(const sample_case *c, const char *what, char *buf, size_t size)
-{
+static void expected_path(const sample_case *c, const char *what, char *buf, size_t size) {
     snprintf(buf, size, SAMPLES "/%s/expected/%s/%d.%s", c->sample, c->arch, c->line, what);
     if (!strcmp(c->arch, "sm_90") || access(buf, F_OK))
         snprintf(buf, size, SAMPLES "/%s/expected/%d.%s", c->sample, c->line, what);
 }
 
-static void compare_file(report *r, const char *what, const char *want_path, const char *got_path, int text)
-{
+static void compare_file(report *r, const char *what, const char *want_path, const char *got_path, int text) {
     size_t wn = 0, gn = 0;
     char *want = slurp(want_path, &wn), *got = slurp(got_path, &gn);
     if (!want) {
@@ -174,48 +154,42 @@ static void compare_file(report *r, const char *what, const char *want_path, con
         fail(r, "  %s: not written\n", what);
     } else if (wn != gn || memcmp(want, got, wn)) {
         size_t i = 0;
-        while (i < wn && i < gn && want[i] == got[i])
-            i++;
+        while (i < wn && i < gn && want[i] == got[i]) i++;
         if (text) {
             size_t start = i;
-            while (start > 0 && want[start - 1] != '\n')
-                start--;
+            while (start > 0 && want[start - 1] != '\n') start--;
             int wl = (int)strcspn(want + start, "\n"), gl = (int)strcspn(got + start, "\n");
             fail(r, "  %s differs at byte %zu:\n    GPU:  %.*s\n    ptxi: %.*s\n", what, i, wl, want + start, gl,
                  got + start);
         } else {
             /* The aligned 8 bytes around the first difference, and how many differ. */
             size_t at = i & ~(size_t)7, ndiff = 0;
-            for (size_t k = 0; k < wn && k < gn; k++)
-                ndiff += want[k] != got[k];
+            for (size_t k = 0; k < wn && k < gn; k++) ndiff += want[k] != got[k];
             char hw[40] = "", hg[40] = "";
             for (size_t k = at; k < at + 8; k++) {
-                if (k < wn)
-                    snprintf(hw + 3 * (k - at), 4, "%02x ", (unsigned char)want[k]);
-                if (k < gn)
-                    snprintf(hg + 3 * (k - at), 4, "%02x ", (unsigned char)got[k]);
+                if (k < wn) snprintf(hw + 3 * (k - at), 4, "%02x ", (unsigned char)want[k]);
+                if (k < gn) snprintf(hg + 3 * (k - at), 4, "%02x ", (unsigned char)got[k]);
             }
-            fail(r, "  %s differs at byte %zu (GPU %zu bytes, ptxi %zu; %zu bytes differ)\n"
-                    "    GPU  @%zu: %s\n    ptxi @%zu: %s\n", what, i, wn, gn, ndiff, at, hw, at, hg);
+            fail(r,
+                 "  %s differs at byte %zu (GPU %zu bytes, ptxi %zu; %zu bytes differ)\n"
+                 "    GPU  @%zu: %s\n    ptxi @%zu: %s\n",
+                 what, i, wn, gn, ndiff, at, hw, at, hg);
         }
     }
     free(want);
     free(got);
 }
 
-static void remove_dir(const char *dir)
-{
+static void remove_dir(const char *dir) {
     DIR *d = opendir(dir);
     struct dirent *e;
     char path[1024];
     while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2]))) continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         unlink(path);
     }
-    if (d)
-        closedir(d);
+    if (d) closedir(d);
     rmdir(dir);
 }
 
@@ -237,8 +211,7 @@ static const char *known_difference(const char *sample) {
     return reason;
 }
 
-ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
-{
+ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30) {
     cr_assert(c->sample[0], "no samples with run.args found under %s", SAMPLES);
     char rc_path[512];
     expected_path(c, "rc", rc_path, sizeof rc_path);
@@ -280,8 +253,7 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
     report r = {.len = 0};
     int rc = run_in(tmp, argv);
     char *want_rc = slurp(rc_path, NULL);
-    if (rc != atoi(want_rc))
-        fail(&r, "  exit status %d, the GPU's was %d\n", rc, atoi(want_rc));
+    if (rc != atoi(want_rc)) fail(&r, "  exit status %d, the GPU's was %d\n", rc, atoi(want_rc));
     free(want_rc);
 
     char want[600], got[700];
@@ -290,7 +262,7 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
     compare_file(&r, "stdout", want, got, 1);
     for (int i = 0; i < nouts; i++) {
         expected_path(c, outs[i], want, sizeof want);
-        if (access(want, F_OK))          /* the GPU run failed before writing it */
+        if (access(want, F_OK)) /* the GPU run failed before writing it */
             continue;
         snprintf(got, sizeof got, "%s/%s", tmp, outs[i]);
         compare_file(&r, outs[i], want, got, 0);
@@ -329,8 +301,7 @@ ParameterizedTest(sample_case *c, samples, run, .timeout = RUN_SECONDS + 30)
  * where alt_arch says none), a way to
  * run it, and the input files its run lines name; PTX that must show a
  * construct (ptx.grep) shows it. */
-Test(samples, corpus_is_complete)
-{
+Test(samples, corpus_is_complete) {
     struct dirent **ents;
     int n = scandir(SAMPLES, &ents, NULL, by_name), checked = 0;
     cr_assert(n > 0, "cannot list %s", SAMPLES);
@@ -360,8 +331,7 @@ Test(samples, corpus_is_complete)
                       "%s: needs sm_90 PTX and an older target", name);
             char *save;
             for (char *tok = strtok_r(args, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
-                if (strncmp(tok, "file:", 5))
-                    continue;
+                if (strncmp(tok, "file:", 5)) continue;
                 snprintf(path, sizeof path, SAMPLES "/%s/%s", name, tok + 5);
                 cr_expect(access(path, R_OK) == 0, "%s: input %s missing", name, tok + 5);
             }

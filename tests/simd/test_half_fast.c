@@ -35,7 +35,7 @@ Test(half_fast, known_values) {
     cr_expect_eq(alu_f32_to_f16_rn(0x477FF000), 0x7C00);
     cr_expect_eq(alu_f32_to_f16_rn(0x33000001), 0x0001);
     cr_expect_eq(alu_f32_to_f16_rn(0xB3000000), 0x8000);
-    cr_expect_eq(alu_f32_to_f16_rn(0x387FF000), 0x0400);   /* rounds up into the normals */
+    cr_expect_eq(alu_f32_to_f16_rn(0x387FF000), 0x0400); /* rounds up into the normals */
     cr_expect_eq(alu_f32_to_f16_rn(0xFFC00000), 0x7FFF);
     cr_expect_eq(alu_f32_to_bf16_rn(0x7F7FFFFF), 0x7F80);
     cr_expect_eq(alu_f16_to_f32(0x0001), 0x33800000);

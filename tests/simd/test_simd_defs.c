@@ -19,7 +19,9 @@ static uint64_t run(const char *mn, unsigned nopnds, uint64_t a, uint64_t b, uin
 #define R2(mn, a) run(mn, 2, a, 0, 0, NULL)
 #define R3(mn, a, b) run(mn, 3, a, b, 0, NULL)
 #define R4(mn, a, b, c) run(mn, 4, a, b, c, NULL)
-#define EQ(x, y) cr_expect_eq((uint64_t)(x), (uint64_t)(y), "%s: 0x%llx, expected 0x%llx", #x, (unsigned long long)(x), (unsigned long long)(y))
+#define EQ(x, y)                                                                                           \
+    cr_expect_eq((uint64_t)(x), (uint64_t)(y), "%s: 0x%llx, expected 0x%llx", #x, (unsigned long long)(x), \
+                 (unsigned long long)(y))
 
 Test(video, cuda_guide_vabsdiff4_add) {
     /* |1-4| + |2-3| + |3-2| + |4-1| + 5 = 3 + 1 + 1 + 3 + 5 */
@@ -65,54 +67,54 @@ Test(video, scalar_forms) {
 
 Test(video, malformed_forms_are_refused) {
     alu_op op;
-    cr_expect(!alu_lookup_simd("vadd2.u32.u32.u32.sat.add", 4, &op));   /* .sat with .add */
-    cr_expect(!alu_lookup_simd("vadd2.u32.u32.u32@a=h04", 4, &op));     /* no half 4 */
+    cr_expect(!alu_lookup_simd("vadd2.u32.u32.u32.sat.add", 4, &op)); /* .sat with .add */
+    cr_expect(!alu_lookup_simd("vadd2.u32.u32.u32@a=h04", 4, &op));   /* no half 4 */
     cr_expect(!alu_lookup_simd("vadd4.u32.u32.u32@d=b4", 4, &op));
-    cr_expect(!alu_lookup_simd("vmad.s32.s32.s32@a=-@c=-", 4, &op));    /* negate a*b or c */
-    cr_expect(!alu_lookup_simd("vadd.u32.u32.u32", 4, &op));            /* 4 operands need .op2 or a merge */
+    cr_expect(!alu_lookup_simd("vmad.s32.s32.s32@a=-@c=-", 4, &op)); /* negate a*b or c */
+    cr_expect(!alu_lookup_simd("vadd.u32.u32.u32", 4, &op));         /* 4 operands need .op2 or a merge */
     cr_expect(!alu_lookup_simd("add.rz.f16", 3, &op));
-    cr_expect(!alu_lookup_simd("cvt.rn.f32.f64", 2, &op));              /* the core ALU's */
-    cr_expect(!alu_lookup_simd("cvt.rn.e4m3x2.f32", 3, &op));           /* .satfinite is required */
-    cr_expect(!alu_lookup_simd("cvt.rn.satfinite.e4m3.f32", 2, &op));   /* fp8 only in pairs */
+    cr_expect(!alu_lookup_simd("cvt.rn.f32.f64", 2, &op));            /* the core ALU's */
+    cr_expect(!alu_lookup_simd("cvt.rn.e4m3x2.f32", 3, &op));         /* .satfinite is required */
+    cr_expect(!alu_lookup_simd("cvt.rn.satfinite.e4m3.f32", 2, &op)); /* fp8 only in pairs */
     cr_expect(!alu_lookup_simd("cvt.rna.relu.e3m2x2.bf16x2", 2, &op));
-    cr_expect(!alu_lookup_simd("cvt.rn.f32.tf32", 2, &op));             /* tf32 only as a result */
+    cr_expect(!alu_lookup_simd("cvt.rn.f32.tf32", 2, &op)); /* tf32 only as a result */
     cr_expect(!alu_lookup_simd("cvt.rn.relu.f16.f64", 2, &op));
 }
 
 Test(half, exact_conversions) {
     EQ(R2("cvt.f32.f16", 0x3C00), 0x3F800000);
-    EQ(R2("cvt.f32.f16", 0x7BFF), 0x477FE000);     /* 65504 */
-    EQ(R2("cvt.f32.f16", 0x0001), 0x33800000);     /* 2^-24 */
+    EQ(R2("cvt.f32.f16", 0x7BFF), 0x477FE000); /* 65504 */
+    EQ(R2("cvt.f32.f16", 0x0001), 0x33800000); /* 2^-24 */
     EQ(R2("cvt.f32.f16", 0xFC00), 0xFF800000);
     EQ(R2("cvt.f64.f16", 0xC000), 0xC000000000000000ull);
     EQ(R2("cvt.f32.bf16", 0x3F80), 0x3F800000);
     EQ(R2("cvt.rn.f16.f32", 0x3F800000), 0x3C00);
-    EQ(R2("cvt.rn.f16.f32", 0x477FEFFF), 0x7BFF);  /* just below 65520 */
-    EQ(R2("cvt.rn.f16.f32", 0x477FF000), 0x7C00);  /* 65520 ties to even: overflow */
+    EQ(R2("cvt.rn.f16.f32", 0x477FEFFF), 0x7BFF); /* just below 65520 */
+    EQ(R2("cvt.rn.f16.f32", 0x477FF000), 0x7C00); /* 65520 ties to even: overflow */
     EQ(R2("cvt.rz.f16.f32", 0x477FF000), 0x7BFF);
-    EQ(R2("cvt.rn.f16.f32", 0x3F801000), 0x3C00);  /* 1 + 2^-11: tie, even */
-    EQ(R2("cvt.rn.f16.f32", 0x3F803000), 0x3C02);  /* 1 + 3*2^-11: tie, even */
+    EQ(R2("cvt.rn.f16.f32", 0x3F801000), 0x3C00); /* 1 + 2^-11: tie, even */
+    EQ(R2("cvt.rn.f16.f32", 0x3F803000), 0x3C02); /* 1 + 3*2^-11: tie, even */
     EQ(R2("cvt.rp.f16.f32", 0x3F800001), 0x3C01);
     EQ(R2("cvt.rm.f16.f32", 0xBF800001), 0xBC01);
-    EQ(R2("cvt.rn.f16.f32", 0x33000000), 0x0000);  /* 2^-25: tie to even zero */
+    EQ(R2("cvt.rn.f16.f32", 0x33000000), 0x0000); /* 2^-25: tie to even zero */
     EQ(R2("cvt.rn.f16.f32", 0x33000001), 0x0001);
     EQ(R2("cvt.rn.sat.f16.f32", 0x40000000), 0x3C00);
     EQ(R2("cvt.rn.relu.f16.f32", 0xC0000000), 0x0000);
-    EQ(R2("cvt.rn.bf16.f32", 0x3F808000), 0x3F80);  /* tie, even */
+    EQ(R2("cvt.rn.bf16.f32", 0x3F808000), 0x3F80); /* tie, even */
     EQ(R2("cvt.rn.bf16.f32", 0x3F818000), 0x3F82);
     EQ(R2("cvt.rz.bf16.f32", 0x3F81FFFF), 0x3F81);
-    EQ(R3("cvt.rn.f16x2.f32", 0x3F800000, 0xC0000000), 0x3C00C000);   /* a high, b low */
+    EQ(R3("cvt.rn.f16x2.f32", 0x3F800000, 0xC0000000), 0x3C00C000); /* a high, b low */
     EQ(R3("cvt.rn.bf16x2.f32", 0x40400000, 0x3F800000), 0x40403F80);
-    EQ(R2("cvt.rna.tf32.f32", 0x3F801000), 0x3F802000);            /* half away */
-    EQ(R2("cvt.rn.f16.s32", 2049), 0x6800);                         /* 2049 ties to 2048 */
+    EQ(R2("cvt.rna.tf32.f32", 0x3F801000), 0x3F802000); /* half away */
+    EQ(R2("cvt.rn.f16.s32", 2049), 0x6800);             /* 2049 ties to 2048 */
     EQ(R2("cvt.rn.f16.u64", 0xFFFFFFFFFFFFFFFFull), 0x7C00);
-    EQ(R2("cvt.rzi.s32.f16", 0xC100), (uint32_t)-2);               /* -2.5 */
-    EQ(R2("cvt.rni.s32.f16", 0x4100), 2);                           /* 2.5 to even */
-    EQ(R2("cvt.rni.u8.f16", 0x5BFF), 0xFF);                         /* 255.875 saturates */
+    EQ(R2("cvt.rzi.s32.f16", 0xC100), (uint32_t)-2); /* -2.5 */
+    EQ(R2("cvt.rni.s32.f16", 0x4100), 2);            /* 2.5 to even */
+    EQ(R2("cvt.rni.u8.f16", 0x5BFF), 0xFF);          /* 255.875 saturates */
 }
 
 Test(half, arithmetic) {
-    EQ(R3("add.f16", 0x3C00, 0x4000), 0x4200);          /* 1 + 2 = 3 */
+    EQ(R3("add.f16", 0x3C00, 0x4000), 0x4200); /* 1 + 2 = 3 */
     EQ(R3("sub.rn.bf16", 0x3F80, 0x3F80), 0x0000);
     EQ(R3("mul.f16x2", 0x40004200, 0x3C00BC00), 0x4000C200);
     /* (1+3u)^2 - 1 = 6u + 9u^2 (u = 2^-10): one rounding keeps 2 ulps of the 9u^2
@@ -128,12 +130,12 @@ Test(half, arithmetic) {
     EQ(R3("mul.f16", 0x3BFF, 0x8400), 0x8400);
     EQ(R2("neg.bf16x2", 0x3F80BF80), 0xBF803F80);
     EQ(R2("abs.f16", 0xC000), 0x4000);
-    EQ(R3("min.f16", 0x7E00, 0x3C00), 0x3C00);          /* NaN ignored */
-    EQ(R3("min.NaN.f16", 0x7E00, 0x3C00), 0x7FFF);      /* canonical NaN */
+    EQ(R3("min.f16", 0x7E00, 0x3C00), 0x3C00);     /* NaN ignored */
+    EQ(R3("min.NaN.f16", 0x7E00, 0x3C00), 0x7FFF); /* canonical NaN */
     EQ(R3("max.f16", 0x8000, 0x0000), 0x0000);
-    EQ(R3("min.xorsign.abs.f16", 0xC000, 0x4200), 0xC000);   /* |-2| vs |3|, sign - */
+    EQ(R3("min.xorsign.abs.f16", 0xC000, 0x4200), 0xC000); /* |-2| vs |3|, sign - */
     EQ(R3("max.xorsign.abs.bf16", 0xC000, 0xC040), 0x4040);
-    EQ(R2("ex2.approx.f16", 0x3C00), 0x4000);           /* 2^1 */
+    EQ(R2("ex2.approx.f16", 0x3C00), 0x4000); /* 2^1 */
     EQ(R2("ex2.approx.ftz.bf16", 0x0000), 0x3F80);
     EQ(R2("tanh.approx.f16", 0x0000), 0x0000);
 }
@@ -143,8 +145,8 @@ Test(half, compare) {
     EQ(R3("setp.lt.f16", 0x3C00, 0x4000), 1);
     EQ(R3("setp.lt.f16", 0x7E00, 0x4000), 0);
     EQ(R3("setp.ltu.f16", 0x7E00, 0x4000), 1);
-    EQ(run("setp.eq.f16x2", 4, 0x3C004000, 0x3C003C00, 0, &q), 0);   /* p: low halves */
-    EQ(q, 1);                                                        /* q: high halves */
+    EQ(run("setp.eq.f16x2", 4, 0x3C004000, 0x3C003C00, 0, &q), 0); /* p: low halves */
+    EQ(q, 1);                                                      /* q: high halves */
     EQ(run("setp.gt.and.bf16", 4, 0x4000, 0x3F80, 0, NULL), 0);
     EQ(R3("set.eq.f16.f16", 0x3C00, 0x3C00), 0x3C00);
     EQ(R3("set.gt.u32.f16x2", 0x40003C00, 0x3C004000), 0xFFFF0000);
@@ -152,20 +154,20 @@ Test(half, compare) {
 }
 
 Test(fp8, conversions) {
-    EQ(R3("cvt.rn.satfinite.e4m3x2.f32", 0x43E00000, 0x3F800000), 0x7E38);   /* 448, 1 */
-    EQ(R3("cvt.rn.satfinite.e4m3x2.f32", 0x43F00000, 0x7FC00000), 0x7E7F);   /* 480 saturates; NaN */
-    EQ(R3("cvt.rn.satfinite.e5m2x2.f32", 0x47600000, 0x7F800000), 0x7B7B);   /* 57344; inf saturates */
+    EQ(R3("cvt.rn.satfinite.e4m3x2.f32", 0x43E00000, 0x3F800000), 0x7E38); /* 448, 1 */
+    EQ(R3("cvt.rn.satfinite.e4m3x2.f32", 0x43F00000, 0x7FC00000), 0x7E7F); /* 480 saturates; NaN */
+    EQ(R3("cvt.rn.satfinite.e5m2x2.f32", 0x47600000, 0x7F800000), 0x7B7B); /* 57344; inf saturates */
     EQ(R3("cvt.rn.satfinite.relu.e4m3x2.f32", 0xBF800000, 0x3F800000), 0x0038);
     EQ(R2("cvt.rn.satfinite.e4m3x2.f16x2", 0x3C00BC00), 0x38B8);
-    EQ(R2("cvt.rn.f16x2.e4m3x2", 0x387E), 0x3C005F00);                        /* 1, 448 */
-    EQ(R2("cvt.rn.f16x2.e5m2x2", 0x3C7C), 0x3C007C00);                        /* 1, inf */
+    EQ(R2("cvt.rn.f16x2.e4m3x2", 0x387E), 0x3C005F00); /* 1, 448 */
+    EQ(R2("cvt.rn.f16x2.e5m2x2", 0x3C7C), 0x3C007C00); /* 1, inf */
 }
 
 /* The sm_100 formats, from their definitions: e2m1 {0,.5,1,1.5,2,3,4,6},
  * e2m3 max 7.5, e3m2 max 28, ue8m0 = 2^(e-127). */
 Test(fp8, fp6_fp4_ue8m0_from_definition) {
-    EQ(R3("cvt.rn.satfinite.e2m1x2.f32", 0x40C00000, 0xBF000000), 0x79);   /* 6, -0.5 */
-    EQ(R3("cvt.rn.satfinite.e2m1x2.f32", 0x40A00000, 0x41000000), 0x67);   /* 5 ties to 4; 8 saturates to 6 */
+    EQ(R3("cvt.rn.satfinite.e2m1x2.f32", 0x40C00000, 0xBF000000), 0x79); /* 6, -0.5 */
+    EQ(R3("cvt.rn.satfinite.e2m1x2.f32", 0x40A00000, 0x41000000), 0x67); /* 5 ties to 4; 8 saturates to 6 */
     EQ(R2("cvt.rn.f16x2.e2m1x2", 0x79), 0x4600B800);
     EQ(R3("cvt.rn.satfinite.e3m2x2.f32", 0x41E00000, 0x3F800000), 0x1F0C); /* 28, 1 */
     EQ(R3("cvt.rn.satfinite.e2m3x2.f32", 0x41000000, 0x3F800000), 0x1F08); /* 8 saturates to 7.5; 1 */

@@ -58,7 +58,7 @@ static long replay(const char *path, bool all) {
         int pos = 0;
         bool eof = !fgets(line, sizeof line, f);
         if (eof || sscanf(line, "%159s %u |%n", mn, &n, &pos) != 2 || strcmp(mn, cur)) {
-            if (cur[0] && ok) {   /* close the previous form */
+            if (cur[0] && ok) { /* close the previous form */
                 if (all && rows_in_form < 64) short_forms++, cr_log_error("%s: only %d rows", cur, rows_in_form);
                 int k = is_known(cur);
                 if (k >= 0) known_bad[k] = form_bad ? 1 : -1;
@@ -93,19 +93,25 @@ static long replay(const char *path, bool all) {
         op.fn(&op, d, s, &cc);
         rows++;
         bool mism = false;
-        for (int i = 0; i < op.nd; i++) mism |= (d[i] & width_mask(digits[i] == 1 && !op.dbytes[i] ? 0 : (digits[i] + 1) / 2)) != e[i];
+        for (int i = 0; i < op.nd; i++)
+            mism |= (d[i] & width_mask(digits[i] == 1 && !op.dbytes[i] ? 0 : (digits[i] + 1) / 2)) != e[i];
         if (!mism) continue;
         form_bad = true;
-        if (is_known(mn) >= 0) { skipped++; continue; }
+        if (is_known(mn) >= 0) {
+            skipped++;
+            continue;
+        }
         bad_rows++;
         if (logged++ < 40)
-            cr_log_error("%s: got 0x%llx 0x%llx", strtok(line, "\n"), (unsigned long long)d[0], (unsigned long long)d[1]);
+            cr_log_error("%s: got 0x%llx 0x%llx", strtok(line, "\n"), (unsigned long long)d[0],
+                         (unsigned long long)d[1]);
     }
     fclose(f);
     int stale = 0;
     for (int i = 0; i < nknown && all; i++)
-        if (known_bad[i] != 1) stale++, cr_log_error("listed as a known deviation but %s: %s",
-                                                    known_bad[i] ? "matches now" : "not in the table", known[i]);
+        if (known_bad[i] != 1)
+            stale++, cr_log_error("listed as a known deviation but %s: %s",
+                                  known_bad[i] ? "matches now" : "not in the table", known[i]);
     cr_log_info("%s: %ld forms, %ld rows replayed, %d known deviations (%ld rows)", path, forms, rows, nknown, skipped);
     cr_expect_eq(unknown, 0, "%ld forms not recognised", unknown);
     cr_expect_eq(short_forms, 0, "%ld forms with fewer than 64 rows", short_forms);
@@ -140,8 +146,9 @@ Test(simd_table, half_approx_exhaustive, .timeout = 120) {
     do {
         char name[64];
         unsigned start, v[16];
-        if (sscanf(line, "%63s 0x%x: %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x", name, &start, &v[0], &v[1], &v[2],
-                   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15]) != 18)
+        if (sscanf(line, "%63s 0x%x: %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x %x", name, &start, &v[0], &v[1],
+                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14],
+                   &v[15]) != 18)
             continue;
         if (strcmp(name, cur)) {
             snprintf(cur, sizeof cur, "%s", name);
@@ -152,7 +159,8 @@ Test(simd_table, half_approx_exhaustive, .timeout = 120) {
             uint32_t cc = 0;
             op.fn(&op, d, s, &cc);
             checked++;
-            if (d[0] != v[i] && bad++ < 20) cr_log_error("%s 0x%04x: got 0x%04llx, GPU 0x%04x", name, start + i, (unsigned long long)d[0], v[i]);
+            if (d[0] != v[i] && bad++ < 20)
+                cr_log_error("%s 0x%04x: got 0x%04llx, GPU 0x%04x", name, start + i, (unsigned long long)d[0], v[i]);
         }
     } while (fgets(line, sizeof line, f));
     pclose(f);

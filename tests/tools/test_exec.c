@@ -43,8 +43,10 @@ Test(exec, sets_up_triton_numba_and_cuda_core) {
     cr_assert(realpath(PTXI_BINARY_DIR "/lib", lib));
     cr_assert(realpath(PTXI_BINARY_DIR "/bin", bin));
     int rc;
-    char *out = run("env PTXI_CACHE_DIR=/tmp/ptxi-exec-cache LD_PRELOAD=${PTXI_CHILD_PRELOAD} LD_LIBRARY_PATH=/opt/x " PTXI
-                    " exec env", &rc);
+    char *out = run(
+        "env PTXI_CACHE_DIR=/tmp/ptxi-exec-cache LD_PRELOAD=${PTXI_CHILD_PRELOAD} LD_LIBRARY_PATH=/opt/x " PTXI
+        " exec env",
+        &rc);
     cr_assert_eq(rc, 0, "%s", out);
     char want[PATH_MAX + 64];
     const char *v = var(out, "LD_LIBRARY_PATH");
@@ -53,12 +55,12 @@ Test(exec, sets_up_triton_numba_and_cuda_core) {
     snprintf(want, sizeof want, "%s/ptxi-ptxas", bin);
     v = var(out, "TRITON_PTXAS_PATH");
     cr_expect(v && !strcmp(v, want), "TRITON_PTXAS_PATH=%s", v);
-    v = var(out, "TRITON_PTXAS_BLACKWELL_PATH");   /* Triton's ptxas from sm_90 on */
+    v = var(out, "TRITON_PTXAS_BLACKWELL_PATH"); /* Triton's ptxas from sm_90 on */
     cr_expect(v && !strcmp(v, want), "TRITON_PTXAS_BLACKWELL_PATH=%s", v);
     v = var(out, "TRITON_CACHE_DIR");
     cr_expect(v && !strcmp(v, "/tmp/ptxi-exec-cache/triton"), "TRITON_CACHE_DIR=%s", v);
     snprintf(want, sizeof want, "%s/libnvJitLink.so.13", lib);
-    v = var(out, "LD_PRELOAD");   /* after a sanitizer's runtime, if any */
+    v = var(out, "LD_PRELOAD"); /* after a sanitizer's runtime, if any */
     if (access(want, R_OK) == 0)
         cr_expect(v && strlen(v) >= strlen(want) && !strcmp(v + strlen(v) - strlen(want), want), "LD_PRELOAD=%s", v);
     snprintf(want, sizeof want, "%s/libcuda.so.1", lib);

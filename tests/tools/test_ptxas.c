@@ -13,11 +13,10 @@
 #define PTXAS PTXI_BINARY_DIR "/bin/ptxi-ptxas"
 
 /* A kernel k(out) whose thread t has %rd3 = &out[t] and %r1 = t when BODY begins. */
-#define KERNEL(body)                                                                       \
+#define KERNEL(body)                                                                         \
     ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n" \
-    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n"               \
-    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"   \
-    body "  ret;\n}\n"
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n"                 \
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n" body "  ret;\n}\n"
 
 static const char good[] = KERNEL("  mul.lo.u32 %r2, %r1, 3;\n  st.global.u32 [%rd3], %r2;\n");
 
@@ -88,7 +87,7 @@ Test(ptxas, one_element_braces_are_a_scalar) {
     uint32_t got[32];
     char rep[512];
     cr_assert_eq(run_io(braces, 32, NULL, 0, got, sizeof got, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
-    for (uint32_t i = 0; i < 32; i++) cr_expect_eq(got[i], i);   /* 0 + tid */
+    for (uint32_t i = 0; i < 32; i++) cr_expect_eq(got[i], i); /* 0 + tid */
     free(out), free(err);
 }
 
@@ -98,24 +97,23 @@ Test(ptxas, options_with_values_and_default_output) {
     cr_assert_eq(ptxas(dir, "-arch sm_80 -O3 --opt-level 0 --maxrregcount 64 --fmad=false -g in.ptx", &out, &err), 0,
                  "%s", err);
     char path[600];
-    snprintf(path, sizeof path, "%s/elf.o", dir);   /* ptxas's default output name */
+    snprintf(path, sizeof path, "%s/elf.o", dir); /* ptxas's default output name */
     cr_expect_eq(access(path, R_OK), 0);
     free(out), free(err);
 }
 
 Test(ptxas, errors_in_ptxas_words_and_no_output) {
-    static const char bad[] =
-        ".version 8.0\n"
-        ".target sm_90\n"
-        ".address_size 64\n"
-        ".visible .entry k()\n"
-        "{\n"
-        "  .reg .b32 %r<3>;\n"
-        "  mov.u32 %r1, %tid.x;\n"
-        "  add.u32 %r2, %r1, %q9;\n"
-        "  frobnicate.u32 %r1, %r2;\n"
-        "  ret;\n"
-        "}\n";
+    static const char bad[] = ".version 8.0\n"
+                              ".target sm_90\n"
+                              ".address_size 64\n"
+                              ".visible .entry k()\n"
+                              "{\n"
+                              "  .reg .b32 %r<3>;\n"
+                              "  mov.u32 %r1, %tid.x;\n"
+                              "  add.u32 %r2, %r1, %q9;\n"
+                              "  frobnicate.u32 %r1, %r2;\n"
+                              "  ret;\n"
+                              "}\n";
     const char *dir = workdir("bad", bad);
     char *out, *err;
     cr_assert_eq(ptxas(dir, "--gpu-name=sm_90a in.ptx -o out.o", &out, &err), 1);

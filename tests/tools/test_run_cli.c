@@ -13,12 +13,12 @@
 
 #define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define WORK PTXI_BINARY_DIR "/run-cli-tests"
-#define SIX PTXI_SOURCE_DIR "/tests/frontend/corpus/t2.sm_80.ptx"   /* six kernels, C++ names */
-#define TWO PTXI_SOURCE_DIR "/tests/frontend/corpus/t1.sm_90.ptx"   /* k(int*, ...), kc(float*) */
+#define SIX PTXI_SOURCE_DIR "/tests/frontend/corpus/t2.sm_80.ptx" /* six kernels, C++ names */
+#define TWO PTXI_SOURCE_DIR "/tests/frontend/corpus/t1.sm_90.ptx" /* k(int*, ...), kc(float*) */
 
 static char *run(const char *cmd, int *rc) {
     char full[2048], file[256];
-    snprintf(file, sizeof file, WORK "/out.%d.txt", (int)getpid());   /* the tests run in parallel */
+    snprintf(file, sizeof file, WORK "/out.%d.txt", (int)getpid()); /* the tests run in parallel */
     snprintf(full, sizeof full, "mkdir -p " WORK " && %s > %s 2>&1", cmd, file);
     int r = system(full);
     *rc = WIFEXITED(r) ? WEXITSTATUS(r) : -1;
@@ -71,11 +71,13 @@ Test(run_cli, numbers_are_parsed_strictly) {
     expect_refused(PTXI " run " TWO " -k kc -a null --shared 12k", "bad --shared '12k'");
     expect_refused(PTXI " run " TWO " -k kc -a null --grid 2,x", "bad --grid '2,x'");
     expect_refused(PTXI " run " TWO " -k kc -a null --block 99999999999", "bad --block '99999999999'");
-    expect_refused(PTXI " run " TWO " -k k -a null -a u32:99999999999 -a u64:0 -a s32:0", "bad value in --arg u32:99999999999");
+    expect_refused(PTXI " run " TWO " -k k -a null -a u32:99999999999 -a u64:0 -a s32:0",
+                   "bad value in --arg u32:99999999999");
     expect_refused(PTXI " run " TWO " -k k -a null -a u8:256 -a u64:0 -a s32:0", "bad value in --arg u8:256");
     expect_refused(PTXI " run " TWO " -k k -a null -a s8:-129 -a u64:0 -a s32:0", "bad value in --arg s8:-129");
     expect_refused(PTXI " run " TWO " -k k -a null -a u32:-1 -a u64:0 -a s32:0", "bad value in --arg u32:-1");
-    expect_refused(PTXI " run " TWO " -k k -a null -a f32:1.5q -a u64:0 -a s32:0", "bad floating-point value in --arg f32:1.5q");
+    expect_refused(PTXI " run " TWO " -k k -a null -a f32:1.5q -a u64:0 -a s32:0",
+                   "bad floating-point value in --arg f32:1.5q");
     expect_refused("PTXI_THREADS=abc " PTXI " run " TWO " -k kc -a null", "PTXI_THREADS=abc: expected a whole number");
 }
 

@@ -19,9 +19,29 @@
  * Options that only steer code generation (optimisation, registers, caching) change
  * nothing here and are accepted as ptxas accepts them. */
 static const char *const with_value[] = {
-    "-o", "--output-file", "-arch", "--gpu-name", "-O", "--opt-level", "--maxrregcount", "-maxrregcount",
-    "--regAllocOptLevel", "-def-load-cache", "--def-load-cache", "-def-store-cache", "--def-store-cache",
-    "-dlcm", "-dscm", "--machine", "-m", "--entry", "-e", "--options-file", "-optf", "-fmad", "--fmad",
+    "-o",
+    "--output-file",
+    "-arch",
+    "--gpu-name",
+    "-O",
+    "--opt-level",
+    "--maxrregcount",
+    "-maxrregcount",
+    "--regAllocOptLevel",
+    "-def-load-cache",
+    "--def-load-cache",
+    "-def-store-cache",
+    "--def-store-cache",
+    "-dlcm",
+    "-dscm",
+    "--machine",
+    "-m",
+    "--entry",
+    "-e",
+    "--options-file",
+    "-optf",
+    "-fmad",
+    "--fmad",
 };
 
 static bool takes_value(const char *opt) {

@@ -8,22 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(call)                                                                  \
-    do {                                                                          \
-        CUresult e_ = (call);                                                     \
-        if (e_ != CUDA_SUCCESS) {                                                 \
-            const char *s_ = "?";                                                 \
-            cuGetErrorName(e_, &s_);                                              \
-            printf("%-13s CUDA ERROR %s at %s\n", c->name, s_, #call);            \
-            return 1;                                                             \
-        }                                                                         \
+#define CK(call)                                                       \
+    do {                                                               \
+        CUresult e_ = (call);                                          \
+        if (e_ != CUDA_SUCCESS) {                                      \
+            const char *s_ = "?";                                      \
+            cuGetErrorName(e_, &s_);                                   \
+            printf("%-13s CUDA ERROR %s at %s\n", c->name, s_, #call); \
+            return 1;                                                  \
+        }                                                              \
     } while (0)
 
-static inline char *slurp(const char *path)
-{
+static inline char *slurp(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);

@@ -14,8 +14,7 @@
 static const bench_case *const cases[] = {BENCH_CASES(BENCH_ENTRY_)};
 #undef BENCH_ENTRY_
 
-static int check(const bench_case *c, const char *dir)
-{
+static int check(const bench_case *c, const char *dir) {
     bench_run r;
     char path[4096], msg[400];
     CUmodule m;
@@ -39,18 +38,15 @@ static int check(const bench_case *c, const char *dir)
     CK(cuModuleGetFunction(&fn, m, c->entry));
     for (int i = 0; i < r.nbuf; i++) {
         CK(cuMemAlloc(&dev[i], r.buf[i].bytes));
-        if (r.buf[i].dir & BB_IN)
-            CK(cuMemcpyHtoD(dev[i], r.buf[i].init, r.buf[i].bytes));
-        else
-            CK(cuMemsetD8(dev[i], 0, r.buf[i].bytes));
+        if (r.buf[i].dir & BB_IN) CK(cuMemcpyHtoD(dev[i], r.buf[i].init, r.buf[i].bytes));
+        else CK(cuMemsetD8(dev[i], 0, r.buf[i].bytes));
     }
-    for (int i = 0; i < r.narg; i++)
-        argv[i] = r.arg[i].buf >= 0 ? (void *)&dev[r.arg[i].buf] : (void *)&r.arg[i].bits;
+    for (int i = 0; i < r.narg; i++) argv[i] = r.arg[i].buf >= 0 ? (void *)&dev[r.arg[i].buf] : (void *)&r.arg[i].bits;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
     CK(cuEventRecord(e0, 0));
-    CK(cuLaunchKernel(fn, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
-                     (unsigned)r.dyn_shared, 0, argv, NULL));
+    CK(cuLaunchKernel(fn, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, (unsigned)r.dyn_shared, 0,
+                      argv, NULL));
     CK(cuEventRecord(e1, 0));
     CK(cuCtxSynchronize());
     CK(cuEventElapsedTime(&ms, e0, e1));
@@ -62,15 +58,13 @@ static int check(const bench_case *c, const char *dir)
     int ok = bench_compare(&r, msg, sizeof msg);
     printf("%-13s %s  (GPU %.3f ms)%s%s\n", c->name, ok ? "GPU == native" : "MISMATCH", ms, ok ? "" : "  ",
            ok ? "" : msg);
-    for (int i = 0; i < r.nbuf; i++)
-        cuMemFree(dev[i]);
+    for (int i = 0; i < r.nbuf; i++) cuMemFree(dev[i]);
     cuModuleUnload(m);
     free(ptx);
     return !ok;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : "../../../bench/kernels";
     CUdevice d;
     CUcontext ctx;
@@ -80,7 +74,6 @@ int main(int argc, char **argv)
     CK(cuDevicePrimaryCtxRetain(&ctx, d));
     CK(cuCtxSetCurrent(ctx));
     int bad = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        bad += check(cases[i], dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) bad += check(cases[i], dir);
     return bad ? 1 : 0;
 }
