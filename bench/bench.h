@@ -89,10 +89,12 @@ static inline ptxi_dim3 bench_dim(uint32_t x, uint32_t y, uint32_t z)
     return d;
 }
 
-#define BENCH_CASES(X)                                                                                                \
-    X(vecadd)                                                                                                         \
-    X(saxpy) X(hashfma) X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) X(triton_gen) X(triton_rowsum) \
-        X(warpsum) X(gather) X(stencil) X(numba_axpy) X(triton_softmax) X(triton_layernorm)
+#define BENCH_CASES(X)                                                                                                 \
+    X(vecadd)                                                                                                          \
+    X(saxpy)                                                                                                           \
+    X(hashfma)                                                                                                         \
+    X(matmul) X(mandelbrot) X(reduce) X(histogram) X(triton_fused) X(triton_gen) X(triton_rowsum) X(warpsum) X(gather) \
+        X(stencil) X(numba_axpy) X(triton_softmax) X(triton_layernorm)
 
 #define BENCH_DECLARE_(n) extern const bench_case bench_case_##n;
 BENCH_CASES(BENCH_DECLARE_)

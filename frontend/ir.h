@@ -18,25 +18,26 @@ typedef struct ir_loc {
 #define IR_TYPE_LIST(X)                                                                                                \
     X(NONE, "", 0, NONE)                                                                                               \
     X(B8, "b8", 1, BITS)                                                                                               \
-    X(B16, "b16", 2, BITS) X(B32, "b32", 4, BITS) X(B64, "b64", 8, BITS) X(B128, "b128", 16, BITS)                     \
-        X(U8, "u8", 1, UINT) X(U16, "u16", 2, UINT) X(U32, "u32", 4, UINT) X(U64, "u64", 8, UINT) X(S8, "s8", 1, SINT) \
-            X(S16, "s16", 2, SINT) X(S32, "s32", 4, SINT) X(S64, "s64", 8, SINT) X(F16, "f16", 2, FLOAT)               \
-                X(F16X2, "f16x2", 4, FLOAT) X(BF16, "bf16", 2, FLOAT) X(BF16X2, "bf16x2", 4, FLOAT)                    \
-                    X(F32, "f32", 4, FLOAT) X(F64, "f64", 8, FLOAT) X(TF32, "tf32", 4, FLOAT)                          \
-                        X(E4M3, "e4m3", 1, FLOAT) X(E5M2, "e5m2", 1, FLOAT) X(E4M3X2, "e4m3x2", 2, FLOAT)              \
-                            X(E5M2X2, "e5m2x2", 2, FLOAT) X(E4M3X4, "e4m3x4", 4, FLOAT) X(E5M2X4, "e5m2x4", 4, FLOAT)  \
-                                X(E2M1, "e2m1", 1, FLOAT) X(E2M3, "e2m3", 1, FLOAT) X(E3M2, "e3m2", 1, FLOAT)          \
-                                    X(UE8M0, "ue8m0", 1, FLOAT) X(E2M1X2, "e2m1x2", 1, FLOAT)                          \
-                                        X(E2M3X2, "e2m3x2", 2, FLOAT) X(E3M2X2, "e3m2x2", 2, FLOAT)                    \
-                                            X(UE8M0X2, "ue8m0x2", 2, FLOAT) X(E2M1X4, "e2m1x4", 2, FLOAT)              \
-                                                X(E2M3X4, "e2m3x4", 4, FLOAT) X(E3M2X4, "e3m2x4", 4, FLOAT)            \
-                                                    X(S16X2, "s16x2", 4, SINT) X(U16X2, "u16x2", 4, UINT)              \
-                                                        X(S4, "s4", 1, SINT) X(U4, "u4", 1, UINT) X(B1, "b1", 1, BITS) \
-                                                            X(S2, "s2", 1, SINT) X(U2, "u2", 1, UINT)                  \
-                                                                X(PRED, "pred", 0, PRED)                               \
-                                                                    X(TEXREF, "texref", 8, OPAQUE)                     \
-                                                                        X(SAMPLERREF, "samplerref", 8, OPAQUE)         \
-                                                                            X(SURFREF, "surfref", 8, OPAQUE)
+    X(B16, "b16", 2, BITS)                                                                                             \
+    X(B32, "b32", 4, BITS)                                                                                             \
+    X(B64, "b64", 8, BITS) X(B128, "b128", 16, BITS) X(U8, "u8", 1, UINT) X(U16, "u16", 2, UINT)                       \
+        X(U32, "u32", 4, UINT) X(U64, "u64", 8, UINT) X(S8, "s8", 1, SINT) X(S16, "s16", 2, SINT)                      \
+            X(S32, "s32", 4, SINT) X(S64, "s64", 8, SINT) X(F16, "f16", 2, FLOAT) X(F16X2, "f16x2", 4, FLOAT)          \
+                X(BF16, "bf16", 2, FLOAT) X(BF16X2, "bf16x2", 4, FLOAT) X(F32, "f32", 4, FLOAT)                        \
+                    X(F64, "f64", 8, FLOAT) X(TF32, "tf32", 4, FLOAT) X(E4M3, "e4m3", 1, FLOAT)                        \
+                        X(E5M2, "e5m2", 1, FLOAT) X(E4M3X2, "e4m3x2", 2, FLOAT) X(E5M2X2, "e5m2x2", 2, FLOAT)          \
+                            X(E4M3X4, "e4m3x4", 4, FLOAT) X(E5M2X4, "e5m2x4", 4, FLOAT) X(E2M1, "e2m1", 1, FLOAT)      \
+                                X(E2M3, "e2m3", 1, FLOAT) X(E3M2, "e3m2", 1, FLOAT) X(UE8M0, "ue8m0", 1, FLOAT)        \
+                                    X(E2M1X2, "e2m1x2", 1, FLOAT) X(E2M3X2, "e2m3x2", 2, FLOAT)                        \
+                                        X(E3M2X2, "e3m2x2", 2, FLOAT) X(UE8M0X2, "ue8m0x2", 2, FLOAT)                  \
+                                            X(E2M1X4, "e2m1x4", 2, FLOAT) X(E2M3X4, "e2m3x4", 4, FLOAT)                \
+                                                X(E3M2X4, "e3m2x4", 4, FLOAT) X(S16X2, "s16x2", 4, SINT)               \
+                                                    X(U16X2, "u16x2", 4, UINT) X(S4, "s4", 1, SINT)                    \
+                                                        X(U4, "u4", 1, UINT) X(B1, "b1", 1, BITS) X(S2, "s2", 1, SINT) \
+                                                            X(U2, "u2", 1, UINT) X(PRED, "pred", 0, PRED)              \
+                                                                X(TEXREF, "texref", 8, OPAQUE)                         \
+                                                                    X(SAMPLERREF, "samplerref", 8, OPAQUE)             \
+                                                                        X(SURFREF, "surfref", 8, OPAQUE)
 
 typedef enum ir_type {
 #define X(e, s, b, c) IR_T_##e,
@@ -66,10 +67,11 @@ extern const uint8_t ir_type_bytes[IR_T__COUNT];
 extern const uint8_t ir_type_class_of[IR_T__COUNT];
 
 /* State spaces. */
-#define IR_SPACE_LIST(X)                                                                                      \
-    X(NONE, "")                                                                                               \
-    X(REG, "reg") X(SREG, "sreg") X(GLOBAL, "global") X(CONST, "const") X(SHARED, "shared") X(LOCAL, "local") \
-        X(PARAM, "param") X(TEX, "tex")
+#define IR_SPACE_LIST(X) \
+    X(NONE, "")          \
+    X(REG, "reg")        \
+    X(SREG, "sreg")      \
+    X(GLOBAL, "global") X(CONST, "const") X(SHARED, "shared") X(LOCAL, "local") X(PARAM, "param") X(TEX, "tex")
 
 typedef enum ir_space {
 #define X(e, s) IR_SPACE_##e,
@@ -130,27 +132,29 @@ extern const char *const ir_mod_name[IR_MOD__COUNT];
 
 /* Special registers. X(ENUM, spelling, has_component) — has_component: 1 = .x/.y/.z,
  * 2 = a decimal index suffix (%envreg3, %pm5), 0 = none. */
-#define IR_SREG_LIST(X)                                                                                                \
-    X(TID, "tid", 1)                                                                                                   \
-    X(NTID, "ntid", 1) X(CTAID, "ctaid", 1) X(NCTAID, "nctaid", 1) X(LANEID, "laneid", 0) X(WARPID, "warpid", 0)       \
-        X(NWARPID, "nwarpid", 0) X(SMID, "smid", 0) X(NSMID, "nsmid", 0) X(GRIDID, "gridid", 0)                        \
-            X(LANEMASK_EQ, "lanemask_eq", 0) X(LANEMASK_LE, "lanemask_le", 0) X(LANEMASK_LT, "lanemask_lt", 0)         \
-                X(LANEMASK_GE, "lanemask_ge", 0) X(LANEMASK_GT, "lanemask_gt", 0) X(CLOCK, "clock", 0)                 \
-                    X(CLOCK_HI, "clock_hi", 0) X(CLOCK64, "clock64", 0) X(GLOBALTIMER, "globaltimer", 0)               \
-                        X(GLOBALTIMER_LO, "globaltimer_lo", 0) X(GLOBALTIMER_HI, "globaltimer_hi", 0)                  \
-                            X(DYNAMIC_SMEM_SIZE, "dynamic_smem_size", 0) X(TOTAL_SMEM_SIZE, "total_smem_size", 0)      \
-                                X(AGGR_SMEM_SIZE, "aggr_smem_size", 0) X(ENVREG, "envreg", 2) X(PM, "pm", 2)           \
-                                    X(PM64, "pm64_", 2) X(RESERVED_SMEM_OFFSET_BEGIN, "reserved_smem_offset_begin", 0) \
-                                        X(RESERVED_SMEM_OFFSET_END, "reserved_smem_offset_end",                        \
-                                          0) X(RESERVED_SMEM_OFFSET_CAP, "reserved_smem_offset_cap", 0)                \
-                                            X(RESERVED_SMEM_OFFSET_0, "reserved_smem_offset_0", 0)                     \
-                                                X(RESERVED_SMEM_OFFSET_1, "reserved_smem_offset_1", 0)                 \
-                                                    X(CLUSTERID, "clusterid", 1) X(NCLUSTERID, "nclusterid", 1)        \
-                                                        X(CLUSTER_CTAID, "cluster_ctaid", 1) X(CLUSTER_NCTAID,         \
-                                                                                               "cluster_nctaid", 1)    \
-                                                            X(CLUSTER_CTARANK, "cluster_ctarank", 0)                   \
-                                                                X(CLUSTER_NCTARANK, "cluster_nctarank", 0)             \
-                                                                    X(IS_EXPLICIT_CLUSTER, "is_explicit_cluster", 0)   \
+#define IR_SREG_LIST(X)                                                                                               \
+    X(TID, "tid", 1)                                                                                                  \
+    X(NTID, "ntid", 1)                                                                                                \
+    X(CTAID, "ctaid", 1)                                                                                              \
+    X(NCTAID, "nctaid", 1) X(LANEID, "laneid", 0) X(WARPID, "warpid", 0) X(NWARPID, "nwarpid", 0) X(SMID, "smid", 0)  \
+        X(NSMID, "nsmid", 0) X(GRIDID, "gridid", 0) X(LANEMASK_EQ, "lanemask_eq", 0) X(LANEMASK_LE, "lanemask_le", 0) \
+            X(LANEMASK_LT, "lanemask_lt", 0) X(LANEMASK_GE, "lanemask_ge", 0) X(LANEMASK_GT, "lanemask_gt", 0)        \
+                X(CLOCK, "clock", 0) X(CLOCK_HI, "clock_hi", 0) X(CLOCK64, "clock64", 0)                              \
+                    X(GLOBALTIMER, "globaltimer", 0) X(GLOBALTIMER_LO, "globaltimer_lo", 0)                           \
+                        X(GLOBALTIMER_HI, "globaltimer_hi", 0) X(DYNAMIC_SMEM_SIZE, "dynamic_smem_size", 0)           \
+                            X(TOTAL_SMEM_SIZE, "total_smem_size", 0) X(AGGR_SMEM_SIZE, "aggr_smem_size",              \
+                                                                       0) X(ENVREG, "envreg", 2) X(PM, "pm", 2)       \
+                                X(PM64, "pm64_", 2) X(RESERVED_SMEM_OFFSET_BEGIN, "reserved_smem_offset_begin", 0)    \
+                                    X(RESERVED_SMEM_OFFSET_END, "reserved_smem_offset_end", 0)                        \
+                                        X(RESERVED_SMEM_OFFSET_CAP, "reserved_smem_offset_cap", 0)                    \
+                                            X(RESERVED_SMEM_OFFSET_0, "reserved_smem_offset_0", 0)                    \
+                                                X(RESERVED_SMEM_OFFSET_1, "reserved_smem_offset_1", 0)                \
+                                                    X(CLUSTERID, "clusterid", 1) X(NCLUSTERID, "nclusterid", 1)       \
+                                                        X(CLUSTER_CTAID, "cluster_ctaid", 1) X(CLUSTER_NCTAID,        \
+                                                                                               "cluster_nctaid", 1)   \
+                                                            X(CLUSTER_CTARANK, "cluster_ctarank", 0)                  \
+                                                                X(CLUSTER_NCTARANK, "cluster_nctarank", 0)            \
+                                                                    X(IS_EXPLICIT_CLUSTER, "is_explicit_cluster", 0)  \
                                                                         X(CURRENT_GRAPH_EXEC, "current_graph_exec", 0)
 
 typedef enum ir_sreg {

@@ -9,13 +9,15 @@
 /* The types these families take (X-macro: name, IR type, bits, kind); an
  * instruction of any other type is not theirs. Kind: 'b' bits, 'u' unsigned,
  * 's' signed, 'f' float, 'v' packed pair. */
-#define ALU_TYPES(X)                                                                                          \
-    X(b8, B8, 8, 'b')                                                                                         \
-    X(b16, B16, 16, 'b') X(b32, B32, 32, 'b') X(b64, B64, 64, 'b') X(u8, U8, 8, 'u') X(u16, U16, 16, 'u')     \
-        X(u32, U32, 32, 'u') X(u64, U64, 64, 'u') X(s8, S8, 8, 's') X(s16, S16, 16, 's') X(s32, S32, 32, 's') \
-            X(s64, S64, 64, 's') X(f16, F16, 16, 'f') X(bf16, BF16, 16, 'f') X(tf32, TF32, 32, 'f')           \
-                X(f32, F32, 32, 'f') X(f64, F64, 64, 'f') X(pred, PRED, 1, 'p') X(s16x2, S16X2, 32, 'v')      \
-                    X(u16x2, U16X2, 32, 'v') X(f16x2, F16X2, 32, 'v') X(bf16x2, BF16X2, 32, 'v')
+#define ALU_TYPES(X)                                                                                             \
+    X(b8, B8, 8, 'b')                                                                                            \
+    X(b16, B16, 16, 'b')                                                                                         \
+    X(b32, B32, 32, 'b')                                                                                         \
+    X(b64, B64, 64, 'b') X(u8, U8, 8, 'u') X(u16, U16, 16, 'u') X(u32, U32, 32, 'u') X(u64, U64, 64, 'u')        \
+        X(s8, S8, 8, 's') X(s16, S16, 16, 's') X(s32, S32, 32, 's') X(s64, S64, 64, 's') X(f16, F16, 16, 'f')    \
+            X(bf16, BF16, 16, 'f') X(tf32, TF32, 32, 'f') X(f32, F32, 32, 'f') X(f64, F64, 64, 'f')              \
+                X(pred, PRED, 1, 'p') X(s16x2, S16X2, 32, 'v') X(u16x2, U16X2, 32, 'v') X(f16x2, F16X2, 32, 'v') \
+                    X(bf16x2, BF16X2, 32, 'v')
 
 enum {
 #define X(n, e, b, k) T_##n,

@@ -115,17 +115,17 @@
         PR(i->d) = (PR(i->d) & ~m) | (r & m);                             \
     }                                                                     \
     NEXT;
-#define CMPS(T, SUF)                                                                           \
-    CMP(EQ_##SUF, T, a[l] == b[l])                                                             \
-    CMP(NE_##SUF, T, a[l] != b[l])                                                             \
-    CMP(LT_##SUF, T, a[l] < b[l]) CMP(LE_##SUF, T, a[l] <= b[l]) CMP(GT_##SUF, T, a[l] > b[l]) \
-        CMP(GE_##SUF, T, a[l] >= b[l])
+#define CMPS(T, SUF)               \
+    CMP(EQ_##SUF, T, a[l] == b[l]) \
+    CMP(NE_##SUF, T, a[l] != b[l]) \
+    CMP(LT_##SUF, T, a[l] < b[l])  \
+    CMP(LE_##SUF, T, a[l] <= b[l]) CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
 /* Float ne is ordered in PTX: false when either side is NaN. */
-#define CMPF(T, SUF)                                                                           \
-    CMP(EQ_##SUF, T, a[l] == b[l])                                                             \
-    CMP(NE_##SUF, T, a[l]<b[l] || a[l]> b[l])                                                  \
-    CMP(LT_##SUF, T, a[l] < b[l]) CMP(LE_##SUF, T, a[l] <= b[l]) CMP(GT_##SUF, T, a[l] > b[l]) \
-        CMP(GE_##SUF, T, a[l] >= b[l])
+#define CMPF(T, SUF)                          \
+    CMP(EQ_##SUF, T, a[l] == b[l])            \
+    CMP(NE_##SUF, T, a[l]<b[l] || a[l]> b[l]) \
+    CMP(LT_##SUF, T, a[l] < b[l])             \
+    CMP(LE_##SUF, T, a[l] <= b[l]) CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
 
 /* 32-bit quotients by double division (exact: see DIVU32); b != 0, and
  * sdiv32's b != -1 (INT_MIN / -1 would not fit). */

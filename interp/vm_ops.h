@@ -12,11 +12,12 @@
  * else none), ANY a frame offset whose kind the record's own fields decide.
  * Register operands are byte offsets into the frame; debug builds check every
  * record against these kinds (vm_check_records, check.c). */
-#define VM_CMP_LIST(X, T, K)                                                                         \
-    X(EQ_##T, PR, K, K, N)                                                                           \
-    X(NE_##T, PR, K, K, N)                            /* d := a == b, a != b (float ne: ordered) */  \
-        X(LT_##T, PR, K, K, N) X(LE_##T, PR, K, K, N) /* d := a < b, a <= b  (lanes of the group) */ \
-        X(GT_##T, PR, K, K, N) X(GE_##T, PR, K, K, N) /* d := a > b, a >= b */
+#define VM_CMP_LIST(X, T, K)                                                                     \
+    X(EQ_##T, PR, K, K, N)                                                                       \
+    X(NE_##T, PR, K, K, N) /* d := a == b, a != b (float ne: ordered) */                         \
+    X(LT_##T, PR, K, K, N)                                                                       \
+    X(LE_##T, PR, K, K, N)                        /* d := a < b, a <= b  (lanes of the group) */ \
+    X(GT_##T, PR, K, K, N) X(GE_##T, PR, K, K, N) /* d := a > b, a >= b */
 
 #define VM_OP_LIST(X)                                                                                                                       \
     /* control */                                                                                                                           \
@@ -117,11 +118,13 @@
     X(ABSF32, R32, R32, N, N)     /* d := |a| */                                                                                            \
     /* comparisons (setp without a combining predicate) */                                                                                  \
     VM_CMP_LIST(X, S32, R32)                                                                                                                \
-    VM_CMP_LIST(X, U32, R32) VM_CMP_LIST(X, S64, R64) VM_CMP_LIST(X, U64, R64) VM_CMP_LIST(X, F32, R32)                                     \
-        VM_CMP_LIST(X, F64, R64) X(PAND, PR, PR, PR, N) /* d := (a ^ imm) & (b ^ -(x & 1)) */                                               \
-        X(POR, PR, PR, PR, N)                           /* d := (a ^ imm) | (b ^ -(x & 1)) */                                               \
-        X(PXOR, PR, PR, PR, N)                          /* d := (a ^ imm) ^ (b ^ -(x & 1)) */                                               \
-        X(PNOT, PR, PR, N, N) /* d := ~(a ^ imm) */     /* everything else the ALU tables know */                                           \
+    VM_CMP_LIST(X, U32, R32)                                                                                                                \
+    VM_CMP_LIST(X, S64, R64)                                                                                                                \
+    VM_CMP_LIST(X, U64, R64) VM_CMP_LIST(X, F32, R32) VM_CMP_LIST(X, F64, R64)                                                              \
+        X(PAND, PR, PR, PR, N)                      /* d := (a ^ imm) & (b ^ -(x & 1)) */                                                   \
+        X(POR, PR, PR, PR, N)                       /* d := (a ^ imm) | (b ^ -(x & 1)) */                                                   \
+        X(PXOR, PR, PR, PR, N)                      /* d := (a ^ imm) ^ (b ^ -(x & 1)) */                                                   \
+        X(PNOT, PR, PR, N, N) /* d := ~(a ^ imm) */ /* everything else the ALU tables know */                                               \
         X(ALU, N, N, N,                                                                                                                     \
           N) /* p (vm_alu): its function, lane by lane (alu_run.c) */ /* memory (exec_mem.h): address a + imm in space sp */                \
         X(LD, RX, AB, N, N)        /* d := [a + imm], sz bytes (VM_F_SIGNED: sign-extended) */                                              \
