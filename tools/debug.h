@@ -96,6 +96,7 @@ typedef struct dbg {
     unsigned kernel_no; /* the launch in progress, counted from 0 in a program */
     /* execution */
     bool started, running, killing, quit;
+    bool restart; /* `run` while stopped (a PTX file): start again once this launch is killed */
     dbg_mode mode;
     int repeat;        /* steps still to make before stopping */
     uint64_t step_cta; /* the warp being stepped: CTA and warp index */
@@ -190,6 +191,9 @@ const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w);
 bool dbg_frame_inlined(const dbg_frame *fr);
 /* " (a=1, p=0x...)": a frame's arguments as gdb's frame lines show them ("" without DWARF). */
 void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, size_t len);
+/* -lineinfo: the text of `last` (the .loc statement in effect at an instruction
+ * whose source position is s) when it says `inlined_at`, else NULL. */
+const char *dbg_loc_inlined(const ir_stmt *last, const vm_src *s);
 /* The function inlined at instruction i of w (DWARF or -lineinfo .loc), NULL when none. */
 const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i);
 /* The value of a C expression for lane l as text; record: it becomes $N. */

@@ -50,6 +50,35 @@ static int collect(dbg *d, line_fn at, uint32_t file, uint32_t line, dbg_loc **o
     return 0;
 }
 
+/* -lineinfo: the start of each run of instructions inlined from a call at
+ * FILE:LINE (`.loc ..., inlined_at FILE LINE COL`), where cuda-gdb stops for
+ * a breakpoint on a line that has only inlined calls. */
+static int collect_inlined(dbg *d, uint32_t file, uint32_t line, dbg_loc **out, uint32_t *n) {
+    *n = 0;
+    *out = NULL;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
+        const vm_func *vf = &d->prog->funcs[f];
+        const ir_func *F = vf->ir;
+        const ir_stmt *last = NULL;
+        bool prev = false;
+        for (uint32_t k = 0, j = 0; k < vf->ncode; k++) {
+            for (; j < F->nbody && F->body[j].loc.line <= vf->src[k].loc.line; j++)
+                if (F->body[j].kind == IR_ST_LOC) last = &F->body[j];
+            const char *text = dbg_loc_inlined(last, &vf->src[k]), *ia = text ? strstr(text, "inlined_at") : NULL;
+            unsigned cf = 0, cl = 0;
+            bool hit = ia && sscanf(ia + 10, "%u %u", &cf, &cl) == 2 && cf == file && cl == line;
+            if (hit && !prev) {
+                dbg_loc *nv = realloc(*out, (*n + 1) * sizeof **out);
+                if (!nv) return -1;
+                *out = nv;
+                nv[(*n)++] = (dbg_loc){f, k};
+            }
+            prev = hit;
+        }
+    }
+    return 0;
+}
+
 /* The first line at or after `line` that has code, for the lines `at` reads. */
 static uint32_t line_with_code(dbg *d, bool cu, uint32_t file, uint32_t line) {
     uint32_t best = 0;
@@ -91,6 +120,10 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
                 uint32_t l = line_with_code(d, true, m->files[k].index, line);
                 known = true;
                 if (!l) continue;
+                if (l != line) { /* no code of its own: the calls inlined there, if any */
+                    if (collect_inlined(d, m->files[k].index, line, out, n)) return -1;
+                    if (*n) return 0;
+                }
                 return collect(d, cu_at, m->files[k].index, l, out, n);
             }
         if (known) snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file);

@@ -522,12 +522,22 @@ static int execute(dbg *d, char *line) {
             d->rerun(d);
             return STAY;
         }
+        if (d->stop_w && d->run) { /* a PTX file: this launch killed, a new one */
+            if (!confirm(d, "The program being debugged has been started already.\n"
+                            "Start it from the beginning? (y or n) "))
+                return STAY;
+            d->restart = true;
+            return KILL;
+        }
         if (d->stop_w || (!d->run && d->started)) {
             printf("The program being debugged has been started already.\n");
             return STAY;
         }
         if (!d->run) return d->started = true, RESUME; /* a program waiting for its first go */
-        d->run(d);
+        do {
+            d->restart = false;
+            d->run(d);
+        } while (d->restart && !d->quit);
         return STAY;
     }
     if (IS("continue", "c")) return exec_cmd(d, DBG_RUN, a);
@@ -545,7 +555,7 @@ static int execute(dbg *d, char *line) {
     if (IS("finish", "fin")) return exec_cmd(d, DBG_FINISH, a);
     if (IS("until", "u") || IS("advance", NULL)) return exec_cmd(d, DBG_UNTIL, a);
     if (IS("kill", "k")) {
-        if (need_stopped(d)) return STAY;
+        if (need_stopped(d) || !confirm(d, "Kill the program being debugged? (y or n) ")) return STAY;
         return KILL;
     }
     if (IS("quit", "q")) {

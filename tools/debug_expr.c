@@ -1166,6 +1166,10 @@ static const char *inlined_loc(const vm_func *f, const vm_insn *i) {
         if (st->loc.line > s->loc.line) break;
         if (st->kind == IR_ST_LOC) last = st;
     }
+    return dbg_loc_inlined(last, s);
+}
+
+const char *dbg_loc_inlined(const ir_stmt *last, const vm_src *s) {
     if (!last || last->u.locd.dbg.file != s->dbg.file || last->u.locd.dbg.line != s->dbg.line ||
         last->u.locd.dbg.col != s->dbg.col || !last->u.locd.text)
         return NULL;
