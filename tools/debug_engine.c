@@ -97,6 +97,12 @@ static char *read_command(dbg *d) {
 static bool confirm(dbg *d, const char *question) {
     if (!d->tty || d->no_confirm) return true;
     char *s = NULL;
+    const char *last = strrchr(question, '\n'); /* the prompt is the last line */
+    if (last) {
+        printf("%.*s", (int)(last + 1 - question), question);
+        fflush(stdout);
+        question = last + 1;
+    }
     if (d->readline) s = d->readline(question);
     else {
         static char buf[256];

@@ -273,30 +273,23 @@ Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
 
 /* ---- the prompt at a terminal ---- */
 
-/* Starts `ptxi debug -- dbg_app ARG` on a new pseudo-terminal. */
-static int start_on_terminal(pid_t *pid, const char *arg) {
-    const char *bin = app();
+/* Starts `ptxi debug -- BIN ARG` on a new pseudo-terminal (ARG may be NULL). */
+static int start_program_on_terminal(pid_t *pid, const char *bin, const char *arg) {
     int fd;
-    struct winsize ws = {24, 120, 0, 0};
-    *pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(*pid >= 0);
-    if (*pid == 0) {
-        if (chdir(APP_DIR)) _exit(127);
-        setenv("TERM", "xterm", 1);
-        if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
-        execl(PTXI, "ptxi", "debug", "--", bin, arg, (char *)NULL);
-        _exit(127);
-    }
-    nseen = 0;
+    if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+    const char *const argv[] = {PTXI, "debug", "--", bin, arg, NULL};
+    *pid = start_on_tty(&fd, APP_DIR, argv);
+    unsetenv("LD_PRELOAD");
     return fd;
+}
+
+static int start_on_terminal(pid_t *pid, const char *arg) {
+    return start_program_on_terminal(pid, app(), arg);
 }
 
 /* Waits for the end; the exit status. */
 static int finish(int fd, pid_t pid) {
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
+    int status = wait_exit(fd, pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -371,4 +364,52 @@ Test(debug_app, c_variables_of_a_program_built_with_G) {
            "$3 = 91", "in = (@generic const int *) 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
            "[Program exited normally]\n", "Starting program: ", "Breakpoint 1, kern at ", "acc = 22\n", "r = 1\n",
            "[Program killed]");
+}
+
+/* dbg_vars.cu built with -lineinfo, at a terminal as a cuda-gdb user drives
+ * it: a break on a line whose code is all inlined (addk, line 20 inlined at
+ * 38) and on a called function, bt, print, finish; run while stopped asks;
+ * the program runs to its end and again; kill and quit ask. */
+Test(debug_app, lineinfo_program_at_a_terminal) {
+    NEED_NVCC_AND_LIBRARY();
+    sh("mkdir -p " WORK_DIR);
+    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
+    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", "-arch=sm_90 -lineinfo", "dbg_vars_l");
+    close(lock);
+    pid_t pid;
+    int fd = start_program_on_terminal(&pid, bin, NULL);
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    say(fd, "break scalef\r", "Breakpoint 1 at scalef(Pt const*, float) at dbg_vars_l.compute_90.ptx:");
+    say(fd, "break dbg_vars.cu:38\r", "(dbg_vars.cu:20)");
+    say(fd, "run\r", "Breakpoint 2, addk at dbg_vars_l.compute_90.ptx:");
+    say(fd, "bt\r", "#1  kern at dbg_vars_l.compute_90.ptx:");
+    cr_assert(strstr(seen, "#0  addk (inlined) at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    say(fd, "print threadIdx.x + 1\r", "$1 = 1");
+    say(fd, "continue\r", "Breakpoint 1, scalef(Pt const*, float) at dbg_vars_l.compute_90.ptx:");
+    say(fd, "bt\r", "(dbg_vars.cu:43)");
+    size_t mark = nseen;
+    say(fd, "finish\r", "Run till exit from #0  scalef(Pt const*, float) at");
+    cr_assert(wait_for(fd, mark, "\nkern at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "float r = scalef(&p, (float)acc);"), "%s", seen);
+    say(fd, "run\r", "Start it from the beginning? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    /* to the end, then run again */
+    mark = nseen;
+    say(fd, "delete\rcontinue\r", "out[0] = 1, out[5] = 43, out[19] = 91");
+    cr_assert(wait_for(fd, mark, "[Program exited normally]"), "%s", seen);
+    mark = nseen;
+    say(fd, "break kern\rrun\r", "Starting program: ");
+    cr_assert(wait_for(fd, mark, "Breakpoint 3, kern at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "y\r", "[Program killed]");
+    say(fd, "run\r", "Breakpoint 3, kern at dbg_vars_l.compute_90.ptx:");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "print %tid.x\r", " = 0");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    type(fd, "y\r");
+    cr_assert_eq(finish(fd, pid), 128 + SIGKILL, "%s", seen);
 }

@@ -141,17 +141,9 @@ Test(debug_vars, b128_registers) {
 /* At a terminal: a struct printed, the history, ptype; then run again. */
 Test(debug_vars, at_a_terminal) {
     int fd;
-    struct winsize ws = {24, 120, 0, 0};
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        if (chdir(VARS_DIR)) _exit(127);
-        setenv("TERM", "xterm", 1);
-        execl(PTXI_BIN, "ptxi", "debug", "dbg_vars.G.sm_90.ptx", "-k", "kern", "-b", "32", "-a", "file:in.bin", "-a",
-              "zeros:128", "-a", "file:pts.bin", "-a", "s32:20", (char *)NULL);
-        _exit(127);
-    }
-    nseen = 0;
+    const char *const argv[] = {PTXI_BIN, "debug", "dbg_vars.G.sm_90.ptx", "-k", "kern", "-b", "32", "-a", "file:in.bin",
+                                "-a", "zeros:128", "-a", "file:pts.bin", "-a", "s32:20", NULL};
+    pid_t pid = start_on_tty(&fd, VARS_DIR, argv);
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     size_t mark = nseen;
     type(fd, "break dbg_vars.cu:44\rrun\r");
@@ -162,14 +154,12 @@ Test(debug_vars, at_a_terminal) {
     cr_assert(wait_for(fd, mark, "$2 = 3"), "%s", seen);
     cr_assert(wait_for(fd, mark, "type = union Bits {"), "%s", seen);
     mark = nseen;
-    type(fd, "kill\rrun\r");
+    type(fd, "kill\ry\rrun\r");
     cr_assert(wait_for(fd, mark, "[Kernel killed]"), "%s", seen);
     cr_assert(wait_for(fd, mark, "Breakpoint 1, kern at"), "run again:\n%s", seen);
     mark = nseen;
     type(fd, "print r\rquit\ry\r");
     cr_assert(wait_for(fd, mark, "$3 = 1"), "%s", seen);
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
+    int status = wait_exit(fd, pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
 }
