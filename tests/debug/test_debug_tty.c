@@ -52,7 +52,7 @@ Test(debug_tty, line_editing_and_history) {
 
 /* A kernel spinning on a flag: Ctrl-C stops it, setting the flag ends it. The
  * kernel is first stopped inside its loop (PTX line 262), so the interrupt
- * lands in the loop, all of whose instructions are debug_demo.cu:44. */
+ * lands in the loop: PTX lines 260 (the atomicAdd inlined there), 262, 263. */
 Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     int fd;
     pid_t pid;
@@ -63,7 +63,7 @@ Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     say(fd, "info breakpoints\r", "No breakpoints or watchpoints.");
     say(fd, "break 262\rrun\r", "Breakpoint 1, spin at debug_demo.sm_90.ptx:262 (debug_demo.cu:44)");
     type(fd, "delete\rcontinue\r");
-    interrupt_at(fd, "(debug_demo.cu:44)");
+    interrupt_at(fd, " at debug_demo.sm_90.ptx:26");
     say(fd, "set var {u32} @global %rd1 = 1\rcontinue\r", "[Kernel finished]");
     finish(fd, pid);
 }
