@@ -520,10 +520,44 @@ int dbg_cmd_watch(dbg *d, const char *args) {
     wt->len = len;
     wt->type = type;
     memcpy(wt->old, p, len);
+    /* shared memory of the block, or the device's memory: watched again in a new run */
+    const vm_cta *cta = d->cta;
+    if (cta && p >= cta->smem && p < cta->smem + cta->smem_full) wt->sp = VM_SP_SHARED, wt->addr = (uint64_t)(p - cta->smem);
+    else if (vm_arena_ok(&d->ctx->arena, (uint64_t)(uintptr_t)p, len, false))
+        wt->sp = VM_SP_GLOBAL, wt->addr = (uint64_t)(uintptr_t)p;
+    else wt->sp = -1;
+    wt->typed = typed;
+    snprintf(wt->expr, sizeof wt->expr, "%s", args);
     if (typed) snprintf(wt->spec, sizeof wt->spec, "%s", desc);
     else snprintf(wt->spec, sizeof wt->spec, "%s (%u bytes)", desc, len);
     printf("Hardware watchpoint %d: %s\n", wt->id, wt->spec);
     return 0;
+}
+
+void dbg_new_run(dbg *d) {
+    for (int k = 0; k < d->nbp; k++) d->bp[k].hits = 0; /* as gdb's run: hit counts start again */
+    for (int k = 0; k < d->nwatch; k++) d->watch[k].hits = 0;
+    dbg_unarm_watches(d);
+}
+
+void dbg_unarm_watches(dbg *d) {
+    d->unarmed = 0;
+    for (int k = 0; k < d->nwatch; k++) {
+        dbg_watch *wt = &d->watch[k];
+        wt->host = NULL;
+        wt->type = NULL; /* the DWARF it pointed into may be gone: looked up again when shown */
+        d->unarmed += wt->sp >= 0;
+    }
+}
+
+void dbg_arm_watches(dbg *d, vm_warp *w) {
+    d->unarmed = 0;
+    for (int k = 0; k < d->nwatch; k++) {
+        dbg_watch *wt = &d->watch[k];
+        if (wt->host || wt->sp < 0) continue;
+        if ((wt->host = dbg_host_of(d, w, 0, wt->sp, wt->addr, wt->len))) memcpy(wt->old, wt->host, wt->len);
+        else d->unarmed++;
+    }
 }
 
 static uint64_t bytes_value(const uint8_t *p, uint32_t n) {
@@ -552,6 +586,8 @@ bool dbg_check_watch(dbg *d) {
             memcpy(wt->old, wt->host, wt->len);
             continue;
         }
+        if (wt->typed && !wt->type && d->prev_w) /* watched again in a new run: the type where it was written */
+            wt->type = dbg_expr_type_at(d, d->prev_w, l >= 0 ? l : 0, wt->expr);
         if (wt->type) { /* in the variable's type */
             char ob[256], nb[256];
             dbg_expr_format(wt->type, wt->old, ob, sizeof ob);

@@ -250,6 +250,7 @@ int dbg_hook(void *p, vm_warp *w, const vm_insn *i) {
         stop = true, lanes = w->mask;
         snprintf(why, sizeof why, "Program received signal SIGINT, Interrupt.\n");
     }
+    if (d->unarmed) dbg_arm_watches(d, w);
     if (!stop && d->nwatch && dbg_check_watch(d)) stop = true, lanes = w->mask;
     const vm_func *f = w->frames[w->depth - 1].fn;
     uint32_t fi = (uint32_t)(f - d->prog->funcs), idx = (uint32_t)(i - f->code);

@@ -1685,6 +1685,16 @@ int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *er
     return r;
 }
 
+const void *dbg_expr_type_at(dbg *d, vm_warp *w, int l, const char *text) {
+    xv *v = malloc(sizeof *v);
+    if (!v) return NULL;
+    ectx c;
+    char err[200];
+    const void *t = !evaluate(d, w, l, text, v, err, sizeof err, &c) && v->lval ? v->t : NULL;
+    free(v);
+    return t;
+}
+
 /* Bytes of a watched variable as its type prints them. */
 void dbg_expr_format(const void *type, const uint8_t *bytes, char *buf, size_t len) {
     sbuf o = {buf, 0, len};

@@ -30,6 +30,19 @@ static const char *app_of(const char *files, const char *id) {
 
 static const char *app(void) { return app_of("dbg_app.cu", "dbg_app"); }
 
+/* tests/debug/vars/dbg_vars.cu built with -G or -lineinfo (flags) as program `id`. */
+static const char *vars_program(const char *flags, const char *id) {
+    NEED_NVCC_AND_LIBRARY();
+    sh("mkdir -p " WORK_DIR);
+    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
+    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
+    char all[200];
+    snprintf(all, sizeof all, "-arch=sm_90 %s", flags);
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", all, id);
+    close(lock);
+    return bin;
+}
+
 /* A sanitized build's libcudart needs the sanitizer's runtime in the (plain)
  * program: the one this test runs with, found in its own mappings. */
 static const char *child_preload(void) {
@@ -350,12 +363,7 @@ Test(debug_app, run_again_after_kill_and_exit) {
 
 /* A program built with -G: its C variables (values as cuda-gdb showed them, tests/debug/vars/recorded). */
 Test(debug_app, c_variables_of_a_program_built_with_G) {
-    NEED_NVCC_AND_LIBRARY();
-    sh("mkdir -p " WORK_DIR);
-    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
-    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
-    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", "-arch=sm_90 -G", "dbg_vars_g");
-    close(lock);
+    const char *bin = vars_program("-G", "dbg_vars_g");
     run_result r = debug_bin(bin,
                              "break dbg_vars.cu:44\nrun\ncuda thread (3,0,0)\nprint acc\nprint p\nprint r\ninfo args\n"
                              "continue\nrun\ninfo locals\nquit\n",
@@ -371,12 +379,7 @@ Test(debug_app, c_variables_of_a_program_built_with_G) {
  * 38) and on a called function, bt, print, finish; run while stopped asks;
  * the program runs to its end and again; kill and quit ask. */
 Test(debug_app, lineinfo_program_at_a_terminal) {
-    NEED_NVCC_AND_LIBRARY();
-    sh("mkdir -p " WORK_DIR);
-    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
-    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
-    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", "-arch=sm_90 -lineinfo", "dbg_vars_l");
-    close(lock);
+    const char *bin = vars_program("-lineinfo", "dbg_vars_l");
     pid_t pid;
     int fd = start_program_on_terminal(&pid, bin, NULL);
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
@@ -412,4 +415,23 @@ Test(debug_app, lineinfo_program_at_a_terminal) {
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     type(fd, "y\r");
     cr_assert_eq(finish(fd, pid), 128 + SIGKILL, "%s", seen);
+}
+
+/* gdb keeps watchpoints for a new run: tile[5] (shared, in[5] = 16 by thread 5)
+ * and counter (thread 0's atomicAdd) report again after kill and run. */
+Test(debug_app, watchpoints_survive_a_new_run) {
+    const char *bin = vars_program("-G", "dbg_vars_g");
+    run_result r = debug_bin(bin,
+                             "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch counter\ndelete 1\ncontinue\ncontinue\n"
+                             "kill\nrun\ninfo breakpoints\ncontinue\ncontinue\n",
+                             "", false);
+    EXPECT(r.out, "Hardware watchpoint 2: tile[5]", "Hardware watchpoint 3: counter",
+           "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5)",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Program killed]",
+           "Starting program: ", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "2       hw watchpoint   keep y   tile[5]", "3       hw watchpoint   keep y   counter",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n",
+           "out[0] = 1, out[5] = 43, out[19] = 91\n", "[Program exited normally]");
+    cr_assert_eq(r.rc, 0, "%s", r.out);
 }

@@ -113,7 +113,7 @@ Test(debug_tty, lineinfo_session) {
     cr_assert(wait_for(fd, mark, "Breakpoint 1, demo at"), "run from the beginning:\n%s", seen);
     say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
     say(fd, "y\r", "[Kernel killed]");
-    say(fd, "info breakpoints\r", "breakpoint already hit 3 times");
+    say(fd, "info breakpoints\r", "breakpoint already hit 1 time"); /* in this run, as gdb counts */
     say(fd, "run\r", "Breakpoint 1, demo at");
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     finish_with(fd, pid, "y\r");

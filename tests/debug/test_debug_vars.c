@@ -116,6 +116,24 @@ Test(debug_vars, watch_a_variable_in_its_type) {
     free(o);
 }
 
+/* gdb keeps watchpoints for a new run: tile[5] (in[5] = 16, written by thread
+ * 5) and counter (thread 0's atomicAdd) report again after kill and run; hit
+ * counts start again. */
+Test(debug_vars, watchpoints_survive_a_new_run) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch counter\ndelete 1\ncontinue\ncontinue\n"
+                        "kill\nrun\ninfo breakpoints\ncontinue\ncontinue\n");
+    EXPECT(o, "Hardware watchpoint 2: tile[5]", "Hardware watchpoint 3: counter",
+           "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Kernel killed]",
+           "Starting kernel kern", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5)",
+           "2       hw watchpoint   keep y   tile[5]\n\tbreakpoint already hit 1 time\n",
+           "3       hw watchpoint   keep y   counter\n(ptxi)",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Kernel finished]");
+    free(o);
+}
+
 /* -lineinfo: no variables, but the inlined call has its frame (from .loc's inlined_at) */
 Test(debug_vars, lineinfo_inlined_frames) {
     char *o = debug_run(
