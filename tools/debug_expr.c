@@ -211,6 +211,7 @@ typedef struct ectx {
     bool fail;
     bool noside; /* sizeof, whatis: types only, no memory read */
     int depth;   /* of nested operators: bounded */
+    bool bare;   /* info locals/args: a pointer without its type in front, as gdb shows them there */
 } ectx;
 
 static void fail(ectx *c, const char *fmt, const char *a) {
@@ -1398,7 +1399,8 @@ static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expan
 
 static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b, char f, sbuf *o, int depth);
 
-static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
+/* typed: a pointer with its type in front, as gdb prints a value (not its members). */
+static void scalar_text(const dw_type *t, const uint8_t *b, char f, bool typed, sbuf *o) {
     const dw_type *s = dw_strip(t);
     uint64_t n = s->size ? s->size : 8;
     if (n == 16) { /* a .b128 register */
@@ -1416,6 +1418,10 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
             char tb[80];
             dbg_format_val(dv, f, tb, sizeof tb);
             sb_add(o, "%s", tb);
+            return;
+        }
+        if (!typed) {
+            sb_add(o, "0x%llx", (unsigned long long)u);
             return;
         }
         sbuf tn = {0};
@@ -1581,7 +1587,7 @@ static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b,
         sb_add(o, "{function}");
         return;
     }
-    scalar_text(t, b, f, o);
+    scalar_text(t, b, f, depth == 0 && !c->bare, o);
 }
 
 static void print_value(ectx *c, const xv *v, char f, sbuf *o) {
@@ -1777,6 +1783,7 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
     setup(&c, d, w, l, err, sizeof err);
     c.fr = *fr;
     c.have_fr = true;
+    c.bare = true;
     xv *v = malloc(sizeof *v);
     if (!v) return;
     sbuf o = {buf, 0, len};
@@ -1789,9 +1796,7 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
         var_value(&c, var, v);
         sb_add(&o, "%s%s=", first ? "" : ", ", var->name);
         first = false;
-        const dw_type *st = dw_strip(v->t);
         if (c.fail) sb_add(&o, "<error>");
-        else if (st && st->kind == DWK_PTR && !v->unavail) sb_add(&o, "0x%llx", (unsigned long long)x_u(v));
         else print_value(&c, v, 0, &o);
     }
     sb_add(&o, ")");
@@ -1822,6 +1827,7 @@ int dbg_info_vars(dbg *d, bool args) {
         free(v);
         return -1;
     }
+    c.bare = true;
     for (int k = 0; k < n; k++) {
         if (args && sc[k] != c.fr.named) continue;
         for (uint32_t q = 0; q < sc[k]->nvars; q++) {

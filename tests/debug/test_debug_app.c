@@ -369,7 +369,7 @@ Test(debug_app, c_variables_of_a_program_built_with_G) {
                              "continue\nrun\ninfo locals\nquit\n",
                              "", false);
     EXPECT(r.out, "Breakpoint 1, kern at ", "(dbg_vars.cu:44)", "$1 = 58", "$2 = {x = 4, y = 1.5, s = {3, -3}}",
-           "$3 = 91", "in = (@generic const int *) 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
+           "$3 = 91", "in = 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
            "[Program exited normally]\n", "Starting program: ", "Breakpoint 1, kern at ", "acc = 22\n", "r = 1\n",
            "[Program killed]");
 }

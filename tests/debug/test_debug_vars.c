@@ -80,7 +80,7 @@ Test(debug_vars, locals_args_inlined_frames_and_finish) {
            /* scalef past its prologue: the arguments are there */
            "Breakpoint 2, _Z6scalefPK2Ptf at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:25)", "25\t  float r = p->y * f;",
            "#0  _Z6scalefPK2Ptf (p=0x", ", f=22) at", "#1  kern (in=0x", "(dbg_vars.cu:43)",
-           "p = (@generic const pt_t *) 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
+           "p = 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
            "$6 = ", "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1",
            "(dbg_vars.cu:44)", "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
            "$11 = {x = 1, y = 0, s = {0, 0}}", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}",
