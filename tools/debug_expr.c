@@ -319,6 +319,49 @@ static bool fvar_offset(const vm_program *prog, const char *sym, int *sp, uint64
     return false;
 }
 
+/* Does operand o name register reg (itself, or in a vector or p|q pair)? */
+static bool names_reg(const ir_operand *o, uint32_t reg) {
+    if (o->kind == IR_OPND_REG) return o->reg == reg;
+    if (o->kind == IR_OPND_VEC || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++)
+            if (names_reg(&o->sub[k], reg)) return true;
+    return false;
+}
+
+/* Does instruction in write register reg? Those that write one write their
+ * first operand; a register first that is only read: a barrier's number
+ * (bar.red writes its first), nanosleep's time. */
+static bool writes_reg(const ir_insn *in, uint32_t reg) {
+    if (!in->nopnds || !names_reg(&in->opnds[0], reg)) return false;
+    if (in->op == IR_OP_BAR || in->op == IR_OP_BARRIER) return ir_has_mod(in, IR_MOD_RED);
+    return in->op != IR_OP_NANOSLEEP;
+}
+
+/* Can register reg of F hold a value the code gave it at PTX line pc (a write
+ * before it, or one after it in a loop that comes back to it)? Before that,
+ * cuda-gdb has no place for the variable living in it: <optimized out>. */
+static bool reg_assigned(const ir_func *F, uint32_t reg, uint32_t pc) {
+    uint32_t hi = pc; /* the lines that may run before pc: those before it, and the loops around it */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t k = 0; k < F->nbody; k++) {
+            const ir_stmt *st = &F->body[k];
+            if (st->kind != IR_ST_INSN || st->u.insn.op != IR_OP_BRA || !st->u.insn.nopnds) continue;
+            const ir_operand *o = &st->u.insn.opnds[0];
+            if (o->kind != IR_OPND_LABEL || o->label >= F->nlabels) continue;
+            uint32_t from = st->loc.line, to = F->labels[o->label].loc.line;
+            if (from > hi && to <= hi) hi = from, grew = true;
+        }
+    }
+    for (uint32_t k = 0; k < F->nbody; k++) {
+        const ir_stmt *st = &F->body[k];
+        if (st->kind == IR_ST_INSN && (st->loc.line < pc || (hi > pc && st->loc.line <= hi)) &&
+            writes_reg(&st->u.insn, reg))
+            return true;
+    }
+    return false;
+}
+
 static bool var_value(ectx *c, const dw_var *var, xv *v) {
     memset(v, 0, offsetof(xv, b));
     v->t = var->type ? var->type : &T_INT;
@@ -335,7 +378,7 @@ static bool var_value(ectx *c, const dw_var *var, xv *v) {
     }
     if (loc->kind == DWL_REG) {
         int k = dbg_find_reg(fr->fn->ir, loc->reg, strlen(loc->reg));
-        if (k < 0) {
+        if (k < 0 || (line && !reg_assigned(fr->fn->ir, (uint32_t)k, line))) {
             v->unavail = true;
             return true;
         }
@@ -1803,6 +1846,13 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
     free(v);
 }
 
+/* gdb's hash of a C++ name (cp_search_name_hash, for plain identifiers). */
+static uint32_t gdb_name_hash(const char *name) {
+    uint32_t h = 0;
+    for (const char *p = name; *p; p++) h = h * 67 + (uint32_t)tolower((unsigned char)*p) - 113;
+    return h;
+}
+
 /* info locals (args false) or info args: the variables of the selected frame's scopes. */
 int dbg_info_vars(dbg *d, bool args) {
     vm_warp *w = dbg_fwarp(d);
@@ -1830,9 +1880,14 @@ int dbg_info_vars(dbg *d, bool args) {
     c.bare = true;
     for (int k = 0; k < n; k++) {
         if (args && sc[k] != c.fr.named) continue;
-        for (uint32_t q = 0; q < sc[k]->nvars; q++) {
-            const dw_var *var = &sc[k]->vars[q];
+        /* cuda-gdb lists a lexical block's variables in the order of its hash
+         * table of two buckets (those of even hash first, each bucket in the
+         * DWARF's order); a function's or an inlined call's in the DWARF's order */
+        bool hashed = sc[k]->kind == DWS_BLOCK;
+        for (uint32_t q = 0; q < (hashed ? 2 : 1) * sc[k]->nvars; q++) {
+            const dw_var *var = &sc[k]->vars[q % sc[k]->nvars];
             if (var->param != args || !var->name) continue;
+            if (hashed && (gdb_name_hash(var->name) & 1) != q / sc[k]->nvars) continue;
             c.fail = false;
             var_value(&c, var, v);
             sbuf o = {buf, 0, 8192};

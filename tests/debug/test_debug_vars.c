@@ -116,6 +116,33 @@ Test(debug_vars, watch_a_variable_in_its_type) {
     free(o);
 }
 
+/* info locals as cuda-gdb printed it (s1.txt, s2.txt): a lexical block's
+ * variables in the order of gdb's hash table, the innermost block first;
+ * variables whose registers the code has not written yet are <optimized out>. */
+Test(debug_vars, info_locals_in_cuda_gdb_order) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:35\nrun\ninfo locals\ninfo args\nbreak dbg_vars.cu:38\ncontinue\n"
+                        "info locals\ncuda thread (5,0,0)\ninfo locals\nkill\n");
+    const char *tile = "tile = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 0 "
+                       "<repeats 12 times>}\n";
+    char at35[400], at38[400], at38t5[400];
+    snprintf(at35, sizeof at35,
+             "(ptxi) info locals\ni = 0\nacc = <optimized out>\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 0\nr = <optimized out>\n",
+             tile);
+    snprintf(at38, sizeof at38,
+             "(ptxi) info locals\nv = 1\nk = 0\ni = 0\nacc = 0\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 0\nr = <optimized out>\n",
+             tile);
+    snprintf(at38t5, sizeof at38t5,
+             "(ptxi) info locals\nv = 16\nk = 0\ni = 5\nacc = 0\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 5\nr = <optimized out>\n",
+             tile);
+    EXPECT(o, at35, "(ptxi) info args\nin = 0x", "\nout = 0x", "\npts = 0x", "\nn = 20\n(ptxi)", at38, at38t5,
+           "[Kernel killed]");
+    free(o);
+}
+
 /* gdb keeps watchpoints for a new run: tile[5] (in[5] = 16, written by thread
  * 5) and counter (thread 0's atomicAdd) report again after kill and run; hit
  * counts start again. */
