@@ -337,27 +337,14 @@ static bool writes_reg(const ir_insn *in, uint32_t reg) {
     return in->op != IR_OP_NANOSLEEP;
 }
 
-/* Can register reg of F hold a value the code gave it at PTX line pc (a write
- * before it, or one after it in a loop that comes back to it)? Before that,
- * cuda-gdb has no place for the variable living in it: <optimized out>. */
+/* Does register reg of F have a place at PTX line pc: a write to it at pc or
+ * before in the text? cuda-gdb's ranges start at the writing instruction
+ * itself and run on in address order (a loop coming back above the write
+ * does not see it); outside them it shows the variable as <optimized out>. */
 static bool reg_assigned(const ir_func *F, uint32_t reg, uint32_t pc) {
-    uint32_t hi = pc; /* the lines that may run before pc: those before it, and the loops around it */
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (uint32_t k = 0; k < F->nbody; k++) {
-            const ir_stmt *st = &F->body[k];
-            if (st->kind != IR_ST_INSN || st->u.insn.op != IR_OP_BRA || !st->u.insn.nopnds) continue;
-            const ir_operand *o = &st->u.insn.opnds[0];
-            if (o->kind != IR_OPND_LABEL || o->label >= F->nlabels) continue;
-            uint32_t from = st->loc.line, to = F->labels[o->label].loc.line;
-            if (from > hi && to <= hi) hi = from, grew = true;
-        }
-    }
-    for (uint32_t k = 0; k < F->nbody; k++) {
+    for (uint32_t k = 0; k < F->nbody && F->body[k].loc.line <= pc; k++) {
         const ir_stmt *st = &F->body[k];
-        if (st->kind == IR_ST_INSN && (st->loc.line < pc || (hi > pc && st->loc.line <= hi)) &&
-            writes_reg(&st->u.insn, reg))
-            return true;
+        if (st->kind == IR_ST_INSN && writes_reg(&st->u.insn, reg)) return true;
     }
     return false;
 }
@@ -1881,13 +1868,14 @@ int dbg_info_vars(dbg *d, bool args) {
     for (int k = 0; k < n; k++) {
         if (args && sc[k] != c.fr.named) continue;
         /* cuda-gdb lists a lexical block's variables in the order of its hash
-         * table of two buckets (those of even hash first, each bucket in the
-         * DWARF's order); a function's or an inlined call's in the DWARF's order */
-        bool hashed = sc[k]->kind == DWS_BLOCK;
-        for (uint32_t q = 0; q < (hashed ? 2 : 1) * sc[k]->nvars; q++) {
-            const dw_var *var = &sc[k]->vars[q % sc[k]->nvars];
+         * table: bucket by bucket, each in the DWARF's order, with n / 4 * 5 / 4
+         * + 1 buckets for n variables (what its transcripts show for blocks of
+         * 3, 5, 7 and 15); a function's or an inlined call's in the DWARF's order */
+        uint32_t nv = sc[k]->nvars, nb = sc[k]->kind == DWS_BLOCK ? nv / 4 * 5 / 4 + 1 : 1;
+        for (uint32_t q = 0; q < nb * nv; q++) {
+            const dw_var *var = &sc[k]->vars[q % nv];
             if (var->param != args || !var->name) continue;
-            if (hashed && (gdb_name_hash(var->name) & 1) != q / sc[k]->nvars) continue;
+            if (nb > 1 && gdb_name_hash(var->name) % nb != q / nv) continue;
             c.fail = false;
             var_value(&c, var, v);
             sbuf o = {buf, 0, 8192};

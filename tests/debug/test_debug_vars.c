@@ -143,6 +143,37 @@ Test(debug_vars, info_locals_in_cuda_gdb_order) {
     free(o);
 }
 
+/* tests/debug/order/dbg_order.cu (-G): blocks of 15, 3 and 5 variables and a
+ * loop, as cuda-gdb listed them (order/recorded/o1.txt): the order of each
+ * block's hash table, and a variable <optimized out> until the instruction
+ * writing it (v in the loop's second round too, vars/recorded/g2.txt). */
+#define ORDER_DIR PTXI_SOURCE_DIR "/tests/debug/order"
+Test(debug_vars, info_locals_of_larger_blocks) {
+    char *o = debug_run(ORDER_DIR, "dbg_order.G.sm_90.ptx -k order -b 8 -a zeros:32 -a s32:8",
+                        "break order\nrun\ninfo locals\nnext\ninfo locals\nnext\nnext\nnext\ninfo locals\n"
+                        "break dbg_order.cu:36\ncontinue\ncontinue\ninfo locals\nkill\n");
+    EXPECT(o,
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = <optimized out>\ny = <optimized out>\n"
+           "idx = <optimized out>\nmask = <optimized out>\nalpha = <optimized out>\nz = <optimized out>\n"
+           "f = <optimized out>\nsh = {0, 0, 0, 0, 0, 0, 0, 0}\ngamma = <optimized out>\ncount = <optimized out>\n"
+           "c = <optimized out>\ndelta = <optimized out>\nx = <optimized out>\ntotal = <optimized out>\n(ptxi)",
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = 0\ny = <optimized out>\nidx = <optimized out>\n"
+           "mask = <optimized out>\nalpha = 0\nz = <optimized out>\n",
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = 1\ny = <optimized out>\nidx = <optimized out>\n"
+           "mask = <optimized out>\nalpha = 0\nz = <optimized out>\nf = <optimized out>\n"
+           "sh = {0, 0, 0, 0, 0, 0, 0, 0}\ngamma = 2\ncount = <optimized out>\nc = <optimized out>\ndelta = 1\n"
+           "x = <optimized out>\ntotal = <optimized out>\n(ptxi)",
+           "(ptxi) info locals\nw1 = 27\nw3 = 29\nw5 = 31\nw2 = 28\nw4 = 30\nu1 = 4\nu2 = 5\nu3 = 6\nj = 1\n"
+           "local_arr = {0, 0, 0}\nbeta = 1\ny = 4\nidx = 0\nmask = 255\nalpha = 0\nz = 5\nf = <optimized out>\n"
+           "sh = {1, 2, 3, 4, 5, 6, 7, 8}\ngamma = 2\ncount = 70\nc = 97 'a'\ndelta = 1\nx = 3\ntotal = 27\n(ptxi)",
+           "[Kernel killed]");
+    free(o);
+    /* the loop's body again (g2.txt): v is written below the line, so not there yet */
+    o = debug_run(VARS_DIR, G, "break dbg_vars.cu:37\nrun\nprint v\ncontinue\nprint v\nprint acc\nkill\n");
+    EXPECT(o, "$1 = <optimized out>", "$2 = <optimized out>", "$3 = 1", "[Kernel killed]");
+    free(o);
+}
+
 /* gdb keeps watchpoints for a new run: tile[5] (in[5] = 16, written by thread
  * 5) and counter (thread 0's atomicAdd) report again after kill and run; hit
  * counts start again. */
