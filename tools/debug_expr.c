@@ -1908,6 +1908,26 @@ int dbg_info_vars(dbg *d, bool args) {
 
 /* The value a function returns, for finish: the callee's result type (DWARF,
  * else the PTX return parameter's), its bytes in the caller's frame. */
+/* Without DWARF: the type the caller reads the returned value as (the first
+ * ld.param from a .param variable after the call: `ld.param.f32 %f3, [retval0]`),
+ * else the callee's declared return type (`.param .b32 func_retval0`). */
+static uint8_t returned_type(const vm_func *caller, const vm_insn *call, uint8_t declared) {
+    const ir_func *F = caller->ir;
+    uint32_t line = caller->src[call - caller->code].loc.line;
+    for (uint32_t k = 0; k < F->nbody; k++) {
+        const ir_stmt *st = &F->body[k];
+        if (st->kind != IR_ST_INSN || st->loc.line <= line) continue;
+        const ir_insn *in = &st->u.insn;
+        if (in->op == IR_OP_CALL) break;
+        if (in->op != IR_OP_LD || in->nopnds < 2 || !in->ntypes) continue;
+        const ir_operand *a = &in->opnds[1];
+        if (a->kind == IR_OPND_ADDR && a->nsub == 1 && a->sub[0].kind == IR_OPND_VAR &&
+            a->sub[0].var->space == IR_SPACE_PARAM)
+            return in->types[0];
+    }
+    return declared;
+}
+
 void dbg_show_returned(dbg *d, vm_warp *w, int l, const vm_insn *call, const vm_func *callee) {
     if (!call || !callee || !callee->ir->nrets) return;
     const vm_callinfo *ci = call->p;
@@ -1915,7 +1935,7 @@ void dbg_show_returned(dbg *d, vm_warp *w, int l, const vm_insn *call, const vm_
     const vm_frame *fr = &w->frames[w->depth - 1];
     const dw_info *di = dbg_dwarf(d);
     const dw_scope *fs = dw_find_func(di, callee->ir->name);
-    const dw_type *t = fs && fs->ret ? fs->ret : reg_type(callee->ir->rets[0]->type);
+    const dw_type *t = fs && fs->ret ? fs->ret : reg_type(returned_type(fr->fn, call, callee->ir->rets[0]->type));
     if (fs && !fs->ret) return;
     xv *v = malloc(sizeof *v);
     if (!v) return;

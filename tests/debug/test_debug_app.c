@@ -376,7 +376,8 @@ Test(debug_app, c_variables_of_a_program_built_with_G) {
 
 /* dbg_vars.cu built with -lineinfo, at a terminal as a cuda-gdb user drives
  * it: a break on a line whose code is all inlined (addk, line 20 inlined at
- * 38) and on a called function, bt, print, finish; run while stopped asks;
+ * 38, where cuda-gdb stops too: vars/recorded/l1.txt) and on a called
+ * function, bt, print, finish; run while stopped asks;
  * the program runs to its end and again; kill and quit ask. */
 Test(debug_app, lineinfo_program_at_a_terminal) {
     const char *bin = vars_program("-lineinfo", "dbg_vars_l");
@@ -395,6 +396,8 @@ Test(debug_app, lineinfo_program_at_a_terminal) {
     say(fd, "finish\r", "Run till exit from #0  scalef(Pt const*, float) at");
     cr_assert(wait_for(fd, mark, "\nkern at dbg_vars_l.compute_90.ptx:"), "%s", seen);
     cr_assert(wait_for(fd, mark, "float r = scalef(&p, (float)acc);"), "%s", seen);
+    /* thread 0: p = pts[0] = {1, 0}, acc = 1 + 4 + 7 + 10: 0 * 22 + 1, read back as the float it is */
+    cr_assert(wait_for(fd, mark, "Value returned is $2 = 1\r\n"), "%s", seen);
     say(fd, "run\r", "Start it from the beginning? (y or n) ");
     say(fd, "n\r", "Not confirmed.");
     /* to the end, then run again */

@@ -233,6 +233,21 @@ Test(debug_vars, lineinfo_inlined_frames) {
     free(o);
 }
 
+/* -lineinfo, a break on line 38, whose code is all addk's inlined there:
+ * cuda-gdb stops in it (s4.txt, l1.txt: "dbg_vars.cu:20 in _Z4addkii inlined
+ * from dbg_vars.cu:38"), and its next line is 43; finish leaves the inlined
+ * call for there (cuda-gdb has no frame for it: "not meaningful in the
+ * outermost frame"). */
+Test(debug_vars, lineinfo_break_and_finish_in_inlined_code) {
+    char *o = debug_run(VARS_DIR, LINEINFO, "break dbg_vars.cu:38\nrun\nbt\nfinish\nbt\nfinish\nkill\n");
+    EXPECT(o, "Breakpoint 1 at kern at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)",
+           "Breakpoint 1, addk at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:20)", "20\t  int r = a + k;",
+           "#0  addk (inlined) at", "#1  kern at", "(dbg_vars.cu:38)", "Run till exit from #0  addk (inlined)",
+           "kern at dbg_vars.lineinfo.sm_90.ptx:", "(dbg_vars.cu:43)", "43\t  float r = scalef(&p, (float)acc);",
+           "#0  kern at", "\"finish\" not meaningful in the outermost frame.", "[Kernel killed]");
+    free(o);
+}
+
 /* .b128: two 64-bit halves a lane, 8 bytes apart per lane (lane 3: lo 3, hi 0x103) */
 Test(debug_vars, b128_registers) {
     char *o = debug_run(VARS_DIR, "b128.ptx -b 8 -a zeros:128",
