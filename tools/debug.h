@@ -267,7 +267,8 @@ void dbg_cmd_backtrace_frame(dbg *d, int k);
 int dbg_cmd_frame(dbg *d, int dir, const char *args); /* dir: 0 frame, 1 up, -1 down */
 int dbg_cmd_list(dbg *d, const char *args);
 void dbg_run_displays(dbg *d);
-void dbg_show_display(dbg *d, const struct dbg_display *ds);
+/* Shows a display (quiet: nothing when it cannot be evaluated here); -1 when it cannot. */
+int dbg_show_display(dbg *d, const struct dbg_display *ds, bool quiet);
 /* The source line `line` of .file `file` if the file is readable (static buffer), else NULL. */
 const char *dbg_cu_line(dbg *d, uint32_t file, uint32_t line);
 const char *dbg_file_name(dbg *d, uint32_t file);

@@ -623,7 +623,10 @@ static int execute(dbg *d, char *line) {
         ds->id = d->next_id++;
         ds->enabled = true;
         snprintf(ds->expr, sizeof ds->expr, "%s%s%s%s", fmt[0] ? "/" : "", fmt, fmt[0] ? " " : "", a);
-        if (d->stop_w) dbg_show_display(d, ds);
+        if (d->stop_w && dbg_show_display(d, ds, false)) { /* as gdb: an expression it cannot read here is refused */
+            d->ndisplay--;
+            d->next_id--;
+        }
         return STAY;
     }
     if (IS("undisplay", NULL)) {

@@ -32,6 +32,9 @@ BASE(T_USHORT, "unsigned short", DWE_UNSIGNED, 2);
 BASE(T_CHAR, "char", DWE_SCHAR, 1);
 BASE(T_SCHAR, "signed char", DWE_SIGNED, 1);
 BASE(T_UCHAR, "unsigned char", DWE_UNSIGNED, 1);
+/* C's one-byte types (casts) print as characters; PTX's 8-bit registers (above) as numbers */
+BASE(T_C_SCHAR, "signed char", DWE_SCHAR, 1);
+BASE(T_C_UCHAR, "unsigned char", DWE_UCHAR, 1);
 BASE(T_FLOAT, "float", DWE_FLOAT, 4);
 BASE(T_DOUBLE, "double", DWE_FLOAT, 8);
 BASE(T_HALF, "__half", DWE_FLOAT, 2);
@@ -60,8 +63,8 @@ static const struct {
                {"short", &T_SHORT},
                {"unsigned short", &T_USHORT},
                {"char", &T_CHAR},
-               {"signed char", &T_SCHAR},
-               {"unsigned char", &T_UCHAR},
+               {"signed char", &T_C_SCHAR},
+               {"unsigned char", &T_C_UCHAR},
                {"float", &T_FLOAT},
                {"double", &T_DOUBLE},
                {"bool", &T_BOOL},
@@ -1184,7 +1187,25 @@ static void binary(ectx *c, xv *v, int level) {
     }
 }
 
-static void expr(ectx *c, xv *v) { binary(c, v, 0); }
+/* COND ? A : B (both sides read, as && and || read theirs; no side effects). */
+static void expr(ectx *c, xv *v) {
+    binary(c, v, 0);
+    if (c->fail || !eat(c, "?")) return;
+    xv *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        fail(c, "Out of memory.%s", "");
+        return;
+    }
+    bool yes = is_float_t(v->t) ? x_d(v) != 0 : x_u(v) != 0;
+    expr(c, a);
+    if (!c->fail && !eat(c, ":")) fail(c, "A syntax error in expression, near `%s'.", c->p);
+    if (!c->fail) expr(c, b);
+    if (!c->fail) *v = yes ? *a : *b;
+    free(a);
+    free(b);
+}
 
 /* ---- frames ---- */
 

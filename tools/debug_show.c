@@ -472,9 +472,9 @@ int dbg_cmd_print(dbg *d, const char *fmt, const char *args, bool output) {
     return 0;
 }
 
-void dbg_show_display(dbg *d, const struct dbg_display *ds) {
+int dbg_show_display(dbg *d, const struct dbg_display *ds, bool quiet) {
     vm_warp *w = dbg_fwarp(d);
-    if (!w) return;
+    if (!w) return 0;
     const char *e = ds->expr;
     char f = 0, buf[4096];
     if (e[0] == '/') {
@@ -482,13 +482,17 @@ void dbg_show_display(dbg *d, const struct dbg_display *ds) {
         e += 2;
         while (*e == ' ') e++;
     }
-    value_text(d, w, (int)d->flane, e, f, false, buf, sizeof buf);
+    if (value_text(d, w, (int)d->flane, e, f, false, buf, sizeof buf)) {
+        if (!quiet) printf("%s\n", buf);
+        return -1;
+    }
     printf("%d: %s = %s\n", ds->id, ds->expr, buf);
+    return 0;
 }
 
 void dbg_run_displays(dbg *d) {
     for (int k = 0; k < d->ndisplay; k++)
-        if (d->display[k].enabled) dbg_show_display(d, &d->display[k]);
+        if (d->display[k].enabled) dbg_show_display(d, &d->display[k], true); /* out of its scope: not shown */
 }
 
 /* ---- memory ---- */

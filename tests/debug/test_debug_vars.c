@@ -202,6 +202,21 @@ Test(debug_vars, info_locals_of_larger_blocks) {
     free(o);
 }
 
+/* What a gdb user types that the first scripts did not: C's ?: operator,
+ * one-byte casts shown as characters, a display of a name not in scope
+ * refused (gdb: "No symbol"), one going out of scope not shown. In scalef,
+ * f = 22 and p->y = 0 (s2.txt). */
+Test(debug_vars, conditional_operator_char_casts_and_displays) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break scalef\nrun\ndisplay acc\ndisplay f\nprint f > 20 ? 1 : 2\n"
+                        "print (f < 0 ? p->x : p->y) + 1\nprint f > 20 ? 1\nprint (unsigned char)65\n"
+                        "print (signed char)-61\ninfo display\nfinish\nkill\n");
+    EXPECT(o, "(ptxi) display acc\nNo symbol \"acc\" in current context.\n(ptxi) display f\n2: f = 22\n", "$1 = 1\n",
+           "$2 = 1\n", "A syntax error in expression, near `'.", "$3 = 65 'A'\n", "$4 = -61 '\\303'\n",
+           "Num Enb Expression\n2:   y  f\n(ptxi)", "Value returned is $5 = 1\n(ptxi) kill");
+    free(o);
+}
+
 /* gdb keeps watchpoints for a new run: tile[5] (in[5] = 16, written by thread
  * 5) and counter (thread 0's atomicAdd) report again after kill and run; hit
  * counts start again. */
