@@ -1,0 +1,79 @@
+/* test_hoist.c — the launch-invariant prologue of a kernel (interp/hoist.c):
+ * run once per warp frame, then skipped by the launch's later CTAs, whose
+ * warps reuse the frame. The kernel mixes hoistable instructions (ld.param,
+ * cvta, %ntid, %nctaid, arithmetic on them) with a register written twice,
+ * read between the writes, and per-thread values; many CTAs of a partial
+ * last warp run on one and on two host threads, in two launches with
+ * different arguments. Expected values and instruction counts follow from
+ * the kernel's text. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxi.h"
+
+/* out[gid] = ((a * b + ntid * nctaid) ^ gid) + (10 + tid) + 20, with %r6
+ * first 10 (read by the add of %r8), then 20. Straight line: every thread
+ * runs all NINSN instructions. */
+static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 o, .param .u32 a, .param .u32 b)\n{\n"
+                          ".reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [o];\n"
+                          "ld.param.u32 %r1, [a];\n"
+                          "ld.param.u32 %r2, [b];\n"
+                          "cvta.to.global.u64 %rd2, %rd1;\n"
+                          "mov.u32 %r3, %ntid.x;\n"
+                          "mov.u32 %r4, %nctaid.x;\n"
+                          "mul.lo.s32 %r5, %r3, %r4;\n"
+                          "mov.u32 %r6, 10;\n"
+                          "mov.u32 %r7, %tid.x;\n"
+                          "add.s32 %r8, %r6, %r7;\n"
+                          "mov.u32 %r6, 20;\n"
+                          "mov.u32 %r9, %ctaid.x;\n"
+                          "mad.lo.s32 %r10, %r9, %r3, %r7;\n"
+                          "mul.lo.s32 %r11, %r1, %r2;\n"
+                          "add.s32 %r12, %r11, %r5;\n"
+                          "xor.b32 %r13, %r12, %r10;\n"
+                          "add.s32 %r14, %r13, %r8;\n"
+                          "add.s32 %r15, %r14, %r6;\n"
+                          "mul.wide.u32 %rd3, %r10, 4;\n"
+                          "add.s64 %rd4, %rd2, %rd3;\n"
+                          "st.global.u32 [%rd4], %r15;\n"
+                          "ret;\n}\n";
+enum { NINSN = 22, BLOCK = 80, GRID = 50, WARPS = (BLOCK + 31) / 32 };
+
+static void run(unsigned threads) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, ptx, strlen(ptx), "hoist.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    enum { N = BLOCK * GRID };
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
+    static uint32_t out[N];
+    const uint32_t args[2][2] = {{3, 7}, {1000, 77}};
+    for (int run = 0; run < 2; run++) {
+        uint32_t a = args[run][0], b = args[run][1];
+        ptxi_memset_d8(ctx, d, 0, N * 4);
+        void *params[] = {&d, &a, &b};
+        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0,
+                                 NULL, params),
+                     PTXI_SUCCESS);
+        cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+        for (uint32_t g = 0; g < N; g++) {
+            uint32_t want = ((a * b + (uint32_t)N) ^ g) + 10 + g % BLOCK + 20;
+            cr_expect_eq(out[g], want, "launch %d, thread %u: %u, want %u", run, g, out[g], want);
+        }
+        ptxi_launch_stats st;
+        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+        cr_expect_eq(st.thread_insns, (uint64_t)NINSN * N, "thread_insns %llu", (unsigned long long)st.thread_insns);
+        cr_expect_eq(st.warp_insns, (uint64_t)NINSN * WARPS * GRID, "warp_insns %llu",
+                     (unsigned long long)st.warp_insns);
+    }
+    ptxi_ctx_destroy(ctx);
+}
+
+Test(hoist, the_prologue_runs_once_per_frame_on_one_host_thread) { run(1); }
+Test(hoist, the_prologue_runs_once_per_frame_on_two_host_threads) { run(2); }
