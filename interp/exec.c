@@ -120,6 +120,27 @@
     CMP(NE_##SUF, T, a[l] != b[l]) \
     CMP(LT_##SUF, T, a[l] < b[l])  \
     CMP(LE_##SUF, T, a[l] <= b[l]) CMP(GT_##SUF, T, a[l] > b[l]) CMP(GE_##SUF, T, a[l] >= b[l])
+#ifdef __AVX512F__
+/* 32-bit integer setp: two 16-lane compares straight into mask registers
+ * (GCC compiles the lane loop above to compares, blends of bit constants and
+ * an or reduction; mandelbrot 4% faster). P is the _MM_CMPINT_ code. */
+#define CMP32(NAME, FN, P)                                                                                 \
+    CASE(NAME) {                                                                                          \
+        const uint8_t *a = fb + i->a, *b = fb + i->b;                                                     \
+        uint32_t m = EXEC;                                                                                \
+        uint32_t r = (uint32_t)FN(_mm512_loadu_si512(a), _mm512_loadu_si512(b), P) |                      \
+                     (uint32_t)FN(_mm512_loadu_si512(a + 64), _mm512_loadu_si512(b + 64), P) << 16;       \
+        PR(i->d) = (PR(i->d) & ~m) | (r & m);                                                             \
+    }                                                                                                     \
+    NEXT;
+#define CMPS32(T, SUF, FN)                                                                                \
+    CMP32(EQ_##SUF, FN, _MM_CMPINT_EQ)                                                                    \
+    CMP32(NE_##SUF, FN, _MM_CMPINT_NE)                                                                    \
+    CMP32(LT_##SUF, FN, _MM_CMPINT_LT)                                                                    \
+    CMP32(LE_##SUF, FN, _MM_CMPINT_LE) CMP32(GT_##SUF, FN, _MM_CMPINT_NLE) CMP32(GE_##SUF, FN, _MM_CMPINT_NLT)
+#else
+#define CMPS32(T, SUF, FN) CMPS(T, SUF)
+#endif
 /* Float ne is ordered in PTX: false when either side is NaN. */
 #define CMPF(T, SUF)                          \
     CMP(EQ_##SUF, T, a[l] == b[l])            \
@@ -803,8 +824,8 @@ execute:
         UN(ABSF32, uint32_t, uint32_t, alu_isnan32(a[l]) ? ALU_NAN32 : a[l] & 0x7fffffffu)
 
         /* ---- comparisons ---- */
-        CMPS(int32_t, S32)
-        CMPS(uint32_t, U32)
+        CMPS32(int32_t, S32, _mm512_cmp_epi32_mask)
+        CMPS32(uint32_t, U32, _mm512_cmp_epu32_mask)
         CMPS(int64_t, S64)
         CMPS(uint64_t, U64)
         CMPF(float, F32)
