@@ -24,21 +24,21 @@ static const char plain_ptx[] = HDR ".visible .entry k(.param .u64 o, .param .u6
                                     "st.global.u32 [%rd3], %r2;\nret;\n}\n";
 
 /* out[8t + j] = the j-th approximation of x[t]: ex2, sin, cos, rcp, lg2, rsqrt, sqrt, tanh */
-static const char approx_ptx[] =
-    HDR ".visible .entry k(.param .u64 o, .param .u64 x)\n{\n"
-        ".reg .b32 %r<2>;\n.reg .f32 %f<10>;\n.reg .b64 %rd<6>;\n"
-        "ld.param.u64 %rd1, [o];\nld.param.u64 %rd4, [x];\nmov.u32 %r1, %tid.x;\n"
-        "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd5, %rd4, %rd2;\nld.global.f32 %f1, [%rd5];\n"
-        "mul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd1, %rd2;\n"
-        "ex2.approx.f32 %f2, %f1;\nst.global.f32 [%rd3], %f2;\n"
-        "sin.approx.f32 %f3, %f1;\nst.global.f32 [%rd3+4], %f3;\n"
-        "cos.approx.f32 %f4, %f1;\nst.global.f32 [%rd3+8], %f4;\n"
-        "rcp.approx.f32 %f5, %f1;\nst.global.f32 [%rd3+12], %f5;\n"
-        "lg2.approx.f32 %f6, %f1;\nst.global.f32 [%rd3+16], %f6;\n"
-        "rsqrt.approx.f32 %f7, %f1;\nst.global.f32 [%rd3+20], %f7;\n"
-        "sqrt.approx.f32 %f8, %f1;\nst.global.f32 [%rd3+24], %f8;\n"
-        "tanh.approx.f32 %f9, %f1;\nst.global.f32 [%rd3+28], %f9;\n"
-        "ret;\n}\n";
+static const char approx_ptx[] = HDR
+    ".visible .entry k(.param .u64 o, .param .u64 x)\n{\n"
+    ".reg .b32 %r<2>;\n.reg .f32 %f<10>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [o];\nld.param.u64 %rd4, [x];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd5, %rd4, %rd2;\nld.global.f32 %f1, [%rd5];\n"
+    "mul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "ex2.approx.f32 %f2, %f1;\nst.global.f32 [%rd3], %f2;\n"
+    "sin.approx.f32 %f3, %f1;\nst.global.f32 [%rd3+4], %f3;\n"
+    "cos.approx.f32 %f4, %f1;\nst.global.f32 [%rd3+8], %f4;\n"
+    "rcp.approx.f32 %f5, %f1;\nst.global.f32 [%rd3+12], %f5;\n"
+    "lg2.approx.f32 %f6, %f1;\nst.global.f32 [%rd3+16], %f6;\n"
+    "rsqrt.approx.f32 %f7, %f1;\nst.global.f32 [%rd3+20], %f7;\n"
+    "sqrt.approx.f32 %f8, %f1;\nst.global.f32 [%rd3+24], %f8;\n"
+    "tanh.approx.f32 %f9, %f1;\nst.global.f32 [%rd3+28], %f9;\n"
+    "ret;\n}\n";
 
 enum { THREADS = 32, PHASES = 4 };
 static const char *const phase_name[PHASES] = {"context", "module load", "1st launch", "2nd launch"};
@@ -47,21 +47,23 @@ typedef struct times {
     double wall[PHASES], cpu[PHASES];
 } times;
 
-static double clock_of(clockid_t id) {
+static double clock_of(clockid_t id)
+{
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* One cold run: the phases' times, or -1 on an API error. */
-static int measure(const char *src, int spread, times *t) {
+static int measure(const char *src, int spread, times *t)
+{
     double w0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
     int ph = 0;
-#define LAP()                                                                          \
-    do {                                                                               \
+#define LAP()                                                                         \
+    do {                                                                              \
         double w = clock_of(CLOCK_MONOTONIC), c = clock_of(CLOCK_PROCESS_CPUTIME_ID); \
-        t->wall[ph] = w - w0, t->cpu[ph] = c - c0, ph++;                               \
-        w0 = w, c0 = c;                                                                \
+        t->wall[ph] = w - w0, t->cpu[ph] = c - c0, ph++;                              \
+        w0 = w, c0 = c;                                                               \
     } while (0)
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}) != PTXI_SUCCESS) return -1;
@@ -81,8 +83,8 @@ static int measure(const char *src, int spread, times *t) {
     double w1 = clock_of(CLOCK_MONOTONIC), c1 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
     for (int k = 0; k < 2; k++) {
         w0 = w1, c0 = c1; /* the copies above are not start-up */
-        if (ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){THREADS, 1, 1}, 0, NULL,
-                        args) != PTXI_SUCCESS ||
+        if (ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){THREADS, 1, 1}, 0, NULL, args) !=
+                PTXI_SUCCESS ||
             ptxi_ctx_synchronize(ctx) != PTXI_SUCCESS)
             return -1;
         LAP();
@@ -94,7 +96,8 @@ static int measure(const char *src, int spread, times *t) {
 }
 
 /* The least of `rounds` cold runs, each in a child process. */
-static int best_of(const char *src, int spread, int rounds, times *best) {
+static int best_of(const char *src, int spread, int rounds, times *best)
+{
     for (int p = 0; p < PHASES; p++) best->wall[p] = best->cpu[p] = 1e9;
     for (int r = 0; r < rounds; r++) {
         fflush(stdout);
@@ -124,7 +127,8 @@ static int best_of(const char *src, int spread, int rounds, times *best) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     if (rounds < 1) {
         fprintf(stderr, "usage: ptxi-startup [ROUNDS]\n");

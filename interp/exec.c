@@ -124,19 +124,19 @@
 /* 32-bit integer setp: two 16-lane compares straight into mask registers
  * (GCC compiles the lane loop above to compares, blends of bit constants and
  * an or reduction; mandelbrot 4% faster). P is the _MM_CMPINT_ code. */
-#define CMP32(NAME, FN, P)                                                                                 \
-    CASE(NAME) {                                                                                          \
-        const uint8_t *a = fb + i->a, *b = fb + i->b;                                                     \
-        uint32_t m = EXEC;                                                                                \
-        uint32_t r = (uint32_t)FN(_mm512_loadu_si512(a), _mm512_loadu_si512(b), P) |                      \
-                     (uint32_t)FN(_mm512_loadu_si512(a + 64), _mm512_loadu_si512(b + 64), P) << 16;       \
-        PR(i->d) = (PR(i->d) & ~m) | (r & m);                                                             \
-    }                                                                                                     \
+#define CMP32(NAME, FN, P)                                                                          \
+    CASE(NAME) {                                                                                    \
+        const uint8_t *a = fb + i->a, *b = fb + i->b;                                               \
+        uint32_t m = EXEC;                                                                          \
+        uint32_t r = (uint32_t)FN(_mm512_loadu_si512(a), _mm512_loadu_si512(b), P) |                \
+                     (uint32_t)FN(_mm512_loadu_si512(a + 64), _mm512_loadu_si512(b + 64), P) << 16; \
+        PR(i->d) = (PR(i->d) & ~m) | (r & m);                                                       \
+    }                                                                                               \
     NEXT;
-#define CMPS32(T, SUF, FN)                                                                                \
-    CMP32(EQ_##SUF, FN, _MM_CMPINT_EQ)                                                                    \
-    CMP32(NE_##SUF, FN, _MM_CMPINT_NE)                                                                    \
-    CMP32(LT_##SUF, FN, _MM_CMPINT_LT)                                                                    \
+#define CMPS32(T, SUF, FN)             \
+    CMP32(EQ_##SUF, FN, _MM_CMPINT_EQ) \
+    CMP32(NE_##SUF, FN, _MM_CMPINT_NE) \
+    CMP32(LT_##SUF, FN, _MM_CMPINT_LT) \
     CMP32(LE_##SUF, FN, _MM_CMPINT_LE) CMP32(GT_##SUF, FN, _MM_CMPINT_NLE) CMP32(GE_##SUF, FN, _MM_CMPINT_NLT)
 #else
 #define CMPS32(T, SUF, FN) CMPS(T, SUF)

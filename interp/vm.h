@@ -152,7 +152,7 @@ typedef struct vm_func {
     vm_insn *code; /* ncode records + one trailing "fell off the end" */
     vm_src *src;
     uint32_t ncode;
-    uint32_t nhoist; /* .entry: the first nhoist records are its launch-invariant prologue (hoist.c) */
+    uint32_t nhoist;           /* .entry: the first nhoist records are its launch-invariant prologue (hoist.c) */
     uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
     uint8_t *frame_init;       /* initial frame image (constants set, registers zero) */
     uint32_t regs_lo, regs_hi; /* the 32/64-bit registers: undefined until written, so never copied */
