@@ -7,8 +7,8 @@
  * frame is reused by every CTA a host thread runs in the launch (sched.c),
  * so such a value, once in the frame, is still there for the next CTA.
  *
- * An instruction of the kernel's first basic block, which every thread
- * runs once, is hoisted when it writes one register that nothing else
+ * An instruction of the kernel's first basic block (up to the first branch
+ * or label a branch names), which every thread runs once, is hoisted when it writes one register that nothing else
  * writes, unguarded, with an integer operation (or a move, or an ld.param of
  * a kernel parameter no instruction can write) whose sources are immediates,
  * addresses of variables, %ntid, %nctaid and registers hoisted before it.
@@ -113,24 +113,37 @@ static bool kparam_load(const ir_func *f, const ir_insn *in) {
            is_kparam(f, a->sub[0].var);
 }
 
+/* Marks the labels o names (a branch's target). */
+static void mark_targets(const ir_operand *o, uint8_t *target) {
+    if (o->kind == IR_OPND_LABEL) target[o->label] = 1;
+    else if (o->kind == IR_OPND_VEC || o->kind == IR_OPND_LIST || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++) mark_targets(&o->sub[k], target);
+}
+
 uint32_t vm_hoist_find(const ir_func *f, uint8_t *stmt, uint8_t *reg) {
     uint32_t n = 0;
     uint32_t *ndef = calloc(f->nregs + 1, sizeof *ndef);
-    if (!ndef || !f->is_entry) {
+    uint8_t *target = calloc(f->nlabels + 1, 1); /* labels a branch can reach; the others (DWARF's) start no block */
+    if (!ndef || !target || !f->is_entry) {
         free(ndef);
+        free(target);
         return 0;
     }
     bool params_fixed = true; /* no instruction but ld.param names a kernel parameter */
     for (uint32_t k = 0; k < f->nbody; k++) {
+        if (f->body[k].kind == IR_ST_BRANCHTARGETS)
+            for (uint32_t t = 0; t < f->body[k].u.targets.n; t++) target[f->body[k].u.targets.labels[t]] = 1;
         if (f->body[k].kind != IR_ST_INSN) continue;
         const ir_insn *in = &f->body[k].u.insn;
         if (in->nopnds) count_defs(&in->opnds[0], ndef);
+        for (uint32_t j = 0; j < in->nopnds; j++) mark_targets(&in->opnds[j], target);
         if (in->op == IR_OP_LD && kparam_load(f, in)) continue;
         for (uint32_t j = 0; j < in->nopnds; j++)
             if (names_kparam(f, &in->opnds[j])) params_fixed = false;
     }
     for (uint32_t k = 0; k < f->nbody; k++) {
-        if (f->body[k].kind == IR_ST_LABEL || f->body[k].kind == IR_ST_BRANCHTARGETS) break;
+        if ((f->body[k].kind == IR_ST_LABEL && target[f->body[k].u.label]) || f->body[k].kind == IR_ST_BRANCHTARGETS)
+            break;
         if (f->body[k].kind != IR_ST_INSN) continue;
         const ir_insn *in = &f->body[k].u.insn;
         if (in->op == IR_OP_BRA || in->op == IR_OP_BRX || in->op == IR_OP_RET || in->op == IR_OP_EXIT ||
@@ -151,5 +164,6 @@ uint32_t vm_hoist_find(const ir_func *f, uint8_t *stmt, uint8_t *reg) {
         n++;
     }
     free(ndef);
+    free(target);
     return n;
 }

@@ -75,5 +75,60 @@ static void run(unsigned threads) {
     ptxi_ctx_destroy(ctx);
 }
 
+/* A label no branch names ($L__tmp0, as DWARF line tables have) does not
+ * end the first block; the loop's label does: its body's constant move runs
+ * t % 3 + 1 times in thread t. out[t] = 7 (t % 3 + 1) + ntid (in every
+ * CTA, the same words); thread t runs
+ * 10 + 5 (t % 3 + 1) instructions. */
+static const char loop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 o)\n{\n"
+                               ".reg .pred %p<2>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<5>;\n"
+                               "ld.param.u64 %rd1, [o];\n"
+                               "$L__tmp0:\n"
+                               "mov.u32 %r1, %ntid.x;\n"
+                               "mov.u32 %r2, %tid.x;\n"
+                               "rem.u32 %r3, %r2, 3;\n"
+                               "mov.u32 %r4, 0;\n"
+                               "LOOP:\n"
+                               "mov.u32 %r5, 7;\n"
+                               "add.s32 %r4, %r4, %r5;\n"
+                               "sub.s32 %r3, %r3, 1;\n"
+                               "setp.ge.s32 %p1, %r3, 0;\n"
+                               "@%p1 bra LOOP;\n"
+                               "add.s32 %r6, %r4, %r1;\n"
+                               "mul.wide.u32 %rd2, %r2, 4;\n"
+                               "add.s64 %rd3, %rd1, %rd2;\n"
+                               "st.global.u32 [%rd3], %r6;\n"
+                               "ret;\n}\n";
+
+Test(hoist, a_branch_target_ends_the_prologue_and_a_debug_label_does_not) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, loop_ptx, strlen(loop_ptx), "loop.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    enum { N = BLOCK * GRID };
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
+    void *params[] = {&d};
+    cr_assert_eq(
+        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
+        PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    static uint32_t out[N];
+    cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    uint64_t insns = 0;
+    for (uint32_t g = 0; g < N; g++) {
+        uint32_t t = g % BLOCK, want = g < BLOCK ? 7 * (t % 3 + 1) + BLOCK : 0; /* every CTA writes out[t] */
+        cr_expect_eq(out[g], want, "word %u: %u, want %u", g, out[g], want);
+        insns += 10 + 5 * (t % 3 + 1);
+    }
+    ptxi_launch_stats st;
+    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+    cr_expect_eq(st.thread_insns, insns, "thread_insns %llu, want %llu", (unsigned long long)st.thread_insns,
+                 (unsigned long long)insns);
+    ptxi_ctx_destroy(ctx);
+}
+
 Test(hoist, the_prologue_runs_once_per_frame_on_one_host_thread) { run(1); }
 Test(hoist, the_prologue_runs_once_per_frame_on_two_host_threads) { run(2); }
