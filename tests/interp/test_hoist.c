@@ -40,39 +40,53 @@ static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           "add.s64 %rd4, %rd2, %rd3;\n"
                           "st.global.u32 [%rd4], %r15;\n"
                           "ret;\n}\n";
-enum { NINSN = 22, BLOCK = 80, GRID = 50, WARPS = (BLOCK + 31) / 32 };
+enum { NINSN = 22, BLOCK = 80, GRID = 50, WARPS = (BLOCK + 31) / 32, N = BLOCK * GRID };
+
+/* A context with `threads` host threads, src loaded, an N-word buffer. */
+typedef struct setup {
+    ptxi_ctx *ctx;
+    ptxi_module *m;
+    ptxi_dptr d;
+} setup;
+
+static setup set_up(const char *src, unsigned threads) {
+    setup s;
+    cr_assert_eq(ptxi_ctx_create(&s.ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(s.ctx, src, strlen(src), "hoist.ptx", &s.m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(s.ctx));
+    cr_assert_eq(ptxi_mem_alloc(s.ctx, N * 4, &s.d), PTXI_SUCCESS);
+    ptxi_memset_d8(s.ctx, s.d, 0, N * 4);
+    return s;
+}
+
+/* One GRID x BLOCK launch; the buffer to out, the launch's counters to *st. */
+static void launch(setup *s, void **params, uint32_t *out, ptxi_launch_stats *st) {
+    cr_assert_eq(
+        ptxi_launch(ptxi_module_kernel_at(s->m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
+        PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_synchronize(s->ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(s->ctx));
+    cr_assert_eq(ptxi_memcpy_dtoh(s->ctx, out, s->d, N * 4), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_last_launch_stats(s->ctx, st), PTXI_SUCCESS);
+}
 
 static void run(unsigned threads) {
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, ptx, strlen(ptx), "hoist.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
-    enum { N = BLOCK * GRID };
-    ptxi_dptr d;
-    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
+    setup s = set_up(ptx, threads);
     static uint32_t out[N];
     const uint32_t args[2][2] = {{3, 7}, {1000, 77}};
     for (int run = 0; run < 2; run++) {
         uint32_t a = args[run][0], b = args[run][1];
-        ptxi_memset_d8(ctx, d, 0, N * 4);
-        void *params[] = {&d, &a, &b};
-        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0,
-                                 NULL, params),
-                     PTXI_SUCCESS);
-        cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
-        cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+        void *params[] = {&s.d, &a, &b};
+        ptxi_launch_stats st;
+        launch(&s, params, out, &st);
         for (uint32_t g = 0; g < N; g++) {
             uint32_t want = ((a * b + (uint32_t)N) ^ g) + 10 + g % BLOCK + 20;
             cr_expect_eq(out[g], want, "launch %d, thread %u: %u, want %u", run, g, out[g], want);
         }
-        ptxi_launch_stats st;
-        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
         cr_expect_eq(st.thread_insns, (uint64_t)NINSN * N, "thread_insns %llu", (unsigned long long)st.thread_insns);
         cr_expect_eq(st.warp_insns, (uint64_t)NINSN * WARPS * GRID, "warp_insns %llu",
                      (unsigned long long)st.warp_insns);
     }
-    ptxi_ctx_destroy(ctx);
+    ptxi_ctx_destroy(s.ctx);
 }
 
 /* A label no branch names ($L__tmp0, as DWARF line tables have) does not
@@ -102,32 +116,20 @@ static const char loop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                                "ret;\n}\n";
 
 Test(hoist, a_branch_target_ends_the_prologue_and_a_debug_label_does_not) {
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, loop_ptx, strlen(loop_ptx), "loop.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
-    enum { N = BLOCK * GRID };
-    ptxi_dptr d;
-    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
-    void *params[] = {&d};
-    cr_assert_eq(
-        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
-        PTXI_SUCCESS);
-    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    setup s = set_up(loop_ptx, 1);
+    void *params[] = {&s.d};
     static uint32_t out[N];
-    cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    ptxi_launch_stats st;
+    launch(&s, params, out, &st);
     uint64_t insns = 0;
     for (uint32_t g = 0; g < N; g++) {
         uint32_t t = g % BLOCK, want = g < BLOCK ? 7 * (t % 3 + 1) + BLOCK : 0; /* every CTA writes out[t] */
         cr_expect_eq(out[g], want, "word %u: %u, want %u", g, out[g], want);
         insns += 10 + 5 * (t % 3 + 1);
     }
-    ptxi_launch_stats st;
-    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
     cr_expect_eq(st.thread_insns, insns, "thread_insns %llu, want %llu", (unsigned long long)st.thread_insns,
                  (unsigned long long)insns);
-    ptxi_ctx_destroy(ctx);
+    ptxi_ctx_destroy(s.ctx);
 }
 
 Test(hoist, the_prologue_runs_once_per_frame_on_one_host_thread) { run(1); }
