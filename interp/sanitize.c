@@ -18,14 +18,6 @@ int vm_san_tool(const char *name) {
     return 0;
 }
 
-void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *out, size_t cap) {
-    unsigned long long e = hazards[0], w = hazards[1];
-    if (tool == VM_SAN_RACECHECK)
-        snprintf(out, cap, "RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)", e + w,
-                 e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
-    else snprintf(out, cap, "ERROR SUMMARY: %llu error%s", (unsigned long long)errors, errors == 1 ? "" : "s");
-}
-
 vm_san *vm_san_from_env(int fd) {
     int t = vm_san_tool(getenv("PTXI_SANITIZE"));
     if (!t) return NULL;

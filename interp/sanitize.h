@@ -26,9 +26,6 @@ typedef struct vm_san {
 
 /* VM_SAN_* of a --tool name; 0 for none ptxi has. */
 int vm_san_tool(const char *name);
-/* The closing summary line (without the prefix): racecheck's RACECHECK
- * SUMMARY of hazards[] (error and warning records), else ERROR SUMMARY. */
-void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *out, size_t cap);
 /* Sanitize settings from the environment (PTXI_SANITIZE=memcheck|racecheck|synccheck|initcheck,
  * PTXI_SANITIZE_PRINT_LIMIT, PTXI_SANITIZE_LEAK_CHECK=full); NULL when
  * PTXI_SANITIZE is unset or names no tool. The records go to fd. */

@@ -78,6 +78,34 @@ vm_san *ptxi_sanitizer(void) {
     return san;
 }
 
+int ptxi_sanitize_tool(const char *name) {
+    return vm_san_tool(name);
+}
+
+bool ptxi_sanitize_counts(ptxi_san_counts *c) {
+    vm_san *s = ptxi_sanitizer();
+    if (!s) return false;
+    *c = (ptxi_san_counts){.tool = s->tool,
+                           .errors = atomic_load(&s->errors),
+                           .hazards = {atomic_load(&s->hazards[0]), atomic_load(&s->hazards[1])},
+                           .print_limit = s->print_limit};
+    return true;
+}
+
+void ptxi_sanitize_close(FILE *f, const ptxi_san_counts *c, bool failed) {
+    if (failed) fprintf(f, "========= Target application returned an error\n");
+    unsigned long long e = c->hazards[0], w = c->hazards[1], n = c->errors;
+    if (c->tool == VM_SAN_RACECHECK)
+        fprintf(f, "========= RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)\n", e + w,
+                e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+    else fprintf(f, "========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+    if (c->tool != VM_SAN_RACECHECK && c->print_limit && n > c->print_limit)
+        fprintf(f,
+                "========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
+                "number of printed errors\n",
+                n - (unsigned long long)c->print_limit);
+}
+
 void rt_sanitize_arena(ptxi_ctx *ctx) {
     vm_arena_set_exact(&ctx->arena);
     if (ctx->vmrt.san->tool == VM_SAN_INITCHECK && vm_init_enable(&ctx->arena) < 0)
