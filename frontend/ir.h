@@ -101,6 +101,12 @@ typedef enum ir_mod {
 } ir_mod;
 
 extern const char *const ir_opcode_name[IR_OP__COUNT];
+/* A shape modifier's M, N and K (modifiers.def's SHAPE lines; K 0 when the
+ * shape has none); all zero for the other modifiers. */
+typedef struct ir_shape {
+    uint16_t m, n, k;
+} ir_shape;
+extern const ir_shape ir_mod_shape[IR_MOD__COUNT];
 
 /* The instruction-description table's columns (opcodes.def). */
 typedef enum ir_family {

@@ -43,6 +43,13 @@ const char *const ir_mod_name[IR_MOD__COUNT] = {
 #include "modifiers.def"
 #undef MOD
 };
+const ir_shape ir_mod_shape[IR_MOD__COUNT] = {
+#define MOD(e, s)
+#define SHAPE(e, s, m, n, k) [IR_MOD_##e] = {m, n, k},
+#include "modifiers.def"
+#undef SHAPE
+#undef MOD
+};
 const char *const ir_sreg_name[IR_SREG__COUNT] = {
 #define X(e, s, c) s,
     IR_SREG_LIST(X)
