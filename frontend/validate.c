@@ -32,7 +32,13 @@
  *   - no call to a kernel ["Illegal call target, device function expected"];
  *   - no st/atom/red to .const, no atom/red in .local ["State space incorrect"],
  *     no st to a kernel parameter ["Illegal to write to function input
- *     parameter"]. */
+ *     parameter"];
+ *   - no instruction newer than the module's .version or .target (the ISA and
+ *     SM columns of opcodes.def) ["Feature 'X' requires PTX ISA .version V or
+ *     later", "... requires .target sm_N or higher"], for the instructions of
+ *     PTX ISA 7.0 and later: ptxas 13 holds each of those to the PTX ISA
+ *     document's version and target exactly, the older ones more loosely
+ *     (nanosleep from 6.2, atom under 1.0, fma.f64 on any target). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -310,12 +316,29 @@ static void check_mov_vector(vctx *c, const ir_operand *o) {
                     ir_type_bytes[t] * 8, c->mn);
 }
 
+/* The PTX ISA version from which on ptxas enforces the table's ISA and SM. */
+enum { NEWER_CHECKED_FROM = 70 };
+
+/* The instruction against the module's .version and .target. */
+static void check_newer(const ir_module *m, const ir_insn *in, fe_diags *d) {
+    const ir_opinfo *info = &ir_opcode_info[in->op];
+    unsigned ver = m->version_major * 10 + m->version_minor;
+    if (info->isa < NEWER_CHECKED_FROM) return;
+    if (m->version_major && ver < info->isa)
+        fe_diag_add(d, in->loc, false, "'%s' needs PTX ISA %u.%u or later, not .version %u.%u", ir_opcode_name[in->op],
+                    info->isa / 10, info->isa % 10, m->version_major, m->version_minor);
+    if (m->sm && m->sm < info->sm)
+        fe_diag_add(d, in->loc, false, "'%s' needs .target sm_%u or later, not sm_%u", ir_opcode_name[in->op],
+                    info->sm, m->sm);
+}
+
 static const char *const kind_word[] = {"",           "a register", "a register or constant",
                                         "an address", "a label",    "a register, constant or symbol"};
 
 static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, fe_diags *d) {
     char mn[128];
     ir_insn_mnemonic(in, mn, sizeof mn);
+    check_newer(m, in, d);
     fe_check_form(in, mn, d);
     /* call [(ret),] target [, (params)]: kernels are launched, never called
      * ["Illegal call target, device function expected"] */
