@@ -28,12 +28,12 @@ const char *const ir_space_name[IR_SPACE__COUNT] = {
 #undef X
 };
 const char *const ir_opcode_name[IR_OP__COUNT] = {
-#define OP(e, s, f, v, t, o, y) s,
+#define OP(e, s, f, v, t, o, y, r, p) s,
 #include "opcodes.def"
 #undef OP
 };
 const ir_opinfo ir_opcode_info[IR_OP__COUNT] = {
-#define OP(e, s, f, v, t, o, y) {IR_FAM_##f, v, t, o, y},
+#define OP(e, s, f, v, t, o, y, r, p) {IR_FAM_##f, v, t, o, y, FE_RND_##r, p},
 #include "opcodes.def"
 #undef OP
 };

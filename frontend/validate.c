@@ -230,15 +230,19 @@ static bool is_param_of(const ir_var *v, const ir_func *f) {
 }
 
 /* the address operand of ld/st/atom/red: the state space the instruction
- * names against the variable's, what may form an address, where it may write */
+ * names against those its SPACES column allows and the variable's, what may
+ * form an address, where it may write */
 static void check_address(vctx *c, const ir_operand *o) {
     int space = insn_space(c->in);
-    const char *opname = ir_opcode_name[c->in->op];
+    unsigned allowed = ir_opcode_info[c->in->op].spaces;
     bool writes = c->in->op != IR_OP_LD && c->in->op != IR_OP_LDU;
-    if (writes && space == IR_SPACE_CONST)
-        fe_diag_add(c->d, c->in->loc, false, "'%s' cannot write to the .const state space", c->mn);
-    else if ((c->in->op == IR_OP_ATOM || c->in->op == IR_OP_RED) && space == IR_SPACE_LOCAL)
-        fe_diag_add(c->d, c->in->loc, false, "'%s' does not operate on the .local state space", opname);
+    if (space != IR_SPACE_NONE && allowed && !((allowed >> space) & 1)) {
+        if (space == IR_SPACE_CONST)
+            fe_diag_add(c->d, c->in->loc, false, "'%s' cannot write to the .const state space", c->mn);
+        else
+            fe_diag_add(c->d, c->in->loc, false, "'%s' does not operate on the .%s state space",
+                        ir_opcode_name[c->in->op], ir_space_name[space]);
+    }
     if (o->kind != IR_OPND_ADDR || o->nsub != 1) return;
     const ir_operand *b = &o->sub[0];
     if (b->kind == IR_OPND_VAR) {
@@ -391,10 +395,9 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
             if (wide_form) want = wide(want);
             break;
         }
-        /* ld/st/atom/red: the data operands have the one type suffix (ld.global.nc.v4.f32) */
-        if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST || in->op == IR_OP_ATOM ||
-             in->op == IR_OP_RED) &&
-            r->type[i] == T_I0)
+        /* ld/st/atom/red (an address in a state space): the data operands have
+         * the one type suffix (ld.global.nc.v4.f32) */
+        if (ir_opcode_info[in->op].spaces && r->type[i] == T_I0)
             want = in->ntypes == 1 ? (ir_type)in->types[0] : IR_T_NONE;
         if (!typed || (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC)) continue;
         check_value(&c, o, want, r->relaxed, i);
