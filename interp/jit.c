@@ -154,7 +154,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -177,16 +177,258 @@ static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
     b1(b, imm);
 }
 
-/* ---- per-record templates ---- */
-enum { ZA = 0, ZB = 4, ZC = 8, ZD = 12, ZNAN = 31 }; /* operand registers: 4 each (64-bit: one per quarter) */
+/* ---- liveness of the frame's register lines ----
+ * A result that no path from the end of a run reads before writing it again
+ * is not stored at all. The unit is a 64-byte line of the frame (a 32-bit
+ * register is two, a 64-bit one four); records the JIT has no template for
+ * count as reading every line, and only unguarded writes kill. Per lane this
+ * is exact whatever the divergence: each lane follows one path. */
+typedef struct lset {
+    uint64_t *w;
+    uint32_t nw;
+} lset;
+
+static void mark(uint64_t *s, uint32_t off, uint32_t bytes) {
+    for (uint32_t l = off / 64; l < (off + bytes + 63) / 64; l++) s[l / 64] |= 1ull << (l % 64);
+}
+
+/* Lines record i reads (use) and writes whole (def); false: it may read any. */
+static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t *def) {
+    bool g = !(i->g == f->true_slot && i->gx == 0);
+    uint32_t dsz = 0, a = 0, b = 0, c = 0; /* bytes read / written of each operand */
+    uint32_t rx = i->flags & VM_F_D64 ? 256 : 128;
+    uint32_t ab = i->flags & VM_F_BASE_REG64 ? 256 : i->flags & VM_F_BASE_REG32 ? 128 : 0;
+    switch (i->op) {
+    case VM_NOP:
+    case VM_BRA:
+    case VM_PAND:
+    case VM_POR:
+    case VM_PXOR:
+    case VM_PNOT:
+    case VM_MOVP: break;
+    case VM_EXIT:
+    case VM_RET:
+    case VM_FALLOFF:
+        if (!f->ir->is_entry) return false;
+        break;
+    case VM_BRX: a = 128; break;
+    case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
+    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32:
+    case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
+    case VM_MAD32: case VM_FMAF32: dsz = a = b = c = 128; break;
+    case VM_ADD64: case VM_SUB64: case VM_MUL64: case VM_AND64: case VM_OR64: case VM_XOR64:
+    case VM_SELP64: dsz = a = b = 256; break;
+    case VM_SHL64: case VM_SHRU64: case VM_SHRS64: dsz = a = 256, b = 128; break;
+    case VM_MAD64: dsz = a = b = c = 256; break;
+    case VM_MULWS32: case VM_MULWU32: dsz = 256, a = b = 128; break;
+    case VM_MADWS32: case VM_MADWU32: dsz = c = 256, a = b = 128; break;
+    case VM_MOV32: case VM_NOT32: dsz = a = 128; break;
+    case VM_MOV64: dsz = a = 256; break;
+    case VM_CVT_U64_U32: case VM_CVT_S64_S32: dsz = 256, a = 128; break;
+    case VM_CVT_U32_U64: dsz = 128, a = 256; break;
+    case VM_EQ_S32: case VM_NE_S32: case VM_LT_S32: case VM_LE_S32: case VM_GT_S32: case VM_GE_S32:
+    case VM_EQ_U32: case VM_NE_U32: case VM_LT_U32: case VM_LE_U32: case VM_GT_U32: case VM_GE_U32:
+    case VM_EQ_F32: case VM_NE_F32: case VM_LT_F32: case VM_LE_F32: case VM_GT_F32: case VM_GE_F32: a = b = 128; break;
+    case VM_EQ_S64: case VM_NE_S64: case VM_LT_S64: case VM_LE_S64: case VM_GT_S64: case VM_GE_S64:
+    case VM_EQ_U64: case VM_NE_U64: case VM_LT_U64: case VM_LE_U64: case VM_GT_U64: case VM_GE_U64: a = b = 256; break;
+    case VM_LD_KPARAM: case VM_MOV_SREG: case VM_MOV_ADDR: dsz = rx; break;
+    case VM_CVTA_TO: case VM_CVTA_FROM: dsz = rx, a = i->flags & VM_F_BASE_REG64 ? 256 : 128; break;
+    case VM_LDG4: dsz = 128, a = 256; break;
+    case VM_STG4: a = 256, b = 128; break;
+    case VM_LDS4: dsz = a = 128; break;
+    case VM_STS4: a = b = 128; break;
+    case VM_LD: dsz = rx, a = ab; break;
+    case VM_ST: a = ab, b = rx; break;
+    case VM_LDV:
+    case VM_STV: {
+        const vm_vec *v = i->p;
+        a = ab;
+        for (uint32_t k = 0; k < v->n; k++) {
+            uint32_t n = v->e[k].kind == VM_K_R32 ? 128 : v->e[k].kind == VM_K_R64 ? 256 : 0;
+            if (!n && v->e[k].kind != VM_K_SINK) return false;
+            if (!n) continue;
+            if (i->op == VM_STV) mark(use, v->e[k].off, n);
+            else if (!g) mark(def, v->e[k].off, n);
+        }
+        break;
+    }
+    default: return false;
+    }
+    if (a) mark(use, i->a, a);
+    if (b) mark(use, i->b, b);
+    if (c) mark(use, i->c, c);
+    if (dsz && !g) mark(def, i->d, dsz);
+    return true;
+}
+
+/* Live-in lines of every record (ncode + 1 of them), nw words each; NULL when out of memory. */
+static uint64_t *liveness(const vm_func *f, uint32_t *nwp) {
+    uint32_t n = f->ncode + 1, nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint64_t *live = calloc((size_t)n * nw, 8), *use = calloc((size_t)n * nw, 8), *def = calloc((size_t)n * nw, 8);
+    uint64_t *out = calloc(nw, 8);
+    bool *all = calloc(n, 1);
+    if (!live || !use || !def || !out || !all) {
+        free(live);
+        live = NULL;
+        goto done;
+    }
+    for (uint32_t k = 0; k < n; k++) all[k] = !rec_sets(f, &f->code[k], use + (size_t)k * nw, def + (size_t)k * nw);
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t k = n; k-- > 0;) {
+            const vm_insn *i = &f->code[k];
+            bool g = !(i->g == f->true_slot && i->gx == 0);
+            memset(out, 0, nw * 8);
+#define SUCC(t)                                                                \
+    do {                                                                       \
+        uint32_t t_ = (t);                                                     \
+        if (t_ < n)                                                            \
+            for (uint32_t x = 0; x < nw; x++) out[x] |= live[(size_t)t_ * nw + x]; \
+    } while (0)
+            bool falls = true;
+            if (i->op == VM_BRA) {
+                SUCC((uint32_t)(i->target - f->code));
+                falls = g;
+            } else if (i->op == VM_BRX) {
+                for (int64_t t = 0; t < i->imm; t++) SUCC((uint32_t)(((const vm_insn *const *)i->p)[t] - f->code));
+                falls = g;
+            } else if (i->op == VM_EXIT || i->op == VM_RET || i->op == VM_FALLOFF) falls = g && i->op != VM_FALLOFF;
+            if (falls) SUCC(k + 1);
+#undef SUCC
+            uint64_t *in = live + (size_t)k * nw;
+            for (uint32_t x = 0; x < nw; x++) {
+                uint64_t v = all[k] ? ~0ull : use[(size_t)k * nw + x] | (out[x] & ~def[(size_t)k * nw + x]);
+                if (v != in[x]) in[x] = v, more = true;
+            }
+        }
+    }
+done:
+    free(use);
+    free(def);
+    free(out);
+    free(all);
+    *nwp = nw;
+    return live;
+}
+
+/* ---- per-record templates, over a cache of registers in zmm ----
+ * A run keeps the registers it reads and writes in zmm0..23 (two per 32-bit
+ * register, four per 64-bit one), least recently used out first; results are
+ * stored when evicted, before a call (which clobbers every zmm), and at the
+ * end of the run, each only if live there. A record computes into ZT..ZT+3
+ * and commits the result to its destination's registers. */
+enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZNAN = 31 };
+
+typedef struct centry {
+    uint32_t off, used;
+    uint8_t q64, dirty, valid;
+    uint8_t z[4];
+} centry;
 
 typedef struct jc {
     cbuf *b;
     const vm_func *f;
-    bool nan_ok; /* zmm31 holds the canonical NaN (calls clobber it) */
+    const uint64_t *live; /* liveness(); NULL: everything live */
+    uint32_t nw, now;     /* words per record, the record being emitted */
+    bool nan_ok;          /* zmm31 holds the canonical NaN */
+    bool busy[NPOOL];
+    centry e[NPOOL];
 } jc;
 
+static void cache_reset(jc *j) {
+    memset(j->busy, 0, sizeof j->busy);
+    memset(j->e, 0, sizeof j->e);
+    j->nan_ok = false;
+}
+
 static bool guarded(const jc *j, const vm_insn *i) { return !(i->g == j->f->true_slot && i->gx == 0); }
+
+/* Whether bytes [off, off + n) may be read after record k begins. */
+static bool live_at(const jc *j, uint32_t k, uint32_t off, uint32_t n) {
+    if (!j->live || off < j->f->regs_lo || off + n > j->f->regs_hi) return true;
+    const uint64_t *s = j->live + (size_t)k * j->nw;
+    for (uint32_t l = off / 64; l < (off + n + 63) / 64; l++)
+        if (s[l / 64] >> (l % 64) & 1) return true;
+    return false;
+}
+
+static uint32_t esize(const centry *e) { return e->q64 ? 256 : 128; }
+
+static void spill(jc *j, centry *e) {
+    for (int p = 0; p < (e->q64 ? 4 : 2); p++) z(j->b, e->q64 ? ST64 : ST32, e->z[p], 0, F(e->off + 64u * p), 0);
+    e->dirty = 0;
+}
+static void drop(jc *j, centry *e) {
+    for (int p = 0; p < (e->q64 ? 4 : 2); p++) j->busy[e->z[p]] = false;
+    e->valid = 0;
+}
+/* Stores what is dirty and live at record k; forgets everything when `forget`. */
+static void flush(jc *j, uint32_t k, bool forget) {
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid) continue;
+        if (e->dirty && live_at(j, k, e->off, esize(e))) spill(j, e);
+        e->dirty = 0;
+        if (forget) drop(j, e);
+    }
+}
+/* Entries other than (off, q64) that overlap [off, off + n): stored unless
+ * `covered` (about to be overwritten whole), then forgotten. */
+static void unalias(jc *j, uint32_t off, bool q64, bool covered) {
+    uint32_t n = q64 ? 256 : 128;
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid || e->off >= off + n || off >= e->off + esize(e) || (e->off == off && e->q64 == q64)) continue;
+        if (e->dirty && !(covered && e->off >= off && e->off + esize(e) <= off + n)) spill(j, e);
+        drop(j, e);
+    }
+}
+static centry *find(jc *j, uint32_t off, bool q64) {
+    for (int x = 0; x < NPOOL; x++)
+        if (j->e[x].valid && j->e[x].off == off && j->e[x].q64 == q64) return &j->e[x];
+    return NULL;
+}
+/* A new entry with its registers; the least recently used entry not read by
+ * this record makes room. */
+static centry *alloc(jc *j, uint32_t off, bool q64) {
+    int parts = q64 ? 4 : 2;
+    for (;;) {
+        int nfree = 0;
+        for (int r = 0; r < NPOOL; r++) nfree += !j->busy[r];
+        if (nfree >= parts) break;
+        centry *v = NULL;
+        for (int x = 0; x < NPOOL; x++)
+            if (j->e[x].valid && j->e[x].used < j->now + 1 && (!v || j->e[x].used < v->used)) v = &j->e[x];
+        if (v->dirty) spill(j, v);
+        drop(j, v);
+    }
+    centry *e = NULL;
+    for (int x = 0; x < NPOOL && !e; x++)
+        if (!j->e[x].valid) e = &j->e[x];
+    *e = (centry){.off = off, .used = j->now + 1, .q64 = q64, .valid = 1};
+    for (int p = 0, r = 0; p < parts; r++)
+        if (!j->busy[r]) j->busy[r] = true, e->z[p++] = (uint8_t)r;
+    return e;
+}
+/* A source register, loaded on first use. */
+static centry *src(jc *j, uint32_t off, bool q64) {
+    centry *e = find(j, off, q64);
+    if (!e) {
+        unalias(j, off, q64, false);
+        e = alloc(j, off, q64);
+        for (int p = 0; p < (q64 ? 4 : 2); p++) z(j->b, q64 ? LD64 : LD32, e->z[p], 0, F(off + 64u * p), 0);
+    }
+    e->used = j->now + 1;
+    return e;
+}
+static rm S(jc *j, uint32_t off, bool q64, int p) { return R(src(j, off, q64)->z[p]); }
+/* Lanes 8p..8p+7 of a 32-bit register, as a ymm operand. */
+static rm srcq(jc *j, uint32_t off, int p) {
+    centry *e = src(j, off, false);
+    if (!(p & 1)) return R(e->z[p / 2]);
+    zi(j->b, EXTR8, e->z[p / 2], 0, R(ZX), 0, 1); /* vextracti32x8 ymm29, zmm, 1 */
+    return R(ZX);
+}
 
 /* edx := the lanes that execute (the group is the whole warp). */
 static void exec_edx(jc *j, const vm_insn *i) {
@@ -198,21 +440,27 @@ static void exec_edx(jc *j, const vm_insn *i) {
     }
 }
 
-/* Stores the result registers ZD.. to d: whole, or only the executing lanes
- * (edx) when guarded. q64: four quarters of 64-bit lanes, else two halves. */
-static void store(jc *j, const vm_insn *i, uint32_t d, bool q64) {
+/* The result in ZT.. becomes d's value: whole, or in the executing lanes
+ * (edx) when guarded. */
+static void commit(jc *j, const vm_insn *i, bool q64) {
     int parts = q64 ? 4 : 2;
-    bool g = guarded(j, i);
-    for (int p = 0; p < parts; p++) {
-        int k = 0;
-        if (g) {
+    centry *e;
+    if (guarded(j, i)) {
+        e = src(j, i->d, q64);
+        for (int p = 0; p < parts; p++) {
             gop(j->b, false, 0x89, RDX, R(RAX)); /* mov eax, edx */
             if (p) shr_eax(j->b, p * (q64 ? 8 : 16));
             kmov(j->b, q64, true, 1, RAX);
-            k = 1;
+            z(j->b, q64 ? MOVA64 : MOVA32, e->z[p], 0, R(ZT + p), 1);
         }
-        z(j->b, q64 ? ST64 : ST32, ZD + p, 0, F(d + 64u * p), k);
+    } else {
+        unalias(j, i->d, q64, true);
+        e = find(j, i->d, q64);
+        if (!e) e = alloc(j, i->d, q64);
+        for (int p = 0; p < parts; p++) z(j->b, MOVA64, e->z[p], 0, R(ZT + p), 0);
     }
+    e->dirty = 1;
+    e->used = j->now + 1;
 }
 
 static void nan_const(jc *j) {
@@ -230,66 +478,56 @@ static void canon32(jc *j, int zr) {
 
 /* d := a op b, 32 or 64-bit lanes; sh64: b is a 32-bit shift count. */
 static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon) {
-    int parts = q64 ? 4 : 2;
     if (fcanon) nan_const(j);
-    for (int p = 0; p < parts; p++) {
-        z(j->b, q64 ? LD64 : LD32, ZD + p, 0, F(i->a + 64u * p), 0);
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
         if (sh64) {
-            z(j->b, ZXDQ, ZB + p, 0, F(i->b + 32u * p), 0);
-            z(j->b, o, ZD + p, ZD + p, R(ZB + p), 0);
-        } else z(j->b, o, ZD + p, ZD + p, F(i->b + 64u * p), 0);
-        if (fcanon) canon32(j, ZD + p);
+            z(j->b, ZXDQ, ZQ, 0, srcq(j, i->b, p), 0);
+            z(j->b, o, ZT + p, S(j, i->a, q64, p).r, R(ZQ), 0);
+        } else z(j->b, o, ZT + p, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0);
+        if (fcanon) canon32(j, ZT + p);
     }
-    store(j, i, i->d, q64);
+    commit(j, i, q64);
 }
 
 /* d := a * b + c (mad.lo: mul then add, wrapping). */
 static void mad(jc *j, const vm_insn *i, bool q64) {
-    int parts = q64 ? 4 : 2;
-    for (int p = 0; p < parts; p++) {
-        z(j->b, q64 ? LD64 : LD32, ZD + p, 0, F(i->a + 64u * p), 0);
-        z(j->b, q64 ? MULLQ : MULLD, ZD + p, ZD + p, F(i->b + 64u * p), 0);
-        z(j->b, q64 ? ADDQ : ADDD, ZD + p, ZD + p, F(i->c + 64u * p), 0);
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        z(j->b, q64 ? MULLQ : MULLD, ZT + p, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0);
+        z(j->b, q64 ? ADDQ : ADDD, ZT + p, ZT + p, S(j, i->c, q64, p), 0);
     }
-    store(j, i, i->d, q64);
+    commit(j, i, q64);
 }
 
 /* 64-bit d := a * b (+ c) of 32-bit a, b: each quarter's lanes widened first. */
 static void mulw(jc *j, const vm_insn *i, bool sgn, bool add) {
     for (int p = 0; p < 4; p++) {
-        z(j->b, sgn ? SXDQ : ZXDQ, ZD + p, 0, F(i->a + 32u * p), 0);
-        z(j->b, sgn ? SXDQ : ZXDQ, ZB + p, 0, F(i->b + 32u * p), 0);
-        z(j->b, sgn ? MULDQ : MULUDQ, ZD + p, ZD + p, R(ZB + p), 0);
-        if (add) z(j->b, ADDQ, ZD + p, ZD + p, F(i->c + 64u * p), 0);
+        z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(j->b, sgn ? SXDQ : ZXDQ, ZQ, 0, srcq(j, i->b, p), 0);
+        z(j->b, sgn ? MULDQ : MULUDQ, ZT + p, ZT + p, R(ZQ), 0);
+        if (add) z(j->b, ADDQ, ZT + p, ZT + p, S(j, i->c, true, p), 0);
     }
-    store(j, i, i->d, true);
+    commit(j, i, true);
 }
 
 static void mov(jc *j, const vm_insn *i, bool q64) {
-    for (int p = 0; p < (q64 ? 4 : 2); p++) z(j->b, q64 ? LD64 : LD32, ZD + p, 0, F(i->a + 64u * p), 0);
-    store(j, i, i->d, q64);
+    for (int p = 0; p < (q64 ? 4 : 2); p++) z(j->b, MOVA64, ZT + p, 0, S(j, i->a, q64, p), 0);
+    commit(j, i, q64);
 }
 
 /* cvt.u64.u32 / cvt.s64.s32. */
 static void widen(jc *j, const vm_insn *i, bool sgn) {
-    for (int p = 0; p < 4; p++) z(j->b, sgn ? SXDQ : ZXDQ, ZD + p, 0, F(i->a + 32u * p), 0);
-    store(j, i, i->d, true);
+    for (int p = 0; p < 4; p++) z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+    commit(j, i, true);
 }
 
-/* cvt.u32.u64: the low halves, a quarter (8 lanes) at a time. */
+/* cvt.u32.u64: the low halves; each pair of quarters narrowed and joined. */
 static void narrow(jc *j, const vm_insn *i) {
-    for (int p = 0; p < 4; p++) z(j->b, LD64, ZA + p, 0, F(i->a + 64u * p), 0);
-    bool g = guarded(j, i);
-    for (int p = 0; p < 4; p++) {
-        int k = 0;
-        if (g) {
-            gop(j->b, false, 0x89, RDX, R(RAX));
-            if (p) shr_eax(j->b, 8 * p);
-            kmov(j->b, true, true, 1, RAX);
-            k = 1;
-        }
-        z(j->b, QD, ZA + p, 0, F(i->d + 32u * p), k); /* vpmovqd [d], zmm */
+    for (int h = 0; h < 2; h++) {
+        z(j->b, QD, S(j, i->a, true, 2 * h).r, 0, R(ZT + h), 0);   /* vpmovqd ymmT, zmm */
+        z(j->b, QD, S(j, i->a, true, 2 * h + 1).r, 0, R(ZX), 0);
+        zi(j->b, INS8, ZT + h, ZT + h, R(ZX), 0, 1);               /* vinserti32x8 */
     }
+    commit(j, i, false);
 }
 
 /* selp: d := (c ^ imm) ? a : b. */
@@ -300,15 +538,13 @@ static void selp(jc *j, const vm_insn *i, bool q64) {
         put(j->b, x, 2);
         b32(j->b, (uint32_t)i->imm);
     }
-    int parts = q64 ? 4 : 2;
-    for (int p = 0; p < parts; p++) {
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
         gop(j->b, false, 0x89, RCX, R(RAX)); /* mov eax, ecx */
         if (p) shr_eax(j->b, p * (q64 ? 8 : 16));
         kmov(j->b, q64, true, 2, RAX);
-        z(j->b, q64 ? LD64 : LD32, ZB + p, 0, F(i->b + 64u * p), 0);
-        z(j->b, q64 ? BLENDQ : BLENDD, ZD + p, ZB + p, F(i->a + 64u * p), 2);
+        z(j->b, q64 ? BLENDQ : BLENDD, ZT + p, S(j, i->b, q64, p).r, S(j, i->a, q64, p), 2);
     }
-    store(j, i, i->d, q64);
+    commit(j, i, q64);
 }
 
 /* The predicate word in eax goes to d: whole, or merged under edx. */
@@ -324,10 +560,8 @@ static void store_pred(jc *j, const vm_insn *i) {
 
 /* setp: d := a cmp b per lane. */
 static void cmp(jc *j, const vm_insn *i, zop o, bool q64, uint8_t pred) {
-    int parts = q64 ? 4 : 2;
-    for (int p = 0; p < parts; p++) {
-        z(j->b, q64 ? LD64 : LD32, ZA + p, 0, F(i->a + 64u * p), 0);
-        zi(j->b, o, 2, ZA + p, F(i->b + 64u * p), 0, pred);
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        zi(j->b, o, 2, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0, pred);
         if (!p) {
             kmov(j->b, q64, false, 2, RAX);
             continue;
@@ -362,11 +596,11 @@ static void plogic(jc *j, const vm_insn *i) {
     store_pred(j, i);
 }
 
-/* A value the same in every lane: from rax (64-bit: rcx) broadcast, then stored. */
-static void splat_store(jc *j, const vm_insn *i, bool q64) {
-    z(j->b, q64 ? BCQ_R : BCD_R, ZD, 0, R(RAX), 0);
-    for (int p = 1; p < (q64 ? 4 : 2); p++) z(j->b, MOVA32, ZD + p, 0, R(ZD), 0);
-    store(j, i, i->d, q64);
+/* A value the same in every lane, from rax, becomes d's. */
+static void splat(jc *j, const vm_insn *i, bool q64) {
+    z(j->b, q64 ? BCQ_R : BCD_R, ZT, 0, R(RAX), 0);
+    for (int p = 1; p < (q64 ? 4 : 2); p++) z(j->b, MOVA64, ZT + p, 0, R(ZT), 0);
+    commit(j, i, q64);
 }
 /* rax := the context's field at off. */
 static void ctx_field(jc *j, size_t off) { gop(j->b, true, 0x8b, RAX, M(CTX, (int64_t)off)); }
@@ -375,10 +609,10 @@ static bool ld_kparam(jc *j, const vm_insn *i) {
     bool d64 = i->flags & VM_F_D64;
     if (i->sz != 4 && i->sz != 8) return false;
     ctx_field(j, offsetof(vm_jit_ctx, params));
-    if (i->sz == 8) gop(j->b, true, 0x8b, RAX, M(RAX, i->imm));                  /* mov rax, [rax+imm] */
+    if (i->sz == 8) gop(j->b, true, 0x8b, RAX, M(RAX, i->imm));                           /* mov rax, [rax+imm] */
     else if (d64 && (i->flags & VM_F_SIGNED)) gop(j->b, true, 0x63, RAX, M(RAX, i->imm)); /* movsxd */
-    else gop(j->b, false, 0x8b, RAX, M(RAX, i->imm));                            /* mov eax, [rax+imm] */
-    splat_store(j, i, d64);
+    else gop(j->b, false, 0x8b, RAX, M(RAX, i->imm));                                     /* mov eax, [rax+imm] */
+    splat(j, i, d64);
     return true;
 }
 
@@ -391,8 +625,8 @@ static bool mov_sreg(jc *j, const vm_insn *i) {
         if (d64) return false;
         ctx_field(j, offsetof(vm_jit_ctx, w));
         for (int p = 0; p < 2; p++)
-            z(j->b, LD32, ZD + p, 0, M(RAX, (int64_t)offsetof(vm_warp, tid) + 4 * VM_LANES * c + 64 * p), 0);
-        store(j, i, i->d, false);
+            z(j->b, LD32, ZT + p, 0, M(RAX, (int64_t)offsetof(vm_warp, tid) + 4 * VM_LANES * c + 64 * p), 0);
+        commit(j, i, false);
         return true;
     case IR_SREG_NTID:
         ctx_field(j, offsetof(vm_jit_ctx, cfg));
@@ -408,7 +642,7 @@ static bool mov_sreg(jc *j, const vm_insn *i) {
         break;
     default: return false;
     }
-    splat_store(j, i, d64);
+    splat(j, i, d64);
     return true;
 }
 
@@ -420,18 +654,16 @@ static bool cvta(jc *j, const vm_insn *i) {
         return true;
     }
     mov_imm64(j->b, RAX, (uint64_t)i->imm);
-    z(j->b, BCQ_R, ZB, 0, R(RAX), 0);
-    for (int p = 0; p < 4; p++) {
-        z(j->b, LD64, ZD + p, 0, F(i->a + 64u * p), 0);
-        z(j->b, i->op == VM_CVTA_TO ? SUBQ : ADDQ, ZD + p, ZD + p, R(ZB), 0);
-    }
-    store(j, i, i->d, true);
+    z(j->b, BCQ_R, ZQ, 0, R(RAX), 0);
+    for (int p = 0; p < 4; p++) z(j->b, i->op == VM_CVTA_TO ? SUBQ : ADDQ, ZT + p, S(j, i->a, true, p).r, R(ZQ), 0);
+    commit(j, i, true);
     return true;
 }
 
-/* A record run by its handler's out-of-line path: run_mem(ctx, i); a fault
- * returns i at once. */
+/* A record run by its handler's out-of-line path: run_mem(ctx, i), after
+ * storing what it or anything later may read; a fault returns i at once. */
 static void call_mem(jc *j, const vm_insn *i) {
+    flush(j, j->now, true);
     gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)run_mem);
@@ -446,7 +678,7 @@ static void call_mem(jc *j, const vm_insn *i) {
     j->nan_ok = false;
 }
 
-/* Emits record i; false when it has no template (it ends the run). */
+/* Emits record i (number j->now); false when it has no template (it ends the run). */
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
@@ -491,8 +723,8 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_MADWS32: mulw(j, i, true, true); break;
     case VM_MADWU32: mulw(j, i, false, true); break;
     case VM_NOT32:
-        for (int p = 0; p < 2; p++) zi(j->b, TERND, ZD + p, ZD + p, F(i->a + 64u * p), 0, 0x55);
-        store(j, i, i->d, false);
+        for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
+        commit(j, i, false);
         break;
     case VM_ADDF32: bin(j, i, ADDPS, false, false, true); break;
     case VM_SUBF32: bin(j, i, SUBPS, false, false, true); break;
@@ -500,19 +732,18 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_FMAF32:
         nan_const(j);
         for (int p = 0; p < 2; p++) {
-            z(j->b, LD32, ZD + p, 0, F(i->a + 64u * p), 0);
-            z(j->b, LD32, ZB + p, 0, F(i->b + 64u * p), 0);
-            z(j->b, FMA213PS, ZD + p, ZB + p, F(i->c + 64u * p), 0); /* d := b * d + c */
-            canon32(j, ZD + p);
+            z(j->b, MOVA64, ZT + p, 0, S(j, i->a, false, p), 0);
+            z(j->b, FMA213PS, ZT + p, S(j, i->b, false, p).r, S(j, i->c, false, p), 0); /* T := b * T + c */
+            canon32(j, ZT + p);
         }
-        store(j, i, i->d, false);
+        commit(j, i, false);
         break;
-#define CMP6(T, O, W, EQ, NE, LT, LE, GT, GE)              \
-    case VM_EQ_##T: cmp(j, i, O, W, EQ); break;            \
-    case VM_NE_##T: cmp(j, i, O, W, NE); break;            \
-    case VM_LT_##T: cmp(j, i, O, W, LT); break;            \
-    case VM_LE_##T: cmp(j, i, O, W, LE); break;            \
-    case VM_GT_##T: cmp(j, i, O, W, GT); break;            \
+#define CMP6(T, O, W, EQ, NE, LT, LE, GT, GE)   \
+    case VM_EQ_##T: cmp(j, i, O, W, EQ); break; \
+    case VM_NE_##T: cmp(j, i, O, W, NE); break; \
+    case VM_LT_##T: cmp(j, i, O, W, LT); break; \
+    case VM_LE_##T: cmp(j, i, O, W, LE); break; \
+    case VM_GT_##T: cmp(j, i, O, W, GT); break; \
     case VM_GE_##T: cmp(j, i, O, W, GE); break;
         /* vpcmp: 0 eq, 1 lt, 2 le, 4 ne, 5 nlt, 6 nle; vcmpps: the ordered quiet forms */
         CMP6(S32, CMPD, false, 0, 4, 1, 2, 6, 5)
@@ -580,6 +811,7 @@ static void compile_func(vm_func *f, jit_chunk **list) {
     }
     cbuf b = {0}, scratch = {0};
     jc j = {.b = &b, .f = f}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
+    j.live = liveness(f, &j.nw);
     /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
     size_t *offs = malloc((n + 1) * sizeof *offs);
@@ -589,15 +821,21 @@ static void compile_func(vm_func *f, jit_chunk **list) {
         uint32_t e = k;
         while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
             scratch.n = 0;
+            cache_reset(&dry);
+            dry.now = e;
             if (!emit(&dry, &f->code[e])) break;
             e++;
         }
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
-            j.nan_ok = false;
+            cache_reset(&j);
             prologue(&b);
-            for (uint32_t r = k; r < e; r++) emit(&j, &f->code[r]);
+            for (uint32_t r = k; r < e; r++) {
+                j.now = r;
+                emit(&j, &f->code[r]);
+            }
+            flush(&j, e, true);
             epilogue(&b, &f->code[e]);
         }
         k = e > k ? e : k + 1;
@@ -626,6 +864,7 @@ static void compile_func(vm_func *f, jit_chunk **list) {
         head->h = tab[VM_JIT];
     }
 done:
+    free((void *)j.live);
     free(b.p);
     free(scratch.p);
     free(starts);
