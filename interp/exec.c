@@ -1123,6 +1123,7 @@ execute:
             ACCOUNT(i);
             goto merge;
         }
+        if (i != r->end) goto *labels[i->op]; /* a record the run left to its handler */
         DISPATCH;
     }
 #endif

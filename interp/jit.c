@@ -67,6 +67,14 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     return ok;
 }
 
+/* A converged warp's shfl.sync with the full member mask, as exec.c's
+ * shortcut runs it; 0: not that case (the run ends and exec.c's handler runs it). */
+static int run_shfl(vm_jit_ctx *c, const vm_insn *i) {
+    uint8_t *fb = c->fr->fb;
+    if ((*(const uint32_t *)(fb + i->g) ^ i->gx) != VM_FULL || c->w->forced) return 0;
+    return vm_shfl_full(fb, i);
+}
+
 /* ---- the encoder ---- */
 typedef struct cbuf {
     uint8_t *p;
@@ -154,7 +162,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -213,7 +221,7 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
         break;
     case VM_BRX: a = 128; break;
     case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
-    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32:
+    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32:
     case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
     case VM_MAD32: case VM_FMAF32: dsz = a = b = c = 128; break;
     case VM_ADD64: case VM_SUB64: case VM_MUL64: case VM_AND64: case VM_OR64: case VM_XOR64:
@@ -489,6 +497,33 @@ static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon
     commit(j, i, q64);
 }
 
+/* k-register logic (VEX.L1.0F.W0): k[d] := op(k[a], k[b]). */
+static void klog(cbuf *b, uint8_t op, int d, int a, int bb) {
+    uint8_t x[4] = {0xc5, (uint8_t)(0x84 | (~a & 15) << 3), op, (uint8_t)(0xc0 | d << 3 | bb)};
+    put(b, x, 4);
+}
+enum { KANDW = 0x41, KANDNW = 0x42, KORW = 0x45 };
+
+/* min/max.f32 as alu_minmax_f32: -0 below +0, a NaN loses, two NaNs give the
+ * canonical one. a is picked where a > b (a < b), where equal and a's sign
+ * bit says so, or where b is NaN. */
+static void minmax(jc *j, const vm_insn *i, bool max) {
+    nan_const(j);
+    for (int p = 0; p < 2; p++) {
+        int a = S(j, i->a, false, p).r, bz = S(j, i->b, false, p).r;
+        zi(j->b, CMPPS, 2, a, R(bz), 0, max ? 0x1e : 0x11);
+        zi(j->b, CMPPS, 3, a, R(bz), 0, 0x00);
+        z(j->b, D2M, 4, 0, R(a), 0); /* k4 := sign bits of a */
+        klog(j->b, max ? KANDNW : KANDW, 3, max ? 4 : 3, max ? 3 : 4);
+        zi(j->b, CMPPS, 4, bz, R(bz), 0, 3);
+        klog(j->b, KORW, 2, 2, 3);
+        klog(j->b, KORW, 2, 2, 4);
+        z(j->b, BLENDD, ZT + p, bz, R(a), 2);
+        canon32(j, ZT + p);
+    }
+    commit(j, i, false);
+}
+
 /* d := a * b + c (mad.lo: mul then add, wrapping). */
 static void mad(jc *j, const vm_insn *i, bool q64) {
     for (int p = 0; p < (q64 ? 4 : 2); p++) {
@@ -660,13 +695,14 @@ static bool cvta(jc *j, const vm_insn *i) {
     return true;
 }
 
-/* A record run by its handler's out-of-line path: run_mem(ctx, i), after
- * storing what it or anything later may read; a fault returns i at once. */
-static void call_mem(jc *j, const vm_insn *i) {
+/* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
+ * run_shfl), after storing what it or anything later may read; when fn
+ * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
+static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_insn *)) {
     flush(j, j->now, true);
     gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
-    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)run_mem);
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)fn);
     uint8_t call[4] = {0xff, 0xd0, 0x85, 0xc0}; /* call rax; test eax, eax */
     put(j->b, call, 4);
     /* jnz over the exit: mov rax, i (10); pop r13, r12, rbx (5); vzeroupper (3); ret (1) */
@@ -770,7 +806,10 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDV:
     case VM_STV:
     case VM_ATOM:
-    case VM_ALU: call_mem(j, i); break;
+    case VM_ALU: call_fn(j, i, run_mem); break;
+    case VM_SHFL: call_fn(j, i, run_shfl); break;
+    case VM_MINF32: minmax(j, i, false); break;
+    case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;
     }
     return q;

@@ -37,7 +37,8 @@ static const char *SRC =
     "setp.lt.f32 %p4, %f1, %f2;\nselp.b32 %r22, %r5, %r6, %p1;\nselp.b64 %rd18, %rd9, %rd10, %p2;\n"
     "and.pred %p5, %p1, %p4;\nor.pred %p6, %p2, %p3;\nxor.pred %p7, %p5, %p6;\n"
     "add.rn.f32 %f3, %f1, %f2;\nsub.rn.f32 %f4, %f1, %f2;\nmul.rn.f32 %f5, %f1, %f2;\n"
-    "fma.rn.f32 %f6, %f1, %f2, %f3;\n"
+    "fma.rn.f32 %f6, %f1, %f2, %f3;\nmax.f32 %f7, %f1, %f2;\nmin.f32 %f8, %f1, %f2;\n"
+    "shfl.sync.bfly.b32 %r27, %r5, 1, 31, -1;\n"
     "@%p1 add.s32 %r7, %r7, 1000;\n@!%p2 add.s64 %rd11, %rd11, 77;\n@%p4 mul.rn.f32 %f3, %f3, %f2;\n"
     "@%p6 setp.eq.s32 %p7, %r5, %r6;\nselp.u32 %r23, 1, 0, %p7;\n"
     "selp.u32 %r24, 1, 0, %p5;\nselp.u32 %r25, 1, 0, %p6;\n"
@@ -55,7 +56,8 @@ static const char *SRC =
     "st.global.u64 [%rd6+104], %rd16;\nst.global.u64 [%rd6+112], %rd18;\nst.global.f32 [%rd6+120], %f3;\n"
     "st.global.f32 [%rd6+124], %f4;\nst.global.f32 [%rd6+128], %f5;\nst.global.f32 [%rd6+132], %f6;\n"
     "st.global.u32 [%rd6+136], %r24;\nst.global.u32 [%rd6+140], %r25;\n"
-    "@%p1 st.global.u32 [%rd6+144], %r5;\n"
+    "@%p1 st.global.u32 [%rd6+144], %r5;\nst.global.f32 [%rd6+148], %f7;\nst.global.f32 [%rd6+152], %f8;\n"
+    "st.global.u32 [%rd6+156], %r27;\n"
     "ret;\n}\n";
 
 static uint32_t fbits(float f) {
@@ -79,8 +81,20 @@ static void inputs(uint32_t in[4 * NT]) {
         s = s * 1664525u + 1013904223u;
         in[NT + t] = t % 11 == 0 ? in[t] : s ^ (uint32_t)t;
         in[2 * NT + t] = t % 7 == 0 ? 0x7fc00001u : fbits((float)t * 0.37f - 3.0f);
-        in[3 * NT + t] = t % 5 == 0 ? 0x7f800000u : fbits(1.5f - (float)t * 0.11f);
+        in[3 * NT + t] = t % 5 == 0 ? 0x7f800000u : t % 10 == 1 ? 0xffc00002u : fbits(1.5f - (float)t * 0.11f);
+        if (t % 13 == 3) in[2 * NT + t] = 0x80000000u, in[3 * NT + t] = 0; /* -0, +0 */
+        if (t % 13 == 4) in[2 * NT + t] = 0, in[3 * NT + t] = 0x80000000u;
     }
+}
+
+/* min/max.f32: a NaN loses (two give the canonical NaN), -0 is below +0 */
+static uint32_t fminmax(uint32_t a, uint32_t b, bool max) {
+    float x = bitsf(a), y = bitsf(b);
+    if (x != x && y != y) return 0x7fffffffu;
+    if (x != x) return b;
+    if (y != y) return a;
+    if (x == y && x == 0) return (max ? (a >> 31) & (b >> 31) : (a >> 31) | (b >> 31)) ? 0x80000000u : 0;
+    return (max ? x > y : x < y) ? a : b;
 }
 
 static void put64(uint32_t *o, uint64_t v) { o[0] = (uint32_t)v, o[1] = (uint32_t)(v >> 32); }
@@ -125,6 +139,9 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
         o[33] = canon(fmaf(f, g, bitsf(canon(f + g))));
         o[34] = p5, o[35] = p6;
         o[36] = p1 ? x : 0;
+        o[37] = fminmax(in[2 * NT + t], in[3 * NT + t], true);
+        o[38] = fminmax(in[2 * NT + t], in[3 * NT + t], false);
+        o[39] = in[t ^ 1];
     }
 }
 
