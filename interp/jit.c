@@ -125,15 +125,36 @@ static void modrm(cbuf *b, int reg, rm o) {
     b32(b, (uint32_t)o.d);
 }
 
-/* EVEX, 512-bit: op reg, vvvv, r/m with writemask k (0: none). */
-static void evex(cbuf *b, int map, int pp, int w, uint8_t op, int reg, int v, rm o, int k) {
+/* EVEX: op reg, vvvv, r/m with writemask k (0: none); vector length ll (2: 512 bits, 0: 128). */
+static void evexl(cbuf *b, int ll, int map, int pp, int w, uint8_t op, int reg, int v, rm o, int k) {
     int x = o.mem ? 0 : o.r >> 4 & 1;
     b1(b, 0x62);
     b1(b, (uint8_t)((!(reg & 8)) << 7 | (!x) << 6 | (!(o.r & 8)) << 5 | (!(reg & 16)) << 4 | map));
     b1(b, (uint8_t)(w << 7 | (~v & 15) << 3 | 4 | pp));
-    b1(b, (uint8_t)(2 << 5 | (!(v & 16)) << 3 | (k & 7)));
+    b1(b, (uint8_t)(ll << 5 | (!(v & 16)) << 3 | (k & 7)));
     b1(b, op);
     modrm(b, reg, o);
+}
+static void evex(cbuf *b, int map, int pp, int w, uint8_t op, int reg, int v, rm o, int k) {
+    evexl(b, 2, map, pp, w, op, reg, v, o, k);
+}
+/* jcc rel32 (cc: the second opcode byte, 0x85 jnz ...): returns where its displacement goes. */
+static size_t jcc(cbuf *b, uint8_t cc) {
+    uint8_t x[2] = {0x0f, cc};
+    put(b, x, 2);
+    b32(b, 0);
+    return b->n - 4;
+}
+static size_t jmp32(cbuf *b) {
+    b1(b, 0xe9);
+    b32(b, 0);
+    return b->n - 4;
+}
+/* The jump whose displacement is at `at` goes to the current position. */
+static void land(cbuf *b, size_t at) {
+    if (b->oom) return;
+    uint32_t d = (uint32_t)(b->n - (at + 4));
+    memcpy(b->p + at, &d, 4);
 }
 /* A general-register instruction: REX, opcode, ModRM. */
 static void gop(cbuf *b, bool w64, uint8_t op, int reg, rm o) {
@@ -162,7 +183,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -375,9 +396,10 @@ static void flush(jc *j, uint32_t k, bool forget) {
     for (int x = 0; x < NPOOL; x++) {
         centry *e = &j->e[x];
         if (!e->valid) continue;
-        if (e->dirty && live_at(j, k, e->off, esize(e))) spill(j, e);
+        bool live = live_at(j, k, e->off, esize(e));
+        if (e->dirty && live) spill(j, e);
         e->dirty = 0;
-        if (forget) drop(j, e);
+        if (forget || !live) drop(j, e);
     }
 }
 /* Entries other than (off, q64) that overlap [off, off + n): stored unless
@@ -714,6 +736,89 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
     j->nan_ok = false;
 }
 
+/* Lane offsets of a consecutive run of 32 words, as 64-bit lanes. */
+static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+                                         64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+
+/* ld/st.global.b32 of the whole warp, inline when its 32 addresses are one
+ * aligned run of 128 bytes inside accessible granules (vm_arena_ok's test);
+ * anything else calls run_mem, which runs exec.c's path (and reports). The
+ * two paths leave the cache alike: what is live is stored before the test,
+ * and the call's path loads the cache back afterwards. */
+static void global4(jc *j, const vm_insn *i, bool st) {
+    cbuf *b = j->b;
+    flush(j, j->now, false);
+    const vm_arena *ar = j->f->prog->rt->arena;
+    centry *a = src(j, i->a, true);
+    if (st) src(j, i->b, false);
+    size_t slow[16];
+    int ns = 0;
+    evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm: lane 0's address */
+    uint8_t addi[2] = {0x48, 0x05};                           /* add rax, imm32 */
+    put(b, addi, 2);
+    b32(b, (uint32_t)(int32_t)i->imm);
+    uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
+    put(b, tst, 2);
+    slow[ns++] = jcc(b, 0x85);
+    z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0); /* every lane: lane 0's address */
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
+    for (int p = 0; p < 4; p++) {
+        z(b, ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
+        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        uint8_t kt[4] = {0xc5, 0xf9, 0x98, 0xd2};    /* kortestb k2, k2 */
+        put(b, kt, 4);
+        slow[ns++] = jcc(b, 0x85);
+    }
+    /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar);
+    gop(b, true, 0x89, RAX, R(RDX));                                           /* mov rdx, rax */
+    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));       /* sub rdx, [base] */
+    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rdx, [reserve] */
+    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
+    gop(b, true, 0x8d, RSI, M(RDX, 127));                                      /* lea rsi, [rdx+127] */
+    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rsi, [reserve] */
+    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
+    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));     /* rcx := shadow */
+    uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
+    put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
+    for (int e = 0; e < 2; e++) {
+        uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
+        put(b, ld, 4);
+        uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
+        put(b, t0, 2);
+        slow[ns++] = jcc(b, 0x84);
+        if (st)
+            for (int c = 0; c < 2; c++) {
+                uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
+                put(b, cm, 3);
+                slow[ns++] = jcc(b, 0x84);
+            }
+    }
+    for (int p = 0; p < 2; p++) {
+        if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
+        else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
+    }
+    size_t done = jmp32(b);
+    for (int k = 0; k < ns; k++) land(b, slow[k]);
+    centry keep[NPOOL];
+    memcpy(keep, j->e, sizeof keep);
+    call_fn(j, i, run_mem); /* forgets the cache: put it back as it was */
+    memcpy(j->e, keep, sizeof keep);
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++) {
+            j->busy[e->z[p]] = true;
+            z(b, e->q64 ? LD64 : LD32, e->z[p], 0, F(e->off + 64u * p), 0);
+        }
+    }
+    if (!st)
+        for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
+    land(b, done);
+    j->nan_ok = false;
+    if (!st) commit(j, i, false);
+}
+
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
@@ -799,6 +904,12 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_CVTA_FROM: q = cvta(j, i); break;
     case VM_LDG4:
     case VM_STG4:
+        if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
+            global4(j, i, i->op == VM_STG4);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
     case VM_LDS4:
     case VM_STS4:
     case VM_LD:
