@@ -60,16 +60,12 @@ static const char *SRC =
     "st.global.u32 [%rd6+156], %r27;\n"
     "ret;\n}\n";
 
-static uint32_t fbits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static float bitsf(uint32_t u) {
+typedef union {
     float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+    uint32_t u;
+} fu;
+#define fbits(x) ((fu){.f = (x)}.u)
+#define bitsf(x) ((fu){.u = (x)}.f)
 /* fp results as the GPU gives them: NaN is 0x7fffffff */
 static uint32_t canon(float f) { return f != f ? 0x7fffffffu : fbits(f); }
 
