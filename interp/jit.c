@@ -183,7 +183,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -242,7 +242,7 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
         break;
     case VM_BRX: a = 128; break;
     case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
-    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32:
+    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32: case VM_DIVU32: case VM_REMU32:
     case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
     case VM_MAD32: case VM_FMAF32: dsz = a = b = c = 128; break;
     case VM_ADD64: case VM_SUB64: case VM_MUL64: case VM_AND64: case VM_OR64: case VM_XOR64:
@@ -542,6 +542,28 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
         klog(j->b, KORW, 2, 2, 4);
         z(j->b, BLENDD, ZT + p, bz, R(a), 2);
         canon32(j, ZT + p);
+    }
+    commit(j, i, false);
+}
+
+/* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
+ * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones. */
+static void divu(jc *j, const vm_insn *i, bool rem) {
+    for (int p = 0; p < 4; p++) {
+        z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
+        z(j->b, DIVPD, ZT + p, ZT + p, R(ZQ), 0);
+        z(j->b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
+    }
+    for (int h = 0; h < 2; h++) {
+        zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
+        int bz = S(j, i->b, false, h).r;
+        if (rem) {
+            z(j->b, MULLD, ZQ, ZT + h, R(bz), 0);
+            z(j->b, SUBD, ZT + h, S(j, i->a, false, h).r, R(ZQ), 0);
+        }
+        z(j->b, TESTNMD, 2, bz, R(bz), 0);           /* k2 := lanes where b is 0 */
+        zi(j->b, TERND, ZT + h, ZT + h, R(ZT + h), 2, 0xff); /* all ones there */
     }
     commit(j, i, false);
 }
@@ -849,6 +871,8 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_MINU32: bin(j, i, MINUD, false, false, false); break;
     case VM_MAXU32: bin(j, i, MAXUD, false, false, false); break;
     case VM_MAD32: mad(j, i, false); break;
+    case VM_DIVU32: divu(j, i, false); break;
+    case VM_REMU32: divu(j, i, true); break;
     case VM_ADD64: bin(j, i, ADDQ, true, false, false); break;
     case VM_SUB64: bin(j, i, SUBQ, true, false, false); break;
     case VM_MUL64: bin(j, i, MULLQ, true, false, false); break;

@@ -11,7 +11,7 @@
 #include "../run_kernel.h"
 
 #define NT 64 /* two warps, one CTA */
-#define NW 40 /* result words per thread */
+#define NW 42 /* result words per thread */
 
 static const char *SRC =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -23,7 +23,7 @@ static const char *SRC =
     "mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
     "ld.global.u32 %r5, [%rd4];\nld.global.u32 %r6, [%rd4+256];\n"
     "ld.global.f32 %f1, [%rd4+512];\nld.global.f32 %f2, [%rd4+768];\n"
-    "mul.wide.u32 %rd5, %r4, 160;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "mul.wide.u32 %rd5, %r4, 168;\nadd.s64 %rd6, %rd1, %rd5;\n"
     "add.s32 %r7, %r5, %r6;\nsub.s32 %r8, %r5, %r6;\nmul.lo.s32 %r9, %r5, %r6;\n"
     "mad.lo.s32 %r10, %r5, %r6, %r7;\nand.b32 %r11, %r5, %r6;\nor.b32 %r12, %r5, %r6;\n"
     "xor.b32 %r13, %r5, %r6;\nand.b32 %r14, %r6, 63;\nshl.b32 %r15, %r5, %r14;\n"
@@ -39,6 +39,7 @@ static const char *SRC =
     "add.rn.f32 %f3, %f1, %f2;\nsub.rn.f32 %f4, %f1, %f2;\nmul.rn.f32 %f5, %f1, %f2;\n"
     "fma.rn.f32 %f6, %f1, %f2, %f3;\nmax.f32 %f7, %f1, %f2;\nmin.f32 %f8, %f1, %f2;\n"
     "shfl.sync.bfly.b32 %r27, %r5, 1, 31, -1;\n"
+    "and.b32 %r28, %r6, 0xfff0ffff;\ndiv.u32 %r29, %r5, %r28;\nrem.u32 %r30, %r5, %r28;\n"
     "@%p1 add.s32 %r7, %r7, 1000;\n@!%p2 add.s64 %rd11, %rd11, 77;\n@%p4 mul.rn.f32 %f3, %f3, %f2;\n"
     "@%p6 setp.eq.s32 %p7, %r5, %r6;\nselp.u32 %r23, 1, 0, %p7;\n"
     "selp.u32 %r24, 1, 0, %p5;\nselp.u32 %r25, 1, 0, %p6;\n"
@@ -57,7 +58,7 @@ static const char *SRC =
     "st.global.f32 [%rd6+124], %f4;\nst.global.f32 [%rd6+128], %f5;\nst.global.f32 [%rd6+132], %f6;\n"
     "st.global.u32 [%rd6+136], %r24;\nst.global.u32 [%rd6+140], %r25;\n"
     "@%p1 st.global.u32 [%rd6+144], %r5;\nst.global.f32 [%rd6+148], %f7;\nst.global.f32 [%rd6+152], %f8;\n"
-    "st.global.u32 [%rd6+156], %r27;\n"
+    "st.global.u32 [%rd6+156], %r27;\nst.global.u32 [%rd6+160], %r29;\nst.global.u32 [%rd6+164], %r30;\n"
     "ret;\n}\n";
 
 typedef union {
@@ -75,7 +76,7 @@ static void inputs(uint32_t in[4 * NT]) {
         s = s * 1664525u + 1013904223u;
         in[t] = t % 9 == 0 ? 0x80000000u + (uint32_t)t : s;
         s = s * 1664525u + 1013904223u;
-        in[NT + t] = t % 11 == 0 ? in[t] : s ^ (uint32_t)t;
+        in[NT + t] = t % 11 == 0 ? in[t] : t % 17 == 5 ? 0x000f0000u : t % 6 == 2 ? s >> (t % 29) : s ^ (uint32_t)t;
         in[2 * NT + t] = t % 7 == 0 ? 0x7fc00001u : fbits((float)t * 0.37f - 3.0f);
         in[3 * NT + t] = t % 5 == 0 ? 0x7f800000u : t % 10 == 1 ? 0xffc00002u : fbits(1.5f - (float)t * 0.11f);
         if (t % 13 == 3) in[2 * NT + t] = 0x80000000u, in[3 * NT + t] = 0; /* -0, +0 */
@@ -138,6 +139,9 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
         o[37] = fminmax(in[2 * NT + t], in[3 * NT + t], true);
         o[38] = fminmax(in[2 * NT + t], in[3 * NT + t], false);
         o[39] = in[t ^ 1];
+        uint32_t dv = y & 0xfff0ffffu;
+        o[40] = dv ? x / dv : 0xffffffffu; /* as measured on sm_90 (interp/ALU.md) */
+        o[41] = dv ? x % dv : 0xffffffffu;
     }
 }
 
