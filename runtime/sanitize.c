@@ -140,8 +140,8 @@ void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (ctx) vm_init_wrote(&ctx->arena, p, n);
 }
 
-void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api) {
-    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n, api);
+void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n);
 }
 
 /* ---- the device heap in sanitize mode ---- */
