@@ -338,6 +338,14 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     }
     if (why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
     if (n > sizeof scratch) return NULL;
+    /* The GPU stops a warp at its first bad access: the lanes of that
+     * instruction report, later instructions of the warp do not (inline.3:
+     * the other branch of a divergent warp). ptxi runs the warp on, silently. */
+    if (w->san_bad && w->san_bad != i) {
+        if (!wr) memset(scratch, 0, n);
+        return scratch;
+    }
+    w->san_bad = i;
     const vm_func *f = vm_func_of(w, i);
     char at[1024], frame[VM_SAN_FRAMES], nb[32], sb[32];
     vm_san_at(f, i, at, sizeof at, frame, sizeof frame);
