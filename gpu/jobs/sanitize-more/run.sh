@@ -26,8 +26,7 @@ nvcc -O2 -o "$bin/gpurun" "$ROOT/gpu/gpurun/gpurun.c" -lcuda > "$RES/build_gpuru
 wait
 tasks=$bin/tasks
 : > "$tasks"
-# a task: OUT-BASE DIR TIMEOUT -- COMMAND...
-q() { printf '%q ' "$@" >> "$tasks"; echo >> "$tasks"; }
+. "$ROOT/gpu/sanitize_tasks.sh"
 grep -v '^#' "$PROGS/programs.list" | while read -r id tool extra; do
   src=${id%%.*}
   case $src in mbar|copies|inline) ;; *) continue ;; esac
@@ -48,13 +47,4 @@ for name in async_copy async_memcpy async_barrier async_bulk; do
   done
 done
 echo "$(wc -l < "$tasks") runs"
-one() {
-  out=$1 dir=$2 lim=$3; shift 3
-  start=$(date +%s)
-  (cd "$dir" && timeout "$lim" "$@" > "$out.out" 2>&1 < /dev/null; echo $? > "$out.rc")
-  echo "$(basename "$(dirname "$out")")/$(basename "$out") rc=$(cat "$out.rc") $(( $(date +%s) - start ))s $(grep -h 'SUMMARY' "$out.out" | tr '\n' ' ')"
-}
-export -f one
-start=$(date +%s)
-xargs -P 12 -d '\n' -n 1 bash -c 'eval "one $1"' _ < "$tasks"
-echo "all runs: $(( $(date +%s) - start ))s"
+run_tasks

@@ -30,8 +30,7 @@ for t in memcheck racecheck initcheck synccheck; do
 done
 tasks=$bin/tasks
 : > "$tasks"
-# a task: OUT-BASE DIR TIMEOUT -- COMMAND...
-q() { printf '%q ' "$@" >> "$tasks"; echo >> "$tasks"; }
+. "$ROOT/gpu/sanitize_tasks.sh"
 
 # planted programs
 builds=$bin/builds
@@ -91,13 +90,4 @@ export -f build
 start=$(date +%s)
 xargs -P 16 -d '\n' -n 1 bash -c 'eval "build $1"' _ < "$builds"
 echo "builds: $(( $(date +%s) - start ))s"
-one() {
-  out=$1 dir=$2 lim=$3; shift 3
-  start=$(date +%s)
-  (cd "$dir" && timeout "$lim" "$@" > "$out.out" 2>&1 < /dev/null; echo $? > "$out.rc")
-  echo "$(basename "$(dirname "$out")")/$(basename "$out") rc=$(cat "$out.rc") $(( $(date +%s) - start ))s $(grep -h 'SUMMARY' "$out.out" | tr '\n' ' ')"
-}
-export -f one
-start=$(date +%s)
-xargs -P 12 -d '\n' -n 1 bash -c 'eval "one $1"' _ < "$tasks"
-echo "all runs: $(( $(date +%s) - start ))s"
+run_tasks
