@@ -33,6 +33,18 @@ __global__ void read_at(const char *base, size_t off, int *out) {
 
 static int *out;
 
+// The fields CUDA_MEMCPY2D and CUDA_MEMCPY3D share: rows of w bytes from the host to d.
+template <class M> static void from_host(M &m, size_t spitch, CUdeviceptr d, size_t dpitch, size_t w, size_t h) {
+    memset(&m, 0, sizeof m);
+    m.srcMemoryType = CU_MEMORYTYPE_HOST;
+    m.srcPitch = spitch;
+    m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    m.dstDevice = d;
+    m.dstPitch = dpitch;
+    m.WidthInBytes = w;
+    m.Height = h;
+}
+
 // one read the copy wrote, one it did not
 static void reads(const void *base, size_t wrote, size_t unwritten) {
     read_at<<<1, 1>>>((const char *)base, wrote, out);
@@ -110,32 +122,18 @@ int main(int argc, char **argv) {
         break;
     case 8: {
         CUDA_MEMCPY2D m;
-        memset(&m, 0, sizeof m);
-        m.srcMemoryType = CU_MEMORYTYPE_HOST;
+        from_host(m, 48, d, 128, 48, 3);
         m.srcHost = host;
-        m.srcPitch = 48;
-        m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        m.dstDevice = d;
-        m.dstPitch = 128;
-        m.WidthInBytes = 48;
-        m.Height = 3;
         cuMemcpy2D(&m);
         reads(a, 2 * 128 + 44, 48);
         break;
     }
     case 9: {
         CUDA_MEMCPY3D m;
-        memset(&m, 0, sizeof m);
-        m.srcMemoryType = CU_MEMORYTYPE_HOST;
+        from_host(m, 16, d, 64, 16, 4);
         m.srcHost = host;
-        m.srcPitch = 16;
         m.srcHeight = 4;
-        m.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        m.dstDevice = d;
-        m.dstPitch = 64;
         m.dstHeight = 4;
-        m.WidthInBytes = 16;
-        m.Height = 4;
         m.Depth = 2;
         cuMemcpy3D(&m);
         reads(a, 256 + 3 * 64 + 12, 256 + 64 + 16);

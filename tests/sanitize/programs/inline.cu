@@ -3,6 +3,8 @@
 //  1  memcheck: an out-of-bounds write in a helper inlined two levels deep
 //  2  racecheck: a write and a read of shared memory in inlined helpers, no barrier
 //  3  memcheck: the same helper inlined at two call sites, each writing out of bounds
+//     (threads 0 and 1 of one warp: the GPU stops the warp at the first)
+//  4  memcheck: one thread writes out of bounds twice, in two instructions
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -41,6 +43,13 @@ __global__ void two_sites(int *p, int n) {
     if (i == 1) store(p, n + 1, 2);
 }
 
+__global__ void twice(int *p, int n) {
+    if (threadIdx.x == 0) {
+        p[n] = 1;
+        p[n + 7] = 2;
+    }
+}
+
 int main(int argc, char **argv) {
     int mode = argc > 1 ? atoi(argv[1]) : 0;
     int *p;
@@ -49,6 +58,7 @@ int main(int argc, char **argv) {
     case 1: deep<<<1, 64>>>(p, 64); break;
     case 2: shared_race<<<1, 64>>>(p); break;
     case 3: two_sites<<<1, 32>>>(p, 64); break;
+    case 4: twice<<<1, 32>>>(p, 64); break;
     default: deep<<<1, 63>>>(p, 63); break;
     }
     cudaError_t e = cudaDeviceSynchronize();

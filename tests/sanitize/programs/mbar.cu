@@ -31,23 +31,20 @@ __device__ __forceinline__ u64 mb_arrive(u64 *b) {
     return t;
 }
 
-__device__ __forceinline__ void mb_wait(u64 *b, u64 t) {
+// Waits for the phase of token t, or (parity) for the phase of parity t.
+__device__ __forceinline__ void mb_wait(u64 *b, u64 t, bool parity = false) {
     unsigned r;
     do {
-        asm volatile("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(r)
-                     : "r"(sa(b)), "l"(t)
-                     : "memory");
-    } while (!r);
-}
-
-__device__ __forceinline__ void mb_wait_parity(u64 *b, unsigned parity) {
-    unsigned r;
-    do {
-        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(r)
-                     : "r"(sa(b)), "r"(parity)
-                     : "memory");
+        if (parity)
+            asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(r)
+                         : "r"(sa(b)), "r"((unsigned)t)
+                         : "memory");
+        else
+            asm volatile("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(r)
+                         : "r"(sa(b)), "l"(t)
+                         : "memory");
     } while (!r);
 }
 
@@ -86,7 +83,7 @@ __global__ void probe(const int *in, int *out, int mode) {
     case 4:
         cp4(&buf[t], &in[t]);
         asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(sa(&bar)) : "memory");
-        mb_wait_parity(&bar, 0);
+        mb_wait(&bar, 0, true);
         break;
     case 5:
         buf[t] = in[t];
