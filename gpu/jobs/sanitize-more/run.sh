@@ -7,16 +7,7 @@
 #  * $RES/samples/NAME.K.TOOL.out, .rc: run line K of ptx-samples/NAME (the
 #    async copy and mbarrier samples) through gpurun under synccheck and racecheck;
 #  * $RES/plain/ID.out: mbar and copies without a sanitizer.
-set -u
-here=$(pwd)
-ROOT=$(cd ../../.. && pwd)
-PROGS=$here/programs; [ -d "$PROGS" ] || PROGS=$ROOT/tests/sanitize/programs
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-CS=compute-sanitizer
-command -v $CS >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
-bin=$(mktemp -d)
-export bin
-trap 'rm -rf "$bin"' EXIT
+. ../../sanitize_tasks.sh
 mkdir -p "$RES/planted" "$RES/samples" "$RES/plain"
 $CS --version > "$RES/version.txt" 2>&1
 for p in mbar copies inline; do
@@ -24,9 +15,6 @@ for p in mbar copies inline; do
 done
 nvcc -O2 -o "$bin/gpurun" "$ROOT/gpu/gpurun/gpurun.c" -lcuda > "$RES/build_gpurun.log" 2>&1 &
 wait
-tasks=$bin/tasks
-: > "$tasks"
-. "$ROOT/gpu/sanitize_tasks.sh"
 grep -v '^#' "$PROGS/programs.list" | while read -r id tool extra; do
   src=${id%%.*}
   case $src in mbar|copies|inline) ;; *) continue ;; esac
