@@ -123,7 +123,8 @@ void vm_sync_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t 
 void vm_sync_mbar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, int lane, uint32_t sa, unsigned phase, int ev) {
     vm_cta *cta = w->cta;
     uint32_t t = w->id * VM_LANES + (uint32_t)lane;
-    if (!s->mb) {
+    if (s->nmb < cta->nwarps * VM_LANES) { /* the first arrival, or a larger block in this slot */
+        free(s->mb);
         s->nmb = cta->nwarps * VM_LANES;
         if (!(s->mb = calloc(s->nmb, sizeof *s->mb))) s->nmb = 0;
     }
