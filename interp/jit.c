@@ -739,6 +739,51 @@ static bool cvta(jc *j, const vm_insn *i) {
     return true;
 }
 
+/* Stores what is dirty and live at record k, leaving the cache as it is
+ * (for an exit that only some executions take). */
+static void spill_copy(jc *j, uint32_t k) {
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid || !e->dirty || !live_at(j, k, e->off, esize(e))) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++)
+            z(j->b, e->q64 ? ST64 : ST32, e->z[p], 0, F(e->off + 64u * p), 0);
+    }
+}
+/* mov rax, v; pop r13, r12, rbx; vzeroupper; ret */
+static void ret_with(cbuf *b, uint64_t v) {
+    mov_imm64(b, RAX, v);
+    uint8_t ep[9] = {0x41, 0x5d, 0x41, 0x5c, 0x5b, 0xc5, 0xf8, 0x77, 0xc3};
+    put(b, ep, 9);
+}
+
+/* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
+ * the run; every lane (guard all ones) leaves it for the target, c->taken
+ * naming the branch, which exec.c accounts and checks as its BRA handler
+ * does; lanes that part leave the branch to that handler. An unguarded bra
+ * ends the run (emit's caller). */
+static void bra(jc *j, const vm_insn *i) {
+    size_t cont = 0, part = 0;
+    if (guarded(j, i)) {
+        uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
+        put(j->b, t, 2);
+        cont = jcc(j->b, 0x84);
+    }
+    spill_copy(j, j->now);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(j->b, c, 3);
+        part = jcc(j->b, 0x85);
+    }
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
+    gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
+    ret_with(j->b, (uint64_t)(uintptr_t)i->target);
+    if (guarded(j, i)) {
+        land(j->b, part);
+        ret_with(j->b, (uint64_t)(uintptr_t)i);
+        land(j->b, cont);
+    }
+}
+
 /* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
  * run_shfl), after storing what it or anything later may read; when fn
  * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
@@ -850,6 +895,7 @@ static bool emit(jc *j, const vm_insn *i) {
         exec_edx(j, i);
     switch (i->op) {
     case VM_NOP: break;
+    case VM_BRA: bra(j, i); break;
     case VM_MOV32: mov(j, i, false); break;
     case VM_MOV64: mov(j, i, true); break;
     case VM_CVT_U64_U32: widen(j, i, false); break;
@@ -998,7 +1044,7 @@ static void compile_func(vm_func *f, jit_chunk **list) {
             cache_reset(&dry);
             dry.now = e;
             if (!emit(&dry, &f->code[e])) break;
-            e++;
+            if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
         }
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
