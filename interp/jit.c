@@ -183,7 +183,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -803,63 +803,79 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
     j->nan_ok = false;
 }
 
-/* Lane offsets of a consecutive run of 32 words, as 64-bit lanes. */
+/* Lane offsets of a consecutive run of 32 words (as 64-bit lanes, and as 32-bit ones). */
 static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
-/* ld/st.global.b32 of the whole warp, inline when its 32 addresses are one
- * aligned run of 128 bytes inside accessible granules (vm_arena_ok's test);
- * anything else calls run_mem, which runs exec.c's path (and reports). The
- * two paths leave the cache alike: what is live is stored before the test,
- * and the call's path loads the cache back afterwards. */
-static void global4(jc *j, const vm_insn *i, bool st) {
+/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp, inline when its
+ * 32 addresses are one aligned run of 128 bytes that the record's own path
+ * would accept at once: for global memory vm_arena_ok's test (both ends'
+ * granules accessible, not read-only for a store), for shared memory the
+ * run inside the CTA's window (vm_lds4_full, vm_sts4_full). Anything else
+ * calls run_mem, which runs exec.c's path (and reports). The two paths leave
+ * the cache alike: what is live is stored before the test, and the call's
+ * path loads the cache back afterwards. */
+static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     flush(j, j->now, false);
-    const vm_arena *ar = j->f->prog->rt->arena;
-    centry *a = src(j, i->a, true);
+    centry *a = src(j, i->a, !shared);
     if (st) src(j, i->b, false);
     size_t slow[16];
     int ns = 0;
-    evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm: lane 0's address */
-    uint8_t addi[2] = {0x48, 0x05};                           /* add rax, imm32 */
-    put(b, addi, 2);
+    /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
+    evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+    uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
+    put(b, addi + shared, 2 - shared);
     b32(b, (uint32_t)(int32_t)i->imm);
     uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
-    z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0); /* every lane: lane 0's address */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
-    for (int p = 0; p < 4; p++) {
-        z(b, ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
-        uint8_t kt[4] = {0xc5, 0xf9, 0x98, 0xd2};    /* kortestb k2, k2 */
+    /* every lane's address is lane 0's + 4 * lane */
+    z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+    mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
+    for (int p = 0; p < (shared ? 2 : 4); p++) {
+        z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
+        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
         put(b, kt, 4);
         slow[ns++] = jcc(b, 0x85);
     }
-    /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar);
-    gop(b, true, 0x89, RAX, R(RDX));                                           /* mov rdx, rax */
-    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));       /* sub rdx, [base] */
-    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rdx, [reserve] */
-    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
-    gop(b, true, 0x8d, RSI, M(RDX, 127));                                      /* lea rsi, [rdx+127] */
-    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rsi, [reserve] */
-    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
-    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));     /* rcx := shadow */
-    uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
-    put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-    for (int e = 0; e < 2; e++) {
-        uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
-        put(b, ld, 4);
-        uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
-        put(b, t0, 2);
-        slow[ns++] = jcc(b, 0x84);
-        if (st)
-            for (int c = 0; c < 2; c++) {
-                uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
-                put(b, cm, 3);
-                slow[ns++] = jcc(b, 0x84);
-            }
+    if (shared) {
+        /* rax + 128 <= smem_size; rax += smem */
+        gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));      /* rsi := the cta */
+        gop(b, true, 0x8d, RDX, M(RAX, 128));                                    /* lea rdx, [rax+128] */
+        gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size)));  /* ecx := smem_size */
+        gop(b, true, 0x3b, RDX, R(RCX));                                         /* cmp rdx, rcx */
+        slow[ns++] = jcc(b, 0x87);                                               /* ja */
+        gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
+    } else {
+        /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+        gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+        gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+        gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8d, RSI, M(RDX, 127));                                   /* lea rsi, [rdx+127] */
+        gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+        uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
+        put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
+        for (int e = 0; e < 2; e++) {
+            uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
+            put(b, ld, 4);
+            uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
+            put(b, t0, 2);
+            slow[ns++] = jcc(b, 0x84);
+            if (st)
+                for (int c = 0; c < 2; c++) {
+                    uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
+                    put(b, cm, 3);
+                    slow[ns++] = jcc(b, 0x84);
+                }
+        }
     }
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
@@ -975,13 +991,19 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDG4:
     case VM_STG4:
         if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
-            global4(j, i, i->op == VM_STG4);
+            mem4(j, i, i->op == VM_STG4, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
     case VM_LDS4:
     case VM_STS4:
+        if (!guarded(j, i)) {
+            mem4(j, i, i->op == VM_STS4, true);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
     case VM_LD:
     case VM_ST:
     case VM_LDV:
