@@ -183,7 +183,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -784,6 +784,104 @@ static void bra(jc *j, const vm_insn *i) {
     }
 }
 
+/* Lane numbers 0..31, then 31 in every lane. */
+static const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                    31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+
+/* jcc to the exit that leaves record i to its handler (collected in *x). */
+static void to_exit(cbuf *b, uint8_t cc, size_t *x, int *nx) { x[(*nx)++] = jcc(b, cc); }
+
+/* shfl.sync.{down,up,bfly} as vm_shfl_full's permute: the whole warp, the
+ * full member mask, the lane operand and clamp the same in every lane, clamp
+ * 31 (down, bfly) or 0 (up) with no segment mask; anything else leaves the
+ * record to exec.c's handler. */
+static bool shfl(jc *j, const vm_insn *i) {
+    if (i->x != VM_SHFL_DOWN && i->x != VM_SHFL_UP && i->x != VM_SHFL_BFLY) return false;
+    const vm_alu *o = i->p;
+    cbuf *b = j->b;
+    size_t x[12];
+    int nx = 0;
+    centry *mm = src(j, (uint32_t)i->imm, false), *bb = src(j, i->b, false), *cc = src(j, i->c, false);
+    src(j, i->a, false);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        to_exit(b, 0x85, x, &nx);
+    }
+    ctx_field(j, offsetof(vm_jit_ctx, w));
+    uint8_t f[7] = {0x80, 0xb8, 0, 0, 0, 0, 0}; /* cmp byte [rax + forced], 0 */
+    uint32_t fo = (uint32_t)offsetof(vm_warp, forced);
+    memcpy(f + 2, &fo, 4);
+    put(b, f, 7);
+    to_exit(b, 0x85, x, &nx);
+    /* mm all ones, b and c uniform */
+    zi(b, TERND, ZQ, ZQ, R(ZQ), 0, 0xff);
+    for (int h = 0; h < 2; h++) {
+        zi(b, CMPD, 2, mm->z[h], R(ZQ), 0, 4);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, &nx);
+    }
+    for (int v = 0; v < 2; v++) {
+        centry *e = v ? cc : bb;
+        z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+        for (int h = 0; h < 2; h++) {
+            zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+            uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};
+            put(b, kt, 4);
+            to_exit(b, 0x85, x, &nx);
+        }
+    }
+    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := b */
+    evexl(b, 0, M0F, P66, 0, 0x7e, cc->z[0], 0, R(RCX), 0); /* ecx := c */
+    uint8_t an[6] = {0x83, 0xe0, 0x1f, 0x81, 0xe1, 0};      /* and eax, 31; and ecx, 0x1f1f */
+    put(b, an, 5);
+    b32(b, 0x1f1f);
+    uint8_t ce[3] = {0x83, 0xf9, i->x == VM_SHFL_UP ? 0 : 0x1f}; /* cmp ecx, 31 / 0 */
+    put(b, ce, 3);
+    to_exit(b, 0x85, x, &nx);
+    size_t fast = jmp32(b);
+    for (int k = 0; k < nx; k++) land(b, x[k]);
+    spill_copy(j, j->now);
+    ret_with(b, (uint64_t)(uintptr_t)i);
+    land(b, fast);
+    /* source lanes: l ^ bv, l + bv (own lane past 31), l - bv (own lane below 0) */
+    z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)lane_k);
+    for (int h = 0; h < 2; h++) {
+        zop op = i->x == VM_SHFL_BFLY ? XORD : i->x == VM_SHFL_DOWN ? ADDD : SUBD;
+        z(b, LD32, ZX, 0, M(RCX, 64 * h), 0);
+        z(b, op, ZT + h, ZX, R(ZQ), 0);
+        if (i->x == VM_SHFL_DOWN) zi(b, CMPD, 3, ZT + h, M(RCX, 128), 0, 6); /* k3 := past 31 */
+        if (i->x == VM_SHFL_UP) z(b, D2M, 3, 0, R(ZT + h), 0);               /* k3 := below 0 */
+        if (i->x != VM_SHFL_BFLY) z(b, MOVA32, ZT + h, 0, R(ZX), 3);
+        centry *a = src(j, i->a, false);
+        z(b, PERMI2D, ZT + h, a->z[0], R(a->z[1]), 0); /* T := {a0, a1}[T] */
+    }
+    if (o && o->d[1].kind == VM_K_PRED) {
+        /* the predicate: every lane (bfly), lanes below 32 - bv (down), from bv up (up) */
+        uint8_t mv[5] = {0xba, 1, 0, 0, 0}; /* mov edx, 1 */
+        put(b, mv, 5);
+        if (i->x == VM_SHFL_BFLY) {
+            uint8_t ones[5] = {0xba, 0xff, 0xff, 0xff, 0xff}; /* mov edx, -1 */
+            put(b, ones, 5);
+        } else if (i->x == VM_SHFL_DOWN) {
+            /* rdx := (1 << (32 - bv)) - 1 */
+            uint8_t q[13] = {0xb9, 32, 0, 0, 0, 0x29, 0xc1, 0x48, 0xd3, 0xe2, 0x48, 0xff, 0xca};
+            put(b, q, 13); /* mov ecx, 32; sub ecx, eax; shl rdx, cl; dec rdx */
+        } else {
+            /* edx := ~((1 << bv) - 1) */
+            uint8_t q[10] = {0x89, 0xc1, 0xd3, 0xe2, 0xff, 0xca, 0xf7, 0xd2, 0x90, 0x90};
+            put(b, q, 8); /* mov ecx, eax; shl edx, cl; dec edx; not edx */
+        }
+        gop(b, false, 0x89, RDX, F(o->d[1].off)); /* mov [pd], edx */
+        if (guarded(j, i)) exec_edx(j, i);         /* commit's lanes: all (checked above) */
+    }
+    commit(j, i, false);
+    return true;
+}
+
 /* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
  * run_shfl), after storing what it or anything later may read; when fn
  * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
@@ -1010,7 +1108,9 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_STV:
     case VM_ATOM:
     case VM_ALU: call_fn(j, i, run_mem); break;
-    case VM_SHFL: call_fn(j, i, run_shfl); break;
+    case VM_SHFL:
+        if (!shfl(j, i)) call_fn(j, i, run_shfl);
+        break;
     case VM_MINF32: minmax(j, i, false); break;
     case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;
