@@ -1160,6 +1160,10 @@ static void compile_func(vm_func *f, jit_chunk **list) {
     uint32_t nr = 0;
     if (!starts || !ends || !offs) goto done;
     for (uint32_t k = 0; k < n;) {
+        if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
+            k++;
+            continue;
+        }
         uint32_t e = k;
         while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
             scratch.n = 0;

@@ -203,3 +203,31 @@ Test(jit, fault_inside_a_run) {
         cr_assert(strstr(rep[k], "block (0,0,0), thread (0,0,0)"), "%s", rep[k]);
     }
 }
+
+/* A guarded branch at a label, reached by part of the warp: the handler of
+ * a record that begins a straight line (here a branch) must still find its
+ * own target there. */
+static const char *BRANCHES = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                              ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+                              "and.b32 %r3, %r1, 1;\nsetp.ne.u32 %p3, %r3, 0;\n"
+                              "setp.lt.u32 %p1, %r1, 7;\n@%p1 bra A;\nbra.uni C;\n"
+                              "A:\n@%p3 bra D;\nadd.s32 %r2, %r2, 1;\nadd.s32 %r2, %r2, 2;\n"
+                              "D:\nadd.s32 %r2, %r2, 10;\n"
+                              "C:\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                              "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+Test(jit, branch_at_a_label_in_a_partial_group) {
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        uint32_t out[32];
+        char rep[1024];
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_status s = run_io(BRANCHES, 32, NULL, 0, out, sizeof out, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (uint32_t l = 0; l < 32; l++)
+            cr_assert_eq(out[l], l >= 7 ? 0u : l & 1 ? 10u : 13u, "PTXI_JIT=%s lane %u: %u", modes[k], l, out[l]);
+    }
+}
