@@ -913,11 +913,12 @@ static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36
  * granules accessible, not read-only for a store), for shared memory the
  * run inside the CTA's window (vm_lds4_full, vm_sts4_full). Anything else
  * calls run_mem, which runs exec.c's path (and reports). The two paths leave
- * the cache alike: what is live is stored before the test, and the call's
- * path loads the cache back afterwards. */
+ * the cache alike: the call's path stores what is live and dirty first and
+ * loads the cache back afterwards (what was dirty stays marked so). */
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
-    flush(j, j->now, false);
+    for (int x = 0; x < NPOOL; x++) /* dead values: forgotten on both paths */
+        if (j->e[x].valid && !live_at(j, j->now, j->e[x].off, esize(&j->e[x]))) drop(j, &j->e[x]);
     centry *a = src(j, i->a, !shared);
     if (st) src(j, i->b, false);
     size_t slow[16];
