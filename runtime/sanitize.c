@@ -136,12 +136,19 @@ void rt_sanitize_asserts(const char *lines) {
     }
 }
 
+void rt_sanitize_dynpar(ptxi_ctx *ctx) {
+    static atomic_bool warned;
+    vm_san *s = ctx->vmrt.san;
+    if (s && s->tool != VM_SAN_MEMCHECK && !atomic_exchange(&warned, true))
+        vm_san_print(s, "Warning: CUDA Dynamic Parallelism is not supported by the selected tool");
+}
+
 void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (ctx) vm_init_wrote(&ctx->arena, p, n);
 }
 
-void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api) {
-    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n, api);
+void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n);
 }
 
 /* ---- the device heap in sanitize mode ---- */
