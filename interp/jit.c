@@ -1,9 +1,9 @@
 /* jit.c — a template JIT for x86-64 with AVX-512: each maximal straight-line
- * run of records (no branch, barrier, collective or call; split at branch
- * targets) becomes one function whose body is, per record, a few hand-encoded
- * AVX-512 instructions on the frame's lane arrays (a 32-bit register is two
- * zmm, a 64-bit one four), or a call to the memory handlers' own checked
- * paths. Why: the interpreter spends 4.5-6 ns per warp instruction on
+ * run of records (split at branch targets, ended by what has no template:
+ * barriers, calls, exits, most collectives) becomes one function whose body
+ * is, per record, a few hand-encoded AVX-512 instructions on the frame's lane
+ * arrays (a 32-bit register is two zmm, a 64-bit one four), cached in zmm
+ * registers across the run, or a call to the handlers' own checked paths. Why: the interpreter spends 4.5-6 ns per warp instruction on
  * dispatch, operand decoding and the guard, several times the work itself
  * (bench/README.md). */
 #include "jit.h"
