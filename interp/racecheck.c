@@ -378,7 +378,7 @@ void vm_race_report(vm_race_grid *g, vm_san *s) {
     if (!g) return;
     const vm_program *p = g->prog;
     for (size_t k = 0; k < g->n; k++) g->h[k].ao = order(p, g->h[k].a), g->h[k].bo = order(p, g->h[k].b);
-    qsort(g->h, g->n, sizeof *g->h, by_code);
+    if (g->n) qsort(g->h, g->n, sizeof *g->h, by_code); /* g->h is NULL without hazards */
     size_t cap = 8192;
     char *text = malloc(cap);
     /* one record per first access (and severity), each second access on a line of its own */
