@@ -223,7 +223,7 @@ static void count(vm_race_grid *g, const found *f, int nf) {
 }
 
 /* One access of the replay against the shadow. */
-static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
+static inline __attribute__((always_inline)) void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
     acc now = {e->ins, (uint16_t)e->tid, (uint16_t)e->wphase};
     uint16_t phase = (uint16_t)r->phase;
     found f[8];
