@@ -1,9 +1,9 @@
 /* jit.c — a template JIT for x86-64 with AVX-512: each maximal straight-line
- * run of records (no branch, barrier, collective or call; split at branch
- * targets) becomes one function whose body is, per record, a few hand-encoded
- * AVX-512 instructions on the frame's lane arrays (a 32-bit register is two
- * zmm, a 64-bit one four), or a call to the memory handlers' own checked
- * paths. Why: the interpreter spends 4.5-6 ns per warp instruction on
+ * run of records (split at branch targets, ended by what has no template:
+ * barriers, calls, exits, most collectives) becomes one function whose body
+ * is, per record, a few hand-encoded AVX-512 instructions on the frame's lane
+ * arrays (a 32-bit register is two zmm, a 64-bit one four), cached in zmm
+ * registers across the run, or a call to the handlers' own checked paths. Why: the interpreter spends 4.5-6 ns per warp instruction on
  * dispatch, operand decoding and the guard, several times the work itself
  * (bench/README.md). */
 #include "jit.h"
@@ -183,7 +183,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -739,6 +739,149 @@ static bool cvta(jc *j, const vm_insn *i) {
     return true;
 }
 
+/* Stores what is dirty and live at record k, leaving the cache as it is
+ * (for an exit that only some executions take). */
+static void spill_copy(jc *j, uint32_t k) {
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid || !e->dirty || !live_at(j, k, e->off, esize(e))) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++)
+            z(j->b, e->q64 ? ST64 : ST32, e->z[p], 0, F(e->off + 64u * p), 0);
+    }
+}
+/* mov rax, v; pop r13, r12, rbx; vzeroupper; ret */
+static void ret_with(cbuf *b, uint64_t v) {
+    mov_imm64(b, RAX, v);
+    uint8_t ep[9] = {0x41, 0x5d, 0x41, 0x5c, 0x5b, 0xc5, 0xf8, 0x77, 0xc3};
+    put(b, ep, 9);
+}
+
+/* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
+ * the run; every lane (guard all ones) leaves it for the target, c->taken
+ * naming the branch, which exec.c accounts and checks as its BRA handler
+ * does; lanes that part leave the branch to that handler. An unguarded bra
+ * ends the run (emit's caller). */
+static void bra(jc *j, const vm_insn *i) {
+    size_t cont = 0, part = 0;
+    if (guarded(j, i)) {
+        uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
+        put(j->b, t, 2);
+        cont = jcc(j->b, 0x84);
+    }
+    spill_copy(j, j->now);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(j->b, c, 3);
+        part = jcc(j->b, 0x85);
+    }
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
+    gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
+    ret_with(j->b, (uint64_t)(uintptr_t)i->target);
+    if (guarded(j, i)) {
+        land(j->b, part);
+        ret_with(j->b, (uint64_t)(uintptr_t)i);
+        land(j->b, cont);
+    }
+}
+
+/* Lane numbers 0..31, then 31 in every lane. */
+static const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                    31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+
+/* jcc to the exit that leaves record i to its handler (collected in *x). */
+static void to_exit(cbuf *b, uint8_t cc, size_t *x, int *nx) { x[(*nx)++] = jcc(b, cc); }
+
+/* shfl.sync.{down,up,bfly} as vm_shfl_full's permute: the whole warp, the
+ * full member mask, the lane operand and clamp the same in every lane, clamp
+ * 31 (down, bfly) or 0 (up) with no segment mask; anything else leaves the
+ * record to exec.c's handler. */
+static bool shfl(jc *j, const vm_insn *i) {
+    if (i->x != VM_SHFL_DOWN && i->x != VM_SHFL_UP && i->x != VM_SHFL_BFLY) return false;
+    const vm_alu *o = i->p;
+    cbuf *b = j->b;
+    size_t x[12];
+    int nx = 0;
+    centry *mm = src(j, (uint32_t)i->imm, false), *bb = src(j, i->b, false), *cc = src(j, i->c, false);
+    src(j, i->a, false);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        to_exit(b, 0x85, x, &nx);
+    }
+    ctx_field(j, offsetof(vm_jit_ctx, w));
+    uint8_t f[7] = {0x80, 0xb8, 0, 0, 0, 0, 0}; /* cmp byte [rax + forced], 0 */
+    uint32_t fo = (uint32_t)offsetof(vm_warp, forced);
+    memcpy(f + 2, &fo, 4);
+    put(b, f, 7);
+    to_exit(b, 0x85, x, &nx);
+    /* mm all ones, b and c uniform */
+    zi(b, TERND, ZQ, ZQ, R(ZQ), 0, 0xff);
+    for (int h = 0; h < 2; h++) {
+        zi(b, CMPD, 2, mm->z[h], R(ZQ), 0, 4);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, &nx);
+    }
+    for (int v = 0; v < 2; v++) {
+        centry *e = v ? cc : bb;
+        z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+        for (int h = 0; h < 2; h++) {
+            zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+            uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};
+            put(b, kt, 4);
+            to_exit(b, 0x85, x, &nx);
+        }
+    }
+    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := b */
+    evexl(b, 0, M0F, P66, 0, 0x7e, cc->z[0], 0, R(RCX), 0); /* ecx := c */
+    uint8_t an[6] = {0x83, 0xe0, 0x1f, 0x81, 0xe1, 0};      /* and eax, 31; and ecx, 0x1f1f */
+    put(b, an, 5);
+    b32(b, 0x1f1f);
+    uint8_t ce[3] = {0x83, 0xf9, i->x == VM_SHFL_UP ? 0 : 0x1f}; /* cmp ecx, 31 / 0 */
+    put(b, ce, 3);
+    to_exit(b, 0x85, x, &nx);
+    size_t fast = jmp32(b);
+    for (int k = 0; k < nx; k++) land(b, x[k]);
+    spill_copy(j, j->now);
+    ret_with(b, (uint64_t)(uintptr_t)i);
+    land(b, fast);
+    /* source lanes: l ^ bv, l + bv (own lane past 31), l - bv (own lane below 0) */
+    z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)lane_k);
+    for (int h = 0; h < 2; h++) {
+        zop op = i->x == VM_SHFL_BFLY ? XORD : i->x == VM_SHFL_DOWN ? ADDD : SUBD;
+        z(b, LD32, ZX, 0, M(RCX, 64 * h), 0);
+        z(b, op, ZT + h, ZX, R(ZQ), 0);
+        if (i->x == VM_SHFL_DOWN) zi(b, CMPD, 3, ZT + h, M(RCX, 128), 0, 6); /* k3 := past 31 */
+        if (i->x == VM_SHFL_UP) z(b, D2M, 3, 0, R(ZT + h), 0);               /* k3 := below 0 */
+        if (i->x != VM_SHFL_BFLY) z(b, MOVA32, ZT + h, 0, R(ZX), 3);
+        centry *a = src(j, i->a, false);
+        z(b, PERMI2D, ZT + h, a->z[0], R(a->z[1]), 0); /* T := {a0, a1}[T] */
+    }
+    if (o && o->d[1].kind == VM_K_PRED) {
+        /* the predicate: every lane (bfly), lanes below 32 - bv (down), from bv up (up) */
+        uint8_t mv[5] = {0xba, 1, 0, 0, 0}; /* mov edx, 1 */
+        put(b, mv, 5);
+        if (i->x == VM_SHFL_BFLY) {
+            uint8_t ones[5] = {0xba, 0xff, 0xff, 0xff, 0xff}; /* mov edx, -1 */
+            put(b, ones, 5);
+        } else if (i->x == VM_SHFL_DOWN) {
+            /* rdx := (1 << (32 - bv)) - 1 */
+            uint8_t q[13] = {0xb9, 32, 0, 0, 0, 0x29, 0xc1, 0x48, 0xd3, 0xe2, 0x48, 0xff, 0xca};
+            put(b, q, 13); /* mov ecx, 32; sub ecx, eax; shl rdx, cl; dec rdx */
+        } else {
+            /* edx := ~((1 << bv) - 1) */
+            uint8_t q[10] = {0x89, 0xc1, 0xd3, 0xe2, 0xff, 0xca, 0xf7, 0xd2, 0x90, 0x90};
+            put(b, q, 8); /* mov ecx, eax; shl edx, cl; dec edx; not edx */
+        }
+        gop(b, false, 0x89, RDX, F(o->d[1].off)); /* mov [pd], edx */
+        if (guarded(j, i)) exec_edx(j, i);         /* commit's lanes: all (checked above) */
+    }
+    commit(j, i, false);
+    return true;
+}
+
 /* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
  * run_shfl), after storing what it or anything later may read; when fn
  * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
@@ -758,63 +901,80 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
     j->nan_ok = false;
 }
 
-/* Lane offsets of a consecutive run of 32 words, as 64-bit lanes. */
+/* Lane offsets of a consecutive run of 32 words (as 64-bit lanes, and as 32-bit ones). */
 static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
-/* ld/st.global.b32 of the whole warp, inline when its 32 addresses are one
- * aligned run of 128 bytes inside accessible granules (vm_arena_ok's test);
- * anything else calls run_mem, which runs exec.c's path (and reports). The
- * two paths leave the cache alike: what is live is stored before the test,
- * and the call's path loads the cache back afterwards. */
-static void global4(jc *j, const vm_insn *i, bool st) {
+/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp, inline when its
+ * 32 addresses are one aligned run of 128 bytes that the record's own path
+ * would accept at once: for global memory vm_arena_ok's test (both ends'
+ * granules accessible, not read-only for a store), for shared memory the
+ * run inside the CTA's window (vm_lds4_full, vm_sts4_full). Anything else
+ * calls run_mem, which runs exec.c's path (and reports). The two paths leave
+ * the cache alike: the call's path stores what is live and dirty first and
+ * loads the cache back afterwards (what was dirty stays marked so). */
+static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
-    flush(j, j->now, false);
-    const vm_arena *ar = j->f->prog->rt->arena;
-    centry *a = src(j, i->a, true);
+    for (int x = 0; x < NPOOL; x++) /* dead values: forgotten on both paths */
+        if (j->e[x].valid && !live_at(j, j->now, j->e[x].off, esize(&j->e[x]))) drop(j, &j->e[x]);
+    centry *a = src(j, i->a, !shared);
     if (st) src(j, i->b, false);
     size_t slow[16];
     int ns = 0;
-    evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm: lane 0's address */
-    uint8_t addi[2] = {0x48, 0x05};                           /* add rax, imm32 */
-    put(b, addi, 2);
+    /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
+    evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+    uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
+    put(b, addi + shared, 2 - shared);
     b32(b, (uint32_t)(int32_t)i->imm);
     uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
-    z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0); /* every lane: lane 0's address */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
-    for (int p = 0; p < 4; p++) {
-        z(b, ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
-        uint8_t kt[4] = {0xc5, 0xf9, 0x98, 0xd2};    /* kortestb k2, k2 */
+    /* every lane's address is lane 0's + 4 * lane */
+    z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+    mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
+    for (int p = 0; p < (shared ? 2 : 4); p++) {
+        z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
+        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
         put(b, kt, 4);
         slow[ns++] = jcc(b, 0x85);
     }
-    /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar);
-    gop(b, true, 0x89, RAX, R(RDX));                                           /* mov rdx, rax */
-    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));       /* sub rdx, [base] */
-    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rdx, [reserve] */
-    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
-    gop(b, true, 0x8d, RSI, M(RDX, 127));                                      /* lea rsi, [rdx+127] */
-    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve)));    /* cmp rsi, [reserve] */
-    slow[ns++] = jcc(b, 0x83);                                                 /* jae */
-    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));     /* rcx := shadow */
-    uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
-    put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-    for (int e = 0; e < 2; e++) {
-        uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
-        put(b, ld, 4);
-        uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
-        put(b, t0, 2);
-        slow[ns++] = jcc(b, 0x84);
-        if (st)
-            for (int c = 0; c < 2; c++) {
-                uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
-                put(b, cm, 3);
-                slow[ns++] = jcc(b, 0x84);
-            }
+    if (shared) {
+        /* rax + 128 <= smem_size; rax += smem */
+        gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));      /* rsi := the cta */
+        gop(b, true, 0x8d, RDX, M(RAX, 128));                                    /* lea rdx, [rax+128] */
+        gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size)));  /* ecx := smem_size */
+        gop(b, true, 0x3b, RDX, R(RCX));                                         /* cmp rdx, rcx */
+        slow[ns++] = jcc(b, 0x87);                                               /* ja */
+        gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
+    } else {
+        /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+        gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+        gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+        gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8d, RSI, M(RDX, 127));                                   /* lea rsi, [rdx+127] */
+        gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+        uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
+        put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
+        for (int e = 0; e < 2; e++) {
+            uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
+            put(b, ld, 4);
+            uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
+            put(b, t0, 2);
+            slow[ns++] = jcc(b, 0x84);
+            if (st)
+                for (int c = 0; c < 2; c++) {
+                    uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
+                    put(b, cm, 3);
+                    slow[ns++] = jcc(b, 0x84);
+                }
+        }
     }
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
@@ -850,6 +1010,7 @@ static bool emit(jc *j, const vm_insn *i) {
         exec_edx(j, i);
     switch (i->op) {
     case VM_NOP: break;
+    case VM_BRA: bra(j, i); break;
     case VM_MOV32: mov(j, i, false); break;
     case VM_MOV64: mov(j, i, true); break;
     case VM_CVT_U64_U32: widen(j, i, false); break;
@@ -929,20 +1090,28 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDG4:
     case VM_STG4:
         if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
-            global4(j, i, i->op == VM_STG4);
+            mem4(j, i, i->op == VM_STG4, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
     case VM_LDS4:
     case VM_STS4:
+        if (!guarded(j, i)) {
+            mem4(j, i, i->op == VM_STS4, true);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
     case VM_LD:
     case VM_ST:
     case VM_LDV:
     case VM_STV:
     case VM_ATOM:
     case VM_ALU: call_fn(j, i, run_mem); break;
-    case VM_SHFL: call_fn(j, i, run_shfl); break;
+    case VM_SHFL:
+        if (!shfl(j, i)) call_fn(j, i, run_shfl);
+        break;
     case VM_MINF32: minmax(j, i, false); break;
     case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;
@@ -992,13 +1161,17 @@ static void compile_func(vm_func *f, jit_chunk **list) {
     uint32_t nr = 0;
     if (!starts || !ends || !offs) goto done;
     for (uint32_t k = 0; k < n;) {
+        if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
+            k++;
+            continue;
+        }
         uint32_t e = k;
         while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
             scratch.n = 0;
             cache_reset(&dry);
             dry.now = e;
             if (!emit(&dry, &f->code[e])) break;
-            e++;
+            if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
         }
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;

@@ -16,10 +16,14 @@ typedef struct vm_jit_ctx {
     const vm_launch_cfg *cfg;
     uint64_t params; /* device (= host) address of the launch's parameter buffer */
     int fault;       /* set when a record in the run recorded a fault */
+    /* The branch record through which the whole warp left the run (its
+     * target is what the run returned), else NULL. */
+    const vm_insn *taken;
 } vm_jit_ctx;
 
-/* A compiled run: returns the first record it did not complete (`end`, or the
- * record whose fault it recorded, c->fault set). */
+/* A compiled run: returns the first record it did not complete: `end`, the
+ * record whose fault it recorded (c->fault set), a record it leaves to its
+ * handler, or a branch target (c->taken set). */
 typedef const vm_insn *(*vm_jit_fn)(uint8_t *fb, vm_jit_ctx *c);
 
 /* Hung on the run's first record (its `target`, which only branches use

@@ -223,7 +223,7 @@ static void count(vm_race_grid *g, const found *f, int nf) {
 }
 
 /* One access of the replay against the shadow. */
-static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
+static inline __attribute__((always_inline)) void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
     acc now = {e->ins, (uint16_t)e->tid, (uint16_t)e->wphase};
     uint16_t phase = (uint16_t)r->phase;
     found f[8];
@@ -378,7 +378,7 @@ void vm_race_report(vm_race_grid *g, vm_san *s) {
     if (!g) return;
     const vm_program *p = g->prog;
     for (size_t k = 0; k < g->n; k++) g->h[k].ao = order(p, g->h[k].a), g->h[k].bo = order(p, g->h[k].b);
-    qsort(g->h, g->n, sizeof *g->h, by_code);
+    if (g->n) qsort(g->h, g->n, sizeof *g->h, by_code); /* g->h is NULL without hazards */
     size_t cap = 8192;
     char *text = malloc(cap);
     /* one record per first access (and severity), each second access on a line of its own */

@@ -11,19 +11,19 @@
 #include "../run_kernel.h"
 
 #define NT 64 /* two warps, one CTA */
-#define NW 42 /* result words per thread */
+#define NW 48 /* result words per thread */
 
 static const char *SRC =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-    ".reg .pred %p<10>;\n.reg .b32 %r<40>;\n.reg .f32 %f<12>;\n.reg .b64 %rd<24>;\n"
+    ".shared .align 4 .b32 sh[64];\n.reg .pred %p<10>;\n.reg .b32 %r<48>;\n.reg .f32 %f<12>;\n.reg .b64 %rd<24>;\n"
     "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
     "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %ctaid.x;\n"
     "mad.lo.s32 %r4, %r3, %r2, %r1;\n"
     "mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
     "ld.global.u32 %r5, [%rd4];\nld.global.u32 %r6, [%rd4+256];\n"
     "ld.global.f32 %f1, [%rd4+512];\nld.global.f32 %f2, [%rd4+768];\n"
-    "mul.wide.u32 %rd5, %r4, 168;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "mul.wide.u32 %rd5, %r4, 192;\nadd.s64 %rd6, %rd1, %rd5;\n"
     "add.s32 %r7, %r5, %r6;\nsub.s32 %r8, %r5, %r6;\nmul.lo.s32 %r9, %r5, %r6;\n"
     "mad.lo.s32 %r10, %r5, %r6, %r7;\nand.b32 %r11, %r5, %r6;\nor.b32 %r12, %r5, %r6;\n"
     "xor.b32 %r13, %r5, %r6;\nand.b32 %r14, %r6, 63;\nshl.b32 %r15, %r5, %r14;\n"
@@ -39,6 +39,9 @@ static const char *SRC =
     "add.rn.f32 %f3, %f1, %f2;\nsub.rn.f32 %f4, %f1, %f2;\nmul.rn.f32 %f5, %f1, %f2;\n"
     "fma.rn.f32 %f6, %f1, %f2, %f3;\nmax.f32 %f7, %f1, %f2;\nmin.f32 %f8, %f1, %f2;\n"
     "shfl.sync.bfly.b32 %r27, %r5, 1, 31, -1;\n"
+    "shfl.sync.down.b32 %r37|%p9, %r5, 3, 31, -1;\nshfl.sync.up.b32 %r38, %r5, 5, 0, -1;\nselp.u32 %r39, 1, 0, %p9;\n"
+    "mov.u32 %r31, sh;\nshl.b32 %r32, %r1, 2;\nadd.s32 %r33, %r31, %r32;\nst.shared.u32 [%r33], %r5;\n"
+    "ld.shared.u32 %r34, [%r33];\nxor.b32 %r35, %r33, 4;\nld.shared.u32 %r36, [%r35];\n"
     "and.b32 %r28, %r6, 0xfff0ffff;\ndiv.u32 %r29, %r5, %r28;\nrem.u32 %r30, %r5, %r28;\n"
     "@%p1 add.s32 %r7, %r7, 1000;\n@!%p2 add.s64 %rd11, %rd11, 77;\n@%p4 mul.rn.f32 %f3, %f3, %f2;\n"
     "@%p6 setp.eq.s32 %p7, %r5, %r6;\nselp.u32 %r23, 1, 0, %p7;\n"
@@ -59,6 +62,8 @@ static const char *SRC =
     "st.global.u32 [%rd6+136], %r24;\nst.global.u32 [%rd6+140], %r25;\n"
     "@%p1 st.global.u32 [%rd6+144], %r5;\nst.global.f32 [%rd6+148], %f7;\nst.global.f32 [%rd6+152], %f8;\n"
     "st.global.u32 [%rd6+156], %r27;\nst.global.u32 [%rd6+160], %r29;\nst.global.u32 [%rd6+164], %r30;\n"
+    "st.global.u32 [%rd6+168], %r34;\nst.global.u32 [%rd6+172], %r36;\n"
+    "st.global.u32 [%rd6+176], %r37;\nst.global.u32 [%rd6+180], %r38;\nst.global.u32 [%rd6+184], %r39;\n"
     "ret;\n}\n";
 
 typedef union {
@@ -142,6 +147,8 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
         uint32_t dv = y & 0xfff0ffffu;
         o[40] = dv ? x / dv : 0xffffffffu; /* as measured on sm_90 (interp/ALU.md) */
         o[41] = dv ? x % dv : 0xffffffffu;
+        o[42] = x, o[43] = in[t ^ 1]; /* through shared memory */
+        o[44] = lane + 3 <= 31 ? in[t + 3] : x, o[45] = lane >= 5 ? in[t - 5] : x, o[46] = lane + 3 <= 31;
     }
 }
 
@@ -194,5 +201,33 @@ Test(jit, fault_inside_a_run) {
         cr_assert(strstr(rep[k], "out-of-bounds global read of 4 bytes"), "%s", rep[k]);
         cr_assert(strstr(rep[k], "at w.ptx:14:1 in k"), "the load's line: %s", rep[k]);
         cr_assert(strstr(rep[k], "block (0,0,0), thread (0,0,0)"), "%s", rep[k]);
+    }
+}
+
+/* A guarded branch at a label, reached by part of the warp: the handler of
+ * a record that begins a straight line (here a branch) must still find its
+ * own target there. */
+static const char *BRANCHES = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                              ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+                              "and.b32 %r3, %r1, 1;\nsetp.ne.u32 %p3, %r3, 0;\n"
+                              "setp.lt.u32 %p1, %r1, 7;\n@%p1 bra A;\nbra.uni C;\n"
+                              "A:\n@%p3 bra D;\nadd.s32 %r2, %r2, 1;\nadd.s32 %r2, %r2, 2;\n"
+                              "D:\nadd.s32 %r2, %r2, 10;\n"
+                              "C:\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                              "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+Test(jit, branch_at_a_label_in_a_partial_group) {
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        uint32_t out[32];
+        char rep[1024];
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_status s = run_io(BRANCHES, 32, NULL, 0, out, sizeof out, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (uint32_t l = 0; l < 32; l++)
+            cr_assert_eq(out[l], l >= 7 ? 0u : l & 1 ? 10u : 13u, "PTXI_JIT=%s lane %u: %u", modes[k], l, out[l]);
     }
 }
