@@ -9,6 +9,7 @@
 
 #include "alu_core.h"
 #include "exec_mem.h"
+#include "jit.h"
 #include "lower_ext.h"
 #include "warp.h"
 
@@ -1122,6 +1123,39 @@ execute:
             goto merge;
         }
         if (plain) goto *labels[i->op];
+        DISPATCH;
+    }
+
+    /* A compiled run (jit.c): entered by the whole warp when the group does
+     * not merge inside it; its records are done and i is the first left. A
+     * fault inside was recorded by the record's own path, as here. */
+    L_JIT : {
+        const vm_jit_region *r = (const vm_jit_region *)(const void *)i->target;
+        if (mask != VM_FULL || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end))
+            goto *labels[i->op];
+        vm_jit_ctx c = {w, fr, cta, cta->grid->cfg, cta->grid->cfg->params, 0, NULL};
+        i = r->fn(fb, &c);
+        if (__builtin_expect(c.fault, 0)) {
+            SAVE();
+            why = VM_Y_FAULT;
+            goto out;
+        }
+        if (c.taken) { /* the whole warp took the branch c.taken: as BRA's handler */
+            ACCOUNT(c.taken + 1);
+            seg = i;
+            if ((c.taken->flags & VM_F_BACK) && --budget == 0) {
+                why = VM_Y_SLICE;
+                if (!vm_yield_group(w, i)) why = VM_Y_BLOCKED;
+                goto out_nosave;
+            }
+            if (i >= stop) goto merge;
+            DISPATCH;
+        }
+        if (i == stop) {
+            ACCOUNT(i);
+            goto merge;
+        }
+        if (i != r->end) goto *labels[i->op]; /* a record the run left to its handler */
         DISPATCH;
     }
 #endif

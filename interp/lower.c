@@ -7,6 +7,7 @@
 
 #include "exec_mem.h"
 #include "hoist.h"
+#include "jit.h"
 #include "lower_ext.h"
 #include "lower_impl.h"
 #include "regshare.h"
@@ -1501,6 +1502,7 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (m->funcs[k]->has_body && vm_check_records(&prog->funcs[k], err, errlen) < 0) return -1;
 #endif
+    vm_jit_program(prog);
     return 0;
 }
 
@@ -1524,6 +1526,7 @@ void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig) {
 
 void vm_program_free(vm_program *prog) {
     if (!prog || !prog->funcs) return;
+    vm_jit_free(prog);
     for (uint32_t k = 0; k < prog->nfuncs; k++) {
         vm_func *f = &prog->funcs[k];
         for (uint32_t c = 0; f->code && c < f->ncode; c++) {

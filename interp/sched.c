@@ -163,6 +163,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->forced = false;
         w->clock = 0;
         w->sleep_until = 0;
+        w->san_bad = NULL;
         w->exited = ~w->present;
         if (w->depth && w->frames[0].fn == k) {
             /* the entry frame is reused: no allocation per CTA, and the

@@ -81,7 +81,7 @@ static void do_run(dbg *d) {
     d->prev_w = NULL;
     d->fwarp = d->flane = 0;
     d->fblock = 1;
-    for (int k = 0; k < d->nwatch; k++) d->watch[k].host = NULL; /* re-armed against the new context */
+    dbg_new_run(d); /* watchpoints watch again in the new context */
     const cli_launch *l = &d->lo;
     printf("Starting kernel %s<<<(%u,%u,%u),(%u,%u,%u)>>>\n", ptxi_kernel_name(d->prep.k), l->grid.x, l->grid.y,
            l->grid.z, l->block.x, l->block.y, l->block.z);

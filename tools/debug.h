@@ -46,6 +46,13 @@ typedef struct dbg_watch {
     uint32_t len;
     const void *type; /* a C expression's type (a dw_type), NULL for an address */
     uint8_t old[8];
+    /* where the bytes are, to watch them again in a new run: space (VM_SP_GLOBAL
+     * or VM_SP_SHARED; -1: not again) and address; the expression whose type
+     * shows them (typed), its type looked up again when they change */
+    int sp;
+    uint64_t addr;
+    bool typed;
+    char expr[256];
 } dbg_watch;
 
 /* A loaded module the debugger knows: its program, the PTX text's lines and
@@ -85,7 +92,7 @@ typedef struct dbg {
     dbg_bp bp[DBG_MAX_BP];
     int nbp, next_id;
     dbg_watch watch[DBG_MAX_WATCH];
-    int nwatch;
+    int nwatch, unarmed; /* unarmed: watchpoints a new run has still to arm */
     struct dbg_display {
         int id;
         bool enabled;
@@ -96,6 +103,7 @@ typedef struct dbg {
     unsigned kernel_no; /* the launch in progress, counted from 0 in a program */
     /* execution */
     bool started, running, killing, quit;
+    bool restart; /* `run` while stopped (a PTX file): start again once this launch is killed */
     dbg_mode mode;
     int repeat;        /* steps still to make before stopping */
     uint64_t step_cta; /* the warp being stepped: CTA and warp index */
@@ -167,6 +175,13 @@ void dbg_info_breakpoints(dbg *d);
 /* Lanes of the group at a marked instruction for which a breakpoint there holds; sets *hit. */
 uint32_t dbg_check_break(dbg *d, vm_warp *w, const vm_insn *i, dbg_bp **hit);
 int dbg_cmd_watch(dbg *d, const char *args);
+/* A new run (a PTX file run again, a program started again): watchpoints
+ * watch their addresses again from the next instruction run. */
+void dbg_unarm_watches(dbg *d);
+/* A PTX file run again: hit counts from 0, watchpoints unarmed. */
+void dbg_new_run(dbg *d);
+/* Arms the watchpoints a new run has not armed yet, against w's block. */
+void dbg_arm_watches(dbg *d, vm_warp *w);
 /* Reports a changed watchpoint and returns true. */
 bool dbg_check_watch(dbg *d);
 void dbg_free_breaks(dbg *d);
@@ -190,6 +205,9 @@ const char *dbg_frame_name(dbg *d, const dbg_frame *fr, const vm_warp *w);
 bool dbg_frame_inlined(const dbg_frame *fr);
 /* " (a=1, p=0x...)": a frame's arguments as gdb's frame lines show them ("" without DWARF). */
 void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, size_t len);
+/* -lineinfo: the text of `last` (the .loc statement in effect at an instruction
+ * whose source position is s) when it says `inlined_at`, else NULL. */
+const char *dbg_loc_inlined(const ir_stmt *last, const vm_src *s);
 /* The function inlined at instruction i of w (DWARF or -lineinfo .loc), NULL when none. */
 const char *dbg_inlined_name(dbg *d, const vm_warp *w, const vm_insn *i);
 /* The value of a C expression for lane l as text; record: it becomes $N. */
@@ -200,6 +218,8 @@ int dbg_expr_address(dbg *d, const char *text, int *sp, uint64_t *addr, uint32_t
                      char *err, size_t errlen);
 /* The address x examines for a C expression: an array's or struct's, a pointer's value, a number. */
 int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *err, size_t errlen);
+/* The type of lvalue `text` for lane l of w at its PC (a dw_type), NULL when it is none. */
+const void *dbg_expr_type_at(dbg *d, vm_warp *w, int l, const char *text);
 void dbg_expr_format(const void *type, const uint8_t *bytes, char *buf, size_t len);
 int dbg_cmd_ptype(dbg *d, const char *args, bool whatis);
 int dbg_info_vars(dbg *d, bool args);

@@ -113,6 +113,12 @@ static void save_state(void) {
         const dbg_bp *b = &D.bp[k];
         ADD("B %d %d %d %u\t%s\t%s\n", b->id, b->enabled, b->temp, b->ignore, b->spec, b->cond);
     }
+    for (int k = 0; k < D.nwatch; k++) {
+        const dbg_watch *w = &D.watch[k];
+        if (w->sp >= 0)
+            ADD("W %d %d %u %d %llu %u %d\t%s\t%s\t%s\n", w->id, w->enabled, w->ignore, w->sp, (unsigned long long)w->addr,
+                w->len, w->typed, w->cond, w->spec, w->expr);
+    }
     for (int k = 0; k < D.ndisplay; k++) ADD("D %d %d\t%s\n", D.display[k].id, D.display[k].enabled, D.display[k].expr);
 #undef ADD
     setenv("PTXI_DEBUG_STATE", s, 1);
@@ -123,7 +129,7 @@ static void load_state(const char *s) {
     while (s && *s) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        char line[700];
+        char line[1100];
         snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), s);
         char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
         int id, en, tmp, bol;
@@ -138,6 +144,21 @@ static void load_state(const char *s) {
             b->id = id, b->enabled = en, b->temp = tmp, b->ignore = ign;
             snprintf(b->spec, sizeof b->spec, "%s", t1 + 1);
             snprintf(b->cond, sizeof b->cond, "%s", t2 + 1);
+        } else if (line[0] == 'W' && t2 && D.nwatch < DBG_MAX_WATCH) {
+            char *t3 = strchr(t2 + 1, '\t');
+            dbg_watch w = {0};
+            unsigned long long a;
+            int typed;
+            if (t3 && sscanf(line + 1, "%d %d %u %d %llu %u %d", &w.id, &en, &w.ignore, &w.sp, &a, &w.len, &typed) == 7 &&
+                w.len <= sizeof w.old) {
+                *t2 = *t3 = 0;
+                w.enabled = en, w.addr = a, w.typed = typed;
+                snprintf(w.cond, sizeof w.cond, "%s", t1 + 1);
+                snprintf(w.spec, sizeof w.spec, "%s", t2 + 1);
+                snprintf(w.expr, sizeof w.expr, "%s", t3 + 1);
+                D.watch[D.nwatch++] = w;
+                dbg_unarm_watches(&D);
+            }
         } else if (line[0] == 'D' && t1 && D.ndisplay < DBG_MAX_DISPLAY && sscanf(line + 1, "%d %d", &id, &en) == 2) {
             struct dbg_display *ds = &D.display[D.ndisplay++];
             ds->id = id, ds->enabled = en;

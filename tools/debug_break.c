@@ -50,6 +50,35 @@ static int collect(dbg *d, line_fn at, uint32_t file, uint32_t line, dbg_loc **o
     return 0;
 }
 
+/* -lineinfo: the start of each run of instructions inlined from a call at
+ * FILE:LINE (`.loc ..., inlined_at FILE LINE COL`), where cuda-gdb stops for
+ * a breakpoint on a line that has only inlined calls. */
+static int collect_inlined(dbg *d, uint32_t file, uint32_t line, dbg_loc **out, uint32_t *n) {
+    *n = 0;
+    *out = NULL;
+    for (uint32_t f = 0; f < d->prog->nfuncs; f++) {
+        const vm_func *vf = &d->prog->funcs[f];
+        const ir_func *F = vf->ir;
+        const ir_stmt *last = NULL;
+        bool prev = false;
+        for (uint32_t k = 0, j = 0; k < vf->ncode; k++) {
+            for (; j < F->nbody && F->body[j].loc.line <= vf->src[k].loc.line; j++)
+                if (F->body[j].kind == IR_ST_LOC) last = &F->body[j];
+            const char *text = dbg_loc_inlined(last, &vf->src[k]), *ia = text ? strstr(text, "inlined_at") : NULL;
+            unsigned cf = 0, cl = 0;
+            bool hit = ia && sscanf(ia + 10, "%u %u", &cf, &cl) == 2 && cf == file && cl == line;
+            if (hit && !prev) {
+                dbg_loc *nv = realloc(*out, (*n + 1) * sizeof **out);
+                if (!nv) return -1;
+                *out = nv;
+                nv[(*n)++] = (dbg_loc){f, k};
+            }
+            prev = hit;
+        }
+    }
+    return 0;
+}
+
 /* The first line at or after `line` that has code, for the lines `at` reads. */
 static uint32_t line_with_code(dbg *d, bool cu, uint32_t file, uint32_t line) {
     uint32_t best = 0;
@@ -91,6 +120,10 @@ int dbg_resolve(dbg *d, const char *spec, dbg_loc **out, uint32_t *n, char *err,
                 uint32_t l = line_with_code(d, true, m->files[k].index, line);
                 known = true;
                 if (!l) continue;
+                if (l != line) { /* no code of its own: the calls inlined there, if any */
+                    if (collect_inlined(d, m->files[k].index, line, out, n)) return -1;
+                    if (*n) return 0;
+                }
                 return collect(d, cu_at, m->files[k].index, l, out, n);
             }
         if (known) snprintf(err, errlen, "Line %u of \"%s\" has no code after it.", line, file);
@@ -487,10 +520,44 @@ int dbg_cmd_watch(dbg *d, const char *args) {
     wt->len = len;
     wt->type = type;
     memcpy(wt->old, p, len);
+    /* shared memory of the block, or the device's memory: watched again in a new run */
+    const vm_cta *cta = d->cta;
+    if (cta && p >= cta->smem && p < cta->smem + cta->smem_full) wt->sp = VM_SP_SHARED, wt->addr = (uint64_t)(p - cta->smem);
+    else if (vm_arena_ok(&d->ctx->arena, (uint64_t)(uintptr_t)p, len, false))
+        wt->sp = VM_SP_GLOBAL, wt->addr = (uint64_t)(uintptr_t)p;
+    else wt->sp = -1;
+    wt->typed = typed;
+    snprintf(wt->expr, sizeof wt->expr, "%s", args);
     if (typed) snprintf(wt->spec, sizeof wt->spec, "%s", desc);
     else snprintf(wt->spec, sizeof wt->spec, "%s (%u bytes)", desc, len);
     printf("Hardware watchpoint %d: %s\n", wt->id, wt->spec);
     return 0;
+}
+
+void dbg_new_run(dbg *d) {
+    for (int k = 0; k < d->nbp; k++) d->bp[k].hits = 0; /* as gdb's run: hit counts start again */
+    for (int k = 0; k < d->nwatch; k++) d->watch[k].hits = 0;
+    dbg_unarm_watches(d);
+}
+
+void dbg_unarm_watches(dbg *d) {
+    d->unarmed = 0;
+    for (int k = 0; k < d->nwatch; k++) {
+        dbg_watch *wt = &d->watch[k];
+        wt->host = NULL;
+        wt->type = NULL; /* the DWARF it pointed into may be gone: looked up again when shown */
+        d->unarmed += wt->sp >= 0;
+    }
+}
+
+void dbg_arm_watches(dbg *d, vm_warp *w) {
+    d->unarmed = 0;
+    for (int k = 0; k < d->nwatch; k++) {
+        dbg_watch *wt = &d->watch[k];
+        if (wt->host || wt->sp < 0) continue;
+        if ((wt->host = dbg_host_of(d, w, 0, wt->sp, wt->addr, wt->len))) memcpy(wt->old, wt->host, wt->len);
+        else d->unarmed++;
+    }
 }
 
 static uint64_t bytes_value(const uint8_t *p, uint32_t n) {
@@ -519,6 +586,8 @@ bool dbg_check_watch(dbg *d) {
             memcpy(wt->old, wt->host, wt->len);
             continue;
         }
+        if (wt->typed && !wt->type && d->prev_w) /* watched again in a new run: the type where it was written */
+            wt->type = dbg_expr_type_at(d, d->prev_w, l >= 0 ? l : 0, wt->expr);
         if (wt->type) { /* in the variable's type */
             char ob[256], nb[256];
             dbg_expr_format(wt->type, wt->old, ob, sizeof ob);

@@ -97,6 +97,12 @@ static char *read_command(dbg *d) {
 static bool confirm(dbg *d, const char *question) {
     if (!d->tty || d->no_confirm) return true;
     char *s = NULL;
+    const char *last = strrchr(question, '\n'); /* the prompt is the last line */
+    if (last) {
+        printf("%.*s", (int)(last + 1 - question), question);
+        fflush(stdout);
+        question = last + 1;
+    }
     if (d->readline) s = d->readline(question);
     else {
         static char buf[256];
@@ -244,6 +250,7 @@ int dbg_hook(void *p, vm_warp *w, const vm_insn *i) {
         stop = true, lanes = w->mask;
         snprintf(why, sizeof why, "Program received signal SIGINT, Interrupt.\n");
     }
+    if (d->unarmed) dbg_arm_watches(d, w);
     if (!stop && d->nwatch && dbg_check_watch(d)) stop = true, lanes = w->mask;
     const vm_func *f = w->frames[w->depth - 1].fn;
     uint32_t fi = (uint32_t)(f - d->prog->funcs), idx = (uint32_t)(i - f->code);
@@ -522,12 +529,22 @@ static int execute(dbg *d, char *line) {
             d->rerun(d);
             return STAY;
         }
+        if (d->stop_w && d->run) { /* a PTX file: this launch killed, a new one */
+            if (!confirm(d, "The program being debugged has been started already.\n"
+                            "Start it from the beginning? (y or n) "))
+                return STAY;
+            d->restart = true;
+            return KILL;
+        }
         if (d->stop_w || (!d->run && d->started)) {
             printf("The program being debugged has been started already.\n");
             return STAY;
         }
         if (!d->run) return d->started = true, RESUME; /* a program waiting for its first go */
-        d->run(d);
+        do {
+            d->restart = false;
+            d->run(d);
+        } while (d->restart && !d->quit);
         return STAY;
     }
     if (IS("continue", "c")) return exec_cmd(d, DBG_RUN, a);
@@ -545,7 +562,7 @@ static int execute(dbg *d, char *line) {
     if (IS("finish", "fin")) return exec_cmd(d, DBG_FINISH, a);
     if (IS("until", "u") || IS("advance", NULL)) return exec_cmd(d, DBG_UNTIL, a);
     if (IS("kill", "k")) {
-        if (need_stopped(d)) return STAY;
+        if (need_stopped(d) || !confirm(d, "Kill the program being debugged? (y or n) ")) return STAY;
         return KILL;
     }
     if (IS("quit", "q")) {

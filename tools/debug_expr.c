@@ -211,6 +211,7 @@ typedef struct ectx {
     bool fail;
     bool noside; /* sizeof, whatis: types only, no memory read */
     int depth;   /* of nested operators: bounded */
+    bool bare;   /* info locals/args: a pointer without its type in front, as gdb shows them there */
 } ectx;
 
 static void fail(ectx *c, const char *fmt, const char *a) {
@@ -318,6 +319,36 @@ static bool fvar_offset(const vm_program *prog, const char *sym, int *sp, uint64
     return false;
 }
 
+/* Does operand o name register reg (itself, or in a vector or p|q pair)? */
+static bool names_reg(const ir_operand *o, uint32_t reg) {
+    if (o->kind == IR_OPND_REG) return o->reg == reg;
+    if (o->kind == IR_OPND_VEC || o->kind == IR_OPND_PAIR)
+        for (uint32_t k = 0; k < o->nsub; k++)
+            if (names_reg(&o->sub[k], reg)) return true;
+    return false;
+}
+
+/* Does instruction in write register reg? Those that write one write their
+ * first operand; a register first that is only read: a barrier's number
+ * (bar.red writes its first), nanosleep's time. */
+static bool writes_reg(const ir_insn *in, uint32_t reg) {
+    if (!in->nopnds || !names_reg(&in->opnds[0], reg)) return false;
+    if (in->op == IR_OP_BAR || in->op == IR_OP_BARRIER) return ir_has_mod(in, IR_MOD_RED);
+    return in->op != IR_OP_NANOSLEEP;
+}
+
+/* Does register reg of F have a place at PTX line pc: a write to it at pc or
+ * before in the text? cuda-gdb's ranges start at the writing instruction
+ * itself and run on in address order (a loop coming back above the write
+ * does not see it); outside them it shows the variable as <optimized out>. */
+static bool reg_assigned(const ir_func *F, uint32_t reg, uint32_t pc) {
+    for (uint32_t k = 0; k < F->nbody && F->body[k].loc.line <= pc; k++) {
+        const ir_stmt *st = &F->body[k];
+        if (st->kind == IR_ST_INSN && writes_reg(&st->u.insn, reg)) return true;
+    }
+    return false;
+}
+
 static bool var_value(ectx *c, const dw_var *var, xv *v) {
     memset(v, 0, offsetof(xv, b));
     v->t = var->type ? var->type : &T_INT;
@@ -334,7 +365,7 @@ static bool var_value(ectx *c, const dw_var *var, xv *v) {
     }
     if (loc->kind == DWL_REG) {
         int k = dbg_find_reg(fr->fn->ir, loc->reg, strlen(loc->reg));
-        if (k < 0) {
+        if (k < 0 || (line && !reg_assigned(fr->fn->ir, (uint32_t)k, line))) {
             v->unavail = true;
             return true;
         }
@@ -485,10 +516,10 @@ static const dw_type *parse_type(ectx *c) {
             break;
         }
         char cand[128];
-        snprintf(cand, sizeof cand, "%s%s%s", words, words[0] ? " " : "", w);
         bool base = false;
-        for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0]; k++)
-            if (!strncmp(C_TYPES[k].name, cand, strlen(cand))) base = true;
+        if (snprintf(cand, sizeof cand, "%s%s%s", words, words[0] ? " " : "", w) < (int)sizeof cand)
+            for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0]; k++)
+                if (!strncmp(C_TYPES[k].name, cand, strlen(cand))) base = true;
         if (base) {
             snprintf(words, sizeof words, "%s", cand);
             c->p += n;
@@ -1166,6 +1197,10 @@ static const char *inlined_loc(const vm_func *f, const vm_insn *i) {
         if (st->loc.line > s->loc.line) break;
         if (st->kind == IR_ST_LOC) last = st;
     }
+    return dbg_loc_inlined(last, s);
+}
+
+const char *dbg_loc_inlined(const ir_stmt *last, const vm_src *s) {
     if (!last || last->u.locd.dbg.file != s->dbg.file || last->u.locd.dbg.line != s->dbg.line ||
         last->u.locd.dbg.col != s->dbg.col || !last->u.locd.text)
         return NULL;
@@ -1394,7 +1429,8 @@ static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expan
 
 static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b, char f, sbuf *o, int depth);
 
-static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
+/* typed: a pointer with its type in front, as gdb prints a value (not its members). */
+static void scalar_text(const dw_type *t, const uint8_t *b, char f, bool typed, sbuf *o) {
     const dw_type *s = dw_strip(t);
     uint64_t n = s->size ? s->size : 8;
     if (n == 16) { /* a .b128 register */
@@ -1412,6 +1448,10 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, sbuf *o) {
             char tb[80];
             dbg_format_val(dv, f, tb, sizeof tb);
             sb_add(o, "%s", tb);
+            return;
+        }
+        if (!typed) {
+            sb_add(o, "0x%llx", (unsigned long long)u);
             return;
         }
         sbuf tn = {0};
@@ -1577,7 +1617,7 @@ static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b,
         sb_add(o, "{function}");
         return;
     }
-    scalar_text(t, b, f, o);
+    scalar_text(t, b, f, depth == 0 && !c->bare, o);
 }
 
 static void print_value(ectx *c, const xv *v, char f, sbuf *o) {
@@ -1681,6 +1721,16 @@ int dbg_expr_pointer(dbg *d, const char *text, int *sp, uint64_t *addr, char *er
     return r;
 }
 
+const void *dbg_expr_type_at(dbg *d, vm_warp *w, int l, const char *text) {
+    xv *v = malloc(sizeof *v);
+    if (!v) return NULL;
+    ectx c;
+    char err[200];
+    const void *t = !evaluate(d, w, l, text, v, err, sizeof err, &c) && v->lval ? v->t : NULL;
+    free(v);
+    return t;
+}
+
 /* Bytes of a watched variable as its type prints them. */
 void dbg_expr_format(const void *type, const uint8_t *bytes, char *buf, size_t len) {
     sbuf o = {buf, 0, len};
@@ -1763,6 +1813,7 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
     setup(&c, d, w, l, err, sizeof err);
     c.fr = *fr;
     c.have_fr = true;
+    c.bare = true;
     xv *v = malloc(sizeof *v);
     if (!v) return;
     sbuf o = {buf, 0, len};
@@ -1775,13 +1826,18 @@ void dbg_frame_args(dbg *d, vm_warp *w, int l, const dbg_frame *fr, char *buf, s
         var_value(&c, var, v);
         sb_add(&o, "%s%s=", first ? "" : ", ", var->name);
         first = false;
-        const dw_type *st = dw_strip(v->t);
         if (c.fail) sb_add(&o, "<error>");
-        else if (st && st->kind == DWK_PTR && !v->unavail) sb_add(&o, "0x%llx", (unsigned long long)x_u(v));
         else print_value(&c, v, 0, &o);
     }
     sb_add(&o, ")");
     free(v);
+}
+
+/* gdb's hash of a C++ name (cp_search_name_hash, for plain identifiers). */
+static uint32_t gdb_name_hash(const char *name) {
+    uint32_t h = 0;
+    for (const char *p = name; *p; p++) h = h * 67 + (uint32_t)tolower((unsigned char)*p) - 113;
+    return h;
 }
 
 /* info locals (args false) or info args: the variables of the selected frame's scopes. */
@@ -1808,11 +1864,18 @@ int dbg_info_vars(dbg *d, bool args) {
         free(v);
         return -1;
     }
+    c.bare = true;
     for (int k = 0; k < n; k++) {
         if (args && sc[k] != c.fr.named) continue;
-        for (uint32_t q = 0; q < sc[k]->nvars; q++) {
-            const dw_var *var = &sc[k]->vars[q];
+        /* cuda-gdb lists a lexical block's variables in the order of its hash
+         * table: bucket by bucket, each in the DWARF's order, with n / 4 * 5 / 4
+         * + 1 buckets for n variables (what its transcripts show for blocks of
+         * 3, 5, 7 and 15); a function's or an inlined call's in the DWARF's order */
+        uint32_t nv = sc[k]->nvars, nb = sc[k]->kind == DWS_BLOCK ? nv / 4 * 5 / 4 + 1 : 1;
+        for (uint32_t q = 0; q < nb * nv; q++) {
+            const dw_var *var = &sc[k]->vars[q % nv];
             if (var->param != args || !var->name) continue;
+            if (nb > 1 && gdb_name_hash(var->name) % nb != q / nv) continue;
             c.fail = false;
             var_value(&c, var, v);
             sbuf o = {buf, 0, 8192};

@@ -30,6 +30,19 @@ static const char *app_of(const char *files, const char *id) {
 
 static const char *app(void) { return app_of("dbg_app.cu", "dbg_app"); }
 
+/* tests/debug/vars/dbg_vars.cu built with -G or -lineinfo (flags) as program `id`. */
+static const char *vars_program(const char *flags, const char *id) {
+    NEED_NVCC_AND_LIBRARY();
+    sh("mkdir -p " WORK_DIR);
+    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
+    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
+    char all[200];
+    snprintf(all, sizeof all, "-arch=sm_90 %s", flags);
+    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", all, id);
+    close(lock);
+    return bin;
+}
+
 /* A sanitized build's libcudart needs the sanitizer's runtime in the (plain)
  * program: the one this test runs with, found in its own mappings. */
 static const char *child_preload(void) {
@@ -273,30 +286,23 @@ Test(debug_app, a_program_without_the_dashes_is_pointed_to_them) {
 
 /* ---- the prompt at a terminal ---- */
 
-/* Starts `ptxi debug -- dbg_app ARG` on a new pseudo-terminal. */
-static int start_on_terminal(pid_t *pid, const char *arg) {
-    const char *bin = app();
+/* Starts `ptxi debug -- BIN ARG` on a new pseudo-terminal (ARG may be NULL). */
+static int start_program_on_terminal(pid_t *pid, const char *bin, const char *arg) {
     int fd;
-    struct winsize ws = {24, 120, 0, 0};
-    *pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(*pid >= 0);
-    if (*pid == 0) {
-        if (chdir(APP_DIR)) _exit(127);
-        setenv("TERM", "xterm", 1);
-        if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
-        execl(PTXI, "ptxi", "debug", "--", bin, arg, (char *)NULL);
-        _exit(127);
-    }
-    nseen = 0;
+    if (child_preload()[0]) setenv("LD_PRELOAD", child_preload(), 1), setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+    const char *const argv[] = {PTXI, "debug", "--", bin, arg, NULL};
+    *pid = start_on_tty(&fd, APP_DIR, argv);
+    unsetenv("LD_PRELOAD");
     return fd;
+}
+
+static int start_on_terminal(pid_t *pid, const char *arg) {
+    return start_program_on_terminal(pid, app(), arg);
 }
 
 /* Waits for the end; the exit status. */
 static int finish(int fd, pid_t pid) {
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
+    int status = wait_exit(fd, pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -357,18 +363,75 @@ Test(debug_app, run_again_after_kill_and_exit) {
 
 /* A program built with -G: its C variables (values as cuda-gdb showed them, tests/debug/vars/recorded). */
 Test(debug_app, c_variables_of_a_program_built_with_G) {
-    NEED_NVCC_AND_LIBRARY();
-    sh("mkdir -p " WORK_DIR);
-    int lock = open(WORK_DIR "/dbg_vars.lock", O_CREAT | O_RDWR, 0644);
-    cr_assert(lock >= 0 && lockf(lock, F_LOCK, 0) == 0);
-    const char *bin = build(PTXI_SOURCE_DIR "/tests/debug/vars", "dbg_vars.cu", "-arch=sm_90 -G", "dbg_vars_g");
-    close(lock);
+    const char *bin = vars_program("-G", "dbg_vars_g");
     run_result r = debug_bin(bin,
                              "break dbg_vars.cu:44\nrun\ncuda thread (3,0,0)\nprint acc\nprint p\nprint r\ninfo args\n"
                              "continue\nrun\ninfo locals\nquit\n",
                              "", false);
     EXPECT(r.out, "Breakpoint 1, kern at ", "(dbg_vars.cu:44)", "$1 = 58", "$2 = {x = 4, y = 1.5, s = {3, -3}}",
-           "$3 = 91", "in = (@generic const int *) 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
+           "$3 = 91", "in = 0x", "n = 20\n", "out[0] = 1, out[5] = 43, out[19] = 91\n",
            "[Program exited normally]\n", "Starting program: ", "Breakpoint 1, kern at ", "acc = 22\n", "r = 1\n",
            "[Program killed]");
+}
+
+/* dbg_vars.cu built with -lineinfo, at a terminal as a cuda-gdb user drives
+ * it: a break on a line whose code is all inlined (addk, line 20 inlined at
+ * 38) and on a called function, bt, print, finish; run while stopped asks;
+ * the program runs to its end and again; kill and quit ask. */
+Test(debug_app, lineinfo_program_at_a_terminal) {
+    const char *bin = vars_program("-lineinfo", "dbg_vars_l");
+    pid_t pid;
+    int fd = start_program_on_terminal(&pid, bin, NULL);
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    say(fd, "break scalef\r", "Breakpoint 1 at scalef(Pt const*, float) at dbg_vars_l.compute_90.ptx:");
+    say(fd, "break dbg_vars.cu:38\r", "(dbg_vars.cu:20)");
+    say(fd, "run\r", "Breakpoint 2, addk at dbg_vars_l.compute_90.ptx:");
+    say(fd, "bt\r", "#1  kern at dbg_vars_l.compute_90.ptx:");
+    cr_assert(strstr(seen, "#0  addk (inlined) at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    say(fd, "print threadIdx.x + 1\r", "$1 = 1");
+    say(fd, "continue\r", "Breakpoint 1, scalef(Pt const*, float) at dbg_vars_l.compute_90.ptx:");
+    say(fd, "bt\r", "(dbg_vars.cu:43)");
+    size_t mark = nseen;
+    say(fd, "finish\r", "Run till exit from #0  scalef(Pt const*, float) at");
+    cr_assert(wait_for(fd, mark, "\nkern at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "float r = scalef(&p, (float)acc);"), "%s", seen);
+    say(fd, "run\r", "Start it from the beginning? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    /* to the end, then run again */
+    mark = nseen;
+    say(fd, "delete\rcontinue\r", "out[0] = 1, out[5] = 43, out[19] = 91");
+    cr_assert(wait_for(fd, mark, "[Program exited normally]"), "%s", seen);
+    mark = nseen;
+    say(fd, "break kern\rrun\r", "Starting program: ");
+    cr_assert(wait_for(fd, mark, "Breakpoint 3, kern at dbg_vars_l.compute_90.ptx:"), "%s", seen);
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "y\r", "[Program killed]");
+    say(fd, "run\r", "Breakpoint 3, kern at dbg_vars_l.compute_90.ptx:");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "print %tid.x\r", " = 0");
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    type(fd, "y\r");
+    cr_assert_eq(finish(fd, pid), 128 + SIGKILL, "%s", seen);
+}
+
+/* gdb keeps watchpoints for a new run: tile[5] (shared, in[5] = 16 by thread 5)
+ * and counter (thread 0's atomicAdd) report again after kill and run. */
+Test(debug_app, watchpoints_survive_a_new_run) {
+    const char *bin = vars_program("-G", "dbg_vars_g");
+    run_result r = debug_bin(bin,
+                             "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch counter\ndelete 1\ncontinue\ncontinue\n"
+                             "kill\nrun\ninfo breakpoints\ncontinue\ncontinue\n",
+                             "", false);
+    EXPECT(r.out, "Hardware watchpoint 2: tile[5]", "Hardware watchpoint 3: counter",
+           "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5)",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Program killed]",
+           "Starting program: ", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "2       hw watchpoint   keep y   tile[5]", "3       hw watchpoint   keep y   counter",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n",
+           "out[0] = 1, out[5] = 43, out[19] = 91\n", "[Program exited normally]");
+    cr_assert_eq(r.rc, 0, "%s", r.out);
 }

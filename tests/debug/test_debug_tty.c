@@ -12,38 +12,19 @@
 
 #include "transcript.h"
 
-#define PTXI PTXI_BINARY_DIR "/bin/ptxi"
 #define DEMO_DIR PTXI_SOURCE_DIR "/tests/debug/demo"
 
 /* Starts `ptxi debug debug_demo.sm_90.ptx ARGS...` on a new pseudo-terminal. */
-#define START(fd, pid, ...)                                                                  \
-    do {                                                                                     \
-        struct winsize ws_ = {24, 120, 0, 0};                                                \
-        pid = forkpty(&fd, NULL, NULL, &ws_);                                                \
-        cr_assert(pid >= 0);                                                                 \
-        if (pid == 0) {                                                                      \
-            if (chdir(DEMO_DIR)) _exit(127);                                                 \
-            setenv("TERM", "xterm", 1);                                                      \
-            execl(PTXI, "ptxi", "debug", "debug_demo.sm_90.ptx", __VA_ARGS__, (char *)NULL); \
-            _exit(127);                                                                      \
-        }                                                                                    \
-        nseen = 0;                                                                           \
+#define START(fd, pid, ...)                                                                                       \
+    do {                                                                                                          \
+        const char *const argv_[] = {PTXI_BIN, "debug", "debug_demo.sm_90.ptx", __VA_ARGS__, NULL};               \
+        pid = start_on_tty(&fd, DEMO_DIR, argv_);                                                                 \
     } while (0)
-
-/* Types keys, then waits for `want` in what follows. */
-static void say(int fd, const char *keys, const char *want) {
-    size_t mark = nseen;
-    type(fd, keys);
-    cr_assert(wait_for(fd, mark, want), "typed \"%s\", wanted \"%s\":\n%s", keys, want, seen);
-}
 
 /* Types the last keys (quit, or the answer to its question) and waits for a clean exit. */
 static void finish_with(int fd, pid_t pid, const char *keys) {
     type(fd, keys);
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
+    int status = wait_exit(fd, pid);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
 }
 
@@ -69,7 +50,9 @@ Test(debug_tty, line_editing_and_history) {
     finish(fd, pid);
 }
 
-/* A kernel spinning on a flag: Ctrl-C stops it, setting the flag ends it. */
+/* A kernel spinning on a flag: Ctrl-C stops it, setting the flag ends it. The
+ * kernel is first stopped inside its loop (PTX line 262), so the interrupt
+ * lands in the loop: PTX lines 260 (the atomicAdd inlined there), 262, 263. */
 Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     int fd;
     pid_t pid;
@@ -77,15 +60,11 @@ Test(debug_tty, ctrl_c_interrupts_the_kernel) {
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     /* at the prompt, Ctrl-C leaves the debugger alone */
     type(fd, "\003");
-    usleep(100000);
-    type(fd, "info breakpoints\r");
-    cr_assert(wait_for(fd, 0, "No breakpoints or watchpoints."), "%s", seen);
-    type(fd, "run\r");
-    cr_assert(wait_for(fd, 0, "Starting kernel spin"), "%s", seen);
-    /* somewhere in the loop: which instruction depends on when the key came */
-    size_t mark = interrupt_at(fd, " at debug_demo.sm_90.ptx:26"); /* spin, or atomicAdd inlined in it */
-    type(fd, "set var {u32} @global %rd1 = 1\rcontinue\r");
-    cr_assert(wait_for(fd, mark, "[Kernel finished]"), "the flag did not end the loop:\n%s", seen);
+    say(fd, "info breakpoints\r", "No breakpoints or watchpoints.");
+    say(fd, "break 262\rrun\r", "Breakpoint 1, spin at debug_demo.sm_90.ptx:262 (debug_demo.cu:44)");
+    type(fd, "delete\rcontinue\r");
+    interrupt_at(fd, " at debug_demo.sm_90.ptx:26");
+    say(fd, "set var {u32} @global %rd1 = 1\rcontinue\r", "[Kernel finished]");
     finish(fd, pid);
 }
 
@@ -99,6 +78,43 @@ Test(debug_tty, quit_asks_before_killing) {
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     say(fd, "n\r", "Not confirmed.");
     say(fd, "print %r2\r", "$1 = 0"); /* the kernel is still there */
+    say(fd, "quit\r", "Quit anyway? (y or n) ");
+    finish_with(fd, pid, "y\r");
+}
+
+/* The -lineinfo kernel as a cuda-gdb user drives it at a terminal: a .cu
+ * breakpoint, print, a call stepped into, bt, finish (thread 32: v = in[32] =
+ * 97, local[1] = in[33] = 100, square_plus = 97 * 97 + 100); run and kill
+ * while stopped ask first; the kernel run to its end, then run again; quit
+ * asks. */
+Test(debug_tty, lineinfo_session) {
+    int fd;
+    pid_t pid;
+    START(fd, pid, "-k", "demo", "-b", "40", "-a", "file:in.bin", "-a", "zeros:160", "-a", "s32:40");
+    cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
+    say(fd, "break debug_demo.cu:22\r", "Breakpoint 1 at demo at debug_demo.sm_90.ptx:119 (debug_demo.cu:22)");
+    say(fd, "run\r", "Breakpoint 1, demo at debug_demo.sm_90.ptx:119 (debug_demo.cu:22)");
+    say(fd, "print %r2\r", "$1 = 32");
+    say(fd, "step\r", "_Z11square_plusii at debug_demo.sm_90.ptx:26 (debug_demo.cu:6)");
+    say(fd, "bt\r", "#1  demo at debug_demo.sm_90.ptx:123 (debug_demo.cu:22)");
+    say(fd, "finish\r", "Value returned is $2 = 9509");
+    say(fd, "run\r", "Start it from the beginning? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "n\r", "Not confirmed.");
+    say(fd, "print %r2\r", "$3 = 32"); /* still stopped there */
+    say(fd, "disable 1\rcontinue\r", "[Kernel finished]");
+    /* run again after the end, the breakpoint enabled again */
+    say(fd, "enable 1\rrun\r", "Breakpoint 1, demo at debug_demo.sm_90.ptx:119 (debug_demo.cu:22)");
+    say(fd, "run\r", "Start it from the beginning? (y or n) ");
+    size_t mark = nseen;
+    type(fd, "y\r");
+    cr_assert(wait_for(fd, mark, "[Kernel killed]"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "Breakpoint 1, demo at"), "run from the beginning:\n%s", seen);
+    say(fd, "kill\r", "Kill the program being debugged? (y or n) ");
+    say(fd, "y\r", "[Kernel killed]");
+    say(fd, "info breakpoints\r", "breakpoint already hit 1 time"); /* in this run, as gdb counts */
+    say(fd, "run\r", "Breakpoint 1, demo at");
     say(fd, "quit\r", "Quit anyway? (y or n) ");
     finish_with(fd, pid, "y\r");
 }

@@ -80,7 +80,7 @@ Test(debug_vars, locals_args_inlined_frames_and_finish) {
            /* scalef past its prologue: the arguments are there */
            "Breakpoint 2, _Z6scalefPK2Ptf at dbg_vars.G.sm_90.ptx:", "(dbg_vars.cu:25)", "25\t  float r = p->y * f;",
            "#0  _Z6scalefPK2Ptf (p=0x", ", f=22) at", "#1  kern (in=0x", "(dbg_vars.cu:43)",
-           "p = (@generic const pt_t *) 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
+           "p = 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
            "$6 = ", "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1",
            "(dbg_vars.cu:44)", "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
            "$11 = {x = 1, y = 0, s = {0, 0}}", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}",
@@ -116,6 +116,82 @@ Test(debug_vars, watch_a_variable_in_its_type) {
     free(o);
 }
 
+/* info locals as cuda-gdb printed it (s1.txt, s2.txt): a lexical block's
+ * variables in the order of gdb's hash table, the innermost block first;
+ * variables whose registers the code has not written yet are <optimized out>. */
+Test(debug_vars, info_locals_in_cuda_gdb_order) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:35\nrun\ninfo locals\ninfo args\nbreak dbg_vars.cu:38\ncontinue\n"
+                        "info locals\ncuda thread (5,0,0)\ninfo locals\nkill\n");
+    const char *tile = "tile = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 0 "
+                       "<repeats 12 times>}\n";
+    char at35[400], at38[400], at38t5[400];
+    snprintf(at35, sizeof at35,
+             "(ptxi) info locals\ni = 0\nacc = <optimized out>\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 0\nr = <optimized out>\n",
+             tile);
+    snprintf(at38, sizeof at38,
+             "(ptxi) info locals\nv = 1\nk = 0\ni = 0\nacc = 0\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 0\nr = <optimized out>\n",
+             tile);
+    snprintf(at38t5, sizeof at38t5,
+             "(ptxi) info locals\nv = 16\nk = 0\ni = 5\nacc = 0\n%sp = {x = 0, y = 0, s = {0, 0}}\n"
+             "b = {f = 0, u = 0}\nt = 5\nr = <optimized out>\n",
+             tile);
+    EXPECT(o, at35, "(ptxi) info args\nin = 0x", "\nout = 0x", "\npts = 0x", "\nn = 20\n(ptxi)", at38, at38t5,
+           "[Kernel killed]");
+    free(o);
+}
+
+/* tests/debug/order/dbg_order.cu (-G): blocks of 15, 3 and 5 variables and a
+ * loop, as cuda-gdb listed them (order/recorded/o1.txt): the order of each
+ * block's hash table, and a variable <optimized out> until the instruction
+ * writing it (v in the loop's second round too, vars/recorded/g2.txt). */
+#define ORDER_DIR PTXI_SOURCE_DIR "/tests/debug/order"
+Test(debug_vars, info_locals_of_larger_blocks) {
+    char *o = debug_run(ORDER_DIR, "dbg_order.G.sm_90.ptx -k order -b 8 -a zeros:32 -a s32:8",
+                        "break order\nrun\ninfo locals\nnext\ninfo locals\nnext\nnext\nnext\ninfo locals\n"
+                        "break dbg_order.cu:36\ncontinue\ncontinue\ninfo locals\nkill\n");
+    EXPECT(o,
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = <optimized out>\ny = <optimized out>\n"
+           "idx = <optimized out>\nmask = <optimized out>\nalpha = <optimized out>\nz = <optimized out>\n"
+           "f = <optimized out>\nsh = {0, 0, 0, 0, 0, 0, 0, 0}\ngamma = <optimized out>\ncount = <optimized out>\n"
+           "c = <optimized out>\ndelta = <optimized out>\nx = <optimized out>\ntotal = <optimized out>\n(ptxi)",
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = 0\ny = <optimized out>\nidx = <optimized out>\n"
+           "mask = <optimized out>\nalpha = 0\nz = <optimized out>\n",
+           "(ptxi) info locals\nlocal_arr = {0, 0, 0}\nbeta = 1\ny = <optimized out>\nidx = <optimized out>\n"
+           "mask = <optimized out>\nalpha = 0\nz = <optimized out>\nf = <optimized out>\n"
+           "sh = {0, 0, 0, 0, 0, 0, 0, 0}\ngamma = 2\ncount = <optimized out>\nc = <optimized out>\ndelta = 1\n"
+           "x = <optimized out>\ntotal = <optimized out>\n(ptxi)",
+           "(ptxi) info locals\nw1 = 27\nw3 = 29\nw5 = 31\nw2 = 28\nw4 = 30\nu1 = 4\nu2 = 5\nu3 = 6\nj = 1\n"
+           "local_arr = {0, 0, 0}\nbeta = 1\ny = 4\nidx = 0\nmask = 255\nalpha = 0\nz = 5\nf = <optimized out>\n"
+           "sh = {1, 2, 3, 4, 5, 6, 7, 8}\ngamma = 2\ncount = 70\nc = 97 'a'\ndelta = 1\nx = 3\ntotal = 27\n(ptxi)",
+           "[Kernel killed]");
+    free(o);
+    /* the loop's body again (g2.txt): v is written below the line, so not there yet */
+    o = debug_run(VARS_DIR, G, "break dbg_vars.cu:37\nrun\nprint v\ncontinue\nprint v\nprint acc\nkill\n");
+    EXPECT(o, "$1 = <optimized out>", "$2 = <optimized out>", "$3 = 1", "[Kernel killed]");
+    free(o);
+}
+
+/* gdb keeps watchpoints for a new run: tile[5] (in[5] = 16, written by thread
+ * 5) and counter (thread 0's atomicAdd) report again after kill and run; hit
+ * counts start again. */
+Test(debug_vars, watchpoints_survive_a_new_run) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:33\nrun\nwatch tile[5]\nwatch counter\ndelete 1\ncontinue\ncontinue\n"
+                        "kill\nrun\ninfo breakpoints\ncontinue\ncontinue\n");
+    EXPECT(o, "Hardware watchpoint 2: tile[5]", "Hardware watchpoint 3: counter",
+           "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Kernel killed]",
+           "Starting kernel kern", "Hardware watchpoint 2: tile[5]\n\nOld value = 0\nNew value = 16\n",
+           "Written by block (0,0,0) thread (5,0,0) (warp 0 lane 5)",
+           "2       hw watchpoint   keep y   tile[5]\n\tbreakpoint already hit 1 time\n",
+           "3       hw watchpoint   keep y   counter\n(ptxi)",
+           "Hardware watchpoint 3: counter\n\nOld value = 0\nNew value = 1\n", "[Kernel finished]");
+    free(o);
+}
+
 /* -lineinfo: no variables, but the inlined call has its frame (from .loc's inlined_at) */
 Test(debug_vars, lineinfo_inlined_frames) {
     char *o = debug_run(
@@ -141,17 +217,9 @@ Test(debug_vars, b128_registers) {
 /* At a terminal: a struct printed, the history, ptype; then run again. */
 Test(debug_vars, at_a_terminal) {
     int fd;
-    struct winsize ws = {24, 120, 0, 0};
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        if (chdir(VARS_DIR)) _exit(127);
-        setenv("TERM", "xterm", 1);
-        execl(PTXI_BIN, "ptxi", "debug", "dbg_vars.G.sm_90.ptx", "-k", "kern", "-b", "32", "-a", "file:in.bin", "-a",
-              "zeros:128", "-a", "file:pts.bin", "-a", "s32:20", (char *)NULL);
-        _exit(127);
-    }
-    nseen = 0;
+    const char *const argv[] = {PTXI_BIN, "debug", "dbg_vars.G.sm_90.ptx", "-k", "kern", "-b", "32", "-a", "file:in.bin",
+                                "-a", "zeros:128", "-a", "file:pts.bin", "-a", "s32:20", NULL};
+    pid_t pid = start_on_tty(&fd, VARS_DIR, argv);
     cr_assert(wait_for(fd, 0, "(ptxi) "), "no prompt:\n%s", seen);
     size_t mark = nseen;
     type(fd, "break dbg_vars.cu:44\rrun\r");
@@ -162,14 +230,12 @@ Test(debug_vars, at_a_terminal) {
     cr_assert(wait_for(fd, mark, "$2 = 3"), "%s", seen);
     cr_assert(wait_for(fd, mark, "type = union Bits {"), "%s", seen);
     mark = nseen;
-    type(fd, "kill\rrun\r");
+    type(fd, "kill\ry\rrun\r");
     cr_assert(wait_for(fd, mark, "[Kernel killed]"), "%s", seen);
     cr_assert(wait_for(fd, mark, "Breakpoint 1, kern at"), "run again:\n%s", seen);
     mark = nseen;
     type(fd, "print r\rquit\ry\r");
     cr_assert(wait_for(fd, mark, "$3 = 1"), "%s", seen);
-    int status = 0;
-    for (int k = 0; k < 100 && waitpid(pid, &status, WNOHANG) == 0; k++) wait_for(fd, nseen, "\001never");
-    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, &status, 0);
-    close(fd);
+    int status = wait_exit(fd, pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d:\n%s", status, seen);
 }
