@@ -111,6 +111,7 @@ typedef struct xv {
     uint64_t addr;
     const char *reg; /* in this register */
     bool unavail;    /* no location here: <optimized out> */
+    uint8_t vclass;  /* a variable's DW_AT_address_class (DWA_*), for its type's @space */
     uint8_t b[XMAX];
 } xv;
 
@@ -352,6 +353,7 @@ static bool reg_assigned(const ir_func *F, uint32_t reg, uint32_t pc) {
 static bool var_value(ectx *c, const dw_var *var, xv *v) {
     memset(v, 0, offsetof(xv, b));
     v->t = var->type ? var->type : &T_INT;
+    v->vclass = var->aclass;
     const vm_frame *fr = c->w ? &c->w->frames[c->fr.phys] : NULL;
     uint32_t line = 0;
     if (fr && c->have_fr) {
@@ -1353,67 +1355,78 @@ static const char *space_name(uint8_t ac) {
     case DWA_CONST: return "constant";
     case DWA_PARAM: return "parameter";
     case DWA_GENERIC: return "generic";
+    case DWA_REG: return "register";
     default: return NULL;
     }
 }
 
-/* A type as C writes it around a declarator `inner` ("" for a bare type);
- * expand (ptype): typedefs resolved, structs and unions with their members. */
-static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expand);
-static void type_text(const dw_type *t, const char *inner, sbuf *o) { type_text_x(t, inner, o, false); }
+/* A type as cuda-gdb writes it around a declarator `inner` ("" for a bare
+ * type); expand (ptype): typedefs resolved, structs and unions with their
+ * members. The space of the memory a value of the type lives in (pre, a
+ * DWA_*) goes before the base type, `@shared int [32]`, and on to the members
+ * of an expanded struct; a pointer puts the space it points into before its
+ * target, `const @generic int *`, or, with ptr_suffix (a function's
+ * parameters), after itself, `const int * @generic`. Named structs, unions
+ * and enums go by their names alone, as in C++, unless expanded. */
+static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expand, uint8_t pre, bool ptr_suffix);
+static void type_text(const dw_type *t, const char *inner, sbuf *o) { type_text_x(t, inner, o, false, 0, false); }
 
-static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expand) {
+static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expand, uint8_t pre, bool ptr_suffix) {
     char buf[512];
     if (!t) {
         sb_add(o, "void%s%s", *inner ? " " : "", inner);
         return;
     }
+    const char *sn = space_name(pre);
     switch (t->kind) {
     case DWK_PTR: {
         bool paren = t->target && (t->target->kind == DWK_ARRAY || t->target->kind == DWK_FUNC);
-        snprintf(buf, sizeof buf, paren ? "(*%s)" : "*%s", inner);
-        type_text_x(t->target, buf, o, expand);
+        const char *own = ptr_suffix ? space_name(t->aclass) : NULL;
+        char star[80];
+        snprintf(star, sizeof star, "*%s%s%s", own ? " @" : "", own ? own : "", *inner && (own || inner[0] == '@') ? " " : "");
+        snprintf(buf, sizeof buf, paren ? "(%s%s)" : "%s%s", star, inner);
+        type_text_x(t->target, buf, o, expand, ptr_suffix ? 0 : t->aclass, false);
         return;
     }
     case DWK_ARRAY:
         if (t->count) snprintf(buf, sizeof buf, "%s[%llu]", inner, (unsigned long long)t->count);
         else snprintf(buf, sizeof buf, "%s[]", inner);
-        type_text_x(t->target, buf, o, expand);
+        type_text_x(t->target, buf, o, expand, pre, false);
         return;
     case DWK_CONST:
     case DWK_VOLATILE: {
         const char *q = t->kind == DWK_CONST ? "const" : "volatile";
         if (t->target && t->target->kind == DWK_PTR) {
             snprintf(buf, sizeof buf, " %s%s%s", q, *inner ? " " : "", inner);
-            type_text_x(t->target, buf, o, expand);
+            type_text_x(t->target, buf, o, expand, pre, ptr_suffix);
         } else {
             sb_add(o, "%s ", q);
-            type_text_x(t->target, inner, o, expand);
+            type_text_x(t->target, inner, o, expand, pre, false);
         }
         return;
     }
     case DWK_FUNC:
         snprintf(buf, sizeof buf, "%s(void)", inner);
-        type_text_x(t->target, buf, o, expand);
+        type_text_x(t->target, buf, o, expand, 0, false);
         return;
     case DWK_TYPEDEF:
         if (expand) {
-            type_text_x(t->target, inner, o, expand);
+            type_text_x(t->target, inner, o, expand, pre, false);
             return;
         }
         break;
     default: break;
     }
+    if (sn) sb_add(o, "@%s ", sn);
     const char *kw = t->kind == DWK_STRUCT  ? "struct "
                      : t->kind == DWK_UNION ? "union "
                      : t->kind == DWK_ENUM  ? "enum "
                                             : "";
-    if (t == &T_DIM3 || t == &T_UINT3) kw = "";
     if (expand && (t->kind == DWK_STRUCT || t->kind == DWK_UNION)) {
         sb_add(o, "%s%s%s{\n", kw, t->name ? t->name : "", t->name ? " " : "");
         for (uint32_t k = 0; k < t->nmem; k++) {
             sb_add(o, "    ");
-            type_text_x(t->mem[k].type, t->mem[k].name ? t->mem[k].name : "", o, false);
+            type_text_x(t->mem[k].type, t->mem[k].name ? t->mem[k].name : "", o, false, pre, false);
             sb_add(o, ";\n");
         }
         sb_add(o, "}");
@@ -1422,9 +1435,9 @@ static void type_text_x(const dw_type *t, const char *inner, sbuf *o, bool expan
         for (uint32_t k = 0; k < t->nenum; k++) sb_add(o, "%s%s", k ? ", " : "", t->en[k].name);
         sb_add(o, "}");
     } else {
-        sb_add(o, "%s%s", kw, t->name ? t->name : "{...}");
+        sb_add(o, "%s%s", t->name ? "" : kw, t->name ? t->name : "{...}");
     }
-    if (*inner) sb_add(o, "%s%s", inner[0] == '[' ? " " : " ", inner);
+    if (*inner) sb_add(o, " %s", inner);
 }
 
 static void value_text(ectx *c, const xv *v, const dw_type *t, const uint8_t *b, char f, sbuf *o, int depth);
@@ -1457,8 +1470,6 @@ static void scalar_text(const dw_type *t, const uint8_t *b, char f, bool typed, 
         sbuf tn = {0};
         char tnb[256];
         tn.s = tnb, tn.cap = sizeof tnb;
-        const char *sn = space_name(s->aclass);
-        if (sn) { sb_add(&tn, "@%s ", sn); }
         type_text(t, "", &tn);
         sb_add(o, "(%s) 0x%llx", tnb, (unsigned long long)u);
         return;
@@ -1757,6 +1768,7 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
     }
     skip(&c);
     bool is_type = t && !*c.p;
+    uint8_t q = 0; /* the space of the value's storage: @register int, @shared int [32], pt_t * @parameter */
     if (!is_type) {
         xv *v = malloc(sizeof *v);
         if (!v) return -1;
@@ -1765,6 +1777,8 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
         skip(&c);
         if (!c.fail && *c.p) fail(&c, "A syntax error in expression, near `%s'.", c.p);
         t = v->t;
+        if (v->reg) q = v->vclass;
+        else if (v->lval) q = v->vclass ? v->vclass : class_of_space(v->sp);
         free(v);
         if (c.fail) {
             /* a function by name */
@@ -1782,7 +1796,7 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
                 if (fn->vars[k].param) {
                     char pb[256];
                     sbuf po = {pb, 0, sizeof pb};
-                    type_text(fn->vars[k].type, "", &po);
+                    type_text_x(fn->vars[k].type, "", &po, false, 0, true);
                     printf("%s%s", first ? "" : ", ", pb);
                     first = false;
                 }
@@ -1794,13 +1808,13 @@ int dbg_cmd_ptype(dbg *d, const char *args, bool whatis) {
     sbuf o = {buf, 0, sizeof buf};
     buf[0] = 0;
     /* whatis peels one typedef off a type name; ptype shows the whole type */
-    if (whatis) {
-        if (is_type && t->kind == DWK_TYPEDEF) t = t->target;
-        type_text(t, "", &o);
-        printf("type = %s\n", buf);
-        return 0;
-    }
-    type_text_x(t, "", &o, true);
+    if (whatis && is_type && t->kind == DWK_TYPEDEF) t = t->target;
+    const dw_type *st = t;
+    while (st && (st->kind == DWK_CONST || st->kind == DWK_VOLATILE || (!whatis && st->kind == DWK_TYPEDEF)))
+        st = st->target;
+    char at[32] = "";
+    if (q && st && st->kind == DWK_PTR && space_name(q)) snprintf(at, sizeof at, "@%s", space_name(q));
+    type_text_x(t, at, &o, !whatis, at[0] ? 0 : q, false);
     printf("type = %s\n", buf);
     return 0;
 }

@@ -56,10 +56,38 @@ Test(debug_vars, ptype_and_whatis) {
                         "break dbg_vars.cu:35\nrun\nptype pts\nwhatis pts\nwhatis *pts\nptype in\nwhatis tile\n"
                         "whatis tile[0]\nwhatis pts->s\nwhatis &tile\nptype union Bits\nptype int\nwhatis pt_t\n"
                         "ptype scalef\nkill\n");
-    EXPECT(o, "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n} *", "type = pt_t *", "type = pt_t",
-           "type = const int *", "type = int [32]", "type = int", "type = short [2]", "type = int (*)[32]",
-           "type = union Bits {\n    float f;\n    unsigned int u;\n}", "type = int", "type = struct Pt",
-           "type = float (const pt_t *, float)", "[Kernel killed]");
+    /* as cuda-gdb writes them (s1.txt, g1.txt, s2.txt): the space of each value's memory */
+    EXPECT(o,
+           "type = @generic struct Pt {\n    @generic int x;\n    @generic float y;\n    @generic short s[2];\n"
+           "} * @parameter\n",
+           "type = @generic pt_t * @parameter\n", "type = @generic pt_t\n", "type = const @generic int * @parameter\n",
+           "type = @shared int [32]\n", "type = @shared int\n", "type = @generic short [2]\n",
+           "type = @shared int (*)[32]\n", "type = union Bits {\n    float f;\n    unsigned int u;\n}\n",
+           "type = int\n", "type = Pt\n", "type = float (const pt_t * @generic, float)\n", "[Kernel killed]");
+    free(o);
+}
+
+/* g1.txt: every space a value lives in, as cuda-gdb's types show it: a
+ * __device__ and a __constant__ variable, registers (a variable with a
+ * location list has no class), parameters, locals and their members, the
+ * generic memory a pointer reaches, the address of each; a function's type. */
+Test(debug_vars, types_carry_their_spaces) {
+    char *o = debug_run(VARS_DIR, G,
+                        "break dbg_vars.cu:44\nrun\nptype counter\nprint &counter\nwhatis coef\nwhatis coef[1]\n"
+                        "print &coef[1]\nwhatis &coef\nptype t\nwhatis r\nptype acc\nwhatis in[0]\nptype out\n"
+                        "whatis n\nwhatis tile[1] + 1\nwhatis p\nwhatis p.x\nwhatis p.s\nwhatis b.f\nwhatis &p\n"
+                        "print &p\nprint &b\nprint &tile\nwhatis pts[1].y\nptype pts[1]\nptype kern\n"
+                        "whatis struct Pt\nwhatis union Bits\nptype pt_t\nkill\n");
+    EXPECT(o, "type = @global int\n", "$1 = (@global int *) 0x", "type = @constant float [3]\n",
+           "type = @constant float\n", "$2 = (@constant float *) 0x", "type = @constant float (*)[3]\n",
+           "type = @register int\n", "type = @register float\n", "type = int\n", "type = const @generic int\n",
+           "type = @generic float * @parameter\n", "type = @parameter int\n", "type = int\n", "type = @local pt_t\n",
+           "type = @local int\n", "type = @local short [2]\n", "type = @local float\n", "type = @local pt_t *\n",
+           "$3 = (@local pt_t *) 0x", "$4 = (@local Bits *) 0x", "$5 = (@shared int (*)[32]) 0x",
+           "type = @generic float\n",
+           "type = @generic struct Pt {\n    @generic int x;\n    @generic float y;\n    @generic short s[2];\n}\n",
+           "type = void (const int * @generic, float * @generic, pt_t * @generic, int)\n", "type = Pt\n",
+           "type = Bits\n", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}\n", "[Kernel killed]");
     free(o);
 }
 
@@ -83,7 +111,7 @@ Test(debug_vars, locals_args_inlined_frames_and_finish) {
            "p = 0x", "f = 22", "$3 = {x = 1, y = 0, s = {0, 0}}", "$4 = {0, 0}", "$5 = 22",
            "$6 = ", "Run till exit from #0  _Z6scalefPK2Ptf", "(dbg_vars.cu:43)", "Value returned is $7 = 1",
            "(dbg_vars.cu:44)", "$8 = 1", "$9 = {f = 0.5, u = 1056964608}", "$10 = {f = 0x3f000000, u = 0x3f000000}",
-           "$11 = {x = 1, y = 0, s = {0, 0}}", "type = struct Pt {\n    int x;\n    float y;\n    short s[2];\n}",
+           "$11 = {x = 1, y = 0, s = {0, 0}}", "type = @local struct Pt {\n    @local int x;\n    @local float y;\n    @local short s[2];\n}",
            "Line 44 of \"dbg_vars.cu\" starts at dbg_vars.G.sm_90.ptx:", "[Kernel killed]");
     free(o);
 }
@@ -228,7 +256,7 @@ Test(debug_vars, at_a_terminal) {
     type(fd, "cuda thread (19,0,0)\rprint p\rprint $1.y * 2\rptype b\r");
     cr_assert(wait_for(fd, mark, "$1 = {x = 4, y = 1.5, s = {3, -3}}"), "%s", seen);
     cr_assert(wait_for(fd, mark, "$2 = 3"), "%s", seen);
-    cr_assert(wait_for(fd, mark, "type = union Bits {"), "%s", seen);
+    cr_assert(wait_for(fd, mark, "type = @local union Bits {\r\n    @local float f;"), "%s", seen);
     mark = nseen;
     type(fd, "kill\ry\rrun\r");
     cr_assert(wait_for(fd, mark, "[Kernel killed]"), "%s", seen);
