@@ -66,6 +66,15 @@
 
 /* Leave the loop, saving the group so the warp resumes exactly here. */
 #define SAVE() (w->pc = i, w->mask = mask)
+/* A memory handler of the lanes m; on a fault the warp stops here. */
+#define MEMCALL(fn)                      \
+    do {                                 \
+        if (m && !fn(w, fr, fb, i, m)) { \
+            SAVE();                      \
+            why = VM_Y_FAULT;            \
+            goto out;                    \
+        }                                \
+    } while (0)
 
 /* Families of handlers. T is the lane type; operands d, a, b, c are frame offsets. */
 #define BIN(NAME, T, EXPR)                                                \
@@ -867,20 +876,12 @@ execute:
         /* ---- memory ---- (exec_mem.h: per-lane translation and checks) */
         CASE(LD) {
             uint32_t m = EXEC;
-            if (m && !vm_ld(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_ld);
         }
         NEXT;
         CASE(ST) {
             uint32_t m = EXEC;
-            if (m && !vm_st(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_st);
         }
         NEXT;
         /* 4-byte shared and global accesses with a register base: one pass checks
@@ -893,11 +894,7 @@ execute:
             /* the whole warp: by half-warp patterns (exec_mem.h) */
             if (__builtin_expect(m == VM_FULL, 1) && vm_lds4_full(cta, a, off, d)) NEXT;
             if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
-                if (m && !vm_ld(w, fr, fb, i, m)) {
-                    SAVE();
-                    why = VM_Y_FAULT;
-                    goto out;
-                }
+                MEMCALL(vm_ld);
                 NEXT;
             }
             /* aligned and in range: a word-indexed gather */
@@ -911,11 +908,7 @@ execute:
             const uint32_t *a = R32(i->a), *v = R32(i->b), off = (uint32_t)i->imm;
             if (__builtin_expect(m == VM_FULL, 1) && vm_sts4_full(cta, a, off, v)) NEXT;
             if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
-                if (m && !vm_st(w, fr, fb, i, m)) {
-                    SAVE();
-                    why = VM_Y_FAULT;
-                    goto out;
-                }
+                MEMCALL(vm_st);
                 NEXT;
             }
             uint32_t *sw = (uint32_t *)cta->smem;
@@ -943,11 +936,7 @@ execute:
                     ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
                 }
             if (__builtin_expect((ok & m) != m, 0)) {
-                if (m && !vm_ld(w, fr, fb, i, m)) {
-                    SAVE();
-                    why = VM_Y_FAULT;
-                    goto out;
-                }
+                MEMCALL(vm_ld);
                 NEXT;
             }
             LANES(m, d[l] = *(const uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm));
@@ -972,11 +961,7 @@ execute:
                 for (int l = 0; l < VM_LANES; l++) STG4_OK(l);
 #undef STG4_OK
             if (__builtin_expect((ok & m) != m, 0)) {
-                if (m && !vm_st(w, fr, fb, i, m)) {
-                    SAVE();
-                    why = VM_Y_FAULT;
-                    goto out;
-                }
+                MEMCALL(vm_st);
                 NEXT;
             }
             LANES(m, *(uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm) = v[l]);
@@ -984,20 +969,12 @@ execute:
         NEXT;
         CASE(LDV) {
             uint32_t m = EXEC;
-            if (m && !vm_ldv(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_ldv);
         }
         NEXT;
         CASE(STV) {
             uint32_t m = EXEC;
-            if (m && !vm_stv(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_stv);
         }
         NEXT;
         /* ld.param of a kernel parameter: one value for every lane. */
@@ -1030,11 +1007,7 @@ execute:
         NEXT;
         CASE(ATOM) {
             uint32_t m = EXEC;
-            if (m && !vm_atom(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_atom);
         }
         NEXT;
         CASE(FENCE) {
@@ -1052,11 +1025,7 @@ execute:
         NEXT;
         CASE(ALLOCA) CASE(STACKSAVE) CASE(STACKRESTORE) {
             uint32_t m = EXEC;
-            if (m && !vm_stackop(w, fr, fb, i, m)) {
-                SAVE();
-                why = VM_Y_FAULT;
-                goto out;
-            }
+            MEMCALL(vm_stackop);
         }
         NEXT;
 
