@@ -107,6 +107,17 @@ typedef struct fe_pending {
 #define TY_INT2 (TY(U16X2) | TY(S16X2))
 #define TY_MEM (TY(B8) | TY_BITS | TY(B128) | TY(U8) | TY(S8) | TY_INT | TY_FLT)
 
+/* The ROUND column of opcodes.def: what an instruction demands of its rounding
+ * and .approx modifiers (forms.c). */
+enum { FE_RND_NONE, FE_RND_FREE, FE_RND_FLOAT, FE_RND_DIV, FE_RND_RCP, FE_RND_APPROX, FE_RND_CVT };
+
+/* Sets of state spaces (bit s: ir_space s), as the SPACES column uses them:
+ * what ld reads, st writes, atom and red operate on. */
+#define SP(s) (1u << IR_SPACE_##s)
+#define SP_MEM (SP(GLOBAL) | SP(CONST) | SP(SHARED) | SP(LOCAL) | SP(PARAM))
+#define SP_ST (SP_MEM & ~SP(CONST))
+#define SP_ATOM (SP_ST & ~SP(LOCAL))
+
 #define VEC(T)           \
     struct {             \
         T *v;            \

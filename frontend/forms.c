@@ -3,7 +3,9 @@
  * ("Unexpected instruction types specified"), the rounding modifiers that
  * must or must not be there ("Rounding modifier required", "Illegal rounding
  * modifier"), .approx where only approximations exist, .sat where it applies.
- * The type sets were read off ptxas 13.0 for every type of ir.h. */
+ * The type sets were read off ptxas 13.0 for every type of ir.h. What each
+ * opcode takes is its row of opcodes.def: TYPES (narrowed below for some
+ * modifiers) and ROUND, the rule its rounding and .approx follow. */
 #include "fe.h"
 
 /* The types of an opcode's single type suffix are the TYPES column of
@@ -72,40 +74,32 @@ static void check_cvt(const ir_insn *in, const char *mn, fe_diags *d) {
         fe_diag_add(d, in->loc, false, "'%s' needs an integer rounding modifier (.rni, .rzi, .rmi or .rpi)", mn);
 }
 
-/* what the floating-point instructions demand of rounding and .approx */
+/* what the floating-point instructions demand of rounding and .approx, from
+ * their rule (FE_RND_*) and type */
 enum { M_ANY, M_RND, M_RND_OR_APPROX, M_APPROX };
 
 static void check_modes(const ir_insn *in, const char *mn, fe_diags *d) {
-    if (in->op == IR_OP_CVT) {
+    int rule = ir_opcode_info[in->op].round; /* the ROUND column of opcodes.def */
+    if (rule == FE_RND_CVT) {
         check_cvt(in, mn, d);
         return;
     }
-    if (in->ntypes != 1) return;
+    if (rule == FE_RND_NONE || in->ntypes != 1) return;
     ir_type t = (ir_type)in->types[0];
     bool flt = ir_type_class_of[t] == IR_TC_FLOAT, f64 = t == IR_T_F64, approx = ir_has_mod(in, IR_MOD_APPROX);
     int fr = FIRST_OF(in, frnd), ir = FIRST_OF(in, irnd), need = M_ANY;
-    switch (in->op) {
-    case IR_OP_ADD:
-    case IR_OP_SUB:
-    case IR_OP_MUL: break;
-    case IR_OP_FMA:
-    case IR_OP_MAD: need = flt ? M_RND : M_ANY; break;
-    case IR_OP_DIV:
-    case IR_OP_SQRT:
-    case IR_OP_RCP:
-        need = !flt ? M_ANY : f64 && in->op != IR_OP_RCP ? M_RND : M_RND_OR_APPROX;
-        if (approx && f64 && in->op == IR_OP_RCP && !ir_has_mod(in, IR_MOD_FTZ)) {
+    switch (rule) {
+    case FE_RND_FREE: break;
+    case FE_RND_FLOAT: need = flt ? M_RND : M_ANY; break;
+    case FE_RND_DIV: need = !flt ? M_ANY : f64 ? M_RND : M_RND_OR_APPROX; break;
+    case FE_RND_RCP:
+        need = flt ? M_RND_OR_APPROX : M_ANY;
+        if (approx && f64 && !ir_has_mod(in, IR_MOD_FTZ)) {
             fe_diag_add(d, in->loc, false, "'%s' needs .ftz", mn);
             return;
         }
         break;
-    case IR_OP_SIN:
-    case IR_OP_COS:
-    case IR_OP_LG2:
-    case IR_OP_EX2:
-    case IR_OP_TANH:
-    case IR_OP_RSQRT: need = M_APPROX; break;
-    default: return;
+    case FE_RND_APPROX: need = M_APPROX; break;
     }
     if (approx && (!flt || need == M_RND)) { /* only f32 (and rcp.f64) approximate */
         fe_diag_add(d, in->loc, false, "'.approx' is not allowed in '%s'", mn);

@@ -82,11 +82,11 @@ typedef enum ir_space {
 extern const char *const ir_space_name[IR_SPACE__COUNT];
 
 /* Opcodes and modifiers come from X-macro tables owned by the front end:
- *   opcodes.def:   OP(ENUM, "spelling", FAMILY, ISA, SM, OPERANDS, TYPES)   the instruction-description table
+ *   opcodes.def:   OP(ENUM, "spelling", FAMILY, ISA, SM, OPERANDS, TYPES, ROUND, SPACES)   the instruction-description table
  *   modifiers.def: MOD(ENUM, "spelling-without-leading-dot")  e.g. MOD(SHARED_CTA, "shared::cta")
  * Types are not modifiers: a suffix that names a type goes to ir_insn.types. */
 typedef enum ir_opcode {
-#define OP(e, s, f, v, t, o, y) IR_OP_##e,
+#define OP(e, s, f, v, t, o, y, r, p) IR_OP_##e,
 #include "opcodes.def"
 #undef OP
     IR_OP__COUNT
@@ -101,6 +101,12 @@ typedef enum ir_mod {
 } ir_mod;
 
 extern const char *const ir_opcode_name[IR_OP__COUNT];
+/* A shape modifier's M, N and K (modifiers.def's SHAPE lines; K 0 when the
+ * shape has none); all zero for the other modifiers. */
+typedef struct ir_shape {
+    uint16_t m, n, k;
+} ir_shape;
+extern const ir_shape ir_mod_shape[IR_MOD__COUNT];
 
 /* The instruction-description table's columns (opcodes.def). */
 typedef enum ir_family {
@@ -122,6 +128,8 @@ typedef struct ir_opinfo {
     uint8_t sm;           /* the oldest target that has it */
     const char *operands; /* the operand rule of `ptxi check` (opcodes.def) */
     uint64_t types;       /* bit t: takes the single type suffix t; 0: not checked */
+    uint8_t round;        /* the rounding and .approx rule of `ptxi check` (fe.h's FE_RND_*) */
+    uint16_t spaces;      /* bit s: its address may name state space s; 0: it names none */
 } ir_opinfo;
 extern const ir_opinfo ir_opcode_info[IR_OP__COUNT];
 /* The opcode, modifier (no leading dot) or type spelled s[0..n), or -1. */

@@ -28,12 +28,12 @@ const char *const ir_space_name[IR_SPACE__COUNT] = {
 #undef X
 };
 const char *const ir_opcode_name[IR_OP__COUNT] = {
-#define OP(e, s, f, v, t, o, y) s,
+#define OP(e, s, f, v, t, o, y, r, p) s,
 #include "opcodes.def"
 #undef OP
 };
 const ir_opinfo ir_opcode_info[IR_OP__COUNT] = {
-#define OP(e, s, f, v, t, o, y) {IR_FAM_##f, v, t, o, y},
+#define OP(e, s, f, v, t, o, y, r, p) {IR_FAM_##f, v, t, o, y, FE_RND_##r, p},
 #include "opcodes.def"
 #undef OP
 };
@@ -41,6 +41,13 @@ const char *const ir_mod_name[IR_MOD__COUNT] = {
     "",
 #define MOD(e, s) s,
 #include "modifiers.def"
+#undef MOD
+};
+const ir_shape ir_mod_shape[IR_MOD__COUNT] = {
+#define MOD(e, s)
+#define SHAPE(e, s, m, n, k) [IR_MOD_##e] = {m, n, k},
+#include "modifiers.def"
+#undef SHAPE
 #undef MOD
 };
 const char *const ir_sreg_name[IR_SREG__COUNT] = {

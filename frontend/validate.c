@@ -32,7 +32,13 @@
  *   - no call to a kernel ["Illegal call target, device function expected"];
  *   - no st/atom/red to .const, no atom/red in .local ["State space incorrect"],
  *     no st to a kernel parameter ["Illegal to write to function input
- *     parameter"]. */
+ *     parameter"];
+ *   - no instruction newer than the module's .version or .target (the ISA and
+ *     SM columns of opcodes.def) ["Feature 'X' requires PTX ISA .version V or
+ *     later", "... requires .target sm_N or higher"], for the instructions of
+ *     PTX ISA 7.0 and later: ptxas 13 holds each of those to the PTX ISA
+ *     document's version and target exactly, the older ones more loosely
+ *     (nanosleep from 6.2, atom under 1.0, fma.f64 on any target). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -224,15 +230,19 @@ static bool is_param_of(const ir_var *v, const ir_func *f) {
 }
 
 /* the address operand of ld/st/atom/red: the state space the instruction
- * names against the variable's, what may form an address, where it may write */
+ * names against those its SPACES column allows and the variable's, what may
+ * form an address, where it may write */
 static void check_address(vctx *c, const ir_operand *o) {
     int space = insn_space(c->in);
-    const char *opname = ir_opcode_name[c->in->op];
+    unsigned allowed = ir_opcode_info[c->in->op].spaces;
     bool writes = c->in->op != IR_OP_LD && c->in->op != IR_OP_LDU;
-    if (writes && space == IR_SPACE_CONST)
-        fe_diag_add(c->d, c->in->loc, false, "'%s' cannot write to the .const state space", c->mn);
-    else if ((c->in->op == IR_OP_ATOM || c->in->op == IR_OP_RED) && space == IR_SPACE_LOCAL)
-        fe_diag_add(c->d, c->in->loc, false, "'%s' does not operate on the .local state space", opname);
+    if (space != IR_SPACE_NONE && allowed && !((allowed >> space) & 1)) {
+        if (space == IR_SPACE_CONST)
+            fe_diag_add(c->d, c->in->loc, false, "'%s' cannot write to the .const state space", c->mn);
+        else
+            fe_diag_add(c->d, c->in->loc, false, "'%s' does not operate on the .%s state space",
+                        ir_opcode_name[c->in->op], ir_space_name[space]);
+    }
     if (o->kind != IR_OPND_ADDR || o->nsub != 1) return;
     const ir_operand *b = &o->sub[0];
     if (b->kind == IR_OPND_VAR) {
@@ -310,12 +320,29 @@ static void check_mov_vector(vctx *c, const ir_operand *o) {
                     ir_type_bytes[t] * 8, c->mn);
 }
 
+/* The PTX ISA version from which on ptxas enforces the table's ISA and SM. */
+enum { NEWER_CHECKED_FROM = 70 };
+
+/* The instruction against the module's .version and .target. */
+static void check_newer(const ir_module *m, const ir_insn *in, fe_diags *d) {
+    const ir_opinfo *info = &ir_opcode_info[in->op];
+    unsigned ver = m->version_major * 10 + m->version_minor;
+    if (info->isa < NEWER_CHECKED_FROM) return;
+    if (m->version_major && ver < info->isa)
+        fe_diag_add(d, in->loc, false, "'%s' needs PTX ISA %u.%u or later, not .version %u.%u", ir_opcode_name[in->op],
+                    info->isa / 10, info->isa % 10, m->version_major, m->version_minor);
+    if (m->sm && m->sm < info->sm)
+        fe_diag_add(d, in->loc, false, "'%s' needs .target sm_%u or later, not sm_%u", ir_opcode_name[in->op],
+                    info->sm, m->sm);
+}
+
 static const char *const kind_word[] = {"",           "a register", "a register or constant",
                                         "an address", "a label",    "a register, constant or symbol"};
 
 static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, fe_diags *d) {
     char mn[128];
     ir_insn_mnemonic(in, mn, sizeof mn);
+    check_newer(m, in, d);
     fe_check_form(in, mn, d);
     /* call [(ret),] target [, (params)]: kernels are launched, never called
      * ["Illegal call target, device function expected"] */
@@ -368,10 +395,9 @@ static void check_insn(const ir_module *m, const ir_func *f, const ir_insn *in, 
             if (wide_form) want = wide(want);
             break;
         }
-        /* ld/st/atom/red: the data operands have the one type suffix (ld.global.nc.v4.f32) */
-        if ((in->op == IR_OP_LD || in->op == IR_OP_LDU || in->op == IR_OP_ST || in->op == IR_OP_ATOM ||
-             in->op == IR_OP_RED) &&
-            r->type[i] == T_I0)
+        /* ld/st/atom/red (an address in a state space): the data operands have
+         * the one type suffix (ld.global.nc.v4.f32) */
+        if (ir_opcode_info[in->op].spaces && r->type[i] == T_I0)
             want = in->ntypes == 1 ? (ir_type)in->types[0] : IR_T_NONE;
         if (!typed || (in->op == IR_OP_MOV && o->kind == IR_OPND_VEC)) continue;
         check_value(&c, o, want, r->relaxed, i);

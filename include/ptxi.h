@@ -197,9 +197,9 @@ ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
 /* The caller wrote [p, p+n) of device memory itself (a copy or a set of its
  * own): initcheck (`ptxi sanitize --tool initcheck`) counts it as written. */
 void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n);
-/* The host reads [p, p+n) of device memory in API call `api` (a copy's
- * source): initcheck records the bytes nothing wrote. */
-void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api);
+/* The host reads [p, p+n) of device memory (a copy's source): initcheck
+ * records the bytes nothing wrote. */
+void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n);
 /* Copies to/from a module-scope variable by name, at a byte offset. */
 ptxi_status ptxi_memcpy_to_symbol(ptxi_module *m, const char *name, size_t offset, const void *src, size_t n);
 ptxi_status ptxi_memcpy_from_symbol(ptxi_module *m, const char *name, size_t offset, void *dst, size_t n);

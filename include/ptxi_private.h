@@ -5,7 +5,9 @@
 #ifndef PTXI_PRIVATE_H
 #define PTXI_PRIVATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptxi.h"
 
@@ -38,6 +40,21 @@ int ptxi_tmap_replace_address(void *map, uint64_t gaddr);
  * call that failed. */
 struct vm_san *ptxi_sanitizer(void);
 void ptxi_sanitize_api_error(const char *api, const char *err_name, int code, const char *msg);
+/* What a sanitizer found: its tool (a nonzero number, ptxi_sanitize_tool's),
+ * the records, racecheck's error and warning records (not in errors), and
+ * how many records it prints at most (0: all). */
+typedef struct ptxi_san_counts {
+    int tool;
+    uint64_t errors, hazards[2], print_limit;
+} ptxi_san_counts;
+/* The tool a --tool name names; 0 for none ptxi has. */
+int ptxi_sanitize_tool(const char *name);
+/* The process's sanitizer's counts so far; false in a normal run. */
+bool ptxi_sanitize_counts(ptxi_san_counts *c);
+/* compute-sanitizer's closing lines for c on f: "Target application returned
+ * an error" when failed, the summary (racecheck's of hazards, else of
+ * errors), and how many records were not printed. */
+void ptxi_sanitize_close(FILE *f, const ptxi_san_counts *c, bool failed);
 
 /* ---- the debugger's hooks (runtime/debug_attach.c) ----
  * The per-instruction hook goes into the context's interpreter runtime, which

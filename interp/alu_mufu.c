@@ -107,12 +107,25 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
         if (!sg->bits) fail(name, "out of memory");
         memset(sg->bits + old, 0, *cap - old);
     }
-    for (uint32_t j = 0; j < cnt && width; j++, *used += width) {
-        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo), w;
-        memcpy(&w, sg->bits + (*used >> 3), 8); /* width <= 32, so the bits fit in 8 bytes */
-        w |= (corr & ~0ull >> (64 - width)) << (*used & 7);
-        memcpy(sg->bits + (*used >> 3), &w, 8);
+    if (!width) return;
+    /* the corrections go through a register, 32 bits at a time to memory (an
+     * or into memory per result waited on the previous one's store: most of
+     * a kernel's first launch went there) */
+    uint8_t *p = sg->bits + (*used >> 3);
+    uint32_t nb = *used & 7; /* bits held in acc; the first byte's are already there */
+    uint64_t acc = p[0] & ((1u << nb) - 1);
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
+        acc |= (corr & ~0ull >> (64 - width)) << nb; /* nb < 32 and width <= 32: it fits */
+        nb += width;
+        if (nb >= 32) {
+            uint32_t lo32 = (uint32_t)acc;
+            memcpy(p, &lo32, 4);
+            p += 4, acc >>= 32, nb -= 32;
+        }
     }
+    memcpy(p, &acc, 8); /* the tail, and zeros after it (cap leaves 8 bytes) */
+    *used += width * cnt;
 }
 
 static uint32_t rd32(const unsigned char *p) {

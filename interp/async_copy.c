@@ -83,6 +83,7 @@ int as_cp_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 return VM_EXT_FAULT;
             }
             if ((r->flags & AS_F_NOINC) && !as_arrive(w, i, l, p, sa, 1, 0, &old)) return VM_EXT_FAULT;
+            if (!(r->flags & AS_F_NOINC) && w->cta->san) vm_san_mbar(w, i, l, sa, MB_PHASE(*p), VM_SYNC_MB_CP_ARRIVE);
         }
     return VM_EXT_NEXT;
 }

@@ -216,6 +216,7 @@ int as_mbar_arrive(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 *p = mb_make(MB_PEND(s), MB_EXP(s), tx, MB_PHASE(s));
             }
             uint32_t count = r->flags & AS_F_COUNT ? count_arg(fb, r, l) : 1;
+            if (w->cta->san) vm_san_mbar(w, i, l, sa, MB_PHASE(*p), VM_SYNC_MB_ARRIVE);
             if (!as_arrive(w, i, l, p, sa, count, r->flags, &old)) return VM_EXT_FAULT;
             put_reg(fb, r->d.off, r->d.kind, l, old);
         }
@@ -277,6 +278,7 @@ int as_mbar_wait(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
                 done = age == 1;
             }
             as_put_pred(fb, r->d, l, done);
+            if (w->cta->san) vm_san_mbar(w, i, l, sa, MB_PHASE(s), VM_SYNC_MB_WAIT);
             if (!done && all) first_sa = sa, first_s = s, all = false;
         }
     if (all) return VM_EXT_NEXT;

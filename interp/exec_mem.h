@@ -414,6 +414,23 @@ static inline uint8_t *vec_run(const vm_arena *ar, const uint8_t *fb, const vm_i
                                                                                             : NULL;
 }
 
+/* stmt for every lane with the run's element count N_ a constant (1, 2 or 4,
+ * vec_run's): a variable stride kept the copy a scalar loop, a fifth of the
+ * Triton layer norm's time. */
+#define VEC_RUN_LANES(n, stmt)                                          \
+    do {                                                                \
+        if ((n) == 1) {                                                 \
+            enum { N_ = 1 };                                            \
+            for (int l = 0; l < VM_LANES; l++) { stmt; }                \
+        } else if ((n) == 2) {                                          \
+            enum { N_ = 2 };                                            \
+            for (int l = 0; l < VM_LANES; l++) { stmt; }                \
+        } else {                                                        \
+            enum { N_ = 4 };                                            \
+            for (int l = 0; l < VM_LANES; l++) { stmt; }                \
+        }                                                               \
+    } while (0)
+
 static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_vec *v = i->p;
     unsigned n = i->sz;
@@ -422,8 +439,7 @@ static inline bool vm_ldv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *
     if (run) {
         for (uint32_t k = 0; k < v->n; k++) {
             uint32_t *d = (uint32_t *)(fb + v->e[k].off);
-            if (m == VM_FULL)
-                for (int l = 0; l < VM_LANES; l++) d[l] = run[(uint32_t)l * v->n + k];
+            if (m == VM_FULL) VEC_RUN_LANES(v->n, d[l] = run[(uint32_t)l * N_ + k]);
             else
                 for (uint32_t r = m; r; r &= r - 1) {
                     int l = __builtin_ctz(r);
@@ -448,8 +464,7 @@ static inline bool vm_stv(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *
     if (run) {
         for (uint32_t k = 0; k < v->n; k++) {
             const uint32_t *s = (const uint32_t *)(fb + v->e[k].off);
-            if (m == VM_FULL)
-                for (int l = 0; l < VM_LANES; l++) run[(uint32_t)l * v->n + k] = s[l];
+            if (m == VM_FULL) VEC_RUN_LANES(v->n, run[(uint32_t)l * N_ + k] = s[l]);
             else
                 for (uint32_t r = m; r; r &= r - 1) {
                     int l = __builtin_ctz(r);

@@ -93,7 +93,7 @@ uint8_t *vm_init_access(vm_warp *w, const vm_insn *i, int lane, uint64_t a, unsi
  * with an unwritten byte. */
 #define HOST_PIECE 32
 
-void vm_init_host_read(vm_arena *a, vm_san *s, uint64_t addr, uint64_t n, const char *api) {
+void vm_init_host_read(vm_arena *a, vm_san *s, uint64_t addr, uint64_t n) {
     vm_alloc r;
     if (!a->init || !s || !n || !vm_arena_find(a, addr, &r) || !tracked(&r)) return;
     char nb[32];
@@ -104,9 +104,9 @@ void vm_init_host_read(vm_arena *a, vm_san *s, uint64_t addr, uint64_t n, const 
         char text[512];
         snprintf(text, sizeof text,
                  "Host API memory access error at host access to 0x%llx of size %s bytes\n"
-                 "    Uninitialized access to 0x%llx on access by %s source\n"
+                 "    Uninitialized access to 0x%llx on access by cudaMemcpy source\n"
                  "    Saved host backtrace up to driver entry point at error",
-                 (unsigned long long)addr, nb, (unsigned long long)lo, api ? api : "cudaMemcpy");
+                 (unsigned long long)addr, nb, (unsigned long long)lo);
         vm_san_record(s, text);
     }
 }

@@ -27,10 +27,12 @@ void vm_init_forget(vm_arena *a, uint64_t addr, uint64_t n);
 /* Bytes of [addr, addr+n) never written: the offset of the first, or n when all were. */
 uint64_t vm_init_first_unwritten(const vm_arena *a, uint64_t addr, uint64_t n);
 
-/* initcheck's records of a host API call `api` that reads [addr, addr+n) of
- * device memory (a copy's source) with unwritten bytes. */
+/* initcheck's records of a host API call that reads [addr, addr+n) of device
+ * memory (a copy's source) with unwritten bytes. compute-sanitizer names every
+ * copy cudaMemcpy there (cudaMemcpy2D's rows, cuMemcpyDtoH, cudaMemcpyToSymbol's
+ * source: tests/sanitize/expected/copies.*). */
 struct vm_san;
-void vm_init_host_read(vm_arena *a, struct vm_san *s, uint64_t addr, uint64_t n, const char *api);
+void vm_init_host_read(vm_arena *a, struct vm_san *s, uint64_t addr, uint64_t n);
 
 /* The allocation holding all of [addr, addr+n), as vm_arena_find, with a
  * per-thread memory of the last one found; false when there is none. */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "exec_mem.h"
+#include "hoist.h"
+#include "jit.h"
 #include "lower_ext.h"
 #include "lower_impl.h"
 #include "regshare.h"
@@ -1206,6 +1208,22 @@ static void lower_insn(lctx *lc, const ir_insn *in) {
 }
 
 /* Frame layout of one function, before any code is lowered (calls need the callee's). */
+/* The launch-invariant statements of f (hoist.c) and the registers they
+ * write (returned; NULL when none, under a debugger, or out of memory). */
+static uint8_t *hoist_find(const vm_program *prog, const ir_func *f, uint8_t **stmt) {
+    if (stmt) *stmt = NULL;
+    if (!f->is_entry || (prog->rt && (prog->rt->dbg || prog->rt->dbg_fault))) return NULL;
+    uint8_t *reg = calloc(f->nregs + 1, 1), *st = calloc(f->nbody + 1, 1);
+    if (!reg || !st || !vm_hoist_find(f, st, reg)) {
+        free(reg);
+        free(st);
+        return NULL;
+    }
+    if (stmt) *stmt = st;
+    else free(st);
+    return reg;
+}
+
 static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err, size_t errlen) {
     const ir_func *f = vf->ir;
     lctx lc = {.prog = prog, .vf = vf, .f = f, .err = err, .errlen = errlen};
@@ -1235,12 +1253,14 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
      * not under a debugger, which shows every register by name. */
     uint32_t *slot = calloc(f->nregs + 1, sizeof *slot), *slot_off = NULL;
     int nslots = slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot) : -1;
+    /* the prologue's registers (hoist.c) live through every CTA: slots of their own */
+    uint8_t *hreg = hoist_find(prog, f, NULL);
     if (nslots >= 0 && !(slot_off = malloc(((size_t)nslots + 1) * sizeof *slot_off))) nslots = -1;
     for (int k = 0; k < nslots; k++) slot_off[k] = UINT32_MAX;
     for (uint32_t k = 0; k < f->nregs; k++) {
         const ir_reg *r = &f->regs[k];
         if (r->type == IR_T_PRED) continue;
-        uint32_t *so = nslots >= 0 ? &slot_off[slot[k]] : NULL;
+        uint32_t *so = nslots >= 0 && !(hreg && hreg[k]) ? &slot_off[slot[k]] : NULL;
         if (so && *so != UINT32_MAX) {
             vf->reg_off[k] = *so;
             continue;
@@ -1251,6 +1271,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     }
     free(slot);
     free(slot_off);
+    free(hreg);
     if (f->is_entry) {
         uint32_t off = 0;
         for (uint32_t k = 0; k < f->nparams; k++) {
@@ -1321,9 +1342,24 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
         return -1;
     }
     memset(lc.label_code, 0xff, (f->nlabels + 1) * sizeof *lc.label_code);
+    /* the launch-invariant prologue first (hoist.c) */
+    uint8_t *hstmt;
+    free(hoist_find(prog, f, &hstmt));
+    for (uint32_t k = 0; hstmt && k < f->nbody && !lc.failed; k++) {
+        if (!hstmt[k]) continue;
+        uint32_t at = lc.n;
+        lower_insn(&lc, &f->body[k].u.insn);
+        if (lc.n > at && lc.code[lc.n - 1].op == VM_TRAP) { /* not executable: this and the rest stay in place */
+            free(lc.code[lc.n - 1].p);
+            lc.n = at;
+            memset(hstmt + k, 0, f->nbody - k);
+        }
+    }
+    vf->nhoist = lc.n;
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
         if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
+        else if (s->kind == IR_ST_INSN && hstmt && hstmt[k]) continue;
         else if (s->kind == IR_ST_INSN && !vm_contract(&lc, f, k, !prog->no_contract)) lower_insn(&lc, &s->u.insn);
         else if (s->kind == IR_ST_BRANCHTARGETS) lc.label_code[s->u.targets.label] = lc.n;
     }
@@ -1386,6 +1422,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     free(lc.label_code);
     free(lc.var_off);
     free(lc.ins);
+    free(hstmt);
     return 0;
 fail:
     if (!err[0]) snprintf(err, errlen, "out of memory");
@@ -1397,6 +1434,7 @@ fail:
     free(lc.var_off);
     free(lc.shared_used);
     free(lc.ins);
+    free(hstmt);
     return -1;
 }
 
@@ -1464,6 +1502,7 @@ int vm_lower(vm_program *prog, char *err, size_t errlen) {
     for (uint32_t k = 0; k < m->nfuncs; k++)
         if (m->funcs[k]->has_body && vm_check_records(&prog->funcs[k], err, errlen) < 0) return -1;
 #endif
+    vm_jit_program(prog);
     return 0;
 }
 
@@ -1487,6 +1526,7 @@ void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig) {
 
 void vm_program_free(vm_program *prog) {
     if (!prog || !prog->funcs) return;
+    vm_jit_free(prog);
     for (uint32_t k = 0; k < prog->nfuncs; k++) {
         vm_func *f = &prog->funcs[k];
         for (uint32_t c = 0; f->code && c < f->ncode; c++) {

@@ -11,11 +11,16 @@
  * lockstep would make them — by tick, then warp, then lane — as the GPU
  * interleaves its warps, where ptxi runs one warp until it waits. In the
  * replay each byte of shared memory remembers its last write (and the value
- * written) and its last read since: who, where, and in which phase (the CTA's
- * barrier count, the warp's __syncwarp count). An access conflicts with a
- * remembered one of another thread of the same phase when one of the two
- * writes; each byte of each conflicting access counts one hazard for its pair
- * of instructions. At the end of the launch every pair is one record. */
+ * written) and its last read since, of the current phase (the CTA's barrier
+ * count): who, where, and the warp's __syncwarp count. An access conflicts
+ * with a remembered one of another thread when one of the two writes; each
+ * byte of each conflicting access counts one hazard for its pair of
+ * instructions. At the end of the launch every pair is one record.
+ *
+ * The shadow is 20 bytes per byte of shared memory: instructions are numbered
+ * per CTA slot (an intern table), threads and __syncwarp counts take 16 bits,
+ * and one phase stamp serves both remembered accesses, since accesses of an
+ * earlier phase never conflict (a cell stamped with another phase is empty). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +28,24 @@
 
 #include "racecheck.h"
 
-/* One remembered access. */
+/* One access: its instruction's number (0: none), thread (linear index in
+ * the CTA) and warp's __syncwarp phase (modulo 2^16: two accesses of one warp
+ * 65536 __syncwarp()s apart in one barrier phase would look unordered). */
 typedef struct acc {
-    const vm_insn *i; /* NULL: none */
-    uint32_t tid;     /* linear thread index in the CTA */
-    uint32_t phase;   /* the CTA's barrier phase at the access */
-    uint32_t wphase;  /* its warp's __syncwarp phase */
+    uint32_t ins;
+    uint16_t tid, wphase;
 } acc;
 
 typedef struct cell {
-    acc w, r;     /* last write, last read since that write */
-    uint8_t wval; /* the byte that write stored */
-    bool wknown;  /* ... when known */
+    acc w, r;       /* last write, last read since that write */
+    uint16_t phase; /* the CTA's barrier phase (modulo 2^16) of w and r */
+    uint8_t wval;   /* the byte that write stored */
+    bool wknown;    /* ... when known */
 } cell;
 
 /* One access of the phase, as logged. */
 typedef struct logged {
-    const vm_insn *i;
+    uint32_t ins;  /* the instruction's number */
     uint32_t tick; /* the warp's shared-access instructions before this one */
     uint32_t tid, wphase, addr;
     uint16_t n;
@@ -52,6 +58,7 @@ typedef struct logged {
  * a new tick). */
 typedef struct wpos {
     const vm_insn *i;
+    uint32_t ins; /* i's number */
     uint32_t tick;
     int lane;
 } wpos;
@@ -59,11 +66,15 @@ typedef struct wpos {
 struct vm_race_cta {
     cell *sh; /* one per byte of shared memory */
     uint32_t size;
+    const vm_insn **ins;   /* instruction numbers: ins[n - 1] is number n */
+    uint32_t nins, capins;
+    uint32_t *hash, hcap;  /* open addressing, instruction to number */
     uint32_t phase; /* barriers completed */
     uint32_t nwarps;
     uint32_t *wphase;     /* per warp: __syncwarp()s completed */
     wpos *pos;            /* per warp */
-    logged *log, *sorted; /* the phase's accesses; the replay's order */
+    logged *log;      /* the phase's accesses */
+    uint32_t *sorted; /* the replay's order: indices into log */
     size_t nlog, caplog, capsorted;
     size_t *bucket, capkeys; /* the replay's counting sort */
 };
@@ -127,7 +138,7 @@ vm_race_cta *vm_race_cta_begin(vm_race_cta *r, vm_cta *cta) {
             return NULL;
         }
     } else {
-        memset(r->sh, 0, (size_t)r->size * sizeof *r->sh);
+        memset(r->sh, 0, (size_t)r->size * sizeof *r->sh); /* the stamps of the CTA before */
         memset(r->wphase, 0, r->nwarps * sizeof *r->wphase);
         memset(r->pos, 0, r->nwarps * sizeof *r->pos);
     }
@@ -139,6 +150,8 @@ vm_race_cta *vm_race_cta_begin(vm_race_cta *r, vm_cta *cta) {
 void vm_race_cta_free(vm_race_cta *r) {
     if (!r) return;
     free(r->sh);
+    free(r->ins);
+    free(r->hash);
     free(r->wphase);
     free(r->pos);
     free(r->log);
@@ -164,17 +177,18 @@ typedef struct found {
  * (several lanes write one place at once), make an error, the rest of one warp
  * a warning (racecheck's "warp level programming"). */
 static bool concurrent(const acc *e, const acc *now, uint8_t *sev) {
-    if (!e->i || e->tid == now->tid || e->phase != now->phase) return false;
+    if (!e->ins || e->tid == now->tid) return false;
     bool warp = e->tid / VM_LANES == now->tid / VM_LANES;
     if (warp && e->wphase != now->wphase) return false;
-    *sev = warp && e->i != now->i ? SEV_WARNING : SEV_ERROR;
+    *sev = warp && e->ins != now->ins ? SEV_WARNING : SEV_ERROR;
     return true;
 }
 
-static void note(vm_race_grid *g, found *f, int *nf, const acc *e, uint8_t ekind, const acc *now, uint8_t kind,
-                 uint8_t sev) {
-    bool before = order(g->prog, e->i) <= order(g->prog, now->i);
-    found x = before ? (found){e->i, now->i, ekind, kind, sev, 1} : (found){now->i, e->i, kind, ekind, sev, 1};
+static void note(vm_race_grid *g, const vm_race_cta *r, found *f, int *nf, const acc *e, uint8_t ekind,
+                 const acc *now, uint8_t kind, uint8_t sev) {
+    const vm_insn *ei = r->ins[e->ins - 1], *ni = r->ins[now->ins - 1];
+    bool before = order(g->prog, ei) <= order(g->prog, ni);
+    found x = before ? (found){ei, ni, ekind, kind, sev, 1} : (found){ni, ei, kind, ekind, sev, 1};
     for (int k = 0; k < *nf; k++)
         if (f[k].a == x.a && f[k].b == x.b && f[k].akind == x.akind && f[k].bkind == x.bkind) {
             f[k].bytes++;
@@ -209,27 +223,32 @@ static void count(vm_race_grid *g, const found *f, int nf) {
 }
 
 /* One access of the replay against the shadow. */
-static void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
-    acc now = {e->i, e->tid, r->phase, e->wphase};
+static inline __attribute__((always_inline)) void check(vm_race_grid *g, vm_race_cta *r, const logged *e) {
+    acc now = {e->ins, (uint16_t)e->tid, (uint16_t)e->wphase};
+    uint16_t phase = (uint16_t)r->phase;
     found f[8];
     int nf = 0;
     uint8_t sev;
     for (unsigned b = 0; b < e->n; b++) {
         cell *c = &r->sh[e->addr + b];
+        if (c->phase != phase) { /* what it remembers is of an earlier phase */
+            c->phase = phase;
+            c->w.ins = c->r.ins = 0;
+        }
         if (!e->wr) {
-            if (concurrent(&c->w, &now, &sev)) note(g, f, &nf, &c->w, WR, &now, RD, sev);
+            if (concurrent(&c->w, &now, &sev)) note(g, r, f, &nf, &c->w, WR, &now, RD, sev);
             c->r = now;
             continue;
         }
-        if (concurrent(&c->r, &now, &sev)) note(g, f, &nf, &c->r, RD, &now, WR, sev);
+        if (concurrent(&c->r, &now, &sev)) note(g, r, f, &nf, &c->r, RD, &now, WR, sev);
         /* a write of the value the byte holds changes nothing: no hazard */
         bool known = e->known && b < sizeof e->val;
         if ((!known || !c->wknown || e->val[b] != c->wval) && concurrent(&c->w, &now, &sev))
-            note(g, f, &nf, &c->w, WR, &now, WR, sev);
+            note(g, r, f, &nf, &c->w, WR, &now, WR, sev);
         c->w = now;
         c->wval = known ? e->val[b] : 0;
         c->wknown = known;
-        c->r.i = NULL;
+        c->r.ins = 0;
     }
     if (nf) count(g, f, nf);
 }
@@ -259,7 +278,7 @@ static void replay(vm_race_grid *g, vm_race_cta *r) {
         r->capkeys = nkeys;
     }
     if (r->capsorted < r->nlog) {
-        logged *ns = realloc(r->sorted, r->caplog * sizeof *ns);
+        uint32_t *ns = realloc(r->sorted, r->caplog * sizeof *ns);
         if (!ns) {
             r->nlog = 0;
             return;
@@ -270,8 +289,8 @@ static void replay(vm_race_grid *g, vm_race_cta *r) {
     memset(r->bucket, 0, nkeys * sizeof *r->bucket);
     for (size_t k = 0; k < r->nlog; k++) r->bucket[replay_key(r, &r->log[k]) + 1]++;
     for (size_t k = 1; k < nkeys; k++) r->bucket[k] += r->bucket[k - 1];
-    for (size_t k = 0; k < r->nlog; k++) r->sorted[r->bucket[replay_key(r, &r->log[k])]++] = r->log[k];
-    for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->sorted[k]);
+    for (size_t k = 0; k < r->nlog; k++) r->sorted[r->bucket[replay_key(r, &r->log[k])]++] = (uint32_t)k;
+    for (size_t k = 0; k < r->nlog; k++) check(g, r, &r->log[r->sorted[k]]);
     r->nlog = 0;
     memset(r->pos, 0, r->nwarps * sizeof *r->pos);
 }
@@ -279,7 +298,36 @@ static void replay(vm_race_grid *g, vm_race_cta *r) {
 void vm_race_barrier(vm_race_grid *g, vm_race_cta *r) {
     if (!r) return;
     replay(g, r);
-    r->phase++;
+    /* stamps are 16 bits: where they wrap, the cells of 65536 phases ago are cleared */
+    if (!(uint16_t)++r->phase) memset(r->sh, 0, (size_t)r->size * sizeof *r->sh);
+}
+
+/* The number of instruction i in r (from 1), or 0 without memory. */
+static uint32_t ins_number(vm_race_cta *r, const vm_insn *i) {
+    if (r->nins * 2 >= r->hcap) {
+        uint32_t nc = r->hcap ? 2 * r->hcap : 256, *nh = calloc(nc, sizeof *nh);
+        if (!nh) return 0;
+        for (uint32_t k = 0; k < r->nins; k++) {
+            uint32_t h = (uint32_t)((uintptr_t)r->ins[k] >> 4) * 2654435761u & (nc - 1);
+            while (nh[h]) h = (h + 1) & (nc - 1);
+            nh[h] = k + 1;
+        }
+        free(r->hash);
+        r->hash = nh;
+        r->hcap = nc;
+    }
+    uint32_t h = (uint32_t)((uintptr_t)i >> 4) * 2654435761u & (r->hcap - 1);
+    for (; r->hash[h]; h = (h + 1) & (r->hcap - 1))
+        if (r->ins[r->hash[h] - 1] == i) return r->hash[h];
+    if (r->nins == r->capins) {
+        uint32_t nc = r->capins ? 2 * r->capins : 64;
+        const vm_insn **ni = realloc(r->ins, nc * sizeof *ni);
+        if (!ni) return 0;
+        r->ins = ni;
+        r->capins = nc;
+    }
+    r->ins[r->nins++] = i;
+    return r->hash[h] = r->nins;
 }
 
 void vm_race_cta_end(vm_race_grid *g, vm_race_cta *r) { replay(g, r); }
@@ -298,14 +346,17 @@ void vm_race_access(vm_race_grid *g, vm_race_cta *r, const vm_warp *w, const vm_
         }
     }
     wpos *p = &r->pos[w->id];
+    uint32_t ins = p->i == i && p->ins ? p->ins : ins_number(r, i);
+    if (!ins) return;
     if (p->i != i || lane <= p->lane) {
         if (p->i) p->tick++;
         p->i = i;
+        p->ins = ins;
     }
     p->lane = lane;
     logged *e = &r->log[r->nlog];
-    *e = (logged){i,           p->tick, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a, (uint16_t)n, wr,
-                  val != NULL, {0}};
+    *e = (logged){ins, p->tick, w->id * VM_LANES + (uint32_t)lane, r->wphase[w->id], a, (uint16_t)n, wr, val != NULL,
+                  {0}};
     if (val) memcpy(e->val, val, n < sizeof e->val ? n : sizeof e->val);
     r->nlog++;
 }
@@ -327,7 +378,7 @@ void vm_race_report(vm_race_grid *g, vm_san *s) {
     if (!g) return;
     const vm_program *p = g->prog;
     for (size_t k = 0; k < g->n; k++) g->h[k].ao = order(p, g->h[k].a), g->h[k].bo = order(p, g->h[k].b);
-    qsort(g->h, g->n, sizeof *g->h, by_code);
+    if (g->n) qsort(g->h, g->n, sizeof *g->h, by_code); /* g->h is NULL without hazards */
     size_t cap = 8192;
     char *text = malloc(cap);
     /* one record per first access (and severity), each second access on a line of its own */

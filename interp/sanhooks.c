@@ -61,6 +61,10 @@ void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members
     vm_sync_warp_sync(w, i, m, mm);
 }
 
+void vm_san_mbar(vm_warp *w, const vm_insn *i, int lane, uint64_t sa, unsigned phase, int ev) {
+    if (tool_of(w->cta->grid) == VM_SAN_SYNCCHECK) vm_sync_mbar(w->cta->san, w, i, lane, (uint32_t)sa, phase, ev);
+}
+
 /* The n bytes lane l of a st/st.v record stores (false: another kind of write). */
 static bool stored(const vm_warp *w, const vm_insn *i, int l, uint8_t *out, unsigned n) {
     const uint8_t *fb = w->frames[w->depth - 1].fb;

@@ -18,14 +18,6 @@ int vm_san_tool(const char *name) {
     return 0;
 }
 
-void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *out, size_t cap) {
-    unsigned long long e = hazards[0], w = hazards[1];
-    if (tool == VM_SAN_RACECHECK)
-        snprintf(out, cap, "RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)", e + w,
-                 e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
-    else snprintf(out, cap, "ERROR SUMMARY: %llu error%s", (unsigned long long)errors, errors == 1 ? "" : "s");
-}
-
 vm_san *vm_san_from_env(int fd) {
     int t = vm_san_tool(getenv("PTXI_SANITIZE"));
     if (!t) return NULL;
@@ -116,7 +108,14 @@ static void shown_name(const char *mangled, char *out, size_t cap) {
         snprintf(out, cap, "%s", mangled);
         return;
     }
-    char *open = strchr(d, '(');
+    /* the parameters' parenthesis: the first outside template arguments, which
+     * may hold casts ("barrier<(cuda::std::__4::thread_scope)2, ...>::arrive(long)") */
+    char *open = NULL;
+    for (int depth = 0, k = 0; d[k] && !open; k++) {
+        if (d[k] == '<') depth++;
+        else if (d[k] == '>' && depth) depth--;
+        else if (d[k] == '(' && !depth) open = d + k;
+    }
     size_t n = 0;
     if (!open) n = (size_t)snprintf(out, cap, "%s", d);
     else {
@@ -136,6 +135,9 @@ static void shown_name(const char *mangled, char *out, size_t cap) {
         }
     }
     free(d);
+    /* nvcc's file-local namespace is not shown */
+    for (char *q = strstr(out, "_INTERNAL_"), *e; q && (e = strstr(q, "::")); q = strstr(q, "_INTERNAL_"))
+        memmove(q, e + 2, strlen(e + 2) + 1);
 }
 
 /* "FILE:LINE" of .file index `file`, the file's base name. */
@@ -149,16 +151,21 @@ static bool file_line(const ir_module *m, uint32_t file, uint32_t line, char *ou
     return false;
 }
 
-/* The text of the .loc in effect at instruction s when it names an inlined
- * function (-lineinfo: "function_name LABEL, inlined_at FILE LINE COL"), else NULL. */
-static const char *inlined(const vm_func *f, const vm_src *s) {
-    const ir_func *F = f->ir;
-    const ir_stmt *last = NULL;
+/* The index of the .loc in effect at instruction s in its function's body
+ * when it is the one s's line comes from, else -1. */
+static int loc_at(const ir_func *F, const vm_src *s) {
+    int last = -1;
     for (uint32_t k = 0; k < F->nbody && F->body[k].loc.line <= s->loc.line; k++)
-        if (F->body[k].kind == IR_ST_LOC) last = &F->body[k];
-    if (!last || !last->u.locd.text || last->u.locd.dbg.file != s->dbg.file || last->u.locd.dbg.line != s->dbg.line)
-        return NULL;
-    return strstr(last->u.locd.text, "inlined_at") ? last->u.locd.text : NULL;
+        if (F->body[k].kind == IR_ST_LOC) last = (int)k;
+    if (last < 0) return -1;
+    const ir_stmt *l = &F->body[last];
+    return l->u.locd.dbg.file == s->dbg.file && l->u.locd.dbg.line == s->dbg.line ? last : -1;
+}
+
+/* The "inlined_at FILE LINE COL" of a .loc's text (-lineinfo code of an inlined function). */
+static bool inlined_at(const char *text, ir_dbgloc *at) {
+    const char *p = text ? strstr(text, "inlined_at") : NULL;
+    return p && sscanf(p + 10, "%u %u %u", &at->file, &at->line, &at->col) == 3;
 }
 
 /* The string a .debug_str label names (bytes written as .b8 lists). */
@@ -186,6 +193,18 @@ static bool debug_str(const ir_module *m, const char *label, size_t len, char *o
     return false;
 }
 
+/* The name of the inlined function a .loc's text names ("function_name LABEL"), as records show it. */
+static bool inlined_name(const ir_module *m, const char *text, char *out, size_t cap) {
+    const char *fn = text && strstr(text, "inlined_at") ? strstr(text, "function_name") : NULL;
+    char mangled[512];
+    if (!fn) return false;
+    fn += 13;
+    fn += strspn(fn, " ");
+    if (!debug_str(m, fn, strcspn(fn, " ,"), mangled, sizeof mangled)) return false;
+    shown_name(mangled, out, cap);
+    return true;
+}
+
 void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap, char *frame, size_t fcap) {
     if (frame && fcap) frame[0] = 0;
     if (!f) {
@@ -193,30 +212,37 @@ void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap, char *
         return;
     }
     const vm_src *src = &f->src[i - f->code];
-    char name[512], where[400] = "";
+    char name[512], where[400] = "", callee[512];
     shown_name(f->ir->name, name, sizeof name);
     const ir_module *m = f->prog->ir;
     if (!file_line(m, src->dbg.file, src->dbg.line, where, sizeof where))
         snprintf(where, sizeof where, "%s:%u", f->prog->path ? f->prog->path : "<ptx>", src->loc.line);
     unsigned long long off = (unsigned long long)((size_t)(i - f->code) * 16);
-    /* code of an inlined function: named as the function, its caller as a device frame */
-    const char *inl = frame ? inlined(f, src) : NULL, *fn = inl ? strstr(inl, "function_name") : NULL;
-    char mangled[512], callee[512], caller[400];
-    unsigned file = 0, line = 0;
-    if (fn && sscanf(strstr(inl, "inlined_at") + 10, "%u %u", &file, &line) == 2 &&
-        file_line(m, file, line, caller, sizeof caller)) {
-        fn += 13;
-        fn += strspn(fn, " ");
-        if (debug_str(m, fn, strcspn(fn, " ,"), mangled, sizeof mangled)) {
-            shown_name(mangled, callee, sizeof callee);
-            /* nvcc's file-local namespace is not shown */
-            const char *q = strstr(callee, "::");
-            snprintf(out, cap, "%s+0x%llx in %s", !strncmp(callee, "_INTERNAL_", 10) && q ? q + 2 : callee, off, where);
-            snprintf(frame, fcap, "\n        Device Frame: %s+0x%llx in %s", name, off, caller);
-            return;
+    const ir_func *F = f->ir;
+    int k = loc_at(F, src);
+    bool inl = k >= 0 && inlined_name(m, F->body[k].u.locd.text, callee, sizeof callee);
+    snprintf(out, cap, "%s+0x%llx in %s", inl ? callee : name, off, where);
+    /* code of inlined functions is named as the innermost; each caller out to
+     * the kernel is a Device Frame at the line of its call (the .loc before
+     * that names the inlined_at place) */
+    size_t n = 0;
+    for (int depth = 0; inl && depth < 64; depth++) {
+        ir_dbgloc at;
+        char caller[400];
+        if (!inlined_at(F->body[k].u.locd.text, &at) || !file_line(m, at.file, at.line, caller, sizeof caller)) break;
+        int j = k - 1;
+        for (; j >= 0; j--) {
+            const ir_stmt *l = &F->body[j];
+            if (l->kind == IR_ST_LOC && l->u.locd.dbg.file == at.file && l->u.locd.dbg.line == at.line &&
+                l->u.locd.dbg.col == at.col)
+                break;
         }
+        inl = j >= 0 && inlined_name(m, F->body[j].u.locd.text, callee, sizeof callee);
+        if (frame && n < fcap)
+            n += (size_t)snprintf(frame + n, fcap - n, "\n        Device Frame: %s+0x%llx in %s", inl ? callee : name,
+                                  off, caller);
+        k = j;
     }
-    snprintf(out, cap, "%s+0x%llx in %s", name, off, where);
 }
 
 void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap) {
@@ -243,13 +269,13 @@ void vm_san_stop(vm_warp *w, const vm_insn *i, uint32_t lanes, const char *what)
 }
 
 void vm_san_thread_record(vm_warp *w, const vm_insn *i, int lane, const char *what, uint64_t addr) {
-    char at[1024], by[128], text[1400];
-    vm_san_at(vm_func_of(w, i), i, at, sizeof at, NULL, 0);
+    char at[1024], by[128], frame[VM_SAN_FRAMES], text[4096];
+    vm_san_at(vm_func_of(w, i), i, at, sizeof at, frame, sizeof frame);
     vm_san_who(w, lane, by, sizeof by);
     snprintf(text, sizeof text,
-             "%s\n    at %s\n    %s\n    Address 0x%llx\n"
+             "%s\n    at %s\n    %s\n    Address 0x%llx%s\n"
              "    Saved host backtrace up to driver entry point at kernel launch time",
-             what, at, by, (unsigned long long)addr);
+             what, at, by, (unsigned long long)addr, frame);
     vm_san_record(w->cta->grid->cfg->kernel->prog->rt->san, text);
 }
 
@@ -262,9 +288,6 @@ void vm_san_bad_free(vm_warp *w, const vm_insn *i, int lane, uint64_t p, bool tw
 
 static const char *const space_name[] = {"__global__", "__shared__", "__local__", "__constant__",
                                          "__global__", "__global__", "__local__"};
-
-/* H100 shared addresses start after the 1 KiB the system reserves in each CTA. */
-#define SHARED_RESERVED 0x400
 
 static _Thread_local uint8_t scratch[256];
 
@@ -284,7 +307,7 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
      * addresses outside the thread's frame (they land in the local memory of
      * the device). Reads see zeros. */
     bool unseen = why == VM_SAN_OOB &&
-                  ((sp == VM_SP_SHARED && a >= VM_WIN_SIZE - SHARED_RESERVED && a < VM_WIN_SIZE) || sp == VM_SP_LOCAL);
+                  ((sp == VM_SP_SHARED && a >= VM_WIN_SIZE - VM_SAN_SHARED_RESERVED && a < VM_WIN_SIZE) || sp == VM_SP_LOCAL);
     if (unseen && n <= sizeof scratch) {
         if (!wr) memset(scratch, 0, n);
         return scratch;
@@ -307,17 +330,25 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
     }
     if (why == VM_SAN_OOB && arena_space && vm_arena_ok_exact(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
     if (n > sizeof scratch) return NULL;
+    /* The GPU stops a warp at its first bad access: the lanes of that
+     * instruction report, later instructions of the warp do not (inline.3:
+     * the other branch of a divergent warp). ptxi runs the warp on, silently. */
+    if (w->san_bad && w->san_bad != i) {
+        if (!wr) memset(scratch, 0, n);
+        return scratch;
+    }
+    w->san_bad = i;
     const vm_func *f = vm_func_of(w, i);
-    char at[1024], frame[600], nb[32], sb[32];
+    char at[1024], frame[VM_SAN_FRAMES], nb[32], sb[32];
     vm_san_at(f, i, at, sizeof at, frame, sizeof frame);
     unsigned t = w->id * VM_LANES + (unsigned)lane, bx = g->cfg->block[0], by = g->cfg->block[1];
-    uint64_t shown = sp == VM_SP_SHARED ? a + SHARED_RESERVED : a;
-    char text[2048];
+    uint64_t shown = sp == VM_SP_SHARED ? a + VM_SAN_SHARED_RESERVED : a;
+    char text[4096];
     int len = snprintf(text, sizeof text,
                        "Invalid %s %s of size %u bytes\n    at %s\n"
-                       "    by thread (%u,%u,%u) in block (%u,%u,%u)%s\n    Access to 0x%llx is %s",
+                       "    by thread (%u,%u,%u) in block (%u,%u,%u)\n    Access to 0x%llx is %s",
                        space_name[sp], wr ? "write" : "read", n, at, t % bx, t / bx % by, t / (bx * by), cta->ctaid[0],
-                       cta->ctaid[1], cta->ctaid[2], frame, (unsigned long long)shown,
+                       cta->ctaid[1], cta->ctaid[2], (unsigned long long)shown,
                        why == VM_SAN_MISALIGNED ? "misaligned" : "out of bounds");
     vm_alloc r;
     int loc = arena_space ? vm_arena_locate(arena, a, &r) : 0;
@@ -340,7 +371,8 @@ uint8_t *vm_san_access(vm_warp *w, const vm_insn *i, int lane, int sp, uint64_t 
                      vm_san_num(r.addr - a, nb), (unsigned long long)r.addr, vm_san_num(r.size, sb));
     }
     size_t o = strlen(text);
-    snprintf(text + o, sizeof text - o, "\n    Saved host backtrace up to driver entry point at kernel launch time");
+    snprintf(text + o, sizeof text - o, "%s\n    Saved host backtrace up to driver entry point at kernel launch time",
+             frame);
     vm_san_record(rt->san, text);
     if (!wr) memset(scratch, 0, n);
     return scratch;

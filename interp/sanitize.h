@@ -26,9 +26,6 @@ typedef struct vm_san {
 
 /* VM_SAN_* of a --tool name; 0 for none ptxi has. */
 int vm_san_tool(const char *name);
-/* The closing summary line (without the prefix): racecheck's RACECHECK
- * SUMMARY of hazards[] (error and warning records), else ERROR SUMMARY. */
-void vm_san_summary(int tool, uint64_t errors, const uint64_t hazards[2], char *out, size_t cap);
 /* Sanitize settings from the environment (PTXI_SANITIZE=memcheck|racecheck|synccheck|initcheck,
  * PTXI_SANITIZE_PRINT_LIMIT, PTXI_SANITIZE_LEAK_CHECK=full); NULL when
  * PTXI_SANITIZE is unset or names no tool. The records go to fd. */
@@ -61,9 +58,12 @@ void vm_san_thread_record(vm_warp *w, const vm_insn *i, int lane, const char *wh
 void vm_san_who(const vm_warp *w, int lane, char *out, size_t cap);
 /* "KERNEL+0xOFFSET in FILE:LINE" for instruction i of f, as records name it.
  * Code inlined from a function (-lineinfo) is named as that function, and
- * *frame (when not NULL) gets the caller's line, "\n        Device Frame: ...",
- * for after the record's "by thread" line (else ""). */
+ * *frame (when not NULL) gets one "\n        Device Frame: ..." line for each
+ * caller it is inlined in, innermost first, the kernel last (else ""): the
+ * record's last lines before "Saved host backtrace", as compute-sanitizer
+ * prints them (tests/sanitize/expected/inline.*, mbar.*). */
 void vm_san_at(const vm_func *f, const vm_insn *i, char *out, size_t cap, char *frame, size_t fcap);
+#define VM_SAN_FRAMES 2048 /* room for a record's Device Frame lines */
 /* Prints one racecheck record (an error, or a warning) and counts it in hazards. */
 void vm_san_hazard(vm_san *s, const char *text, bool warning);
 
@@ -79,6 +79,13 @@ uint32_t vm_san_bar(vm_warp *w, const vm_insn *i, uint32_t m, unsigned id, uint3
 /* Barrier id of the CTA completed (VM_SAN_MBARRIER: a phase of an mbarrier). */
 void vm_san_bar_done(vm_cta *cta, unsigned id);
 #define VM_SAN_MBARRIER 16
+/* mbarrier events for synccheck (vm_sync_mbar): lane `lane` of w arrives on
+ * or waits on the mbarrier at shared offset sa, in phase `phase`. */
+enum { VM_SYNC_MB_ARRIVE, VM_SYNC_MB_CP_ARRIVE, VM_SYNC_MB_WAIT };
+void vm_san_mbar(vm_warp *w, const vm_insn *i, int lane, uint64_t sa, unsigned phase, int ev);
+/* H100 shared addresses, as records show them, start after the 1 KiB the
+ * system reserves in each CTA. */
+#define VM_SAN_SHARED_RESERVED 0x400
 /* Lanes m of w execute bar.warp.sync with member mask `members`. */
 void vm_san_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 /* racecheck: a shared access (offset a in the window, or a shared::cluster

@@ -163,6 +163,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->forced = false;
         w->clock = 0;
         w->sleep_until = 0;
+        w->san_bad = NULL;
         w->exited = ~w->present;
         if (w->depth && w->frames[0].fn == k) {
             /* the entry frame is reused: no allocation per CTA, and the
@@ -172,14 +173,20 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
             memcpy(w->frames[0].fb, k->frame_init, k->regs_lo);
             w->depth = 1;
             w->frames[0].done = 0;
-            for (int l = 0; l < VM_LANES; l++) w->lpc[l] = k->code;
             for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
+            /* and the launch-invariant prologue's registers still hold what it
+             * computed in this launch (hoist.c): it counts as run */
+            w->pc = k->code + k->nhoist;
+            w->clock = k->nhoist;
+            cta->warp_insns += k->nhoist;
+            cta->thread_insns += (uint64_t)k->nhoist * (uint64_t)__builtin_popcount(w->present);
         } else {
             if (w->depth) free(w->frames[0].fb);
             w->depth = 0;
             if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
+            w->pc = k->code;
         }
-        w->pc = k->code;
+        for (int l = 0; l < VM_LANES; l++) w->lpc[l] = w->pc;
         w->mask = w->present;
         w->lpc_stop = NO_STOP;
         w->state = VM_W_READY;

@@ -15,5 +15,10 @@ uint32_t vm_sync_bar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, uint32_t m, u
 void vm_sync_bar_done(vm_sync_cta *s, unsigned id);
 /* Lanes m of w execute bar.warp.sync, lane l naming member mask mm[l]. */
 void vm_sync_warp_sync(vm_warp *w, const vm_insn *i, uint32_t m, const uint32_t *mm);
+/* Lane `lane` of w arrives on (VM_SYNC_MB_ARRIVE: mbarrier.arrive and its
+ * forms; VM_SYNC_MB_CP_ARRIVE: cp.async.mbarrier.arrive without .noinc) or
+ * waits on (VM_SYNC_MB_WAIT) the mbarrier at shared offset sa, whose phase
+ * is `phase` before the arrival. */
+void vm_sync_mbar(vm_sync_cta *s, vm_warp *w, const vm_insn *i, int lane, uint32_t sa, unsigned phase, int ev);
 
 #endif

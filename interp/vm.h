@@ -57,7 +57,7 @@ typedef struct vm_insn {
     uint32_t d, a, b, c;          /* operand offsets */
     int64_t imm;                  /* address offset / small constant */
     void *p;                      /* extra: alu op, vector operand list, call info, ... */
-    const struct vm_insn *target; /* branch target */
+    const struct vm_insn *target; /* branch target; a compiled run's head: its vm_jit_region (jit.h) */
 } vm_insn;
 
 enum {
@@ -152,6 +152,7 @@ typedef struct vm_func {
     vm_insn *code; /* ncode records + one trailing "fell off the end" */
     vm_src *src;
     uint32_t ncode;
+    uint32_t nhoist;           /* .entry: the first nhoist records are its launch-invariant prologue (hoist.c) */
     uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
     uint8_t *frame_init;       /* initial frame image (constants set, registers zero) */
     uint32_t regs_lo, regs_hi; /* the 32/64-bit registers: undefined until written, so never copied */
@@ -182,6 +183,7 @@ typedef struct vm_program {
     uint32_t dyn_shared_align; /* alignment of extern .shared arrays */
     struct vm_runtime *rt;
     bool no_contract; /* lower mul/add as written (no fma contraction, contract.c) */
+    void *jit;        /* machine code of the compiled runs (jit.c), NULL when none */
 } vm_program;
 
 /* A call into the device runtime (dynamic parallelism), decoded by interp/devrt.c and

@@ -158,7 +158,9 @@
  * a branch into the middle and any fallback see the plain instructions. */
 #define VM_FUSE_LIST(X)                                                                     \
     /* ld.shared.b32, ld.shared.b32, fma.rn.f32: the inner step of tiled matrix products */ \
-    X(LDS4_LDS4_FMAF32)
+    X(LDS4_LDS4_FMAF32)                                                                     \
+    /* a straight-line run compiled to machine code: target is its vm_jit_region (jit.h) */ \
+    X(JIT)
 /* LDS4_LDS4_FMAF32's head x: results no later record reads (lower.c), so they
  * may stay out of the frame: the first load's, the second's, the fma's. */
 #define VM_DOT_DEAD0 1

@@ -51,6 +51,7 @@ typedef struct vm_warp {
     uint32_t bar_count;   /* thread count of that barrier instruction (0 = all) */
     uint64_t clock;       /* %clock64: advances with executed instructions */
     uint64_t sleep_until; /* ns, for nanosleep */
+    const struct vm_insn *san_bad; /* memcheck: the instruction of the warp's first bad access */
     struct vm_cta *cta;
 } vm_warp;
 

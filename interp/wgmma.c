@@ -307,12 +307,10 @@ static void check_early_use(lctx *lc, const ir_insn *in, const ir_operand *d, wg
 
 static bool lower_mma(lctx *lc, const ir_insn *in, wg_rec *g) {
     vm_mma_op *o = &g->op;
-    for (int s = IR_MOD_M64N8K8; s <= IR_MOD_M64N256K256 && !o->m; s++)
-        if (ir_has_mod(in, (ir_mod)s)) {
-            unsigned n, k;
-            if (sscanf(ir_mod_name[s], "m64n%uk%u", &n, &k) != 2) return false;
-            o->m = 64, o->n = (uint16_t)n, o->k = (uint16_t)k;
-        }
+    for (uint32_t q = 0; q < in->nmods && !o->m; q++) {
+        ir_shape s = ir_mod_shape[in->mods[q]];
+        if (s.m == 64 && s.k) o->m = 64, o->n = s.n, o->k = s.k;
+    }
     if (!o->m || !ir_has_mod(in, IR_MOD_SYNC) || !ir_has_mod(in, IR_MOD_ALIGNED) || in->ntypes != 3) return false;
     int t[3];
     for (int q = 0; q < 3; q++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "ffi_call.h"
 #include "rt.h"
 
@@ -129,7 +130,11 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
         }
     }
     apply_relocs(m);
-    for (uint32_t k = 0; k < m->prog.nfuncs; k++) m->nkernels += m->prog.funcs[k].ir->is_entry;
+    for (uint32_t k = 0; k < m->prog.nfuncs; k++) {
+        int bi = m->prog.funcs[k].builtin;
+        if (bi == VM_BI_LAUNCH_DEVICE || bi == VM_BI_LAUNCH_DEVICE_V2) rt_sanitize_dynpar(ctx);
+        m->nkernels += m->prog.funcs[k].ir->is_entry;
+    }
     m->kernels = calloc(m->nkernels + 1, sizeof *m->kernels);
     if (!m->kernels) return PTXI_OUT_OF_MEMORY;
     unsigned n = 0;

@@ -137,6 +137,10 @@ void rt_sanitize_ctx_end(ptxi_ctx *ctx); /* before its memory goes: the leak che
 void rt_sanitize_arena(ptxi_ctx *ctx);
 /* memcheck's record of each failed assert (the lines of vm_fault.asserts). */
 void rt_sanitize_asserts(const char *lines);
+/* A module that launches kernels from the device was loaded: racecheck,
+ * synccheck and initcheck do not follow child grids on the GPU, and
+ * compute-sanitizer says so once. */
+void rt_sanitize_dynpar(ptxi_ctx *ctx);
 uint64_t rt_sanitize_malloc(ptxi_ctx *ctx, uint64_t size, uint64_t align);
 int rt_sanitize_free(ptxi_ctx *ctx, uint64_t p);
 /* Writes pending printf records and reports: the flush points call this. */

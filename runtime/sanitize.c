@@ -78,6 +78,34 @@ vm_san *ptxi_sanitizer(void) {
     return san;
 }
 
+int ptxi_sanitize_tool(const char *name) {
+    return vm_san_tool(name);
+}
+
+bool ptxi_sanitize_counts(ptxi_san_counts *c) {
+    vm_san *s = ptxi_sanitizer();
+    if (!s) return false;
+    *c = (ptxi_san_counts){.tool = s->tool,
+                           .errors = atomic_load(&s->errors),
+                           .hazards = {atomic_load(&s->hazards[0]), atomic_load(&s->hazards[1])},
+                           .print_limit = s->print_limit};
+    return true;
+}
+
+void ptxi_sanitize_close(FILE *f, const ptxi_san_counts *c, bool failed) {
+    if (failed) fprintf(f, "========= Target application returned an error\n");
+    unsigned long long e = c->hazards[0], w = c->hazards[1], n = c->errors;
+    if (c->tool == VM_SAN_RACECHECK)
+        fprintf(f, "========= RACECHECK SUMMARY: %llu hazard%s displayed (%llu error%s, %llu warning%s)\n", e + w,
+                e + w == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+    else fprintf(f, "========= ERROR SUMMARY: %llu error%s\n", n, n == 1 ? "" : "s");
+    if (c->tool != VM_SAN_RACECHECK && c->print_limit && n > c->print_limit)
+        fprintf(f,
+                "========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
+                "number of printed errors\n",
+                n - (unsigned long long)c->print_limit);
+}
+
 void rt_sanitize_arena(ptxi_ctx *ctx) {
     vm_arena_set_exact(&ctx->arena);
     if (ctx->vmrt.san->tool == VM_SAN_INITCHECK && vm_init_enable(&ctx->arena) < 0)
@@ -136,12 +164,19 @@ void rt_sanitize_asserts(const char *lines) {
     }
 }
 
+void rt_sanitize_dynpar(ptxi_ctx *ctx) {
+    static atomic_bool warned;
+    vm_san *s = ctx->vmrt.san;
+    if (s && s->tool != VM_SAN_MEMCHECK && !atomic_exchange(&warned, true))
+        vm_san_print(s, "Warning: CUDA Dynamic Parallelism is not supported by the selected tool");
+}
+
 void ptxi_mem_wrote(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     if (ctx) vm_init_wrote(&ctx->arena, p, n);
 }
 
-void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n, const char *api) {
-    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n, api);
+void ptxi_mem_host_read(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (ctx) vm_init_host_read(&ctx->arena, ctx->vmrt.san, p, n);
 }
 
 /* ---- the device heap in sanitize mode ---- */

@@ -10,8 +10,7 @@
 
 #include "cmds.h"
 #include "launch_opts.h"
-#include "rt.h"
-#include "sanitize.h"
+#include "ptxi_private.h"
 
 static const char usage_text[] =
     "usage: ptxi run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
@@ -39,7 +38,7 @@ int cmd_run(int argc, char **argv) {
         if (r == 2) return 2;
         if (c == 'S') stats = true;
         else if (c == 'Z') {
-            if (!vm_san_tool(optarg)) {
+            if (!ptxi_sanitize_tool(optarg)) {
                 fprintf(
                     stderr,
                     "ptxi run: --sanitize %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n",
@@ -62,8 +61,9 @@ int cmd_run(int argc, char **argv) {
     const char *path = argv[optind];
     ptxi_ctx *ctx;
     if (ptxi_ctx_create(&ctx, &l.co)) return cli_bad(&l, "cannot create a context");
-    vm_san *san = ptxi_sanitizer();
-    if (san) printf("========= COMPUTE-SANITIZER\n"), fflush(stdout);
+    ptxi_san_counts san;
+    bool sanitized = ptxi_sanitize_counts(&san);
+    if (sanitized) printf("========= COMPUTE-SANITIZER\n"), fflush(stdout);
     int rc = 2;
     ptxi_module *m;
     cli_prepared p = {0};
@@ -99,16 +99,6 @@ int cmd_run(int argc, char **argv) {
 done:
     cli_launch_release(&p);
     ptxi_ctx_destroy(ctx);
-    if (san) {
-        uint64_t hazards[2] = {atomic_load(&san->hazards[0]), atomic_load(&san->hazards[1])};
-        char line[160];
-        if (rc) printf("========= Target application returned an error\n");
-        vm_san_summary(san->tool, atomic_load(&san->errors), hazards, line, sizeof line);
-        printf("========= %s\n", line);
-        if (san->tool != VM_SAN_RACECHECK && san->print_limit && atomic_load(&san->errors) > san->print_limit)
-            printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the "
-                   "number of printed errors\n",
-                   (unsigned long long)(atomic_load(&san->errors) - san->print_limit));
-    }
+    if (sanitized && ptxi_sanitize_counts(&san)) ptxi_sanitize_close(stdout, &san, rc != 0);
     return rc;
 }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "sanitize.h"
+#include "ptxi_private.h"
 
 static int usage(FILE *f) {
     fprintf(f, "usage: ptxi sanitize [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -49,7 +49,7 @@ int cmd_sanitize(int argc, char **argv) {
         }
     }
     if (i >= argc) return usage(stderr);
-    if (!vm_san_tool(tool)) {
+    if (!ptxi_sanitize_tool(tool)) {
         fprintf(stderr,
                 "ptxi sanitize: --tool %s is not supported yet (memcheck, racecheck, synccheck and initcheck are)\n",
                 tool);
@@ -101,19 +101,13 @@ int cmd_sanitize(int argc, char **argv) {
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     char *e;
-    uint64_t errors = strtoull(buf, &e, 10), hazards[2];
-    hazards[0] = strtoull(e, &e, 10);
-    hazards[1] = strtoull(e, NULL, 10);
-    char line[160];
-    if (!WIFEXITED(st) || WEXITSTATUS(st)) printf("========= Target application returned an error\n");
-    vm_san_summary(vm_san_tool(tool), errors, hazards, line, sizeof line);
-    printf("========= %s\n", line);
-    unsigned long long lim = limit ? strtoull(limit, NULL, 10) : 100; /* compute-sanitizer's default limit */
-    if (vm_san_tool(tool) != VM_SAN_RACECHECK && lim && errors > lim)
-        printf("========= ERROR SUMMARY: %llu errors were not printed. Use --print-limit option to adjust the number "
-               "of printed errors\n",
-               (unsigned long long)errors - lim);
+    ptxi_san_counts c = {.tool = ptxi_sanitize_tool(tool),
+                         .print_limit = limit ? strtoull(limit, NULL, 10) : 100}; /* compute-sanitizer's default */
+    c.errors = strtoull(buf, &e, 10);
+    c.hazards[0] = strtoull(e, &e, 10);
+    c.hazards[1] = strtoull(e, NULL, 10);
+    ptxi_sanitize_close(stdout, &c, !WIFEXITED(st) || WEXITSTATUS(st));
     fflush(stdout);
-    if ((errors || hazards[0]) && exitcode >= 0) return exitcode;
+    if ((c.errors || c.hazards[0]) && exitcode >= 0) return exitcode;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }

@@ -521,10 +521,10 @@ static const dw_type *parse_type(ectx *c) {
             break;
         }
         char cand[128];
-        snprintf(cand, sizeof cand, "%s%s%s", words, words[0] ? " " : "", w);
         bool base = false;
-        for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0]; k++)
-            if (!strncmp(C_TYPES[k].name, cand, strlen(cand))) base = true;
+        if (snprintf(cand, sizeof cand, "%s%s%s", words, words[0] ? " " : "", w) < (int)sizeof cand)
+            for (size_t k = 0; k < sizeof C_TYPES / sizeof C_TYPES[0]; k++)
+                if (!strncmp(C_TYPES[k].name, cand, strlen(cand))) base = true;
         if (base) {
             snprintf(words, sizeof words, "%s", cand);
             c->p += n;

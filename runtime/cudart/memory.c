@@ -247,7 +247,7 @@ static bool in_device(const void *p, size_t n) {
 
 static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
     ptxi_dptr d = (ptxi_dptr)(uintptr_t)dst, s = (ptxi_dptr)(uintptr_t)src;
-    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ptxi_mem_host_read(cr_ctx, s, n, cr_api);
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ptxi_mem_host_read(cr_ctx, s, n);
     switch (kind) {
     case cudaMemcpyHostToDevice: return ptxi_memcpy_htod(cr_ctx, d, src, n);
     case cudaMemcpyDeviceToHost: return ptxi_memcpy_dtoh(cr_ctx, dst, s, n);
@@ -490,6 +490,7 @@ CR_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_
     if (kind == cudaMemcpyDeviceToDevice) {
         if (!in_device(src, count)) return cr_ret(cudaErrorInvalidValue);
         if (!(from = tmp = malloc(count))) return cr_ret(cudaErrorMemoryAllocation);
+        ptxi_mem_host_read(cr_ctx, (ptxi_dptr)(uintptr_t)src, count);
         s = ptxi_memcpy_dtoh(cr_ctx, tmp, (ptxi_dptr)(uintptr_t)src, count);
     }
     if (s == PTXI_SUCCESS) s = ptxi_memcpy_to_symbol(cr_var_module(v), v->name, offset, from, count);

@@ -233,7 +233,9 @@ static CUresult copy3d(ptxi_ctx *ctx, side dst, side src, size_t width, size_t h
     }
     for (size_t z = 0; z < depth; z++)
         for (size_t y = 0; y < height; y++) {
-            memmove(dst.p + z * dst.slice + y * dst.pitch, src.p + z * src.slice + y * src.pitch, width);
+            const uint8_t *from = src.p + z * src.slice + y * src.pitch;
+            if (src.device) ptxi_mem_host_read(ctx, (ptxi_dptr)(uintptr_t)from, width);
+            memmove(dst.p + z * dst.slice + y * dst.pitch, from, width);
             if (dst.device) ptxi_mem_wrote(ctx, (ptxi_dptr)(uintptr_t)(dst.p + z * dst.slice + y * dst.pitch), width);
         }
     return CUDA_SUCCESS;

@@ -28,6 +28,45 @@ static uint32_t rnd(void) {
     return (uint32_t)state;
 }
 
+static void check(const uint32_t *in, uint32_t *out) {
+    char rep[1024];
+    cr_assert_eq(run_io(div_ptx, 1024, in, 8 * PAIRS, out, 16 * PAIRS, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    for (int p = 0; p < PAIRS; p++) {
+        uint32_t a = in[2 * p], b = in[2 * p + 1], want[4];
+        int32_t sa = (int32_t)a, sb = (int32_t)b;
+        if (!b) want[0] = want[1] = want[2] = want[3] = 0xffffffffu;
+        else {
+            want[0] = a / b, want[1] = a % b;
+            want[2] = sb == -1 ? 0u - a : (uint32_t)(sa / sb);
+            want[3] = sb == -1 ? 0u : (uint32_t)(sa % sb);
+        }
+        for (int j = 0; j < 4; j++)
+            cr_expect_eq(out[4 * p + j], want[j], "%s of %#x, %#x: %#x, want %#x",
+                         (const char *[]){"div.u32", "rem.u32", "div.s32", "rem.s32"}[j], a, b, out[4 * p + j],
+                         want[j]);
+    }
+}
+
+/* The same with one divisor per warp and pass (a grid stride, a row length):
+ * dividends random, at a multiple, one either side of one, 0, the largest. */
+Test(int_div, division_by_a_warp_uniform_divisor_equals_integer_division) {
+    static uint32_t in[2 * PAIRS], out[4 * PAIRS];
+    static const uint32_t edge_b[] = {0, 1, 2, 3, 7, 0xffffffffu, 0xfffffffeu, 0x80000000u, 0x80000001u, 641, 65537};
+    for (int g = 0; g < PAIRS / 32; g++) {
+        uint32_t b = rnd() >> (rnd() % 32);
+        if (g < (int)(sizeof edge_b / sizeof *edge_b)) b = edge_b[g];
+        for (int l = 0; l < 32; l++) {
+            int p = 32 * g + l;
+            uint32_t a = rnd();
+            if (l % 4 && b) a = (a / b) * b + (uint32_t)(l % 4) - 2; /* at a multiple, or next to one */
+            if (l == 31) a = 0xffffffffu;
+            if (l == 30) a = 0;
+            in[2 * p] = a, in[2 * p + 1] = b;
+        }
+    }
+    check(in, out);
+}
+
 Test(int_div, whole_warp_division_equals_integer_division) {
     static uint32_t in[2 * PAIRS], out[4 * PAIRS];
     static const uint32_t edge[][2] = {{7, 0},
@@ -47,20 +86,5 @@ Test(int_div, whole_warp_division_equals_integer_division) {
         if (p < (int)(sizeof edge / sizeof *edge)) a = edge[p][0], b = edge[p][1];
         in[2 * p] = a, in[2 * p + 1] = b;
     }
-    char rep[1024];
-    cr_assert_eq(run_io(div_ptx, 1024, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
-    for (int p = 0; p < PAIRS; p++) {
-        uint32_t a = in[2 * p], b = in[2 * p + 1], want[4];
-        int32_t sa = (int32_t)a, sb = (int32_t)b;
-        if (!b) want[0] = want[1] = want[2] = want[3] = 0xffffffffu;
-        else {
-            want[0] = a / b, want[1] = a % b;
-            want[2] = sb == -1 ? 0u - a : (uint32_t)(sa / sb);
-            want[3] = sb == -1 ? 0u : (uint32_t)(sa % sb);
-        }
-        for (int j = 0; j < 4; j++)
-            cr_expect_eq(out[4 * p + j], want[j], "%s of %#x, %#x: %#x, want %#x",
-                         (const char *[]){"div.u32", "rem.u32", "div.s32", "rem.s32"}[j], a, b, out[4 * p + j],
-                         want[j]);
-    }
+    check(in, out);
 }

@@ -2,7 +2,7 @@
 # check.sh PTXI [FILTER] — `ptxi sanitize` against what compute-sanitizer printed on
 # an H100 (expected/, recorded by gpu/jobs/sanitize and sanitize_verdicts): each
 # program of programs/programs.list whose tool ptxi has (FILTER, a grep -E
-# expression, picks some), built with `nvcc -arch=sm_90 -lineinfo -cudart shared`:
+# expression, picks some), built with `nvcc -arch=sm_90 -lineinfo -cudart shared -lcuda`:
 # the same records line by line (addresses and offsets masked, host frames left
 # out) and the same exit status. verdicts.sh checks every other test program.
 # Exit 77 (skipped) without nvcc.
@@ -34,7 +34,7 @@ grep -v '^#' "$here/programs/programs.list" | while read -r id tool extra; do
   case "$tools" in *" $tool "*) ;; *) continue ;; esac
   # ID is SRC or SRC.ARG: SRC.cu run with the argument ARG
   src=${id%%.*}; arg=; [ "$src" = "$id" ] || arg=${id#*.}
-  [ -x "$tmp/$src" ] || nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$src" "$here/programs/$src.cu" || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
+  [ -x "$tmp/$src" ] || nvcc -arch=sm_90 -lineinfo -cudart shared -o "$tmp/$src" "$here/programs/$src.cu" -L"$(dirname "$ptxi")/../lib" -lcuda || { echo "FAIL $id: build"; echo x >> "$tmp/failed"; continue; }
   (cd "$tmp" && "$ptxi" sanitize --tool "$tool" $extra "./$src" $arg > "$tmp/$id.out" 2>&1; echo $? > "$tmp/$id.rc")
   mask=$(cat "$here/programs/$id.mask" 2>/dev/null || echo 's/^//')
   norm "$here/expected/$id.out" "$mask" > "$tmp/$id.want"

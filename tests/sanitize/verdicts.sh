@@ -7,6 +7,7 @@
 #   debug_X    tests/debug/app's dbg_app (dbg_app.cu) or dbg_app2 (with dbg_more.cu)
 #   sanitize_X tests/sanitize/programs/X.cu run without arguments
 #   sample_X   ptx-samples/X's first run line, under `ptxi run --sanitize TOOL`
+#   sample_X.K its run line K (gpu/jobs/sanitize-more: the async samples)
 # The verdict is the list of the first lines of the kernels' records
 # (addresses masked, sorted): the kinds, sizes and counts of what was found.
 # expected/verdicts/KNOWN lists `TOOL ID why` for
@@ -72,9 +73,12 @@ run() {
     build "$bin/sanitize_$name" "$here/programs" "$name.cu" -- -arch=sm_90 || return 1
     (cd "$bin" && timeout 300 "$ptxi" sanitize --tool "$tool" "./sanitize_$name" > "$out" 2>&1 < /dev/null) ;;
   sample)
+    # sample_NAME: the first run line; sample_NAME.K: run line K
+    local k=1
+    case $name in *.*) k=${name##*.}; name=${name%.*} ;; esac
     local dir=$root/ptx-samples/$name line
     [ -f "$dir/run.args" ] || return 1
-    line=$(grep -v '^#' "$dir/run.args" | grep -v '^ *$' | head -1)
+    line=$(grep -v '^#' "$dir/run.args" | grep -v '^ *$' | sed -n "${k}p")
     rm -rf "$tmp/work"; cp -r "$dir" "$tmp/work"
     # ptxi run prints the banner and the summary itself
     (cd "$tmp/work" && eval "timeout 300 \"$ptxi\" run $name.sm_90.ptx --sanitize $tool $line" > "$out" 2>&1 < /dev/null) ;;

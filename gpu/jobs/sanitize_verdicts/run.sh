@@ -10,17 +10,7 @@
 #    gpurun (sample_NAME) for racecheck, initcheck and synccheck;
 #  * $RES/help.txt, version.txt: compute-sanitizer's own options and defaults.
 # Runs up to 12 at once (one GPU, many processes).
-set -u
-here=$(pwd)
-ROOT=$(cd ../../.. && pwd)
-PROGS=$here/programs; [ -d "$PROGS" ] || PROGS=$ROOT/tests/sanitize/programs
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-CS=compute-sanitizer
-command -v $CS >/dev/null || CS=/usr/local/cuda/bin/compute-sanitizer
-export CS
-bin=$(mktemp -d)
-export bin
-trap 'rm -rf "$bin"' EXIT
+. ../../sanitize_tasks.sh
 mkdir -p "$RES/planted" "$RES/verdicts"
 $CS --version > "$RES/version.txt" 2>&1
 $CS --help > "$RES/help.txt" 2>&1
@@ -28,10 +18,6 @@ for t in memcheck racecheck initcheck synccheck; do
   mkdir -p "$RES/verdicts/$t"
   $CS --tool $t --help > "$RES/help_$t.txt" 2>&1
 done
-tasks=$bin/tasks
-: > "$tasks"
-# a task: OUT-BASE DIR TIMEOUT -- COMMAND...
-q() { printf '%q ' "$@" >> "$tasks"; echo >> "$tasks"; }
 
 # planted programs
 builds=$bin/builds
@@ -91,13 +77,4 @@ export -f build
 start=$(date +%s)
 xargs -P 16 -d '\n' -n 1 bash -c 'eval "build $1"' _ < "$builds"
 echo "builds: $(( $(date +%s) - start ))s"
-one() {
-  out=$1 dir=$2 lim=$3; shift 3
-  start=$(date +%s)
-  (cd "$dir" && timeout "$lim" "$@" > "$out.out" 2>&1 < /dev/null; echo $? > "$out.rc")
-  echo "$(basename "$(dirname "$out")")/$(basename "$out") rc=$(cat "$out.rc") $(( $(date +%s) - start ))s $(grep -h 'SUMMARY' "$out.out" | tr '\n' ' ')"
-}
-export -f one
-start=$(date +%s)
-xargs -P 12 -d '\n' -n 1 bash -c 'eval "one $1"' _ < "$tasks"
-echo "all runs: $(( $(date +%s) - start ))s"
+run_tasks

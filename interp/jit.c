@@ -1,0 +1,1259 @@
+/* jit.c — a template JIT for x86-64 with AVX-512: each maximal straight-line
+ * run of records (split at branch targets, ended by what has no template:
+ * barriers, calls, exits, most collectives) becomes one function whose body
+ * is, per record, a few hand-encoded AVX-512 instructions on the frame's lane
+ * arrays (a 32-bit register is two zmm, a 64-bit one four), cached in zmm
+ * registers across the run, or a call to the handlers' own checked paths. Why: the interpreter spends 4.5-6 ns per warp instruction on
+ * dispatch, operand decoding and the guard, several times the work itself
+ * (bench/README.md). */
+#include "jit.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "exec_mem.h"
+
+/* ---- the records' memory and ALU paths, called from compiled code ----
+ * Each runs its record exactly as its handler in exec.c does for a converged
+ * group (mask = all lanes): 1, or 0 with the fault recorded. */
+static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
+    vm_frame *fr = c->fr;
+    uint8_t *fb = fr->fb;
+    uint32_t m = *(const uint32_t *)(fb + i->g) ^ i->gx;
+    if (!m) return 1;
+    vm_warp *w = c->w;
+    bool ok;
+    switch (i->op) {
+    case VM_LDG4: {
+        const uint64_t *a = (const uint64_t *)(fb + i->a);
+        if (m == VM_FULL && vm_ldg4_full(fr->fn->prog->rt->arena, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d))) {
+            vm_prefetch_next_warp(c->cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
+            return 1;
+        }
+        ok = vm_ld(w, fr, fb, i, m);
+        break;
+    }
+    case VM_STG4:
+        if (m == VM_FULL && vm_stg4_full(fr->fn->prog->rt->arena, (const uint64_t *)(fb + i->a), (uint64_t)i->imm,
+                                         (const uint32_t *)(fb + i->b)))
+            return 1;
+        ok = vm_st(w, fr, fb, i, m);
+        break;
+    case VM_LDS4:
+        if (m == VM_FULL &&
+            vm_lds4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (uint32_t *)(fb + i->d)))
+            return 1;
+        ok = vm_ld(w, fr, fb, i, m);
+        break;
+    case VM_STS4:
+        if (m == VM_FULL &&
+            vm_sts4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (const uint32_t *)(fb + i->b)))
+            return 1;
+        ok = vm_st(w, fr, fb, i, m);
+        break;
+    case VM_LD: ok = vm_ld(w, fr, fb, i, m); break;
+    case VM_ST: ok = vm_st(w, fr, fb, i, m); break;
+    case VM_LDV: ok = vm_ldv(w, fr, fb, i, m); break;
+    case VM_STV: ok = vm_stv(w, fr, fb, i, m); break;
+    case VM_ATOM: ok = vm_atom(w, fr, fb, i, m); break;
+    default: vm_alu_run(w, fb, i->p, m); return 1; /* VM_ALU */
+    }
+    if (!ok) c->fault = 1;
+    return ok;
+}
+
+/* A converged warp's shfl.sync with the full member mask, as exec.c's
+ * shortcut runs it; 0: not that case (the run ends and exec.c's handler runs it). */
+static int run_shfl(vm_jit_ctx *c, const vm_insn *i) {
+    uint8_t *fb = c->fr->fb;
+    if ((*(const uint32_t *)(fb + i->g) ^ i->gx) != VM_FULL || c->w->forced) return 0;
+    return vm_shfl_full(fb, i);
+}
+
+/* ---- the encoder ---- */
+typedef struct cbuf {
+    uint8_t *p;
+    size_t n, cap;
+    bool oom;
+} cbuf;
+
+static void put(cbuf *b, const void *s, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + n) cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->p = p, b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+static void b1(cbuf *b, uint8_t v) { put(b, &v, 1); }
+static void b32(cbuf *b, uint32_t v) { put(b, &v, 4); }
+static void b64(cbuf *b, uint64_t v) { put(b, &v, 8); }
+
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R12 = 12, R13 = 13 };
+enum { FB = RBX, CTX = R12 }; /* callee-saved: the frame and the context */
+enum { M0F = 1, M0F38 = 2, M0F3A = 3 };
+enum { PNONE, P66, PF3, PF2 };
+
+/* An r/m operand: a register (zmm, k or general) or [base + disp32]. */
+typedef struct rm {
+    bool mem;
+    int r;
+    int32_t d;
+} rm;
+static rm R(int r) { return (rm){false, r, 0}; }
+static rm M(int base, int64_t d) { return (rm){true, base, (int32_t)d}; }
+static rm F(uint32_t off) { return M(FB, off); } /* a frame slot */
+
+static void modrm(cbuf *b, int reg, rm o) {
+    if (!o.mem) {
+        b1(b, (uint8_t)(0xc0 | (reg & 7) << 3 | (o.r & 7)));
+        return;
+    }
+    b1(b, (uint8_t)(0x80 | (reg & 7) << 3 | (o.r & 7)));
+    if ((o.r & 7) == RSP) b1(b, 0x24);
+    b32(b, (uint32_t)o.d);
+}
+
+/* EVEX: op reg, vvvv, r/m with writemask k (0: none); vector length ll (2: 512 bits, 0: 128). */
+static void evexl(cbuf *b, int ll, int map, int pp, int w, uint8_t op, int reg, int v, rm o, int k) {
+    int x = o.mem ? 0 : o.r >> 4 & 1;
+    b1(b, 0x62);
+    b1(b, (uint8_t)((!(reg & 8)) << 7 | (!x) << 6 | (!(o.r & 8)) << 5 | (!(reg & 16)) << 4 | map));
+    b1(b, (uint8_t)(w << 7 | (~v & 15) << 3 | 4 | pp));
+    b1(b, (uint8_t)(ll << 5 | (!(v & 16)) << 3 | (k & 7)));
+    b1(b, op);
+    modrm(b, reg, o);
+}
+static void evex(cbuf *b, int map, int pp, int w, uint8_t op, int reg, int v, rm o, int k) {
+    evexl(b, 2, map, pp, w, op, reg, v, o, k);
+}
+/* jcc rel32 (cc: the second opcode byte, 0x85 jnz ...): returns where its displacement goes. */
+static size_t jcc(cbuf *b, uint8_t cc) {
+    uint8_t x[2] = {0x0f, cc};
+    put(b, x, 2);
+    b32(b, 0);
+    return b->n - 4;
+}
+static size_t jmp32(cbuf *b) {
+    b1(b, 0xe9);
+    b32(b, 0);
+    return b->n - 4;
+}
+/* The jump whose displacement is at `at` goes to the current position. */
+static void land(cbuf *b, size_t at) {
+    if (b->oom) return;
+    uint32_t d = (uint32_t)(b->n - (at + 4));
+    memcpy(b->p + at, &d, 4);
+}
+/* A general-register instruction: REX, opcode, ModRM. */
+static void gop(cbuf *b, bool w64, uint8_t op, int reg, rm o) {
+    uint8_t rex = (uint8_t)(0x40 | w64 << 3 | (reg >> 3 & 1) << 2 | (o.r >> 3 & 1));
+    if (rex != 0x40) b1(b, rex);
+    b1(b, op);
+    modrm(b, reg, o);
+}
+/* VEX kmov{w,b} between k1..k7 and eax/ecx/edx: to k (load) or from k. */
+static void kmov(cbuf *b, bool byte, bool tok, int k, int g) {
+    uint8_t x[4] = {0xc5, byte ? 0xf9 : 0xf8, tok ? 0x92 : 0x93,
+                    (uint8_t)(0xc0 | (tok ? k : g) << 3 | (tok ? g : k))};
+    put(b, x, 4);
+}
+static void shr_eax(cbuf *b, int n) {
+    uint8_t x[3] = {0xc1, 0xe8, (uint8_t)n};
+    put(b, x, 3);
+}
+static void mov_imm64(cbuf *b, int r, uint64_t v) {
+    b1(b, (uint8_t)(0x48 | (r >> 3)));
+    b1(b, (uint8_t)(0xb8 | (r & 7)));
+    b64(b, v);
+}
+
+/* zmm instructions used below, as {map, pp, W, opcode}. */
+typedef struct zop {
+    uint8_t map, pp, w, op;
+} zop;
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+                 ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
+                 SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
+                 BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
+                 BLENDQ = {M0F38, P66, 1, 0x64}, ADDD = {M0F, P66, 0, 0xfe}, ADDQ = {M0F, P66, 1, 0xd4},
+                 SUBD = {M0F, P66, 0, 0xfa}, SUBQ = {M0F, P66, 1, 0xfb}, MULLD = {M0F38, P66, 0, 0x40},
+                 MULLQ = {M0F38, P66, 1, 0x40}, ANDD = {M0F, P66, 0, 0xdb}, ANDQ = {M0F, P66, 1, 0xdb},
+                 ORD = {M0F, P66, 0, 0xeb}, ORQ = {M0F, P66, 1, 0xeb}, XORD = {M0F, P66, 0, 0xef},
+                 XORQ = {M0F, P66, 1, 0xef}, SLLVD = {M0F38, P66, 0, 0x47}, SLLVQ = {M0F38, P66, 1, 0x47},
+                 SRLVD = {M0F38, P66, 0, 0x45}, SRLVQ = {M0F38, P66, 1, 0x45}, SRAVD = {M0F38, P66, 0, 0x46},
+                 SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
+                 MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
+                 MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
+                 CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
+                 CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
+                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
+
+static void z(cbuf *b, zop o, int reg, int v, rm r, int k) { evex(b, o.map, o.pp, o.w, o.op, reg, v, r, k); }
+static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
+    z(b, o, reg, v, r, k);
+    b1(b, imm);
+}
+
+/* ---- liveness of the frame's register lines ----
+ * A result that no path from the end of a run reads before writing it again
+ * is not stored at all. The unit is a 64-byte line of the frame (a 32-bit
+ * register is two, a 64-bit one four); records the JIT has no template for
+ * count as reading every line, and only unguarded writes kill. Per lane this
+ * is exact whatever the divergence: each lane follows one path. */
+typedef struct lset {
+    uint64_t *w;
+    uint32_t nw;
+} lset;
+
+static void mark(uint64_t *s, uint32_t off, uint32_t bytes) {
+    for (uint32_t l = off / 64; l < (off + bytes + 63) / 64; l++) s[l / 64] |= 1ull << (l % 64);
+}
+
+/* Lines record i reads (use) and writes whole (def); false: it may read any. */
+static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t *def) {
+    bool g = !(i->g == f->true_slot && i->gx == 0);
+    uint32_t dsz = 0, a = 0, b = 0, c = 0; /* bytes read / written of each operand */
+    uint32_t rx = i->flags & VM_F_D64 ? 256 : 128;
+    uint32_t ab = i->flags & VM_F_BASE_REG64 ? 256 : i->flags & VM_F_BASE_REG32 ? 128 : 0;
+    switch (i->op) {
+    case VM_NOP:
+    case VM_BRA:
+    case VM_PAND:
+    case VM_POR:
+    case VM_PXOR:
+    case VM_PNOT:
+    case VM_MOVP: break;
+    case VM_EXIT:
+    case VM_RET:
+    case VM_FALLOFF:
+        if (!f->ir->is_entry) return false;
+        break;
+    case VM_BRX: a = 128; break;
+    case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
+    case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32: case VM_DIVU32: case VM_REMU32:
+    case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
+    case VM_MAD32: case VM_FMAF32: dsz = a = b = c = 128; break;
+    case VM_ADD64: case VM_SUB64: case VM_MUL64: case VM_AND64: case VM_OR64: case VM_XOR64:
+    case VM_SELP64: dsz = a = b = 256; break;
+    case VM_SHL64: case VM_SHRU64: case VM_SHRS64: dsz = a = 256, b = 128; break;
+    case VM_MAD64: dsz = a = b = c = 256; break;
+    case VM_MULWS32: case VM_MULWU32: dsz = 256, a = b = 128; break;
+    case VM_MADWS32: case VM_MADWU32: dsz = c = 256, a = b = 128; break;
+    case VM_MOV32: case VM_NOT32: dsz = a = 128; break;
+    case VM_MOV64: dsz = a = 256; break;
+    case VM_CVT_U64_U32: case VM_CVT_S64_S32: dsz = 256, a = 128; break;
+    case VM_CVT_U32_U64: dsz = 128, a = 256; break;
+    case VM_EQ_S32: case VM_NE_S32: case VM_LT_S32: case VM_LE_S32: case VM_GT_S32: case VM_GE_S32:
+    case VM_EQ_U32: case VM_NE_U32: case VM_LT_U32: case VM_LE_U32: case VM_GT_U32: case VM_GE_U32:
+    case VM_EQ_F32: case VM_NE_F32: case VM_LT_F32: case VM_LE_F32: case VM_GT_F32: case VM_GE_F32: a = b = 128; break;
+    case VM_EQ_S64: case VM_NE_S64: case VM_LT_S64: case VM_LE_S64: case VM_GT_S64: case VM_GE_S64:
+    case VM_EQ_U64: case VM_NE_U64: case VM_LT_U64: case VM_LE_U64: case VM_GT_U64: case VM_GE_U64: a = b = 256; break;
+    case VM_LD_KPARAM: case VM_MOV_SREG: case VM_MOV_ADDR: dsz = rx; break;
+    case VM_CVTA_TO: case VM_CVTA_FROM: dsz = rx, a = i->flags & VM_F_BASE_REG64 ? 256 : 128; break;
+    case VM_LDG4: dsz = 128, a = 256; break;
+    case VM_STG4: a = 256, b = 128; break;
+    case VM_LDS4: dsz = a = 128; break;
+    case VM_STS4: a = b = 128; break;
+    case VM_LD: dsz = rx, a = ab; break;
+    case VM_ST: a = ab, b = rx; break;
+    case VM_LDV:
+    case VM_STV: {
+        const vm_vec *v = i->p;
+        a = ab;
+        for (uint32_t k = 0; k < v->n; k++) {
+            uint32_t n = v->e[k].kind == VM_K_R32 ? 128 : v->e[k].kind == VM_K_R64 ? 256 : 0;
+            if (!n && v->e[k].kind != VM_K_SINK) return false;
+            if (!n) continue;
+            if (i->op == VM_STV) mark(use, v->e[k].off, n);
+            else if (!g) mark(def, v->e[k].off, n);
+        }
+        break;
+    }
+    default: return false;
+    }
+    if (a) mark(use, i->a, a);
+    if (b) mark(use, i->b, b);
+    if (c) mark(use, i->c, c);
+    if (dsz && !g) mark(def, i->d, dsz);
+    return true;
+}
+
+/* Live-in lines of every record (ncode + 1 of them), nw words each; NULL when out of memory. */
+static uint64_t *liveness(const vm_func *f, uint32_t *nwp) {
+    uint32_t n = f->ncode + 1, nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint64_t *live = calloc((size_t)n * nw, 8), *use = calloc((size_t)n * nw, 8), *def = calloc((size_t)n * nw, 8);
+    uint64_t *out = calloc(nw, 8);
+    bool *all = calloc(n, 1);
+    if (!live || !use || !def || !out || !all) {
+        free(live);
+        live = NULL;
+        goto done;
+    }
+    for (uint32_t k = 0; k < n; k++) all[k] = !rec_sets(f, &f->code[k], use + (size_t)k * nw, def + (size_t)k * nw);
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t k = n; k-- > 0;) {
+            const vm_insn *i = &f->code[k];
+            bool g = !(i->g == f->true_slot && i->gx == 0);
+            memset(out, 0, nw * 8);
+#define SUCC(t)                                                                \
+    do {                                                                       \
+        uint32_t t_ = (t);                                                     \
+        if (t_ < n)                                                            \
+            for (uint32_t x = 0; x < nw; x++) out[x] |= live[(size_t)t_ * nw + x]; \
+    } while (0)
+            bool falls = true;
+            if (i->op == VM_BRA) {
+                SUCC((uint32_t)(i->target - f->code));
+                falls = g;
+            } else if (i->op == VM_BRX) {
+                for (int64_t t = 0; t < i->imm; t++) SUCC((uint32_t)(((const vm_insn *const *)i->p)[t] - f->code));
+                falls = g;
+            } else if (i->op == VM_EXIT || i->op == VM_RET || i->op == VM_FALLOFF) {
+                falls = g && i->op != VM_FALLOFF;
+                /* the warp's next CTA in the launch goes on after the kernel's
+                 * launch-invariant prologue, which it does not run (hoist.c) */
+                if (f->ir->is_entry && f->nhoist) SUCC(f->nhoist);
+            }
+            if (falls) SUCC(k + 1);
+#undef SUCC
+            uint64_t *in = live + (size_t)k * nw;
+            for (uint32_t x = 0; x < nw; x++) {
+                uint64_t v = all[k] ? ~0ull : use[(size_t)k * nw + x] | (out[x] & ~def[(size_t)k * nw + x]);
+                if (v != in[x]) in[x] = v, more = true;
+            }
+        }
+    }
+done:
+    free(use);
+    free(def);
+    free(out);
+    free(all);
+    *nwp = nw;
+    return live;
+}
+
+/* ---- per-record templates, over a cache of registers in zmm ----
+ * A run keeps the registers it reads and writes in zmm0..23 (two per 32-bit
+ * register, four per 64-bit one), least recently used out first; results are
+ * stored when evicted, before a call (which clobbers every zmm), and at the
+ * end of the run, each only if live there. A record computes into ZT..ZT+3
+ * and commits the result to its destination's registers. */
+enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZNAN = 31 };
+
+typedef struct centry {
+    uint32_t off, used;
+    uint8_t q64, dirty, valid;
+    uint8_t z[4];
+} centry;
+
+typedef struct jc {
+    cbuf *b;
+    const vm_func *f;
+    const uint64_t *live; /* liveness(); NULL: everything live */
+    uint32_t nw, now;     /* words per record, the record being emitted */
+    bool nan_ok;          /* zmm31 holds the canonical NaN */
+    bool busy[NPOOL];
+    centry e[NPOOL];
+} jc;
+
+static void cache_reset(jc *j) {
+    memset(j->busy, 0, sizeof j->busy);
+    memset(j->e, 0, sizeof j->e);
+    j->nan_ok = false;
+}
+
+static bool guarded(const jc *j, const vm_insn *i) { return !(i->g == j->f->true_slot && i->gx == 0); }
+
+/* Whether bytes [off, off + n) may be read after record k begins. */
+static bool live_at(const jc *j, uint32_t k, uint32_t off, uint32_t n) {
+    if (!j->live || off < j->f->regs_lo || off + n > j->f->regs_hi) return true;
+    const uint64_t *s = j->live + (size_t)k * j->nw;
+    for (uint32_t l = off / 64; l < (off + n + 63) / 64; l++)
+        if (s[l / 64] >> (l % 64) & 1) return true;
+    return false;
+}
+
+static uint32_t esize(const centry *e) { return e->q64 ? 256 : 128; }
+
+static void spill(jc *j, centry *e) {
+    for (int p = 0; p < (e->q64 ? 4 : 2); p++) z(j->b, e->q64 ? ST64 : ST32, e->z[p], 0, F(e->off + 64u * p), 0);
+    e->dirty = 0;
+}
+static void drop(jc *j, centry *e) {
+    for (int p = 0; p < (e->q64 ? 4 : 2); p++) j->busy[e->z[p]] = false;
+    e->valid = 0;
+}
+/* Stores what is dirty and live at record k; forgets everything when `forget`. */
+static void flush(jc *j, uint32_t k, bool forget) {
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid) continue;
+        bool live = live_at(j, k, e->off, esize(e));
+        if (e->dirty && live) spill(j, e);
+        e->dirty = 0;
+        if (forget || !live) drop(j, e);
+    }
+}
+/* Entries other than (off, q64) that overlap [off, off + n): stored unless
+ * `covered` (about to be overwritten whole), then forgotten. */
+static void unalias(jc *j, uint32_t off, bool q64, bool covered) {
+    uint32_t n = q64 ? 256 : 128;
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid || e->off >= off + n || off >= e->off + esize(e) || (e->off == off && e->q64 == q64)) continue;
+        if (e->dirty && !(covered && e->off >= off && e->off + esize(e) <= off + n)) spill(j, e);
+        drop(j, e);
+    }
+}
+static centry *find(jc *j, uint32_t off, bool q64) {
+    for (int x = 0; x < NPOOL; x++)
+        if (j->e[x].valid && j->e[x].off == off && j->e[x].q64 == q64) return &j->e[x];
+    return NULL;
+}
+/* A new entry with its registers; the least recently used entry not read by
+ * this record makes room. */
+static centry *alloc(jc *j, uint32_t off, bool q64) {
+    int parts = q64 ? 4 : 2;
+    for (;;) {
+        int nfree = 0;
+        for (int r = 0; r < NPOOL; r++) nfree += !j->busy[r];
+        if (nfree >= parts) break;
+        centry *v = NULL;
+        for (int x = 0; x < NPOOL; x++)
+            if (j->e[x].valid && j->e[x].used < j->now + 1 && (!v || j->e[x].used < v->used)) v = &j->e[x];
+        if (v->dirty) spill(j, v);
+        drop(j, v);
+    }
+    centry *e = NULL;
+    for (int x = 0; x < NPOOL && !e; x++)
+        if (!j->e[x].valid) e = &j->e[x];
+    *e = (centry){.off = off, .used = j->now + 1, .q64 = q64, .valid = 1};
+    for (int p = 0, r = 0; p < parts; r++)
+        if (!j->busy[r]) j->busy[r] = true, e->z[p++] = (uint8_t)r;
+    return e;
+}
+/* A source register, loaded on first use. */
+static centry *src(jc *j, uint32_t off, bool q64) {
+    centry *e = find(j, off, q64);
+    if (!e) {
+        unalias(j, off, q64, false);
+        e = alloc(j, off, q64);
+        for (int p = 0; p < (q64 ? 4 : 2); p++) z(j->b, q64 ? LD64 : LD32, e->z[p], 0, F(off + 64u * p), 0);
+    }
+    e->used = j->now + 1;
+    return e;
+}
+static rm S(jc *j, uint32_t off, bool q64, int p) { return R(src(j, off, q64)->z[p]); }
+/* Lanes 8p..8p+7 of a 32-bit register, as a ymm operand. */
+static rm srcq(jc *j, uint32_t off, int p) {
+    centry *e = src(j, off, false);
+    if (!(p & 1)) return R(e->z[p / 2]);
+    zi(j->b, EXTR8, e->z[p / 2], 0, R(ZX), 0, 1); /* vextracti32x8 ymm29, zmm, 1 */
+    return R(ZX);
+}
+
+/* edx := the lanes that execute (the group is the whole warp). */
+static void exec_edx(jc *j, const vm_insn *i) {
+    gop(j->b, false, 0x8b, RDX, F(i->g));
+    if (i->gx) {
+        uint8_t x[2] = {0x81, 0xf2}; /* xor edx, imm32 */
+        put(j->b, x, 2);
+        b32(j->b, i->gx);
+    }
+}
+
+/* The result in ZT.. becomes d's value: whole, or in the executing lanes
+ * (edx) when guarded. */
+static void commit(jc *j, const vm_insn *i, bool q64) {
+    int parts = q64 ? 4 : 2;
+    centry *e;
+    if (guarded(j, i)) {
+        e = src(j, i->d, q64);
+        for (int p = 0; p < parts; p++) {
+            gop(j->b, false, 0x89, RDX, R(RAX)); /* mov eax, edx */
+            if (p) shr_eax(j->b, p * (q64 ? 8 : 16));
+            kmov(j->b, q64, true, 1, RAX);
+            z(j->b, q64 ? MOVA64 : MOVA32, e->z[p], 0, R(ZT + p), 1);
+        }
+    } else {
+        unalias(j, i->d, q64, true);
+        e = find(j, i->d, q64);
+        if (!e) e = alloc(j, i->d, q64);
+        for (int p = 0; p < parts; p++) z(j->b, MOVA64, e->z[p], 0, R(ZT + p), 0);
+    }
+    e->dirty = 1;
+    e->used = j->now + 1;
+}
+
+static void nan_const(jc *j) {
+    if (j->nan_ok) return;
+    b1(j->b, 0xb8); /* mov eax, 0x7fffffff */
+    b32(j->b, 0x7fffffffu);
+    z(j->b, BCD_R, ZNAN, 0, R(RAX), 0);
+    j->nan_ok = true;
+}
+/* NaN results become the GPU's canonical NaN (exec.c canon_f32). */
+static void canon32(jc *j, int zr) {
+    zi(j->b, CMPPS, 2, zr, R(zr), 0, 3); /* k2 := unordered */
+    z(j->b, MOVA32, zr, 0, R(ZNAN), 2);
+}
+
+/* d := a op b, 32 or 64-bit lanes; sh64: b is a 32-bit shift count. */
+static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon) {
+    if (fcanon) nan_const(j);
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        if (sh64) {
+            z(j->b, ZXDQ, ZQ, 0, srcq(j, i->b, p), 0);
+            z(j->b, o, ZT + p, S(j, i->a, q64, p).r, R(ZQ), 0);
+        } else z(j->b, o, ZT + p, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0);
+        if (fcanon) canon32(j, ZT + p);
+    }
+    commit(j, i, q64);
+}
+
+/* k-register logic (VEX.L1.0F.W0): k[d] := op(k[a], k[b]). */
+static void klog(cbuf *b, uint8_t op, int d, int a, int bb) {
+    uint8_t x[4] = {0xc5, (uint8_t)(0x84 | (~a & 15) << 3), op, (uint8_t)(0xc0 | d << 3 | bb)};
+    put(b, x, 4);
+}
+enum { KANDW = 0x41, KANDNW = 0x42, KORW = 0x45 };
+
+/* min/max.f32 as alu_minmax_f32: -0 below +0, a NaN loses, two NaNs give the
+ * canonical one. a is picked where a > b (a < b), where equal and a's sign
+ * bit says so, or where b is NaN. */
+static void minmax(jc *j, const vm_insn *i, bool max) {
+    nan_const(j);
+    for (int p = 0; p < 2; p++) {
+        int a = S(j, i->a, false, p).r, bz = S(j, i->b, false, p).r;
+        zi(j->b, CMPPS, 2, a, R(bz), 0, max ? 0x1e : 0x11);
+        zi(j->b, CMPPS, 3, a, R(bz), 0, 0x00);
+        z(j->b, D2M, 4, 0, R(a), 0); /* k4 := sign bits of a */
+        klog(j->b, max ? KANDNW : KANDW, 3, max ? 4 : 3, max ? 3 : 4);
+        zi(j->b, CMPPS, 4, bz, R(bz), 0, 3);
+        klog(j->b, KORW, 2, 2, 3);
+        klog(j->b, KORW, 2, 2, 4);
+        z(j->b, BLENDD, ZT + p, bz, R(a), 2);
+        canon32(j, ZT + p);
+    }
+    commit(j, i, false);
+}
+
+/* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
+ * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones. */
+static void divu(jc *j, const vm_insn *i, bool rem) {
+    for (int p = 0; p < 4; p++) {
+        z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
+        z(j->b, DIVPD, ZT + p, ZT + p, R(ZQ), 0);
+        z(j->b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
+    }
+    for (int h = 0; h < 2; h++) {
+        zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
+        int bz = S(j, i->b, false, h).r;
+        if (rem) {
+            z(j->b, MULLD, ZQ, ZT + h, R(bz), 0);
+            z(j->b, SUBD, ZT + h, S(j, i->a, false, h).r, R(ZQ), 0);
+        }
+        z(j->b, TESTNMD, 2, bz, R(bz), 0);           /* k2 := lanes where b is 0 */
+        zi(j->b, TERND, ZT + h, ZT + h, R(ZT + h), 2, 0xff); /* all ones there */
+    }
+    commit(j, i, false);
+}
+
+/* d := a * b + c (mad.lo: mul then add, wrapping). */
+static void mad(jc *j, const vm_insn *i, bool q64) {
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        z(j->b, q64 ? MULLQ : MULLD, ZT + p, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0);
+        z(j->b, q64 ? ADDQ : ADDD, ZT + p, ZT + p, S(j, i->c, q64, p), 0);
+    }
+    commit(j, i, q64);
+}
+
+/* 64-bit d := a * b (+ c) of 32-bit a, b: each quarter's lanes widened first. */
+static void mulw(jc *j, const vm_insn *i, bool sgn, bool add) {
+    for (int p = 0; p < 4; p++) {
+        z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(j->b, sgn ? SXDQ : ZXDQ, ZQ, 0, srcq(j, i->b, p), 0);
+        z(j->b, sgn ? MULDQ : MULUDQ, ZT + p, ZT + p, R(ZQ), 0);
+        if (add) z(j->b, ADDQ, ZT + p, ZT + p, S(j, i->c, true, p), 0);
+    }
+    commit(j, i, true);
+}
+
+static void mov(jc *j, const vm_insn *i, bool q64) {
+    for (int p = 0; p < (q64 ? 4 : 2); p++) z(j->b, MOVA64, ZT + p, 0, S(j, i->a, q64, p), 0);
+    commit(j, i, q64);
+}
+
+/* cvt.u64.u32 / cvt.s64.s32. */
+static void widen(jc *j, const vm_insn *i, bool sgn) {
+    for (int p = 0; p < 4; p++) z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+    commit(j, i, true);
+}
+
+/* cvt.u32.u64: the low halves; each pair of quarters narrowed and joined. */
+static void narrow(jc *j, const vm_insn *i) {
+    for (int h = 0; h < 2; h++) {
+        z(j->b, QD, S(j, i->a, true, 2 * h).r, 0, R(ZT + h), 0);   /* vpmovqd ymmT, zmm */
+        z(j->b, QD, S(j, i->a, true, 2 * h + 1).r, 0, R(ZX), 0);
+        zi(j->b, INS8, ZT + h, ZT + h, R(ZX), 0, 1);               /* vinserti32x8 */
+    }
+    commit(j, i, false);
+}
+
+/* selp: d := (c ^ imm) ? a : b. */
+static void selp(jc *j, const vm_insn *i, bool q64) {
+    gop(j->b, false, 0x8b, RCX, F(i->c));
+    if ((uint32_t)i->imm) {
+        uint8_t x[2] = {0x81, 0xf1}; /* xor ecx, imm32 */
+        put(j->b, x, 2);
+        b32(j->b, (uint32_t)i->imm);
+    }
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        gop(j->b, false, 0x89, RCX, R(RAX)); /* mov eax, ecx */
+        if (p) shr_eax(j->b, p * (q64 ? 8 : 16));
+        kmov(j->b, q64, true, 2, RAX);
+        z(j->b, q64 ? BLENDQ : BLENDD, ZT + p, S(j, i->b, q64, p).r, S(j, i->a, q64, p), 2);
+    }
+    commit(j, i, q64);
+}
+
+/* The predicate word in eax goes to d: whole, or merged under edx. */
+static void store_pred(jc *j, const vm_insn *i) {
+    if (guarded(j, i)) {
+        gop(j->b, false, 0x8b, RCX, F(i->d));
+        gop(j->b, false, 0x31, RCX, R(RAX)); /* xor eax, ecx */
+        gop(j->b, false, 0x21, RDX, R(RAX)); /* and eax, edx */
+        gop(j->b, false, 0x31, RCX, R(RAX)); /* xor eax, ecx */
+    }
+    gop(j->b, false, 0x89, RAX, F(i->d));
+}
+
+/* setp: d := a cmp b per lane. */
+static void cmp(jc *j, const vm_insn *i, zop o, bool q64, uint8_t pred) {
+    for (int p = 0; p < (q64 ? 4 : 2); p++) {
+        zi(j->b, o, 2, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0, pred);
+        if (!p) {
+            kmov(j->b, q64, false, 2, RAX);
+            continue;
+        }
+        kmov(j->b, q64, false, 2, RCX);
+        uint8_t x[3] = {0xc1, 0xe1, (uint8_t)(p * (q64 ? 8 : 16))}; /* shl ecx, n */
+        put(j->b, x, 3);
+        gop(j->b, false, 0x09, RCX, R(RAX)); /* or eax, ecx */
+    }
+    store_pred(j, i);
+}
+
+/* Predicate logic (exec.c PAND...PNOT, MOVP): eax := (a ^ imm) op (b ^ -(x & 1)). */
+static void plogic(jc *j, const vm_insn *i) {
+    gop(j->b, false, 0x8b, RAX, F(i->a));
+    if ((uint32_t)i->imm) {
+        b1(j->b, 0x35); /* xor eax, imm32 */
+        b32(j->b, (uint32_t)i->imm);
+    }
+    if (i->op == VM_PNOT) {
+        uint8_t x[2] = {0xf7, 0xd0}; /* not eax */
+        put(j->b, x, 2);
+    } else if (i->op != VM_MOVP) {
+        gop(j->b, false, 0x8b, RCX, F(i->b));
+        if (i->x & 1) {
+            uint8_t x[2] = {0xf7, 0xd1}; /* not ecx */
+            put(j->b, x, 2);
+        }
+        uint8_t op = i->op == VM_PAND ? 0x21 : i->op == VM_POR ? 0x09 : 0x31;
+        gop(j->b, false, op, RCX, R(RAX));
+    }
+    store_pred(j, i);
+}
+
+/* A value the same in every lane, from rax, becomes d's. */
+static void splat(jc *j, const vm_insn *i, bool q64) {
+    z(j->b, q64 ? BCQ_R : BCD_R, ZT, 0, R(RAX), 0);
+    for (int p = 1; p < (q64 ? 4 : 2); p++) z(j->b, MOVA64, ZT + p, 0, R(ZT), 0);
+    commit(j, i, q64);
+}
+/* rax := the context's field at off. */
+static void ctx_field(jc *j, size_t off) { gop(j->b, true, 0x8b, RAX, M(CTX, (int64_t)off)); }
+
+static bool ld_kparam(jc *j, const vm_insn *i) {
+    bool d64 = i->flags & VM_F_D64;
+    if (i->sz != 4 && i->sz != 8) return false;
+    ctx_field(j, offsetof(vm_jit_ctx, params));
+    if (i->sz == 8) gop(j->b, true, 0x8b, RAX, M(RAX, i->imm));                           /* mov rax, [rax+imm] */
+    else if (d64 && (i->flags & VM_F_SIGNED)) gop(j->b, true, 0x63, RAX, M(RAX, i->imm)); /* movsxd */
+    else gop(j->b, false, 0x8b, RAX, M(RAX, i->imm));                                     /* mov eax, [rax+imm] */
+    splat(j, i, d64);
+    return true;
+}
+
+static bool mov_sreg(jc *j, const vm_insn *i) {
+    bool d64 = i->flags & VM_F_D64;
+    unsigned c = i->sz;
+    if (c > 2) return false;
+    switch ((ir_sreg)i->x) {
+    case IR_SREG_TID:
+        if (d64) return false;
+        ctx_field(j, offsetof(vm_jit_ctx, w));
+        for (int p = 0; p < 2; p++)
+            z(j->b, LD32, ZT + p, 0, M(RAX, (int64_t)offsetof(vm_warp, tid) + 4 * VM_LANES * c + 64 * p), 0);
+        commit(j, i, false);
+        return true;
+    case IR_SREG_NTID:
+        ctx_field(j, offsetof(vm_jit_ctx, cfg));
+        gop(j->b, false, 0x8b, RAX, M(RAX, (int64_t)(offsetof(vm_launch_cfg, block) + 4 * c)));
+        break;
+    case IR_SREG_NCTAID:
+        ctx_field(j, offsetof(vm_jit_ctx, cfg));
+        gop(j->b, false, 0x8b, RAX, M(RAX, (int64_t)(offsetof(vm_launch_cfg, grid) + 4 * c)));
+        break;
+    case IR_SREG_CTAID:
+        ctx_field(j, offsetof(vm_jit_ctx, cta));
+        gop(j->b, false, 0x8b, RAX, M(RAX, (int64_t)(offsetof(vm_cta, ctaid) + 4 * c)));
+        break;
+    default: return false;
+    }
+    splat(j, i, d64);
+    return true;
+}
+
+/* cvta between generic and a window: d := a -/+ imm, 64-bit. */
+static bool cvta(jc *j, const vm_insn *i) {
+    if ((i->flags & (VM_F_D64 | VM_F_BASE_REG64)) != (VM_F_D64 | VM_F_BASE_REG64)) return false;
+    if (!i->imm) {
+        mov(j, i, true);
+        return true;
+    }
+    mov_imm64(j->b, RAX, (uint64_t)i->imm);
+    z(j->b, BCQ_R, ZQ, 0, R(RAX), 0);
+    for (int p = 0; p < 4; p++) z(j->b, i->op == VM_CVTA_TO ? SUBQ : ADDQ, ZT + p, S(j, i->a, true, p).r, R(ZQ), 0);
+    commit(j, i, true);
+    return true;
+}
+
+/* Stores what is dirty and live at record k, leaving the cache as it is
+ * (for an exit that only some executions take). */
+static void spill_copy(jc *j, uint32_t k) {
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid || !e->dirty || !live_at(j, k, e->off, esize(e))) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++)
+            z(j->b, e->q64 ? ST64 : ST32, e->z[p], 0, F(e->off + 64u * p), 0);
+    }
+}
+/* mov rax, v; pop r13, r12, rbx; vzeroupper; ret */
+static void ret_with(cbuf *b, uint64_t v) {
+    mov_imm64(b, RAX, v);
+    uint8_t ep[9] = {0x41, 0x5d, 0x41, 0x5c, 0x5b, 0xc5, 0xf8, 0x77, 0xc3};
+    put(b, ep, 9);
+}
+
+/* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
+ * the run; every lane (guard all ones) leaves it for the target, c->taken
+ * naming the branch, which exec.c accounts and checks as its BRA handler
+ * does; lanes that part leave the branch to that handler. An unguarded bra
+ * ends the run (emit's caller). */
+static void bra(jc *j, const vm_insn *i) {
+    size_t cont = 0, part = 0;
+    if (guarded(j, i)) {
+        uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
+        put(j->b, t, 2);
+        cont = jcc(j->b, 0x84);
+    }
+    spill_copy(j, j->now);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(j->b, c, 3);
+        part = jcc(j->b, 0x85);
+    }
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
+    gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
+    ret_with(j->b, (uint64_t)(uintptr_t)i->target);
+    if (guarded(j, i)) {
+        land(j->b, part);
+        ret_with(j->b, (uint64_t)(uintptr_t)i);
+        land(j->b, cont);
+    }
+}
+
+/* Lane numbers 0..31, then 31 in every lane. */
+static const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                    31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+
+/* jcc to the exit that leaves record i to its handler (collected in *x). */
+static void to_exit(cbuf *b, uint8_t cc, size_t *x, int *nx) { x[(*nx)++] = jcc(b, cc); }
+
+/* shfl.sync.{down,up,bfly} as vm_shfl_full's permute: the whole warp, the
+ * full member mask, the lane operand and clamp the same in every lane, clamp
+ * 31 (down, bfly) or 0 (up) with no segment mask; anything else leaves the
+ * record to exec.c's handler. */
+static bool shfl(jc *j, const vm_insn *i) {
+    if (i->x != VM_SHFL_DOWN && i->x != VM_SHFL_UP && i->x != VM_SHFL_BFLY) return false;
+    const vm_alu *o = i->p;
+    cbuf *b = j->b;
+    size_t x[12];
+    int nx = 0;
+    centry *mm = src(j, (uint32_t)i->imm, false), *bb = src(j, i->b, false), *cc = src(j, i->c, false);
+    src(j, i->a, false);
+    if (guarded(j, i)) {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        to_exit(b, 0x85, x, &nx);
+    }
+    ctx_field(j, offsetof(vm_jit_ctx, w));
+    uint8_t f[7] = {0x80, 0xb8, 0, 0, 0, 0, 0}; /* cmp byte [rax + forced], 0 */
+    uint32_t fo = (uint32_t)offsetof(vm_warp, forced);
+    memcpy(f + 2, &fo, 4);
+    put(b, f, 7);
+    to_exit(b, 0x85, x, &nx);
+    /* mm all ones, b and c uniform */
+    zi(b, TERND, ZQ, ZQ, R(ZQ), 0, 0xff);
+    for (int h = 0; h < 2; h++) {
+        zi(b, CMPD, 2, mm->z[h], R(ZQ), 0, 4);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, &nx);
+    }
+    for (int v = 0; v < 2; v++) {
+        centry *e = v ? cc : bb;
+        z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+        for (int h = 0; h < 2; h++) {
+            zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+            uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};
+            put(b, kt, 4);
+            to_exit(b, 0x85, x, &nx);
+        }
+    }
+    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := b */
+    evexl(b, 0, M0F, P66, 0, 0x7e, cc->z[0], 0, R(RCX), 0); /* ecx := c */
+    uint8_t an[6] = {0x83, 0xe0, 0x1f, 0x81, 0xe1, 0};      /* and eax, 31; and ecx, 0x1f1f */
+    put(b, an, 5);
+    b32(b, 0x1f1f);
+    uint8_t ce[3] = {0x83, 0xf9, i->x == VM_SHFL_UP ? 0 : 0x1f}; /* cmp ecx, 31 / 0 */
+    put(b, ce, 3);
+    to_exit(b, 0x85, x, &nx);
+    size_t fast = jmp32(b);
+    for (int k = 0; k < nx; k++) land(b, x[k]);
+    spill_copy(j, j->now);
+    ret_with(b, (uint64_t)(uintptr_t)i);
+    land(b, fast);
+    /* source lanes: l ^ bv, l + bv (own lane past 31), l - bv (own lane below 0) */
+    z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)lane_k);
+    for (int h = 0; h < 2; h++) {
+        zop op = i->x == VM_SHFL_BFLY ? XORD : i->x == VM_SHFL_DOWN ? ADDD : SUBD;
+        z(b, LD32, ZX, 0, M(RCX, 64 * h), 0);
+        z(b, op, ZT + h, ZX, R(ZQ), 0);
+        if (i->x == VM_SHFL_DOWN) zi(b, CMPD, 3, ZT + h, M(RCX, 128), 0, 6); /* k3 := past 31 */
+        if (i->x == VM_SHFL_UP) z(b, D2M, 3, 0, R(ZT + h), 0);               /* k3 := below 0 */
+        if (i->x != VM_SHFL_BFLY) z(b, MOVA32, ZT + h, 0, R(ZX), 3);
+        centry *a = src(j, i->a, false);
+        z(b, PERMI2D, ZT + h, a->z[0], R(a->z[1]), 0); /* T := {a0, a1}[T] */
+    }
+    if (o && o->d[1].kind == VM_K_PRED) {
+        /* the predicate: every lane (bfly), lanes below 32 - bv (down), from bv up (up) */
+        uint8_t mv[5] = {0xba, 1, 0, 0, 0}; /* mov edx, 1 */
+        put(b, mv, 5);
+        if (i->x == VM_SHFL_BFLY) {
+            uint8_t ones[5] = {0xba, 0xff, 0xff, 0xff, 0xff}; /* mov edx, -1 */
+            put(b, ones, 5);
+        } else if (i->x == VM_SHFL_DOWN) {
+            /* rdx := (1 << (32 - bv)) - 1 */
+            uint8_t q[13] = {0xb9, 32, 0, 0, 0, 0x29, 0xc1, 0x48, 0xd3, 0xe2, 0x48, 0xff, 0xca};
+            put(b, q, 13); /* mov ecx, 32; sub ecx, eax; shl rdx, cl; dec rdx */
+        } else {
+            /* edx := ~((1 << bv) - 1) */
+            uint8_t q[10] = {0x89, 0xc1, 0xd3, 0xe2, 0xff, 0xca, 0xf7, 0xd2, 0x90, 0x90};
+            put(b, q, 8); /* mov ecx, eax; shl edx, cl; dec edx; not edx */
+        }
+        gop(b, false, 0x89, RDX, F(o->d[1].off)); /* mov [pd], edx */
+        if (guarded(j, i)) exec_edx(j, i);         /* commit's lanes: all (checked above) */
+    }
+    commit(j, i, false);
+    return true;
+}
+
+/* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
+ * run_shfl), after storing what it or anything later may read; when fn
+ * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
+static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_insn *)) {
+    flush(j, j->now, true);
+    gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
+    mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)fn);
+    uint8_t call[4] = {0xff, 0xd0, 0x85, 0xc0}; /* call rax; test eax, eax */
+    put(j->b, call, 4);
+    /* jnz over the exit: mov rax, i (10); pop r13, r12, rbx (5); vzeroupper (3); ret (1) */
+    uint8_t jnz[2] = {0x75, 19};
+    put(j->b, jnz, 2);
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
+    uint8_t ep[9] = {0x41, 0x5d, 0x41, 0x5c, 0x5b, 0xc5, 0xf8, 0x77, 0xc3};
+    put(j->b, ep, 9);
+    j->nan_ok = false;
+}
+
+/* Lane offsets of a consecutive run of 32 words (as 64-bit lanes, and as 32-bit ones). */
+static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+                                         64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+
+/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp, inline when its
+ * 32 addresses are one aligned run of 128 bytes that the record's own path
+ * would accept at once: for global memory vm_arena_ok's test (both ends'
+ * granules accessible, not read-only for a store), for shared memory the
+ * run inside the CTA's window (vm_lds4_full, vm_sts4_full). Anything else
+ * calls run_mem, which runs exec.c's path (and reports). The two paths leave
+ * the cache alike: the call's path stores what is live and dirty first and
+ * loads the cache back afterwards (what was dirty stays marked so). */
+static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
+    cbuf *b = j->b;
+    for (int x = 0; x < NPOOL; x++) /* dead values: forgotten on both paths */
+        if (j->e[x].valid && !live_at(j, j->now, j->e[x].off, esize(&j->e[x]))) drop(j, &j->e[x]);
+    centry *a = src(j, i->a, !shared);
+    if (st) src(j, i->b, false);
+    size_t slow[16];
+    int ns = 0;
+    /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
+    evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+    uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
+    put(b, addi + shared, 2 - shared);
+    b32(b, (uint32_t)(int32_t)i->imm);
+    uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
+    put(b, tst, 2);
+    slow[ns++] = jcc(b, 0x85);
+    /* every lane's address is lane 0's + 4 * lane */
+    z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+    mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
+    for (int p = 0; p < (shared ? 2 : 4); p++) {
+        z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
+        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
+        put(b, kt, 4);
+        slow[ns++] = jcc(b, 0x85);
+    }
+    if (shared) {
+        /* rax + 128 <= smem_size; rax += smem */
+        gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));      /* rsi := the cta */
+        gop(b, true, 0x8d, RDX, M(RAX, 128));                                    /* lea rdx, [rax+128] */
+        gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size)));  /* ecx := smem_size */
+        gop(b, true, 0x3b, RDX, R(RCX));                                         /* cmp rdx, rcx */
+        slow[ns++] = jcc(b, 0x87);                                               /* ja */
+        gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
+    } else {
+        /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+        gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+        gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+        gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8d, RSI, M(RDX, 127));                                   /* lea rsi, [rdx+127] */
+        gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+        slow[ns++] = jcc(b, 0x83);                                              /* jae */
+        gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+        uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
+        put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
+        for (int e = 0; e < 2; e++) {
+            uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
+            put(b, ld, 4);
+            uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
+            put(b, t0, 2);
+            slow[ns++] = jcc(b, 0x84);
+            if (st)
+                for (int c = 0; c < 2; c++) {
+                    uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
+                    put(b, cm, 3);
+                    slow[ns++] = jcc(b, 0x84);
+                }
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
+        else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
+    }
+    size_t done = jmp32(b);
+    for (int k = 0; k < ns; k++) land(b, slow[k]);
+    centry keep[NPOOL];
+    memcpy(keep, j->e, sizeof keep);
+    call_fn(j, i, run_mem); /* forgets the cache: put it back as it was */
+    memcpy(j->e, keep, sizeof keep);
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++) {
+            j->busy[e->z[p]] = true;
+            z(b, e->q64 ? LD64 : LD32, e->z[p], 0, F(e->off + 64u * p), 0);
+        }
+    }
+    if (!st)
+        for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
+    land(b, done);
+    j->nan_ok = false;
+    if (!st) commit(j, i, false);
+}
+
+/* Emits record i (number j->now); false when it has no template (it ends the run). */
+static bool emit(jc *j, const vm_insn *i) {
+    bool q = true;
+    if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
+        i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&
+        i->op != VM_ALU)
+        exec_edx(j, i);
+    switch (i->op) {
+    case VM_NOP: break;
+    case VM_BRA: bra(j, i); break;
+    case VM_MOV32: mov(j, i, false); break;
+    case VM_MOV64: mov(j, i, true); break;
+    case VM_CVT_U64_U32: widen(j, i, false); break;
+    case VM_CVT_S64_S32: widen(j, i, true); break;
+    case VM_CVT_U32_U64: narrow(j, i); break;
+    case VM_SELP32: selp(j, i, false); break;
+    case VM_SELP64: selp(j, i, true); break;
+    case VM_ADD32: bin(j, i, ADDD, false, false, false); break;
+    case VM_SUB32: bin(j, i, SUBD, false, false, false); break;
+    case VM_MUL32: bin(j, i, MULLD, false, false, false); break;
+    case VM_AND32: bin(j, i, ANDD, false, false, false); break;
+    case VM_OR32: bin(j, i, ORD, false, false, false); break;
+    case VM_XOR32: bin(j, i, XORD, false, false, false); break;
+    case VM_SHL32: bin(j, i, SLLVD, false, false, false); break;
+    case VM_SHRU32: bin(j, i, SRLVD, false, false, false); break;
+    case VM_SHRS32: bin(j, i, SRAVD, false, false, false); break;
+    case VM_MINS32: bin(j, i, MINSD, false, false, false); break;
+    case VM_MAXS32: bin(j, i, MAXSD, false, false, false); break;
+    case VM_MINU32: bin(j, i, MINUD, false, false, false); break;
+    case VM_MAXU32: bin(j, i, MAXUD, false, false, false); break;
+    case VM_MAD32: mad(j, i, false); break;
+    case VM_DIVU32: divu(j, i, false); break;
+    case VM_REMU32: divu(j, i, true); break;
+    case VM_ADD64: bin(j, i, ADDQ, true, false, false); break;
+    case VM_SUB64: bin(j, i, SUBQ, true, false, false); break;
+    case VM_MUL64: bin(j, i, MULLQ, true, false, false); break;
+    case VM_AND64: bin(j, i, ANDQ, true, false, false); break;
+    case VM_OR64: bin(j, i, ORQ, true, false, false); break;
+    case VM_XOR64: bin(j, i, XORQ, true, false, false); break;
+    case VM_SHL64: bin(j, i, SLLVQ, true, true, false); break;
+    case VM_SHRU64: bin(j, i, SRLVQ, true, true, false); break;
+    case VM_SHRS64: bin(j, i, SRAVQ, true, true, false); break;
+    case VM_MAD64: mad(j, i, true); break;
+    case VM_MULWS32: mulw(j, i, true, false); break;
+    case VM_MULWU32: mulw(j, i, false, false); break;
+    case VM_MADWS32: mulw(j, i, true, true); break;
+    case VM_MADWU32: mulw(j, i, false, true); break;
+    case VM_NOT32:
+        for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
+        commit(j, i, false);
+        break;
+    case VM_ADDF32: bin(j, i, ADDPS, false, false, true); break;
+    case VM_SUBF32: bin(j, i, SUBPS, false, false, true); break;
+    case VM_MULF32: bin(j, i, MULPS, false, false, true); break;
+    case VM_FMAF32:
+        nan_const(j);
+        for (int p = 0; p < 2; p++) {
+            z(j->b, MOVA64, ZT + p, 0, S(j, i->a, false, p), 0);
+            z(j->b, FMA213PS, ZT + p, S(j, i->b, false, p).r, S(j, i->c, false, p), 0); /* T := b * T + c */
+            canon32(j, ZT + p);
+        }
+        commit(j, i, false);
+        break;
+#define CMP6(T, O, W, EQ, NE, LT, LE, GT, GE)   \
+    case VM_EQ_##T: cmp(j, i, O, W, EQ); break; \
+    case VM_NE_##T: cmp(j, i, O, W, NE); break; \
+    case VM_LT_##T: cmp(j, i, O, W, LT); break; \
+    case VM_LE_##T: cmp(j, i, O, W, LE); break; \
+    case VM_GT_##T: cmp(j, i, O, W, GT); break; \
+    case VM_GE_##T: cmp(j, i, O, W, GE); break;
+        /* vpcmp: 0 eq, 1 lt, 2 le, 4 ne, 5 nlt, 6 nle; vcmpps: the ordered quiet forms */
+        CMP6(S32, CMPD, false, 0, 4, 1, 2, 6, 5)
+        CMP6(U32, CMPUD, false, 0, 4, 1, 2, 6, 5)
+        CMP6(S64, CMPQ, true, 0, 4, 1, 2, 6, 5)
+        CMP6(U64, CMPUQ, true, 0, 4, 1, 2, 6, 5)
+        CMP6(F32, CMPPS, false, 0x00, 0x0c, 0x11, 0x12, 0x1e, 0x1d)
+#undef CMP6
+    case VM_PAND:
+    case VM_POR:
+    case VM_PXOR:
+    case VM_PNOT:
+    case VM_MOVP: plogic(j, i); break;
+    case VM_LD_KPARAM: q = ld_kparam(j, i); break;
+    case VM_MOV_SREG: q = mov_sreg(j, i); break;
+    case VM_CVTA_TO:
+    case VM_CVTA_FROM: q = cvta(j, i); break;
+    case VM_LDG4:
+    case VM_STG4:
+        if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
+            mem4(j, i, i->op == VM_STG4, false);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
+    case VM_LDS4:
+    case VM_STS4:
+        if (!guarded(j, i)) {
+            mem4(j, i, i->op == VM_STS4, true);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
+    case VM_LD:
+    case VM_ST:
+    case VM_LDV:
+    case VM_STV:
+    case VM_ATOM:
+    case VM_ALU: call_fn(j, i, run_mem); break;
+    case VM_SHFL:
+        if (!shfl(j, i)) call_fn(j, i, run_shfl);
+        break;
+    case VM_MINF32: minmax(j, i, false); break;
+    case VM_MAXF32: minmax(j, i, true); break;
+    default: q = false;
+    }
+    return q;
+}
+
+/* ---- regions ---- */
+
+typedef struct jit_chunk {
+    struct jit_chunk *next;
+    void *code;
+    size_t size;
+    vm_jit_region *regions;
+} jit_chunk;
+
+static void prologue(cbuf *b) {
+    /* push rbx, r12, r13 (keeps rsp 16-aligned for calls); rbx := fb, r12 := ctx */
+    uint8_t x[11] = {0x53, 0x41, 0x54, 0x41, 0x55, 0x48, 0x89, 0xfb, 0x49, 0x89, 0xf4};
+    put(b, x, sizeof x);
+}
+static void epilogue(cbuf *b, const vm_insn *end) {
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)end);
+    uint8_t ep[9] = {0x41, 0x5d, 0x41, 0x5c, 0x5b, 0xc5, 0xf8, 0x77, 0xc3};
+    put(b, ep, 9);
+}
+
+/* Records that only the JIT handler may replace: their own handler, not a
+ * superinstruction's (fuse.c). */
+static void compile_func(vm_func *f, jit_chunk **list) {
+    const void *const *tab = vm_handler_table();
+    uint32_t n = f->ncode;
+    uint8_t *target = calloc(n + 1, 1);
+    if (!target) return;
+    for (uint32_t k = 0; k < n; k++) {
+        const vm_insn *vi = &f->code[k];
+        if (vi->op == VM_BRA && vi->target) target[vi->target - f->code] = 1;
+        if (vi->op == VM_BRX)
+            for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
+    }
+    cbuf b = {0}, scratch = {0};
+    jc j = {.b = &b, .f = f}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
+    j.live = liveness(f, &j.nw);
+    /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
+    uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
+    size_t *offs = malloc((n + 1) * sizeof *offs);
+    uint32_t nr = 0;
+    if (!starts || !ends || !offs) goto done;
+    for (uint32_t k = 0; k < n;) {
+        if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
+            k++;
+            continue;
+        }
+        uint32_t e = k;
+        while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
+            scratch.n = 0;
+            cache_reset(&dry);
+            dry.now = e;
+            if (!emit(&dry, &f->code[e])) break;
+            if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
+        }
+        if (e - k >= 2) {
+            starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
+            nr++;
+            cache_reset(&j);
+            prologue(&b);
+            for (uint32_t r = k; r < e; r++) {
+                j.now = r;
+                emit(&j, &f->code[r]);
+            }
+            flush(&j, e, true);
+            epilogue(&b, &f->code[e]);
+        }
+        k = e > k ? e : k + 1;
+    }
+    if (!nr || b.oom) goto done;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t size = (b.n + (size_t)pg - 1) & ~((size_t)pg - 1);
+    void *code = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED) goto done;
+    memcpy(code, b.p, b.n);
+    jit_chunk *ch = calloc(1, sizeof *ch);
+    vm_jit_region *rg = calloc(nr, sizeof *rg);
+    if (!ch || !rg || mprotect(code, size, PROT_READ | PROT_EXEC) != 0) {
+        munmap(code, size);
+        free(ch);
+        free(rg);
+        goto done;
+    }
+    ch->code = code, ch->size = size, ch->regions = rg, ch->next = *list;
+    *list = ch;
+    for (uint32_t r = 0; r < nr; r++) {
+        vm_insn *head = &f->code[starts[r]];
+        rg[r].fn = (vm_jit_fn)(void *)((uint8_t *)code + offs[r]);
+        rg[r].end = &f->code[ends[r]];
+        head->target = (const vm_insn *)(const void *)&rg[r];
+        head->h = tab[VM_JIT];
+    }
+done:
+    free((void *)j.live);
+    free(b.p);
+    free(scratch.p);
+    free(starts);
+    free(ends);
+    free(offs);
+    free(target);
+}
+
+static bool host_ok(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+
+void vm_jit_program(vm_program *prog) {
+    const char *env = getenv("PTXI_JIT");
+    if ((env && env[0] == '0') || !host_ok()) return;
+    if (prog->rt && (prog->rt->dbg || prog->rt->dbg_fault || prog->rt->san)) return;
+    jit_chunk *list = prog->jit;
+    for (uint32_t k = 0; k < prog->nfuncs; k++)
+        if (prog->funcs[k].ir->has_body && prog->funcs[k].code) compile_func(&prog->funcs[k], &list);
+    prog->jit = list;
+}
+
+void vm_jit_free(vm_program *prog) {
+    for (jit_chunk *c = prog->jit, *next; c; c = next) {
+        next = c->next;
+        munmap(c->code, c->size);
+        free(c->regions);
+        free(c);
+    }
+    prog->jit = NULL;
+}
+
+#else
+
+void vm_jit_program(vm_program *prog) { (void)prog; }
+void vm_jit_free(vm_program *prog) { (void)prog; }
+
+#endif

@@ -1,0 +1,41 @@
+/* jit.h — straight-line runs of a function's records compiled to x86-64
+ * AVX-512 machine code (jit.c), so that a run costs one dispatch instead of
+ * one per record. The interpreter stays the reference: a compiled run is
+ * entered only by a converged warp, memory records inside it call the same
+ * checked paths as their handlers, and anything else is left to exec.c. */
+#ifndef PTXI_JIT_H
+#define PTXI_JIT_H
+
+#include "warp.h"
+
+/* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
+typedef struct vm_jit_ctx {
+    vm_warp *w;
+    vm_frame *fr;
+    vm_cta *cta;
+    const vm_launch_cfg *cfg;
+    uint64_t params; /* device (= host) address of the launch's parameter buffer */
+    int fault;       /* set when a record in the run recorded a fault */
+    /* The branch record through which the whole warp left the run (its
+     * target is what the run returned), else NULL. */
+    const vm_insn *taken;
+} vm_jit_ctx;
+
+/* A compiled run: returns the first record it did not complete: `end`, the
+ * record whose fault it recorded (c->fault set), a record it leaves to its
+ * handler, or a branch target (c->taken set). */
+typedef const vm_insn *(*vm_jit_fn)(uint8_t *fb, vm_jit_ctx *c);
+
+/* Hung on the run's first record (its `target`, which only branches use
+ * otherwise); the record's handler becomes the JIT handler. */
+typedef struct vm_jit_region {
+    vm_jit_fn fn;
+    const vm_insn *end; /* one past the run's last record */
+} vm_jit_region;
+
+/* Compiles the runs of every function of prog (after lowering; nothing when
+ * the host lacks AVX-512, PTXI_JIT=0, or a debugger or sanitizer is attached). */
+void vm_jit_program(vm_program *prog);
+void vm_jit_free(vm_program *prog);
+
+#endif

@@ -1,0 +1,233 @@
+/* test_jit.c — compiled runs (interp/jit.c) compute what the definitions say,
+ * with the JIT on and off: every operation it has a template for, guarded and
+ * not, NaNs, shift counts past the width, a divergent stretch; and a fault
+ * inside a compiled run is reported at its own line and thread. The expected
+ * words come from C below, not from ptxi. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../run_kernel.h"
+
+#define NT 64 /* two warps, one CTA */
+#define NW 48 /* result words per thread */
+
+static const char *SRC =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".shared .align 4 .b32 sh[64];\n.reg .pred %p<10>;\n.reg .b32 %r<48>;\n.reg .f32 %f<12>;\n.reg .b64 %rd<24>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %ctaid.x;\n"
+    "mad.lo.s32 %r4, %r3, %r2, %r1;\n"
+    "mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.u32 %r5, [%rd4];\nld.global.u32 %r6, [%rd4+256];\n"
+    "ld.global.f32 %f1, [%rd4+512];\nld.global.f32 %f2, [%rd4+768];\n"
+    "mul.wide.u32 %rd5, %r4, 192;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "add.s32 %r7, %r5, %r6;\nsub.s32 %r8, %r5, %r6;\nmul.lo.s32 %r9, %r5, %r6;\n"
+    "mad.lo.s32 %r10, %r5, %r6, %r7;\nand.b32 %r11, %r5, %r6;\nor.b32 %r12, %r5, %r6;\n"
+    "xor.b32 %r13, %r5, %r6;\nand.b32 %r14, %r6, 63;\nshl.b32 %r15, %r5, %r14;\n"
+    "shr.u32 %r16, %r5, %r14;\nshr.s32 %r17, %r5, %r14;\nmin.s32 %r18, %r5, %r6;\n"
+    "max.u32 %r19, %r5, %r6;\nnot.b32 %r20, %r5;\n"
+    "cvt.u64.u32 %rd7, %r5;\ncvt.s64.s32 %rd8, %r6;\nmul.wide.s32 %rd9, %r5, %r6;\n"
+    "mad.wide.u32 %rd10, %r5, %r6, %rd8;\nadd.s64 %rd11, %rd9, %rd10;\nsub.s64 %rd12, %rd7, %rd8;\n"
+    "mul.lo.s64 %rd13, %rd9, %rd8;\nshl.b64 %rd14, %rd8, %r14;\nshr.s64 %rd15, %rd8, %r14;\n"
+    "shr.u64 %rd16, %rd8, %r14;\nxor.b64 %rd17, %rd11, %rd13;\ncvt.u32.u64 %r21, %rd17;\n"
+    "setp.lt.s32 %p1, %r5, %r6;\nsetp.gt.u32 %p2, %r5, %r6;\nsetp.ne.s64 %p3, %rd9, %rd10;\n"
+    "setp.lt.f32 %p4, %f1, %f2;\nselp.b32 %r22, %r5, %r6, %p1;\nselp.b64 %rd18, %rd9, %rd10, %p2;\n"
+    "and.pred %p5, %p1, %p4;\nor.pred %p6, %p2, %p3;\nxor.pred %p7, %p5, %p6;\n"
+    "add.rn.f32 %f3, %f1, %f2;\nsub.rn.f32 %f4, %f1, %f2;\nmul.rn.f32 %f5, %f1, %f2;\n"
+    "fma.rn.f32 %f6, %f1, %f2, %f3;\nmax.f32 %f7, %f1, %f2;\nmin.f32 %f8, %f1, %f2;\n"
+    "shfl.sync.bfly.b32 %r27, %r5, 1, 31, -1;\n"
+    "shfl.sync.down.b32 %r37|%p9, %r5, 3, 31, -1;\nshfl.sync.up.b32 %r38, %r5, 5, 0, -1;\nselp.u32 %r39, 1, 0, %p9;\n"
+    "mov.u32 %r31, sh;\nshl.b32 %r32, %r1, 2;\nadd.s32 %r33, %r31, %r32;\nst.shared.u32 [%r33], %r5;\n"
+    "ld.shared.u32 %r34, [%r33];\nxor.b32 %r35, %r33, 4;\nld.shared.u32 %r36, [%r35];\n"
+    "and.b32 %r28, %r6, 0xfff0ffff;\ndiv.u32 %r29, %r5, %r28;\nrem.u32 %r30, %r5, %r28;\n"
+    "@%p1 add.s32 %r7, %r7, 1000;\n@!%p2 add.s64 %rd11, %rd11, 77;\n@%p4 mul.rn.f32 %f3, %f3, %f2;\n"
+    "@%p6 setp.eq.s32 %p7, %r5, %r6;\nselp.u32 %r23, 1, 0, %p7;\n"
+    "selp.u32 %r24, 1, 0, %p5;\nselp.u32 %r25, 1, 0, %p6;\n"
+    /* a divergent stretch: lanes 0-9 of each warp skip it */
+    "and.b32 %r26, %r1, 31;\nsetp.lt.u32 %p8, %r26, 10;\n@%p8 bra SKIP;\n"
+    "add.s32 %r8, %r8, %r26;\nshl.b64 %rd12, %rd12, 1;\n"
+    "SKIP:\n"
+    "st.global.u32 [%rd6], %r7;\nst.global.u32 [%rd6+4], %r8;\nst.global.u32 [%rd6+8], %r9;\n"
+    "st.global.u32 [%rd6+12], %r10;\nst.global.u32 [%rd6+16], %r11;\nst.global.u32 [%rd6+20], %r12;\n"
+    "st.global.u32 [%rd6+24], %r13;\nst.global.u32 [%rd6+28], %r15;\nst.global.u32 [%rd6+32], %r16;\n"
+    "st.global.u32 [%rd6+36], %r17;\nst.global.u32 [%rd6+40], %r18;\nst.global.u32 [%rd6+44], %r19;\n"
+    "st.global.u32 [%rd6+48], %r20;\nst.global.u32 [%rd6+52], %r21;\nst.global.u32 [%rd6+56], %r22;\n"
+    "st.global.u32 [%rd6+60], %r23;\nst.global.u64 [%rd6+64], %rd11;\nst.global.u64 [%rd6+72], %rd12;\n"
+    "st.global.u64 [%rd6+80], %rd13;\nst.global.u64 [%rd6+88], %rd14;\nst.global.u64 [%rd6+96], %rd15;\n"
+    "st.global.u64 [%rd6+104], %rd16;\nst.global.u64 [%rd6+112], %rd18;\nst.global.f32 [%rd6+120], %f3;\n"
+    "st.global.f32 [%rd6+124], %f4;\nst.global.f32 [%rd6+128], %f5;\nst.global.f32 [%rd6+132], %f6;\n"
+    "st.global.u32 [%rd6+136], %r24;\nst.global.u32 [%rd6+140], %r25;\n"
+    "@%p1 st.global.u32 [%rd6+144], %r5;\nst.global.f32 [%rd6+148], %f7;\nst.global.f32 [%rd6+152], %f8;\n"
+    "st.global.u32 [%rd6+156], %r27;\nst.global.u32 [%rd6+160], %r29;\nst.global.u32 [%rd6+164], %r30;\n"
+    "st.global.u32 [%rd6+168], %r34;\nst.global.u32 [%rd6+172], %r36;\n"
+    "st.global.u32 [%rd6+176], %r37;\nst.global.u32 [%rd6+180], %r38;\nst.global.u32 [%rd6+184], %r39;\n"
+    "ret;\n}\n";
+
+typedef union {
+    float f;
+    uint32_t u;
+} fu;
+#define fbits(x) ((fu){.f = (x)}.u)
+#define bitsf(x) ((fu){.u = (x)}.f)
+/* fp results as the GPU gives them: NaN is 0x7fffffff */
+static uint32_t canon(float f) { return f != f ? 0x7fffffffu : fbits(f); }
+
+static void inputs(uint32_t in[4 * NT]) {
+    uint32_t s = 12345;
+    for (int t = 0; t < NT; t++) {
+        s = s * 1664525u + 1013904223u;
+        in[t] = t % 9 == 0 ? 0x80000000u + (uint32_t)t : s;
+        s = s * 1664525u + 1013904223u;
+        in[NT + t] = t % 11 == 0 ? in[t] : t % 17 == 5 ? 0x000f0000u : t % 6 == 2 ? s >> (t % 29) : s ^ (uint32_t)t;
+        in[2 * NT + t] = t % 7 == 0 ? 0x7fc00001u : fbits((float)t * 0.37f - 3.0f);
+        in[3 * NT + t] = t % 5 == 0 ? 0x7f800000u : t % 10 == 1 ? 0xffc00002u : fbits(1.5f - (float)t * 0.11f);
+        if (t % 13 == 3) in[2 * NT + t] = 0x80000000u, in[3 * NT + t] = 0; /* -0, +0 */
+        if (t % 13 == 4) in[2 * NT + t] = 0, in[3 * NT + t] = 0x80000000u;
+    }
+}
+
+/* min/max.f32: a NaN loses (two give the canonical NaN), -0 is below +0 */
+static uint32_t fminmax(uint32_t a, uint32_t b, bool max) {
+    float x = bitsf(a), y = bitsf(b);
+    if (x != x && y != y) return 0x7fffffffu;
+    if (x != x) return b;
+    if (y != y) return a;
+    if (x == y && x == 0) return (max ? (a >> 31) & (b >> 31) : (a >> 31) | (b >> 31)) ? 0x80000000u : 0;
+    return (max ? x > y : x < y) ? a : b;
+}
+
+static void put64(uint32_t *o, uint64_t v) { o[0] = (uint32_t)v, o[1] = (uint32_t)(v >> 32); }
+
+static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
+    memset(want, 0, NT * NW * 4);
+    for (int t = 0; t < NT; t++) {
+        uint32_t x = in[t], y = in[NT + t], *o = want + t * NW, c = y & 63, lane = (uint32_t)t & 31;
+        float f = bitsf(in[2 * NT + t]), g = bitsf(in[3 * NT + t]);
+        uint64_t ux = x, sy = (uint64_t)(int64_t)(int32_t)y;
+        uint64_t w9 = (uint64_t)((int64_t)(int32_t)x * (int64_t)(int32_t)y), w10 = ux * y + sy;
+        uint64_t w11 = w9 + w10, w13 = w9 * sy;
+        bool p1 = (int32_t)x < (int32_t)y, p2 = x > y, p3 = w9 != w10, p4 = f < g;
+        bool p5 = p1 && p4, p6 = p2 || p3, p7 = p5 != p6;
+        if (p6) p7 = x == y;
+        uint32_t f3 = canon(f + g);
+        if (p4) f3 = canon(bitsf(f3) * g);
+        o[0] = x + y + (p1 ? 1000 : 0);
+        o[1] = x - y + (lane >= 10 ? lane : 0);
+        o[2] = x * y;
+        o[3] = x * y + x + y;
+        o[4] = x & y, o[5] = x | y, o[6] = x ^ y;
+        o[7] = c > 31 ? 0 : x << c;
+        o[8] = c > 31 ? 0 : x >> c;
+        o[9] = (uint32_t)((int32_t)x >> (c > 31 ? 31 : c));
+        o[10] = (int32_t)x < (int32_t)y ? x : y;
+        o[11] = x > y ? x : y;
+        o[12] = ~x;
+        o[13] = (uint32_t)(w11 ^ w13);
+        o[14] = p1 ? x : y;
+        o[15] = p7;
+        put64(o + 16, w11 + (p2 ? 0 : 77));
+        put64(o + 18, (ux - sy) << (lane >= 10 ? 1 : 0));
+        put64(o + 20, w13);
+        put64(o + 22, sy << c);
+        put64(o + 24, (uint64_t)((int64_t)sy >> c));
+        put64(o + 26, sy >> c);
+        put64(o + 28, p2 ? w9 : w10);
+        o[30] = f3;
+        o[31] = canon(f - g);
+        o[32] = canon(f * g);
+        o[33] = canon(fmaf(f, g, bitsf(canon(f + g))));
+        o[34] = p5, o[35] = p6;
+        o[36] = p1 ? x : 0;
+        o[37] = fminmax(in[2 * NT + t], in[3 * NT + t], true);
+        o[38] = fminmax(in[2 * NT + t], in[3 * NT + t], false);
+        o[39] = in[t ^ 1];
+        uint32_t dv = y & 0xfff0ffffu;
+        o[40] = dv ? x / dv : 0xffffffffu; /* as measured on sm_90 (interp/ALU.md) */
+        o[41] = dv ? x % dv : 0xffffffffu;
+        o[42] = x, o[43] = in[t ^ 1]; /* through shared memory */
+        o[44] = lane + 3 <= 31 ? in[t + 3] : x, o[45] = lane >= 5 ? in[t - 5] : x, o[46] = lane + 3 <= 31;
+    }
+}
+
+static void run_with(const char *jit, const uint32_t *in, uint32_t *out) {
+    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
+    char rep[1024];
+    ptxi_status s = run_io(SRC, NT, in, 4 * NT * 4, out, NT * NW * 4, rep, sizeof rep);
+    unsetenv("PTXI_JIT");
+    cr_assert_eq(s, PTXI_SUCCESS, "%s", rep);
+}
+
+static void check(const char *jit) {
+    static uint32_t in[4 * NT], want[NT * NW], got[NT * NW];
+    inputs(in);
+    expected(in, want);
+    run_with(jit, in, got);
+    for (int k = 0; k < NT * NW; k++)
+        cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: thread %d word %d: 0x%08x, expected 0x%08x", jit, k / NW, k % NW,
+                     got[k], want[k]);
+}
+
+Test(jit, templates_jit_on) { check("1"); }
+Test(jit, templates_jit_off) { check("0"); }
+
+/* Every lane reads out of bounds inside a long straight-line run: the report
+ * names the load's line and the first lane, with or without the JIT. */
+static const char *FAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                           ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                           "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                           "add.s64 %rd4, %rd3, 1048576;\nadd.s32 %r2, %r1, 1;\n"
+                           "ld.global.u32 %r3, [%rd4];\n"
+                           "add.s32 %r4, %r3, %r2;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
+
+static void fault_with(const char *jit, char *rep, size_t cap) {
+    uint32_t out[NT];
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_status s = run_io(FAULT, NT, NULL, 0, out, sizeof out, rep, cap);
+    unsetenv("PTXI_JIT");
+    cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "%s", rep);
+}
+
+Test(jit, fault_inside_a_run) {
+    char on[2048], off[2048];
+    fault_with("1", on, sizeof on);
+    fault_with("0", off, sizeof off);
+    const char *rep[2] = {on, off};
+    for (int k = 0; k < 2; k++) {
+        cr_assert(strstr(rep[k], "out-of-bounds global read of 4 bytes"), "%s", rep[k]);
+        cr_assert(strstr(rep[k], "at w.ptx:14:1 in k"), "the load's line: %s", rep[k]);
+        cr_assert(strstr(rep[k], "block (0,0,0), thread (0,0,0)"), "%s", rep[k]);
+    }
+}
+
+/* A guarded branch at a label, reached by part of the warp: the handler of
+ * a record that begins a straight line (here a branch) must still find its
+ * own target there. */
+static const char *BRANCHES = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                              ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+                              "and.b32 %r3, %r1, 1;\nsetp.ne.u32 %p3, %r3, 0;\n"
+                              "setp.lt.u32 %p1, %r1, 7;\n@%p1 bra A;\nbra.uni C;\n"
+                              "A:\n@%p3 bra D;\nadd.s32 %r2, %r2, 1;\nadd.s32 %r2, %r2, 2;\n"
+                              "D:\nadd.s32 %r2, %r2, 10;\n"
+                              "C:\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                              "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+Test(jit, branch_at_a_label_in_a_partial_group) {
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        uint32_t out[32];
+        char rep[1024];
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_status s = run_io(BRANCHES, 32, NULL, 0, out, sizeof out, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (uint32_t l = 0; l < 32; l++)
+            cr_assert_eq(out[l], l >= 7 ? 0u : l & 1 ? 10u : 13u, "PTXI_JIT=%s lane %u: %u", modes[k], l, out[l]);
+    }
+}
