@@ -49,7 +49,7 @@ typedef struct options {
 typedef struct result {
     int ran;   /* ptxi produced a result */
     int match; /* ... identical to the native one */
-    uint64_t thread_insns, warp_insns;
+    uint64_t thread_insns, warp_insns, jit_warp_insns;
     double ptxi_s, native_s;
     double ptxi_cpu_s; /* process CPU time of that best run (all threads) */
     /* The least CPU time of any run: of ptxi (process, all threads) and of the
@@ -142,6 +142,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
     TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
     res->thread_insns = stats.thread_insns;
     res->warp_insns = stats.warp_insns;
+    res->jit_warp_insns = stats.jit_warp_insns;
     for (int i = 0; i < r->nbuf; i++) {
         bench_buf *b = &r->buf[i];
         if (b->dir & BB_OUT) {
@@ -232,17 +233,18 @@ static void print_header(options *o)
                o->ceil_of[j], n, one, all);
     }
     printf("\n");
-    printf("%-16s %4s %12s %6s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes", "insn/s",
-           "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
+    printf("%-16s %4s %12s %6s %5s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes", "jit%",
+           "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
     if (o->csv)
         fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
-                        "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s\n");
+                        "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
                       double t1)
 {
     double lanes = res->warp_insns ? (double)res->thread_insns / (double)res->warp_insns : 0.0;
+    double jit = res->warp_insns ? 100.0 * (double)res->jit_warp_insns / (double)res->warp_insns : 0.0;
     double rate = res->ran ? (double)res->thread_insns / res->ptxi_s : 0.0;
     double ratio = res->ran ? res->ptxi_s / res->native_s : 0.0;
     double speedup = threads != 1 && t1 > 0 && res->ran ? t1 / res->ptxi_s : 0.0;
@@ -251,19 +253,19 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
     if (speedup > 0) snprintf(sp, sizeof sp, "%.2fx", speedup);
     unsigned shown = threads ? threads : cores();
     if (res->ran)
-        printf("%-16s %4u %12.4g %6.2f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
-               (double)res->thread_insns, lanes, rate, res->ptxi_s, res->maxrss_kib / 1024.0, res->native_s, ratio, sp,
+        printf("%-16s %4u %12.4g %6.2f %5.1f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
+               (double)res->thread_insns, lanes, jit, rate, res->ptxi_s, res->maxrss_kib / 1024.0, res->native_s, ratio, sp,
                check);
     else
-        printf("%-16s %4u %12s %6s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-", "-",
+        printf("%-16s %4u %12s %6s %5s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-", "-", "-",
                res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
     if (res->msg[0]) printf("    %s\n", res->msg);
     fflush(stdout);
     if (o->csv)
-        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g\n", c->name, shown,
+        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f\n", c->name, shown,
                 (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate, res->ptxi_s,
                 res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
-                res->ptxi_cpu_min_s, res->native_cpu_s);
+                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0);
 }
 
 static int selected(const options *o, const char *name)

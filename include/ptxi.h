@@ -369,6 +369,10 @@ const char *ptxi_device_name(void);
 typedef struct ptxi_launch_stats {
     uint64_t thread_insns; /* instructions executed, summed over threads */
     uint64_t warp_insns;   /* instructions executed, counted once per warp */
+    /* Of warp_insns, those run as compiled code (the template JIT: on by
+     * default on AVX-512 hosts, off with PTXI_JIT=0 and under a debugger or
+     * sanitizer); the rest ran in the interpreter. */
+    uint64_t jit_warp_insns;
     double seconds;        /* wall time of the launch */
     uint64_t pmevents[16]; /* pmevent counters */
 } ptxi_launch_stats;

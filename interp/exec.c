@@ -1103,7 +1103,9 @@ execute:
         if (mask != VM_FULL || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end))
             goto *labels[i->op];
         vm_jit_ctx c = {w, fr, cta, cta->grid->cfg, cta->grid->cfg->params, 0, NULL};
+        const vm_insn *head = i;
         i = r->fn(fb, &c);
+        cta->jit_warp_insns += (uint64_t)((c.taken ? c.taken + 1 : i) - head);
         if (__builtin_expect(c.fault, 0)) {
             SAVE();
             why = VM_Y_FAULT;

@@ -9,6 +9,7 @@
 #include "jit.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1146,7 +1147,7 @@ static void epilogue(cbuf *b, const vm_insn *end) {
 
 /* Records that only the JIT handler may replace: their own handler, not a
  * superinstruction's (fuse.c). */
-static void compile_func(vm_func *f, jit_chunk **list) {
+static void compile_func(vm_func *f, jit_chunk **list, bool log) {
     const void *const *tab = vm_handler_table();
     uint32_t n = f->ncode;
     uint8_t *target = calloc(n + 1, 1);
@@ -1157,6 +1158,7 @@ static void compile_func(vm_func *f, jit_chunk **list) {
         if (vi->op == VM_BRX)
             for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
     }
+    if (f->nhoist && f->nhoist < n) target[f->nhoist] = 1; /* a warp whose frame holds the prologue starts there */
     cbuf b = {0}, scratch = {0};
     jc j = {.b = &b, .f = f}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
     j.live = liveness(f, &j.nw);
@@ -1178,6 +1180,9 @@ static void compile_func(vm_func *f, jit_chunk **list) {
             if (!emit(&dry, &f->code[e])) break;
             if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
         }
+        if (log)
+            fprintf(stderr, "ptxi jit: %s [%u,%u)%s%s\n", f->ir->name, k, e, e < n ? " stops at " : "",
+                    e < n ? vm_op_name[f->code[e].op] : "");
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
@@ -1235,9 +1240,11 @@ void vm_jit_program(vm_program *prog) {
     const char *env = getenv("PTXI_JIT");
     if ((env && env[0] == '0') || !host_ok()) return;
     if (prog->rt && (prog->rt->dbg || prog->rt->dbg_fault || prog->rt->san)) return;
+    const char *lg = getenv("PTXI_JIT_LOG");
+    bool log = lg && lg[0] == '1';
     jit_chunk *list = prog->jit;
     for (uint32_t k = 0; k < prog->nfuncs; k++)
-        if (prog->funcs[k].ir->has_body && prog->funcs[k].code) compile_func(&prog->funcs[k], &list);
+        if (prog->funcs[k].ir->has_body && prog->funcs[k].code) compile_func(&prog->funcs[k], &list, log);
     prog->jit = list;
 }
 

@@ -405,6 +405,7 @@ end:
     for (unsigned s = 0; s < wk->nslots; s++) {
         atomic_fetch_add(&g->thread_insns, wk->cta[s].thread_insns);
         atomic_fetch_add(&g->warp_insns, wk->cta[s].warp_insns);
+        atomic_fetch_add(&g->jit_warp_insns, wk->cta[s].jit_warp_insns);
     }
     return NULL;
 }
@@ -479,6 +480,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     if (stats) {
         stats->thread_insns = atomic_load(&g.thread_insns);
         stats->warp_insns = atomic_load(&g.warp_insns);
+        stats->jit_warp_insns = atomic_load(&g.jit_warp_insns);
         for (int k = 0; k < 16; k++) stats->pmevents[k] = atomic_load(&g.pmevents[k]);
     }
     pthread_mutex_destroy(&g.lock);

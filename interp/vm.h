@@ -272,6 +272,7 @@ typedef struct vm_launch_cfg {
 
 typedef struct vm_stats {
     uint64_t thread_insns, warp_insns;
+    uint64_t jit_warp_insns; /* of warp_insns, those run as compiled code (jit.c) */
     uint64_t pmevents[16];
 } vm_stats;
 

@@ -73,7 +73,7 @@ typedef struct vm_grid {
     vm_fault *fault;
     int status;
     double deadline; /* watchdog, seconds on the monotonic clock (0 = none) */
-    atomic_uint_fast64_t thread_insns, warp_insns;
+    atomic_uint_fast64_t thread_insns, warp_insns, jit_warp_insns;
     atomic_uint_fast64_t pmevents[16];
     /* Written by every worker taking CTAs: a line of its own, so that taking
      * one does not evict what the others read all the time (cfg, stop). */
@@ -105,7 +105,7 @@ typedef struct vm_cta {
     vm_warp *warps;
     vm_barrier bars[16];
     /* per-worker counters, added to the grid at the end */
-    uint64_t thread_insns, warp_insns;
+    uint64_t thread_insns, warp_insns, jit_warp_insns;
     /* Where each global load record last read, and for which warp: warps of
      * a CTA usually read at a fixed distance from each other, so the next
      * warp's lines can be fetched while this one runs (exec_mem.h). */

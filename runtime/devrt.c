@@ -314,6 +314,7 @@ static int run_list(ptxi_ctx *ctx, const vm_launch_cfg *parent, unsigned depth, 
             rc = run_grid(ctx, &cfg, depth, &s, fault);
             stats->thread_insns += s.thread_insns;
             stats->warp_insns += s.warp_insns;
+            stats->jit_warp_insns += s.jit_warp_insns;
         }
         drop(ctx, l);
         l = next;
@@ -351,6 +352,7 @@ static void *runner_main(void *arg) {
             q->runner_rc = rc;
             q->runner_stats.thread_insns += st.thread_insns;
             q->runner_stats.warp_insns += st.warp_insns;
+            q->runner_stats.jit_warp_insns += st.jit_warp_insns;
         }
     }
     pthread_mutex_unlock(&q->lock);
@@ -378,6 +380,7 @@ static int run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, unsigned depth, vm_stats 
         pthread_join(q->runner, NULL);
         stats->thread_insns += q->runner_stats.thread_insns;
         stats->warp_insns += q->runner_stats.warp_insns;
+        stats->jit_warp_insns += q->runner_stats.jit_warp_insns;
         if (!rc && q->runner_rc) {
             rc = q->runner_rc;
             fault->status = q->runner_fault.status;

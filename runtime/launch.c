@@ -239,6 +239,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     ctx->stats.seconds = seconds;
     ctx->stats.thread_insns = stats.thread_insns;
     ctx->stats.warp_insns = stats.warp_insns;
+    ctx->stats.jit_warp_insns = stats.jit_warp_insns;
     memcpy(ctx->stats.pmevents, stats.pmevents, sizeof stats.pmevents);
     pthread_mutex_unlock(&ctx->lock);
     vm_arena_free(&ctx->arena, pbuf);

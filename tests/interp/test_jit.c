@@ -231,3 +231,51 @@ Test(jit, branch_at_a_label_in_a_partial_group) {
             cr_assert_eq(out[l], l >= 7 ? 0u : l & 1 ? 10u : 13u, "PTXI_JIT=%s lane %u: %u", modes[k], l, out[l]);
     }
 }
+
+/* A kernel whose first block is a launch-invariant prologue (hoist.c): every
+ * CTA after the first on a host thread starts after it, and must still enter
+ * the compiled run there, not interpret the rest of the block. */
+static const char *PROLOGUE = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+                              ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                              "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\ncvta.to.global.u64 %rd2, %rd1;\n"
+                              "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n"
+                              "mad.lo.s32 %r5, %r2, %r3, %r4;\nsetp.ge.s32 %p1, %r5, %r1;\n@%p1 bra DONE;\n"
+                              "mul.wide.s32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\nmul.lo.s32 %r6, %r5, 3;\n"
+                              "add.s32 %r7, %r6, 1;\nst.global.u32 [%rd4], %r7;\nDONE:\nret;\n}\n";
+
+static uint64_t prologue_run(const char *jit, uint64_t *warp_insns) {
+    enum { NB = 16, NTB = 64 };
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, PROLOGUE, strlen(PROLOGUE), "p.ptx", &m), PTXI_SUCCESS);
+    unsetenv("PTXI_JIT");
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, NB * NTB * 4, &d), PTXI_SUCCESS);
+    uint32_t n = NB * NTB;
+    void *args[] = {&d, &n};
+    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){NB, 1, 1}, (ptxi_dim3){NTB, 1, 1}, 0, NULL, args),
+                 PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS);
+    static uint32_t out[NB * NTB];
+    ptxi_memcpy_dtoh(ctx, out, d, sizeof out);
+    for (uint32_t t = 0; t < n; t++) cr_assert_eq(out[t], 3 * t + 1, "PTXI_JIT=%s thread %u: %u", jit, t, out[t]);
+    ptxi_launch_stats st;
+    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+    *warp_insns = st.warp_insns;
+    return st.jit_warp_insns;
+}
+
+Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
+    uint64_t on_total, off_total;
+    uint64_t on = prologue_run("1", &on_total), off = prologue_run("0", &off_total);
+    cr_assert_eq(on_total, off_total, "the counts do not depend on the JIT: %llu, %llu", (unsigned long long)on_total,
+                 (unsigned long long)off_total);
+    cr_assert_eq(off, 0);
+    /* 32 warps of 15 records: a prologue of at most 7, the rest but ret compiled in every warp */
+    cr_assert_geq(on, 32u * 7u, "compiled %llu of %llu warp instructions", (unsigned long long)on,
+                  (unsigned long long)on_total);
+}
