@@ -184,7 +184,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DQ2PS = {M0F, PNONE, 0, 0x5b}, UDQ2PS = {M0F, PF2, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -1058,6 +1058,11 @@ static bool emit(jc *j, const vm_insn *i) {
         for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
         commit(j, i, false);
         break;
+    case VM_CVTF32S32:
+    case VM_CVTF32U32: /* the host's conversion (MXCSR: nearest even), as exec.c's */
+        for (int p = 0; p < 2; p++) z(j->b, i->op == VM_CVTF32S32 ? DQ2PS : UDQ2PS, ZT + p, 0, S(j, i->a, false, p), 0);
+        commit(j, i, false);
+        break;
     case VM_ADDF32: bin(j, i, ADDPS, false, false, true); break;
     case VM_SUBF32: bin(j, i, SUBPS, false, false, true); break;
     case VM_MULF32: bin(j, i, MULPS, false, false, true); break;
@@ -1181,8 +1186,13 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log) {
             if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
         }
         if (log)
-            fprintf(stderr, "ptxi jit: %s [%u,%u)%s%s\n", f->ir->name, k, e, e < n ? " stops at " : "",
-                    e < n ? vm_op_name[f->code[e].op] : "");
+            fprintf(stderr, "ptxi jit: %s [%u,%u)%s%s%s\n", f->ir->name, k, e, e < n ? " stops at " : "",
+                    e < n ? vm_op_name[f->code[e].op] : "",
+                    e >= n                               ? ""
+                    : e == f->nhoist                     ? " (after the prologue)"
+                    : target[e]                          ? " (a branch target)"
+                    : f->code[e].h != tab[f->code[e].op] ? " (a superinstruction)"
+                                                         : "");
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;

@@ -11,7 +11,7 @@
 #include "../run_kernel.h"
 
 #define NT 64 /* two warps, one CTA */
-#define NW 48 /* result words per thread */
+#define NW 50 /* result words per thread */
 
 static const char *SRC =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -23,7 +23,7 @@ static const char *SRC =
     "mul.wide.u32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
     "ld.global.u32 %r5, [%rd4];\nld.global.u32 %r6, [%rd4+256];\n"
     "ld.global.f32 %f1, [%rd4+512];\nld.global.f32 %f2, [%rd4+768];\n"
-    "mul.wide.u32 %rd5, %r4, 192;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "mul.wide.u32 %rd5, %r4, 200;\nadd.s64 %rd6, %rd1, %rd5;\n"
     "add.s32 %r7, %r5, %r6;\nsub.s32 %r8, %r5, %r6;\nmul.lo.s32 %r9, %r5, %r6;\n"
     "mad.lo.s32 %r10, %r5, %r6, %r7;\nand.b32 %r11, %r5, %r6;\nor.b32 %r12, %r5, %r6;\n"
     "xor.b32 %r13, %r5, %r6;\nand.b32 %r14, %r6, 63;\nshl.b32 %r15, %r5, %r14;\n"
@@ -64,6 +64,7 @@ static const char *SRC =
     "st.global.u32 [%rd6+156], %r27;\nst.global.u32 [%rd6+160], %r29;\nst.global.u32 [%rd6+164], %r30;\n"
     "st.global.u32 [%rd6+168], %r34;\nst.global.u32 [%rd6+172], %r36;\n"
     "st.global.u32 [%rd6+176], %r37;\nst.global.u32 [%rd6+180], %r38;\nst.global.u32 [%rd6+184], %r39;\n"
+    "cvt.rn.f32.s32 %f9, %r5;\ncvt.rn.f32.u32 %f10, %r6;\nst.global.f32 [%rd6+188], %f9;\nst.global.f32 [%rd6+192], %f10;\n"
     "ret;\n}\n";
 
 typedef union {
@@ -148,6 +149,7 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
         o[40] = dv ? x / dv : 0xffffffffu; /* as measured on sm_90 (interp/ALU.md) */
         o[41] = dv ? x % dv : 0xffffffffu;
         o[42] = x, o[43] = in[t ^ 1]; /* through shared memory */
+        o[47] = fbits((float)(int32_t)x), o[48] = fbits((float)y); /* round to nearest even */
         o[44] = lane + 3 <= 31 ? in[t + 3] : x, o[45] = lane >= 5 ? in[t - 5] : x, o[46] = lane + 3 <= 31;
     }
 }
