@@ -8,6 +8,7 @@
  * (bench/README.md). */
 #include "jit.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1152,7 +1153,24 @@ static void epilogue(cbuf *b, const vm_insn *end) {
 
 /* Records that only the JIT handler may replace: their own handler, not a
  * superinstruction's (fuse.c). */
-static void compile_func(vm_func *f, jit_chunk **list, bool log) {
+/* PTXI_JIT_PERFMAP=1: each compiled record's code is named in /tmp/perf-PID.map
+ * ("ptxi:FUNC:RECORD:OP:PTXLINE"), where perf finds the symbols of generated code. */
+static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *starts, const uint32_t *ends, uint32_t nr,
+                     const size_t *roff) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+    pthread_mutex_lock(&lock);
+    FILE *m = fopen(path, "a");
+    for (uint32_t r = 0; m && r < nr; r++)
+        for (uint32_t k = starts[r]; k < ends[r]; k++)
+            fprintf(m, "%lx %zx ptxi:%s:%u:%s:%u\n", (unsigned long)(uintptr_t)(code + roff[k]), roff[k + 1] - roff[k],
+                    f->ir->name, k, vm_op_name[f->code[k].op], f->src ? f->src[k].loc.line : 0);
+    if (m) fclose(m);
+    pthread_mutex_unlock(&lock);
+}
+
+static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     const void *const *tab = vm_handler_table();
     uint32_t n = f->ncode;
     uint8_t *target = calloc(n + 1, 1);
@@ -1169,9 +1187,9 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log) {
     j.live = liveness(f, &j.nw);
     /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
-    size_t *offs = malloc((n + 1) * sizeof *offs);
+    size_t *offs = malloc((n + 1) * sizeof *offs), *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
     uint32_t nr = 0;
-    if (!starts || !ends || !offs) goto done;
+    if (!starts || !ends || !offs || (pmap && !roff)) goto done;
     for (uint32_t k = 0; k < n;) {
         if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
             k++;
@@ -1199,11 +1217,13 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log) {
             cache_reset(&j);
             prologue(&b);
             for (uint32_t r = k; r < e; r++) {
+                if (roff) roff[r] = b.n;
                 j.now = r;
                 emit(&j, &f->code[r]);
             }
             flush(&j, e, true);
             epilogue(&b, &f->code[e]);
+            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit */
         }
         k = e > k ? e : k + 1;
     }
@@ -1221,6 +1241,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log) {
         free(rg);
         goto done;
     }
+    if (roff) perf_map(f, code, starts, ends, nr, roff);
     ch->code = code, ch->size = size, ch->regions = rg, ch->next = *list;
     *list = ch;
     for (uint32_t r = 0; r < nr; r++) {
@@ -1237,6 +1258,7 @@ done:
     free(starts);
     free(ends);
     free(offs);
+    free(roff);
     free(target);
 }
 
@@ -1252,9 +1274,10 @@ void vm_jit_program(vm_program *prog) {
     if (prog->rt && (prog->rt->dbg || prog->rt->dbg_fault || prog->rt->san)) return;
     const char *lg = getenv("PTXI_JIT_LOG");
     bool log = lg && lg[0] == '1';
+    const char *pm = getenv("PTXI_JIT_PERFMAP");
     jit_chunk *list = prog->jit;
     for (uint32_t k = 0; k < prog->nfuncs; k++)
-        if (prog->funcs[k].ir->has_body && prog->funcs[k].code) compile_func(&prog->funcs[k], &list, log);
+        if (prog->funcs[k].ir->has_body && prog->funcs[k].code) compile_func(&prog->funcs[k], &list, log, pm && pm[0] == '1');
     prog->jit = list;
 }
 
