@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -57,6 +58,10 @@ typedef struct result {
      * than wall times, which include waiting for a core. */
     double ptxi_cpu_min_s, native_cpu_s;
     long maxrss_kib;
+    /* Rows of more than one thread: how much more throughput this host gives
+     * the kernel's own native reference on that many threads, n copies at once
+     * (n * time alone / time of the n together): the ceiling for that work. */
+    double native_ceil;
     char msg[400];
 } result;
 
@@ -90,6 +95,75 @@ static void time_native(const bench_case *c, bench_run *r, const options *o, res
         if (rep > 0 && t < res->native_s) res->native_s = t;
         if (rep > 0 && ct < res->native_cpu_s) res->native_cpu_s = ct;
     }
+}
+
+static unsigned cores(void);
+static double now(void);
+
+/* n copies of the native reference at once, each on its own inputs (copy 0
+ * is r, run by this thread, so that no thread waits for a core): n * (best
+ * time of copy 0 alone) / (best time of the n together), alone and together
+ * alternating. */
+typedef struct native_copy {
+    const bench_case *c;
+    bench_run *r;
+    pthread_barrier_t *go;
+} native_copy;
+
+static void *native_copy_main(void *p)
+{
+    native_copy *x = p;
+    for (;;) {
+        pthread_barrier_wait(x->go); /* start (or, with r NULL, leave) */
+        if (!x->r) return NULL;
+        x->c->native(x->r);
+        pthread_barrier_wait(x->go); /* done */
+    }
+}
+
+static double native_scaling(const bench_case *c, bench_run *r, const options *o, unsigned n)
+{
+    bench_run *runs = calloc(n, sizeof *runs);
+    native_copy *x = calloc(n, sizeof *x);
+    pthread_t *th = calloc(n, sizeof *th);
+    pthread_barrier_t go;
+    double best = INFINITY, alone = INFINITY;
+    if (!runs || !x || !th || pthread_barrier_init(&go, NULL, n) != 0) goto out;
+    for (unsigned k = 1; k < n; k++) c->setup(&runs[k], o->scale);
+    unsigned started = 1;
+    for (; started < n; started++) {
+        x[started] = (native_copy){c, &runs[started], &go};
+        if (pthread_create(&th[started], NULL, native_copy_main, &x[started]) != 0) break;
+    }
+    for (int rep = 0; started == n && rep <= o->reps; rep++) {
+        bench_reset_refs(r);
+        for (unsigned k = 1; k < n; k++) bench_reset_refs(&runs[k]);
+        double t0 = now();
+        pthread_barrier_wait(&go);
+        c->native(r);
+        pthread_barrier_wait(&go);
+        double t = now() - t0;
+        if (rep > 0 && t < best) best = t;
+        bench_reset_refs(r);
+        t0 = now();
+        c->native(r);
+        t = now() - t0;
+        if (rep > 0 && t < alone) alone = t;
+    }
+    for (unsigned k = 1; k < started; k++) x[k].r = NULL;
+    if (started == n) pthread_barrier_wait(&go);
+    for (unsigned k = 1; k < started; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&go);
+    for (unsigned k = 1; k < n; k++)
+        for (int b = 0; b < runs[k].nbuf; b++) {
+            if (runs[k].buf[b].ref != runs[k].buf[b].init) free(runs[k].buf[b].ref);
+            free(runs[k].buf[b].init);
+        }
+out:
+    free(runs);
+    free(x);
+    free(th);
+    return isfinite(best) && isfinite(alone) && best > 0 ? (double)n * alone / best : 0.0;
 }
 
 #define TRY(call)                                                                                    \
@@ -164,6 +238,8 @@ static void run_case(const bench_case *c, const options *o, unsigned threads, re
     memset(res, 0, sizeof *res);
     c->setup(&r, o->scale);
     time_native(c, &r, o, res);
+    unsigned n = threads ? threads : cores();
+    if (n > 1 && o->ceiling) res->native_ceil = native_scaling(c, &r, o, n);
     time_ptxi(c, &r, o, threads, res);
     if (res->ran) res->match = bench_compare(&r, res->msg, sizeof res->msg);
     getrusage(RUSAGE_SELF, &ru);
@@ -233,11 +309,12 @@ static void print_header(options *o)
                o->ceil_of[j], n, one, all);
     }
     printf("\n");
-    printf("%-16s %4s %12s %6s %5s %10s %9s %9s %9s %10s %8s  %s\n", "kernel", "thr", "thread-insns", "lanes", "jit%",
-           "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "check");
+    printf("%-16s %4s %12s %6s %5s %10s %9s %9s %9s %10s %8s %8s %7s  %s\n", "kernel", "thr", "thread-insns", "lanes", "jit%",
+           "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "nat-ceil", "of-ceil", "check");
     if (o->csv)
         fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
-                        "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share\n");
+                        "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
+                        "ceiling\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
@@ -251,21 +328,31 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
     const char *check = !res->ran ? "FAIL" : res->match ? "ok" : "MISMATCH";
     char sp[16] = "-";
     if (speedup > 0) snprintf(sp, sizeof sp, "%.2fx", speedup);
+    /* The most this host can give ptxi here: the vector ceiling, or what its
+     * memory gives, when that is lower: n copies of the native reference run
+     * native_ceil times faster than one, and ptxi, slower than native by
+     * t1 / native_s on one thread, asks that much less of the memory (when
+     * ptxi is the faster, the native figure itself). */
+    double bound = ceil, slower = t1 > res->native_s && res->native_s > 0 ? t1 / res->native_s : 1.0;
+    if (bound > 0 && res->native_ceil > 0 && res->native_ceil * slower < bound) bound = res->native_ceil * slower;
+    char nc[16] = "-", sh[16] = "-";
+    if (res->native_ceil > 0) snprintf(nc, sizeof nc, "%.2fx", res->native_ceil);
+    if (speedup > 0 && bound > 0) snprintf(sh, sizeof sh, "%.2f", speedup / bound);
     unsigned shown = threads ? threads : cores();
     if (res->ran)
-        printf("%-16s %4u %12.4g %6.2f %5.1f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s  %s\n", c->name, shown,
+        printf("%-16s %4u %12.4g %6.2f %5.1f %10.3g %9.4f %9.1f %9.4f %9.2fx %8s %8s %7s  %s\n", c->name, shown,
                (double)res->thread_insns, lanes, jit, rate, res->ptxi_s, res->maxrss_kib / 1024.0, res->native_s, ratio, sp,
-               check);
+               nc, sh, check);
     else
-        printf("%-16s %4u %12s %6s %5s %10s %9s %9.1f %9.4f %10s %8s  %s\n", c->name, shown, "-", "-", "-", "-", "-",
-               res->maxrss_kib / 1024.0, res->native_s, "-", "-", check);
+        printf("%-16s %4u %12s %6s %5s %10s %9s %9.1f %9.4f %10s %8s %8s %7s  %s\n", c->name, shown, "-", "-", "-", "-",
+               "-", res->maxrss_kib / 1024.0, res->native_s, "-", "-", "-", "-", check);
     if (res->msg[0]) printf("    %s\n", res->msg);
     fflush(stdout);
     if (o->csv)
-        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f\n", c->name, shown,
+        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g\n", c->name, shown,
                 (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate, res->ptxi_s,
                 res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
-                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0);
+                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound);
 }
 
 static int selected(const options *o, const char *name)
@@ -393,6 +480,7 @@ int main(int argc, char **argv)
                     res = again;
                     res.native_s = nat;
                 } else if (again.native_s < res.native_s) res.native_s = again.native_s;
+                if (again.native_ceil > res.native_ceil) res.native_ceil = again.native_ceil;
             }
             if (o.threads[j] == 1 && res.ran) t1 = res.ptxi_s;
             print_row(&o, c, o.threads[j], o.ceil_of[j], &res, t1);
