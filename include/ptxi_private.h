@@ -66,4 +66,21 @@ void ptxi_attach_debugger(ptxi_ctx *ctx, int (*fn)(void *, struct vm_warp *, con
 void ptxi_attach_fault_hook(ptxi_ctx *ctx,
                             void (*fn)(void *, struct vm_warp *, const struct vm_insn *, int, int, const char *));
 
+/* ---- the calling thread's current context (runtime/primary.c) ----
+ * One stack per host thread, shared by libcuda.so.1 (cuCtxPushCurrent,
+ * cuCtxPopCurrent, cuCtxSetCurrent, cuCtxCreate) and libcudart.so.13, which works
+ * in the context on top, or in the primary context while the stack is empty. */
+ptxi_ctx *ptxi_current_top(void);    /* NULL: the stack is empty */
+int ptxi_current_push(ptxi_ctx *c);  /* 0, or -1 when the stack is full */
+ptxi_ctx *ptxi_current_pop(void);    /* the context popped; NULL: the stack was empty */
+void ptxi_current_set(ptxi_ctx *c);  /* replaces the top (an empty stack takes c); NULL pops */
+void ptxi_current_remove(ptxi_ctx *c); /* takes c off the calling thread's stack */
+
+/* ---- live contexts (runtime/context.c) ----
+ * Whether c is a context created and not yet destroyed; fn(c, arg) is called by
+ * ptxi_ctx_destroy when c is no longer live and before its memory, modules and
+ * streams go (a library drops what it keeps about c). */
+int ptxi_ctx_live(ptxi_ctx *c);
+ptxi_status ptxi_ctx_on_destroy(void (*fn)(ptxi_ctx *, void *), void *arg);
+
 #endif

@@ -122,6 +122,65 @@ static uint64_t svc_resolve_var(void *c, const char *name) {
     return 0;
 }
 
+/* ---- live contexts, and what is called when one is destroyed ---- */
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static ptxi_ctx **live;
+static size_t nlive, caplive;
+
+typedef struct destroy_hook {
+    void (*fn)(ptxi_ctx *, void *);
+    void *arg;
+    struct destroy_hook *next;
+} destroy_hook;
+static destroy_hook *destroy_hooks; /* only ever prepended */
+
+static bool live_add(ptxi_ctx *c) {
+    pthread_mutex_lock(&live_lock);
+    if (nlive == caplive) {
+        size_t cap = caplive ? 2 * caplive : 8;
+        ptxi_ctx **l = realloc(live, cap * sizeof *l);
+        if (!l) {
+            pthread_mutex_unlock(&live_lock);
+            return false;
+        }
+        live = l, caplive = cap;
+    }
+    live[nlive++] = c;
+    pthread_mutex_unlock(&live_lock);
+    return true;
+}
+
+static void live_remove(ptxi_ctx *c) {
+    pthread_mutex_lock(&live_lock);
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i] == c) {
+            live[i] = live[--nlive];
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+int ptxi_ctx_live(ptxi_ctx *c) {
+    pthread_mutex_lock(&live_lock);
+    size_t i = 0;
+    while (c && i < nlive && live[i] != c) i++;
+    int found = c && i < nlive;
+    pthread_mutex_unlock(&live_lock);
+    return found;
+}
+
+ptxi_status ptxi_ctx_on_destroy(void (*fn)(ptxi_ctx *, void *), void *arg) {
+    if (!fn) return PTXI_INVALID_VALUE;
+    destroy_hook *h = malloc(sizeof *h);
+    if (!h) return PTXI_OUT_OF_MEMORY;
+    pthread_mutex_lock(&live_lock);
+    *h = (destroy_hook){fn, arg, destroy_hooks};
+    destroy_hooks = h;
+    pthread_mutex_unlock(&live_lock);
+    return PTXI_SUCCESS;
+}
+
 /* ---- the context ---- */
 
 ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
@@ -172,6 +231,10 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
     }
     /* device code sets a graph's conditional handle (pgraph.c) */
     ptxi_ctx_bind_extern(ctx, "cudaGraphSetConditional", (void (*)(void))pg_set_conditional);
+    if (!live_add(ctx)) {
+        ptxi_ctx_destroy(ctx);
+        return PTXI_OUT_OF_MEMORY;
+    }
     *out = ctx;
     return PTXI_SUCCESS;
 }
@@ -189,6 +252,11 @@ static void release_all(ptxi_ctx *ctx) {
 
 ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
+    live_remove(ctx);
+    pthread_mutex_lock(&live_lock);
+    destroy_hook *h = destroy_hooks;
+    pthread_mutex_unlock(&live_lock);
+    for (; h; h = h->next) h->fn(ctx, h->arg);
     rt_flush(ctx);
     rt_sanitize_ctx_end(ctx);
     release_all(ctx);

@@ -1,6 +1,7 @@
 /* primary.c — the process-wide device: the primary context that libcudart.so.13
  * and libcuda.so.1 share (one per process, so it lives here, in the library both
- * link), the hooks that run when it is reset, and the device's attributes. */
+ * link), the hooks that run when it is reset, each thread's stack of current
+ * contexts, and the device's attributes. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,39 @@ ptxi_status ptxi_primary_on_reset(void (*fn)(void *), void *arg) {
     hooks = h;
     pthread_mutex_unlock(&lock);
     return PTXI_SUCCESS;
+}
+
+/* ---- the calling thread's current context ---- */
+
+#define STACK_MAX 64
+
+static _Thread_local ptxi_ctx *stack[STACK_MAX];
+static _Thread_local int depth;
+
+ptxi_ctx *ptxi_current_top(void) { return depth ? stack[depth - 1] : NULL; }
+
+int ptxi_current_push(ptxi_ctx *c) {
+    if (depth == STACK_MAX) return -1;
+    stack[depth++] = c;
+    return 0;
+}
+
+ptxi_ctx *ptxi_current_pop(void) { return depth ? stack[--depth] : NULL; }
+
+void ptxi_current_set(ptxi_ctx *c) {
+    if (!c) {
+        if (depth) depth--;
+        return;
+    }
+    if (!depth) depth = 1;
+    stack[depth - 1] = c;
+}
+
+void ptxi_current_remove(ptxi_ctx *c) {
+    int w = 0;
+    for (int r = 0; r < depth; r++)
+        if (stack[r] != c) stack[w++] = stack[r];
+    depth = w;
 }
 
 /* ---- attributes ---- */

@@ -1,6 +1,7 @@
-/* cudart_internal.h — shared state of the libcudart.so.13 replacement: the one ptxi
- * context behind device 0, the registry of what the program's host stubs registered,
- * and the error bookkeeping (per-thread last error, context-wide sticky error). */
+/* cudart_internal.h — shared state of the libcudart.so.13 replacement: the ptxi
+ * contexts it works in (device 0's primary one, or one the driver made current), the
+ * registry of what the program's host stubs registered, and the error bookkeeping
+ * (per-thread last error, context-wide sticky error). */
 #ifndef CR_INTERNAL_H
 #define CR_INTERNAL_H
 
@@ -19,11 +20,41 @@
  * stream variants behave like the legacy ones because ptxi runs work in order. */
 #define CR_ALIAS(name, target) extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
 
-/* ---- state.c ---- */
-extern ptxi_ctx *cr_ctx;
+/* ---- ptrmap.c ---- */
+typedef struct cr_ptrmap {
+    const void **keys;
+    void **vals;
+    size_t cap, n;
+} cr_ptrmap;
+void *cr_map_get(const cr_ptrmap *m, const void *key);
+void cr_map_put(cr_ptrmap *m, const void *key, void *val);
+void cr_map_free(cr_ptrmap *m); /* empties it */
 
-/* Creates the context and loads every registered module on first use. Returns
- * cudaSuccess, the sticky error, or the reason initialisation failed. */
+/* ---- state.c ---- */
+/* The context the calling thread works in: the one a driver call made current
+ * (cuCtxCreate, cuCtxPushCurrent, cuCtxSetCurrent: the top of libptxi's stack of
+ * the thread), else the primary context (NULL before it exists). */
+ptxi_ctx *cr_ctx(void);
+
+/* What the runtime keeps of each context it works in: the sticky error and the
+ * program's modules, loaded into the context on its first use. */
+typedef struct cr_space {
+    ptxi_ctx *ctx;
+    _Atomic cudaError_t sticky, pending;
+    _Atomic unsigned long loaded; /* cr_registrations() when its modules were last loaded */
+    /* under register.c's lock: a cr_fatbin's module, a cr_func's kernel, a cr_var's address */
+    cr_ptrmap mods, kernels, addrs;
+    struct cr_space *next;
+} cr_space;
+extern cr_space cr_primary;
+/* The space of cr_ctx() (made on the context's first use); NULL when that context
+ * was destroyed. */
+cr_space *cr_space_here(void);
+
+/* Creates the primary context and loads every registered module into it on first
+ * use, and into the calling thread's context when it is another. Returns
+ * cudaSuccess, the context's sticky error, or the reason initialisation failed
+ * (cudaErrorContextIsDestroyed: the current context is gone). */
 cudaError_t cr_init(void);
 /* The same without bringing a launch's deferred fault to light (for launches). */
 cudaError_t cr_init_ex(bool promote);
@@ -58,15 +89,6 @@ extern _Thread_local const char *cr_api;
 /* A CUDA array as pitched device memory (rows of width × element size bytes). */
 bool cr_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *esize);
 
-/* ---- ptrmap.c ---- */
-typedef struct cr_ptrmap {
-    const void **keys;
-    void **vals;
-    size_t cap, n;
-} cr_ptrmap;
-void *cr_map_get(const cr_ptrmap *m, const void *key);
-void cr_map_put(cr_ptrmap *m, const void *key, void *val);
-
 /* ---- register.c ---- */
 typedef struct cr_fatbin cr_fatbin;
 
@@ -74,7 +96,6 @@ typedef struct cr_func {
     const void *host_fun; /* the host stub's address: the key of <<<>>> */
     const char *name;     /* mangled .entry name */
     cr_fatbin *fb;
-    ptxi_kernel *k;     /* resolved when the module is loaded */
     int max_dyn_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1: not set */
 } cr_func;
 
@@ -84,20 +105,25 @@ typedef struct cr_var {
     cr_fatbin *fb;
     size_t size;
     bool constant, managed;
-    ptxi_dptr addr; /* resolved when the module is loaded */
 } cr_var;
 
-/* Loads the PTX of every registered fatbinary not yet loaded into cr_ctx (by cr_init,
- * again after cudaDeviceReset, and for late registrations). */
-void cr_load_modules(void);
-void cr_forget_modules(void); /* after ptxi_ctx_reset freed them */
+/* Counts registrations: a space whose `loaded` is behind has fatbinaries to load. */
+unsigned long cr_registrations(void);
+/* Loads the PTX of every registered fatbinary not yet loaded into sp's context (by
+ * cr_init, again after cudaDeviceReset, and for late registrations), and finds the
+ * kernels and variables there. The primary's also sets the __managed__ variables'
+ * host pointers. */
+void cr_load_modules(cr_space *sp);
+void cr_forget_modules(cr_space *sp); /* its context freed them (reset, destroyed) */
 cr_func *cr_find_func(const void *host_fun);
 cr_var *cr_find_var(const void *host_var);
 /* The kernel behind a host stub, or an error code (cudaErrorInvalidDeviceFunction,
  * cudaErrorNoKernelImageForDevice...). */
 cudaError_t cr_kernel_of(const void *host_fun, ptxi_kernel **out);
 cudaError_t cr_kernel_of_handle(cudaKernel_t h, ptxi_kernel **out);
+/* A variable's module and address in the calling thread's context (NULL, 0: none). */
 ptxi_module *cr_var_module(const cr_var *v);
+ptxi_dptr cr_var_addr(const cr_var *v);
 
 /* ---- fatbin.c ---- */
 /* Finds the best PTX for sm_90 in the fatbinary that a __fatBinC_Wrapper_t points to.

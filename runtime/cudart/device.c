@@ -170,7 +170,7 @@ CR_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
 
 CR_EXPORT cudaError_t cudaDeviceSynchronize(void) {
     CR_ENTER();
-    cudaError_t e = cr_st(ptxi_ctx_synchronize(cr_ctx));
+    cudaError_t e = cr_st(ptxi_ctx_synchronize(cr_ctx()));
     cr_run_callbacks(NULL, ~0ul);
     return e;
 }
@@ -196,7 +196,7 @@ CR_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     int pl = ptxi_limit_of(limit);
     if (pl >= 0) {
         /* A limit that can no longer change (heap, FIFO after a launch) is "invalid value" on an H100. */
-        ptxi_status s = ptxi_ctx_set_limit(cr_ctx, (ptxi_limit)pl, value);
+        ptxi_status s = ptxi_ctx_set_limit(cr_ctx(), (ptxi_limit)pl, value);
         return s == PTXI_SUCCESS || ptxi_error_is_sticky(s) ? cr_st(s) : cr_ret(cudaErrorInvalidValue);
     }
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == cudaLimitDevRuntimeSyncDepth)
@@ -209,7 +209,7 @@ CR_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
     CR_ENTER();
     if (!pValue) return cr_ret(cudaErrorInvalidValue);
     int pl = ptxi_limit_of(limit);
-    if (pl >= 0) return cr_st(ptxi_ctx_get_limit(cr_ctx, (ptxi_limit)pl, pValue));
+    if (pl >= 0) return cr_st(ptxi_ctx_get_limit(cr_ctx(), (ptxi_limit)pl, pValue));
     if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0] || limit == cudaLimitDevRuntimeSyncDepth)
         return cr_ret(cudaErrorUnsupportedLimit);
     *pValue = __atomic_load_n(&other_limits[limit], __ATOMIC_RELAXED);

@@ -77,7 +77,7 @@ static int alloc_params(pg_params *p, const struct cudaMemPoolProps *props, size
         return cudaErrorInvalidValue;
     p->type = PG_MEM_ALLOC;
     p->bytes = bytes;
-    p->ctx = cr_ctx;
+    p->ctx = cr_ctx();
     return PG_OK;
 }
 
@@ -614,7 +614,7 @@ CR_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
     static const pg_ops ops = {launch_kernel, launch_status};
     cudaStream_t outer = launching;
     launching = stream;
-    int e = pg_launch(X(exec), cr_ctx, cr_stream(stream), &ops);
+    int e = pg_launch(X(exec), cr_ctx(), cr_stream(stream), &ops);
     launching = outer;
     return ret(e);
 }

@@ -39,7 +39,7 @@ static int kind_of(const void *p, ptxi_dptr *base, size_t *bytes) {
     ptxi_dptr b;
     size_t n;
     if (!p) return -1;
-    if (ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)p, &b, &n) != PTXI_SUCCESS) {
+    if (ptxi_mem_get_range(cr_ctx(), (ptxi_dptr)(uintptr_t)p, &b, &n) != PTXI_SUCCESS) {
         pthread_mutex_lock(&kinds_lock);
         bool reg = *find_registered(p) != NULL;
         pthread_mutex_unlock(&kinds_lock);
@@ -59,7 +59,7 @@ static cudaError_t alloc(void **p, size_t size, int kind) {
     *p = NULL;
     if (!size) return cudaSuccess;
     ptxi_dptr d;
-    ptxi_status s = kind == KIND_DEVICE ? ptxi_mem_alloc(cr_ctx, size, &d) : ptxi_mem_alloc_managed(cr_ctx, size, &d);
+    ptxi_status s = kind == KIND_DEVICE ? ptxi_mem_alloc(cr_ctx(), size, &d) : ptxi_mem_alloc_managed(cr_ctx(), size, &d);
     if (s != PTXI_SUCCESS) return cr_st(s);
     set_kind(d, kind);
     *p = (void *)(uintptr_t)d;
@@ -76,8 +76,8 @@ static cudaError_t release(void *p, int want) {
     if (kind < 0 || kind == KIND_REGISTERED || base != (ptxi_dptr)(uintptr_t)p ||
         (want == KIND_HOST) != (kind == KIND_HOST))
         return cr_ret(cudaErrorInvalidValue);
-    ptxi_status s = ptxi_ctx_synchronize(cr_ctx); /* cudaFree waits for the device */
-    if (s == PTXI_SUCCESS) s = ptxi_mem_free(cr_ctx, base);
+    ptxi_status s = ptxi_ctx_synchronize(cr_ctx()); /* cudaFree waits for the device */
+    if (s == PTXI_SUCCESS) s = ptxi_mem_free(cr_ctx(), base);
     if (s == PTXI_SUCCESS) set_kind(base, KIND_DEVICE);
     return cr_st(s);
 }
@@ -119,7 +119,7 @@ CR_EXPORT cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPo
     if (!ptxi_mempool_valid((ptxi_mempool *)memPool)) return cr_ret(cudaErrorInvalidValue);
     cudaError_t e = alloc(ptr, size, KIND_DEVICE);
     if (e != cudaSuccess || !*ptr) return e;
-    ptxi_status st = ptxi_mempool_track((ptxi_mempool *)memPool, cr_ctx, (ptxi_dptr)(uintptr_t)*ptr, size);
+    ptxi_status st = ptxi_mempool_track((ptxi_mempool *)memPool, cr_ctx(), (ptxi_dptr)(uintptr_t)*ptr, size);
     if (st != PTXI_SUCCESS) {
         release(*ptr, KIND_DEVICE);
         *ptr = NULL;
@@ -181,7 +181,7 @@ CR_EXPORT cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flag
         return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
     registered *r = malloc(sizeof *r);
     if (!r) return cr_ret(cudaErrorMemoryAllocation);
-    if (ptxi_mem_register_host(cr_ctx, ptr, size) != PTXI_SUCCESS) { /* kernels may use it too */
+    if (ptxi_mem_register_host(cr_ctx(), ptr, size) != PTXI_SUCCESS) { /* kernels may use it too */
         free(r);
         return cr_ret(cudaErrorHostMemoryAlreadyRegistered);
     }
@@ -199,7 +199,7 @@ CR_EXPORT cudaError_t cudaHostUnregister(void *ptr) {
     if (gone && gone->base == (uintptr_t)ptr) *r = gone->next;
     else gone = NULL;
     pthread_mutex_unlock(&kinds_lock);
-    if (gone) ptxi_mem_unregister_host(cr_ctx, ptr);
+    if (gone) ptxi_mem_unregister_host(cr_ctx(), ptr);
     free(gone);
     return gone ? cudaSuccess : cr_ret(cudaErrorHostMemoryNotRegistered);
 }
@@ -207,7 +207,7 @@ CR_EXPORT cudaError_t cudaHostUnregister(void *ptr) {
 CR_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
     CR_ENTER();
     size_t f = 0, t = 0;
-    ptxi_status s = ptxi_mem_get_info(cr_ctx, &f, &t);
+    ptxi_status s = ptxi_mem_get_info(cr_ctx(), &f, &t);
     if (free_bytes) *free_bytes = f;
     if (total_bytes) *total_bytes = t;
     return cr_st(s);
@@ -247,15 +247,15 @@ static bool in_device(const void *p, size_t n) {
 
 static ptxi_status copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
     ptxi_dptr d = (ptxi_dptr)(uintptr_t)dst, s = (ptxi_dptr)(uintptr_t)src;
-    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ptxi_mem_host_read(cr_ctx, s, n);
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) ptxi_mem_host_read(cr_ctx(), s, n);
     switch (kind) {
-    case cudaMemcpyHostToDevice: return ptxi_memcpy_htod(cr_ctx, d, src, n);
-    case cudaMemcpyDeviceToHost: return ptxi_memcpy_dtoh(cr_ctx, dst, s, n);
-    case cudaMemcpyDeviceToDevice: return ptxi_memcpy_dtod(cr_ctx, d, s, n);
+    case cudaMemcpyHostToDevice: return ptxi_memcpy_htod(cr_ctx(), d, src, n);
+    case cudaMemcpyDeviceToHost: return ptxi_memcpy_dtoh(cr_ctx(), dst, s, n);
+    case cudaMemcpyDeviceToDevice: return ptxi_memcpy_dtod(cr_ctx(), d, s, n);
     default: {
-        ptxi_status st = ptxi_ctx_synchronize(cr_ctx);
+        ptxi_status st = ptxi_ctx_synchronize(cr_ctx());
         if (st == PTXI_SUCCESS) memmove(dst, src, n);
-        if (st == PTXI_SUCCESS) ptxi_mem_wrote(cr_ctx, d, n);
+        if (st == PTXI_SUCCESS) ptxi_mem_wrote(cr_ctx(), d, n);
         return st;
     }
     }
@@ -348,7 +348,7 @@ CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
     CR_STREAM_WORK(0);
     if (!count) return cudaSuccess;
     if (!in_device(devPtr, count)) return cr_ret(cudaErrorInvalidValue);
-    return cr_st(ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)devPtr, (uint8_t)value, count));
+    return cr_st(ptxi_memset_d8(cr_ctx(), (ptxi_dptr)(uintptr_t)devPtr, (uint8_t)value, count));
 }
 
 CR_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
@@ -364,7 +364,7 @@ CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t
     if (width > pitch) return cr_ret(cudaErrorInvalidPitchValue);
     if (!in_device(devPtr, pitch * (height - 1) + width)) return cr_ret(cudaErrorInvalidValue);
     for (size_t r = 0; r < height; r++) {
-        ptxi_status s = ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)devPtr + r * pitch, (uint8_t)value, width);
+        ptxi_status s = ptxi_memset_d8(cr_ctx(), (ptxi_dptr)(uintptr_t)devPtr + r * pitch, (uint8_t)value, width);
         if (s != PTXI_SUCCESS) return cr_st(s);
     }
     return cudaSuccess;
@@ -403,7 +403,7 @@ CR_EXPORT cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cu
         return cr_ret(cudaErrorInvalidValue);
     for (size_t z = 0; z < extent.depth; z++)
         for (size_t y = 0; y < extent.height; y++) {
-            ptxi_status s = ptxi_memset_d8(cr_ctx, (ptxi_dptr)(uintptr_t)at(p, 0, y, z), (uint8_t)value, extent.width);
+            ptxi_status s = ptxi_memset_d8(cr_ctx(), (ptxi_dptr)(uintptr_t)at(p, 0, y, z), (uint8_t)value, extent.width);
             if (s != PTXI_SUCCESS) return cr_st(s);
         }
     return cudaSuccess;
@@ -490,8 +490,8 @@ CR_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_
     if (kind == cudaMemcpyDeviceToDevice) {
         if (!in_device(src, count)) return cr_ret(cudaErrorInvalidValue);
         if (!(from = tmp = malloc(count))) return cr_ret(cudaErrorMemoryAllocation);
-        ptxi_mem_host_read(cr_ctx, (ptxi_dptr)(uintptr_t)src, count);
-        s = ptxi_memcpy_dtoh(cr_ctx, tmp, (ptxi_dptr)(uintptr_t)src, count);
+        ptxi_mem_host_read(cr_ctx(), (ptxi_dptr)(uintptr_t)src, count);
+        s = ptxi_memcpy_dtoh(cr_ctx(), tmp, (ptxi_dptr)(uintptr_t)src, count);
     }
     if (s == PTXI_SUCCESS) s = ptxi_memcpy_to_symbol(cr_var_module(v), v->name, offset, from, count);
     free(tmp);
@@ -514,7 +514,7 @@ CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t co
     void *tmp = malloc(count);
     if (!tmp) return cr_ret(cudaErrorMemoryAllocation);
     ptxi_status s = ptxi_memcpy_from_symbol(cr_var_module(v), v->name, offset, tmp, count);
-    if (s == PTXI_SUCCESS) s = ptxi_memcpy_htod(cr_ctx, (ptxi_dptr)(uintptr_t)dst, tmp, count);
+    if (s == PTXI_SUCCESS) s = ptxi_memcpy_htod(cr_ctx(), (ptxi_dptr)(uintptr_t)dst, tmp, count);
     free(tmp);
     return cr_st(s);
 }
@@ -537,7 +537,7 @@ CR_EXPORT cudaError_t cudaGetSymbolAddress(void **devPtr, const void *sym) {
     cudaError_t e = symbol(sym, 0, 0, &v);
     if (e != cudaSuccess) return cr_ret(e);
     if (!devPtr) return cr_ret(cudaErrorInvalidValue);
-    *devPtr = (void *)(uintptr_t)v->addr;
+    *devPtr = (void *)(uintptr_t)cr_var_addr(v);
     return cudaSuccess;
 }
 

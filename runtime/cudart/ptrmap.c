@@ -32,3 +32,9 @@ void cr_map_put(cr_ptrmap *m, const void *key, void *val) {
     m->keys[i] = key;
     m->vals[i] = val;
 }
+
+void cr_map_free(cr_ptrmap *m) {
+    free(m->keys);
+    free(m->vals);
+    *m = (cr_ptrmap){0};
+}

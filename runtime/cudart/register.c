@@ -1,8 +1,9 @@
 /* register.c — the registration protocol of nvcc's host stubs (__cudaRegisterFatBinary,
  * __cudaRegisterFunction, __cudaRegisterVar, ...): remembers each fatbinary's PTX and
- * which host address stands for which kernel or variable, and loads the PTX into the
- * ptxi context when the runtime first needs the device. */
+ * which host address stands for which kernel or variable, and loads the PTX into each
+ * ptxi context the runtime works in when it first does (state.c's spaces). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,6 @@ struct cr_fatbin {
     unsigned arch;
     cudaError_t err; /* why this fatbinary cannot run, once known */
     char msg[512];
-    ptxi_module *mod;
     bool reported;
     cr_fatbin *next;
 };
@@ -24,6 +24,9 @@ struct cr_fatbin {
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static cr_fatbin *fatbins;
 static cr_ptrmap funcs, vars;
+static _Atomic unsigned long registrations = 1; /* a fresh space's `loaded` (0) is behind */
+
+unsigned long cr_registrations(void) { return atomic_load_explicit(&registrations, memory_order_acquire); }
 
 static const char *program_name(void) {
     extern char *program_invocation_short_name;
@@ -52,12 +55,14 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin) {
     fb->next = fatbins;
     fatbins = fb;
     pthread_mutex_unlock(&reg_lock);
+    atomic_fetch_add(&registrations, 1);
     return (void **)fb;
 }
 
 /* Its kernels and variables are registered by now. */
 CR_EXPORT void __cudaRegisterFatBinaryEnd(void **fatCubinHandle) {
     (void)fatCubinHandle;
+    atomic_fetch_add(&registrations, 1);
     cr_late_registration();
 }
 
@@ -73,11 +78,11 @@ CR_EXPORT void __cudaUnregisterFatBinary(void **fatCubinHandle) {
         }
     for (size_t i = 0; i < funcs.cap; i++) {
         cr_func *f = funcs.vals[i];
-        if (f && f->fb == fb) f->fb = NULL, f->k = NULL;
+        if (f && f->fb == fb) f->fb = NULL;
     }
     for (size_t i = 0; i < vars.cap; i++) {
         cr_var *v = vars.vals[i];
-        if (v && v->fb == fb) v->fb = NULL, v->addr = 0;
+        if (v && v->fb == fb) v->fb = NULL;
     }
     pthread_mutex_unlock(&reg_lock);
     /* The records stay allocated: a late stub call must find a dead entry, not freed memory. */
@@ -89,7 +94,7 @@ CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
     (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     cr_func *f = calloc(1, sizeof *f);
     if (!f) abort();
-    *f = (cr_func){hostFun, deviceFun, (cr_fatbin *)fatCubinHandle, NULL, -1};
+    *f = (cr_func){hostFun, deviceFun, (cr_fatbin *)fatCubinHandle, -1};
     pthread_mutex_lock(&reg_lock);
     cr_map_put(&funcs, hostFun, f);
     pthread_mutex_unlock(&reg_lock);
@@ -98,7 +103,7 @@ CR_EXPORT void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
 static void add_var(void **handle, const void *host, const char *name, size_t size, bool constant, bool managed) {
     cr_var *v = calloc(1, sizeof *v);
     if (!v) abort();
-    *v = (cr_var){host, name, (cr_fatbin *)handle, size, constant, managed, 0};
+    *v = (cr_var){host, name, (cr_fatbin *)handle, size, constant, managed};
     pthread_mutex_lock(&reg_lock);
     cr_map_put(&vars, host, v);
     pthread_mutex_unlock(&reg_lock);
@@ -139,47 +144,58 @@ static void report(cr_fatbin *fb) {
 
 /* A fatbinary that cannot be loaded is reported once and fails its own kernels'
  * launches, not every call of the program. */
-void cr_load_modules(void) {
+void cr_load_modules(cr_space *sp) {
+    unsigned long now = cr_registrations(); /* a registration after this loads again */
+    bool primary = sp == &cr_primary;
     pthread_mutex_lock(&reg_lock);
     for (cr_fatbin *fb = fatbins; fb; fb = fb->next) {
-        if (fb->mod || fb->err) continue;
+        if (cr_map_get(&sp->mods, fb) || fb->err) continue;
         char name[300];
         snprintf(name, sizeof name, "%s.compute_%u.ptx", program_name(), fb->arch);
-        ptxi_status s = ptxi_module_load_data(cr_ctx, fb->ptx, fb->len, name, &fb->mod);
+        ptxi_module *mod = NULL;
+        ptxi_status s = ptxi_module_load_data(sp->ctx, fb->ptx, fb->len, name, &mod);
         if (s != PTXI_SUCCESS) {
-            fb->mod = NULL;
             fb->err = s == PTXI_INVALID_PTX || s == PTXI_UNSUPPORTED_PTX ? cudaErrorInvalidPtx : cr_map(s);
-            const char *detail = ptxi_ctx_error_detail(cr_ctx);
+            const char *detail = ptxi_ctx_error_detail(sp->ctx);
             snprintf(fb->msg, sizeof fb->msg, "its PTX (compute_%u) cannot be loaded: %s%s%s", fb->arch,
                      ptxi_error_string(s), detail && *detail ? "\n" : "", detail ? detail : "");
-        } else {
-            cr_debug_module(fb->mod, fb->ptx, fb->len);
+            continue;
         }
+        cr_map_put(&sp->mods, fb, mod);
+        if (primary) cr_debug_module(mod, fb->ptx, fb->len);
     }
     for (size_t i = 0; i < funcs.cap; i++) {
         cr_func *f = funcs.vals[i];
-        if (f && f->fb && f->fb->mod && !f->k && ptxi_module_get_kernel(f->fb->mod, f->name, &f->k)) f->k = NULL;
+        ptxi_module *mod = f && f->fb ? cr_map_get(&sp->mods, f->fb) : NULL;
+        ptxi_kernel *k;
+        if (mod && !cr_map_get(&sp->kernels, f) && ptxi_module_get_kernel(mod, f->name, &k) == PTXI_SUCCESS)
+            cr_map_put(&sp->kernels, f, k);
     }
     for (size_t i = 0; i < vars.cap; i++) {
         cr_var *v = vars.vals[i];
-        if (!v || !v->fb || !v->fb->mod || v->addr) continue;
+        ptxi_module *mod = v && v->fb ? cr_map_get(&sp->mods, v->fb) : NULL;
+        ptxi_dptr addr;
         size_t bytes;
-        if (ptxi_module_get_global(v->fb->mod, v->name, &v->addr, &bytes) != PTXI_SUCCESS) v->addr = 0;
-        if (v->managed) *(void **)v->host_var = (void *)(uintptr_t)v->addr;
+        if (!mod || cr_map_get(&sp->addrs, v) ||
+            ptxi_module_get_global(mod, v->name, &addr, &bytes) != PTXI_SUCCESS || !addr)
+            continue;
+        cr_map_put(&sp->addrs, v, (void *)(uintptr_t)addr);
+        /* the host reaches a __managed__ variable through one pointer: the primary's */
+        if (v->managed && primary) *(void **)v->host_var = (void *)(uintptr_t)addr;
     }
     for (cr_fatbin *fb = fatbins; fb; fb = fb->next)
         if (fb->err) report(fb);
     pthread_mutex_unlock(&reg_lock);
-    cr_debug_loaded();
+    atomic_store_explicit(&sp->loaded, now, memory_order_release);
+    if (primary) cr_debug_loaded();
 }
 
-void cr_forget_modules(void) {
+void cr_forget_modules(cr_space *sp) {
     pthread_mutex_lock(&reg_lock);
-    for (cr_fatbin *fb = fatbins; fb; fb = fb->next) fb->mod = NULL;
-    for (size_t i = 0; i < funcs.cap; i++)
-        if (funcs.vals[i]) ((cr_func *)funcs.vals[i])->k = NULL;
-    for (size_t i = 0; i < vars.cap; i++)
-        if (vars.vals[i]) ((cr_var *)vars.vals[i])->addr = 0;
+    cr_map_free(&sp->mods);
+    cr_map_free(&sp->kernels);
+    cr_map_free(&sp->addrs);
+    atomic_store(&sp->loaded, 0);
     pthread_mutex_unlock(&reg_lock);
 }
 
@@ -197,7 +213,7 @@ cr_var *cr_find_var(const void *host_var) {
     cr_var *v = cr_map_get(&vars, host_var);
     for (size_t i = 0; !v && host_var && i < vars.cap; i++) {
         cr_var *m = vars.vals[i];
-        if (m && m->managed && m->addr && (uintptr_t)m->addr == (uintptr_t)host_var) v = m;
+        if (m && m->managed && cr_map_get(&cr_primary.addrs, m) == host_var) v = m;
     }
     pthread_mutex_unlock(&reg_lock);
     return v;
@@ -207,12 +223,14 @@ cr_var *cr_find_var(const void *host_var) {
  * Under the lock: another thread may be loading modules or unregistering. */
 static cudaError_t kernel_of(cr_func *f, ptxi_kernel **out) {
     if (!f) return cudaErrorInvalidResourceHandle;
+    cr_space *sp = cr_space_here();
     pthread_mutex_lock(&reg_lock);
+    ptxi_kernel *k = sp ? cr_map_get(&sp->kernels, f) : NULL;
     cudaError_t e = !f->fb       ? cudaErrorInvalidDeviceFunction
                     : f->fb->err ? f->fb->err
-                    : !f->k      ? cudaErrorInvalidDeviceFunction
+                    : !k         ? cudaErrorInvalidDeviceFunction
                                  : cudaSuccess;
-    if (e == cudaSuccess) *out = f->k;
+    if (e == cudaSuccess) *out = k;
     pthread_mutex_unlock(&reg_lock);
     return e;
 }
@@ -252,8 +270,17 @@ CR_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
 }
 
 ptxi_module *cr_var_module(const cr_var *v) {
+    cr_space *sp = cr_space_here();
     pthread_mutex_lock(&reg_lock);
-    ptxi_module *m = v && v->fb ? v->fb->mod : NULL;
+    ptxi_module *m = sp && v && v->fb ? cr_map_get(&sp->mods, v->fb) : NULL;
     pthread_mutex_unlock(&reg_lock);
     return m;
+}
+
+ptxi_dptr cr_var_addr(const cr_var *v) {
+    cr_space *sp = cr_space_here();
+    pthread_mutex_lock(&reg_lock);
+    ptxi_dptr a = sp && v && v->fb ? (ptxi_dptr)(uintptr_t)cr_map_get(&sp->addrs, v) : 0;
+    pthread_mutex_unlock(&reg_lock);
+    return a;
 }

@@ -1,6 +1,9 @@
-/* state.c — the context behind device 0, created on first use, and the runtime's error
- * model: a per-thread last error, a context-wide sticky error (a device fault), and
- * ptxi statuses mapped to cudaError_t values. Also the error names and versions. */
+/* state.c — the contexts the runtime works in: the primary context of device 0,
+ * created on first use, or the context a driver call made current on the calling
+ * thread, each with the program's modules loaded on its first use; the runtime's
+ * error model: a per-thread last error, a context-wide sticky error (a device
+ * fault), and ptxi statuses mapped to cudaError_t values. Also the error names and
+ * versions. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,57 +13,108 @@
 
 #include "cudart_internal.h"
 
-ptxi_ctx *cr_ctx;
+cr_space cr_primary;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool ready;
 static cudaError_t init_error;
-static _Atomic cudaError_t sticky, pending;
 static _Thread_local cudaError_t last_error;
+
+static pthread_mutex_t spaces_lock = PTHREAD_MUTEX_INITIALIZER;
+static cr_space *spaces; /* of contexts other than the primary */
 
 static void on_reset(void *arg);
 
 /* The context is the process's primary one (libptxi), shared with libcuda.so.1. */
 static cudaError_t create_ctx(void) {
-    ptxi_status s = ptxi_primary_ctx(&cr_ctx);
+    ptxi_status s = ptxi_primary_ctx(&cr_primary.ctx);
     if (s != PTXI_SUCCESS) {
-        cr_ctx = NULL;
+        cr_primary.ctx = NULL;
         return cudaErrorInitializationError;
     }
     ptxi_primary_on_reset(on_reset, NULL);
-    cr_debug_attach(cr_ctx);
+    cr_debug_attach(cr_primary.ctx);
     return cudaSuccess;
 }
 
+ptxi_ctx *cr_ctx(void) {
+    ptxi_ctx *c = ptxi_current_top();
+    return c ? c : ptxi_primary_peek();
+}
+
+/* A context the runtime worked in is destroyed (cuCtxDestroy): its modules went with it. */
+static void on_destroy(ptxi_ctx *c, void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&spaces_lock);
+    cr_space **p = &spaces;
+    while (*p && (*p)->ctx != c) p = &(*p)->next;
+    cr_space *gone = *p;
+    if (gone) *p = gone->next;
+    pthread_mutex_unlock(&spaces_lock);
+    if (!gone) return;
+    cr_forget_modules(gone);
+    free(gone);
+}
+
+static pthread_once_t destroy_once = PTHREAD_ONCE_INIT;
+static void watch_destroy(void) { ptxi_ctx_on_destroy(on_destroy, NULL); }
+
+cr_space *cr_space_here(void) {
+    ptxi_ctx *c = ptxi_current_top();
+    if (!c || c == ptxi_primary_peek()) return &cr_primary;
+    pthread_once(&destroy_once, watch_destroy);
+    pthread_mutex_lock(&spaces_lock);
+    cr_space *sp = spaces;
+    while (sp && sp->ctx != c) sp = sp->next;
+    /* a context on the stack that is no longer live was destroyed by another thread */
+    if (!sp && ptxi_ctx_live(c) && (sp = calloc(1, sizeof *sp))) {
+        sp->ctx = c;
+        sp->next = spaces;
+        spaces = sp;
+    }
+    pthread_mutex_unlock(&spaces_lock);
+    return sp;
+}
+
 cudaError_t cr_init(void) { return cr_init_ex(true); }
+
+static void load_if_behind(cr_space *sp) {
+    if (atomic_load_explicit(&sp->loaded, memory_order_acquire) == cr_registrations()) return;
+    pthread_mutex_lock(&init_lock);
+    if (atomic_load_explicit(&sp->loaded, memory_order_relaxed) != cr_registrations()) cr_load_modules(sp);
+    pthread_mutex_unlock(&init_lock);
+}
 
 cudaError_t cr_init_ex(bool promote) {
     if (!atomic_load_explicit(&ready, memory_order_acquire)) {
         pthread_mutex_lock(&init_lock);
         if (!atomic_load_explicit(&ready, memory_order_relaxed)) {
-            if (!cr_ctx && !init_error) init_error = create_ctx();
-            if (!init_error) cr_load_modules();
+            if (!cr_primary.ctx && !init_error) init_error = create_ctx();
+            if (!init_error) cr_load_modules(&cr_primary);
             atomic_store_explicit(&ready, true, memory_order_release);
         }
         pthread_mutex_unlock(&init_lock);
     }
     if (init_error) return init_error;
-    cudaError_t p = promote ? atomic_exchange(&pending, cudaSuccess) : cudaSuccess;
+    cr_space *sp = cr_space_here();
+    if (!sp) return cudaErrorContextIsDestroyed;
+    if (sp != &cr_primary) load_if_behind(sp);
+    cudaError_t p = promote ? atomic_exchange(&sp->pending, cudaSuccess) : cudaSuccess;
     if (p) {
         cudaError_t none = cudaSuccess;
-        atomic_compare_exchange_strong(&sticky, &none, p);
+        atomic_compare_exchange_strong(&sp->sticky, &none, p);
     }
-    cudaError_t st = atomic_load(&sticky);
+    cudaError_t st = atomic_load(&sp->sticky);
     /* a call that reports the device's fault is a flush point too: what the
      * failed kernel printed, and its assertion, come out first as on the GPU */
-    if (st && cr_ctx) ptxi_ctx_synchronize(cr_ctx);
+    if (st) ptxi_ctx_synchronize(sp->ctx);
     return st;
 }
 
 void cr_late_registration(void) {
     if (!atomic_load_explicit(&ready, memory_order_acquire)) return;
     pthread_mutex_lock(&init_lock);
-    if (cr_ctx && !init_error) cr_load_modules();
+    if (cr_primary.ctx && !init_error) cr_load_modules(&cr_primary);
     pthread_mutex_unlock(&init_lock);
 }
 
@@ -115,25 +169,30 @@ cudaError_t cr_map(ptxi_status s) {
 
 cudaError_t cr_st(ptxi_status s) {
     cudaError_t e = cr_map(s);
-    if (s != PTXI_SUCCESS && ptxi_error_is_sticky(s)) {
+    cr_space *sp = s != PTXI_SUCCESS && ptxi_error_is_sticky(s) ? cr_space_here() : NULL;
+    if (sp) {
         cudaError_t none = cudaSuccess;
-        atomic_compare_exchange_strong(&sticky, &none, e);
-        atomic_store(&pending, cudaSuccess);
-        return cr_ret(atomic_load(&sticky));
+        atomic_compare_exchange_strong(&sp->sticky, &none, e);
+        atomic_store(&sp->pending, cudaSuccess);
+        return cr_ret(atomic_load(&sp->sticky));
     }
     return cr_ret(e);
 }
 
 void cr_defer_fault(ptxi_status s) {
+    cr_space *sp = cr_space_here();
     cudaError_t none = cudaSuccess;
-    atomic_compare_exchange_strong(&pending, &none, cr_map(s));
+    if (sp) atomic_compare_exchange_strong(&sp->pending, &none, cr_map(s));
 }
 
-cudaError_t cr_sticky(void) { return atomic_load(&sticky); }
+cudaError_t cr_sticky(void) {
+    cr_space *sp = cr_space_here();
+    return sp ? atomic_load(&sp->sticky) : cudaSuccess;
+}
 
 static void clear_sticky(void) {
-    atomic_store(&sticky, cudaSuccess);
-    atomic_store(&pending, cudaSuccess);
+    atomic_store(&cr_primary.sticky, cudaSuccess);
+    atomic_store(&cr_primary.pending, cudaSuccess);
     last_error = cudaSuccess;
 }
 
@@ -193,15 +252,16 @@ CR_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion) {
 static void on_reset(void *arg) {
     (void)arg;
     pthread_mutex_lock(&init_lock);
-    cr_forget_modules();
-    cr_load_modules();
+    cr_forget_modules(&cr_primary);
+    cr_load_modules(&cr_primary);
     clear_sticky();
     pthread_mutex_unlock(&init_lock);
 }
 
-/* Destroys the device's state (memory, modules, streams) and clears a sticky error. */
+/* Destroys the primary context's state (memory, modules, streams) and clears a
+ * sticky error. */
 CR_EXPORT cudaError_t cudaDeviceReset(void) {
-    if (!cr_ctx) {
+    if (!atomic_load_explicit(&ready, memory_order_acquire) || init_error) {
         clear_sticky();
         return cudaSuccess;
     }

@@ -15,7 +15,7 @@ bool cr_stream_valid(cudaStream_t s) { return is_default(s) || ptxi_stream_live(
 ptxi_stream *cr_stream(cudaStream_t s) { return is_default(s) ? NULL : PS(s); }
 
 void cr_run_callbacks(cudaStream_t stream, unsigned long upto) {
-    ptxi_stream_run_host_fns(cr_ctx, cr_stream(stream), upto == ~0ul ? UINT64_MAX : upto);
+    ptxi_stream_run_host_fns(cr_ctx(), cr_stream(stream), upto == ~0ul ? UINT64_MAX : upto);
 }
 
 /* The two callback forms, called back by libptxi with the context's sticky status. */
@@ -30,14 +30,14 @@ static void call_host_fn(void *fn, void *user, ptxi_stream *s, ptxi_status st) {
 
 static cudaError_t enqueue(cudaStream_t stream, ptxi_host_call call, void *fn, void *user) {
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    return cr_st(ptxi_stream_add_host_fn(cr_ctx, cr_stream(stream), call, fn, user));
+    return cr_st(ptxi_stream_add_host_fn(cr_ctx(), cr_stream(stream), call, fn, user));
 }
 
 static cudaError_t create_stream(cudaStream_t *out, unsigned flags, int priority) {
     CR_ENTER();
     if (!out) return cr_ret(cudaErrorInvalidValue);
     ptxi_stream *s;
-    ptxi_status st = ptxi_stream_create_ex(cr_ctx, flags, priority, &s);
+    ptxi_status st = ptxi_stream_create_ex(cr_ctx(), flags, priority, &s);
     if (st == PTXI_SUCCESS) *out = (cudaStream_t)s;
     return cr_st(st);
 }
@@ -68,7 +68,7 @@ CR_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 static cudaError_t drain(cudaStream_t stream) {
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
     if (cr_capturing(stream)) return cr_capture_refuse(stream);
-    return cr_st(is_default(stream) ? ptxi_ctx_synchronize(cr_ctx) : ptxi_stream_synchronize(PS(stream)));
+    return cr_st(is_default(stream) ? ptxi_ctx_synchronize(cr_ctx()) : ptxi_stream_synchronize(PS(stream)));
 }
 
 CR_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
@@ -79,10 +79,10 @@ CR_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 CR_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
     CR_ENTER();
     if (!cr_stream_valid(stream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    ptxi_status s = is_default(stream) ? ptxi_ctx_peek_last_error(cr_ctx) : ptxi_stream_query(PS(stream));
+    ptxi_status s = is_default(stream) ? ptxi_ctx_peek_last_error(cr_ctx()) : ptxi_stream_query(PS(stream));
     if (s != PTXI_SUCCESS && s != PTXI_NOT_READY && !ptxi_error_is_sticky(s))
         s = PTXI_SUCCESS; /* an old non-sticky error */
-    if (s == PTXI_SUCCESS && is_default(stream) && !ptxi_stream_idle(cr_ctx, NULL)) s = PTXI_NOT_READY;
+    if (s == PTXI_SUCCESS && is_default(stream) && !ptxi_stream_idle(cr_ctx(), NULL)) s = PTXI_NOT_READY;
     return s == PTXI_NOT_READY ? cudaErrorNotReady : cr_st(s);
 }
 
@@ -92,7 +92,7 @@ CR_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
     if (!cr_stream_valid(stream) || !ptxi_event_live(PE(event))) return cr_ret(cudaErrorInvalidResourceHandle);
     int captured = cr_capture_wait(stream, event);
     if (captured >= 0) return captured ? cr_ret((cudaError_t)captured) : cudaSuccess;
-    return cr_st(ptxi_stream_wait_event(cr_ctx, cr_stream(stream), PE(event)));
+    return cr_st(ptxi_stream_wait_event(cr_ctx(), cr_stream(stream), PE(event)));
 }
 
 CR_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
@@ -117,14 +117,14 @@ CR_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAtt
                                              cudaLaunchAttributeValue *value_out) {
     CR_ENTER();
     if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    return cr_st(ptxi_stream_get_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value_out));
+    return cr_st(ptxi_stream_get_attr(cr_ctx(), cr_stream(hStream), (unsigned)attr, value_out));
 }
 
 CR_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
                                              const cudaLaunchAttributeValue *value) {
     CR_ENTER();
     if (!cr_stream_valid(hStream)) return cr_ret(cudaErrorInvalidResourceHandle);
-    return cr_st(ptxi_stream_set_attr(cr_ctx, cr_stream(hStream), (unsigned)attr, value));
+    return cr_st(ptxi_stream_set_attr(cr_ctx(), cr_stream(hStream), (unsigned)attr, value));
 }
 
 CR_EXPORT cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
@@ -178,7 +178,7 @@ CR_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int 
     if (!event || flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess))
         return cr_ret(cudaErrorInvalidValue);
     ptxi_event *e;
-    ptxi_status st = ptxi_event_create(cr_ctx, flags, &e);
+    ptxi_status st = ptxi_event_create(cr_ctx(), flags, &e);
     if (st == PTXI_SUCCESS) *event = (cudaEvent_t)e;
     return cr_st(st);
 }

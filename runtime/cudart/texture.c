@@ -37,12 +37,12 @@ static cudaError_t new_array(cudaArray_t *out, const struct cudaChannelFormatDes
     a->esize = elem_size(desc);
     a->pitch = w * a->esize;
     a->slice = a->pitch * (h ? h : 1);
-    ptxi_status s = ptxi_mem_alloc(cr_ctx, a->slice * (d ? d : 1), &a->base);
+    ptxi_status s = ptxi_mem_alloc(cr_ctx(), a->slice * (d ? d : 1), &a->base);
     if (s != PTXI_SUCCESS) {
         free(a);
         return cr_st(s);
     }
-    ptxi_memset_d8(cr_ctx, a->base, 0, a->slice * (d ? d : 1));
+    ptxi_memset_d8(cr_ctx(), a->base, 0, a->slice * (d ? d : 1));
     *out = a;
     return cudaSuccess;
 }
@@ -60,7 +60,7 @@ CR_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaCha
 CR_EXPORT cudaError_t cudaFreeArray(cudaArray_t array) {
     CR_ENTER();
     if (!array) return cudaSuccess;
-    ptxi_status s = ptxi_mem_free(cr_ctx, array->base);
+    ptxi_status s = ptxi_mem_free(cr_ctx(), array->base);
     free(array);
     return s == PTXI_SUCCESS ? cudaSuccess : cr_st(s);
 }
@@ -96,12 +96,12 @@ static cudaError_t copy_bytes(ptxi_dptr at, void *m, size_t n, enum cudaMemcpyKi
     size_t sz;
     bool dev = kind == cudaMemcpyDeviceToDevice ||
                (kind == cudaMemcpyDefault &&
-                ptxi_mem_get_range(cr_ctx, (ptxi_dptr)(uintptr_t)m, &b, &sz) == PTXI_SUCCESS);
+                ptxi_mem_get_range(cr_ctx(), (ptxi_dptr)(uintptr_t)m, &b, &sz) == PTXI_SUCCESS);
     ptxi_status s;
     if (dev)
-        s = to_array ? ptxi_memcpy_dtod(cr_ctx, at, (ptxi_dptr)(uintptr_t)m, n)
-                     : ptxi_memcpy_dtod(cr_ctx, (ptxi_dptr)(uintptr_t)m, at, n);
-    else s = to_array ? ptxi_memcpy_htod(cr_ctx, at, m, n) : ptxi_memcpy_dtoh(cr_ctx, m, at, n);
+        s = to_array ? ptxi_memcpy_dtod(cr_ctx(), at, (ptxi_dptr)(uintptr_t)m, n)
+                     : ptxi_memcpy_dtod(cr_ctx(), (ptxi_dptr)(uintptr_t)m, at, n);
+    else s = to_array ? ptxi_memcpy_htod(cr_ctx(), at, m, n) : ptxi_memcpy_dtoh(cr_ctx(), m, at, n);
     return s == PTXI_SUCCESS ? cudaSuccess : cr_st(s);
 }
 
@@ -221,7 +221,7 @@ CR_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out, const st
     for (int k = 0; k < 3; k++) t.address[k] = (ptxi_tex_address)td->addressMode[k];
     memcpy(t.border, td->borderColor, sizeof t.border);
     uint64_t h;
-    ptxi_status s = ptxi_tex_create(cr_ctx, &t, &h);
+    ptxi_status s = ptxi_tex_create(cr_ctx(), &t, &h);
     if (s != PTXI_SUCCESS) return cr_st(s);
     *out = h;
     return cudaSuccess;
@@ -237,7 +237,7 @@ CR_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *out, const st
     if (!(r->res.array.array->flags & cudaArraySurfaceLoadStore)) return cr_ret(cudaErrorInvalidValue);
     t.surface = 1;
     uint64_t h;
-    ptxi_status s = ptxi_tex_create(cr_ctx, &t, &h);
+    ptxi_status s = ptxi_tex_create(cr_ctx(), &t, &h);
     if (s != PTXI_SUCCESS) return cr_st(s);
     *out = h;
     return cudaSuccess;
@@ -245,7 +245,7 @@ CR_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *out, const st
 
 static cudaError_t destroy(uint64_t h) {
     CR_ENTER();
-    return h ? cr_st(ptxi_tex_destroy(cr_ctx, h)) : cudaSuccess;
+    return h ? cr_st(ptxi_tex_destroy(cr_ctx(), h)) : cudaSuccess;
 }
 
 CR_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t) {

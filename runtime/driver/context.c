@@ -8,11 +8,6 @@
 
 #include "driver.h"
 
-#define STACK_MAX 64
-
-static _Thread_local ptxi_ctx *stack[STACK_MAX];
-static _Thread_local int depth;
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int primary_refs;
 static unsigned primary_flags;
@@ -45,9 +40,13 @@ bool cd_ctx_valid(ptxi_ctx *c) {
     return ok;
 }
 
-/* With no context of its own on the stack, a thread uses the primary context once
- * it exists: the runtime makes it current on every thread that calls it. */
-static ptxi_ctx *current(void) { return depth ? stack[depth - 1] : ptxi_primary_peek(); }
+/* With no context of its own on the stack (libptxi's, which the runtime works in
+ * too), a thread uses the primary context once it exists: the runtime makes it
+ * current on every thread that calls it. */
+static ptxi_ctx *current(void) {
+    ptxi_ctx *c = ptxi_current_top();
+    return c ? c : ptxi_primary_peek();
+}
 
 CUresult cd_current(ptxi_ctx **out) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
@@ -148,8 +147,7 @@ static CUresult create(CUcontext *pctx, unsigned flags, CUdevice dev) {
     }
     owned[nowned++] = c;
     pthread_mutex_unlock(&lock);
-    if (depth == STACK_MAX) return CUDA_ERROR_INVALID_CONTEXT;
-    stack[depth++] = c; /* the new context is made current */
+    if (ptxi_current_push(c)) return CUDA_ERROR_INVALID_CONTEXT; /* the new context is made current */
     *pctx = (CUcontext)c;
     return CUDA_SUCCESS;
 }
@@ -177,10 +175,7 @@ CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
     if (!found) return c && c == ptxi_primary_peek() ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_VALUE;
     /* off this thread's stack too (other threads' stacks then name a dead context,
      * which cd_current refuses) */
-    int w = 0;
-    for (int r = 0; r < depth; r++)
-        if (stack[r] != c) stack[w++] = stack[r];
-    depth = w;
+    ptxi_current_remove(c);
     forget(c);
     ptxi_ctx_destroy(c);
     return CUDA_SUCCESS;
@@ -190,16 +185,14 @@ CD_ALIAS(cuCtxDestroy, cuCtxDestroy_v2);
 CD_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!cd_ctx_valid(CTX(ctx))) return CUDA_ERROR_INVALID_CONTEXT;
-    if (depth == STACK_MAX) return CUDA_ERROR_OUT_OF_MEMORY;
-    stack[depth++] = CTX(ctx);
-    return CUDA_SUCCESS;
+    return ptxi_current_push(CTX(ctx)) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
 }
 CD_ALIAS(cuCtxPushCurrent, cuCtxPushCurrent_v2);
 
 CD_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!depth) return CUDA_ERROR_INVALID_CONTEXT;
-    ptxi_ctx *c = stack[--depth];
+    ptxi_ctx *c = ptxi_current_pop();
+    if (!c) return CUDA_ERROR_INVALID_CONTEXT;
     if (pctx) *pctx = (CUcontext)c;
     return CUDA_SUCCESS;
 }
@@ -207,13 +200,8 @@ CD_ALIAS(cuCtxPopCurrent, cuCtxPopCurrent_v2);
 
 CD_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
-    if (!ctx) {
-        if (depth) depth--;
-        return CUDA_SUCCESS;
-    }
-    if (!cd_ctx_valid(CTX(ctx))) return CUDA_ERROR_INVALID_CONTEXT;
-    if (!depth) depth = 1;
-    stack[depth - 1] = CTX(ctx);
+    if (ctx && !cd_ctx_valid(CTX(ctx))) return CUDA_ERROR_INVALID_CONTEXT;
+    ptxi_current_set(CTX(ctx));
     return CUDA_SUCCESS;
 }
 

@@ -16,7 +16,8 @@ static CUresult kernel_params(pg_params *p, CUfunction f, CUkernel kern, unsigne
                               unsigned bx, unsigned by, unsigned bz, unsigned shared, void **args, void **extra) {
     ptxi_kernel *k = f ? KERNEL(f) : KERNEL(kern);
     bool library = false;
-    if (!k || (!cd_kernel_of_library(k, &library) && !pg_kernel_in(ptxi_primary_peek(), k)))
+    ptxi_ctx *ctx = NULL; /* the runtime's kernels (cudaGetFuncBySymbol) are the current context's */
+    if (!k || (!cd_kernel_of_library(k, &library) && (cd_current(&ctx) != CUDA_SUCCESS || !pg_kernel_in(ctx, k))))
         return CUDA_ERROR_INVALID_HANDLE;
     if (extra) return CUDA_ERROR_INVALID_VALUE;
     p->type = PG_KERNEL;

@@ -12,7 +12,7 @@
 /* The kernel behind a CUfunction or CUkernel, checked against the current context:
  * a function of a module loaded in another context is an invalid handle there
  * (library kernels live in the primary context and may be used from any; the
- * runtime's, from cudaGetFuncBySymbol, are the primary context's). */
+ * runtime's, from cudaGetFuncBySymbol, are the context current when it was called). */
 static CUresult kernel_in(ptxi_ctx *ctx, CUfunction f, ptxi_kernel **out) {
     ptxi_kernel *k = KERNEL(f);
     bool library = false;
