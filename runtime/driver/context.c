@@ -11,8 +11,6 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int primary_refs;
 static unsigned primary_flags;
-static ptxi_ctx **owned; /* contexts from cuCtxCreate, live */
-static size_t nowned, capowned;
 
 static void forget(ptxi_ctx *c) {
     cd_modules_forget(c);
@@ -30,15 +28,9 @@ static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 static void install(void) { ptxi_primary_on_reset(on_primary_reset, NULL); }
 void cd_install_hooks(void) { pthread_once(&hooks_once, install); }
 
-bool cd_ctx_valid(ptxi_ctx *c) {
-    if (!c) return false;
-    if (c == ptxi_primary_peek()) return true;
-    pthread_mutex_lock(&lock);
-    bool ok = false;
-    for (size_t i = 0; i < nowned && !ok; i++) ok = owned[i] == c;
-    pthread_mutex_unlock(&lock);
-    return ok;
-}
+/* The primary context, or one of cuCtxCreate not yet destroyed (libptxi knows which
+ * contexts are live). */
+bool cd_ctx_valid(ptxi_ctx *c) { return ptxi_ctx_live(c); }
 
 /* With no context of its own on the stack (libptxi's, which the runtime works in
  * too), a thread uses the primary context once it exists: the runtime makes it
@@ -134,19 +126,6 @@ static CUresult create(CUcontext *pctx, unsigned flags, CUdevice dev) {
     if (s != PTXI_SUCCESS) return cd_map(s);
     s = ptxi_ctx_create(&c, NULL);
     if (s != PTXI_SUCCESS) return cd_map(s);
-    pthread_mutex_lock(&lock);
-    if (nowned == capowned) {
-        size_t cap = capowned ? 2 * capowned : 8;
-        ptxi_ctx **o = realloc(owned, cap * sizeof *o);
-        if (!o) {
-            pthread_mutex_unlock(&lock);
-            ptxi_ctx_destroy(c);
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        }
-        owned = o, capowned = cap;
-    }
-    owned[nowned++] = c;
-    pthread_mutex_unlock(&lock);
     if (ptxi_current_push(c)) return CUDA_ERROR_INVALID_CONTEXT; /* the new context is made current */
     *pctx = (CUcontext)c;
     return CUDA_SUCCESS;
@@ -166,13 +145,8 @@ CD_EXPORT CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice 
 CD_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;
     ptxi_ctx *c = CTX(ctx);
-    pthread_mutex_lock(&lock);
-    size_t i = 0;
-    while (i < nowned && owned[i] != c) i++;
-    bool found = i < nowned;
-    if (found) owned[i] = owned[--nowned];
-    pthread_mutex_unlock(&lock);
-    if (!found) return c && c == ptxi_primary_peek() ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_VALUE;
+    if (!c || !ptxi_ctx_live(c)) return CUDA_ERROR_INVALID_VALUE;
+    if (c == ptxi_primary_peek()) return CUDA_ERROR_INVALID_CONTEXT;
     /* off this thread's stack too (other threads' stacks then name a dead context,
      * which cd_current refuses) */
     ptxi_current_remove(c);
