@@ -75,10 +75,11 @@ typedef struct vm_grid {
     double deadline; /* watchdog, seconds on the monotonic clock (0 = none) */
     atomic_uint_fast64_t thread_insns, warp_insns, jit_warp_insns;
     atomic_uint_fast64_t pmevents[16];
-    /* Written by every worker taking CTAs: a line of its own, so that taking
-     * one does not evict what the others read all the time (cfg, stop). */
-    _Alignas(64) atomic_uint_fast64_t next_cta;
     void *san; /* racecheck's or synccheck's state of the launch (sanitize.h), else NULL */
+    /* Written by every worker taking CTAs: a line of its own (the last
+     * member, so the struct's padding fills the line), so that taking one
+     * does not evict what the others read all the time (cfg, stop, san). */
+    _Alignas(64) atomic_uint_fast64_t next_cta;
 } vm_grid;
 
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
@@ -104,6 +105,7 @@ typedef struct vm_cta {
     uint32_t nwarps, nthreads;
     vm_warp *warps;
     vm_barrier bars[16];
+    uint32_t bars_open; /* barriers with arrivals: bit b for bars[b] */
     /* per-worker counters, added to the grid at the end */
     uint64_t thread_insns, warp_insns, jit_warp_insns;
     /* Where each global load record last read, and for which warp: warps of
