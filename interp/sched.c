@@ -172,8 +172,10 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     cta->grid = g;
     cta->linear = linear;
     if (cta->smem_size) memset(cta->smem, 0, cta->smem_size);
-    /* a barrier without arrivals is all zero (vm_check_barrier clears it) */
-    for (uint32_t o = cta->bars_open; o; o &= o - 1) cta->bars[__builtin_ctz(o)] = (vm_barrier){0};
+    /* a barrier without arrivals is all zero, and no lane waits at it
+     * (vm_check_barrier clears both) */
+    uint32_t open = cta->bars_open;
+    for (uint32_t o = open; o; o &= o - 1) cta->bars[__builtin_ctz(o)] = (vm_barrier){0};
     cta->bars_open = 0;
     if (g->san) vm_san_cta_begin(cta);
     vm_func *k = cfg->kernel;
@@ -182,7 +184,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         vm_warp *w = &cta->warps[wi];
         for (uint32_t d = 1; d < w->depth; d++) free(w->frames[d].fb);
         w->blocked = w->collwait = 0;
-        memset(w->barwait, 0, sizeof w->barwait);
+        if (open) memset(w->barwait, 0, sizeof w->barwait);
         w->forced = false;
         w->sleep_until = 0;
         w->san_bad = NULL;
