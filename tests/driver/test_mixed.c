@@ -1,6 +1,7 @@
 /* test_mixed.c — one device for both libraries: what the runtime creates (memory,
  * streams, events, the primary context) is a handle the driver takes, and the other
  * way round; a reset through either clears the fault both see. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "drv.h"
@@ -110,4 +111,76 @@ Test(mixed, runtime_capture_seen_by_the_driver) {
     cr_expect_eq(st, CU_STREAM_CAPTURE_STATUS_NONE);
     RT(cudaGraphDestroy(graph));
     RT(cudaStreamDestroy(s));
+}
+
+/* The runtime works in the context the driver made current, each thread in its own
+ * (NVIDIA's simpleDrvRuntime: a driver kernel on a runtime stream over cudaMalloc'd
+ * memory), and in the primary context again once that one is popped. */
+typedef struct {
+    int t, failed;
+    CUcontext primary;
+} ctx_job;
+
+static void *in_own_context(void *arg) {
+    ctx_job *j = arg;
+    enum { n = 1000 };
+    static _Thread_local float ha[n], hb[n], hc[n];
+    for (int round = 0; round < 4; round++) {
+        CUcontext ctx = 0, cur = 0, owner = 0, sctx = 0;
+        CUctxCreateParams params = {0};
+        CUmodule m;
+        CUfunction add;
+        float *a = NULL, *b = NULL, *c = NULL;
+        void *p = NULL;
+        cudaStream_t s;
+        j->failed += cuCtxCreate(&ctx, &params, 0, 0) != CUDA_SUCCESS;
+        j->failed += cuModuleLoadData(&m, PTX_KERNELS) != CUDA_SUCCESS;
+        j->failed += cuModuleGetFunction(&add, m, "add") != CUDA_SUCCESS;
+        j->failed += cudaMalloc((void **)&a, sizeof ha) != cudaSuccess;
+        j->failed += cudaMalloc((void **)&b, sizeof hb) != cudaSuccess;
+        j->failed += cudaMalloc((void **)&c, sizeof hc) != cudaSuccess;
+        j->failed += cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)c) != CUDA_SUCCESS;
+        j->failed += owner != ctx;
+        j->failed += cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess;
+        j->failed += cuStreamGetCtx((CUstream)s, &sctx) != CUDA_SUCCESS || sctx != ctx;
+        for (int i = 0; i < n; i++) ha[i] = (float)(i + j->t), hb[i] = (float)(round * i);
+        j->failed += cudaMemcpyAsync(a, ha, sizeof ha, cudaMemcpyHostToDevice, s) != cudaSuccess;
+        j->failed += cudaMemcpyAsync(b, hb, sizeof hb, cudaMemcpyHostToDevice, s) != cudaSuccess;
+        unsigned nn = n;
+        void *args[] = {&a, &b, &c, &nn};
+        j->failed += cuLaunchKernel(add, (n + 127) / 128, 1, 1, 128, 1, 1, 0, (CUstream)s, args, NULL) != CUDA_SUCCESS;
+        j->failed += cudaMemcpyAsync(hc, c, sizeof hc, cudaMemcpyDeviceToHost, s) != cudaSuccess;
+        j->failed += cudaStreamSynchronize(s) != cudaSuccess;
+        for (int i = 0; i < n; i++) j->failed += hc[i] != (float)(i + j->t + round * i);
+        j->failed += cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx;
+        j->failed += cudaStreamDestroy(s) != cudaSuccess;
+        j->failed += cudaFree(a) != cudaSuccess || cudaFree(b) != cudaSuccess || cudaFree(c) != cudaSuccess;
+        j->failed += cuModuleUnload(m) != CUDA_SUCCESS;
+        j->failed += cuCtxPopCurrent(&cur) != CUDA_SUCCESS || cur != ctx;
+        j->failed += cudaMalloc(&p, 64) != cudaSuccess;
+        j->failed += cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)p) != CUDA_SUCCESS;
+        j->failed += owner != j->primary;
+        j->failed += cudaFree(p) != cudaSuccess;
+        j->failed += cuCtxDestroy(ctx) != CUDA_SUCCESS;
+    }
+    return NULL;
+}
+
+Test(mixed, runtime_in_each_threads_context) {
+    RT(cudaFree(0));
+    CK(cuInit(0));
+    CUcontext primary;
+    CK(cuDevicePrimaryCtxRetain(&primary, 0));
+    enum { T = 6 };
+    ctx_job jobs[T];
+    pthread_t th[T];
+    for (int t = 0; t < T; t++) {
+        jobs[t] = (ctx_job){t, 0, primary};
+        cr_assert_eq(pthread_create(&th[t], NULL, in_own_context, &jobs[t]), 0);
+    }
+    for (int t = 0; t < T; t++) pthread_join(th[t], NULL);
+    for (int t = 0; t < T; t++) cr_expect_eq(jobs[t].failed, 0, "thread %d: %d checks failed", t, jobs[t].failed);
+    CUcontext cur;
+    CK(cuCtxGetCurrent(&cur));
+    cr_expect_eq(cur, primary);
 }
