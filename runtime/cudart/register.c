@@ -168,8 +168,11 @@ void cr_load_modules(cr_space *sp) {
         cr_func *f = funcs.vals[i];
         ptxi_module *mod = f && f->fb ? cr_map_get(&sp->mods, f->fb) : NULL;
         ptxi_kernel *k;
-        if (mod && !cr_map_get(&sp->kernels, f) && ptxi_module_get_kernel(mod, f->name, &k) == PTXI_SUCCESS)
-            cr_map_put(&sp->kernels, f, k);
+        if (!mod || cr_map_get(&sp->kernels, f) || ptxi_module_get_kernel(mod, f->name, &k) != PTXI_SUCCESS) continue;
+        cr_map_put(&sp->kernels, f, k);
+        /* an opt-in cudaFuncSetAttribute gave it in another context holds here too */
+        int opt_in = __atomic_load_n(&f->max_dyn_shared, __ATOMIC_RELAXED);
+        if (opt_in >= 0) ptxi_kernel_set_attr(k, PTXI_KATTR_MAX_DYNAMIC_SHARED_BYTES, opt_in);
     }
     for (size_t i = 0; i < vars.cap; i++) {
         cr_var *v = vars.vals[i];
