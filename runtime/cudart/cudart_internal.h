@@ -54,7 +54,7 @@ cr_space *cr_space_here(void);
 /* Creates the primary context and loads every registered module into it on first
  * use, and into the calling thread's context when it is another. Returns
  * cudaSuccess, the context's sticky error, or the reason initialisation failed
- * (cudaErrorContextIsDestroyed: the current context is gone). */
+ * (cudaErrorDeviceUninitialized: the current context was destroyed). */
 cudaError_t cr_init(void);
 /* The same without bringing a launch's deferred fault to light (for launches). */
 cudaError_t cr_init_ex(bool promote);

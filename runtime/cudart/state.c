@@ -97,7 +97,7 @@ cudaError_t cr_init_ex(bool promote) {
     }
     if (init_error) return init_error;
     cr_space *sp = cr_space_here();
-    if (!sp) return cudaErrorContextIsDestroyed;
+    if (!sp) return cudaErrorDeviceUninitialized; /* as the GPU answers for a destroyed context */
     if (sp != &cr_primary) load_if_behind(sp);
     cudaError_t p = promote ? atomic_exchange(&sp->pending, cudaSuccess) : cudaSuccess;
     if (p) {
