@@ -380,6 +380,7 @@ typedef struct jc {
     const uint64_t *live; /* liveness(); NULL: everything live */
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
+    bool loop;            /* the run ends with a backward branch */
     bool busy[NPOOL];
     centry e[NPOOL];
 } jc;
@@ -960,6 +961,39 @@ static void slow_call(jc *j, const vm_insn *i) {
     }
 }
 
+/* A whole-warp load at rax inside a loop: vm_prefetch_next_warp's guess
+ * for the same warp, made inline (a grid-stride loop reads each iteration
+ * as far from the last as that one from the one before: its two lines two
+ * iterations ahead are fetched now). The record's slot of cta->pf then
+ * holds this access, as the interpreter's handler leaves it. */
+static void prefetch_loop(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    enum { R8 = 8, R9 = 9 };
+    size_t pf = offsetof(vm_cta, pf) + (((uintptr_t)i >> 6) & 7) * sizeof(struct vm_pf);
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
+    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
+    gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
+    gop(b, false, 0x8b, RDX, M(RDX, (int64_t)offsetof(vm_warp, id)));     /* edx := the warp */
+    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
+    gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
+    size_t other = jcc(b, 0x85);
+    gop(b, false, 0x3b, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp edx, [warp] */
+    size_t other2 = jcc(b, 0x85);
+    gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
+    gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
+    uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x48}; /* lea r9, [rax + r9*2] */
+    put(b, ld, 4);
+    uint8_t p0[4] = {0x41, 0x0f, 0x18, 0x09};       /* prefetcht0 [r9] */
+    uint8_t p1[5] = {0x41, 0x0f, 0x18, 0x49, 0x40}; /* prefetcht0 [r9+64] */
+    put(b, p0, 4);
+    put(b, p1, 5);
+    land(b, other);
+    land(b, other2);
+    gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec)));
+    gop(b, true, 0x89, RAX, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));
+    gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
+}
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
@@ -1020,6 +1054,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
                 }
         }
     }
+    if (!shared && !st && j->loop) prefetch_loop(j, i);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
         else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
@@ -1343,6 +1378,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
             cache_reset(&j);
+            j.loop = f->code[e - 1].op == VM_BRA && (f->code[e - 1].flags & VM_F_BACK);
             prologue(&b);
             for (uint32_t r = k; r < e; r++) {
                 if (roff) roff[r] = b.n;
