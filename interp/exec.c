@@ -521,6 +521,7 @@ execute:
             uint32_t m = EXEC;
             ACCOUNT(i + 1);
             w->exited |= m;
+            if (m == mask) goto left;
             for (int l = 0; l < VM_LANES; l++)
                 if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
             goto resched;
@@ -530,6 +531,7 @@ execute:
             ACCOUNT(i + 1);
             if (w->depth == 1) w->exited |= m; /* ret from the kernel ends the thread */
             else fr->done |= m;
+            if (m == mask) goto left;
             for (int l = 0; l < VM_LANES; l++)
                 if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
             goto resched;
@@ -539,7 +541,7 @@ execute:
             ACCOUNT(i);
             if (w->depth == 1) w->exited |= mask;
             else fr->done |= mask;
-            goto resched;
+            goto left;
         }
         CASE(CALL) {
             uint32_t m = EXEC;
@@ -1162,6 +1164,16 @@ execute:
     why = VM_Y_FAULT;
     goto out;
 #endif
+
+left:
+    /* The whole group ended its thread or call. The last lanes of the warp
+     * leaving the kernel end it here, without choosing among no lanes. */
+    if (w->depth == 1 && (w->exited & w->present) == w->present) {
+        w->state = VM_W_DONE;
+        why = VM_Y_DONE;
+        goto out_nosave;
+    }
+    goto resched;
 
 merge:
     /* The group reached the PC where other lanes wait: record where everyone is
