@@ -1170,6 +1170,15 @@ left:
      * leaving the kernel end it here, without choosing among no lanes. */
     if (w->depth == 1 && (w->exited & w->present) == w->present) {
         w->state = VM_W_DONE;
+        /* The CTA's next warp runs on here, as cta_round would run it next,
+         * without the return and the call, when it is ready and no barrier
+         * has arrivals (so none waits for this warp's exit). */
+        vm_warp *nw = w + 1;
+        if (w->id + 1 < cta->nwarps && nw->state == VM_W_READY && !nw->sleep_until && !cta->bars_open &&
+            !atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
+            w = cta->ran = nw;
+            goto reload;
+        }
         why = VM_Y_DONE;
         goto out_nosave;
     }

@@ -249,7 +249,14 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         }
         ran = true;
         uint32_t exited = w->exited;
+        cta->ran = w;
         vm_yield y = vm_exec(w, slice);
+        if (cta->ran != w) { /* it ran on into the next warps: all but the last are done */
+            done += (uint32_t)(cta->ran - w);
+            w = cta->ran;
+            k = w->id;
+            exited = ~w->exited;
+        }
         if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
         if (y == VM_Y_SLICE) *waits = true;
         if (y == VM_Y_DONE) {
