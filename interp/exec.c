@@ -1102,10 +1102,19 @@ execute:
         const vm_jit_region *r = (const vm_jit_region *)(const void *)i->target;
         if (mask != VM_FULL || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end))
             goto *labels[i->op];
-        vm_jit_ctx c = {w, fr, cta, cta->grid->cfg, cta->grid->cfg->params, 0, NULL};
+        vm_jit_ctx c = {.w = w, .fr = fr, .cta = cta, .cfg = cta->grid->cfg, .params = cta->grid->cfg->params};
         const vm_insn *head = i;
         i = r->fn(fb, &c);
-        cta->jit_warp_insns += (uint64_t)((c.taken ? c.taken + 1 : i) - head);
+        const vm_insn *upto = c.taken ? c.taken + 1 : i;
+        cta->jit_warp_insns += (uint64_t)(upto - head) - (uint64_t)c.wadj;
+        if (__builtin_expect(c.wadj | c.tadj | c.fault, 0)) { /* if-converted bodies ran, or a fault */
+            ACCOUNT(upto);
+            seg = upto;
+            cta->warp_insns -= (uint64_t)c.wadj;
+            cta->thread_insns -= (uint64_t)c.tadj;
+            w->clock -= (uint64_t)c.wadj;
+            if (c.split) mask = c.mask;
+        }
         if (__builtin_expect(c.fault, 0)) {
             SAVE();
             why = VM_Y_FAULT;

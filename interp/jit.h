@@ -19,6 +19,20 @@ typedef struct vm_jit_ctx {
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
+    /* If-converted branches (jit.c ifconv): the body of a forward branch that
+     * splits the warp runs in the run for the lanes that do not jump. `off`:
+     * lanes a called record leaves alone (0 outside bodies); wadj, tadj: warp
+     * and thread instructions the handler's count from the records' span
+     * exceeds the real one by (skipped bodies, bodies run by fewer lanes);
+     * per nesting level, the branch, the lanes that jumped, the enclosing
+     * group. On a fault in a body (split set) `mask` is the body's group and
+     * the jumping lanes wait at their targets, as the interpreter leaves them. */
+    uint32_t off;
+    uint32_t mask;
+    int split;
+    int64_t wadj, tadj;
+    const vm_insn *br[4];
+    uint32_t tk[4], ms[4];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the
