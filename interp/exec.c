@@ -1102,20 +1102,23 @@ execute:
         const vm_jit_region *r = (const vm_jit_region *)(const void *)i->target;
         if (mask != VM_FULL || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end))
             goto *labels[i->op];
-        vm_jit_ctx c = {.w = w, .fr = fr, .cta = cta, .cfg = cta->grid->cfg, .params = cta->grid->cfg->params};
+        vm_jit_ctx c; /* the per-level fields of if-converted bodies are written before they are read */
+        c.w = w, c.fr = fr, c.cta = cta, c.cfg = cta->grid->cfg, c.params = cta->grid->cfg->params;
+        c.fault = 0, c.taken = NULL, c.off = 0, c.wadj = c.tadj = 0;
         const vm_insn *head = i;
         i = r->fn(fb, &c);
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
-        cta->jit_warp_insns += (uint64_t)(upto - head) - (uint64_t)c.wadj;
-        if (__builtin_expect(c.wadj | c.tadj | c.fault, 0)) { /* if-converted bodies ran, or a fault */
+        cta->jit_warp_insns += (uint64_t)(upto - head);
+        if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran */
             ACCOUNT(upto);
             seg = upto;
+            cta->jit_warp_insns -= (uint64_t)c.wadj;
             cta->warp_insns -= (uint64_t)c.wadj;
             cta->thread_insns -= (uint64_t)c.tadj;
             w->clock -= (uint64_t)c.wadj;
-            if (c.split) mask = c.mask;
+            if (c.fault & VM_JIT_SPLIT) mask = c.mask;
         }
-        if (__builtin_expect(c.fault, 0)) {
+        if (__builtin_expect(c.fault & VM_JIT_FAULT, 0)) {
             SAVE();
             why = VM_Y_FAULT;
             goto out;

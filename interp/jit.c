@@ -65,7 +65,7 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     case VM_ATOM: ok = vm_atom(w, fr, fb, i, m); break;
     default: vm_alu_run(w, fb, i->p, m); return 1; /* VM_ALU */
     }
-    if (!ok) c->fault = 1;
+    if (!ok) c->fault |= VM_JIT_FAULT;
     return ok;
 }
 
@@ -1177,6 +1177,8 @@ static void tadj_add(jc *j, uint32_t n) {
     b1(j->b, 0xc0);
     b32(j->b, n);
     gop(j->b, true, 0x01, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add [tadj], rax */
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));   /* or dword [fault], ADJUST */
+    b1(j->b, VM_JIT_ADJUST);
 }
 /* c->off := ~r13d, or 0 outside bodies */
 static void set_off(jc *j, int depth) {
@@ -1303,7 +1305,7 @@ static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t grou
     }
     w->lpc_stop = c->br[depth - 1]->target;
     c->mask = group;
-    c->split = 1;
+    c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
 }
 static void body_fault(jc *j, const vm_insn *i) {
     gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
