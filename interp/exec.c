@@ -1110,12 +1110,14 @@ execute:
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran */
-            ACCOUNT(upto);
-            seg = upto;
+            /* ACCOUNT's shape, so that the two counters are written as the next
+             * ACCOUNT reads them (a mixed pair costs a store-forwarding stall) */
+            uint64_t n_ = (uint64_t)(upto - seg);
+            cta->warp_insns += n_ - (uint64_t)c.wadj;
+            cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask) - (uint64_t)c.tadj;
+            w->clock += n_ - (uint64_t)c.wadj;
             cta->jit_warp_insns -= (uint64_t)c.wadj;
-            cta->warp_insns -= (uint64_t)c.wadj;
-            cta->thread_insns -= (uint64_t)c.tadj;
-            w->clock -= (uint64_t)c.wadj;
+            seg = upto;
             if (c.fault & VM_JIT_SPLIT) mask = c.mask;
         }
         if (__builtin_expect(c.fault & VM_JIT_FAULT, 0)) {
