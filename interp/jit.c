@@ -37,27 +37,31 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
             vm_prefetch_next_warp(c->cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             return 1;
         }
-        ok = vm_ld(w, fr, fb, i, m);
+        ok = vm_ldg4_part(fr->fn->prog->rt->arena, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d), m) ||
+             vm_ld(w, fr, fb, i, m);
         break;
     }
-    case VM_STG4:
-        if (m == VM_FULL && vm_stg4_full(fr->fn->prog->rt->arena, (const uint64_t *)(fb + i->a), (uint64_t)i->imm,
-                                         (const uint32_t *)(fb + i->b)))
-            return 1;
-        ok = vm_st(w, fr, fb, i, m);
+    case VM_STG4: {
+        const uint64_t *a = (const uint64_t *)(fb + i->a);
+        const uint32_t *v = (const uint32_t *)(fb + i->b);
+        const vm_arena *ar = fr->fn->prog->rt->arena;
+        ok = (m == VM_FULL && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) || vm_stg4_part(ar, a, (uint64_t)i->imm, v, m) ||
+             vm_st(w, fr, fb, i, m);
         break;
-    case VM_LDS4:
-        if (m == VM_FULL &&
-            vm_lds4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (uint32_t *)(fb + i->d)))
-            return 1;
-        ok = vm_ld(w, fr, fb, i, m);
+    }
+    case VM_LDS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a);
+        uint32_t *d = (uint32_t *)(fb + i->d);
+        ok = (m == VM_FULL && vm_lds4_full(c->cta, a, (uint32_t)i->imm, d)) ||
+             vm_lds4_part(c->cta, a, (uint32_t)i->imm, d, m) || vm_ld(w, fr, fb, i, m);
         break;
-    case VM_STS4:
-        if (m == VM_FULL &&
-            vm_sts4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (const uint32_t *)(fb + i->b)))
-            return 1;
-        ok = vm_st(w, fr, fb, i, m);
+    }
+    case VM_STS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + i->b);
+        ok = (m == VM_FULL && vm_sts4_full(c->cta, a, (uint32_t)i->imm, v)) ||
+             vm_sts4_part(c->cta, a, (uint32_t)i->imm, v, m) || vm_st(w, fr, fb, i, m);
         break;
+    }
     case VM_LD: ok = vm_ld(w, fr, fb, i, m); break;
     case VM_ST: ok = vm_st(w, fr, fb, i, m); break;
     case VM_LDV: ok = vm_ldv(w, fr, fb, i, m); break;
