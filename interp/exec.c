@@ -1041,18 +1041,19 @@ execute:
         DISPATCH;
     }
 
-    /* A compiled run (jit.c): entered by the whole warp when the group does
-     * not merge inside it; its records are done and i is the first left. A
+    /* A compiled run (jit.c): entered when the group does not merge inside
+     * it, by the whole warp or (its masked version) by a part of it; its
+     * records are done and i is the first left. A
      * fault inside was recorded by the record's own path, as here. */
     L_JIT : {
         const vm_jit_region *r = (const vm_jit_region *)(const void *)i->target;
-        if (mask != VM_FULL || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end))
-            goto *labels[i->op];
+        vm_jit_fn fn = mask == VM_FULL ? r->fn : r->mfn;
+        if (!fn || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end)) goto *labels[i->op];
         vm_jit_ctx c; /* the per-level fields of if-converted bodies are written before they are read */
         c.w = w, c.fr = fr, c.cta = cta, c.cfg = cta->grid->cfg, c.params = cta->grid->cfg->params;
-        c.fault = 0, c.taken = NULL, c.off = 0, c.wadj = c.tadj = 0;
+        c.fault = 0, c.taken = NULL, c.off = ~mask, c.mask = mask, c.wadj = c.tadj = 0;
         const vm_insn *head = i;
-        i = r->fn(fb, &c);
+        i = fn(fb, &c);
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran */

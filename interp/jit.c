@@ -388,6 +388,7 @@ typedef struct jc {
     const uint8_t *conv;
     uint32_t end;
     int depth, stream, nstream, nst, cap;
+    int base; /* 1 in a run's masked version (r13d: the group from its start) */
     struct ifstub *st;
 } jc;
 
@@ -791,6 +792,15 @@ static void ret_with(cbuf *b, uint64_t v) {
     put(b, ep, 9);
 }
 
+/* cmp edx, the group (every lane, or r13d in a masked run or a body) */
+static void all_lanes(jc *j) {
+    if (j->depth) gop(j->b, false, 0x39, R13, R(RDX)); /* cmp edx, r13d */
+    else {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(j->b, c, 3);
+    }
+}
+
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
  * naming the branch, which exec.c accounts and checks as its BRA handler
@@ -805,8 +815,7 @@ static void bra(jc *j, const vm_insn *i) {
     }
     spill_copy(j, j->now);
     if (guarded(j, i)) {
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(j->b, c, 3);
+        all_lanes(j);
         part = jcc(j->b, 0x85);
     }
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
@@ -929,7 +938,7 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)fn);
     uint8_t call[4] = {0xff, 0xd0, 0x85, 0xc0}; /* call rax; test eax, eax */
     put(j->b, call, 4);
-    if (j->depth) { /* a fault inside an if-converted body */
+    if (j->depth > j->base) { /* a fault inside an if-converted body */
         size_t ok = jcc(j->b, 0x85);
         body_fault(j, i);
         land(j->b, ok);
@@ -1207,11 +1216,7 @@ static void ifconv(jc *j, const vm_insn *i) {
     uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
     put(b, t, 2);
     size_t none = jcc(b, 0x84);
-    if (j->depth) gop(b, false, 0x39, R13, R(RDX)); /* cmp edx, r13d */
-    else {
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(b, c, 3);
-    }
+    all_lanes(j);
     size_t all = jcc(b, 0x84), part = jmp32(b);
     land(b, none);
     if (j->nst == j->cap) {
@@ -1301,9 +1306,9 @@ static void ifconv_stubs(jc *j) {
 
 /* A called record faulted in a body: the run returns it with the warp as the
  * interpreter leaves it (jit_unwind). */
-static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t group) {
+static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t group, int base) {
     vm_warp *w = c->w;
-    for (int d = 0; d < depth; d++) {
+    for (int d = base; d < depth; d++) {
         for (uint32_t m = c->tk[d]; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = c->br[d]->target;
         c->tadj += (int64_t)(i - c->br[d] - 1) * __builtin_popcount(c->tk[d]);
     }
@@ -1317,6 +1322,9 @@ static void body_fault(jc *j, const vm_insn *i) {
     b1(j->b, 0xba); /* mov edx, depth */
     b32(j->b, (uint32_t)j->depth);
     gop(j->b, false, 0x89, R13, R(RCX)); /* mov ecx, r13d */
+    uint8_t b8[2] = {0x41, 0xb8};         /* mov r8d, base */
+    put(j->b, b8, 2);
+    b32(j->b, (uint32_t)j->base);
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)jit_unwind);
     uint8_t call[2] = {0xff, 0xd0};
     put(j->b, call, 2);
@@ -1488,6 +1496,27 @@ static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *star
     pthread_mutex_unlock(&lock);
 }
 
+/* Run [k, e): its function, for the whole warp (base 0) or for the group
+ * in c->mask (base 1: every record under r13d, as in a body). */
+static void emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
+    cache_reset(j);
+    j->end = e;
+    j->base = j->depth = base;
+    prologue(j->b);
+    if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));
+    for (uint32_t r = k; r < e; r++) {
+        if (roff) roff[r] = j->b->n;
+        ifconv_at(j, r);
+        j->now = r;
+        emit(j, &j->f->code[r]);
+    }
+    ifconv_at(j, e);
+    flush(j, e, true);
+    epilogue(j->b, &j->f->code[e]);
+    ifconv_stubs(j);
+    j->base = j->depth = 0;
+}
+
 static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     const void *const *tab = vm_handler_table();
     uint32_t n = f->ncode;
@@ -1510,9 +1539,10 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     j.live = liveness(f, &j.nw);
     /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
-    size_t *offs = malloc((n + 1) * sizeof *offs), *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
+    size_t *offs = malloc((n + 1) * sizeof *offs), *moffs = malloc((n + 1) * sizeof *moffs),
+           *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
     uint32_t nr = 0;
-    if (!starts || !ends || !offs || (pmap && !roff)) goto done;
+    if (!starts || !ends || !offs || !moffs || (pmap && !roff)) goto done;
     for (uint32_t k = 0; k < n;) {
         if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
             k++;
@@ -1537,20 +1567,10 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
-            cache_reset(&j);
-            j.end = e;
-            prologue(&b);
-            for (uint32_t r = k; r < e; r++) {
-                if (roff) roff[r] = b.n;
-                ifconv_at(&j, r);
-                j.now = r;
-                emit(&j, &f->code[r]);
-            }
-            ifconv_at(&j, e);
-            flush(&j, e, true);
-            epilogue(&b, &f->code[e]);
-            ifconv_stubs(&j);
-            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit (and its bodies') */
+            emit_run(&j, k, e, 0, roff);
+            moffs[nr - 1] = b.n;
+            emit_run(&j, k, e, 1, NULL);
+            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit, its bodies and masked version */
         }
         k = e > k ? e : k + 1;
     }
@@ -1574,6 +1594,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     for (uint32_t r = 0; r < nr; r++) {
         vm_insn *head = &f->code[starts[r]];
         rg[r].fn = (vm_jit_fn)(void *)((uint8_t *)code + offs[r]);
+        rg[r].mfn = (vm_jit_fn)(void *)((uint8_t *)code + moffs[r]);
         rg[r].end = &f->code[ends[r]];
         head->target = (const vm_insn *)(const void *)&rg[r];
         head->h = tab[VM_JIT];
@@ -1585,6 +1606,7 @@ done:
     free(starts);
     free(ends);
     free(offs);
+    free(moffs);
     free(roff);
     free(target);
     free(conv);

@@ -33,8 +33,8 @@ typedef struct vm_jit_ctx {
     uint32_t off;
     uint32_t mask;
     int64_t wadj, tadj;
-    const vm_insn *br[4];
-    uint32_t tk[4], ms[4];
+    const vm_insn *br[5];
+    uint32_t tk[5], ms[5];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the
@@ -47,6 +47,9 @@ typedef const vm_insn *(*vm_jit_fn)(uint8_t *fb, vm_jit_ctx *c);
 typedef struct vm_jit_region {
     vm_jit_fn fn;
     const vm_insn *end; /* one past the run's last record */
+    /* The same run for a group that is not the whole warp: every record
+     * under the group's lanes, c->mask (c->off its complement). */
+    vm_jit_fn mfn;
 } vm_jit_region;
 
 /* Compiles the runs of every function of prog (after lowering; nothing when
