@@ -202,6 +202,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
                  MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
+                 MULPD = {M0F, P66, 1, 0x59}, Q2M = {M0F38, PF3, 1, 0x39}, M2Q = {M0F38, PF3, 1, 0x38},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
                  MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
@@ -357,7 +358,7 @@ done:
  * stored when evicted, before a call (which clobbers every zmm), and at the
  * end of the run, each only if live there. A record computes into ZT..ZT+3
  * and commits the result to its destination's registers. */
-enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZNAN = 31 };
+enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZD = 30, ZNAN = 31 };
 
 typedef struct centry {
     uint32_t off, used;
@@ -582,15 +583,68 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
     commit(j, i, false);
 }
 
+/* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
+ * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
+ * (1 / d)) is within one of a / d (the product's relative error is below
+ * 2^-52 and a / d below 2^32); r = a - q d in 64 bits, negative or not below
+ * d, corrects it to the exact quotient. */
+static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
+    cbuf *b = j->b;
+    centry *bb = src(j, i->b, false);
+    z(b, BCD_X, ZQ, 0, R(bb->z[0]), 0);
+    zi(b, CMPD, 2, bb->z[0], R(ZQ), 0, 4);
+    zi(b, CMPD, 3, bb->z[1], R(ZQ), 0, 4);
+    klog(b, KORW, 2, 2, 3);
+    uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+    put(b, kt, 4);
+    general[0] = jcc(b, 0x85);
+    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := d */
+    uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
+    put(b, t, 2);
+    general[1] = jcc(b, 0x84);
+    z(b, BCQ_R, ZD, 0, R(RAX), 0); /* ZD := d, 64-bit lanes */
+    z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
+    mov_imm64(b, RAX, 0x3ff0000000000000ull);
+    z(b, BCQ_R, ZQ, 0, R(RAX), 0);
+    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d */
+    for (int p = 0; p < 4; p++) {
+        z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
+        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0);
+        z(b, ZXDQ, ZT + p, 0, R(ZT + p), 0);    /* q, 64-bit lanes */
+        z(b, ZXDQ, ZX, 0, srcq(j, i->a, p), 0); /* a, 64-bit lanes */
+        z(b, MULUDQ, ZNAN, ZT + p, R(ZD), 0);
+        z(b, SUBQ, ZNAN, ZX, R(ZNAN), 0);      /* r := a - q d */
+        z(b, Q2M, 2, 0, R(ZNAN), 0);           /* k2 := r < 0 */
+        zi(b, CMPQ, 3, ZNAN, R(ZD), 0, 5);     /* k3 := r >= d */
+        z(b, M2Q, ZX, 0, R(2), 0);
+        z(b, ADDQ, ZT + p, ZT + p, R(ZX), 0);  /* q - 1 */
+        z(b, M2Q, ZX, 0, R(3), 0);
+        z(b, SUBQ, ZT + p, ZT + p, R(ZX), 0);  /* q + 1 */
+        z(b, QD, ZT + p, 0, R(ZT + p), 0);     /* vpmovqd: the low 8 words */
+    }
+    j->nan_ok = false; /* zmm31 was a temporary */
+}
+
 /* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
- * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones. */
+ * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones.
+ * A divisor that is the same nonzero d in every lane (a stride, a block
+ * size) takes one division instead (divu_uniform). */
 static void divu(jc *j, const vm_insn *i, bool rem) {
+    src(j, i->a, false); /* both loaded before the two paths part */
+    src(j, i->b, false);
+    size_t general[2];
+    divu_uniform(j, i, general);
+    size_t join = jmp32(j->b);
+    land(j->b, general[0]);
+    land(j->b, general[1]);
     for (int p = 0; p < 4; p++) {
         z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
         z(j->b, DIVPD, ZT + p, ZT + p, R(ZQ), 0);
         z(j->b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
     }
+    land(j->b, join);
     for (int h = 0; h < 2; h++) {
         zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
         int bz = S(j, i->b, false, h).r;
@@ -1532,6 +1586,9 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     for (uint32_t k = 0; k < n; k++) {
         const vm_insn *vi = &f->code[k];
         if (vi->op == VM_BRA && vi->target && !conv[k]) target[vi->target - f->code] = 1; /* a converted branch joins in its run */
+        /* lanes that leave a loop one by one wait after its back branch: the
+         * masked version of the loop's run can run to there only if a run starts there */
+        if (vi->op == VM_BRA && vi->target && vi->target <= vi && !(vi->g == f->true_slot && vi->gx == 0)) target[k + 1] = 1;
         if (vi->op == VM_BRX)
             for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
     }

@@ -126,8 +126,9 @@ Test(ifconv, bodies_with_stores_nested_skipped_jit_on_and_off) {
     cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
                  (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
     cr_assert_eq(st[1].jit_warp_insns, 0);
-    /* everything before the barrier but its first records, the bodies included, runs compiled */
-    cr_assert_geq(st[0].jit_warp_insns, 2u * 40u, "compiled %llu of %llu warp instructions",
+    /* everything before the barrier but its first records, the bodies included, runs compiled
+     * (where there is a JIT: not in the switch build, nor without AVX-512) */
+    cr_assert(!st[0].jit_warp_insns || st[0].jit_warp_insns >= 2u * 40u, "compiled %llu of %llu warp instructions",
                   (unsigned long long)st[0].jit_warp_insns, (unsigned long long)st[0].warp_insns);
 }
 
@@ -158,4 +159,73 @@ Test(ifconv, fault_in_a_nested_body) {
         cr_assert(strstr(rep, "at w.ptx:21:1 in k"), "PTXI_JIT=%s: the load's line: %s", modes[k], rep);
         cr_assert(strstr(rep, "block (0,0,0), thread (4,0,0)"), "PTXI_JIT=%s: %s", modes[k], rep);
     }
+}
+
+/* A group that is not the whole warp enters the compiled runs in their
+ * masked version: 48 threads (the second warp has 16 lanes), lanes that skip
+ * everything, and a loop each lane leaves after its own count, with a
+ * divergent body inside it. */
+#define NT2 48
+static const char *LOOP =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+    "add.s64 %rd5, %rd1, %rd3;\nand.b32 %r8, %r2, 64;\nsetp.ne.u32 %p3, %r8, 0;\n@%p3 bra DONE;\n"
+    "and.b32 %r3, %r2, 7;\nmov.u32 %r4, 0;\nmov.u32 %r5, %r1;\nmov.u32 %r7, 0;\n"
+    "LOOP:\nmad.lo.s32 %r5, %r5, 3, %r1;\nand.b32 %r6, %r5, 1;\nsetp.eq.u32 %p1, %r6, 0;\n"
+    "@%p1 bra SKIP;\nadd.s32 %r7, %r7, 1;\nst.global.u32 [%rd5+256], %r5;\nSKIP:\n"
+    "add.s32 %r4, %r4, 1;\nsetp.le.u32 %p2, %r4, %r3;\n@%p2 bra LOOP;\n"
+    "st.global.u32 [%rd5], %r5;\nst.global.u32 [%rd5+512], %r7;\n"
+    "DONE:\nret;\n}\n";
+
+Test(ifconv, partial_groups_enter_the_masked_runs) {
+    static uint32_t in[NT], want[3 * 64], got[3 * 64];
+    inputs(in);
+    in[5] |= 64, in[40] |= 64, in[41] &= ~64u;
+    memset(want, 0, sizeof want);
+    for (uint32_t t = 0; t < NT2; t++) {
+        if (in[t] & 64) continue;
+        uint32_t x = t, odd = 0;
+        for (uint32_t n = 0; n <= (in[t] & 7); n++) {
+            x = x * 3 + t;
+            if (x & 1) odd++, want[64 + t] = x;
+        }
+        want[t] = x, want[128 + t] = odd;
+    }
+    ptxi_launch_stats st[2];
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        char rep[1024];
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_ctx *ctx;
+        cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+        ptxi_module *m;
+        cr_assert_eq(ptxi_module_load_data(ctx, LOOP, strlen(LOOP), "w.ptx", &m), PTXI_SUCCESS);
+        unsetenv("PTXI_JIT");
+        ptxi_dptr d, di;
+        cr_assert_eq(ptxi_mem_alloc(ctx, sizeof got, &d), PTXI_SUCCESS);
+        ptxi_memset_d8(ctx, d, 0, sizeof got);
+        cr_assert_eq(ptxi_mem_alloc(ctx, sizeof in, &di), PTXI_SUCCESS);
+        ptxi_memcpy_htod(ctx, di, in, sizeof in);
+        void *args[] = {&d, &di};
+        ptxi_status s =
+            ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){NT2, 1, 1}, 0, NULL, args);
+        if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+        snprintf(rep, sizeof rep, "%s", ptxi_ctx_error_detail(ctx));
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        ptxi_memcpy_dtoh(ctx, got, d, sizeof got);
+        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st[k]), PTXI_SUCCESS);
+        ptxi_ctx_destroy(ctx);
+        for (int w = 0; w < 3 * 64; w++)
+            cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[k], w, got[w], want[w]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "warp instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].warp_insns, (unsigned long long)st[1].warp_insns);
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
+    /* the loop runs compiled for the partial groups: most of the warp instructions */
+    cr_assert(!st[0].jit_warp_insns || 2 * st[0].jit_warp_insns > st[0].warp_insns, "compiled %llu of %llu warp instructions",
+                 (unsigned long long)st[0].jit_warp_insns, (unsigned long long)st[0].warp_insns);
 }
