@@ -1625,11 +1625,13 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
             emit_run(&j, k, e, 0, roff);
-            moffs[nr - 1] = b.n;
-            emit_run(&j, k, e, 1, NULL);
-            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit, its bodies and masked version */
+            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit and its bodies */
         }
         k = e > k ? e : k + 1;
+    }
+    for (uint32_t r = 0; r < nr; r++) { /* the masked versions, after all the others (kept apart from the hot code) */
+        moffs[r] = b.n;
+        emit_run(&j, starts[r], ends[r], 1, NULL);
     }
     if (!nr || b.oom) goto done;
     long pg = sysconf(_SC_PAGESIZE);
