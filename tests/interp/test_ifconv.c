@@ -76,35 +76,33 @@ static void expected(const uint32_t in[NT], uint32_t want[4 * NT]) {
     for (uint32_t t = 0; t < NT; t++) want[2 * NT + t] = sh[(t + 1) % NT];
 }
 
-/* One launch of src on NT threads with the JIT on or off; its stats. */
-static ptxi_status launch(const char *src, const char *jit, const uint32_t *in, uint32_t *out, size_t nout,
-                          ptxi_launch_stats *st, char *rep, size_t cap) {
-    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
-    FILE *quiet = tmpfile();
-    ptxi_ctx_set_output(ctx, NULL, quiet);
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
+/* One launch of src on `threads` threads with the JIT on or off (read when
+ * the module is loaded); its stats. */
+static ptxi_status launch(const char *src, unsigned threads, const char *jit, const uint32_t *in, uint32_t *out,
+                          size_t nout, ptxi_launch_stats *st, char *rep, size_t cap) {
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_status s = run_io_stats(src, threads, in, NT * 4, out, nout, rep, cap, st);
     unsetenv("PTXI_JIT");
-    ptxi_dptr d, di;
-    cr_assert_eq(ptxi_mem_alloc(ctx, nout, &d), PTXI_SUCCESS);
-    ptxi_memset_d8(ctx, d, 0, nout);
-    cr_assert_eq(ptxi_mem_alloc(ctx, NT * 4, &di), PTXI_SUCCESS);
-    ptxi_memcpy_htod(ctx, di, in, NT * 4);
-    void *args[] = {&d, &di};
-    ptxi_status s =
-        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){NT, 1, 1}, 0, NULL, args);
-    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
-    snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
-    if (s == PTXI_SUCCESS) {
-        ptxi_memcpy_dtoh(ctx, out, d, nout);
-        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS);
-    }
-    ptxi_ctx_destroy(ctx);
-    fclose(quiet);
     return s;
+}
+
+/* src on `threads` threads with the JIT on (st[0]) and off (st[1]): the
+ * nwords output words are want's both times, and so are the counts. */
+static void on_and_off(const char *src, unsigned threads, const uint32_t *in, const uint32_t *want, uint32_t *got,
+                       size_t nwords, ptxi_launch_stats st[2]) {
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        char rep[1024];
+        ptxi_status s = launch(src, threads, modes[k], in, got, nwords * 4, &st[k], rep, sizeof rep);
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (size_t w = 0; w < nwords; w++)
+            cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %zu: 0x%08x, expected 0x%08x", modes[k], w, got[w], want[w]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "warp instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].warp_insns, (unsigned long long)st[1].warp_insns);
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
+    cr_assert_eq(st[1].jit_warp_insns, 0);
 }
 
 Test(ifconv, bodies_with_stores_nested_skipped_jit_on_and_off) {
@@ -112,20 +110,7 @@ Test(ifconv, bodies_with_stores_nested_skipped_jit_on_and_off) {
     inputs(in);
     expected(in, want);
     ptxi_launch_stats st[2];
-    const char *modes[2] = {"1", "0"};
-    for (int k = 0; k < 2; k++) {
-        char rep[1024];
-        ptxi_status s = launch(SRC, modes[k], in, got, sizeof got, &st[k], rep, sizeof rep);
-        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
-        for (int w = 0; w < 4 * NT; w++)
-            cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %d (thread %d): 0x%08x, expected 0x%08x", modes[k], w,
-                         w % NT, got[w], want[w]);
-    }
-    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "warp instructions: %llu with the JIT, %llu without",
-                 (unsigned long long)st[0].warp_insns, (unsigned long long)st[1].warp_insns);
-    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
-                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
-    cr_assert_eq(st[1].jit_warp_insns, 0);
+    on_and_off(SRC, NT, in, want, got, 4 * NT, st);
     /* everything before the barrier but its first records, the bodies included, runs compiled
      * (where there is a JIT: not in the switch build, nor without AVX-512) */
     cr_assert(!st[0].jit_warp_insns || st[0].jit_warp_insns >= 2u * 40u, "compiled %llu of %llu warp instructions",
@@ -153,7 +138,7 @@ Test(ifconv, fault_in_a_nested_body) {
     for (int k = 0; k < 2; k++) {
         char rep[2048];
         ptxi_launch_stats st;
-        ptxi_status s = launch(FAULT, modes[k], in, out, sizeof out, &st, rep, sizeof rep);
+        ptxi_status s = launch(FAULT, NT, modes[k], in, out, sizeof out, &st, rep, sizeof rep);
         cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%s: %s", modes[k], rep);
         cr_assert(strstr(rep, "out-of-bounds global read of 4 bytes"), "PTXI_JIT=%s: %s", modes[k], rep);
         cr_assert(strstr(rep, "at w.ptx:21:1 in k"), "PTXI_JIT=%s: the load's line: %s", modes[k], rep);
@@ -195,36 +180,7 @@ Test(ifconv, partial_groups_enter_the_masked_runs) {
         want[t] = x, want[128 + t] = odd;
     }
     ptxi_launch_stats st[2];
-    const char *modes[2] = {"1", "0"};
-    for (int k = 0; k < 2; k++) {
-        char rep[1024];
-        setenv("PTXI_JIT", modes[k], 1);
-        ptxi_ctx *ctx;
-        cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
-        ptxi_module *m;
-        cr_assert_eq(ptxi_module_load_data(ctx, LOOP, strlen(LOOP), "w.ptx", &m), PTXI_SUCCESS);
-        unsetenv("PTXI_JIT");
-        ptxi_dptr d, di;
-        cr_assert_eq(ptxi_mem_alloc(ctx, sizeof got, &d), PTXI_SUCCESS);
-        ptxi_memset_d8(ctx, d, 0, sizeof got);
-        cr_assert_eq(ptxi_mem_alloc(ctx, sizeof in, &di), PTXI_SUCCESS);
-        ptxi_memcpy_htod(ctx, di, in, sizeof in);
-        void *args[] = {&d, &di};
-        ptxi_status s =
-            ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){NT2, 1, 1}, 0, NULL, args);
-        if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
-        snprintf(rep, sizeof rep, "%s", ptxi_ctx_error_detail(ctx));
-        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
-        ptxi_memcpy_dtoh(ctx, got, d, sizeof got);
-        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st[k]), PTXI_SUCCESS);
-        ptxi_ctx_destroy(ctx);
-        for (int w = 0; w < 3 * 64; w++)
-            cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[k], w, got[w], want[w]);
-    }
-    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "warp instructions: %llu with the JIT, %llu without",
-                 (unsigned long long)st[0].warp_insns, (unsigned long long)st[1].warp_insns);
-    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
-                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
+    on_and_off(LOOP, NT2, in, want, got, 3 * 64, st);
     /* the loop runs compiled for the partial groups: most of the warp instructions */
     cr_assert(!st[0].jit_warp_insns || 2 * st[0].jit_warp_insns > st[0].warp_insns, "compiled %llu of %llu warp instructions",
                  (unsigned long long)st[0].jit_warp_insns, (unsigned long long)st[0].warp_insns);
