@@ -289,6 +289,67 @@ static inline bool vm_stg4_full(const vm_arena *ar, const uint64_t *a, uint64_t 
     return true;
 }
 
+/* 4-byte shared and global accesses of the lanes m, any pattern: one pass
+ * checks every lane (bounds, alignment; for global memory the shadow, and
+ * for a store not read-only); false when any lane is bad (vm_ld / vm_st then
+ * report it), else the plain gather or scatter. A few lanes (a lane-0
+ * epilogue) check only those. */
+static inline bool vm_sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t m) {
+    uint32_t bad = 0, lim = cta->smem_size - 4;
+    for (int l = 0; l < VM_LANES; l++) {
+        uint32_t ad = a[l] + off;
+        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+    }
+    return !bad && cta->smem_size >= 4;
+}
+#define VM_MLANES(m, stmt)                                                   \
+    do {                                                                     \
+        if ((m) == VM_FULL) {                                                \
+            for (int l = 0; l < VM_LANES; l++) { stmt; }                     \
+        } else                                                               \
+            for (uint32_t r_ = (m); r_; r_ &= r_ - 1) {                      \
+                int l = __builtin_ctz(r_);                                   \
+                stmt;                                                        \
+            }                                                                \
+    } while (0)
+static inline bool vm_lds4_part(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t *d, uint32_t m) {
+    if (!vm_sh4_ok(cta, a, off, m)) return false;
+    const uint32_t *sw = (const uint32_t *)cta->smem;
+    VM_MLANES(m, d[l] = sw[(a[l] + off) >> 2]);
+    return true;
+}
+static inline bool vm_sts4_part(const vm_cta *cta, const uint32_t *a, uint32_t off, const uint32_t *v, uint32_t m) {
+    if (!vm_sh4_ok(cta, a, off, m)) return false;
+    uint32_t *sw = (uint32_t *)cta->smem;
+    VM_MLANES(m, sw[(a[l] + off) >> 2] = v[l]);
+    return true;
+}
+static inline bool vm_g4_ok(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t m, bool wr) {
+    uint32_t ok = 0;
+#define G4_OK(l)                                                                                                 \
+    do {                                                                                                         \
+        uint64_t ad = a[l] + off;                                                                                \
+        uint8_t sh = vm_shadow(ar, ad);                                                                          \
+        ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && (!wr || (sh != VM_SH_CONST && sh != VM_SH_PARAM))) << (l); \
+    } while (0)
+    if (__builtin_popcount(m) <= 4)
+        for (uint32_t r = m; r; r &= r - 1) G4_OK(__builtin_ctz(r));
+    else
+        for (int l = 0; l < VM_LANES; l++) G4_OK(l);
+#undef G4_OK
+    return (ok & m) == m;
+}
+static inline bool vm_ldg4_part(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t *d, uint32_t m) {
+    if (!vm_g4_ok(ar, a, off, m, false)) return false;
+    VM_MLANES(m, d[l] = *(const uint32_t *)(uintptr_t)(a[l] + off));
+    return true;
+}
+static inline bool vm_stg4_part(const vm_arena *ar, const uint64_t *a, uint64_t off, const uint32_t *v, uint32_t m) {
+    if (!vm_g4_ok(ar, a, off, m, true)) return false;
+    VM_MLANES(m, *(uint32_t *)(uintptr_t)(a[l] + off) = v[l]);
+    return true;
+}
+
 /* A strong load or store (VM_F_STRONG): p is aligned to n (xlate checked). */
 static inline uint64_t load_strong(const uint8_t *p, unsigned n) {
     switch (n) {

@@ -26,7 +26,7 @@
 static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     vm_frame *fr = c->fr;
     uint8_t *fb = fr->fb;
-    uint32_t m = *(const uint32_t *)(fb + i->g) ^ i->gx;
+    uint32_t m = (*(const uint32_t *)(fb + i->g) ^ i->gx) & ~c->off;
     if (!m) return 1;
     vm_warp *w = c->w;
     bool ok;
@@ -37,27 +37,31 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
             vm_prefetch_next_warp(c->cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             return 1;
         }
-        ok = vm_ld(w, fr, fb, i, m);
+        ok = vm_ldg4_part(fr->fn->prog->rt->arena, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d), m) ||
+             vm_ld(w, fr, fb, i, m);
         break;
     }
-    case VM_STG4:
-        if (m == VM_FULL && vm_stg4_full(fr->fn->prog->rt->arena, (const uint64_t *)(fb + i->a), (uint64_t)i->imm,
-                                         (const uint32_t *)(fb + i->b)))
-            return 1;
-        ok = vm_st(w, fr, fb, i, m);
+    case VM_STG4: {
+        const uint64_t *a = (const uint64_t *)(fb + i->a);
+        const uint32_t *v = (const uint32_t *)(fb + i->b);
+        const vm_arena *ar = fr->fn->prog->rt->arena;
+        ok = (m == VM_FULL && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) || vm_stg4_part(ar, a, (uint64_t)i->imm, v, m) ||
+             vm_st(w, fr, fb, i, m);
         break;
-    case VM_LDS4:
-        if (m == VM_FULL &&
-            vm_lds4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (uint32_t *)(fb + i->d)))
-            return 1;
-        ok = vm_ld(w, fr, fb, i, m);
+    }
+    case VM_LDS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a);
+        uint32_t *d = (uint32_t *)(fb + i->d);
+        ok = (m == VM_FULL && vm_lds4_full(c->cta, a, (uint32_t)i->imm, d)) ||
+             vm_lds4_part(c->cta, a, (uint32_t)i->imm, d, m) || vm_ld(w, fr, fb, i, m);
         break;
-    case VM_STS4:
-        if (m == VM_FULL &&
-            vm_sts4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (const uint32_t *)(fb + i->b)))
-            return 1;
-        ok = vm_st(w, fr, fb, i, m);
+    }
+    case VM_STS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + i->b);
+        ok = (m == VM_FULL && vm_sts4_full(c->cta, a, (uint32_t)i->imm, v)) ||
+             vm_sts4_part(c->cta, a, (uint32_t)i->imm, v, m) || vm_st(w, fr, fb, i, m);
         break;
+    }
     case VM_LD: ok = vm_ld(w, fr, fb, i, m); break;
     case VM_ST: ok = vm_st(w, fr, fb, i, m); break;
     case VM_LDV: ok = vm_ldv(w, fr, fb, i, m); break;
@@ -65,7 +69,7 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     case VM_ATOM: ok = vm_atom(w, fr, fb, i, m); break;
     default: vm_alu_run(w, fb, i->p, m); return 1; /* VM_ALU */
     }
-    if (!ok) c->fault = 1;
+    if (!ok) c->fault |= VM_JIT_FAULT;
     return ok;
 }
 
@@ -198,6 +202,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
                  MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
+                 MULPD = {M0F, P66, 1, 0x59}, Q2M = {M0F38, PF3, 1, 0x39}, M2Q = {M0F38, PF3, 1, 0x38},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
                  MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
@@ -366,13 +371,22 @@ done:
  * stored when evicted, before a call (which clobbers every zmm), and at the
  * end of the run, each only if live there. A record computes into ZT..ZT+3
  * and commits the result to its destination's registers. */
-enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZNAN = 31 };
+enum { NPOOL = 24, ZT = 24, ZQ = 28, ZX = 29, ZD = 30, ZNAN = 31 };
 
 typedef struct centry {
     uint32_t off, used;
     uint8_t q64, dirty, valid;
     uint8_t z[4];
 } centry;
+
+/* What the cache holds at a point of the code. */
+typedef struct cstate {
+    bool nan_ok; /* zmm31 holds the canonical NaN */
+    bool busy[NPOOL];
+    centry e[NPOOL];
+} cstate;
+
+struct ifstub;
 
 typedef struct jc {
     cbuf *b;
@@ -383,6 +397,14 @@ typedef struct jc {
     bool loop;            /* the run ends with a backward branch */
     bool busy[NPOOL];
     centry e[NPOOL];
+    /* if-conversion (ifconv): the branches it applies to (NULL: none), the
+     * run's end, the nesting depth of the code being emitted (> 0: inside a
+     * body, r13d holds its lanes), and the bodies still to emit */
+    const uint8_t *conv;
+    uint32_t end;
+    int depth, stream, nstream, nst, cap;
+    int base; /* 1 in a run's masked version (r13d: the group from its start) */
+    struct ifstub *st;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -391,7 +413,9 @@ static void cache_reset(jc *j) {
     j->nan_ok = false;
 }
 
-static bool guarded(const jc *j, const vm_insn *i) { return !(i->g == j->f->true_slot && i->gx == 0); }
+/* Whether the record runs for fewer lanes than the group: its guard, or an
+ * if-converted body around it. */
+static bool guarded(const jc *j, const vm_insn *i) { return j->depth || !(i->g == j->f->true_slot && i->gx == 0); }
 
 /* Whether bytes [off, off + n) may be read after record k begins. */
 static bool live_at(const jc *j, uint32_t k, uint32_t off, uint32_t n) {
@@ -481,14 +505,20 @@ static rm srcq(jc *j, uint32_t off, int p) {
     return R(ZX);
 }
 
-/* edx := the lanes that execute (the group is the whole warp). */
+/* edx := the lanes that execute (the group is the whole warp, or in an
+ * if-converted body the lanes in r13d). */
 static void exec_edx(jc *j, const vm_insn *i) {
+    if (j->depth && i->g == j->f->true_slot && i->gx == 0) {
+        gop(j->b, false, 0x89, R13, R(RDX)); /* mov edx, r13d */
+        return;
+    }
     gop(j->b, false, 0x8b, RDX, F(i->g));
     if (i->gx) {
         uint8_t x[2] = {0x81, 0xf2}; /* xor edx, imm32 */
         put(j->b, x, 2);
         b32(j->b, i->gx);
     }
+    if (j->depth) gop(j->b, false, 0x21, R13, R(RDX)); /* and edx, r13d */
 }
 
 /* The result in ZT.. becomes d's value: whole, or in the executing lanes
@@ -568,15 +598,68 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
     commit(j, i, false);
 }
 
+/* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
+ * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
+ * (1 / d)) is within one of a / d (the product's relative error is below
+ * 2^-52 and a / d below 2^32); r = a - q d in 64 bits, negative or not below
+ * d, corrects it to the exact quotient. */
+static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
+    cbuf *b = j->b;
+    centry *bb = src(j, i->b, false);
+    z(b, BCD_X, ZQ, 0, R(bb->z[0]), 0);
+    zi(b, CMPD, 2, bb->z[0], R(ZQ), 0, 4);
+    zi(b, CMPD, 3, bb->z[1], R(ZQ), 0, 4);
+    klog(b, KORW, 2, 2, 3);
+    uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+    put(b, kt, 4);
+    general[0] = jcc(b, 0x85);
+    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := d */
+    uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
+    put(b, t, 2);
+    general[1] = jcc(b, 0x84);
+    z(b, BCQ_R, ZD, 0, R(RAX), 0); /* ZD := d, 64-bit lanes */
+    z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
+    mov_imm64(b, RAX, 0x3ff0000000000000ull);
+    z(b, BCQ_R, ZQ, 0, R(RAX), 0);
+    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d */
+    for (int p = 0; p < 4; p++) {
+        z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
+        z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
+        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0);
+        z(b, ZXDQ, ZT + p, 0, R(ZT + p), 0);    /* q, 64-bit lanes */
+        z(b, ZXDQ, ZX, 0, srcq(j, i->a, p), 0); /* a, 64-bit lanes */
+        z(b, MULUDQ, ZNAN, ZT + p, R(ZD), 0);
+        z(b, SUBQ, ZNAN, ZX, R(ZNAN), 0);      /* r := a - q d */
+        z(b, Q2M, 2, 0, R(ZNAN), 0);           /* k2 := r < 0 */
+        zi(b, CMPQ, 3, ZNAN, R(ZD), 0, 5);     /* k3 := r >= d */
+        z(b, M2Q, ZX, 0, R(2), 0);
+        z(b, ADDQ, ZT + p, ZT + p, R(ZX), 0);  /* q - 1 */
+        z(b, M2Q, ZX, 0, R(3), 0);
+        z(b, SUBQ, ZT + p, ZT + p, R(ZX), 0);  /* q + 1 */
+        z(b, QD, ZT + p, 0, R(ZT + p), 0);     /* vpmovqd: the low 8 words */
+    }
+    j->nan_ok = false; /* zmm31 was a temporary */
+}
+
 /* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
- * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones. */
+ * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones.
+ * A divisor that is the same nonzero d in every lane (a stride, a block
+ * size) takes one division instead (divu_uniform). */
 static void divu(jc *j, const vm_insn *i, bool rem) {
+    src(j, i->a, false); /* both loaded before the two paths part */
+    src(j, i->b, false);
+    size_t general[2];
+    divu_uniform(j, i, general);
+    size_t join = jmp32(j->b);
+    land(j->b, general[0]);
+    land(j->b, general[1]);
     for (int p = 0; p < 4; p++) {
         z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
         z(j->b, DIVPD, ZT + p, ZT + p, R(ZQ), 0);
         z(j->b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
     }
+    land(j->b, join);
     for (int h = 0; h < 2; h++) {
         zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
         int bz = S(j, i->b, false, h).r;
@@ -778,6 +861,15 @@ static void ret_with(cbuf *b, uint64_t v) {
     put(b, ep, 9);
 }
 
+/* cmp edx, the group (every lane, or r13d in a masked run or a body) */
+static void all_lanes(jc *j) {
+    if (j->depth) gop(j->b, false, 0x39, R13, R(RDX)); /* cmp edx, r13d */
+    else {
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(j->b, c, 3);
+    }
+}
+
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
  * naming the branch, which exec.c accounts and checks as its BRA handler
@@ -792,8 +884,7 @@ static void bra(jc *j, const vm_insn *i) {
     }
     spill_copy(j, j->now);
     if (guarded(j, i)) {
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(j->b, c, 3);
+        all_lanes(j);
         part = jcc(j->b, 0x85);
     }
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
@@ -904,6 +995,8 @@ static bool shfl(jc *j, const vm_insn *i) {
     return true;
 }
 
+static void body_fault(jc *j, const vm_insn *i);
+
 /* A record run by its handler's out-of-line path, fn(ctx, i) (run_mem,
  * run_shfl), after storing what it or anything later may read; when fn
  * returns 0 (a fault, or a case for exec.c) the run returns i at once. */
@@ -914,6 +1007,13 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)fn);
     uint8_t call[4] = {0xff, 0xd0, 0x85, 0xc0}; /* call rax; test eax, eax */
     put(j->b, call, 4);
+    if (j->depth > j->base) { /* a fault inside an if-converted body */
+        size_t ok = jcc(j->b, 0x85);
+        body_fault(j, i);
+        land(j->b, ok);
+        j->nan_ok = false;
+        return;
+    }
     /* jnz over the exit: mov rax, i (10); pop r13, r12, rbx (5); vzeroupper (3); ret (1) */
     uint8_t jnz[2] = {0x75, 19};
     put(j->b, jnz, 2);
@@ -1069,6 +1169,283 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (!st) commit(j, i, false);
 }
 
+/* ---- if-conversion of forward branches that split the warp ----
+ * `@p bra T` forward over a short body whose records all have templates that
+ * honour a lane mask (ifconv_ok) stays in the run: when no lane jumps the body
+ * runs as any code does; when every lane of the group jumps the body is
+ * skipped inside the run; when the group splits, the body runs out of line
+ * for the lanes that stay (r13d), each record under that mask (commit merges,
+ * called records leave c->off alone), nested branches the same way, and the
+ * code joins the inline path at T with the same cache. That is what the
+ * interpreter does with smallest-PC-first scheduling over forward branches:
+ * every record in PC order by the lanes that reach it, the group whole again
+ * at T. The counts: records skipped (c->wadj) and run by fewer lanes than the
+ * group (c->tadj) are taken off what the handler counts over the span. */
+
+static bool emit(jc *j, const vm_insn *i);
+
+enum { IFCONV_BODY = 64, IFCONV_DEPTH = 4 };
+
+/* A body (or a skip) still to be emitted after the run's code. */
+typedef struct ifstub {
+    const vm_insn *br;
+    uint32_t k, t;       /* the branch's record number, its target's */
+    int depth, stream;   /* the branch's depth; the emission it belongs to */
+    size_t jpart, jall;  /* the jumps for a split and for every lane jumping */
+    bool t_set;          /* the code reached T: t_pos, at_t */
+    size_t t_pos;
+    cstate at_br, at_t;
+} ifstub;
+
+static void save_cache(const jc *j, cstate *s) {
+    s->nan_ok = j->nan_ok;
+    memcpy(s->busy, j->busy, sizeof s->busy);
+    memcpy(s->e, j->e, sizeof s->e);
+}
+static void restore_cache(jc *j, const cstate *s) {
+    j->nan_ok = s->nan_ok;
+    memcpy(j->busy, s->busy, sizeof j->busy);
+    memcpy(j->e, s->e, sizeof j->e);
+}
+
+/* From any cache state at record k's start to `s`: what is live is stored,
+ * then s's registers loaded from the frame (a value s holds dirty is the
+ * frame's again, so storing it later changes nothing). */
+static void reconcile(jc *j, uint32_t k, const cstate *s) {
+    flush(j, k, true);
+    restore_cache(j, s);
+    for (int x = 0; x < NPOOL; x++) {
+        const centry *e = &j->e[x];
+        if (e->valid)
+            for (int p = 0; p < (e->q64 ? 4 : 2); p++) z(j->b, e->q64 ? LD64 : LD32, e->z[p], 0, F(e->off + 64u * p), 0);
+    }
+    if (s->nan_ok) {
+        j->nan_ok = false;
+        nan_const(j);
+    }
+}
+
+/* Records a body may hold: templates whose writes follow guarded() (commit,
+ * store_pred) and the records called through run_mem. */
+static bool maskable(vm_opid op) {
+    switch (op) {
+    case VM_NOP: case VM_MOV32: case VM_MOV64: case VM_CVT_U64_U32: case VM_CVT_S64_S32: case VM_CVT_U32_U64:
+    case VM_SELP32: case VM_SELP64: case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32:
+    case VM_XOR32: case VM_SHL32: case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32:
+    case VM_MAXU32: case VM_MAD32: case VM_DIVU32: case VM_REMU32: case VM_ADD64: case VM_SUB64: case VM_MUL64:
+    case VM_AND64: case VM_OR64: case VM_XOR64: case VM_SHL64: case VM_SHRU64: case VM_SHRS64: case VM_MAD64:
+    case VM_MULWS32: case VM_MULWU32: case VM_MADWS32: case VM_MADWU32: case VM_NOT32: case VM_CVTF32S32:
+    case VM_CVTF32U32: case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_FMAF32: case VM_MINF32: case VM_MAXF32:
+    case VM_EQ_S32: case VM_NE_S32: case VM_LT_S32: case VM_LE_S32: case VM_GT_S32: case VM_GE_S32:
+    case VM_EQ_U32: case VM_NE_U32: case VM_LT_U32: case VM_LE_U32: case VM_GT_U32: case VM_GE_U32:
+    case VM_EQ_F32: case VM_NE_F32: case VM_LT_F32: case VM_LE_F32: case VM_GT_F32: case VM_GE_F32:
+    case VM_EQ_S64: case VM_NE_S64: case VM_LT_S64: case VM_LE_S64: case VM_GT_S64: case VM_GE_S64:
+    case VM_EQ_U64: case VM_NE_U64: case VM_LT_U64: case VM_LE_U64: case VM_GT_U64: case VM_GE_U64:
+    case VM_PAND: case VM_POR: case VM_PXOR: case VM_PNOT: case VM_MOVP: case VM_LD_KPARAM: case VM_MOV_SREG:
+    case VM_CVTA_TO: case VM_CVTA_FROM: case VM_LDG4: case VM_STG4: case VM_LDS4: case VM_STS4: case VM_LD:
+    case VM_ST: case VM_LDV: case VM_STV: case VM_ATOM: case VM_ALU: return true;
+    default: return false;
+    }
+}
+
+/* Whether record k is a branch ifconv applies to: guarded, forward over at
+ * most IFCONV_BODY records that are maskable, have their own handler (no
+ * superinstruction), are not the after-prologue start, and are reached from
+ * outside only through the body's start (branches into the body come from
+ * nested convertible branches inside it). */
+static bool ifconv_ok(const vm_func *f, uint32_t k, int depth, jc *dry) {
+    const vm_insn *i = &f->code[k];
+    if (i->op != VM_BRA || !i->target || (i->g == f->true_slot && i->gx == 0) || depth >= IFCONV_DEPTH) return false;
+    uint32_t t = (uint32_t)(i->target - f->code);
+    if (t <= k || t > f->ncode || t - k - 1 > IFCONV_BODY) return false;
+    const void *const *tab = vm_handler_table();
+    for (uint32_t r = k + 1; r < t; r++) {
+        const vm_insn *x = &f->code[r];
+        if (x->h != tab[x->op] || r == f->nhoist) return false;
+        for (uint32_t q = 0; q < f->ncode; q++) { /* branches to r: only from nested ones in the body */
+            const vm_insn *y = &f->code[q];
+            if (y->op == VM_BRX) {
+                for (int64_t z = 0; z < y->imm; z++)
+                    if (((const vm_insn *const *)y->p)[z] == x) return false;
+            } else if (y->op == VM_BRA && y->target == x && (q <= k || q >= r)) return false;
+        }
+        if (x->op == VM_BRA) {
+            if (!ifconv_ok(f, r, depth + 1, dry) || x->target > i->target) return false;
+            continue;
+        }
+        if (!maskable((vm_opid)x->op)) return false;
+        dry->b->n = 0;
+        cache_reset(dry);
+        dry->now = r;
+        if (!emit(dry, x)) return false;
+    }
+    return true;
+}
+
+/* The code has reached record k of the current emission: bodies that join there note it. */
+static void ifconv_at(jc *j, uint32_t k) {
+    for (int s = 0; s < j->nst; s++) {
+        ifstub *x = &j->st[s];
+        if (x->stream == j->stream && x->t == k && !x->t_set) {
+            x->t_set = true;
+            x->t_pos = j->b->n;
+            save_cache(j, &x->at_t);
+        }
+    }
+}
+
+/* ctx field at off := eax / r13d, and the reverse */
+static void ctx_put(jc *j, int r, size_t off) { gop(j->b, false, 0x89, r, M(CTX, (int64_t)off)); }
+static void ctx_get(jc *j, int r, size_t off) { gop(j->b, false, 0x8b, r, M(CTX, (int64_t)off)); }
+/* c->tadj += popcnt(eax) * n */
+static void tadj_add(jc *j, uint32_t n) {
+    uint8_t pc[4] = {0xf3, 0x0f, 0xb8, 0xc0}; /* popcnt eax, eax */
+    put(j->b, pc, 4);
+    b1(j->b, 0x69); /* imul eax, eax, imm32 */
+    b1(j->b, 0xc0);
+    b32(j->b, n);
+    gop(j->b, true, 0x01, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add [tadj], rax */
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));   /* or dword [fault], ADJUST */
+    b1(j->b, VM_JIT_ADJUST);
+}
+/* c->off := ~r13d, or 0 outside bodies */
+static void set_off(jc *j, int depth) {
+    if (depth) {
+        gop(j->b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
+        uint8_t x[2] = {0xf7, 0xd0};         /* not eax */
+        put(j->b, x, 2);
+    } else gop(j->b, false, 0x31, RAX, R(RAX)); /* xor eax, eax */
+    ctx_put(j, RAX, offsetof(vm_jit_ctx, off));
+}
+static void jump_to(cbuf *b, size_t pos) {
+    size_t at = jmp32(b);
+    if (b->oom) return;
+    uint32_t d = (uint32_t)(pos - (at + 4));
+    memcpy(b->p + at, &d, 4);
+}
+
+/* The branch (edx: the group's lanes that jump, from exec_edx): none goes on,
+ * all or some go to the stubs emitted after the run. */
+static void ifconv(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
+    put(b, t, 2);
+    size_t none = jcc(b, 0x84);
+    all_lanes(j);
+    size_t all = jcc(b, 0x84), part = jmp32(b);
+    land(b, none);
+    if (j->nst == j->cap) {
+        int cap = j->cap ? 2 * j->cap : 8;
+        ifstub *p = realloc(j->st, (size_t)cap * sizeof *p);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        j->st = p, j->cap = cap;
+    }
+    ifstub *x = &j->st[j->nst++];
+    *x = (ifstub){.br = i, .k = j->now, .t = (uint32_t)(i->target - j->f->code), .depth = j->depth,
+                  .stream = j->stream, .jpart = part, .jall = all};
+    save_cache(j, &x->at_br);
+}
+
+/* The out-of-line code of stub s: the split (the body for the lanes that
+ * stay) and the skip, each joining the inline code at T. */
+static void ifconv_stub(jc *j, int s) {
+    ifstub x = j->st[s];
+    cbuf *b = j->b;
+    int d = x.depth, depth = j->depth;
+    uint32_t n = x.t - x.k - 1;
+    if (!x.t_set) { /* cannot happen (the run holds the body); a safe exit nonetheless */
+        land(b, x.jpart);
+        land(b, x.jall);
+        b->oom = true;
+        return;
+    }
+    /* split: what is live is in the frame for the lanes that jump */
+    land(b, x.jpart);
+    restore_cache(j, &x.at_br);
+    j->now = x.k;
+    flush(j, x.k, false);
+    if (d) ctx_put(j, R13, offsetof(vm_jit_ctx, ms) + 4 * (size_t)d);
+    ctx_put(j, RDX, offsetof(vm_jit_ctx, tk) + 4 * (size_t)d);
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)x.br);
+    gop(b, true, 0x89, RAX, M(CTX, (int64_t)(offsetof(vm_jit_ctx, br) + 8 * (size_t)d)));
+    if (d) {
+        gop(b, false, 0x89, RDX, R(RAX)); /* mov eax, edx; not eax; and r13d, eax */
+        uint8_t nt[2] = {0xf7, 0xd0};
+        put(b, nt, 2);
+        gop(b, false, 0x21, RAX, R(R13));
+    } else {
+        gop(b, false, 0x89, RDX, R(R13)); /* mov r13d, edx; not r13d */
+        uint8_t nt[3] = {0x41, 0xf7, 0xd5};
+        put(b, nt, 3);
+    }
+    set_off(j, d + 1);
+    int stream = j->stream;
+    j->depth = d + 1;
+    j->stream = ++j->nstream;
+    for (uint32_t r = x.k + 1; r < x.t; r++) {
+        ifconv_at(j, r);
+        j->now = r;
+        emit(j, &j->f->code[r]);
+    }
+    ifconv_at(j, x.t);
+    j->stream = stream;
+    j->depth = d;
+    ctx_get(j, RAX, offsetof(vm_jit_ctx, tk) + 4 * (size_t)d);
+    tadj_add(j, n);
+    if (d) ctx_get(j, R13, offsetof(vm_jit_ctx, ms) + 4 * (size_t)d);
+    set_off(j, d);
+    reconcile(j, x.t, &x.at_t);
+    jump_to(b, x.t_pos);
+    /* every lane of the group jumps: the body is skipped */
+    land(b, x.jall);
+    restore_cache(j, &x.at_br);
+    gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], n */
+    b32(b, n);
+    if (d) gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
+    else b1(b, 0xb8), b32(b, VM_FULL);       /* mov eax, -1 */
+    tadj_add(j, n);
+    reconcile(j, x.t, &x.at_t);
+    jump_to(b, x.t_pos);
+    j->depth = depth;
+}
+
+/* Emits the stubs of the run just emitted (and those of the bodies they hold). */
+static void ifconv_stubs(jc *j) {
+    for (int s = 0; s < j->nst; s++) ifconv_stub(j, s);
+    j->nst = 0;
+    j->nstream = j->stream = 0;
+}
+
+/* A called record faulted in a body: the run returns it with the warp as the
+ * interpreter leaves it (jit_unwind). */
+static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t group, int base) {
+    vm_warp *w = c->w;
+    for (int d = base; d < depth; d++) {
+        for (uint32_t m = c->tk[d]; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = c->br[d]->target;
+        c->tadj += (int64_t)(i - c->br[d] - 1) * __builtin_popcount(c->tk[d]);
+    }
+    w->lpc_stop = c->br[depth - 1]->target;
+    c->mask = group;
+    c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
+}
+static void body_fault(jc *j, const vm_insn *i) {
+    gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
+    mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
+    b1(j->b, 0xba); /* mov edx, depth */
+    b32(j->b, (uint32_t)j->depth);
+    gop(j->b, false, 0x89, R13, R(RCX)); /* mov ecx, r13d */
+    uint8_t b8[2] = {0x41, 0xb8};         /* mov r8d, base */
+    put(j->b, b8, 2);
+    b32(j->b, (uint32_t)j->base);
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)jit_unwind);
+    uint8_t call[2] = {0xff, 0xd0};
+    put(j->b, call, 2);
+    ret_with(j->b, (uint64_t)(uintptr_t)i);
+}
+
 /* atom.shared.add.u32/s32 with register operands (vm_atom_plain_regs), as
  * vm_atom's plain path: the executing lanes' addresses checked against the
  * CTA's window in one vector pass, then the read-modify-writes one lane at a
@@ -1174,7 +1551,10 @@ static bool emit(jc *j, const vm_insn *i) {
         exec_edx(j, i);
     switch (i->op) {
     case VM_NOP: break;
-    case VM_BRA: bra(j, i); break;
+    case VM_BRA:
+        if (j->conv && j->conv[j->now] && i->target <= &j->f->code[j->end]) ifconv(j, i);
+        else bra(j, i);
+        break;
     case VM_MOV32: mov(j, i, false); break;
     case VM_MOV64: mov(j, i, true); break;
     case VM_CVT_U64_U32: widen(j, i, false); break;
@@ -1333,26 +1713,57 @@ static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *star
     pthread_mutex_unlock(&lock);
 }
 
+/* Run [k, e): its function, for the whole warp (base 0) or for the group
+ * in c->mask (base 1: every record under r13d, as in a body). */
+static void emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
+    cache_reset(j);
+    j->end = e;
+    j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
+    j->base = j->depth = base;
+    prologue(j->b);
+    if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));
+    for (uint32_t r = k; r < e; r++) {
+        if (roff) roff[r] = j->b->n;
+        ifconv_at(j, r);
+        j->now = r;
+        emit(j, &j->f->code[r]);
+    }
+    ifconv_at(j, e);
+    flush(j, e, true);
+    epilogue(j->b, &j->f->code[e]);
+    ifconv_stubs(j);
+    j->base = j->depth = 0;
+}
+
 static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     const void *const *tab = vm_handler_table();
     uint32_t n = f->ncode;
-    uint8_t *target = calloc(n + 1, 1);
-    if (!target) return;
+    uint8_t *target = calloc(n + 1, 1), *conv = calloc(n + 1, 1);
+    cbuf b = {0}, scratch = {0};
+    jc j = {.b = &b, .f = f, .conv = conv}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
+    if (!target || !conv) {
+        free(target);
+        free(conv);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) conv[k] = ifconv_ok(f, k, 0, &dry);
     for (uint32_t k = 0; k < n; k++) {
         const vm_insn *vi = &f->code[k];
-        if (vi->op == VM_BRA && vi->target) target[vi->target - f->code] = 1;
+        if (vi->op == VM_BRA && vi->target && !conv[k]) target[vi->target - f->code] = 1; /* a converted branch joins in its run */
+        /* lanes that leave a loop one by one wait after its back branch: the
+         * masked version of the loop's run can run to there only if a run starts there */
+        if (vi->op == VM_BRA && vi->target && vi->target <= vi && !(vi->g == f->true_slot && vi->gx == 0)) target[k + 1] = 1;
         if (vi->op == VM_BRX)
             for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
     }
     if (f->nhoist && f->nhoist < n) target[f->nhoist] = 1; /* a warp whose frame holds the prologue starts there */
-    cbuf b = {0}, scratch = {0};
-    jc j = {.b = &b, .f = f}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
     j.live = liveness(f, &j.nw);
     /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
-    size_t *offs = malloc((n + 1) * sizeof *offs), *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
+    size_t *offs = malloc((n + 1) * sizeof *offs), *moffs = malloc((n + 1) * sizeof *moffs),
+           *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
     uint32_t nr = 0;
-    if (!starts || !ends || !offs || (pmap && !roff)) goto done;
+    if (!starts || !ends || !offs || !moffs || (pmap && !roff)) goto done;
     for (uint32_t k = 0; k < n;) {
         if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
             k++;
@@ -1377,19 +1788,14 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
         if (e - k >= 2) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
-            cache_reset(&j);
-            j.loop = f->code[e - 1].op == VM_BRA && (f->code[e - 1].flags & VM_F_BACK);
-            prologue(&b);
-            for (uint32_t r = k; r < e; r++) {
-                if (roff) roff[r] = b.n;
-                j.now = r;
-                emit(&j, &f->code[r]);
-            }
-            flush(&j, e, true);
-            epilogue(&b, &f->code[e]);
-            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit */
+            emit_run(&j, k, e, 0, roff);
+            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit and its bodies */
         }
         k = e > k ? e : k + 1;
+    }
+    for (uint32_t r = 0; r < nr; r++) { /* the masked versions, after all the others (kept apart from the hot code) */
+        moffs[r] = b.n;
+        emit_run(&j, starts[r], ends[r], 1, NULL);
     }
     if (!nr || b.oom) goto done;
     long pg = sysconf(_SC_PAGESIZE);
@@ -1411,6 +1817,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     for (uint32_t r = 0; r < nr; r++) {
         vm_insn *head = &f->code[starts[r]];
         rg[r].fn = (vm_jit_fn)(void *)((uint8_t *)code + offs[r]);
+        rg[r].mfn = (vm_jit_fn)(void *)((uint8_t *)code + moffs[r]);
         rg[r].end = &f->code[ends[r]];
         head->target = (const vm_insn *)(const void *)&rg[r];
         head->h = tab[VM_JIT];
@@ -1422,8 +1829,11 @@ done:
     free(starts);
     free(ends);
     free(offs);
+    free(moffs);
     free(roff);
     free(target);
+    free(conv);
+    free(j.st);
 }
 
 static bool host_ok(void) {

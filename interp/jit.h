@@ -8,6 +8,8 @@
 
 #include "warp.h"
 
+enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4 };
+
 /* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
 typedef struct vm_jit_ctx {
     vm_warp *w;
@@ -15,10 +17,24 @@ typedef struct vm_jit_ctx {
     vm_cta *cta;
     const vm_launch_cfg *cfg;
     uint64_t params; /* device (= host) address of the launch's parameter buffer */
-    int fault;       /* set when a record in the run recorded a fault */
+    int fault;       /* VM_JIT_FAULT: a record in the run recorded a fault; VM_JIT_ADJUST, VM_JIT_SPLIT below */
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
+    /* If-converted branches (jit.c ifconv): the body of a forward branch that
+     * splits the warp runs in the run for the lanes that do not jump. `off`:
+     * lanes a called record leaves alone (0 outside bodies). With
+     * VM_JIT_ADJUST, wadj and tadj are the warp and thread instructions by
+     * which the handler's count over the run's span exceeds the real one
+     * (skipped bodies, bodies run by fewer lanes). With VM_JIT_SPLIT (a fault
+     * in a body), `mask` is the body's lanes, and the lanes that jumped wait
+     * at their targets as the interpreter leaves them. Per nesting level: the
+     * branch, the lanes that jumped, the enclosing group (not initialized). */
+    uint32_t off;
+    uint32_t mask;
+    int64_t wadj, tadj;
+    const vm_insn *br[5];
+    uint32_t tk[5], ms[5];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the
@@ -31,6 +47,9 @@ typedef const vm_insn *(*vm_jit_fn)(uint8_t *fb, vm_jit_ctx *c);
 typedef struct vm_jit_region {
     vm_jit_fn fn;
     const vm_insn *end; /* one past the run's last record */
+    /* The same run for a group that is not the whole warp: every record
+     * under the group's lanes, c->mask (c->off its complement). */
+    vm_jit_fn mfn;
 } vm_jit_region;
 
 /* Compiles the runs of every function of prog (after lowering; nothing when

@@ -11,9 +11,9 @@
 
 /* Runs kernel 0 of src on one CTA of `threads`: its first parameter is an
  * n-byte buffer (zeroed, copied to out afterwards), its second, when in is
- * given, nin bytes copied from in. */
-static inline ptxi_status run_io(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out, size_t n,
-                                 char *rep, size_t cap) {
+ * given, nin bytes copied from in; the launch's stats to st when given. */
+static inline ptxi_status run_io_stats(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out,
+                                       size_t n, char *rep, size_t cap, ptxi_launch_stats *st) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
     FILE *quiet = tmpfile();
@@ -34,9 +34,15 @@ static inline ptxi_status run_io(const char *src, unsigned threads, const void *
     if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
     snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
     if (s == PTXI_SUCCESS) ptxi_memcpy_dtoh(ctx, out, d, n);
+    if (s == PTXI_SUCCESS && st) cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS);
     ptxi_ctx_destroy(ctx);
     fclose(quiet);
     return s;
+}
+
+static inline ptxi_status run_io(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out, size_t n,
+                                 char *rep, size_t cap) {
+    return run_io_stats(src, threads, in, nin, out, n, rep, cap, NULL);
 }
 
 #endif

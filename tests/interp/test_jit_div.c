@@ -1,0 +1,59 @@
+/* test_jit_div.c — div.u32 and rem.u32 by a divisor that is the same in
+ * every lane (the compiled code's one-division path, interp/jit.c
+ * divu_uniform), with the JIT on and off, against C's / and %: quotients next
+ * to integers, the largest operands, divisors of one, of 2^31 and above,
+ * and zero (all ones, as exec.c gives it). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../run_kernel.h"
+
+#define NT 64
+
+static const char *SRC = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                         ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                         ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                         "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                         "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+                         "ld.global.u32 %r3, [%rd2+256];\n" /* the same word in every lane */
+                         "div.u32 %r4, %r2, %r3;\nrem.u32 %r5, %r2, %r3;\n"
+                         "add.s64 %rd5, %rd1, %rd3;\nst.global.u32 [%rd5], %r4;\nst.global.u32 [%rd5+256], %r5;\n"
+                         "ret;\n}\n";
+
+static void check(const char *jit) {
+    static const uint32_t ds[] = {1,          2,          3,          7,          10,         641,
+                                  65535,      65536,      12345678,   0x7fffffff, 0x80000000, 0x80000001,
+                                  0xfffff000, 0xfffffffe, 0xffffffff, 0,
+                                  /* a * (1 / d) in double falls below the next integer at a = d, 2 d */
+                                  2948425723u, 3191790604u, 2103217662u, 1737120421u};
+    uint32_t s = 99;
+    for (size_t n = 0; n < sizeof ds / sizeof ds[0]; n++) {
+        uint32_t d = ds[n], in[NT + 1], out[2 * NT];
+        for (int t = 0; t < NT; t++) {
+            s = s * 1664525u + 1013904223u;
+            uint32_t k = s % 8, m = d ? 0xffffffffu / d : 0;
+            /* multiples of d and their neighbours, the extremes, random words */
+            in[t] = t < 8    ? (uint32_t)t
+                    : t < 40 ? (uint32_t)((m ? s % ((uint64_t)m + 1) : 0) * d) + (k < 3 ? 0u : k < 6 ? (uint32_t)-1 : 1u)
+                    : t < 44 ? 0xffffffffu - (uint32_t)(t - 40)
+                             : s;
+        }
+        for (uint64_t k = 1; k <= 3; k++) /* small multiples */
+            if (k * d <= 0xffffffffu) in[7 + k] = (uint32_t)(k * d);
+        in[NT] = d;
+        setenv("PTXI_JIT", jit, 1);
+        char rep[1024];
+        ptxi_status st = run_io(SRC, NT, in, sizeof in, out, sizeof out, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
+        for (int t = 0; t < NT; t++) {
+            uint32_t q = d ? in[t] / d : 0xffffffffu, r = d ? in[t] % d : 0xffffffffu;
+            cr_assert_eq(out[t], q, "PTXI_JIT=%s: %u / %u: %u, expected %u", jit, in[t], d, out[t], q);
+            cr_assert_eq(out[NT + t], r, "PTXI_JIT=%s: %u %% %u: %u, expected %u", jit, in[t], d, out[NT + t], r);
+        }
+    }
+}
+
+Test(jit_div, uniform_divisor_jit_on) { check("1"); }
+Test(jit_div, uniform_divisor_jit_off) { check("0"); }
