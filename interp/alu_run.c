@@ -41,8 +41,11 @@ void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
     uint64_t ps[6] = {0}, pd[2] = {0, 0};
     uint32_t pcin = 0, pcout = 0;
     enum { FIRST, SECOND, REUSE, EACH } memo = FIRST;
-    if (a->op.ns == 1 && a->s[0].kind == VM_K_R32 && __builtin_popcount(m) > 2)
-        alu_prefetch32(&a->op, (const uint32_t *)(fb + a->s[0].off), m);
+    if (a->op.nd == 1 && a->d[0].kind == VM_K_R32 && a->op.ns && a->op.ns <= 2 && a->s[0].kind == VM_K_R32 &&
+        a->s[a->op.ns - 1].kind == VM_K_R32 && !a->op.cc_in && !a->op.cc_out &&
+        alu_warp32(&a->op, (uint32_t *)(fb + a->d[0].off), (const uint32_t *)(fb + a->s[0].off),
+                   (const uint32_t *)(fb + a->s[a->op.ns - 1].off), m))
+        return;
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint64_t s[6], d[2] = {0, 0};
