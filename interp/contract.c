@@ -218,6 +218,33 @@ static int run_fused(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     return VM_EXT_NEXT;
 }
 
+bool vm_fused_of(const vm_insn *i, vm_fused_form *f) {
+    if (i->op != VM_EXT || *(const vm_ext_fn *)i->p != run_fused) return false;
+    const fused_rec *r = i->p;
+    if (r->a.kind != VM_K_R32 || r->b.kind != VM_K_R32 || r->c.kind != VM_K_R32 || r->d.kind != VM_K_R32) return false;
+    *f = (vm_fused_form){.quot = r->kind != P_MUL && !r->kconst,
+                         .neg_p = r->neg_p,
+                         .neg_c = r->neg_c,
+                         .ftz = r->ftz,
+                         .sat = r->sat,
+                         .kconst = r->kconst,
+                         .k = r->k,
+                         .d = r->d.off,
+                         .a = r->a.off,
+                         .b = r->b.off,
+                         .c = r->c.off};
+    return true;
+}
+
+uint64_t vm_fused_quot(const vm_insn *i, const uint8_t *fb) {
+    const fused_rec *r = i->p;
+    const uint32_t *a = (const uint32_t *)(fb + r->a.off), *b = (const uint32_t *)(fb + r->b.off);
+    for (int l = 1; l < VM_LANES; l++)
+        if (a[l] != a[0] || b[l] != b[0]) return UINT64_MAX;
+    uint32_t qa = a[0], qb = alu_div_rcp_f32(&qa, b[0], r->kind == P_DIV_FULL, r->ftz);
+    return (uint64_t)(r->neg_p ? qa ^ 0x80000000u : qa) << 32 | qb;
+}
+
 /* div.full by an immediate: ptxas multiplies by 1/b rounded to f32 (for a
  * normal b with a normal reciprocal, where no scaling applies). */
 static bool folded_rcp(const ir_insn *div, uint32_t *k) {

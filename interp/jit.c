@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "exec_mem.h"
+#include "lower_ext.h"
 
 /* ---- the records' memory and ALU paths, called from compiled code ----
  * Each runs its record exactly as its handler in exec.c does for a converged
@@ -281,6 +282,13 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
             if (i->op == VM_STV) mark(use, v->e[k].off, n);
             else if (!g) mark(def, v->e[k].off, n);
         }
+        break;
+    }
+    case VM_EXT: {
+        vm_fused_form ff;
+        if (!vm_fused_of(i, &ff)) return false;
+        mark(use, ff.a, 128), mark(use, ff.b, 128), mark(use, ff.c, 128);
+        if (!g) mark(def, ff.d, 128);
         break;
     }
     default: return false;
@@ -1008,6 +1016,51 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (!st) commit(j, i, false);
 }
 
+/* contract.c's fused f32 record without .ftz/.sat: d := fma(±a, b, ±c) per
+ * lane as vfmadd/vfmsub/vfnmadd/vfnmsub (the negations are exact, so the one
+ * rounding is the same), NaN made canonical as alu_fma_f32 does. b is the
+ * folded reciprocal of an immediate divisor, or for a quotient of registers
+ * (a / b + c, Triton's x - sum / n) the whole warp's a and b must each be the
+ * same in every lane: vm_fused_quot gives the scaled dividend and the
+ * reciprocal once, else the run leaves the record to its handler. */
+static bool fused(jc *j, const vm_insn *i) {
+    vm_fused_form f;
+    if (!vm_fused_of(i, &f) || f.ftz || f.sat || (f.quot && guarded(j, i))) return false;
+    cbuf *b = j->b;
+    if (f.quot) {
+        flush(j, j->now, true);
+        mov_imm64(b, RDI, (uint64_t)(uintptr_t)i);
+        gop(b, true, 0x89, FB, R(RSI)); /* mov rsi, rbx */
+        mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_fused_quot);
+        uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, 0xff}; /* call rax; cmp eax, -1 */
+        put(b, call, 5);
+        size_t ok = jcc(b, 0x85);
+        ret_with(b, (uint64_t)(uintptr_t)i);
+        land(b, ok);
+        j->nan_ok = false;
+        z(b, BCD_R, ZQ, 0, R(RAX), 0); /* ZQ := q_b */
+        uint8_t sh[4] = {0x48, 0xc1, 0xe8, 32}; /* shr rax, 32 */
+        put(b, sh, 4);
+        z(b, BCD_R, ZX, 0, R(RAX), 0); /* ZX := ±q_a */
+    } else if (f.kconst) {
+        b1(b, 0xb8); /* mov eax, k */
+        b32(b, f.k);
+        z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    }
+    zop fm = FMA213PS; /* vf[n]m{add,sub}213ps: T := ±(T * B) ± C */
+    fm.op = (uint8_t)(0xa8 + 2 * f.neg_c + (f.quot ? 0 : 4 * f.neg_p));
+    nan_const(j);
+    for (int p = 0; p < 2; p++) {
+        z(b, MOVA64, ZT + p, 0, f.quot ? R(ZX) : S(j, f.a, false, p), 0);
+        z(b, fm, ZT + p, f.quot || f.kconst ? ZQ : S(j, f.b, false, p).r, S(j, f.c, false, p), 0);
+        canon32(j, ZT + p);
+    }
+    vm_insn to = *i;
+    to.d = f.d;
+    commit(j, &to, false);
+    return true;
+}
+
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
@@ -1124,6 +1177,7 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_SHFL:
         if (!shfl(j, i)) call_fn(j, i, run_shfl);
         break;
+    case VM_EXT: q = fused(j, i); break;
     case VM_MINF32: minmax(j, i, false); break;
     case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;
