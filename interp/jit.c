@@ -922,7 +922,8 @@ static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36,
 static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
                                           64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
-/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp, inline when its
+/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp (guarded ones when
+ * the guard holds in every lane), inline when its
  * 32 addresses are one aligned run of 128 bytes that the record's own path
  * would accept at once: for global memory vm_arena_ok's test (both ends'
  * granules accessible, not read-only for a store), for shared memory the
@@ -938,6 +939,12 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (st) src(j, i->b, false);
     size_t slow[16];
     int ns = 0;
+    if (guarded(j, i)) { /* inline only when every lane executes (Triton's masks, true but at a row's end) */
+        exec_edx(j, i);
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        slow[ns++] = jcc(b, 0x85);
+    }
     /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
     evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
     uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
@@ -1013,7 +1020,9 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
     j->nan_ok = false;
-    if (!st) commit(j, i, false);
+    vm_insn whole = *i; /* both paths leave d whole: all lanes loaded, or run_mem's merge reloaded */
+    whole.g = j->f->true_slot, whole.gx = 0;
+    if (!st) commit(j, &whole, false);
 }
 
 /* contract.c's fused f32 record without .ftz/.sat: d := fma(±a, b, ±c) per
@@ -1154,20 +1163,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_CVTA_FROM: q = cvta(j, i); break;
     case VM_LDG4:
     case VM_STG4:
-        if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
+        if (i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
             mem4(j, i, i->op == VM_STG4, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
     case VM_LDS4:
-    case VM_STS4:
-        if (!guarded(j, i)) {
-            mem4(j, i, i->op == VM_STS4, true);
-            break;
-        }
-        call_fn(j, i, run_mem);
-        break;
+    case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
     case VM_LD:
     case VM_ST:
     case VM_LDV:

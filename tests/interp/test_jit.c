@@ -292,7 +292,9 @@ Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
  * first, the reciprocal of 2^125 is 2^-125), and the immediate 3, whose
  * reciprocal ptxas folds as 1/3 rounded to f32. x and y are per lane (NaN,
  * infinities, subnormals, zeros of both signs, normal values); num and den
- * the same in every lane, so the quotient num / den is the warp's one. */
+ * the same in every lane, so the quotient num / den is the warp's one. Then
+ * guarded loads and stores of whole warps, their guard true in every lane of
+ * one warp and in a few of the other. */
 static const char *FUSED_SRC =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry f(.param .u64 out, .param .u64 in)\n{\n"
@@ -303,12 +305,17 @@ static const char *FUSED_SRC =
     "ld.global.f32 %f3, [%rd2+512];\nld.global.f32 %f4, [%rd2+516];\n"
     "mul.wide.u32 %rd5, %r1, 24;\nadd.s64 %rd6, %rd1, %rd5;\n"
     "setp.lt.f32 %p1, %f1, %f2;\nmov.f32 %f20, 0f00000000;\n"
+    /* guarded whole-warp accesses (Triton's masks, in its brace form): the
+     * guard holds in every lane of warp 0 and in 8 lanes of warp 1 */
+    "setp.lt.u32 %p2, %r1, 40;\nmov.f32 %f21, 0f3F800000;\n@%p2 ld.global.b32 { %f21 }, [%rd4];\n"
+    "add.s64 %rd7, %rd1, %rd3;\n@%p2 st.global.b32 [%rd7+1536], { %f21 };\nst.global.f32 [%rd7+1792], %f21;\n"
     "div.full.f32 %f5, %f3, %f4;\nsub.f32 %f6, %f1, %f5;\n"
     "div.full.f32 %f7, %f3, %f4;\nsub.f32 %f8, %f7, %f1;\n"
-    "div.full.f32 %f9, %f2, %f4;\nadd.f32 %f10, %f9, %f1;\n"
     "div.full.f32 %f11, %f2, 0f40400000;\nsub.f32 %f12, %f1, %f11;\n"
     "mul.f32 %f13, %f2, %f1;\nneg.f32 %f14, %f13;\nadd.f32 %f15, %f14, %f3;\n"
     "div.full.f32 %f16, %f2, 0f40400000;\n@%p1 sub.f32 %f20, %f1, %f16;\n"
+    /* last: a quotient that differs between lanes leaves the run */
+    "div.full.f32 %f9, %f2, %f4;\nadd.f32 %f10, %f9, %f1;\n"
     "st.global.f32 [%rd6], %f6;\nst.global.f32 [%rd6+4], %f8;\nst.global.f32 [%rd6+8], %f10;\n"
     "st.global.f32 [%rd6+12], %f12;\nst.global.f32 [%rd6+16], %f15;\nst.global.f32 [%rd6+20], %f20;\n"
     "ret;\n}\n";
@@ -316,7 +323,7 @@ static const char *FUSED_SRC =
 static void fused_case(const char *jit, uint32_t den) {
     static const uint32_t special[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x807fffffu,
                                        0x00400000u, 0x80000000u, 0x00000000u, 0x7f7fffffu, 0xff000001u};
-    uint32_t in[2 * NT + 2], got[NT * 6], s = 99;
+    uint32_t in[2 * NT + 2], got[NT * 8], s = 99;
     for (int t = 0; t < 2 * NT; t++) {
         s = s * 1664525u + 1013904223u;
         in[t] = t % 3 == 0 ? special[(t / 3) % 10] : fbits((float)(int32_t)(s >> 8) * 0x1p-20f);
@@ -333,6 +340,8 @@ static void fused_case(const char *jit, uint32_t den) {
         for (int k = 0; k < 6; k++)
             cr_assert_eq(got[t * 6 + k], want[k], "PTXI_JIT=%s den %#x: thread %d word %d (x %#x y %#x): %#x, expected %#x",
                          jit, den, t, k, in[t], in[NT + t], got[t * 6 + k], want[k]);
+        cr_assert_eq(got[6 * NT + t], t < 40 ? in[t] : 0, "PTXI_JIT=%s: guarded store, thread %d", jit, t);
+        cr_assert_eq(got[7 * NT + t], t < 40 ? in[t] : fbits(1.0f), "PTXI_JIT=%s: guarded load, thread %d", jit, t);
     }
 }
 
