@@ -223,6 +223,7 @@ bool vm_fused_of(const vm_insn *i, vm_fused_form *f) {
     const fused_rec *r = i->p;
     if (r->a.kind != VM_K_R32 || r->b.kind != VM_K_R32 || r->c.kind != VM_K_R32 || r->d.kind != VM_K_R32) return false;
     *f = (vm_fused_form){.quot = r->kind != P_MUL && !r->kconst,
+                         .full = r->kind == P_DIV_FULL,
                          .neg_p = r->neg_p,
                          .neg_c = r->neg_c,
                          .ftz = r->ftz,
@@ -242,7 +243,7 @@ uint64_t vm_fused_quot(const vm_insn *i, const uint8_t *fb) {
     for (int l = 1; l < VM_LANES; l++)
         if (a[l] != a[0] || b[l] != b[0]) return UINT64_MAX;
     uint32_t qa = a[0], qb = alu_div_rcp_f32(&qa, b[0], r->kind == P_DIV_FULL, r->ftz);
-    return (uint64_t)(r->neg_p ? qa ^ 0x80000000u : qa) << 32 | qb;
+    return (uint64_t)qa << 32 | qb;
 }
 
 /* div.full by an immediate: ptxas multiplies by 1/b rounded to f32 (for a

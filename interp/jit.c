@@ -377,12 +377,17 @@ typedef struct jc {
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool busy[NPOOL];
     centry e[NPOOL];
+    /* r13 holds vm_fused_quot's result for a / b (offsets a, b; div.full or
+     * div.approx) when the record being emitted is number quot_next */
+    uint32_t quot_next, quot_a, quot_b;
+    bool quot_full;
 } jc;
 
 static void cache_reset(jc *j) {
     memset(j->busy, 0, sizeof j->busy);
     memset(j->e, 0, sizeof j->e);
     j->nan_ok = false;
+    j->quot_next = UINT32_MAX;
 }
 
 static bool guarded(const jc *j, const vm_insn *i) { return !(i->g == j->f->true_slot && i->gx == 0); }
@@ -1031,33 +1036,43 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
  * folded reciprocal of an immediate divisor, or for a quotient of registers
  * (a / b + c, Triton's x - sum / n) the whole warp's a and b must each be the
  * same in every lane: vm_fused_quot gives the scaled dividend and the
- * reciprocal once, else the run leaves the record to its handler. */
+ * reciprocal once, else the run leaves the record to its handler. The next
+ * record taking the same quotient (Triton subtracts the mean from each of a
+ * thread's elements in a row) reuses it from r13 without a call. */
 static bool fused(jc *j, const vm_insn *i) {
     vm_fused_form f;
     if (!vm_fused_of(i, &f) || f.ftz || f.sat || (f.quot && guarded(j, i))) return false;
     cbuf *b = j->b;
-    if (f.quot) {
+    if (f.quot && !(j->quot_next == j->now && j->quot_a == f.a && j->quot_b == f.b && j->quot_full == f.full)) {
         flush(j, j->now, true);
         mov_imm64(b, RDI, (uint64_t)(uintptr_t)i);
         gop(b, true, 0x89, FB, R(RSI)); /* mov rsi, rbx */
         mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_fused_quot);
-        uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, 0xff}; /* call rax; cmp eax, -1 */
-        put(b, call, 5);
+        uint8_t call[8] = {0xff, 0xd0, 0x49, 0x89, 0xc5, 0x83, 0xf8, 0xff}; /* call rax; mov r13, rax; cmp eax, -1 */
+        put(b, call, 8);
         size_t ok = jcc(b, 0x85);
         ret_with(b, (uint64_t)(uintptr_t)i);
         land(b, ok);
         j->nan_ok = false;
+    }
+    if (f.quot) {
+        uint8_t q[3] = {0x4c, 0x89, 0xe8}; /* mov rax, r13 */
+        put(b, q, 3);
         z(b, BCD_R, ZQ, 0, R(RAX), 0); /* ZQ := q_b */
         uint8_t sh[4] = {0x48, 0xc1, 0xe8, 32}; /* shr rax, 32 */
         put(b, sh, 4);
-        z(b, BCD_R, ZX, 0, R(RAX), 0); /* ZX := ±q_a */
+        z(b, BCD_R, ZX, 0, R(RAX), 0); /* ZX := q_a */
+        bool kept = f.d + 128 <= f.a || f.a + 128 <= f.d;
+        kept = kept && (f.d + 128 <= f.b || f.b + 128 <= f.d);
+        j->quot_next = kept ? j->now + 1 : UINT32_MAX;
+        j->quot_a = f.a, j->quot_b = f.b, j->quot_full = f.full;
     } else if (f.kconst) {
         b1(b, 0xb8); /* mov eax, k */
         b32(b, f.k);
         z(b, BCD_R, ZQ, 0, R(RAX), 0);
     }
     zop fm = FMA213PS; /* vf[n]m{add,sub}213ps: T := ±(T * B) ± C */
-    fm.op = (uint8_t)(0xa8 + 2 * f.neg_c + (f.quot ? 0 : 4 * f.neg_p));
+    fm.op = (uint8_t)(0xa8 + 2 * f.neg_c + 4 * f.neg_p);
     nan_const(j);
     for (int p = 0; p < 2; p++) {
         z(b, MOVA64, ZT + p, 0, f.quot ? R(ZX) : S(j, f.a, false, p), 0);

@@ -60,14 +60,14 @@ bool vm_contract(lctx *lc, const ir_func *f, uint32_t k, bool on);
  * immediate divisor when kconst). Offsets of 32-bit registers in the frame. */
 typedef struct vm_fused_form {
     bool quot; /* a quotient of registers */
+    bool full; /* div.full (else div.approx) */
     bool neg_p, neg_c, ftz, sat, kconst;
     uint32_t k, d, a, b, c;
 } vm_fused_form;
 /* Whether record i is such a record (all four operands registers); fills *f. */
 bool vm_fused_of(const vm_insn *i, vm_fused_form *f);
 /* For quotient record i whose a and b are each the same in every lane of the
- * frame fb: (±q_a) << 32 | q_b, the product's sign applied; else UINT64_MAX
- * (no reciprocal has all bits set). */
+ * frame fb: q_a << 32 | q_b; else UINT64_MAX (no reciprocal has all bits set). */
 uint64_t vm_fused_quot(const vm_insn *i, const uint8_t *fb);
 
 #endif
