@@ -392,17 +392,6 @@ static __attribute__((noinline)) bool dot_plan_run(const vm_cta *cta, uint8_t *f
 }
 #endif
 
-/* Every lane of m addresses an aligned word inside the CTA's shared memory
- * (else the access goes the checked way, which reports the bad lane). */
-static inline bool sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t m) {
-    uint32_t bad = 0, lim = cta->smem_size - 4;
-    for (int l = 0; l < VM_LANES; l++) {
-        uint32_t ad = a[l] + off;
-        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
-    }
-    return !bad && cta->smem_size >= 4;
-}
-
 static const void *const *handler_table;
 
 static void init_handler_table(void) { vm_exec(NULL, 0); }
@@ -893,53 +882,26 @@ execute:
             uint32_t *d = R32(i->d), off = (uint32_t)i->imm;
             /* the whole warp: by half-warp patterns (exec_mem.h) */
             if (__builtin_expect(m == VM_FULL, 1) && vm_lds4_full(cta, a, off, d)) NEXT;
-            if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
-                MEMCALL(vm_ld);
-                NEXT;
-            }
-            /* aligned and in range: a word-indexed gather */
-            const uint32_t *sw = (const uint32_t *)cta->smem;
-            for (int l = 0; l < VM_LANES; l++)
-                if (m >> l & 1) d[l] = sw[(a[l] + off) >> 2];
+            if (__builtin_expect(!vm_lds4_lanes(cta, a, off, d, m), 0)) MEMCALL(vm_ld);
         }
         NEXT;
         CASE(STS4) {
             uint32_t m = EXEC;
             const uint32_t *a = R32(i->a), *v = R32(i->b), off = (uint32_t)i->imm;
             if (__builtin_expect(m == VM_FULL, 1) && vm_sts4_full(cta, a, off, v)) NEXT;
-            if (__builtin_expect(!sh4_ok(cta, a, off, m), 0)) {
-                MEMCALL(vm_st);
-                NEXT;
-            }
-            uint32_t *sw = (uint32_t *)cta->smem;
-            LANES(m, sw[(a[l] + off) >> 2] = v[l]);
+            if (__builtin_expect(!vm_sts4_lanes(cta, a, off, v, m), 0)) MEMCALL(vm_st);
         }
         NEXT;
         CASE(LDG4) {
             uint32_t m = EXEC;
             const vm_arena *ar = fr->fn->prog->rt->arena;
             const uint64_t *a = R64(i->a);
-            uint32_t *d = R32(i->d), ok = 0;
+            uint32_t *d = R32(i->d);
             if (__builtin_expect(m == VM_FULL, 1) && vm_ldg4_full(ar, a, (uint64_t)i->imm, d)) {
                 vm_prefetch_next_warp(cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
                 NEXT;
             }
-            if (__builtin_popcount(m) <= 4) {
-                /* a few lanes (a lane-0 epilogue): only those */
-                for (uint32_t r = m; r; r &= r - 1) {
-                    uint64_t ad = a[__builtin_ctz(r)] + (uint64_t)i->imm;
-                    ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << __builtin_ctz(r);
-                }
-            } else
-                for (int l = 0; l < VM_LANES; l++) {
-                    uint64_t ad = a[l] + (uint64_t)i->imm;
-                    ok |= (uint32_t)(!(ad & 3) && vm_shadow(ar, ad) != VM_SH_NONE) << l;
-                }
-            if (__builtin_expect((ok & m) != m, 0)) {
-                MEMCALL(vm_ld);
-                NEXT;
-            }
-            LANES(m, d[l] = *(const uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm));
+            if (__builtin_expect(!vm_ldg4_lanes(ar, a, (uint64_t)i->imm, d, m), 0)) MEMCALL(vm_ld);
         }
         NEXT;
         CASE(STG4) {
@@ -947,24 +909,8 @@ execute:
             const vm_arena *ar = fr->fn->prog->rt->arena;
             const uint64_t *a = R64(i->a);
             const uint32_t *v = R32(i->b);
-            uint32_t ok = 0;
             if (__builtin_expect(m == VM_FULL, 1) && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) NEXT;
-#define STG4_OK(l)                                                                                        \
-    do {                                                                                                  \
-        uint64_t ad = a[l] + (uint64_t)i->imm;                                                            \
-        uint8_t sh = vm_shadow(ar, ad);                                                                   \
-        ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && sh != VM_SH_CONST && sh != VM_SH_PARAM) << (l); \
-    } while (0)
-            if (__builtin_popcount(m) <= 4)
-                for (uint32_t r = m; r; r &= r - 1) STG4_OK(__builtin_ctz(r));
-            else
-                for (int l = 0; l < VM_LANES; l++) STG4_OK(l);
-#undef STG4_OK
-            if (__builtin_expect((ok & m) != m, 0)) {
-                MEMCALL(vm_st);
-                NEXT;
-            }
-            LANES(m, *(uint32_t *)(uintptr_t)(a[l] + (uint64_t)i->imm) = v[l]);
+            if (__builtin_expect(!vm_stg4_lanes(ar, a, (uint64_t)i->imm, v, m), 0)) MEMCALL(vm_st);
         }
         NEXT;
         CASE(LDV) {

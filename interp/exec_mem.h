@@ -297,6 +297,63 @@ static inline bool vm_stg4_full(const vm_arena *ar, const uint64_t *a, uint64_t 
     return true;
 }
 
+/* ld/st.global.b32 for any lanes m: each one's address aligned and
+ * accessible (a store's not read-only); only the lanes of m are looked at
+ * when they are few (a lane-0 epilogue). */
+static inline bool g4_lanes_ok(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t m, bool st) {
+    uint32_t ok = 0;
+#define G4_OK(l)                                                                                         \
+    do {                                                                                                 \
+        uint64_t ad = a[l] + off;                                                                        \
+        uint8_t sh = vm_shadow(ar, ad);                                                                  \
+        ok |= (uint32_t)(!(ad & 3) && sh != VM_SH_NONE && (!st || (sh != VM_SH_CONST && sh != VM_SH_PARAM))) \
+              << (l);                                                                                    \
+    } while (0)
+    if (__builtin_popcount(m) <= 4)
+        for (uint32_t r = m; r; r &= r - 1) G4_OK(__builtin_ctz(r));
+    else
+        for (int l = 0; l < VM_LANES; l++) G4_OK(l);
+#undef G4_OK
+    return (ok & m) == m;
+}
+/* The lanes m of a ld/st.global.b32, each address checked first: false,
+ * nothing done, when one fails (vm_ld/vm_st then report it). */
+static inline bool vm_ldg4_lanes(const vm_arena *ar, const uint64_t *a, uint64_t off, uint32_t *d, uint32_t m) {
+    if (!g4_lanes_ok(ar, a, off, m, false)) return false;
+    for (; m; m &= m - 1) d[__builtin_ctz(m)] = *(const uint32_t *)(uintptr_t)(a[__builtin_ctz(m)] + off);
+    return true;
+}
+static inline bool vm_stg4_lanes(const vm_arena *ar, const uint64_t *a, uint64_t off, const uint32_t *v, uint32_t m) {
+    if (!g4_lanes_ok(ar, a, off, m, true)) return false;
+    for (; m; m &= m - 1) *(uint32_t *)(uintptr_t)(a[__builtin_ctz(m)] + off) = v[__builtin_ctz(m)];
+    return true;
+}
+
+/* Every lane of m addresses an aligned word inside the CTA's shared memory
+ * (else the access goes the checked way, which reports the bad lane). */
+static inline bool sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t m) {
+    uint32_t bad = 0, lim = cta->smem_size - 4;
+    for (int l = 0; l < VM_LANES; l++) {
+        uint32_t ad = a[l] + off;
+        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+    }
+    return !bad && cta->smem_size >= 4;
+}
+/* The lanes m of a ld/st.shared.b32 (a word-indexed gather or scatter, in
+ * lane order), each address checked first: false, nothing done, when one fails. */
+static inline bool vm_lds4_lanes(const vm_cta *cta, const uint32_t *a, uint32_t off, uint32_t *d, uint32_t m) {
+    if (!sh4_ok(cta, a, off, m)) return false;
+    const uint32_t *sw = (const uint32_t *)cta->smem;
+    for (; m; m &= m - 1) d[__builtin_ctz(m)] = sw[(a[__builtin_ctz(m)] + off) >> 2];
+    return true;
+}
+static inline bool vm_sts4_lanes(const vm_cta *cta, const uint32_t *a, uint32_t off, const uint32_t *v, uint32_t m) {
+    if (!sh4_ok(cta, a, off, m)) return false;
+    uint32_t *sw = (uint32_t *)cta->smem;
+    for (; m; m &= m - 1) sw[(a[__builtin_ctz(m)] + off) >> 2] = v[__builtin_ctz(m)];
+    return true;
+}
+
 /* A strong load or store (VM_F_STRONG): p is aligned to n (xlate checked). */
 static inline uint64_t load_strong(const uint8_t *p, unsigned n) {
     switch (n) {

@@ -23,7 +23,7 @@
 
 /* ---- the records' memory and ALU paths, called from compiled code ----
  * Each runs its record exactly as its handler in exec.c does for a converged
- * group (mask = all lanes): 1, or 0 with the fault recorded. */
+ * group (the lanes of its guard): 1, or 0 with the fault recorded. */
 static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     vm_frame *fr = c->fr;
     uint8_t *fb = fr->fb;
@@ -33,32 +33,40 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     bool ok;
     switch (i->op) {
     case VM_LDG4: {
+        const vm_arena *ar = fr->fn->prog->rt->arena;
         const uint64_t *a = (const uint64_t *)(fb + i->a);
-        if (m == VM_FULL && vm_ldg4_full(fr->fn->prog->rt->arena, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d))) {
+        if (m == VM_FULL && vm_ldg4_full(ar, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d))) {
             vm_prefetch_next_warp(c->cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             return 1;
         }
+        if (vm_ldg4_lanes(ar, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d), m)) return 1;
         ok = vm_ld(w, fr, fb, i, m);
         break;
     }
-    case VM_STG4:
-        if (m == VM_FULL && vm_stg4_full(fr->fn->prog->rt->arena, (const uint64_t *)(fb + i->a), (uint64_t)i->imm,
-                                         (const uint32_t *)(fb + i->b)))
+    case VM_STG4: {
+        const vm_arena *ar = fr->fn->prog->rt->arena;
+        const uint64_t *a = (const uint64_t *)(fb + i->a);
+        const uint32_t *v = (const uint32_t *)(fb + i->b);
+        if ((m == VM_FULL && vm_stg4_full(ar, a, (uint64_t)i->imm, v)) || vm_stg4_lanes(ar, a, (uint64_t)i->imm, v, m))
             return 1;
         ok = vm_st(w, fr, fb, i, m);
         break;
-    case VM_LDS4:
-        if (m == VM_FULL &&
-            vm_lds4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (uint32_t *)(fb + i->d)))
+    }
+    case VM_LDS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a);
+        uint32_t *d = (uint32_t *)(fb + i->d);
+        if ((m == VM_FULL && vm_lds4_full(c->cta, a, (uint32_t)i->imm, d)) || vm_lds4_lanes(c->cta, a, (uint32_t)i->imm, d, m))
             return 1;
         ok = vm_ld(w, fr, fb, i, m);
         break;
-    case VM_STS4:
-        if (m == VM_FULL &&
-            vm_sts4_full(c->cta, (const uint32_t *)(fb + i->a), (uint32_t)i->imm, (const uint32_t *)(fb + i->b)))
+    }
+    case VM_STS4: {
+        const uint32_t *a = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + i->b);
+        if ((m == VM_FULL && vm_sts4_full(c->cta, a, (uint32_t)i->imm, v)) || vm_sts4_lanes(c->cta, a, (uint32_t)i->imm, v, m))
             return 1;
         ok = vm_st(w, fr, fb, i, m);
         break;
+    }
     case VM_LD: ok = vm_ld(w, fr, fb, i, m); break;
     case VM_ST: ok = vm_st(w, fr, fb, i, m); break;
     case VM_LDV: ok = vm_ldv(w, fr, fb, i, m); break;
