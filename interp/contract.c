@@ -237,13 +237,10 @@ bool vm_fused_of(const vm_insn *i, vm_fused_form *f) {
     return true;
 }
 
-uint64_t vm_fused_quot(const vm_insn *i, const uint8_t *fb) {
+uint64_t vm_fused_quot(const vm_insn *i, uint32_t a, uint32_t b) {
     const fused_rec *r = i->p;
-    const uint32_t *a = (const uint32_t *)(fb + r->a.off), *b = (const uint32_t *)(fb + r->b.off);
-    for (int l = 1; l < VM_LANES; l++)
-        if (a[l] != a[0] || b[l] != b[0]) return UINT64_MAX;
-    uint32_t qa = a[0], qb = alu_div_rcp_f32(&qa, b[0], r->kind == P_DIV_FULL, r->ftz);
-    return (uint64_t)qa << 32 | qb;
+    uint32_t qb = alu_div_rcp_f32(&a, b, r->kind == P_DIV_FULL, r->ftz);
+    return (uint64_t)a << 32 | qb;
 }
 
 /* div.full by an immediate: ptxas multiplies by 1/b rounded to f32 (for a

@@ -1043,8 +1043,9 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
  * rounding is the same), NaN made canonical as alu_fma_f32 does. b is the
  * folded reciprocal of an immediate divisor, or for a quotient of registers
  * (a / b + c, Triton's x - sum / n) the whole warp's a and b must each be the
- * same in every lane: vm_fused_quot gives the scaled dividend and the
- * reciprocal once, else the run leaves the record to its handler. The next
+ * same in every lane (checked inline): vm_fused_quot gives the scaled
+ * dividend and the reciprocal once, else the run leaves the record to its
+ * handler. The next
  * record taking the same quotient (Triton subtracts the mean from each of a
  * thread's elements in a row) reuses it from r13 without a call. */
 static bool fused(jc *j, const vm_insn *i) {
@@ -1052,15 +1053,33 @@ static bool fused(jc *j, const vm_insn *i) {
     if (!vm_fused_of(i, &f) || f.ftz || f.sat || (f.quot && guarded(j, i))) return false;
     cbuf *b = j->b;
     if (f.quot && !(j->quot_next == j->now && j->quot_a == f.a && j->quot_b == f.b && j->quot_full == f.full)) {
+        /* a and b the same in every lane (as shfl checks its operands), else
+         * the record is left to its handler; esi, edx := their values */
+        centry *ea = src(j, f.a, false), *eb = src(j, f.b, false);
+        size_t x[4];
+        int nx = 0;
+        for (int v = 0; v < 2; v++) {
+            centry *e = v ? eb : ea;
+            z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+            for (int h = 0; h < 2; h++) {
+                zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+                uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+                put(b, kt, 4);
+                to_exit(b, 0x85, x, &nx);
+            }
+        }
+        evexl(b, 0, M0F, P66, 0, 0x7e, ea->z[0], 0, R(RSI), 0); /* vmovd esi, xmm */
+        evexl(b, 0, M0F, P66, 0, 0x7e, eb->z[0], 0, R(RDX), 0); /* vmovd edx, xmm */
+        size_t uni = jmp32(b);
+        for (int k = 0; k < nx; k++) land(b, x[k]);
+        spill_copy(j, j->now);
+        ret_with(b, (uint64_t)(uintptr_t)i);
+        land(b, uni);
         flush(j, j->now, true);
         mov_imm64(b, RDI, (uint64_t)(uintptr_t)i);
-        gop(b, true, 0x89, FB, R(RSI)); /* mov rsi, rbx */
         mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_fused_quot);
-        uint8_t call[8] = {0xff, 0xd0, 0x49, 0x89, 0xc5, 0x83, 0xf8, 0xff}; /* call rax; mov r13, rax; cmp eax, -1 */
-        put(b, call, 8);
-        size_t ok = jcc(b, 0x85);
-        ret_with(b, (uint64_t)(uintptr_t)i);
-        land(b, ok);
+        uint8_t call[5] = {0xff, 0xd0, 0x49, 0x89, 0xc5}; /* call rax; mov r13, rax */
+        put(b, call, 5);
         j->nan_ok = false;
     }
     if (f.quot) {

@@ -66,8 +66,7 @@ typedef struct vm_fused_form {
 } vm_fused_form;
 /* Whether record i is such a record (all four operands registers); fills *f. */
 bool vm_fused_of(const vm_insn *i, vm_fused_form *f);
-/* For quotient record i whose a and b are each the same in every lane of the
- * frame fb: q_a << 32 | q_b; else UINT64_MAX (no reciprocal has all bits set). */
-uint64_t vm_fused_quot(const vm_insn *i, const uint8_t *fb);
+/* For quotient record i whose a and b are these in every lane: q_a << 32 | q_b. */
+uint64_t vm_fused_quot(const vm_insn *i, uint32_t a, uint32_t b);
 
 #endif
