@@ -209,7 +209,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
-                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
+                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8}, TESTMD = {M0F38, P66, 0, 0x27};
 
 static void z(cbuf *b, zop o, int reg, int v, rm r, int k) { evex(b, o.map, o.pp, o.w, o.op, reg, v, r, k); }
 static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
@@ -935,6 +935,55 @@ static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36,
 static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
                                           64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
+/* Three in every lane (vptestmd's operand: the low bits of a word address). */
+static const uint32_t three16[16] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
+/* vpgatherdd zmm d{k}, [base + zmm idx]: 32-bit indices, scale 1, no displacement. */
+static void gatherdd(cbuf *b, int d, int base, int idx, int k) {
+    b1(b, 0x62);
+    b1(b, (uint8_t)((!(d & 8)) << 7 | (!(idx & 8)) << 6 | (!(base & 8)) << 5 | (!(d & 16)) << 4 | M0F38));
+    b1(b, (uint8_t)(15 << 3 | 4 | P66));
+    b1(b, (uint8_t)(2 << 5 | (!(idx & 16)) << 3 | (k & 7)));
+    b1(b, 0x90);
+    b1(b, (uint8_t)(0x04 | (d & 7) << 3)); /* mod 00, rm 100: SIB */
+    b1(b, (uint8_t)((idx & 7) << 3 | (base & 7)));
+}
+
+/* ld.shared.b32 of the whole warp whose lanes are not one run (Triton reads
+ * the warps' partial sums back after the barrier, lane l the word l % 4):
+ * vm_lds4_half's gather, inline. Every lane's address (32 bits, wrapping)
+ * aligned and its word inside the CTA's window, else a jump to the call
+ * (collected in x); the words go to ZT, ZT+1. Returns the jump past the call. */
+static size_t lds4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
+    cbuf *b = j->b;
+    enum { KXNORW = 0x46 };
+    b1(b, 0xb8); /* mov eax, imm */
+    b32(b, (uint32_t)i->imm);
+    z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    for (int p = 0; p < 2; p++) z(b, ADDD, ZT + 2 + p, a->z[p], R(ZQ), 0);  /* the addresses */
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));     /* rsi := the cta */
+    gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size))); /* ecx := smem_size */
+    uint8_t sub4[3] = {0x83, 0xe9, 4};                                      /* sub ecx, 4 */
+    put(b, sub4, 3);
+    to_exit(b, 0x82, x, nx); /* jb: not one word fits */
+    z(b, BCD_R, ZQ, 0, R(RCX), 0);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)three16);
+    for (int p = 0; p < 2; p++) {
+        z(b, TESTMD, 2, ZT + 2 + p, M(RCX, 0), 0);       /* k2 := misaligned */
+        zi(b, CMPUD, 3, ZT + 2 + p, R(ZQ), 0, 6);        /* k3 := past the last word */
+        klog(b, KORW, 2, 2, 3);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};         /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, nx);
+    }
+    gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := the window */
+    for (int p = 0; p < 2; p++) {
+        klog(b, KXNORW, 2, 2, 2); /* every lane */
+        gatherdd(b, ZT + p, RSI, ZT + 2 + p, 2);
+    }
+    return jmp32(b);
+}
+
 /* ld/st.global.b32 and ld/st.shared.b32 of the whole warp (guarded ones when
  * the guard holds in every lane), inline when its
  * 32 addresses are one aligned run of 128 bytes that the record's own path
@@ -1015,8 +1064,13 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
         else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
     }
-    size_t done = jmp32(b);
+    size_t done = jmp32(b), gx[4], gdone = 0;
     for (int k = 0; k < ns; k++) land(b, slow[k]);
+    int ngx = 0;
+    if (shared && !st && !guarded(j, i)) {
+        gdone = lds4_gather(j, i, a, gx, &ngx);
+        for (int k = 0; k < ngx; k++) land(b, gx[k]);
+    }
     centry keep[NPOOL];
     memcpy(keep, j->e, sizeof keep);
     call_fn(j, i, run_mem); /* forgets the cache: put it back as it was */
@@ -1032,6 +1086,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (!st)
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
+    if (gdone) land(b, gdone);
     j->nan_ok = false;
     vm_insn whole = *i; /* both paths leave d whole: all lanes loaded, or run_mem's merge reloaded */
     whole.g = j->f->true_slot, whole.gx = 0;

@@ -189,12 +189,37 @@ static const char *FAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
                            "ld.global.u32 %r3, [%rd4];\n"
                            "add.s32 %r4, %r3, %r2;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
 
-static void fault_with(const char *jit, char *rep, size_t cap) {
+/* The same with ld.shared whose lanes are not one run (the inline gather's
+ * case): lane 5 of warp 1 (thread 37) reads past the window. */
+static const char *SHFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".shared .align 4 .b32 sh[64];\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                             "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                             "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                             "and.b32 %r2, %r1, 3;\nshl.b32 %r3, %r2, 2;\nsetp.eq.u32 %p1, %r1, 37;\n"
+                             "selp.u32 %r4, 4096, 0, %p1;\nadd.s32 %r5, %r3, %r4;\nmov.u32 %r6, sh;\n"
+                             "add.s32 %r7, %r6, %r5;\nld.shared.u32 %r3, [%r7];\n"
+                             "add.s32 %r4, %r3, %r2;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
+
+static ptxi_status fault_src_with(const char *src, const char *jit, char *rep, size_t cap) {
     uint32_t out[NT];
     setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io(FAULT, NT, NULL, 0, out, sizeof out, rep, cap);
+    ptxi_status s = run_io(src, NT, NULL, 0, out, sizeof out, rep, cap);
     unsetenv("PTXI_JIT");
-    cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "%s", rep);
+    cr_assert_neq(s, PTXI_SUCCESS, "%s", rep);
+    return s;
+}
+static void fault_with(const char *jit, char *rep, size_t cap) {
+    cr_assert_eq(fault_src_with(FAULT, jit, rep, cap), PTXI_ILLEGAL_ADDRESS, "%s", rep);
+}
+
+Test(jit, shared_gather_fault_inside_a_run) {
+    char on[2048], off[2048];
+    cr_assert_eq(fault_src_with(SHFAULT, "1", on, sizeof on), fault_src_with(SHFAULT, "0", off, sizeof off));
+    cr_assert(strstr(on, "out-of-bounds shared read of 4 bytes at address 0x1004"), "%s", on);
+    cr_assert(strstr(on, "at w.ptx:21:1 in k"), "the load's line: %s", on);
+    cr_assert(strstr(on, "thread (37,0,0)"), "the bad lane: %s", on);
+    cr_assert_str_eq(on, off, "with and without the JIT");
 }
 
 Test(jit, fault_inside_a_run) {
