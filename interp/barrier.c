@@ -43,6 +43,7 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
         if (w->state == VM_W_BLOCKED) vm_reschedule(w);
     }
     *bar = (vm_barrier){0};
+    cta->bars_open &= ~(1u << b);
     if (cta->san) vm_san_bar_done(cta, b);
 }
 
@@ -73,6 +74,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
         bar->red += (uint32_t)__builtin_popcount(p & m);
     }
     bar->arrived += (uint32_t)__builtin_popcount(m);
+    cta->bars_open |= 1u << id;
     vm_set_lpc(w, w->mask, i + 1);
     if (!(i->x & VM_BAR_ARRIVE_ONLY)) {
         w->blocked |= m;

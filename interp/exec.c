@@ -510,6 +510,7 @@ execute:
             uint32_t m = EXEC;
             ACCOUNT(i + 1);
             w->exited |= m;
+            if (m == mask) goto left;
             for (int l = 0; l < VM_LANES; l++)
                 if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
             goto resched;
@@ -519,6 +520,7 @@ execute:
             ACCOUNT(i + 1);
             if (w->depth == 1) w->exited |= m; /* ret from the kernel ends the thread */
             else fr->done |= m;
+            if (m == mask) goto left;
             for (int l = 0; l < VM_LANES; l++)
                 if ((mask & ~m) >> l & 1) w->lpc[l] = i + 1;
             goto resched;
@@ -528,7 +530,7 @@ execute:
             ACCOUNT(i);
             if (w->depth == 1) w->exited |= mask;
             else fr->done |= mask;
-            goto resched;
+            goto left;
         }
         CASE(CALL) {
             uint32_t m = EXEC;
@@ -1108,6 +1110,25 @@ execute:
     why = VM_Y_FAULT;
     goto out;
 #endif
+
+left:
+    /* The whole group ended its thread or call. The last lanes of the warp
+     * leaving the kernel end it here, without choosing among no lanes. */
+    if (w->depth == 1 && (w->exited & w->present) == w->present) {
+        w->state = VM_W_DONE;
+        /* The CTA's next warp runs on here, as cta_round would run it next,
+         * without the return and the call, when it is ready and no barrier
+         * has arrivals (so none waits for this warp's exit). */
+        vm_warp *nw = w + 1;
+        if (w->id + 1 < cta->nwarps && nw->state == VM_W_READY && !nw->sleep_until && !cta->bars_open &&
+            !atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
+            w = cta->ran = nw;
+            goto reload;
+        }
+        why = VM_Y_DONE;
+        goto out_nosave;
+    }
+    goto resched;
 
 merge:
     /* The group reached the PC where other lanes wait: record where everyone is

@@ -652,21 +652,34 @@ static inline uint64_t atom_lane(uint8_t *p, unsigned op, unsigned ty, uint64_t 
 /* atom / red: lanes in lane order; d is a sink for red. A CTA's shared
  * memory is only ever touched by the host thread running the CTA (a
  * cluster's CTAs too), so atom.shared.add of 32-bit integers, the counters
- * and histograms, needs no host atomic: a plain read-modify-write. */
+ * and histograms, needs no host atomic: a plain read-modify-write. The
+ * plain case: */
+static inline bool vm_atom_plain(const vm_insn *i) {
+    unsigned op = i->x >> 8, ty = i->x & 0xff;
+    return i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
+           (ty == VM_AT_U32 || ty == VM_AT_S32) && !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM));
+}
+/* ... whose value and destination are 32-bit registers (or the sink `_`):
+ * the vectorizable case below, and jit.c's inline template. */
+static inline bool vm_atom_plain_regs(const vm_insn *i) {
+    const vm_alu *ops = i->p;
+    return vm_atom_plain(i) && ops->s[0].kind == VM_K_R32 &&
+           (ops->d[0].kind == VM_K_R32 || ops->d[0].kind == VM_K_SINK);
+}
+
 static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn *i, uint32_t m) {
     const vm_alu *ops = i->p; /* d[0] destination, s[0] value, s[1] compare/swap value */
     unsigned op = i->x >> 8, ty = i->x & 0xff, n = i->sz;
     vm_cta *cta = w->cta;
-    bool plain = i->sp == VM_SP_SHARED && i->flags & VM_F_BASE_REG32 && op == VM_AO_ADD &&
-                 (ty == VM_AT_U32 || ty == VM_AT_S32) && !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM));
-    if (plain && ops->s[0].kind == VM_K_R32 && (ops->d[0].kind == VM_K_R32 || ops->d[0].kind == VM_K_SINK)) {
+    bool plain = vm_atom_plain(i);
+    if (vm_atom_plain_regs(i)) {
         /* every lane's word checked first (vectorizes), then the adds in
          * lane order: colliding lanes see each other's sums */
         const uint32_t *ad = (const uint32_t *)(fb + i->a), *v = (const uint32_t *)(fb + ops->s[0].off);
-        uint32_t bad = 0, off = (uint32_t)i->imm;
+        uint32_t bad = 0, off = (uint32_t)i->imm, size = cta->smem_size;
         for (int l = 0; l < VM_LANES; l++) {
             uint32_t a = ad[l] + off;
-            bad |= (uint32_t)((a & 3) || (uint64_t)a + 4 > cta->smem_size) << l;
+            bad |= (uint32_t)((a & 3) || (uint64_t)a + 4 > size) << l;
         }
         if (!(bad & m)) {
             uint32_t *d = ops->d[0].kind == VM_K_R32 ? (uint32_t *)(fb + ops->d[0].off) : NULL;
@@ -674,6 +687,30 @@ static inline bool vm_atom(vm_warp *w, vm_frame *fr, uint8_t *fb, const vm_insn 
                 int l = __builtin_ctz(r);
                 uint32_t *q = (uint32_t *)(cta->smem + ad[l] + off), old = *q;
                 *q = old + v[l];
+                if (d) d[l] = old;
+            }
+            return true;
+        }
+    }
+    if (i->sp == VM_SP_GLOBAL && i->flags & VM_F_BASE_REG64 && op == VM_AO_ADD && (ty == VM_AT_U32 || ty == VM_AT_S32) &&
+        !(i->flags & (VM_F_FRAME_SYM | VM_F_PARAM_SYM)) && ops->s[0].kind == VM_K_R32 &&
+        (ops->d[0].kind == VM_K_R32 || ops->d[0].kind == VM_K_SINK)) {
+        /* atom.global.add.u32: when every lane's word is where xlate finds it
+         * at once (aligned, inside the arena, writable), the host atomics in
+         * lane order; otherwise the lane-by-lane way below reports */
+        const uint64_t *ad = (const uint64_t *)(fb + i->a);
+        const uint32_t *v = (const uint32_t *)(fb + ops->s[0].off);
+        const vm_arena *arena = cta->grid->cfg->kernel->prog->rt->arena;
+        uint32_t bad = 0;
+        for (uint32_t r = m; r; r &= r - 1) {
+            uint64_t a = ad[__builtin_ctz(r)] + (uint64_t)i->imm;
+            bad |= (a & 3) || !vm_arena_ok(arena, a, 4, true);
+        }
+        if (!bad) {
+            uint32_t *d = ops->d[0].kind == VM_K_R32 ? (uint32_t *)(fb + ops->d[0].off) : NULL;
+            for (uint32_t r = m; r; r &= r - 1) {
+                int l = __builtin_ctz(r);
+                uint32_t old = __atomic_fetch_add((uint32_t *)(uintptr_t)(ad[l] + (uint64_t)i->imm), v[l], __ATOMIC_SEQ_CST);
                 if (d) d[l] = old;
             }
             return true;

@@ -194,7 +194,7 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DQ2PS = {M0F, PNONE, 0, 0x5b}, UDQ2PS = {M0F, PF2, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DQ2PS = {M0F, PNONE, 0, 0x5b}, UDQ2PS = {M0F, PF2, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, TESTMD = {M0F38, P66, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
                  ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
                  SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
                  BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
@@ -209,7 +209,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
-                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8}, TESTMD = {M0F38, P66, 0, 0x27};
+                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
 
 static void z(cbuf *b, zop o, int reg, int v, rm r, int k) { evex(b, o.map, o.pp, o.w, o.op, reg, v, r, k); }
 static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
@@ -279,6 +279,19 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
     case VM_STS4: a = b = 128; break;
     case VM_LD: dsz = rx, a = ab; break;
     case VM_ST: a = ab, b = rx; break;
+    case VM_ATOM: {
+        const vm_alu *o = i->p;
+        a = ab;
+        for (int k = 0; k < ((i->x >> 8) == VM_AO_CAS ? 2 : 1); k++) {
+            uint32_t n = o->s[k].kind == VM_K_R32 ? 128 : o->s[k].kind == VM_K_R64 ? 256 : 0;
+            if (!n) return false;
+            mark(use, o->s[k].off, n);
+        }
+        if (o->d[0].kind == VM_K_R32 || o->d[0].kind == VM_K_R64) {
+            if (!g) mark(def, o->d[0].off, o->d[0].kind == VM_K_R32 ? 128 : 256);
+        } else if (o->d[0].kind != VM_K_SINK) return false;
+        break;
+    }
     case VM_LDV:
     case VM_STV: {
         const vm_vec *v = i->p;
@@ -383,6 +396,7 @@ typedef struct jc {
     const uint64_t *live; /* liveness(); NULL: everything live */
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
+    bool loop;            /* the run ends with a backward branch */
     bool busy[NPOOL];
     centry e[NPOOL];
     /* r13 holds vm_fused_quot's result for a / b (offsets a, b; div.full or
@@ -500,11 +514,11 @@ static void exec_edx(jc *j, const vm_insn *i) {
 
 /* The result in ZT.. becomes d's value: whole, or in the executing lanes
  * (edx) when guarded. */
-static void commit(jc *j, const vm_insn *i, bool q64) {
+static void commit_to(jc *j, const vm_insn *i, uint32_t d, bool q64) {
     int parts = q64 ? 4 : 2;
     centry *e;
     if (guarded(j, i)) {
-        e = src(j, i->d, q64);
+        e = src(j, d, q64);
         for (int p = 0; p < parts; p++) {
             gop(j->b, false, 0x89, RDX, R(RAX)); /* mov eax, edx */
             if (p) shr_eax(j->b, p * (q64 ? 8 : 16));
@@ -512,14 +526,15 @@ static void commit(jc *j, const vm_insn *i, bool q64) {
             z(j->b, q64 ? MOVA64 : MOVA32, e->z[p], 0, R(ZT + p), 1);
         }
     } else {
-        unalias(j, i->d, q64, true);
-        e = find(j, i->d, q64);
-        if (!e) e = alloc(j, i->d, q64);
+        unalias(j, d, q64, true);
+        e = find(j, d, q64);
+        if (!e) e = alloc(j, d, q64);
         for (int p = 0; p < parts; p++) z(j->b, MOVA64, e->z[p], 0, R(ZT + p), 0);
     }
     e->dirty = 1;
     e->used = j->now + 1;
 }
+static void commit(jc *j, const vm_insn *i, bool q64) { commit_to(j, i, i->d, q64); }
 
 static void nan_const(jc *j) {
     if (j->nan_ok) return;
@@ -993,10 +1008,66 @@ static size_t lds4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
  * calls run_mem, which runs exec.c's path (and reports). The two paths leave
  * the cache alike: the call's path stores what is live and dirty first and
  * loads the cache back afterwards (what was dirty stays marked so). */
+/* Before an inline access with an out-of-line path: dead values are
+ * forgotten on both paths. */
+static void drop_dead(jc *j) {
+    for (int x = 0; x < NPOOL; x++)
+        if (j->e[x].valid && !live_at(j, j->now, j->e[x].off, esize(&j->e[x]))) drop(j, &j->e[x]);
+}
+/* The out-of-line path of an inline access: record i through run_mem, and
+ * the cache loaded back as the inline path leaves it (the call stored what
+ * was live and dirty; it stays marked dirty). */
+static void slow_call(jc *j, const vm_insn *i) {
+    centry keep[NPOOL];
+    memcpy(keep, j->e, sizeof keep);
+    call_fn(j, i, run_mem); /* forgets the cache: put it back as it was */
+    memcpy(j->e, keep, sizeof keep);
+    for (int x = 0; x < NPOOL; x++) {
+        centry *e = &j->e[x];
+        if (!e->valid) continue;
+        for (int p = 0; p < (e->q64 ? 4 : 2); p++) {
+            j->busy[e->z[p]] = true;
+            z(j->b, e->q64 ? LD64 : LD32, e->z[p], 0, F(e->off + 64u * p), 0);
+        }
+    }
+}
+
+/* A whole-warp load at rax inside a loop: vm_prefetch_next_warp's guess
+ * for the same warp, made inline (a grid-stride loop reads each iteration
+ * as far from the last as that one from the one before: its two lines two
+ * iterations ahead are fetched now). The record's slot of cta->pf then
+ * holds this access, as the interpreter's handler leaves it. */
+static void prefetch_loop(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    enum { R8 = 8, R9 = 9 };
+    size_t pf = offsetof(vm_cta, pf) + (((uintptr_t)i >> 6) & 7) * sizeof(struct vm_pf);
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
+    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
+    gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
+    gop(b, false, 0x8b, RDX, M(RDX, (int64_t)offsetof(vm_warp, id)));     /* edx := the warp */
+    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
+    gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
+    size_t other = jcc(b, 0x85);
+    gop(b, false, 0x3b, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp edx, [warp] */
+    size_t other2 = jcc(b, 0x85);
+    gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
+    gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
+    uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x48}; /* lea r9, [rax + r9*2] */
+    put(b, ld, 4);
+    uint8_t p0[4] = {0x41, 0x0f, 0x18, 0x09};       /* prefetcht0 [r9] */
+    uint8_t p1[5] = {0x41, 0x0f, 0x18, 0x49, 0x40}; /* prefetcht0 [r9+64] */
+    put(b, p0, 4);
+    put(b, p1, 5);
+    land(b, other);
+    land(b, other2);
+    gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec)));
+    gop(b, true, 0x89, RAX, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));
+    gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
+}
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
-    for (int x = 0; x < NPOOL; x++) /* dead values: forgotten on both paths */
-        if (j->e[x].valid && !live_at(j, j->now, j->e[x].off, esize(&j->e[x]))) drop(j, &j->e[x]);
+    drop_dead(j);
     centry *a = src(j, i->a, !shared);
     if (st) src(j, i->b, false);
     size_t slow[16];
@@ -1060,6 +1131,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
                 }
         }
     }
+    if (!shared && !st && j->loop) prefetch_loop(j, i);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
         else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
@@ -1071,18 +1143,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         gdone = lds4_gather(j, i, a, gx, &ngx);
         for (int k = 0; k < ngx; k++) land(b, gx[k]);
     }
-    centry keep[NPOOL];
-    memcpy(keep, j->e, sizeof keep);
-    call_fn(j, i, run_mem); /* forgets the cache: put it back as it was */
-    memcpy(j->e, keep, sizeof keep);
-    for (int x = 0; x < NPOOL; x++) {
-        centry *e = &j->e[x];
-        if (!e->valid) continue;
-        for (int p = 0; p < (e->q64 ? 4 : 2); p++) {
-            j->busy[e->z[p]] = true;
-            z(b, e->q64 ? LD64 : LD32, e->z[p], 0, F(e->off + 64u * p), 0);
-        }
-    }
+    slow_call(j, i);
     if (!st)
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
@@ -1165,6 +1226,102 @@ static bool fused(jc *j, const vm_insn *i) {
     to.d = f.d;
     commit(j, &to, false);
     return true;
+}
+
+/* atom.shared.add.u32/s32 with register operands (vm_atom_plain_regs), as
+ * vm_atom's plain path: the executing lanes' addresses checked against the
+ * CTA's window in one vector pass, then the read-modify-writes one lane at a
+ * time in lane order, so lanes on one word see each other's sums; the old
+ * values go to d unless it is the sink or dead. Any lane off the window, or
+ * a window of less than a word, takes run_mem: vm_atom runs the record from
+ * its first lane and reports the bad one. The lanes' addresses, values and
+ * old values pass through 384 bytes of the stack. */
+enum { ATOM_STACK = 448 };
+static void atom_shared(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    const vm_alu *o = i->p;
+    bool g = guarded(j, i), old = o->d[0].kind == VM_K_R32 && live_at(j, j->now + 1, o->d[0].off, 128);
+    enum { R8 = 8 };
+    size_t slow[3];
+    int ns = 0;
+    drop_dead(j);
+    if (g) exec_edx(j, i);
+    centry *a = src(j, i->a, false), *v = src(j, o->s[0].off, false);
+    uint8_t sub[3] = {0x48, 0x81, 0xec}; /* sub rsp, imm32 */
+    put(b, sub, 3);
+    b32(b, ATOM_STACK);
+    uint8_t al[9] = {0x48, 0x8d, 0x7c, 0x24, 0x3f, 0x48, 0x83, 0xe7, 0xc0}; /* lea rdi, [rsp+63]; and rdi, -64 */
+    put(b, al, 9);
+    /* ecx := smem_size - 4 (below 4: no word fits) */
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
+    gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size)));
+    uint8_t s4[3] = {0x83, 0xe9, 0x04}; /* sub ecx, 4 */
+    put(b, s4, 3);
+    slow[ns++] = jcc(b, 0x82); /* jb */
+    z(b, BCD_R, ZQ, 0, R(RCX), 0);
+    b1(b, 0xb8); /* mov eax, imm */
+    b32(b, (uint32_t)i->imm);
+    z(b, BCD_R, ZT + 2, 0, R(RAX), 0);
+    b1(b, 0xb8);
+    b32(b, 3);
+    z(b, BCD_R, ZT + 3, 0, R(RAX), 0);
+    for (int h = 0; h < 2; h++) {
+        z(b, ADDD, ZX, a->z[h], R(ZT + 2), 0);          /* the lanes' addresses */
+        z(b, ST32, ZX, 0, M(RDI, 64 * h), 0);
+        z(b, ST32, v->z[h], 0, M(RDI, 128 + 64 * h), 0); /* their values */
+        zi(b, CMPUD, 2, ZX, R(ZQ), 0, 6);                /* k2 := past the last word */
+        z(b, TESTMD, 3, ZX, R(ZT + 3), 0);               /* k3 := misaligned */
+        klog(b, KORW, 2, 2, 3);
+        if (g) {
+            gop(b, false, 0x89, RDX, R(RAX)); /* mov eax, edx */
+            if (h) shr_eax(b, 16);
+            kmov(b, false, true, 3, RAX);
+            klog(b, KANDW, 2, 2, 3);
+        }
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+        put(b, kt, 4);
+        slow[ns++] = jcc(b, 0x85);
+    }
+    gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := smem */
+    /* the lanes one by one, in lane order */
+    for (int l = 0; l < VM_LANES; l++) {
+        size_t skip = 0;
+        if (g) {
+            uint8_t t[2] = {0xf7, 0xc2}; /* test edx, 1 << l */
+            put(b, t, 2);
+            b32(b, 1u << l);
+            skip = jcc(b, 0x84);
+        }
+        gop(b, false, 0x8b, RAX, M(RDI, 4 * l));       /* eax := address */
+        gop(b, false, 0x8b, RCX, M(RDI, 128 + 4 * l)); /* ecx := value */
+        if (old) {
+            uint8_t rmw[12] = {0x44, 0x8b, 0x04, 0x06,  /* mov r8d, [rsi+rax] */
+                               0x46, 0x8d, 0x0c, 0x01,  /* lea r9d, [rcx+r8] */
+                               0x44, 0x89, 0x0c, 0x06}; /* mov [rsi+rax], r9d */
+            put(b, rmw, 12);
+            gop(b, false, 0x89, R8, M(RDI, 256 + 4 * l));
+        } else {
+            uint8_t rmw[3] = {0x01, 0x0c, 0x06}; /* add [rsi+rax], ecx */
+            put(b, rmw, 3);
+        }
+        if (g) land(b, skip);
+    }
+    if (old)
+        for (int h = 0; h < 2; h++) z(b, LD32, ZT + h, 0, M(RDI, 256 + 64 * h), 0);
+    uint8_t add[3] = {0x48, 0x81, 0xc4}; /* add rsp, imm32 */
+    put(b, add, 3);
+    b32(b, ATOM_STACK);
+    size_t done = jmp32(b);
+    for (int k = 0; k < ns; k++) land(b, slow[k]);
+    put(b, add, 3);
+    b32(b, ATOM_STACK);
+    slow_call(j, i);
+    if (g) exec_edx(j, i);
+    if (old)
+        for (int h = 0; h < 2; h++) z(b, LD32, ZT + h, 0, F(o->d[0].off + 64u * h), 0);
+    land(b, done);
+    j->nan_ok = false;
+    if (old) commit_to(j, i, o->d[0].off, false);
 }
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
@@ -1268,11 +1425,17 @@ static bool emit(jc *j, const vm_insn *i) {
         break;
     case VM_LDS4:
     case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
+    case VM_ATOM:
+        if (vm_atom_plain_regs(i)) {
+            atom_shared(j, i);
+            break;
+        }
+        call_fn(j, i, run_mem);
+        break;
     case VM_LD:
     case VM_ST:
     case VM_LDV:
     case VM_STV:
-    case VM_ATOM:
     case VM_ALU: call_fn(j, i, run_mem); break;
     case VM_SHFL:
         if (!shfl(j, i)) call_fn(j, i, run_shfl);
@@ -1369,6 +1532,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
             nr++;
             cache_reset(&j);
+            j.loop = f->code[e - 1].op == VM_BRA && (f->code[e - 1].flags & VM_F_BACK);
             prologue(&b);
             for (uint32_t r = k; r < e; r++) {
                 if (roff) roff[r] = b.n;

@@ -137,31 +137,55 @@ static void init_warps_once(vm_cta *cta, const vm_launch_cfg *cfg) {
     }
 }
 
-static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
+/* The CTA's coordinates: one step on from the previous CTA of the slot when
+ * it took the next number (a worker takes consecutive numbers), else from the
+ * number (three 64-bit divisions, a tenth of a small CTA's start-up). */
+static void cta_coords(vm_cta *cta, const vm_grid *g, uint64_t linear) {
     const vm_launch_cfg *cfg = g->cfg;
-    cta->grid = g;
-    cta->linear = linear;
+    uint32_t *id = cta->ctaid;
+    if (g->csize == 1 && cta->grid == g && linear == cta->linear + 1) {
+        if (++id[0] == cfg->grid[0]) {
+            id[0] = 0;
+            if (++id[1] == cfg->grid[1]) id[1] = 0, id[2]++;
+        }
+        return;
+    }
     /* CTAs are numbered cluster by cluster (rank fastest), so that a worker
      * taking consecutive numbers takes whole clusters */
     const uint32_t *cd = g->cdim;
     uint64_t lc = linear / g->csize, nx = cfg->grid[0] / cd[0], ny = cfg->grid[1] / cd[1];
     uint32_t r = (uint32_t)(linear % g->csize);
     cta->crank = r;
-    cta->ctaid[0] = (uint32_t)(lc % nx) * cd[0] + r % cd[0];
-    cta->ctaid[1] = (uint32_t)(lc / nx % ny) * cd[1] + r / cd[0] % cd[1];
-    cta->ctaid[2] = (uint32_t)(lc / (nx * ny)) * cd[2] + r / (cd[0] * cd[1]);
+    id[0] = (uint32_t)(lc % nx) * cd[0] + r % cd[0];
+    id[1] = (uint32_t)(lc / nx % ny) * cd[1] + r / cd[0] % cd[1];
+    id[2] = (uint32_t)(lc / (nx * ny)) * cd[2] + r / (cd[0] * cd[1]);
+}
+
+/* Sets a slot up for CTA number `linear`. What a finished CTA leaves behind
+ * that the next one must not see is reset here; per-warp state that is the
+ * same for every CTA (init_warps_once) is not. The lanes' resume addresses
+ * (lpc) are not filled: they are read only for lanes outside the running
+ * group, and a CTA starts with every present lane in it. */
+static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
+    const vm_launch_cfg *cfg = g->cfg;
+    cta_coords(cta, g, linear);
+    cta->grid = g;
+    cta->linear = linear;
     if (cta->smem_size) memset(cta->smem, 0, cta->smem_size);
-    memset(cta->bars, 0, sizeof cta->bars);
+    /* a barrier without arrivals is all zero, and no lane waits at it
+     * (vm_check_barrier clears both) */
+    uint32_t open = cta->bars_open;
+    for (uint32_t o = open; o; o &= o - 1) cta->bars[__builtin_ctz(o)] = (vm_barrier){0};
+    cta->bars_open = 0;
     if (g->san) vm_san_cta_begin(cta);
     vm_func *k = cfg->kernel;
+    uint32_t rwarps = 0, rthreads = 0; /* warps (threads) that start after the prologue */
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         vm_warp *w = &cta->warps[wi];
         for (uint32_t d = 1; d < w->depth; d++) free(w->frames[d].fb);
         w->blocked = w->collwait = 0;
-        memset(w->barwait, 0, sizeof w->barwait);
-        memset(w->lsp, 0, sizeof w->lsp);
+        if (open) memset(w->barwait, 0, sizeof w->barwait);
         w->forced = false;
-        w->clock = 0;
         w->sleep_until = 0;
         w->san_bad = NULL;
         w->exited = ~w->present;
@@ -170,7 +194,8 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
              * constant slots above the registers still hold their values
              * (nothing writes them), so only the predicates start afresh */
             w->frames[0].kparams = cfg->params;
-            memcpy(w->frames[0].fb, k->frame_init, k->regs_lo);
+            for (uint32_t o = 0; o < k->regs_lo; o += 64) /* whole lines (layout()): no call */
+                memcpy(w->frames[0].fb + o, k->frame_init + o, 64);
             w->depth = 1;
             w->frames[0].done = 0;
             for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
@@ -178,19 +203,22 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
              * computed in this launch (hoist.c): it counts as run */
             w->pc = k->code + k->nhoist;
             w->clock = k->nhoist;
-            cta->warp_insns += k->nhoist;
-            cta->thread_insns += (uint64_t)k->nhoist * (uint64_t)__builtin_popcount(w->present);
+            rwarps++;
+            rthreads += (uint32_t)__builtin_popcount(w->present);
         } else {
             if (w->depth) free(w->frames[0].fb);
             w->depth = 0;
+            w->clock = 0;
+            memset(w->lsp, 0, sizeof w->lsp);
             if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
             w->pc = k->code;
         }
-        for (int l = 0; l < VM_LANES; l++) w->lpc[l] = w->pc;
         w->mask = w->present;
         w->lpc_stop = NO_STOP;
         w->state = VM_W_READY;
     }
+    cta->warp_insns += (uint64_t)k->nhoist * rwarps;
+    cta->thread_insns += (uint64_t)k->nhoist * rthreads;
     return 0;
 }
 
@@ -202,6 +230,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
     vm_grid *g = cta->grid;
     uint32_t done = 0;
     bool ran = false, sleeping = false;
+    uint32_t slice = g->cfg->resident ? COOP_SLICE : SLICE;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
         if (w->state == VM_W_DONE) {
@@ -220,7 +249,14 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         }
         ran = true;
         uint32_t exited = w->exited;
-        vm_yield y = vm_exec(w, g->cfg->resident ? COOP_SLICE : SLICE);
+        cta->ran = w;
+        vm_yield y = vm_exec(w, slice);
+        if (cta->ran != w) { /* it ran on into the next warps: all but the last are done */
+            done += (uint32_t)(cta->ran - w);
+            w = cta->ran;
+            k = w->id;
+            exited = ~w->exited;
+        }
         if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
         if (y == VM_Y_SLICE) *waits = true;
         if (y == VM_Y_DONE) {
@@ -228,8 +264,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             done++;
         }
         if (w->exited != exited) /* exited threads no longer count toward barriers */
-            for (unsigned b = 0; b < 16; b++)
-                if (cta->bars[b].arrived) vm_check_barrier(cta, b); /* (a call per barrier showed in profiles) */
+            for (uint32_t o = cta->bars_open; o; o &= o - 1) vm_check_barrier(cta, (unsigned)__builtin_ctz(o));
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
             vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT,
                         "watchdog: the launch ran longer than %.3g s", g->cfg->timeout_s);
@@ -255,11 +290,14 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
  * rest trickle in, quadratic in the grid's size. */
 #define ADMIT_AFTER 4
 
+/* Each worker's own line (the array of them is line-aligned): live and take
+ * change with every CTA, and on a line shared with another worker each change
+ * would evict it from that worker's cache. */
 typedef struct worker {
-    vm_grid *g;
+    _Alignas(64) vm_grid *g;
     unsigned nslots;
     vm_cta *cta;
-    bool *allocated, *live;
+    bool *allocated, *live; /* per slot; one line-aligned block of their own */
     vm_cluster *clusters; /* one per group of csize slots (with clusters) */
     uint64_t take, took;  /* CTAs [take, took) are this worker's, not yet admitted */
 } worker;
@@ -434,7 +472,8 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     for (int d = 0; d < 3; d++) g.cdim[d] = cfg->cluster[d] ? cfg->cluster[d] : rc3 && rc3[d] ? rc3[d] : 1;
     g.csize = g.cdim[0] * g.cdim[1] * g.cdim[2];
     g.chunk *= g.csize;
-    worker *ws = calloc(n, sizeof *ws);
+    worker *ws = aligned_alloc(64, n * sizeof *ws);
+    if (ws) memset(ws, 0, n * sizeof *ws);
     int rc = 0;
     if (!ws) rc = PTXI_OUT_OF_MEMORY;
     unsigned slots = cfg->resident ? cfg->resident : 8;
@@ -454,8 +493,11 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = PTXI_OUT_OF_MEMORY;
         ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta); /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
-        ws[k].allocated = calloc(slots, sizeof *ws[k].allocated);
-        ws[k].live = calloc(slots, sizeof *ws[k].live);
+        size_t fl = ((size_t)slots * 2 + 63) & ~(size_t)63;
+        if ((ws[k].allocated = aligned_alloc(64, fl))) {
+            memset(ws[k].allocated, 0, fl);
+            ws[k].live = ws[k].allocated + slots;
+        }
         if (!ws[k].cta || !ws[k].allocated || !ws[k].live) rc = PTXI_OUT_OF_MEMORY;
     }
     if (!rc) {
@@ -469,7 +511,6 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         free(ws[k].clusters);
         free(ws[k].cta);
         free(ws[k].allocated);
-        free(ws[k].live);
     }
     free(ws);
     if (g.san) vm_san_launch_end(&g);

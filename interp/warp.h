@@ -26,26 +26,21 @@ typedef enum vm_wstate { VM_W_READY, VM_W_BLOCKED, VM_W_DONE, VM_W_SLEEP } vm_ws
 struct vm_cta;
 
 typedef struct vm_warp {
+    /* Read or written at every start, run and end of the warp: the first two
+     * lines, so that a CTA's start-up touches few lines per warp. */
     /* the lane group running now */
     const vm_insn *pc;
     uint32_t mask;
-    uint32_t exited;              /* lanes that executed exit (or never existed) */
-    uint32_t blocked;             /* lanes waiting at a barrier or collective */
-    uint32_t collwait;            /* of those, lanes waiting in a warp collective for other lanes */
-    uint32_t barwait[16];         /* of those, lanes waiting at each named barrier */
-    bool forced;                  /* run the collective at pc with the lanes that are there */
-    uint32_t avoid;               /* lanes that just yielded: others go first */
-    uint32_t present;             /* lanes that exist (a partial last warp has fewer) */
-    const vm_insn *lpc[VM_LANES]; /* where each lane not in the group continues */
-    const vm_insn *lpc_stop;      /* smallest lpc of a waiting lane above pc: the group merges there */
-    uint32_t depth;               /* frames in use */
-    uint32_t cap;
+    uint32_t exited;         /* lanes that executed exit (or never existed) */
+    uint32_t blocked;        /* lanes waiting at a barrier or collective */
+    uint32_t collwait;       /* of those, lanes waiting in a warp collective for other lanes */
+    const vm_insn *lpc_stop; /* smallest lpc of a waiting lane above pc: the group merges there */
     vm_frame *frames;
-    uint8_t *local; /* per-lane local memory: lane l at local + l * local_stride */
-    uint32_t local_stride;
-    uint32_t lsp[VM_LANES]; /* per-lane local stack pointer (alloca) */
-    uint32_t tid[3][VM_LANES];
-    uint32_t id;          /* warp index in the CTA */
+    uint32_t depth; /* frames in use */
+    uint32_t cap;
+    uint32_t present;     /* lanes that exist (a partial last warp has fewer) */
+    uint32_t avoid;       /* lanes that just yielded: others go first */
+    bool forced;          /* run the collective at pc with the lanes that are there */
     uint8_t state;        /* vm_wstate */
     uint8_t bar_id;       /* barrier waited on when blocked at a barrier */
     uint32_t bar_count;   /* thread count of that barrier instruction (0 = all) */
@@ -53,6 +48,14 @@ typedef struct vm_warp {
     uint64_t sleep_until; /* ns, for nanosleep */
     const struct vm_insn *san_bad; /* memcheck: the instruction of the warp's first bad access */
     struct vm_cta *cta;
+    uint8_t *local; /* per-lane local memory: lane l at local + l * local_stride */
+    uint32_t local_stride;
+    uint32_t id; /* warp index in the CTA */
+    _Alignas(64) uint32_t barwait[16]; /* of the blocked lanes, those waiting at each named barrier */
+    /* the lane arrays, each on whole lines (the compiled %tid read loads 64 bytes at a time) */
+    uint32_t tid[3][VM_LANES];
+    const vm_insn *lpc[VM_LANES]; /* where each lane not in the group continues */
+    uint32_t lsp[VM_LANES];       /* per-lane local stack pointer (alloca) */
 } vm_warp;
 
 typedef struct vm_barrier {
@@ -75,10 +78,11 @@ typedef struct vm_grid {
     double deadline; /* watchdog, seconds on the monotonic clock (0 = none) */
     atomic_uint_fast64_t thread_insns, warp_insns, jit_warp_insns;
     atomic_uint_fast64_t pmevents[16];
-    /* Written by every worker taking CTAs: a line of its own, so that taking
-     * one does not evict what the others read all the time (cfg, stop). */
-    _Alignas(64) atomic_uint_fast64_t next_cta;
     void *san; /* racecheck's or synccheck's state of the launch (sanitize.h), else NULL */
+    /* Written by every worker taking CTAs: a line of its own (the last
+     * member, so the struct's padding fills the line), so that taking one
+     * does not evict what the others read all the time (cfg, stop, san). */
+    _Alignas(64) atomic_uint_fast64_t next_cta;
 } vm_grid;
 
 /* Cache-line aligned (and so padded to whole lines): the counters of a CTA
@@ -103,7 +107,9 @@ typedef struct vm_cta {
     uint32_t smem_size;
     uint32_t nwarps, nthreads;
     vm_warp *warps;
+    vm_warp *ran; /* the warp vm_exec returned from: it runs on into the next ones once a warp is done */
     vm_barrier bars[16];
+    uint32_t bars_open; /* barriers with arrivals: bit b for bars[b] */
     /* per-worker counters, added to the grid at the end */
     uint64_t thread_insns, warp_insns, jit_warp_insns;
     /* Where each global load record last read, and for which warp: warps of
@@ -126,6 +132,8 @@ typedef enum vm_yield {
     VM_Y_FAULT,   /* a fault was recorded in the grid */
 } vm_yield;
 
+/* Runs warp w until it yields; when it ends, the next warps of its CTA
+ * may run on (cta->ran says where it stopped: the warps before it are done). */
 vm_yield vm_exec(vm_warp *w, uint32_t budget);
 
 /* The warp's local memory, allocated on first use (most kernels never touch

@@ -305,6 +305,17 @@ Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
     cr_assert_eq(on_total, off_total, "the counts do not depend on the JIT: %llu, %llu", (unsigned long long)on_total,
                  (unsigned long long)off_total);
     cr_assert_eq(off, 0);
+#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
+    __builtin_cpu_init();
+    bool jit = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    bool jit = false; /* no JIT in this build (jit.c) */
+#endif
+    if (!jit) {
+        cr_assert_eq(on, 0);
+        return;
+    }
     /* 32 warps of 15 records: a prologue of at most 7, the rest but ret compiled in every warp */
     cr_assert_geq(on, 32u * 7u, "compiled %llu of %llu warp instructions", (unsigned long long)on,
                   (unsigned long long)on_total);
@@ -377,4 +388,129 @@ Test(jit, fused_quotient_and_product_jit_on) {
 Test(jit, fused_quotient_and_product_jit_off) {
     fused_case("0", fbits(8.0f));
     fused_case("0", 0x7f000000u);
+}
+
+/* atom.shared.add.u32 inside a compiled run (jit.c atom_shared): two warps,
+ * each on its own 32 bins, so only the lane order inside a warp decides the
+ * old values. Lanes collide on 8 bins; a guarded atom whose idle lanes hold
+ * addresses far outside the window; an immediate value with a dead
+ * destination; a destination that is also the value; red (the sink). */
+static const char *ATOMS =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".shared .align 4 .b32 bins[64];\n.reg .pred %p<4>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd4+256];\n"
+    "mov.u32 %r4, bins;\nshl.b32 %r5, %r1, 2;\nadd.s32 %r6, %r4, %r5;\nmov.u32 %r7, 0;\nst.shared.u32 [%r6], %r7;\n"
+    "bar.sync 0;\n"
+    "and.b32 %r8, %r1, 32;\nshl.b32 %r9, %r8, 2;\nadd.s32 %r10, %r4, %r9;\n"
+    "and.b32 %r11, %r2, 7;\nshl.b32 %r12, %r11, 2;\nadd.s32 %r13, %r10, %r12;\n"
+    "atom.shared.add.u32 %r14, [%r13], %r3;\n"
+    "and.b32 %r15, %r2, 0x1f0;\nshr.u32 %r16, %r15, 2;\nadd.s32 %r17, %r10, %r16;\n"
+    "and.b32 %r18, %r2, 0x200;\nsetp.ne.u32 %p1, %r18, 0;\nselp.u32 %r19, %r17, 0x7fff0, %p1;\n"
+    "mov.u32 %r20, 0xdead;\n"
+    "@%p1 atom.shared.add.u32 %r20, [%r19], %r3;\n"
+    "atom.shared.add.u32 %r21, [%r13+4], 1;\n"
+    "mov.u32 %r22, %r1;\natom.shared.add.u32 %r22, [%r13+8], %r22;\n"
+    "red.shared.add.u32 [%r17], %r1;\n"
+    "bar.sync 0;\n"
+    "ld.shared.u32 %r23, [%r6];\n"
+    "mul.wide.u32 %rd5, %r1, 16;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "st.global.u32 [%rd6], %r14;\nst.global.u32 [%rd6+4], %r20;\nst.global.u32 [%rd6+8], %r22;\n"
+    "st.global.u32 [%rd6+12], %r23;\nret;\n}\n";
+
+static void atoms_expected(const uint32_t in[2 * NT], uint32_t want[4 * NT]) {
+    uint32_t bins[NT] = {0};
+    for (int w = 0; w < NT / 32; w++) {
+        uint32_t *b = bins + 32 * w;
+        for (int l = 0; l < 32; l++) { /* each record in lane order */
+            int t = 32 * w + l;
+            want[4 * t] = b[in[t] & 7];
+            b[in[t] & 7] += in[NT + t];
+        }
+        for (int l = 0; l < 32; l++) {
+            int t = 32 * w + l;
+            want[4 * t + 1] = 0xdead;
+            if (in[t] & 0x200) want[4 * t + 1] = b[(in[t] >> 4) & 31], b[(in[t] >> 4) & 31] += in[NT + t];
+        }
+        for (int l = 0; l < 32; l++) b[(in[32 * w + l] & 7) + 1] += 1;
+        for (int l = 0; l < 32; l++) {
+            int t = 32 * w + l;
+            want[4 * t + 2] = b[(in[t] & 7) + 2];
+            b[(in[t] & 7) + 2] += (uint32_t)t;
+        }
+        for (int l = 0; l < 32; l++) b[(in[32 * w + l] >> 4) & 31] += (uint32_t)(32 * w + l);
+    }
+    for (int t = 0; t < NT; t++) want[4 * t + 3] = bins[t];
+}
+
+Test(jit, atom_shared_add_in_lane_order) {
+    static uint32_t in[2 * NT], want[4 * NT], got[4 * NT];
+    uint32_t s = 777;
+    for (int t = 0; t < NT; t++) {
+        s = s * 1664525u + 1013904223u;
+        in[t] = s >> 7, in[NT + t] = s * 2654435761u;
+    }
+    atoms_expected(in, want);
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        char rep[1024];
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_status st = run_io(ATOMS, NT, in, sizeof in, got, sizeof got, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(st, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (int x = 0; x < 4 * NT; x++)
+            cr_assert_eq(got[x], want[x], "PTXI_JIT=%s: thread %d word %d: 0x%08x, expected 0x%08x", modes[k], x / 4,
+                         x % 4, got[x], want[x]);
+    }
+}
+
+/* One lane's atom.shared.add off the window (or misaligned) inside a run:
+ * reported at the atom's line and that lane's thread, JIT on and off. */
+static const char *ATOM_FAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out, .param .u32 bad)\n{\n"
+                                ".shared .align 4 .b32 bins[64];\n.reg .pred %p<4>;\n.reg .b32 %r<16>;\n"
+                                "ld.param.u32 %r9, [bad];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, bins;\n"
+                                "shl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\nsetp.eq.u32 %p1, %r1, 37;\n"
+                                "selp.u32 %r5, %r9, %r4, %p1;\nadd.s32 %r6, %r1, 1;\n"
+                                "atom.shared.add.u32 %r7, [%r5], %r6;\n"
+                                "add.s32 %r8, %r7, %r6;\nret;\n}\n";
+
+static void atom_fault_with(const char *jit, uint32_t bad, ptxi_status want, char *rep, size_t cap) {
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    FILE *quiet = tmpfile();
+    ptxi_ctx_set_output(ctx, NULL, quiet);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, ATOM_FAULT, strlen(ATOM_FAULT), "w.ptx", &m), PTXI_SUCCESS);
+    unsetenv("PTXI_JIT");
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 256, &d), PTXI_SUCCESS);
+    void *args[] = {&d, &bad};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){NT, 1, 1}, 0, NULL, args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
+    ptxi_ctx_destroy(ctx);
+    fclose(quiet);
+    cr_assert_eq(s, want, "PTXI_JIT=%s: %s", jit, rep);
+}
+
+Test(jit, atom_shared_fault_at_its_line_and_lane) {
+    struct {
+        uint32_t bad;
+        ptxi_status st;
+        const char *what;
+    } cases[2] = {{0x10000, PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared write of 4 bytes at address 0x10000"},
+                  {6, PTXI_MISALIGNED_ADDRESS, "misaligned shared write of 4 bytes at address 0x6"}};
+    const char *modes[2] = {"1", "0"};
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 2; k++) {
+            char rep[2048];
+            atom_fault_with(modes[k], cases[c].bad, cases[c].st, rep, sizeof rep);
+            cr_assert(strstr(rep, cases[c].what), "PTXI_JIT=%s: %s", modes[k], rep);
+            cr_assert(strstr(rep, "at w.ptx:17:1 in k"), "PTXI_JIT=%s: the atom's line: %s", modes[k], rep);
+            cr_assert(strstr(rep, "block (0,0,0), thread (37,0,0)"), "PTXI_JIT=%s: %s", modes[k], rep);
+        }
 }
