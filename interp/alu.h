@@ -41,9 +41,12 @@ typedef struct alu_key {
     uint8_t neg;                 /* bit k: operand k of d, a, b, c is negated (-%r) */
 } alu_key;
 
-/* Before op runs lane by lane on the 32-bit first sources x[l] of lanes m:
- * starts fetching the tables it will read (the .approx forms), if any. */
-void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m);
+/* Runs op at once for the lanes l of m on 32-bit sources a[l] (b[l]) into
+ * d[l], with the same results as op->fn lane by lane, where that is quicker:
+ * ex2.approx (the lanes' table reads overlapped) and div.approx/full.f32 by a
+ * divisor the same in every lane (one reciprocal). false: not such a form or
+ * case, nothing done. */
+bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t m);
 
 /* The key of an instruction (selectors only for the VIDEO family). */
 void alu_key_of(const ir_insn *in, alu_key *k);

@@ -101,15 +101,14 @@ static const uint8_t mufu_of[] = {
 };
 ALU_FN(f_mufu32) { d[0] = alu_mufu_f32(mufu_of[op->p[0]], (uint32_t)s[0], op->p[2] & F_FTZ); }
 
-void alu_prefetch32(const alu_op *op, const uint32_t *x, uint32_t m) {
-    if (op->fn == f_mufu32 && op->p[0] == K_EX2) alu_mufu_prefetch_ex2(x, m);
+/* The scale alu_div_rcp_f32 applies to both operands first (0: none). */
+static inline uint32_t div_scale(uint32_t b, bool full, bool ftz) {
+    uint32_t mb = b & 0x7fffffffu;
+    return full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u : !ftz && mb < 0x00800000u ? 0x4b800000u : 0;
 }
 
 uint32_t alu_div_rcp_f32(uint32_t *a, uint32_t b, bool full, bool ftz) {
-    uint32_t mb = b & 0x7fffffffu;
-    uint32_t scale = full && mb > 0x7e800000u && mb <= 0x7f800000u ? 0x3e800000u
-                     : !ftz && mb < 0x00800000u                    ? 0x4b800000u
-                                                                   : 0;
+    uint32_t scale = div_scale(b, full, ftz);
     if (scale) {
         *a = alu_mul_f32(*a, scale, ftz);
         b = alu_mul_f32(b, scale, ftz);
@@ -122,6 +121,23 @@ ALU_FN(f_div32) {
     bool ftz = op->p[2] & F_FTZ;
     uint32_t a = (uint32_t)s[0], r = alu_div_rcp_f32(&a, (uint32_t)s[1], op->p[0] == K_FDIV, ftz);
     d[0] = alu_mul_f32(a, r, ftz);
+}
+
+bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t m) {
+    bool ftz = op->p[2] & F_FTZ;
+    if (op->fn == f_mufu32 && op->p[0] == K_EX2) {
+        alu_mufu_ex2_warp(a, d, m, ftz);
+        return true;
+    }
+    if (op->fn != f_div32 || !m) return false;
+    /* a divisor the same in every lane that needs no scaling: one reciprocal */
+    uint32_t bv = b[__builtin_ctz(m)];
+    for (uint32_t k = m; k; k &= k - 1)
+        if (b[__builtin_ctz(k)] != bv) return false;
+    if (div_scale(bv, op->p[0] == K_FDIV, ftz)) return false;
+    uint32_t r = alu_mufu_f32(ALU_MU_RCP, bv, true);
+    for (; m; m &= m - 1) d[__builtin_ctz(m)] = alu_mul_f32(a[__builtin_ctz(m)], r, ftz);
+    return true;
 }
 
 /* min/max: p[0] = 1 for max; .NaN makes any NaN operand win. */

@@ -259,54 +259,75 @@ static uint32_t mu_root(uint32_t x, bool ftz, bool sq) {
 }
 
 /* ex2: the operand becomes fixed point with 23 fraction bits, magnitude
- * truncated; a negative one with a nonzero fraction is complemented (~, not
- * -); the fraction indexes the [1,2) table and the integer part scales. */
-static inline int64_t ex2_fixed(uint32_t x, double ax) {
-    int64_t X = (int64_t)floor(ax * 0x1p23);
+ * truncated (|x| = mant * 2^(e-150), so floor(|x| * 2^23) is mant shifted by
+ * e - 127); a negative one with a nonzero fraction is complemented (~, not
+ * -); the fraction indexes the [1,2) table (*i) and the integer part gives
+ * the result's biased exponent (returned). For a normal x with |x| < 128. */
+static inline int ex2_index(uint32_t x, uint32_t *i) {
+    uint32_t a = x & ~SIGN, mant = (a & 0x7fffff) | 0x800000;
+    int sh = (int)(a >> 23) - 127;
+    int64_t X = sh >= 0 ? (int64_t)mant << sh : sh > -32 ? (int64_t)(mant >> -sh) : 0;
     if (x & SIGN) X = X & 0x7fffff ? ~X : -X;
-    return X;
+    *i = (uint32_t)(X & 0x7fffff);
+    return (int)(X >> 23) + 127;
+}
+/* ex2.approx.ftz of the operands ex2_index does not take: true, *r set. */
+static inline bool ex2_special(uint32_t x, uint32_t *r) {
+    uint32_t a = x & ~SIGN;
+    if (a > INF) *r = NAN32;
+    else if (!(a & INF)) *r = ONE;
+    else if (a >= 0x43000000u) *r = x & SIGN ? 0 : INF; /* |x| >= 128 */
+    else return false;
+    return true;
+}
+/* The result from ex2_index's exponent and the table's entry. */
+static inline uint32_t ex2_pack(int be, uint32_t r) {
+    return be >= 255 ? INF : be <= 0 ? 0 : (uint32_t)be << 23 | (r & 0x7fffff);
 }
 static uint32_t mu_ex2_ftz(uint32_t x) {
-    uint32_t a = x & ~SIGN;
-    if (a > INF) return NAN32;
-    if (!(a & INF)) return ONE;
-    double ax = fabs((double)fl(x));
-    if (ax >= 128) return x & SIGN ? 0 : INF;
-    int64_t X = ex2_fixed(x, ax);
-    int be = (int)(X >> 23) + 127;
-    uint32_t r = look(T_ex2, (uint32_t)(X & 0x7fffff));
-    if (be >= 255) return INF;
-    if (be <= 0) return 0;
-    return (uint32_t)be << 23 | (r & 0x7fffff);
+    uint32_t r, i;
+    if (ex2_special(x, &r)) return r;
+    int be = ex2_index(x, &i);
+    return ex2_pack(be, look(T_ex2, i));
 }
-/* A warp's lanes look up one after another; fetched together first, their
- * table entries' cache misses overlap instead of following one another (the
- * tables are megabytes, and Triton's softmax reads them at random). Where an
- * entry's slice is not unpacked yet, nothing is fetched. */
-void alu_mufu_prefetch_ex2(const uint32_t *x, uint32_t m) {
-    const mufu_seg *sg[32];
-    uint32_t j[32], n = 0;
-    for (; m; m &= m - 1) {
-        uint32_t v = x[__builtin_ctz(m)], a = v & ~SIGN;
-        if (a > INF || !(a & INF) || fabs((double)fl(v)) >= 128) continue;
-        uint32_t i = (uint32_t)(ex2_fixed(v, fabs((double)fl(v))) & 0x7fffff);
-        const mufu_seg *g = atomic_load_explicit(&segs[T_ex2][i >> MUFU_SEG_LOG], memory_order_acquire);
-        if (!g) continue;
-        j[n] = i & (MUFU_SEG - 1);
-        sg[n++] = g;
-        __builtin_prefetch(&g->blk[j[n - 1] >> BLOCK_LOG]);
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        const mufu_block *b = &sg[k]->blk[j[k] >> BLOCK_LOG];
-        __builtin_prefetch(sg[k]->bits + ((b->off + (j[k] & (BLOCK - 1)) * b->width) >> 3));
-    }
-}
-
 static uint32_t mu_ex2(uint32_t x, bool ftz) {
     if (ftz || !(fl(x) < -126.0f)) return mu_ex2_ftz(x);
     /* below -126 the full form squares 2^(x/2), rounding once to a subnormal */
     float y = fl(mu_ex2_ftz(bt(fl(x) * 0.5f)));
     return bt((float)((double)y * y));
+}
+
+/* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane:
+ * every lane's index first, fetching its table entry, then the lookups, so
+ * the lanes' cache misses overlap instead of following one another (the
+ * table is megabytes, and Triton's softmax reads it at random). */
+void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
+    const mufu_seg *sg[32];
+    uint32_t j[32], hi[32];
+    uint8_t lane[32];
+    uint32_t n = 0;
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t v = x[l], i;
+        if (!ftz && fl(v) < -126.0f) {
+            d[l] = mu_ex2(v, false);
+            continue;
+        }
+        if (ex2_special(v, &d[l])) continue;
+        int be = ex2_index(v, &i);
+        const mufu_seg *g = atomic_load_explicit(&segs[T_ex2][i >> MUFU_SEG_LOG], memory_order_acquire);
+        if (!g) d[l] = ex2_pack(be, look(T_ex2, i)); /* unpacks the slice */
+        else if (be <= 0 || be >= 255) d[l] = ex2_pack(be, 0);
+        else {
+            j[n] = i & (MUFU_SEG - 1), hi[n] = (uint32_t)be << 23, sg[n] = g, lane[n++] = (uint8_t)l;
+            __builtin_prefetch(&g->blk[j[n - 1] >> BLOCK_LOG]);
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const mufu_block *b = &sg[k]->blk[j[k] >> BLOCK_LOG];
+        __builtin_prefetch(sg[k]->bits + ((b->off + (j[k] & (BLOCK - 1)) * b->width) >> 3));
+    }
+    for (uint32_t k = 0; k < n; k++) d[lane[k]] = hi[k] | (seg_get(sg[k], j[k]) & 0x7fffff);
 }
 
 /* lg2: log2 of the fraction (the [1,2) table) plus the exponent, truncated.

@@ -36,13 +36,39 @@ static inline void write_opnd(uint8_t *fb, const vm_opnd *o, int l, uint64_t v) 
  * repeat the first's take its results without the call (a row's sum divided
  * in every lane: the reciprocal's table lookup once per warp instead of 32
  * times); otherwise the lanes are not compared any further. */
+/* Every source a 32-bit register with one value in all 32 lanes. */
+static bool uniform32(const uint8_t *fb, const vm_alu *a) {
+    if (!a->op.ns) return false;
+    for (unsigned k = 0; k < a->op.ns; k++) {
+        if (a->s[k].kind != VM_K_R32) return false;
+        const uint32_t *v = (const uint32_t *)(fb + a->s[k].off);
+        uint32_t x = 0;
+        for (int l = 0; l < VM_LANES; l++) x |= v[l] ^ v[0];
+        if (x) return false;
+    }
+    return true;
+}
+
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
     uint32_t *cc = (uint32_t *)(fb + w->frames[w->depth - 1].fn->frame_size - 4 * VM_LANES);
     uint64_t ps[6] = {0}, pd[2] = {0, 0};
     uint32_t pcin = 0, pcout = 0;
     enum { FIRST, SECOND, REUSE, EACH } memo = FIRST;
-    if (a->op.ns == 1 && a->s[0].kind == VM_K_R32 && __builtin_popcount(m) > 2)
-        alu_prefetch32(&a->op, (const uint32_t *)(fb + a->s[0].off), m);
+    if (m == VM_FULL && !a->op.cc_in && !a->op.cc_out && uniform32(fb, a)) {
+        /* the whole warp on one value (a row's statistic after a butterfly
+         * reduction, Triton's sqrt and reciprocal): one call for every lane */
+        uint32_t none = 0;
+        for (unsigned k = 0; k < a->op.ns; k++) ps[k] = read_opnd(fb, &a->s[k], a->op.sbytes[k], 0);
+        a->op.fn(&a->op, pd, ps, &none);
+        for (unsigned k = 0; k < a->op.nd; k++)
+            for (int l = 0; l < VM_LANES; l++) write_opnd(fb, &a->d[k], l, pd[k]);
+        return;
+    }
+    if (a->op.nd == 1 && a->d[0].kind == VM_K_R32 && a->op.ns && a->op.ns <= 2 && a->s[0].kind == VM_K_R32 &&
+        a->s[a->op.ns - 1].kind == VM_K_R32 && !a->op.cc_in && !a->op.cc_out &&
+        alu_warp32(&a->op, (uint32_t *)(fb + a->d[0].off), (const uint32_t *)(fb + a->s[0].off),
+                   (const uint32_t *)(fb + a->s[a->op.ns - 1].off), m))
+        return;
     for (int l = 0; l < VM_LANES; l++)
         if (m >> l & 1) {
             uint64_t s[6], d[2] = {0, 0};

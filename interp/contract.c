@@ -218,6 +218,31 @@ static int run_fused(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
     return VM_EXT_NEXT;
 }
 
+bool vm_fused_of(const vm_insn *i, vm_fused_form *f) {
+    if (i->op != VM_EXT || *(const vm_ext_fn *)i->p != run_fused) return false;
+    const fused_rec *r = i->p;
+    if (r->a.kind != VM_K_R32 || r->b.kind != VM_K_R32 || r->c.kind != VM_K_R32 || r->d.kind != VM_K_R32) return false;
+    *f = (vm_fused_form){.quot = r->kind != P_MUL && !r->kconst,
+                         .full = r->kind == P_DIV_FULL,
+                         .neg_p = r->neg_p,
+                         .neg_c = r->neg_c,
+                         .ftz = r->ftz,
+                         .sat = r->sat,
+                         .kconst = r->kconst,
+                         .k = r->k,
+                         .d = r->d.off,
+                         .a = r->a.off,
+                         .b = r->b.off,
+                         .c = r->c.off};
+    return true;
+}
+
+uint64_t vm_fused_quot(const vm_insn *i, uint32_t a, uint32_t b) {
+    const fused_rec *r = i->p;
+    uint32_t qb = alu_div_rcp_f32(&a, b, r->kind == P_DIV_FULL, r->ftz);
+    return (uint64_t)a << 32 | qb;
+}
+
 /* div.full by an immediate: ptxas multiplies by 1/b rounded to f32 (for a
  * normal b with a normal reciprocal, where no scaling applies). */
 static bool folded_rcp(const ir_insn *div, uint32_t *k) {

@@ -215,11 +215,19 @@ static inline bool vm_lds4_full(const vm_cta *cta, const uint32_t *a, uint32_t o
 
 /* st.shared.b32 for all 32 lanes when each half is 16 consecutive words.
  * Within a half no two lanes write the same word; where the halves overlap
- * the second half is copied last, as the higher lanes store last. */
+ * the second half is copied last, as the higher lanes store last. When every
+ * lane stores to one word (a warp's partial sum to its slot), the last lane's
+ * value is what stays. */
 static inline bool vm_sts4_full(const vm_cta *cta, const uint32_t *a, uint32_t off, const uint32_t *v) {
     uint64_t b0 = (uint32_t)(a[0] + off), b1 = (uint32_t)(a[VM_HALF] + off);
-    if (vm_pat32(a) != VM_PAT_CONSEC || vm_pat32(a + VM_HALF) != VM_PAT_CONSEC || (b0 | b1) & 3 ||
-        b0 + 64 > cta->smem_size || b1 + 64 > cta->smem_size)
+    int p0 = vm_pat32(a), p1 = vm_pat32(a + VM_HALF);
+    if (p0 == VM_PAT_BCAST && p1 == VM_PAT_BCAST && b0 == b1) {
+        if (b0 & 3 || b0 + 4 > cta->smem_size) return false;
+        memcpy(cta->smem + b0, v + VM_LANES - 1, 4);
+        return true;
+    }
+    if (p0 != VM_PAT_CONSEC || p1 != VM_PAT_CONSEC || (b0 | b1) & 3 || b0 + 64 > cta->smem_size ||
+        b1 + 64 > cta->smem_size)
         return false;
     memcpy(cta->smem + b0, v, 64);
     memcpy(cta->smem + b1, v + VM_HALF, 64);

@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "exec_mem.h"
+#include "lower_ext.h"
 
 /* ---- the records' memory and ALU paths, called from compiled code ----
  * Each runs its record exactly as its handler in exec.c does for a converged
- * group (mask = all lanes): 1, or 0 with the fault recorded. */
+ * group (the lanes of its guard): 1, or 0 with the fault recorded. */
 static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     vm_frame *fr = c->fr;
     uint8_t *fb = fr->fb;
@@ -32,8 +33,9 @@ static int run_mem(vm_jit_ctx *c, const vm_insn *i) {
     bool ok;
     switch (i->op) {
     case VM_LDG4: {
+        const vm_arena *ar = fr->fn->prog->rt->arena;
         const uint64_t *a = (const uint64_t *)(fb + i->a);
-        if (m == VM_FULL && vm_ldg4_full(fr->fn->prog->rt->arena, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d))) {
+        if (m == VM_FULL && vm_ldg4_full(ar, a, (uint64_t)i->imm, (uint32_t *)(fb + i->d))) {
             vm_prefetch_next_warp(c->cta, w->id, i, a[0] + (uint64_t)i->imm, a[VM_HALF] + (uint64_t)i->imm);
             return 1;
         }
@@ -301,6 +303,13 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
         }
         break;
     }
+    case VM_EXT: {
+        vm_fused_form ff;
+        if (!vm_fused_of(i, &ff)) return false;
+        mark(use, ff.a, 128), mark(use, ff.b, 128), mark(use, ff.c, 128);
+        if (!g) mark(def, ff.d, 128);
+        break;
+    }
     default: return false;
     }
     if (a) mark(use, i->a, a);
@@ -405,12 +414,17 @@ typedef struct jc {
     int depth, stream, nstream, nst, cap;
     int base; /* 1 in a run's masked version (r13d: the group from its start) */
     struct ifstub *st;
+    /* r13 holds vm_fused_quot's result for a / b (offsets a, b; div.full or
+     * div.approx) when the record being emitted is number quot_next */
+    uint32_t quot_next, quot_a, quot_b;
+    bool quot_full;
 } jc;
 
 static void cache_reset(jc *j) {
     memset(j->busy, 0, sizeof j->busy);
     memset(j->e, 0, sizeof j->e);
     j->nan_ok = false;
+    j->quot_next = UINT32_MAX;
 }
 
 /* Whether the record runs for fewer lanes than the group: its guard, or an
@@ -1029,7 +1043,57 @@ static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36,
 static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
                                           64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
-/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp, inline when its
+/* Three in every lane (vptestmd's operand: the low bits of a word address). */
+static const uint32_t three16[16] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
+/* vpgatherdd zmm d{k}, [base + zmm idx]: 32-bit indices, scale 1, no displacement. */
+static void gatherdd(cbuf *b, int d, int base, int idx, int k) {
+    b1(b, 0x62);
+    b1(b, (uint8_t)((!(d & 8)) << 7 | (!(idx & 8)) << 6 | (!(base & 8)) << 5 | (!(d & 16)) << 4 | M0F38));
+    b1(b, (uint8_t)(15 << 3 | 4 | P66));
+    b1(b, (uint8_t)(2 << 5 | (!(idx & 16)) << 3 | (k & 7)));
+    b1(b, 0x90);
+    b1(b, (uint8_t)(0x04 | (d & 7) << 3)); /* mod 00, rm 100: SIB */
+    b1(b, (uint8_t)((idx & 7) << 3 | (base & 7)));
+}
+
+/* ld.shared.b32 of the whole warp whose lanes are not one run (Triton reads
+ * the warps' partial sums back after the barrier, lane l the word l % 4):
+ * vm_lds4_half's gather, inline. Every lane's address (32 bits, wrapping)
+ * aligned and its word inside the CTA's window, else a jump to the call
+ * (collected in x); the words go to ZT, ZT+1. Returns the jump past the call. */
+static size_t lds4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
+    cbuf *b = j->b;
+    enum { KXNORW = 0x46 };
+    b1(b, 0xb8); /* mov eax, imm */
+    b32(b, (uint32_t)i->imm);
+    z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    for (int p = 0; p < 2; p++) z(b, ADDD, ZT + 2 + p, a->z[p], R(ZQ), 0);  /* the addresses */
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));     /* rsi := the cta */
+    gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size))); /* ecx := smem_size */
+    uint8_t sub4[3] = {0x83, 0xe9, 4};                                      /* sub ecx, 4 */
+    put(b, sub4, 3);
+    to_exit(b, 0x82, x, nx); /* jb: not one word fits */
+    z(b, BCD_R, ZQ, 0, R(RCX), 0);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)three16);
+    for (int p = 0; p < 2; p++) {
+        z(b, TESTMD, 2, ZT + 2 + p, M(RCX, 0), 0);       /* k2 := misaligned */
+        zi(b, CMPUD, 3, ZT + 2 + p, R(ZQ), 0, 6);        /* k3 := past the last word */
+        klog(b, KORW, 2, 2, 3);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};         /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, nx);
+    }
+    gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := the window */
+    for (int p = 0; p < 2; p++) {
+        klog(b, KXNORW, 2, 2, 2); /* every lane */
+        gatherdd(b, ZT + p, RSI, ZT + 2 + p, 2);
+    }
+    return jmp32(b);
+}
+
+/* ld/st.global.b32 and ld/st.shared.b32 of the whole warp (guarded ones when
+ * the guard holds in every lane), inline when its
  * 32 addresses are one aligned run of 128 bytes that the record's own path
  * would accept at once: for global memory vm_arena_ok's test (both ends'
  * granules accessible, not read-only for a store), for shared memory the
@@ -1101,6 +1165,12 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (st) src(j, i->b, false);
     size_t slow[16];
     int ns = 0;
+    if (guarded(j, i)) { /* inline only when every lane executes (Triton's masks, true but at a row's end) */
+        exec_edx(j, i);
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        slow[ns++] = jcc(b, 0x85);
+    }
     /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
     evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
     uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
@@ -1159,14 +1229,96 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
         else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
     }
-    size_t done = jmp32(b);
+    size_t done = jmp32(b), gx[4], gdone = 0;
     for (int k = 0; k < ns; k++) land(b, slow[k]);
+    int ngx = 0;
+    if (shared && !st && !guarded(j, i)) {
+        gdone = lds4_gather(j, i, a, gx, &ngx);
+        for (int k = 0; k < ngx; k++) land(b, gx[k]);
+    }
     slow_call(j, i);
     if (!st)
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
+    if (gdone) land(b, gdone);
     j->nan_ok = false;
-    if (!st) commit(j, i, false);
+    vm_insn whole = *i; /* both paths leave d whole: all lanes loaded, or run_mem's merge reloaded */
+    whole.g = j->f->true_slot, whole.gx = 0;
+    if (!st) commit(j, &whole, false);
+}
+
+/* contract.c's fused f32 record without .ftz/.sat: d := fma(±a, b, ±c) per
+ * lane as vfmadd/vfmsub/vfnmadd/vfnmsub (the negations are exact, so the one
+ * rounding is the same), NaN made canonical as alu_fma_f32 does. b is the
+ * folded reciprocal of an immediate divisor, or for a quotient of registers
+ * (a / b + c, Triton's x - sum / n) the whole warp's a and b must each be the
+ * same in every lane (checked inline): vm_fused_quot gives the scaled
+ * dividend and the reciprocal once, else the run leaves the record to its
+ * handler. The next
+ * record taking the same quotient (Triton subtracts the mean from each of a
+ * thread's elements in a row) reuses it from r13 without a call. */
+static bool fused(jc *j, const vm_insn *i) {
+    vm_fused_form f;
+    if (!vm_fused_of(i, &f) || f.ftz || f.sat || (f.quot && guarded(j, i))) return false;
+    cbuf *b = j->b;
+    if (f.quot && !(j->quot_next == j->now && j->quot_a == f.a && j->quot_b == f.b && j->quot_full == f.full)) {
+        /* a and b the same in every lane (as shfl checks its operands), else
+         * the record is left to its handler; esi, edx := their values */
+        centry *ea = src(j, f.a, false), *eb = src(j, f.b, false);
+        size_t x[4];
+        int nx = 0;
+        for (int v = 0; v < 2; v++) {
+            centry *e = v ? eb : ea;
+            z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+            for (int h = 0; h < 2; h++) {
+                zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+                uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+                put(b, kt, 4);
+                to_exit(b, 0x85, x, &nx);
+            }
+        }
+        evexl(b, 0, M0F, P66, 0, 0x7e, ea->z[0], 0, R(RSI), 0); /* vmovd esi, xmm */
+        evexl(b, 0, M0F, P66, 0, 0x7e, eb->z[0], 0, R(RDX), 0); /* vmovd edx, xmm */
+        size_t uni = jmp32(b);
+        for (int k = 0; k < nx; k++) land(b, x[k]);
+        spill_copy(j, j->now);
+        ret_with(b, (uint64_t)(uintptr_t)i);
+        land(b, uni);
+        flush(j, j->now, true);
+        mov_imm64(b, RDI, (uint64_t)(uintptr_t)i);
+        mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_fused_quot);
+        uint8_t call[5] = {0xff, 0xd0, 0x49, 0x89, 0xc5}; /* call rax; mov r13, rax */
+        put(b, call, 5);
+        j->nan_ok = false;
+    }
+    if (f.quot) {
+        uint8_t q[3] = {0x4c, 0x89, 0xe8}; /* mov rax, r13 */
+        put(b, q, 3);
+        z(b, BCD_R, ZQ, 0, R(RAX), 0); /* ZQ := q_b */
+        uint8_t sh[4] = {0x48, 0xc1, 0xe8, 32}; /* shr rax, 32 */
+        put(b, sh, 4);
+        z(b, BCD_R, ZX, 0, R(RAX), 0); /* ZX := q_a */
+        bool kept = f.d + 128 <= f.a || f.a + 128 <= f.d;
+        kept = kept && (f.d + 128 <= f.b || f.b + 128 <= f.d);
+        j->quot_next = kept ? j->now + 1 : UINT32_MAX;
+        j->quot_a = f.a, j->quot_b = f.b, j->quot_full = f.full;
+    } else if (f.kconst) {
+        b1(b, 0xb8); /* mov eax, k */
+        b32(b, f.k);
+        z(b, BCD_R, ZQ, 0, R(RAX), 0);
+    }
+    zop fm = FMA213PS; /* vf[n]m{add,sub}213ps: T := ±(T * B) ± C */
+    fm.op = (uint8_t)(0xa8 + 2 * f.neg_c + 4 * f.neg_p);
+    nan_const(j);
+    for (int p = 0; p < 2; p++) {
+        z(b, MOVA64, ZT + p, 0, f.quot ? R(ZX) : S(j, f.a, false, p), 0);
+        z(b, fm, ZT + p, f.quot || f.kconst ? ZQ : S(j, f.b, false, p).r, S(j, f.c, false, p), 0);
+        canon32(j, ZT + p);
+    }
+    vm_insn to = *i;
+    to.d = f.d;
+    commit(j, &to, false);
+    return true;
 }
 
 /* ---- if-conversion of forward branches that split the warp ----
@@ -1290,6 +1442,7 @@ static void ifconv_at(jc *j, uint32_t k) {
             x->t_set = true;
             x->t_pos = j->b->n;
             save_cache(j, &x->at_t);
+            j->quot_next = UINT32_MAX; /* bodies join here with r13d their mask, not a quotient */
         }
     }
 }
@@ -1638,20 +1791,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_CVTA_FROM: q = cvta(j, i); break;
     case VM_LDG4:
     case VM_STG4:
-        if (!guarded(j, i) && i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
+        if (i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
             mem4(j, i, i->op == VM_STG4, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
     case VM_LDS4:
-    case VM_STS4:
-        if (!guarded(j, i)) {
-            mem4(j, i, i->op == VM_STS4, true);
-            break;
-        }
-        call_fn(j, i, run_mem);
-        break;
+    case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
     case VM_ATOM:
         if (vm_atom_plain_regs(i)) {
             atom_shared(j, i);
@@ -1667,6 +1814,7 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_SHFL:
         if (!shfl(j, i)) call_fn(j, i, run_shfl);
         break;
+    case VM_EXT: q = fused(j, i); break;
     case VM_MINF32: minmax(j, i, false); break;
     case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;

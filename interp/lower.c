@@ -413,6 +413,9 @@ static void lower_ldst(lctx *lc, const ir_insn *in, bool store) {
     uint8_t t = ty(in, 0);
     unsigned sz = ir_type_bytes[t];
     const ir_operand *addr = &in->opnds[store ? 0 : 1], *val = &in->opnds[store ? 1 : 0];
+    /* `{ %r }`, one register in braces (Triton writes its masked accesses so),
+     * is the plain access: the same record, and the same fast handlers */
+    if (val->kind == IR_OPND_VEC && val->nsub == 1 && val->sub[0].kind == IR_OPND_REG) val = &val->sub[0];
     vm_insn vi = base_insn(lc, 0);
     vi.sz = (uint8_t)sz;
     if (ir_type_class_of[t] == IR_TC_SINT) vi.flags |= VM_F_SIGNED;

@@ -53,4 +53,20 @@ void vm_linsn_as(lctx *lc, const ir_insn *in, const ir_insn *orig);
  * (dropped, or emitted as an fma) and must not be lowered again. */
 bool vm_contract(lctx *lc, const ir_func *f, uint32_t k, bool on);
 
+/* An f32 add/sub that took a product it cannot express as an fma record
+ * (contract.c's fused record): d := fma(±q_a, q_b, ±c) per lane, where the
+ * product is a * b, or a / b as the GPU divides (q_a, q_b: alu_div_rcp_f32's
+ * scaled dividend and reciprocal; a times the folded reciprocal k of an
+ * immediate divisor when kconst). Offsets of 32-bit registers in the frame. */
+typedef struct vm_fused_form {
+    bool quot; /* a quotient of registers */
+    bool full; /* div.full (else div.approx) */
+    bool neg_p, neg_c, ftz, sat, kconst;
+    uint32_t k, d, a, b, c;
+} vm_fused_form;
+/* Whether record i is such a record (all four operands registers); fills *f. */
+bool vm_fused_of(const vm_insn *i, vm_fused_form *f);
+/* For quotient record i whose a and b are these in every lane: q_a << 32 | q_b. */
+uint64_t vm_fused_quot(const vm_insn *i, uint32_t a, uint32_t b);
+
 #endif

@@ -115,3 +115,101 @@ Test(mufu, scaling_rules) {
     cr_expect_eq(eval("sin.approx.f32", 0x80000001u), 0x80000000u);
     cr_expect_eq(eval("cos.approx.f32", 0x7f000000u), eval("cos.approx.f32", 0u)); /* no fraction left */
 }
+
+/* ---- the warp forms (alu_warp32): every lane of a mask at once ---- */
+
+/* Runs op over lanes of x (and b) under mask m into d, which starts as a
+ * marker word: lanes outside m must keep it. */
+static bool warp(const alu_op *op, const uint32_t *x, const uint32_t *b, uint32_t m, uint32_t *d) {
+    for (int l = 0; l < 32; l++) d[l] = 0x5eed0000u + (uint32_t)l;
+    return alu_warp32(op, d, x, b, m);
+}
+static uint32_t next_mask(uint32_t *seed) {
+    *seed = *seed * 1664525u + 1013904223u;
+    uint32_t m = *seed ^ *seed >> 13;
+    return (*seed >> 28) < 6 ? 0xffffffffu : m; /* mostly whole warps */
+}
+
+/* The recorded ex2 cases (NaN, inf, zero, subnormal, negative, huge) 32 at a
+ * time, with and without .ftz, under whole and partial masks. */
+Test(mufu, ex2_warp_random_operands) {
+    size_t n;
+    uint32_t *t = load_zst(DIR "mufu_random.bin.zst", &n), seed = 1;
+    long bad = 0, seen = 0;
+    for (int f = 6; f <= 7; f++) {
+        cr_assert(strstr(forms[f], "ex2"));
+        alu_op op = form_op(forms[f]);
+        uint32_t x[32], want[32], d[32];
+        int k = 0;
+        for (size_t i = 0; i + 2 < n; i += 3) {
+            if (t[i] != (uint32_t)f) continue;
+            x[k] = t[i + 1], want[k++] = t[i + 2];
+            if (k < 32) continue;
+            k = 0;
+            uint32_t m = next_mask(&seed);
+            cr_assert(warp(&op, x, x, m, d));
+            for (int l = 0; l < 32; l++) {
+                uint32_t w = m >> l & 1 ? want[l] : 0x5eed0000u + (uint32_t)l;
+                seen += m >> l & 1;
+                if (d[l] != w && bad++ < 10) fprintf(stderr, "%s %#x: want %#x got %#x\n", forms[f], x[l], w, d[l]);
+            }
+        }
+    }
+    free(t);
+    cr_expect(seen > 2048, "%ld lanes", seen);
+    cr_expect(bad == 0, "%ld lanes differ", bad);
+}
+
+/* The recorded binade (-1, -0.5] of ex2.approx.ftz, a warp at a time, the
+ * result written over the operand as ex2.approx %r, %r does. */
+Test(mufu, ex2_warp_negative_binade) {
+    size_t n;
+    uint32_t *dd = load_zst(DIR "mufu_ex2_ftz.bf000000.d32.zst", &n), want = 0;
+    alu_op op = form_op("ex2.approx.ftz.f32");
+    long bad = 0;
+    uint32_t x[32], w[32];
+    for (size_t i = 0; i < n; i += 32) {
+        for (int l = 0; l < 32; l++) x[l] = 0xbf000000u + (uint32_t)(i + (size_t)l), w[l] = want += dd[i + (size_t)l];
+        cr_assert(alu_warp32(&op, x, x, x, 0xffffffffu));
+        for (int l = 0; l < 32; l++)
+            if (x[l] != w[l] && bad++ < 10) fprintf(stderr, "ex2 %#zx: want %#x got %#x\n", 0xbf000000u + i + l, w[l], x[l]);
+    }
+    free(dd);
+    cr_expect(n == 1u << 23);
+    cr_expect(bad == 0, "%ld of %zu results differ from the GPU", bad, n);
+}
+
+/* div.full/div.approx[.ftz].f32 of the H100 table (alu_table.txt) with the
+ * divisor in every lane: the warp form takes it or declines (a divisor that
+ * needs scaling), and what it gives is the GPU's quotient. A divisor that
+ * differs between lanes is declined. */
+Test(mufu, div_warp_uniform_divisor) {
+    FILE *f = fopen(DIR "alu_table.txt", "r");
+    cr_assert(f);
+    char line[512];
+    long cases = 0, taken = 0, bad = 0;
+    uint32_t seed = 7;
+    while (fgets(line, sizeof line, f)) {
+        char mn[64];
+        unsigned a, b, q;
+        if (strncmp(line, "div.", 4) || sscanf(line, "%63s 3 | %x %x | %x", mn, &a, &b, &q) != 4 ||
+            !strstr(mn, ".f32") || (!strstr(mn, ".full") && !strstr(mn, ".approx")))
+            continue;
+        alu_op op;
+        cr_assert(alu_lookup(mn, 3, &op), "%s unknown", mn);
+        uint32_t x[32], y[32], d[32], m = next_mask(&seed) | 1;
+        for (int l = 0; l < 32; l++) x[l] = a, y[l] = b;
+        cases++;
+        if (!warp(&op, x, y, m, d)) continue;
+        taken++;
+        for (int l = 0; l < 32; l++) {
+            uint32_t w = m >> l & 1 ? q : 0x5eed0000u + (uint32_t)l;
+            if (d[l] != w && bad++ < 10) fprintf(stderr, "%s %#x / %#x: want %#x got %#x\n", mn, a, b, w, d[l]);
+        }
+        y[31] = b ^ 1;
+        cr_expect(!warp(&op, x, y, 0xffffffffu, d), "%s: a divisor differing in one lane taken", mn);
+    }
+    fclose(f);
+    cr_expect(cases >= 400 && taken > cases / 2, "%ld cases, %ld taken", cases, taken);
+    cr_expect(bad == 0, "%ld lanes differ from the GPU", bad);
+}

@@ -154,12 +154,15 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
     }
 }
 
-static void run_with(const char *jit, const uint32_t *in, uint32_t *out) {
+static void run_with_src(const char *src, const char *jit, const uint32_t *in, size_t nin, uint32_t *out, size_t n) {
     setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
     char rep[1024];
-    ptxi_status s = run_io(SRC, NT, in, 4 * NT * 4, out, NT * NW * 4, rep, sizeof rep);
+    ptxi_status s = run_io(src, NT, in, nin, out, n, rep, sizeof rep);
     unsetenv("PTXI_JIT");
     cr_assert_eq(s, PTXI_SUCCESS, "%s", rep);
+}
+static void run_with(const char *jit, const uint32_t *in, uint32_t *out) {
+    run_with_src(SRC, jit, in, 4 * NT * 4, out, NT * NW * 4);
 }
 
 static void check(const char *jit) {
@@ -186,12 +189,37 @@ static const char *FAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
                            "ld.global.u32 %r3, [%rd4];\n"
                            "add.s32 %r4, %r3, %r2;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
 
-static void fault_with(const char *jit, char *rep, size_t cap) {
+/* The same with ld.shared whose lanes are not one run (the inline gather's
+ * case): lane 5 of warp 1 (thread 37) reads past the window. */
+static const char *SHFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".shared .align 4 .b32 sh[64];\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                             "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                             "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                             "and.b32 %r2, %r1, 3;\nshl.b32 %r3, %r2, 2;\nsetp.eq.u32 %p1, %r1, 37;\n"
+                             "selp.u32 %r4, 4096, 0, %p1;\nadd.s32 %r5, %r3, %r4;\nmov.u32 %r6, sh;\n"
+                             "add.s32 %r7, %r6, %r5;\nld.shared.u32 %r3, [%r7];\n"
+                             "add.s32 %r4, %r3, %r2;\nst.global.u32 [%rd3], %r4;\nret;\n}\n";
+
+static ptxi_status fault_src_with(const char *src, const char *jit, char *rep, size_t cap) {
     uint32_t out[NT];
     setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io(FAULT, NT, NULL, 0, out, sizeof out, rep, cap);
+    ptxi_status s = run_io(src, NT, NULL, 0, out, sizeof out, rep, cap);
     unsetenv("PTXI_JIT");
-    cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "%s", rep);
+    cr_assert_neq(s, PTXI_SUCCESS, "%s", rep);
+    return s;
+}
+static void fault_with(const char *jit, char *rep, size_t cap) {
+    cr_assert_eq(fault_src_with(FAULT, jit, rep, cap), PTXI_ILLEGAL_ADDRESS, "%s", rep);
+}
+
+Test(jit, shared_gather_fault_inside_a_run) {
+    char on[2048], off[2048];
+    cr_assert_eq(fault_src_with(SHFAULT, "1", on, sizeof on), fault_src_with(SHFAULT, "0", off, sizeof off));
+    cr_assert(strstr(on, "out-of-bounds shared read of 4 bytes at address 0x1004"), "%s", on);
+    cr_assert(strstr(on, "at w.ptx:21:1 in k"), "the load's line: %s", on);
+    cr_assert(strstr(on, "thread (37,0,0)"), "the bad lane: %s", on);
+    cr_assert_str_eq(on, off, "with and without the JIT");
 }
 
 Test(jit, fault_inside_a_run) {
@@ -291,6 +319,75 @@ Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
     /* 32 warps of 15 records: a prologue of at most 7, the rest but ret compiled in every warp */
     cr_assert_geq(on, 32u * 7u, "compiled %llu of %llu warp instructions", (unsigned long long)on,
                   (unsigned long long)on_total);
+}
+
+/* ---- contract.c's fused records: a quotient or a negated product taken
+ * into an add/sub, d := fma(±a, b, ±c) with b the divisor's reciprocal ----
+ * The divisors are chosen so that the reciprocal is known without the GPU's
+ * table: a power of two (8: 1/8; 2^127: div.full scales both operands by 1/4
+ * first, the reciprocal of 2^125 is 2^-125), and the immediate 3, whose
+ * reciprocal ptxas folds as 1/3 rounded to f32. x and y are per lane (NaN,
+ * infinities, subnormals, zeros of both signs, normal values); num and den
+ * the same in every lane, so the quotient num / den is the warp's one. Then
+ * guarded loads and stores of whole warps, their guard true in every lane of
+ * one warp and in a few of the other. */
+static const char *FUSED_SRC =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry f(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .f32 %f<32>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+256];\n"
+    "ld.global.f32 %f3, [%rd2+512];\nld.global.f32 %f4, [%rd2+516];\n"
+    "mul.wide.u32 %rd5, %r1, 24;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "setp.lt.f32 %p1, %f1, %f2;\nmov.f32 %f20, 0f00000000;\n"
+    /* guarded whole-warp accesses (Triton's masks, in its brace form): the
+     * guard holds in every lane of warp 0 and in 8 lanes of warp 1 */
+    "setp.lt.u32 %p2, %r1, 40;\nmov.f32 %f21, 0f3F800000;\n@%p2 ld.global.b32 { %f21 }, [%rd4];\n"
+    "add.s64 %rd7, %rd1, %rd3;\n@%p2 st.global.b32 [%rd7+1536], { %f21 };\nst.global.f32 [%rd7+1792], %f21;\n"
+    "div.full.f32 %f5, %f3, %f4;\nsub.f32 %f6, %f1, %f5;\n"
+    "div.full.f32 %f7, %f3, %f4;\nsub.f32 %f8, %f7, %f1;\n"
+    "div.full.f32 %f11, %f2, 0f40400000;\nsub.f32 %f12, %f1, %f11;\n"
+    "mul.f32 %f13, %f2, %f1;\nneg.f32 %f14, %f13;\nadd.f32 %f15, %f14, %f3;\n"
+    "div.full.f32 %f16, %f2, 0f40400000;\n@%p1 sub.f32 %f20, %f1, %f16;\n"
+    /* last: a quotient that differs between lanes leaves the run */
+    "div.full.f32 %f9, %f2, %f4;\nadd.f32 %f10, %f9, %f1;\n"
+    "st.global.f32 [%rd6], %f6;\nst.global.f32 [%rd6+4], %f8;\nst.global.f32 [%rd6+8], %f10;\n"
+    "st.global.f32 [%rd6+12], %f12;\nst.global.f32 [%rd6+16], %f15;\nst.global.f32 [%rd6+20], %f20;\n"
+    "ret;\n}\n";
+
+static void fused_case(const char *jit, uint32_t den) {
+    static const uint32_t special[] = {0x7fc00000u, 0x7f800000u, 0xff800000u, 0x00000001u, 0x807fffffu,
+                                       0x00400000u, 0x80000000u, 0x00000000u, 0x7f7fffffu, 0xff000001u};
+    uint32_t in[2 * NT + 2], got[NT * 8], s = 99;
+    for (int t = 0; t < 2 * NT; t++) {
+        s = s * 1664525u + 1013904223u;
+        in[t] = t % 3 == 0 ? special[(t / 3) % 10] : fbits((float)(int32_t)(s >> 8) * 0x1p-20f);
+    }
+    in[2 * NT] = fbits(3.0f), in[2 * NT + 1] = den;
+    run_with_src(FUSED_SRC, jit, in, sizeof in, got, sizeof got);
+    float num = 3.0f, sa = den == fbits(8.0f) ? 1.0f : 0.25f, rb = den == fbits(8.0f) ? 0.125f : 0x1p-125f;
+    float k3 = (float)(1.0 / 3.0);
+    for (int t = 0; t < NT; t++) {
+        float x = bitsf(in[t]), y = bitsf(in[NT + t]);
+        uint32_t want[6] = {canon(fmaf(-(num * sa), rb, x)), canon(fmaf(num * sa, rb, -x)),
+                            canon(fmaf((float)((double)y * sa), rb, x)), canon(fmaf(-y, k3, x)),
+                            canon(fmaf(-y, x, num)), x < y ? canon(fmaf(-y, k3, x)) : 0};
+        for (int k = 0; k < 6; k++)
+            cr_assert_eq(got[t * 6 + k], want[k], "PTXI_JIT=%s den %#x: thread %d word %d (x %#x y %#x): %#x, expected %#x",
+                         jit, den, t, k, in[t], in[NT + t], got[t * 6 + k], want[k]);
+        cr_assert_eq(got[6 * NT + t], t < 40 ? in[t] : 0, "PTXI_JIT=%s: guarded store, thread %d", jit, t);
+        cr_assert_eq(got[7 * NT + t], t < 40 ? in[t] : fbits(1.0f), "PTXI_JIT=%s: guarded load, thread %d", jit, t);
+    }
+}
+
+Test(jit, fused_quotient_and_product_jit_on) {
+    fused_case("1", fbits(8.0f));
+    fused_case("1", 0x7f000000u); /* 2^127 */
+}
+Test(jit, fused_quotient_and_product_jit_off) {
+    fused_case("0", fbits(8.0f));
+    fused_case("0", 0x7f000000u);
 }
 
 /* atom.shared.add.u32 inside a compiled run (jit.c atom_shared): two warps,
