@@ -1259,8 +1259,17 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
  * thread's elements in a row) reuses it from r13 without a call. */
 static bool fused(jc *j, const vm_insn *i) {
     vm_fused_form f;
-    if (!vm_fused_of(i, &f) || f.ftz || f.sat || (f.quot && guarded(j, i))) return false;
+    if (!vm_fused_of(i, &f) || f.ftz || f.sat) return false;
     cbuf *b = j->b;
+    if (f.quot && guarded(j, i)) {
+        /* A run's masked version (the record unguarded, the group in r13d)
+         * leaves it to its handler, as the whole-warp version does when the
+         * operands differ; a guarded quotient ends the run in both. */
+        if (i->g != j->f->true_slot || i->gx || j->depth != j->base) return false;
+        spill_copy(j, j->now);
+        ret_with(b, (uint64_t)(uintptr_t)i);
+        return true;
+    }
     if (f.quot && !(j->quot_next == j->now && j->quot_a == f.a && j->quot_b == f.b && j->quot_full == f.full)) {
         /* a and b the same in every lane (as shfl checks its operands), else
          * the record is left to its handler; esi, edx := their values */
@@ -1863,7 +1872,8 @@ static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *star
 
 /* Run [k, e): its function, for the whole warp (base 0) or for the group
  * in c->mask (base 1: every record under r13d, as in a body). */
-static void emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
+static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
+    bool all = true;
     cache_reset(j);
     j->end = e;
     j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
@@ -1874,13 +1884,14 @@ static void emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
         if (roff) roff[r] = j->b->n;
         ifconv_at(j, r);
         j->now = r;
-        emit(j, &j->f->code[r]);
+        all &= emit(j, &j->f->code[r]);
     }
     ifconv_at(j, e);
     flush(j, e, true);
     epilogue(j->b, &j->f->code[e]);
     ifconv_stubs(j);
     j->base = j->depth = 0;
+    return all;
 }
 
 static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
@@ -1943,7 +1954,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     }
     for (uint32_t r = 0; r < nr; r++) { /* the masked versions, after all the others (kept apart from the hot code) */
         moffs[r] = b.n;
-        emit_run(&j, starts[r], ends[r], 1, NULL);
+        if (!emit_run(&j, starts[r], ends[r], 1, NULL)) moffs[r] = SIZE_MAX; /* a template the mask does not allow: none */
     }
     if (!nr || b.oom) goto done;
     long pg = sysconf(_SC_PAGESIZE);
@@ -1965,7 +1976,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     for (uint32_t r = 0; r < nr; r++) {
         vm_insn *head = &f->code[starts[r]];
         rg[r].fn = (vm_jit_fn)(void *)((uint8_t *)code + offs[r]);
-        rg[r].mfn = (vm_jit_fn)(void *)((uint8_t *)code + moffs[r]);
+        rg[r].mfn = moffs[r] == SIZE_MAX ? NULL : (vm_jit_fn)(void *)((uint8_t *)code + moffs[r]);
         rg[r].end = &f->code[ends[r]];
         head->target = (const vm_insn *)(const void *)&rg[r];
         head->h = tab[VM_JIT];
