@@ -19,13 +19,11 @@
 
 enum { STREAM_N = 1 << 23 };
 
-static volatile uint64_t sink;
-
 static void latency(long id, long iters)
 {
     uint32_t h = (uint32_t)id;
     for (long i = 0; i < iters; i++) h = (h ^ (h >> 15)) * 0x2c1b3c6dU;
-    sink += h;
+    host_keep(h);
 }
 
 static void throughput(long id, long iters)
@@ -38,7 +36,9 @@ static void throughput(long id, long iters)
             h[k] = (h[k] ^ (h[k] >> 13)) * 0x5bd1e995U + (uint32_t)i;
             f[k] = f[k] * 0.999f + (float)(h[k] & 255);
         }
-    for (int k = 0; k < 8; k++) sink += h[k] + (uint64_t)f[k];
+    uint64_t s = 0;
+    for (int k = 0; k < 8; k++) s += h[k] + (uint64_t)f[k];
+    host_keep(s);
 }
 
 static float *bufs[512][3];
