@@ -98,7 +98,6 @@ static void time_native(const bench_case *c, bench_run *r, const options *o, res
 }
 
 static unsigned cores(void);
-static double now(void);
 
 /* n copies of the native reference at once, each on its own inputs (copy 0
  * is r, run by this thread, so that no thread waits for a core): n * (best
