@@ -171,7 +171,10 @@ int ptxi_kernel_max_active_blocks(ptxi_kernel *k, int block_size, size_t dyn_sha
 size_t ptxi_kernel_available_dyn_shared(ptxi_kernel *k, int num_blocks);
 
 /* Device memory. Device pointers are host addresses inside ptxi's arena;
- * managed memory may be dereferenced by the host directly. */
+ * managed memory may be dereferenced by the host directly. All contexts are
+ * contexts of one device and see each other's memory (unified addressing):
+ * the functions below, and kernels, take device pointers of any live context;
+ * a free, a copy or a memset acts on the memory of the context it belongs to. */
 ptxi_status ptxi_mem_alloc(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
 ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out);
 ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p);
@@ -181,6 +184,8 @@ ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes);
 ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p);
 /* Base and size of the allocation containing p (NOT_FOUND when none). */
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes);
+/* The live context whose memory holds p (ctx when it is its own), or NULL. */
+ptxi_ctx *ptxi_mem_get_context(ptxi_ctx *ctx, ptxi_dptr p);
 /* Whether p lies in a module-scope variable declared .managed (__managed__). */
 int ptxi_mem_is_managed_var(ptxi_ctx *ctx, ptxi_dptr p);
 /* total: the device's memory (ptxi_device_props.total_global_mem; at most the

@@ -98,7 +98,7 @@ static inline uint8_t *xlate(vm_warp *w, uint8_t *fb, const vm_insn *i, int l, u
         break;
     default:
         if (vm_arena_ok(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
-        if (vm_arena_external(arena, a, n)) return (uint8_t *)(uintptr_t)a;
+        if (vm_arena_external(arena, a, n) || vm_arena_peer_ok(arena, a, n, wr)) return (uint8_t *)(uintptr_t)a;
         if (wr && vm_arena_ok(arena, a, n, false)) {
             vm_fault_at(w, i, l, PTXI_ILLEGAL_ADDRESS, "write of %u bytes to read-only %s memory at 0x%llx", n,
                         vm_shadow(arena, a) == VM_SH_CONST ? ".const" : ".param", (unsigned long long)a);
@@ -789,7 +789,7 @@ static inline bool vm_isspace(vm_warp *w, int sp, uint64_t a) {
     default: {
         uint8_t s = vm_shadow(arena, a);
         return s == VM_SH_GLOBAL || s == VM_SH_HEAP || s == VM_SH_MANAGED || s == VM_SH_PARAM ||
-               vm_arena_external(arena, a, 1);
+               vm_arena_external(arena, a, 1) || vm_arena_peer_ok(arena, a, 1, false);
     }
     }
 }

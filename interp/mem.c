@@ -7,6 +7,7 @@
 
 #include "initcheck.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,56 @@ static bool grow(void **v, uint32_t *cap, uint32_t n, size_t elem) {
     return true;
 }
 
+/* Every arena of the process is memory of the one device, and each of its
+ * contexts sees all of it at the same addresses (unified addressing): an
+ * address outside one arena may lie in another. `peers` lists the live
+ * arenas; lookups hold it for reading, and an arena leaves it (for writing)
+ * before it goes, so a peer found under the lock stays while it is held. */
+static struct {
+    pthread_rwlock_t lock;
+    vm_arena **v;
+    uint32_t n, cap;
+    _Atomic uint32_t live; /* n, read without the lock: one arena has no peers */
+} peers = {.lock = PTHREAD_RWLOCK_INITIALIZER};
+
+static bool peers_join(vm_arena *a) {
+    pthread_rwlock_wrlock(&peers.lock);
+    bool ok = grow((void **)&peers.v, &peers.cap, peers.n, sizeof *peers.v);
+    if (ok) peers.v[peers.n++] = a, atomic_store(&peers.live, peers.n);
+    pthread_rwlock_unlock(&peers.lock);
+    return ok;
+}
+
+static void peers_leave(vm_arena *a) {
+    pthread_rwlock_wrlock(&peers.lock);
+    for (uint32_t k = 0; k < peers.n; k++)
+        if (peers.v[k] == a) {
+            peers.v[k] = peers.v[--peers.n];
+            break;
+        }
+    atomic_store(&peers.live, peers.n);
+    pthread_rwlock_unlock(&peers.lock);
+}
+
+void vm_arenas_lock(void) { pthread_rwlock_rdlock(&peers.lock); }
+void vm_arenas_unlock(void) { pthread_rwlock_unlock(&peers.lock); }
+
+vm_arena *vm_arena_owner(vm_arena *self, uint64_t addr) {
+    if (addr - (uint64_t)(uintptr_t)self->base < self->reserve) return self;
+    for (uint32_t k = 0; k < peers.n; k++)
+        if (addr - (uint64_t)(uintptr_t)peers.v[k]->base < peers.v[k]->reserve) return peers.v[k];
+    return NULL;
+}
+
+bool vm_arena_peer_ok(vm_arena *self, uint64_t addr, uint64_t n, bool write) {
+    if (atomic_load_explicit(&peers.live, memory_order_relaxed) < 2) return false;
+    vm_arenas_lock();
+    vm_arena *o = vm_arena_owner(self, addr);
+    bool ok = o && o != self && vm_arena_ok_any(o, addr, n, write);
+    vm_arenas_unlock();
+    return ok;
+}
+
 int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) {
     memset(a, 0, sizeof *a);
     pthread_once(&win_once, reserve_windows);
@@ -73,11 +124,16 @@ int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) {
     a->freed[0][1] = reserve - VM_GRANULE;
     a->nfree = 1;
     pthread_mutex_init(&a->lock, NULL);
+    if (!peers_join(a)) {
+        vm_arena_destroy(a);
+        return -1;
+    }
     return 0;
 }
 
 void vm_arena_destroy(vm_arena *a) {
     if (!a->base) return;
+    peers_leave(a);
     munmap(a->base, a->reserve);
     munmap(a->shadow, a->reserve >> VM_GRANULE_SHIFT);
     free(a->v);

@@ -119,6 +119,17 @@ int vm_arena_unregister(vm_arena *a, uint64_t addr);
 /* Is [addr, addr+n) inside registered host memory? (the slow path of a check) */
 bool vm_arena_external(vm_arena *a, uint64_t addr, uint64_t n);
 
+/* Unified addressing: every arena of the process is memory of the one device,
+ * which each context sees. vm_arena_owner: self if addr lies in its reserve,
+ * else the other arena that holds addr, or NULL; call it between
+ * vm_arenas_lock and vm_arenas_unlock, which keep the arena found alive.
+ * vm_arena_peer_ok: vm_arena_ok_any in the arena other than self that holds
+ * [addr, addr+n) (the slow path of a kernel's access check). */
+void vm_arenas_lock(void);
+void vm_arenas_unlock(void);
+vm_arena *vm_arena_owner(vm_arena *self, uint64_t addr);
+bool vm_arena_peer_ok(vm_arena *self, uint64_t addr, uint64_t n, bool write);
+
 /* Shadow kind of the granule holding addr, VM_SH_NONE outside the arena.
  * The reserve never changes and the shadow is read and written with relaxed
  * atomics (plain byte loads on x86), so kernels may check addresses while

@@ -336,9 +336,11 @@ ptxi_status ptxi_mem_alloc_managed(ptxi_ctx *ctx, size_t bytes, ptxi_dptr *out) 
 ptxi_status ptxi_mem_free(ptxi_ctx *ctx, ptxi_dptr p) {
     RT_CHECK_STICKY(ctx);
     if (!p) return PTXI_SUCCESS;
-    return vm_arena_free_kind(&ctx->arena, p, VM_KIND(VM_SH_GLOBAL) | VM_KIND(VM_SH_MANAGED))
-               ? rt_set_error(ctx, PTXI_INVALID_VALUE)
-               : PTXI_SUCCESS;
+    vm_arenas_lock();
+    vm_arena *o = vm_arena_owner(&ctx->arena, p);
+    int rc = o ? vm_arena_free_kind(o, p, VM_KIND(VM_SH_GLOBAL) | VM_KIND(VM_SH_MANAGED)) : -1;
+    vm_arenas_unlock();
+    return rc ? rt_set_error(ctx, PTXI_INVALID_VALUE) : PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_mem_register_host(ptxi_ctx *ctx, void *p, size_t bytes) {
@@ -354,19 +356,36 @@ ptxi_status ptxi_mem_unregister_host(ptxi_ctx *ctx, void *p) {
                                                                         : PTXI_SUCCESS;
 }
 
+/* The live allocation holding p, in whichever context's memory it is; *owner
+ * (when asked) that context. */
+static bool find_alloc(ptxi_ctx *ctx, ptxi_dptr p, vm_alloc *a, ptxi_ctx **owner) {
+    vm_arenas_lock();
+    vm_arena *o = vm_arena_owner(&ctx->arena, p);
+    bool found = o && vm_arena_find(o, p, a);
+    if (owner) *owner = found ? (ptxi_ctx *)(void *)((char *)o - offsetof(ptxi_ctx, arena)) : NULL;
+    vm_arenas_unlock();
+    return found;
+}
+
 ptxi_status ptxi_mem_get_range(ptxi_ctx *ctx, ptxi_dptr p, ptxi_dptr *base, size_t *bytes) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     vm_alloc a;
-    if (!vm_arena_find(&ctx->arena, p, &a)) return PTXI_NOT_FOUND;
+    if (!find_alloc(ctx, p, &a, NULL)) return PTXI_NOT_FOUND;
     if (base) *base = a.addr;
     if (bytes) *bytes = a.size;
     return PTXI_SUCCESS;
 }
 
+ptxi_ctx *ptxi_mem_get_context(ptxi_ctx *ctx, ptxi_dptr p) {
+    vm_alloc a;
+    ptxi_ctx *owner = NULL;
+    return ctx && find_alloc(ctx, p, &a, &owner) ? owner : NULL;
+}
+
 int ptxi_mem_is_managed_var(ptxi_ctx *ctx, ptxi_dptr p) {
     vm_alloc a;
     /* module variables are the arena's named allocations */
-    return ctx && vm_arena_find(&ctx->arena, p, &a) && a.kind == VM_SH_MANAGED && a.what;
+    return ctx && find_alloc(ctx, p, &a, NULL) && a.kind == VM_SH_MANAGED && a.what;
 }
 
 ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_bytes) {
@@ -377,51 +396,78 @@ ptxi_status ptxi_mem_get_info(ptxi_ctx *ctx, size_t *free_bytes, size_t *total_b
     return PTXI_SUCCESS;
 }
 
-/* A device range the host may copy: inside one live allocation. */
-static bool dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
-    if (!n) return true;
+/* The arena of the live allocation that holds [p, p+n) (a range the host
+ * may copy): the context's own, or another context's (unified addressing);
+ * NULL when there is none. With vm_arenas_lock held, which keeps that
+ * context's memory while the copy runs. n = 0: the context's own. */
+static vm_arena *dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
+    if (!n) return &ctx->arena;
     vm_alloc a;
-    return vm_arena_find(&ctx->arena, p, &a) && n <= a.addr + (a.size ? a.size : 1) - p;
+    vm_arena *o = vm_arena_owner(&ctx->arena, p);
+    return o && vm_arena_find(o, p, &a) && n <= a.addr + (a.size ? a.size : 1) - p ? o : NULL;
 }
 
-#define COPY_CHECK(ctx, ok)                                      \
-    do {                                                         \
-        RT_CHECK_STICKY(ctx);                                    \
-        if (!(ok)) return rt_set_error(ctx, PTXI_INVALID_VALUE); \
-        rt_flush(ctx);                                           \
-    } while (0)
+/* A copy or memset the host runs: with the arenas locked (dev_range), after
+ * the launches it must follow; INVALID_VALUE when the ranges are not memory. */
+static ptxi_status copy_begin(ptxi_ctx *ctx, bool ok) {
+    if (!ok) {
+        vm_arenas_unlock();
+        return rt_set_error(ctx, PTXI_INVALID_VALUE);
+    }
+    rt_flush(ctx);
+    return PTXI_SUCCESS;
+}
 
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
-    COPY_CHECK(ctx, (src || !n) && dev_range(ctx, dst, n));
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    vm_arena *d = dev_range(ctx, dst, n);
+    if (copy_begin(ctx, (src || !n) && d)) return PTXI_INVALID_VALUE;
     if (n) memcpy((void *)(uintptr_t)dst, src, n);
-    vm_init_wrote(&ctx->arena, dst, n);
+    vm_init_wrote(d, dst, n);
+    vm_arenas_unlock();
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) {
-    COPY_CHECK(ctx, (dst || !n) && dev_range(ctx, src, n));
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    if (copy_begin(ctx, (dst || !n) && dev_range(ctx, src, n))) return PTXI_INVALID_VALUE;
     if (n) memcpy(dst, (const void *)(uintptr_t)src, n);
+    vm_arenas_unlock();
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t n) {
-    COPY_CHECK(ctx, dev_range(ctx, dst, n) && dev_range(ctx, src, n));
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    vm_arena *d = dev_range(ctx, dst, n);
+    if (copy_begin(ctx, d && dev_range(ctx, src, n))) return PTXI_INVALID_VALUE;
     if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
-    vm_init_wrote(&ctx->arena, dst, n);
+    vm_init_wrote(d, dst, n);
+    vm_arenas_unlock();
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_memset_d8(ptxi_ctx *ctx, ptxi_dptr dst, uint8_t value, size_t n) {
-    COPY_CHECK(ctx, dev_range(ctx, dst, n));
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    vm_arena *d = dev_range(ctx, dst, n);
+    if (copy_begin(ctx, d)) return PTXI_INVALID_VALUE;
     if (n) memset((void *)(uintptr_t)dst, value, n);
-    vm_init_wrote(&ctx->arena, dst, n);
+    vm_init_wrote(d, dst, n);
+    vm_arenas_unlock();
     return PTXI_SUCCESS;
 }
 
 ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t count) {
-    COPY_CHECK(ctx, !(dst & 3) && dev_range(ctx, dst, count * 4));
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    vm_arena *d = dev_range(ctx, dst, count * 4);
+    if (copy_begin(ctx, !(dst & 3) && d)) return PTXI_INVALID_VALUE;
     uint32_t *p = (uint32_t *)(uintptr_t)dst;
     for (size_t i = 0; i < count; i++) p[i] = value;
-    vm_init_wrote(&ctx->arena, dst, count * 4);
+    vm_init_wrote(d, dst, count * 4);
+    vm_arenas_unlock();
     return PTXI_SUCCESS;
 }

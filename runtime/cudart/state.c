@@ -96,6 +96,9 @@ cudaError_t cr_init_ex(bool promote) {
         pthread_mutex_unlock(&init_lock);
     }
     if (init_error) return init_error;
+    /* a thread with no current context gets the primary one, as NVIDIA's
+     * runtime binds it: the driver then sees it current there (and may pop it) */
+    if (!ptxi_current_top()) ptxi_current_set(cr_primary.ctx);
     cr_space *sp = cr_space_here();
     if (!sp) return cudaErrorDeviceUninitialized; /* as the GPU answers for a destroyed context */
     if (sp != &cr_primary) load_if_behind(sp);

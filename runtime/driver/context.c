@@ -32,13 +32,11 @@ void cd_install_hooks(void) { pthread_once(&hooks_once, install); }
  * contexts are live). */
 bool cd_ctx_valid(ptxi_ctx *c) { return ptxi_ctx_live(c); }
 
-/* With no context of its own on the stack (libptxi's, which the runtime works in
- * too), a thread uses the primary context once it exists: the runtime makes it
- * current on every thread that calls it. */
-static ptxi_ctx *current(void) {
-    ptxi_ctx *c = ptxi_current_top();
-    return c ? c : ptxi_primary_peek();
-}
+/* The top of the calling thread's context stack (libptxi's, which the runtime
+ * works in too): the runtime puts the primary context there on a thread that
+ * calls it with nothing current, as NVIDIA's does; a thread that has done
+ * neither has no context. */
+static ptxi_ctx *current(void) { return ptxi_current_top(); }
 
 CUresult cd_current(ptxi_ctx **out) {
     if (!cd_ready()) return CUDA_ERROR_NOT_INITIALIZED;

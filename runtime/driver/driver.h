@@ -75,6 +75,8 @@ bool cd_array_get(CUarray h, cd_array_layout *out);
 void cd_arrays_forget(ptxi_ctx *c);
 
 /* ---- module.c ---- */
+/* A live function: of a module loaded through the driver, or one of the
+ * runtime's kernels (cudaGetFuncBySymbol) in the current context. */
 bool cd_kernel_valid(ptxi_kernel *k);
 /* Whether k is a live function, and whether it comes from a library (cuLibrary*). */
 bool cd_kernel_of_library(ptxi_kernel *k, bool *library);

@@ -500,7 +500,11 @@ static CUresult pointer_attr(ptxi_ctx *ctx, void *data, CUpointer_attribute attr
     if (!ours && attribute != CU_POINTER_ATTRIBUTE_IS_MANAGED && attribute != CU_POINTER_ATTRIBUTE_MAPPED)
         return CUDA_ERROR_INVALID_VALUE;
     switch (attribute) {
-    case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = (CUcontext)ctx; break;
+    case CU_POINTER_ATTRIBUTE_CONTEXT: {
+        ptxi_ctx *owner = noted ? NULL : ptxi_mem_get_context(ctx, ptr); /* another context's memory (unified addressing) */
+        *(CUcontext *)data = (CUcontext)(owner ? owner : ctx);
+        break;
+    }
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
         *(unsigned *)data = kind == KIND_HOST || kind == KIND_REGISTERED ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
         break;

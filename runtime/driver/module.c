@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "pgraph.h"
 
 /* Live modules, for checking module and function handles, with their context. */
 typedef struct mod_entry {
@@ -70,7 +71,10 @@ bool cd_kernel_of_library(ptxi_kernel *k, bool *library) {
     return e != NULL;
 }
 
-bool cd_kernel_valid(ptxi_kernel *k) { return cd_kernel_of_library(k, NULL); }
+bool cd_kernel_valid(ptxi_kernel *k) {
+    ptxi_ctx *ctx;
+    return cd_kernel_of_library(k, NULL) || (cd_current(&ctx) == CUDA_SUCCESS && pg_kernel_in(ctx, k));
+}
 
 /* The context's modules are gone (destroyed, or the primary context reset). */
 void cd_modules_forget(ptxi_ctx *c) {

@@ -68,7 +68,7 @@ static void *current_elsewhere(void *arg) {
 }
 
 /* The stack is the thread's own: a context pushed here is not current on another
- * thread (which falls back to the primary context). */
+ * thread, which has none until it sets one (or calls the runtime). */
 Test(contexts, stack_is_per_thread) {
     CUcontext primary = drv_setup();
     CUcontext own;
@@ -77,7 +77,13 @@ Test(contexts, stack_is_per_thread) {
     pthread_t t;
     pthread_create(&t, NULL, current_elsewhere, &seen);
     pthread_join(t, NULL);
-    cr_expect_eq(seen, primary);
+    cr_expect_eq(seen, NULL);
+    CUcontext here;
+    CK(cuCtxGetCurrent(&here));
+    cr_expect_eq(here, own);
+    CK(cuCtxPopCurrent(&here));
+    CK(cuCtxGetCurrent(&here));
+    cr_expect_eq(here, primary);
     CK(cuCtxDestroy(own));
 }
 
@@ -99,8 +105,9 @@ Test(contexts, limits) {
     cr_expect_eq(cuCtxSetLimit(CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, 2), CUDA_ERROR_UNSUPPORTED_LIMIT);
 }
 
-/* A context of its own has its own device memory and modules: a function or an
- * allocation of the primary context is no handle there. */
+/* A context of its own has its own modules: a function of the primary context
+ * is no handle there. Its memory is the device's, which every context sees
+ * (unified addressing: an H200 copies and frees another context's allocation). */
 Test(contexts, handles_from_another_context) {
     drv_setup();
     CUmodule m = drv_module();
@@ -123,11 +130,22 @@ Test(contexts, handles_from_another_context) {
     cr_expect_eq(cuLaunchKernel(f2, 1, 1, 1, 16, 1, 1, 0, s, args_mine, NULL), CUDA_ERROR_INVALID_HANDLE);
     CK(cuLaunchKernel(f2, 1, 1, 1, 16, 1, 1, 0, NULL, args_mine, NULL));
     unsigned h[16];
-    cr_expect_eq(cuMemcpyDtoH(h, d, sizeof h), CUDA_ERROR_INVALID_VALUE);
-    cr_expect_eq(cuMemFree(d), CUDA_ERROR_INVALID_VALUE);
+    CK(cuMemsetD32(d, 3, 16));
+    CK(cuLaunchKernel(f2, 1, 1, 1, 16, 1, 1, 0, NULL, args, NULL)); /* the primary's memory in this context */
+    CK(cuMemcpyDtoH(h, d, sizeof h));
+    cr_expect_eq(h[15], 6);
     cr_expect_eq(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, NULL, args, NULL), CUDA_ERROR_INVALID_HANDLE);
+    CUcontext owner;
+    CK(cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, d));
+    CUcontext primary;
+    CK(cuDevicePrimaryCtxRetain(&primary, 0));
+    cr_expect_eq(owner, primary);
+    CK(cuMemFree(mine));
     CK(cuCtxDestroy(own));
     CK(cuMemcpyDtoH(h, d, sizeof h)); /* the primary context is current again */
+    cr_expect_eq(h[0], 6);
+    CK(cuMemFree(d));
+    CK(cuDevicePrimaryCtxRelease(0));
 }
 
 /* What a context held is gone with it: its modules are invalid handles, and the
