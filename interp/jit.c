@@ -1158,6 +1158,16 @@ static void prefetch_loop(jc *j, const vm_insn *i) {
     gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
 }
 
+/* A guarded record goes inline only when every lane executes: else a jump
+ * to the call (collected in slow). */
+static void every_lane(jc *j, const vm_insn *i, size_t *slow, int *ns) {
+    if (!guarded(j, i)) return;
+    exec_edx(j, i);
+    uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+    put(j->b, c, 3);
+    slow[(*ns)++] = jcc(j->b, 0x85);
+}
+
 /* vm_arena_ok(rax, span, st) inline, for a span of at most two granules
  * past its first: [rax, rax + span) inside the reserve, the shadow of the
  * granules of both ends (and of the one after the first, for a span longer
@@ -1201,12 +1211,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (st) src(j, i->b, false);
     size_t slow[16];
     int ns = 0;
-    if (guarded(j, i)) { /* inline only when every lane executes (Triton's masks, true but at a row's end) */
-        exec_edx(j, i);
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(b, c, 3);
-        slow[ns++] = jcc(b, 0x85);
-    }
+    every_lane(j, i, slow, &ns); /* inline only when every lane executes (Triton's masks, true but at a row's end) */
     /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
     evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
     uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
@@ -1832,6 +1837,8 @@ static bool emit(jc *j, const vm_insn *i) {
         if (!vec_mem(j, i)) call_fn(j, i, run_mem);
         break;
     case VM_LD:
+        if (!lds_fixed(j, i)) call_fn(j, i, run_mem);
+        break;
     case VM_ST:
     case VM_ALU: call_fn(j, i, run_mem); break;
     case VM_SHFL:

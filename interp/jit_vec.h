@@ -10,21 +10,21 @@
  * frame's element-major registers with vpermi2d and vshufi32x4. Anything
  * else (a partial guard, other addresses, a bad granule) calls run_mem,
  * whose vm_ldv / vm_stv take the same run or go lane by lane and report the
- * first bad lane. */
+ * first bad lane. Also ld.shared.b32 of a fixed address (lds_fixed). */
 
 /* vpermi2d indices over two 16-word tables, element-major <-> lane-major.
  * Loads: v2 e0/e1 of 16 lanes from lanes 0-7 | 8-15 ({e0, e1} each); v4 the
  * first step, {e0 of lanes 0-7, e1 of lanes 0-7} / {e2, e3} from lanes 0-3 |
  * 4-7 ({e0..e3} each). Stores: the inverses. */
 static const uint32_t vec_idx[8][16] = {
-    {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},  /* v2 load e0 */
-    {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},  /* v2 load e1 */
-    {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29},   /* v4 load e0|e1 */
-    {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31}, /* v4 load e2|e3 */
-    {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23},     /* v2 store lanes 0-7 */
+    {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},    /* v2 load e0 */
+    {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},    /* v2 load e1 */
+    {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29},     /* v4 load e0|e1 */
+    {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31},   /* v4 load e2|e3 */
+    {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23},       /* v2 store lanes 0-7 */
     {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31}, /* v2 store lanes 8-15 */
-    {0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27},   /* v4 store lanes 0-3 */
-    {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31}, /* v4 store lanes 4-7 */
+    {0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27},     /* v4 store lanes 0-3 */
+    {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31},   /* v4 store lanes 4-7 */
 };
 /* Lane offsets of a run with 8 and 16 bytes per lane (64-bit lanes). */
 static const uint64_t vec_iota[2][VM_LANES] = {
@@ -79,25 +79,20 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     }
     size_t slow[24];
     int ns = 0;
-    if (guarded(j, i)) {
-        exec_edx(j, i);
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(b, c, 3);
-        slow[ns++] = jcc(b, 0x85);
-    }
+    every_lane(j, i, slow, &ns);
     /* every lane's address is lane 0's + stride * lane */
     z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)vec_iota[v4]);
     for (int p = 0; p < 4; p++) {
         z(b, ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4);  /* k2 := lanes off the run */
+        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4);     /* k2 := lanes off the run */
         uint8_t kt[4] = {0xc5, 0xf9, 0x98, 0xd2}; /* kortestb k2, k2 */
         put(b, kt, 4);
         slow[ns++] = jcc(b, 0x85);
     }
     /* rax := lane 0's address + imm, aligned to the vector */
     evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm */
-    uint8_t addi[2] = {0x48, 0x05};                          /* add rax, imm32 */
+    uint8_t addi[2] = {0x48, 0x05};                        /* add rax, imm32 */
     put(b, addi, 2);
     b32(b, (uint32_t)(int32_t)i->imm);
     uint8_t tst[2] = {0xa8, (uint8_t)(stride - 1)}; /* test al, stride - 1 */
@@ -148,5 +143,39 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     j->nan_ok = false;
     if (!st)
         for (uint32_t k = 0; k < v->n; k++) e[k]->dirty = 1, e[k]->used = j->now + 1;
+    return true;
+}
+
+/* ld.shared.b32 of a fixed address (`ld.shared.f32 %f32, [global_smem]`:
+ * Triton's row total read back by every lane after the barrier), the whole
+ * warp executing: one word inside the CTA's window (xlate's test), splat to
+ * every lane. Anything else calls run_mem (vm_ld). */
+static bool lds_fixed(jc *j, const vm_insn *i) {
+    if (i->sp != VM_SP_SHARED || i->sz != 4 || i->imm < 0 || i->imm > INT32_MAX - 4 || i->imm & 3 ||
+        i->flags & (VM_F_BASE_REG64 | VM_F_BASE_REG32 | VM_F_FRAME_SYM | VM_F_PARAM_SYM | VM_F_STRONG | VM_F_D64))
+        return false;
+    cbuf *b = j->b;
+    drop_dead(j);
+    size_t slow[2];
+    int ns = 0;
+    every_lane(j, i, slow, &ns);
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));    /* rsi := the cta */
+    gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_cta, smem_size))); /* ecx := smem_size */
+    uint8_t cmp[3] = {0x48, 0x81, 0xf9};                                    /* cmp rcx, imm + 4 */
+    put(b, cmp, 3);
+    b32(b, (uint32_t)(i->imm + 4));
+    slow[ns++] = jcc(b, 0x82);                                        /* jb */
+    gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := the window */
+    z(b, BCD_X, ZT, 0, M(RSI, i->imm), 0);                            /* vpbroadcastd */
+    z(b, MOVA64, ZT + 1, 0, R(ZT), 0);
+    size_t done = jmp32(b);
+    for (int k = 0; k < ns; k++) land(b, slow[k]);
+    slow_call(j, i);
+    for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
+    land(b, done);
+    j->nan_ok = false;
+    vm_insn whole = *i; /* both paths leave d whole, as mem4's */
+    whole.g = j->f->true_slot, whole.gx = 0;
+    commit(j, &whole, false);
     return true;
 }

@@ -163,3 +163,62 @@ Test(jit_vec, a_run_past_the_allocation_faults_at_its_first_bad_lane) {
         cr_assert_str_eq(on, off, "with and without the JIT");
     }
 }
+
+/* ld.shared of a fixed address after a barrier (Triton's row total, read by
+ * every lane): unguarded, guarded in every lane, guarded in all but thread
+ * 40 (the call's path), and one past the window, which faults at lane 0. */
+static const char *FIXED = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                           ".shared .align 4 .b32 sh[8];\n.reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .f32 %f<2>;\n"
+                           ".reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                           "setp.lt.u32 %p1, %r1, 8;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                           "mov.u32 %r2, sh;\nshl.b32 %r3, %r1, 2;\nadd.s32 %r3, %r2, %r3;\n"
+                           "@%p1 ld.global.u32 %r4, [%rd4];\n@%p1 st.shared.u32 [%r3], %r4;\nbar.sync 0;\n"
+                           "setp.ne.u32 %p2, %r1, 40;\nsetp.lt.u32 %p3, %r1, 64;\nmov.u32 %r6, 7;\n"
+                           "ld.shared.u32 %r5, [sh+12];\n@%p2 ld.shared.u32 %r6, [sh+20];\n"
+                           "@%p3 ld.shared.f32 %f1, [sh+28];\nmov.b32 %r7, %f1;\nadd.s32 %r8, %r5, %r1;\n"
+                           "mul.wide.u32 %rd5, %r1, 16;\nadd.s64 %rd6, %rd1, %rd5;\n"
+                           "st.global.v4.b32 [%rd6], { %r5, %r6, %r7, %r8 };\n"
+                           "ret;\n}\n";
+
+Test(jit_vec, shared_load_of_a_fixed_address) {
+    static uint32_t in[NIN], want[4 * NT];
+    inputs(in);
+    for (uint32_t t = 0; t < NT; t++) {
+        want[4 * t] = in[3], want[4 * t + 1] = t == 40 ? 7 : in[5], want[4 * t + 2] = in[7];
+        want[4 * t + 3] = in[3] + t;
+    }
+    const char *modes[2] = {"1", "0"};
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        static uint32_t got[4 * NT];
+        char rep[1024];
+        setenv("PTXI_JIT", modes[m], 1);
+        ptxi_status s = run_io_stats(FIXED, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[m], rep);
+        for (int k = 0; k < 4 * NT; k++)
+            cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[m], k, got[k],
+                         want[k]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+    char on[2048], off[2048];
+    const char *bad = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                      ".shared .align 4 .b32 sh[8];\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                      "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                      "add.s64 %rd3, %rd1, %rd2;\nld.shared.u32 %r2, [sh+4096];\nadd.s32 %r3, %r2, %r1;\n"
+                      "st.global.u32 [%rd3], %r3;\nret;\n}\n";
+    for (int m = 0; m < 2; m++) {
+        char *rep = m ? off : on;
+        setenv("PTXI_JIT", modes[m], 1);
+        static uint32_t sink[NT];
+        ptxi_status s = run_io(bad, NT, in, sizeof in, sink, sizeof sink, rep, sizeof on);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "PTXI_JIT=%s: %s", modes[m], rep);
+    }
+    cr_assert(strstr(on, "out-of-bounds shared read of 4 bytes at address 0x1000"), "%s", on);
+    cr_assert(strstr(on, "thread (0,0,0)"), "%s", on);
+    cr_assert_str_eq(on, off, "with and without the JIT");
+}
