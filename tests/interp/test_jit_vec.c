@@ -222,3 +222,51 @@ Test(jit_vec, shared_load_of_a_fixed_address) {
     cr_assert(strstr(on, "thread (0,0,0)"), "%s", on);
     cr_assert_str_eq(on, off, "with and without the JIT");
 }
+
+/* A short forward branch around vector accesses (if-converted: the body runs
+ * in the run for the lanes that stay): threads 0-4 skip it, so warp 0 runs
+ * it split (the call's path), warp 1 whole (inline). */
+static const char *BODY = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r1, 16;\nadd.s64 %rd4, %rd2, %rd3;\nadd.s64 %rd5, %rd1, %rd3;\n"
+                          "mov.u32 %r2, 1;\nmov.u32 %r3, 2;\nmov.u32 %r4, 3;\nmov.u32 %r5, 4;\n"
+                          "setp.lt.u32 %p1, %r1, 5;\n@%p1 bra SKIP;\n"
+                          "ld.global.v4.b32 { %r2, %r3, %r4, %r5 }, [ %rd4 + 0 ];\n"
+                          "add.s32 %r2, %r2, %r1;\n"
+                          "st.global.v2.b32 [ %rd5 + 1024 ], { %r2, %r3 };\n"
+                          "SKIP:\n"
+                          "st.global.v4.b32 [ %rd5 + 0 ], { %r2, %r3, %r4, %r5 };\n"
+                          "ret;\n}\n";
+
+Test(jit_vec, vector_accesses_in_a_branch_body) {
+    static uint32_t in[NIN], want[512];
+    inputs(in);
+    memset(want, 0, sizeof want);
+    for (uint32_t t = 0; t < NT; t++) {
+        const uint32_t *a = in + 4 * t;
+        uint32_t *o = want + 4 * t;
+        if (t < 5) {
+            o[0] = 1, o[1] = 2, o[2] = 3, o[3] = 4;
+            continue;
+        }
+        o[0] = a[0] + t, o[1] = a[1], o[2] = a[2], o[3] = a[3];
+        want[256 + 4 * t] = a[0] + t, want[256 + 4 * t + 1] = a[1];
+    }
+    const char *modes[2] = {"1", "0"};
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        static uint32_t got[512];
+        char rep[1024];
+        setenv("PTXI_JIT", modes[m], 1);
+        ptxi_status s = run_io_stats(BODY, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[m], rep);
+        for (int k = 0; k < 512; k++)
+            cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[m], k, got[k],
+                         want[k]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+}
