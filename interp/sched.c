@@ -250,6 +250,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         ran = true;
         uint32_t exited = w->exited;
         cta->ran = w;
+        cta->ran_exited = exited;
         vm_yield y = vm_exec(w, slice);
         if (cta->ran != w) { /* it ran on into the next warps: all but the last are done or wait */
             for (const vm_warp *p = w; p < cta->ran; p++) done += p->state == VM_W_DONE;

@@ -110,6 +110,7 @@ typedef struct vm_cta {
     uint32_t nwarps, nthreads;
     vm_warp *warps;
     vm_warp *ran; /* the warp vm_exec returned from: it runs on into the next ones once a warp is done or waits */
+    uint32_t ran_exited; /* ran's exited lanes when it was entered: it runs on from a wait only if none left since */
     vm_barrier bars[16];
     uint32_t bars_open; /* barriers with arrivals: bit b for bars[b] */
     /* per-worker counters, added to the grid at the end */
