@@ -404,6 +404,7 @@ typedef struct jc {
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool loop;            /* the run ends with a backward branch */
+    uint32_t npf;         /* the run's loads that prefetch_loop has made so far */
     bool busy[NPOOL];
     centry e[NPOOL];
     /* if-conversion (ifconv): the branches it applies to (NULL: none), the
@@ -1121,12 +1122,14 @@ static void slow_call(jc *j, const vm_insn *i) {
 /* A whole-warp load at rax inside a loop: vm_prefetch_next_warp's guess
  * for the same warp, made inline (a grid-stride loop reads each iteration
  * as far from the last as that one from the one before: its two lines two
- * iterations ahead are fetched now). The record's slot of cta->pf then
- * holds this access, as the interpreter's handler leaves it. */
+ * iterations ahead are fetched now). Slot k of cta->pf then holds the
+ * run's k-th such load (mod 8): slots by record address, as the
+ * interpreter's handler picks them, put three of saxpy's eight loads in one
+ * slot and two in another, which then never matched. */
 static void prefetch_loop(jc *j, const vm_insn *i) {
     cbuf *b = j->b;
     enum { R8 = 8, R9 = 9 };
-    size_t pf = offsetof(vm_cta, pf) + (((uintptr_t)i >> 6) & 7) * sizeof(struct vm_pf);
+    size_t pf = offsetof(vm_cta, pf) + (j->npf++ & 7) * sizeof(struct vm_pf); /* the run's loads apart, where records' addresses collide */
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
     gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
     gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
@@ -1870,6 +1873,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     cache_reset(j);
     j->end = e;
     j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
+    j->npf = 0;
     j->base = j->depth = base;
     prologue(j->b);
     if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));
