@@ -1184,21 +1184,42 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         uint8_t sh[3] = {0xc1, 0xe9, 16};
         put(b, sh, 3);
         kmov(b, false, true, 4, RCX);
-    }
-    /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
-    evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
-    uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
+        for (int h = 0; h < 2 && !shared; h++) { /* k5, k6 := k3, k4 >> 8 (the lanes of 64-bit parts 1, 3) */
+            uint8_t ks[6] = {0xc4, 0xe3, 0xf9, 0x30, (uint8_t)(0xc0 | (5 + h) << 3 | (3 + h)), 8};
+            put(b, ks, 6);
+        }
+        /* the run's start from the first executing lane (the others' addresses
+         * may be stale in a body): rax := its address - 4 * its lane */
+        uint8_t tz[4] = {0xf3, 0x0f, 0xbc, 0xca}, sub[3] = {0x48, 0x81, 0xec}, add[3] = {0x48, 0x81, 0xc4};
+        put(b, tz, 4); /* tzcnt ecx, edx */
+        put(b, sub, 3);
+        b32(b, 256);
+        for (int p = 0; p < (shared ? 2 : 4); p++) z(b, ST64, a->z[p], 0, M(RSP, 64 * p), 0);
+        uint8_t ld[4] = {0x48, 0x8b, 0x04, 0xcc}; /* mov rax, [rsp+rcx*8] / mov eax, [rsp+rcx*4] */
+        if (shared) ld[3] = 0x8c;
+        put(b, ld + shared, 4 - shared);
+        put(b, add, 3);
+        b32(b, 256);
+        uint8_t sl[6] = {0xc1, 0xe1, 0x02, 0x48, 0x29, 0xc8}; /* shl ecx, 2; sub rax / eax, rcx / ecx */
+        put(b, sl, 3);
+        put(b, sl + 3 + shared, 3 - shared);
+        z(b, shared ? BCD_R : BCQ_R, ZQ, 0, R(RAX), 0);
+    } else /* rax := lane 0's address */
+        evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+    /* + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
+    uint8_t addi[2] = {0x48, 0x05}; /* add rax / eax, imm32 */
     put(b, addi + shared, 2 - shared);
     b32(b, (uint32_t)(int32_t)i->imm);
     uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
-    /* every lane's address is lane 0's + 4 * lane */
-    z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+    /* every (executing) lane's address is the start's + 4 * lane */
+    if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
     mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
     for (int p = 0; p < (shared ? 2 : 4); p++) {
+        static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
         z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), g ? part_k[shared][p] : 0, 4); /* k2 := lanes off the run */
         uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
         put(b, kt, 4);
         slow[ns++] = jcc(b, 0x85);
