@@ -83,4 +83,11 @@ void ptxi_current_remove(ptxi_ctx *c); /* takes c off the calling thread's stack
 int ptxi_ctx_live(ptxi_ctx *c);
 ptxi_status ptxi_ctx_on_destroy(void (*fn)(ptxi_ctx *, void *), void *arg);
 
+/* ---- one image in several contexts (runtime/module.c) ----
+ * ptxi_module_load_data of the PTX that twin, a module of another context, was
+ * loaded from: its .managed variables are twin's, for a __managed__ variable is
+ * one object in the process on a GPU. (Without a match, as ptxi_module_load_data.) */
+ptxi_status ptxi_module_load_twin(ptxi_ctx *ctx, const char *text, size_t len, const char *name, const ptxi_module *twin,
+                                  ptxi_module **out);
+
 #endif

@@ -204,7 +204,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
                  MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
-                 MULPD = {M0F, P66, 1, 0x59}, Q2M = {M0F38, PF3, 1, 0x39}, M2Q = {M0F38, PF3, 1, 0x38},
+                 MULPD = {M0F, P66, 1, 0x59},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
                  MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
@@ -404,6 +404,7 @@ typedef struct jc {
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool loop;            /* the run ends with a backward branch */
+    uint32_t npf;         /* the run's loads that prefetch_loop has made so far */
     bool busy[NPOOL];
     centry e[NPOOL];
     /* if-conversion (ifconv): the branches it applies to (NULL: none), the
@@ -622,9 +623,12 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
 
 /* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
  * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
- * (1 / d)) is within one of a / d (the product's relative error is below
- * 2^-52 and a / d below 2^32); r = a - q d in 64 bits, negative or not below
- * d, corrects it to the exact quotient. */
+ * r) with r the double next above the nearest 1 / d, so 1 / d <= r < (1 / d)
+ * (1 + 2^-51): a * r is at least a / d (an exact multiple stays k, not just
+ * below it), and its excess, (a / d) 2^-51 plus half an ulp of the rounded
+ * product, stays below the 1 / d that separates any other quotient from the
+ * next integer while a < 2^51. One division per warp and three operations
+ * per 8 lanes, no remainder correction. */
 static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     cbuf *b = j->b;
     centry *bb = src(j, i->b, false);
@@ -639,28 +643,18 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
     put(b, t, 2);
     general[1] = jcc(b, 0x84);
-    z(b, BCQ_R, ZD, 0, R(RAX), 0); /* ZD := d, 64-bit lanes */
     z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
     mov_imm64(b, RAX, 0x3ff0000000000000ull);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
-    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d */
+    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d, nearest */
+    mov_imm64(b, RAX, 1);
+    z(b, BCQ_R, ZD, 0, R(RAX), 0);
+    z(b, ADDQ, ZQ, ZQ, R(ZD), 0); /* one ulp up: r */
     for (int p = 0; p < 4; p++) {
         z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
-        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0);
-        z(b, ZXDQ, ZT + p, 0, R(ZT + p), 0);    /* q, 64-bit lanes */
-        z(b, ZXDQ, ZX, 0, srcq(j, i->a, p), 0); /* a, 64-bit lanes */
-        z(b, MULUDQ, ZNAN, ZT + p, R(ZD), 0);
-        z(b, SUBQ, ZNAN, ZX, R(ZNAN), 0);      /* r := a - q d */
-        z(b, Q2M, 2, 0, R(ZNAN), 0);           /* k2 := r < 0 */
-        zi(b, CMPQ, 3, ZNAN, R(ZD), 0, 5);     /* k3 := r >= d */
-        z(b, M2Q, ZX, 0, R(2), 0);
-        z(b, ADDQ, ZT + p, ZT + p, R(ZX), 0);  /* q - 1 */
-        z(b, M2Q, ZX, 0, R(3), 0);
-        z(b, SUBQ, ZT + p, ZT + p, R(ZX), 0);  /* q + 1 */
-        z(b, QD, ZT + p, 0, R(ZT + p), 0);     /* vpmovqd: the low 8 words */
+        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
     }
-    j->nan_ok = false; /* zmm31 was a temporary */
 }
 
 /* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
@@ -1136,12 +1130,14 @@ static void slow_call(jc *j, const vm_insn *i) {
 /* A whole-warp load at rax inside a loop: vm_prefetch_next_warp's guess
  * for the same warp, made inline (a grid-stride loop reads each iteration
  * as far from the last as that one from the one before: its two lines two
- * iterations ahead are fetched now). The record's slot of cta->pf then
- * holds this access, as the interpreter's handler leaves it. */
+ * iterations ahead are fetched now). Slot k of cta->pf then holds the
+ * run's k-th such load (mod 8): slots by record address, as the
+ * interpreter's handler picks them, put three of saxpy's eight loads in one
+ * slot and two in another, which then never matched. */
 static void prefetch_loop(jc *j, const vm_insn *i) {
     cbuf *b = j->b;
     enum { R8 = 8, R9 = 9 };
-    size_t pf = offsetof(vm_cta, pf) + (((uintptr_t)i >> 6) & 7) * sizeof(struct vm_pf);
+    size_t pf = offsetof(vm_cta, pf) + (j->npf++ & 7) * sizeof(struct vm_pf); /* the run's loads apart, where records' addresses collide */
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
     gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
     gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
@@ -1175,9 +1171,9 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     size_t slow[16];
     int ns = 0;
     if (g) {
-        /* the executing lanes (edx) as k3, k4: the access is masked; the
-         * test below holds every lane to it, so that the lanes of a group or a
-         * guard that are one run (a border lane left out) stay inline */
+        /* the executing lanes (edx) as k3, k4: the access is masked, and
+         * the test below holds only them to one run, so that a group or a
+         * guard whose lanes are one run (a border lane left out) stays inline */
         exec_edx(j, i);
         kmov(b, false, true, 3, RDX);
         gop(b, false, 0x89, RDX, R(RCX)); /* mov ecx, edx; shr ecx, 16 */
@@ -2186,6 +2182,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     cache_reset(j);
     j->end = e;
     j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
+    j->npf = 0;
     j->base = j->depth = base;
     prologue(j->b);
     if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));

@@ -35,9 +35,20 @@ static ptxi_status fail(ptxi_ctx *ctx, ptxi_module *m, ptxi_status s) {
     return rt_set_error(ctx, s);
 }
 
-/* Device memory for every module-scope .global/.const variable. */
-static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m) {
+/* Whether twin (a module of another context) was parsed from the same PTX as m. */
+static bool same_globals(const ptxi_module *m, const ptxi_module *twin) {
+    if (!twin || twin->ir->nglobals != m->ir->nglobals) return false;
+    for (uint32_t k = 0; k < m->ir->nglobals; k++)
+        if (strcmp(twin->ir->globals[k]->name, m->ir->globals[k]->name)) return false;
+    return true;
+}
+
+/* Device memory for every module-scope .global/.const variable; a .managed
+ * one is twin's when the module is twin's PTX loaded again (one object in the
+ * process, as __managed__ memory is on a GPU). */
+static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m, const ptxi_module *twin) {
     const ir_module *ir = m->ir;
+    if (!same_globals(m, twin)) twin = NULL;
     for (uint32_t k = 0; k < ir->nglobals; k++) {
         const ir_var *v = ir->globals[k];
         if (v->space != IR_SPACE_GLOBAL && v->space != IR_SPACE_CONST) continue;
@@ -48,6 +59,10 @@ static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m) {
                           v->loc.line, v->loc.col, v->name);
                 return PTXI_UNRESOLVED_EXTERN;
             }
+            continue;
+        }
+        if (twin && v->managed && v->space == IR_SPACE_GLOBAL && twin->prog.gaddr[k]) {
+            m->prog.gaddr[k] = twin->prog.gaddr[k];
             continue;
         }
         uint8_t kind = v->space == IR_SPACE_CONST ? VM_SH_CONST : v->managed ? VM_SH_MANAGED : VM_SH_GLOBAL;
@@ -91,14 +106,14 @@ static void apply_relocs(ptxi_module *m) {
 
 /* Places, lowers and links a parsed module and adds it to the context's list;
  * with ctx->mod_lock held. */
-static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
+static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m, const ptxi_module *twin) {
     m->prog.ir = m->ir;
     m->prog.path = m->path;
     m->prog.rt = &ctx->vmrt;
     m->prog.no_contract = ctx->opt.no_contract;
     m->prog.gaddr = calloc(m->ir->nglobals + 1, sizeof *m->prog.gaddr);
     if (!m->prog.gaddr) return PTXI_OUT_OF_MEMORY;
-    ptxi_status s = place_globals(ctx, m);
+    ptxi_status s = place_globals(ctx, m, twin);
     if (s) return s;
     char err[512];
     if (vm_lower(&m->prog, err, sizeof err) < 0) {
@@ -145,7 +160,8 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m) {
     return PTXI_SUCCESS;
 }
 
-ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out) {
+static ptxi_status load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, const ptxi_module *twin,
+                             ptxi_module **out) {
     RT_CHECK_STICKY(ctx);
     if (!text || !out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     rt_flush(ctx);
@@ -166,11 +182,20 @@ ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, c
     fe_diags_free(&d);
     /* Linking sees the modules loaded so far and joins them: one load at a time. */
     pthread_mutex_lock(&ctx->mod_lock);
-    ptxi_status s = link_module(ctx, m);
+    ptxi_status s = link_module(ctx, m, twin);
     pthread_mutex_unlock(&ctx->mod_lock);
     if (s) return fail(ctx, m, s);
     *out = m;
     return PTXI_SUCCESS;
+}
+
+ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out) {
+    return load_data(ctx, text, len, name, NULL, out);
+}
+
+ptxi_status ptxi_module_load_twin(ptxi_ctx *ctx, const char *text, size_t len, const char *name, const ptxi_module *twin,
+                                  ptxi_module **out) {
+    return load_data(ctx, text, len, name, twin, out);
 }
 
 ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module **out) {
@@ -224,7 +249,8 @@ static void module_free(ptxi_module *m) {
     if (m->prog.gaddr && m->ir)
         for (uint32_t k = 0; k < m->ir->nglobals; k++)
             if (m->prog.gaddr[k] && m->ir->globals[k]->linkage != IR_LINK_EXTERN &&
-                (m->ir->globals[k]->space == IR_SPACE_GLOBAL || m->ir->globals[k]->space == IR_SPACE_CONST))
+                (m->ir->globals[k]->space == IR_SPACE_GLOBAL || m->ir->globals[k]->space == IR_SPACE_CONST) &&
+                m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve) /* not a twin's */
                 vm_arena_free(&ctx->arena, m->prog.gaddr[k]);
     vm_program_free(&m->prog);
     free(m->prog.gaddr);

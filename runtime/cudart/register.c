@@ -153,7 +153,9 @@ void cr_load_modules(cr_space *sp) {
         char name[300];
         snprintf(name, sizeof name, "%s.compute_%u.ptx", program_name(), fb->arch);
         ptxi_module *mod = NULL;
-        ptxi_status s = ptxi_module_load_data(sp->ctx, fb->ptx, fb->len, name, &mod);
+        /* the primary context loads first; another shares its __managed__ variables */
+        ptxi_module *twin = primary ? NULL : cr_map_get(&cr_primary.mods, fb);
+        ptxi_status s = ptxi_module_load_twin(sp->ctx, fb->ptx, fb->len, name, twin, &mod);
         if (s != PTXI_SUCCESS) {
             fb->err = s == PTXI_INVALID_PTX || s == PTXI_UNSUPPORTED_PTX ? cudaErrorInvalidPtx : cr_map(s);
             const char *detail = ptxi_ctx_error_detail(sp->ctx);

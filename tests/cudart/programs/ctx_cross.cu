@@ -14,6 +14,8 @@ __global__ void twice(const int *in, int *out, int n) {
 
 __managed__ int counter = 5;
 
+__global__ void bump(int by) { counter += by; }
+
 static int wrong(const int *got, const int *want, int n) {
     int bad = 0;
     for (int i = 0; i < n; i++) bad += got[i] != want[i];
@@ -119,9 +121,15 @@ int main() {
     DRV(cuCtxPushCurrent(b));
     printf("managed variable from the host in b: %d\n", counter);
     counter = 11;
+    bump<<<1, 1>>>(100);
+    SHOW(cudaDeviceSynchronize());
+    printf("managed variable after a kernel in b added 100: %d\n", counter);
     DRV(cuCtxPopCurrent(&cur));
     SHOW(cudaDeviceSynchronize());
-    printf("managed variable after the write: %d\n", counter);
+    printf("managed variable in the primary context: %d\n", counter);
+    bump<<<1, 1>>>(1000);
+    SHOW(cudaDeviceSynchronize());
+    printf("after a kernel in the primary context added 1000: %d\n", counter);
     DRV(cuDevicePrimaryCtxRelease(dev));
     DRV(cuCtxDestroy(b));
     DRV(cuCtxDestroy(a));
