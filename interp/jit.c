@@ -1185,7 +1185,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
             put(b, ks, 6);
         }
         /* the run's start from the first executing lane (the others' addresses
-         * may be stale in a body): rax := its address - 4 * its lane */
+         * may be stale in a body): rax := its address - 4 * its lane; lane 0's
+         * when every lane executes (Triton's masks but at a row's end) */
+        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+        put(b, c, 3);
+        size_t full = jcc(b, 0x84);
         uint8_t tz[4] = {0xf3, 0x0f, 0xbc, 0xca}, sub[3] = {0x48, 0x81, 0xec}, add[3] = {0x48, 0x81, 0xc4};
         put(b, tz, 4); /* tzcnt ecx, edx */
         put(b, sub, 3);
@@ -1200,6 +1204,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         put(b, sl, 3);
         put(b, sl + 3 + shared, 3 - shared);
         z(b, shared ? BCD_R : BCQ_R, ZQ, 0, R(RAX), 0);
+        size_t joined = jmp32(b);
+        land(b, full);
+        evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+        z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+        land(b, joined);
     } else /* rax := lane 0's address */
         evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
     /* + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
