@@ -36,6 +36,16 @@ static const uint64_t vec_iota[2][VM_LANES] = {
 
 static const zop SHUFI32X4 = {M0F3A, P66, 0, 0x43};
 
+/* A guarded record goes inline only when every lane executes: else a jump
+ * to the call (collected in slow). */
+static void every_lane(jc *j, const vm_insn *i, size_t *slow, int *ns) {
+    if (!guarded(j, i)) return;
+    exec_edx(j, i);
+    uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
+    put(j->b, c, 3);
+    slow[(*ns)++] = jcc(j->b, 0x85);
+}
+
 /* Whether record i (LDV / STV) is of the kind vec_mem compiles. */
 static bool vec_ok(const jc *j, const vm_insn *i) {
     const vm_vec *v = i->p;
