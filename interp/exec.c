@@ -3,6 +3,7 @@
  * once over lane-contiguous registers, so its lane loop vectorizes; the same
  * bodies build as computed goto (default) or as a switch (PTXI_SWITCH_DISPATCH). */
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -46,12 +47,20 @@
 
 /* Instructions run since `seg` by the group `mask` are added to the counters
  * only when the group or the PC changes non-sequentially, not per instruction. */
-#define ACCOUNT(upto)                                                 \
-    do {                                                              \
-        uint64_t n_ = (uint64_t)((upto)-seg);                         \
-        cta->warp_insns += n_;                                        \
-        cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask); \
-        w->clock += n_;                                               \
+/* The pair thread_insns, warp_insns (adjacent in vm_cta) is always written
+ * as one 16-byte add: written elsewhere as two 8-byte stores, the next
+ * pair's load would wait on them (a failed store forward, a tenth of
+ * reduce's vm_exec at each bar.sync after an if-converted run). */
+typedef uint64_t vm_u64x2 __attribute__((vector_size(16), aligned(8), may_alias));
+static inline void count_insns(vm_cta *cta, uint64_t warps, uint64_t threads) {
+    _Static_assert(offsetof(vm_cta, warp_insns) == offsetof(vm_cta, thread_insns) + 8, "counter pair");
+    *(vm_u64x2 *)&cta->thread_insns += (vm_u64x2){threads, warps};
+}
+#define ACCOUNT(upto)                                                           \
+    do {                                                                        \
+        uint64_t n_ = (uint64_t)((upto)-seg);                                   \
+        count_insns(cta, n_, n_ * (uint64_t)__builtin_popcount(mask));          \
+        w->clock += n_;                                                         \
     } while (0)
 
 #define NEXT                                  \
@@ -418,6 +427,7 @@ vm_yield vm_exec(vm_warp *w, uint32_t budget) {
     if (!w) return VM_Y_DONE;
 #endif
     vm_cta *cta = w->cta;
+    uint32_t exited_in = w->exited; /* the running warp's exits when it was entered (cta_round compares) */
     const vm_insn *i, *stop, *seg;
     uint32_t mask;
     vm_frame *fr;
@@ -1080,8 +1090,7 @@ execute:
              * wrote them (a mixed pair costs a store-forwarding stall) */
             uint64_t n_ = (uint64_t)(upto - seg), wa = (uint64_t) * (volatile int64_t *)&c.wadj,
                      ta = (uint64_t) * (volatile int64_t *)&c.tadj;
-            cta->warp_insns += n_ - wa;
-            cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask) - ta;
+            count_insns(cta, n_ - wa, n_ * (uint64_t)__builtin_popcount(mask) - ta);
             w->clock += n_ - wa;
             cta->jit_warp_insns -= wa;
             seg = upto;
@@ -1156,6 +1165,7 @@ left:
         if (w->id + 1 < cta->nwarps && nw->state == VM_W_READY && !nw->sleep_until && !cta->bars_open &&
             !atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
             w = cta->ran = nw;
+            exited_in = nw->exited;
             goto reload;
         }
         why = VM_Y_DONE;
@@ -1174,6 +1184,18 @@ resched:
         goto out_nosave;
     }
     if (!vm_reschedule(w)) {
+        /* Every lane waits (a barrier): the CTA's next warp runs on here, as
+         * cta_round would run it next, when it is ready and none of this
+         * warp's lanes exited since it was entered (cta_round would then
+         * check the open barriers first). What a barrier costs a warp is
+         * then its arrival, not a return to the CTA loop and a new entry. */
+        vm_warp *nw = w + 1;
+        if (w->state == VM_W_BLOCKED && w->exited == exited_in && w->id + 1 < cta->nwarps &&
+            nw->state == VM_W_READY && !nw->sleep_until) {
+            w = cta->ran = nw;
+            exited_in = nw->exited;
+            goto reload;
+        }
         why = (w->exited & w->present) == w->present ? VM_Y_DONE : VM_Y_BLOCKED;
         goto out_nosave;
     }

@@ -204,7 +204,7 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
                  MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
-                 MULPD = {M0F, P66, 1, 0x59}, Q2M = {M0F38, PF3, 1, 0x39}, M2Q = {M0F38, PF3, 1, 0x38},
+                 MULPD = {M0F, P66, 1, 0x59},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
                  MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
@@ -617,9 +617,12 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
 
 /* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
  * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
- * (1 / d)) is within one of a / d (the product's relative error is below
- * 2^-52 and a / d below 2^32); r = a - q d in 64 bits, negative or not below
- * d, corrects it to the exact quotient. */
+ * r) with r the double next above the nearest 1 / d, so 1 / d <= r < (1 / d)
+ * (1 + 2^-51): a * r is at least a / d (an exact multiple stays k, not just
+ * below it), and its excess, (a / d) 2^-51 plus half an ulp of the rounded
+ * product, stays below the 1 / d that separates any other quotient from the
+ * next integer while a < 2^51. One division per warp and three operations
+ * per 8 lanes, no remainder correction. */
 static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     cbuf *b = j->b;
     centry *bb = src(j, i->b, false);
@@ -634,28 +637,18 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
     put(b, t, 2);
     general[1] = jcc(b, 0x84);
-    z(b, BCQ_R, ZD, 0, R(RAX), 0); /* ZD := d, 64-bit lanes */
     z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
     mov_imm64(b, RAX, 0x3ff0000000000000ull);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
-    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d */
+    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d, nearest */
+    mov_imm64(b, RAX, 1);
+    z(b, BCQ_R, ZD, 0, R(RAX), 0);
+    z(b, ADDQ, ZQ, ZQ, R(ZD), 0); /* one ulp up: r */
     for (int p = 0; p < 4; p++) {
         z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
-        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0);
-        z(b, ZXDQ, ZT + p, 0, R(ZT + p), 0);    /* q, 64-bit lanes */
-        z(b, ZXDQ, ZX, 0, srcq(j, i->a, p), 0); /* a, 64-bit lanes */
-        z(b, MULUDQ, ZNAN, ZT + p, R(ZD), 0);
-        z(b, SUBQ, ZNAN, ZX, R(ZNAN), 0);      /* r := a - q d */
-        z(b, Q2M, 2, 0, R(ZNAN), 0);           /* k2 := r < 0 */
-        zi(b, CMPQ, 3, ZNAN, R(ZD), 0, 5);     /* k3 := r >= d */
-        z(b, M2Q, ZX, 0, R(2), 0);
-        z(b, ADDQ, ZT + p, ZT + p, R(ZX), 0);  /* q - 1 */
-        z(b, M2Q, ZX, 0, R(3), 0);
-        z(b, SUBQ, ZT + p, ZT + p, R(ZX), 0);  /* q + 1 */
-        z(b, QD, ZT + p, 0, R(ZT + p), 0);     /* vpmovqd: the low 8 words */
+        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
     }
-    j->nan_ok = false; /* zmm31 was a temporary */
 }
 
 /* div.u32 / rem.u32 as exec.c computes them: the quotient by double division

@@ -251,8 +251,8 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         uint32_t exited = w->exited;
         cta->ran = w;
         vm_yield y = vm_exec(w, slice);
-        if (cta->ran != w) { /* it ran on into the next warps: all but the last are done */
-            done += (uint32_t)(cta->ran - w);
+        if (cta->ran != w) { /* it ran on into the next warps: all but the last are done or wait */
+            for (const vm_warp *p = w; p < cta->ran; p++) done += p->state == VM_W_DONE;
             w = cta->ran;
             k = w->id;
             exited = ~w->exited;

@@ -107,7 +107,7 @@ typedef struct vm_cta {
     uint32_t smem_size;
     uint32_t nwarps, nthreads;
     vm_warp *warps;
-    vm_warp *ran; /* the warp vm_exec returned from: it runs on into the next ones once a warp is done */
+    vm_warp *ran; /* the warp vm_exec returned from: it runs on into the next ones once a warp is done or waits */
     vm_barrier bars[16];
     uint32_t bars_open; /* barriers with arrivals: bit b for bars[b] */
     /* per-worker counters, added to the grid at the end */
@@ -132,8 +132,9 @@ typedef enum vm_yield {
     VM_Y_FAULT,   /* a fault was recorded in the grid */
 } vm_yield;
 
-/* Runs warp w until it yields; when it ends, the next warps of its CTA
- * may run on (cta->ran says where it stopped: the warps before it are done). */
+/* Runs warp w until it yields; when it ends or waits, the next warps of its
+ * CTA may run on (cta->ran says where it stopped: the warps before it are
+ * done or blocked). */
 vm_yield vm_exec(vm_warp *w, uint32_t budget);
 
 /* The warp's local memory, allocated on first use (most kernels never touch

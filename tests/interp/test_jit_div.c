@@ -55,5 +55,29 @@ static void check(const char *jit) {
     }
 }
 
+/* Divisors spread over every magnitude (a random word shifted right by 0..31)
+ * against C's / and %: the one-division path has no correction step, so its
+ * bound must hold for every d, not only the listed ones. */
+Test(jit_div, random_divisors) {
+    uint32_t s = 12345;
+    for (int n = 0; n < 256; n++) {
+        s = s * 1664525u + 1013904223u;
+        uint32_t d = (s >> (n % 32)) | 1u, in[NT + 1], out[2 * NT];
+        for (int t = 0; t < NT; t++) {
+            s = s * 1664525u + 1013904223u;
+            uint32_t m = 0xffffffffu / d;
+            in[t] = t % 2 ? s : (uint32_t)((s % ((uint64_t)m + 1)) * d) - (uint32_t)(t % 4 == 2);
+        }
+        in[NT] = d;
+        char rep[1024];
+        ptxi_status st = run_io(SRC, NT, in, sizeof in, out, sizeof out, rep, sizeof rep);
+        cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
+        for (int t = 0; t < NT; t++) {
+            cr_assert_eq(out[t], in[t] / d, "%u / %u: %u, expected %u", in[t], d, out[t], in[t] / d);
+            cr_assert_eq(out[NT + t], in[t] % d, "%u %% %u: %u, expected %u", in[t], d, out[NT + t], in[t] % d);
+        }
+    }
+}
+
 Test(jit_div, uniform_divisor_jit_on) { check("1"); }
 Test(jit_div, uniform_divisor_jit_off) { check("0"); }
