@@ -1,7 +1,8 @@
 /* test_jit_loop.c — a loop whose compiled run ends with the backward branch
  * to its own start (jit.c loop_back goes round inside it): trip counts 0, 1,
  * a few and past a time slice, lanes leaving one by one, a fault in a late
- * round, the counts of executed instructions, and a loop that never ends
+ * round, an if-converted body inside (run by some lanes, by none), the
+ * counts of executed instructions, and a loop that never ends
  * still stopped by the watchdog. The expected words and counts come from C
  * below and from the kernel's own text, not from ptxi. */
 #include <criterion/criterion.h>
@@ -42,6 +43,12 @@ static const char *BODY = "L:\n"
                           "mul.wide.u32 %rd3, %r10, 4;\n"
                           "add.s64 %rd4, %rd2, %rd3;\n"
                           "ld.global.u32 %r12, [%rd4+64];\n"
+                          "and.b32 %r13, %r12, 1;\n"
+                          "setp.eq.u32 %p2, %r13, 0;\n"
+                          "@%p2 bra SKIP;\n"
+                          "xor.b32 %r7, %r7, %r8;\n"
+                          "add.s32 %r7, %r7, 7;\n"
+                          "SKIP:\n"
                           "mul.lo.s32 %r7, %r7, 3;\n"
                           "add.s32 %r7, %r7, %r12;\n"
                           "add.s32 %r8, %r8, 1;\n"
@@ -75,10 +82,17 @@ static char *kernel(void) {
 
 static uint32_t trips(uint32_t n, uint32_t spread, uint32_t t) { return n + (t & 3) * spread; }
 
+static uint32_t datum(const uint32_t *in, uint32_t i, uint32_t t) { return in[16 + ((i * 32 + (t & 31)) & 1023)]; }
+enum { SKIPPED = 2 }; /* the xor and add that an even datum jumps over */
+
 static void expected(const uint32_t *in, uint32_t want[2 * NT]) {
     for (uint32_t t = 0; t < NT; t++) {
         uint32_t acc = 0, r = trips(in[0], in[2], t);
-        for (uint32_t i = 0; i < r; i++) acc = acc * 3u + in[16 + ((i * 32 + (t & 31)) & 1023)];
+        for (uint32_t i = 0; i < r; i++) {
+            uint32_t d = datum(in, i, t);
+            if (d & 1) acc = (acc ^ i) + 7u;
+            acc = acc * 3u + d;
+        }
         want[t] = acc, want[NT + t] = r;
     }
 }
@@ -86,7 +100,8 @@ static void expected(const uint32_t *in, uint32_t want[2 * NT]) {
 static void fill(uint32_t *in, uint32_t n, uint32_t bad, uint32_t spread) {
     in[0] = n, in[1] = bad, in[2] = spread;
     uint32_t x = 12345;
-    for (int k = 0; k < NDATA; k++) in[16 + k] = x = x * 1103515245u + 12345u;
+    for (int k = 0; k < NDATA; k++) in[16 + k] = (x = x * 1103515245u + 12345u) >> 8;
+    for (int k = 32 * 3; k < 32 * 4; k++) in[16 + k] &= ~1u; /* round 3 of both warps: no lane runs the body */
 }
 
 static ptxi_status run(const char *jit, const uint32_t *in, uint32_t *out, char *rep, size_t cap,
@@ -102,8 +117,18 @@ static void loop_case(uint32_t n, uint32_t spread) {
     fill(in, n, UINT32_MAX, spread);
     expected(in, want);
     uint64_t pre = insns(PRE), body = insns(BODY), post = insns(POST), threads = 0, warps = 0;
-    for (uint32_t t = 0; t < NT; t++) threads += pre + (uint64_t)trips(n, spread, t) * body + post;
-    for (uint32_t w = 0; w < NT / 32; w++) warps += pre + (uint64_t)n * body + post; /* spread 0: uniform */
+    for (uint32_t t = 0; t < NT; t++) {
+        threads += pre + (uint64_t)trips(n, spread, t) * body + post;
+        for (uint32_t i = 0; i < trips(n, spread, t); i++) threads -= datum(in, i, t) & 1 ? 0 : SKIPPED;
+    }
+    for (uint32_t w = 0; w < NT / 32; w++) { /* spread 0: uniform; a body no lane runs is not counted */
+        warps += pre + (uint64_t)n * body + post;
+        for (uint32_t i = 0; i < n; i++) {
+            bool any = false;
+            for (uint32_t l = 0; l < 32; l++) any |= datum(in, i, 32 * w + l) & 1;
+            warps -= any ? 0 : SKIPPED;
+        }
+    }
     const char *modes[2] = {"1", "0"};
     for (int m = 0; m < 2; m++) {
         char rep[1024];
