@@ -13,11 +13,28 @@ static uint32_t live_threads(const vm_cta *cta) {
     return n;
 }
 
+/* A released warp whose every live lane waited at one bar.sync (they came in
+ * one arrival and nothing else waits) resumes after it as one group: what
+ * vm_reschedule would find, without looking at each lane. */
+static bool resume_whole(vm_warp *w, uint32_t lanes) {
+    const vm_frame *f = &w->frames[w->depth - 1];
+    if (!w->bar_one || w->blocked || w->avoid || lanes != (f->lanes & ~f->done & ~w->exited)) return false;
+    w->pc = w->lpc[__builtin_ctz(lanes)];
+    w->mask = lanes;
+    w->lpc_stop = (const vm_insn *)UINTPTR_MAX;
+    w->state = VM_W_READY;
+    return true;
+}
+
 /* Releases barrier b if every thread it waits for has arrived. */
 void vm_check_barrier(vm_cta *cta, unsigned b) {
     vm_barrier *bar = &cta->bars[b];
     if (!bar->arrived) return;
-    uint32_t need = bar->expected ? bar->expected : live_threads(cta);
+    /* Threads only leave, and every exit while a barrier has arrivals
+     * reaches vm_recheck_barriers before the warp that exited is left for
+     * another: the count of the phase's first check holds until then. */
+    uint32_t need = bar->expected;
+    if (!need) need = bar->live ? bar->live : (bar->live = live_threads(cta));
     if (bar->arrived < need) return;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
@@ -40,11 +57,19 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
         w->barwait[b] = 0;
         /* A suspended warp resumes from its lanes' positions (it stopped at
          * the barrier itself); a running one picks them up at its next merge. */
-        if (w->state == VM_W_BLOCKED) vm_reschedule(w);
+        if (w->state == VM_W_BLOCKED && !resume_whole(w, lanes)) vm_reschedule(w);
     }
     *bar = (vm_barrier){0};
     cta->bars_open &= ~(1u << b);
     if (cta->san) vm_san_bar_done(cta, b);
+}
+
+void vm_recheck_barriers(vm_cta *cta) {
+    for (uint32_t o = cta->bars_open; o; o &= o - 1) {
+        unsigned b = (unsigned)__builtin_ctz(o);
+        cta->bars[b].live = 0;
+        vm_check_barrier(cta, b);
+    }
 }
 
 /* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
@@ -77,6 +102,7 @@ int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     cta->bars_open |= 1u << id;
     vm_set_lpc(w, w->mask, i + 1);
     if (!(i->x & VM_BAR_ARRIVE_ONLY)) {
+        w->bar_one = !w->blocked;
         w->blocked |= m;
         w->barwait[id] |= m;
     }

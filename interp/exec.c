@@ -427,7 +427,6 @@ vm_yield vm_exec(vm_warp *w, uint32_t budget) {
     if (!w) return VM_Y_DONE;
 #endif
     vm_cta *cta = w->cta;
-    uint32_t exited_in = w->exited; /* the running warp's exits when it was entered (cta_round compares) */
     const vm_insn *i, *stop, *seg;
     uint32_t mask;
     vm_frame *fr;
@@ -1165,7 +1164,7 @@ left:
         if (w->id + 1 < cta->nwarps && nw->state == VM_W_READY && !nw->sleep_until && !cta->bars_open &&
             !atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
             w = cta->ran = nw;
-            exited_in = nw->exited;
+            cta->ran_exited = nw->exited;
             goto reload;
         }
         why = VM_Y_DONE;
@@ -1190,10 +1189,10 @@ resched:
          * check the open barriers first). What a barrier costs a warp is
          * then its arrival, not a return to the CTA loop and a new entry. */
         vm_warp *nw = w + 1;
-        if (w->state == VM_W_BLOCKED && w->exited == exited_in && w->id + 1 < cta->nwarps &&
+        if (w->state == VM_W_BLOCKED && w->exited == cta->ran_exited && w->id + 1 < cta->nwarps &&
             nw->state == VM_W_READY && !nw->sleep_until) {
             w = cta->ran = nw;
-            exited_in = nw->exited;
+            cta->ran_exited = nw->exited;
             goto reload;
         }
         why = (w->exited & w->present) == w->present ? VM_Y_DONE : VM_Y_BLOCKED;

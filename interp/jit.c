@@ -421,6 +421,14 @@ typedef struct jc {
      * div.approx) when the record being emitted is number quot_next */
     uint32_t quot_next, quot_a, quot_b;
     bool quot_full;
+    /* forward regions (region_*): per record, 1 + the first record of the
+     * region that holds it (0: none); the positions of a region's masked
+     * code at its blocks (rent[k]: none yet); while that code is emitted,
+     * rmask and the region [rk, rj) */
+    const uint32_t *rgn;
+    size_t *rent;
+    bool rmask;
+    uint32_t rk, rj;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -1179,30 +1187,66 @@ static void prefetch_loop(jc *j, const vm_insn *i) {
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
+    bool g = guarded(j, i);
     centry *a = src(j, i->a, !shared);
-    if (st) src(j, i->b, false);
+    if (st || g) src(j, st ? i->b : i->d, false); /* a guarded load merges into d */
     size_t slow[16];
     int ns = 0;
-    if (guarded(j, i)) { /* inline only when every lane executes (Triton's masks, true but at a row's end) */
+    if (g) {
+        /* the executing lanes (edx) as k3, k4: the access is masked, and
+         * the test below holds only them to one run, so that a group or a
+         * guard whose lanes are one run (a border lane left out) stays inline */
         exec_edx(j, i);
+        kmov(b, false, true, 3, RDX);
+        gop(b, false, 0x89, RDX, R(RCX)); /* mov ecx, edx; shr ecx, 16 */
+        uint8_t sh[3] = {0xc1, 0xe9, 16};
+        put(b, sh, 3);
+        kmov(b, false, true, 4, RCX);
+        for (int h = 0; h < 2 && !shared; h++) { /* k5, k6 := k3, k4 >> 8 (the lanes of 64-bit parts 1, 3) */
+            uint8_t ks[6] = {0xc4, 0xe3, 0xf9, 0x30, (uint8_t)(0xc0 | (5 + h) << 3 | (3 + h)), 8};
+            put(b, ks, 6);
+        }
+        /* the run's start from the first executing lane (the others' addresses
+         * may be stale in a body): rax := its address - 4 * its lane; lane 0's
+         * when every lane executes (Triton's masks but at a row's end) */
         uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
         put(b, c, 3);
-        slow[ns++] = jcc(b, 0x85);
-    }
-    /* rax := lane 0's address + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
-    evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
-    uint8_t addi[2] = {0x48, 0x05};                                 /* add rax / eax, imm32 */
+        size_t full = jcc(b, 0x84);
+        uint8_t tz[4] = {0xf3, 0x0f, 0xbc, 0xca}, sub[3] = {0x48, 0x81, 0xec}, add[3] = {0x48, 0x81, 0xc4};
+        put(b, tz, 4); /* tzcnt ecx, edx */
+        put(b, sub, 3);
+        b32(b, 256);
+        for (int p = 0; p < (shared ? 2 : 4); p++) z(b, ST64, a->z[p], 0, M(RSP, 64 * p), 0);
+        uint8_t ld[4] = {0x48, 0x8b, 0x04, 0xcc}; /* mov rax, [rsp+rcx*8] / mov eax, [rsp+rcx*4] */
+        if (shared) ld[3] = 0x8c;
+        put(b, ld + shared, 4 - shared);
+        put(b, add, 3);
+        b32(b, 256);
+        uint8_t sl[6] = {0xc1, 0xe1, 0x02, 0x48, 0x29, 0xc8}; /* shl ecx, 2; sub rax / eax, rcx / ecx */
+        put(b, sl, 3);
+        put(b, sl + 3 + shared, 3 - shared);
+        z(b, shared ? BCD_R : BCQ_R, ZQ, 0, R(RAX), 0);
+        size_t joined = jmp32(b);
+        land(b, full);
+        evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+        z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+        land(b, joined);
+    } else /* rax := lane 0's address */
+        evexl(b, 0, M0F, P66, !shared, 0x7e, a->z[0], 0, R(RAX), 0); /* vmov{q,d} rax / eax, xmm */
+    /* + imm (shared: 32 bits, wrapping, as vm_lds4_half) */
+    uint8_t addi[2] = {0x48, 0x05}; /* add rax / eax, imm32 */
     put(b, addi + shared, 2 - shared);
     b32(b, (uint32_t)(int32_t)i->imm);
     uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
-    /* every lane's address is lane 0's + 4 * lane */
-    z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+    /* every (executing) lane's address is the start's + 4 * lane */
+    if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
     mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
     for (int p = 0; p < (shared ? 2 : 4); p++) {
+        static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
         z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), 0, 4); /* k2 := lanes off the run */
+        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), g ? part_k[shared][p] : 0, 4); /* k2 := lanes off the run */
         uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
         put(b, kt, 4);
         slow[ns++] = jcc(b, 0x85);
@@ -1244,8 +1288,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     }
     if (!shared && !st && j->loop) prefetch_loop(j, i);
     for (int p = 0; p < 2; p++) {
-        if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), 0);
-        else z(b, LD32, ZT + p, 0, M(RAX, 64 * p), 0);
+        if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);
+        else {
+            if (g) z(b, MOVA64, ZT + p, 0, S(j, i->d, false, p), 0);
+            z(b, LD32, ZT + p, 0, M(RAX, 64 * p), g ? 3 + p : 0);
+        }
     }
     size_t done = jmp32(b), gx[4], gdone = 0;
     for (int k = 0; k < ns; k++) land(b, slow[k]);
@@ -1260,9 +1307,14 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     land(b, done);
     if (gdone) land(b, gdone);
     j->nan_ok = false;
-    vm_insn whole = *i; /* both paths leave d whole: all lanes loaded, or run_mem's merge reloaded */
+    /* both paths leave d whole (all lanes loaded or merged under k3/k4, or
+     * run_mem's merge reloaded): written whole, also in a body (edx is gone) */
+    vm_insn whole = *i;
     whole.g = j->f->true_slot, whole.gx = 0;
+    int depth = j->depth;
+    j->depth = 0;
     if (!st) commit(j, &whole, false);
+    j->depth = depth;
 }
 
 /* contract.c's fused f32 record without .ftz/.sat: d := fma(±a, b, ±c) per
@@ -1504,21 +1556,14 @@ static void jump_to(cbuf *b, size_t pos) {
     memcpy(b->p + at, &d, 4);
 }
 
-/* The branch (edx: the group's lanes that jump, from exec_edx): none goes on,
- * all or some go to the stubs emitted after the run. */
-static void ifconv(jc *j, const vm_insn *i) {
-    cbuf *b = j->b;
-    uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
-    put(b, t, 2);
-    size_t none = jcc(b, 0x84);
-    all_lanes(j);
-    size_t all = jcc(b, 0x84), part = jmp32(b);
-    land(b, none);
+/* A stub for branch i (the record being emitted), its jumps for a split
+ * (SIZE_MAX: none) and for every lane jumping, with the cache as it is. */
+static void stub_add(jc *j, const vm_insn *i, size_t part, size_t all) {
     if (j->nst == j->cap) {
         int cap = j->cap ? 2 * j->cap : 8;
         ifstub *p = realloc(j->st, (size_t)cap * sizeof *p);
         if (!p) {
-            b->oom = true;
+            j->b->oom = true;
             return;
         }
         j->st = p, j->cap = cap;
@@ -1529,6 +1574,36 @@ static void ifconv(jc *j, const vm_insn *i) {
     save_cache(j, &x->at_br);
 }
 
+/* The branch (edx: the group's lanes that jump, from exec_edx): none goes on,
+ * all or some go to the stubs emitted after the run. */
+static void ifconv(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    uint8_t t[2] = {0x85, 0xd2}; /* test edx, edx */
+    put(b, t, 2);
+    size_t none = jcc(b, 0x84);
+    all_lanes(j);
+    size_t all = jcc(b, 0x84), part = jmp32(b);
+    land(b, none);
+    stub_add(j, i, part, all);
+}
+
+/* Every lane of the group jumps: the records up to T are skipped. */
+static void skip_stub(jc *j, const ifstub *x) {
+    cbuf *b = j->b;
+    uint32_t n = x->t - x->k - 1;
+    land(b, x->jall);
+    restore_cache(j, &x->at_br);
+    gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], n */
+    b32(b, n);
+    if (x->depth) gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
+    else b1(b, 0xb8), b32(b, VM_FULL);              /* mov eax, -1 */
+    tadj_add(j, n);
+    reconcile(j, x->t, &x->at_t);
+    jump_to(b, x->t_pos);
+}
+
+static void region_split(jc *j, const ifstub *x);
+
 /* The out-of-line code of stub s: the split (the body for the lanes that
  * stay) and the skip, each joining the inline code at T. */
 static void ifconv_stub(jc *j, int s) {
@@ -1537,9 +1612,14 @@ static void ifconv_stub(jc *j, int s) {
     int d = x.depth, depth = j->depth;
     uint32_t n = x.t - x.k - 1;
     if (!x.t_set) { /* cannot happen (the run holds the body); a safe exit nonetheless */
-        land(b, x.jpart);
+        if (x.jpart != SIZE_MAX) land(b, x.jpart);
         land(b, x.jall);
         b->oom = true;
+        return;
+    }
+    if (j->rgn && j->rgn[x.k]) { /* a branch of a forward region */
+        region_split(j, &x);
+        skip_stub(j, &x);
         return;
     }
     /* split: what is live is in the frame for the lanes that jump */
@@ -1579,16 +1659,7 @@ static void ifconv_stub(jc *j, int s) {
     set_off(j, d);
     reconcile(j, x.t, &x.at_t);
     jump_to(b, x.t_pos);
-    /* every lane of the group jumps: the body is skipped */
-    land(b, x.jall);
-    restore_cache(j, &x.at_br);
-    gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], n */
-    b32(b, n);
-    if (d) gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
-    else b1(b, 0xb8), b32(b, VM_FULL);       /* mov eax, -1 */
-    tadj_add(j, n);
-    reconcile(j, x.t, &x.at_t);
-    jump_to(b, x.t_pos);
+    skip_stub(j, &x);
     j->depth = depth;
 }
 
@@ -1597,6 +1668,248 @@ static void ifconv_stubs(jc *j) {
     for (int s = 0; s < j->nst; s++) ifconv_stub(j, s);
     j->nst = 0;
     j->nstream = j->stream = 0;
+}
+
+/* ---- forward regions: if/else diamonds and other forward branching ----
+ * A guarded forward branch that ifconv does not take (its body holds an
+ * unguarded bra, as an if/else's `bra.uni JOIN` does, or a branch out of
+ * it) opens a region [k, J): each branch in it goes forward to a record
+ * of (itself, J], every other record is maskable, and nothing else branches
+ * into it. Inline, the group follows its one path: a branch no lane takes
+ * goes on, one every lane takes (and an unguarded one) jumps to its
+ * target's inline code, the records passed over counted as skipped (the
+ * skip stub). A branch that splits the group enters the region's masked
+ * code at the next record, where each block (records between branches and
+ * targets) runs for the lanes that reach it: r13d the lanes of the block,
+ * c->pend the lanes waiting at each target; a block no lane reaches is
+ * skipped, and the group, whole again at J, joins the inline code there.
+ * That is the interpreter's order over forward branches: every record in
+ * PC order by the lanes that reach it. The masked blocks start with an
+ * empty cache, every dirty value stored (liveness follows one lane's path;
+ * other lanes may still need what this block's lanes no longer do). */
+
+/* Whether record t is the target of a branch of the region [k, e). */
+static bool rg_target(const vm_func *f, uint32_t k, uint32_t e, uint32_t t) {
+    for (uint32_t q = k; q < t && q < e; q++)
+        if (f->code[q].op == VM_BRA && f->code[q].target == &f->code[t]) return true;
+    return false;
+}
+/* The end of the block of the region [k, e) that holds record q. */
+static uint32_t rg_block_end(const vm_func *f, uint32_t k, uint32_t e, uint32_t q) {
+    for (uint32_t r = q + 1; r < e; r++)
+        if (f->code[r - 1].op == VM_BRA || rg_target(f, k, e, r)) return r;
+    return e;
+}
+/* J of the region branch k would open (its shape alone), else 0. */
+static uint32_t rg_end(const vm_func *f, uint32_t k) {
+    const vm_insn *i = &f->code[k];
+    if (i->op != VM_BRA || !i->target || i->target <= i || (i->g == f->true_slot && i->gx == 0)) return 0;
+    uint32_t e = (uint32_t)(i->target - f->code);
+    for (uint32_t q = k + 1; q < e && e - k - 1 <= VM_JIT_REGION; q++) {
+        const vm_insn *x = &f->code[q];
+        if (x->op != VM_BRA) continue;
+        if (!x->target || x->target <= x) return 0;
+        if ((uint32_t)(x->target - f->code) > e) e = (uint32_t)(x->target - f->code);
+    }
+    return e - k - 1 <= VM_JIT_REGION && e <= f->ncode ? e : 0;
+}
+/* Record q emits (for the whole group and under a mask). */
+static bool dry_ok(jc *dry, uint32_t q) {
+    bool ok = true;
+    for (int d = 0; d < 2 && ok; d++) {
+        dry->b->n = 0;
+        cache_reset(dry);
+        dry->now = q;
+        dry->depth = d;
+        ok = emit(dry, &dry->f->code[q]);
+    }
+    dry->depth = 0;
+    return ok;
+}
+/* The J of the region branch k opens, or 0: not one (ifconv takes it, its
+ * shape, a record with no masked template or a superinstruction, the
+ * after-prologue start inside, a branch from outside into it), or k could
+ * head a run (the record before is a branch or is not compiled). */
+static uint32_t rg_ok(const vm_func *f, uint32_t k, const uint8_t *conv, jc *dry) {
+    uint32_t e = conv[k] || !k ? 0 : rg_end(f, k);
+    const void *const *tab = vm_handler_table();
+    const vm_insn *p = &f->code[k - !!e];
+    if (!e || f->code[k].h != tab[VM_BRA] || k == f->nhoist || p->op == VM_BRA || p->op == VM_BRX ||
+        p->h != tab[p->op] || !dry_ok(dry, k - 1))
+        return 0;
+    for (uint32_t q = k + 1; q < e; q++) {
+        const vm_insn *x = &f->code[q];
+        if (x->h != tab[x->op] || q == f->nhoist || (x->op != VM_BRA && (!maskable((vm_opid)x->op) || !dry_ok(dry, q))))
+            return 0;
+    }
+    for (uint32_t q = 0; q < f->ncode; q++) {
+        const vm_insn *y = &f->code[q];
+        if (y->op == VM_BRX) {
+            for (int64_t z = 0; z < y->imm; z++) {
+                const vm_insn *t = ((const vm_insn *const *)y->p)[z];
+                if (t > &f->code[k] && t < &f->code[e]) return 0;
+            }
+        } else if (y->op == VM_BRA && (q < k || q >= e) && y->target > &f->code[k] && y->target < &f->code[e])
+            return 0;
+    }
+    return e;
+}
+
+/* A region's branch (emit's edx: the lanes that jump). Inline: ifconv's
+ * test, or for an unguarded one a jump to the skip stub (what follows is
+ * reached only through jumps). Masked: the lanes that jump wait at the
+ * target (at J: nothing to note) and leave r13d. */
+static void region_bra(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    uint32_t k = j->rgn[j->now] - 1, t = (uint32_t)(i->target - j->f->code);
+    if (j->rmask) {
+        if (t < j->rj) gop(b, false, 0x09, RDX, M(CTX, (int64_t)(offsetof(vm_jit_ctx, pend) + 4 * (t - k - 1))));
+        gop(b, false, 0x89, RDX, R(RAX)); /* mov eax, edx; not eax; and r13d, eax */
+        uint8_t nt[2] = {0xf7, 0xd0};
+        put(b, nt, 2);
+        gop(b, false, 0x21, RAX, R(R13));
+        return;
+    }
+    if (j->now == k) j->rent[k] = SIZE_MAX; /* no masked code in this run yet */
+    if (!(i->g == j->f->true_slot && i->gx == 0)) {
+        ifconv(j, i);
+        return;
+    }
+    stub_add(j, i, SIZE_MAX, jmp32(b));
+    cache_reset(j);
+}
+
+/* ecx := r13d; not ecx; and eax, ecx */
+static void rg_not_r13(jc *j) {
+    gop(j->b, false, 0x89, R13, R(RCX));
+    uint8_t nt[2] = {0xf7, 0xd1};
+    put(j->b, nt, 2);
+    gop(j->b, false, 0x21, RCX, R(RAX));
+}
+/* Every dirty value stored, the cache empty (a block's start). */
+static void flush_all(jc *j, uint32_t k) {
+    const uint64_t *lv = j->live;
+    j->live = NULL;
+    flush(j, k, true);
+    j->live = lv;
+    j->nan_ok = false;
+}
+
+/* The masked code of region [k, e), its block starts in j->rent. */
+static void region_masked(jc *j, uint32_t k, uint32_t e) {
+    cbuf *b = j->b;
+    const vm_func *f = j->f;
+    const ifstub *join = NULL;
+    for (int s = 0; s < j->nst; s++)
+        if (j->st[s].stream == 0 && j->st[s].t == e && j->st[s].t_set) join = &j->st[s];
+    if (!join) {
+        b->oom = true;
+        return;
+    }
+    int depth = j->depth;
+    size_t skip = SIZE_MAX;
+    j->rent[k] = 0;
+    cache_reset(j);
+    j->depth = j->base + 1, j->rmask = true, j->rk = k, j->rj = e;
+    for (uint32_t q = k + 1; q < e; q++) {
+        j->now = q;
+        if (f->code[q - 1].op == VM_BRA || rg_target(f, k, e, q)) {
+            uint32_t n = rg_block_end(f, k, e, q) - q;
+            flush_all(j, q);
+            if (skip != SIZE_MAX) land(b, skip);
+            j->rent[q] = b->n;
+            if (rg_target(f, k, e, q)) /* or r13d, [pend] */
+                gop(b, false, 0x0b, R13, M(CTX, (int64_t)(offsetof(vm_jit_ctx, pend) + 4 * (q - k - 1))));
+            gop(b, false, 0x85, R13, R(R13)); /* test r13d, r13d */
+            size_t go = jcc(b, 0x85);
+            gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* no lane: skipped */
+            b32(b, n);
+            ctx_get(j, RAX, offsetof(vm_jit_ctx, grp));
+            tadj_add(j, n);
+            skip = jmp32(b);
+            land(b, go);
+            ctx_get(j, RAX, offsetof(vm_jit_ctx, grp)); /* run by r13d: the rest of the group not */
+            rg_not_r13(j);
+            tadj_add(j, n);
+            set_off(j, 1);
+        }
+        emit(j, &f->code[q]);
+    }
+    flush_all(j, e);
+    if (skip != SIZE_MAX) land(b, skip);
+    j->depth = depth, j->rmask = false;
+    if (j->base) ctx_get(j, R13, offsetof(vm_jit_ctx, grp));
+    set_off(j, j->base);
+    reconcile(j, e, &join->at_t);
+    jump_to(b, join->t_pos);
+}
+
+/* A region's branch splits the group (edx: the lanes that jump): they wait
+ * at its target, the others enter the masked code at the next record. */
+static void region_split(jc *j, const ifstub *x) {
+    if (x->jpart == SIZE_MAX) return;
+    cbuf *b = j->b;
+    const vm_func *f = j->f;
+    uint32_t k = j->rgn[x->k] - 1, e = rg_end(f, k);
+    if (j->rent[k] == SIZE_MAX) region_masked(j, k, e);
+    land(b, x->jpart);
+    restore_cache(j, &x->at_br);
+    j->now = x->k;
+    flush(j, x->k, true);
+    if (x->depth) ctx_put(j, R13, offsetof(vm_jit_ctx, grp));
+    else {
+        b1(b, 0xb8), b32(b, VM_FULL); /* mov eax, -1 */
+        ctx_put(j, RAX, offsetof(vm_jit_ctx, grp));
+    }
+    for (uint32_t t = x->k + 1; t < e; t++)
+        if (rg_target(f, k, e, t)) { /* mov dword [pend], 0 */
+            gop(b, false, 0xc7, 0, M(CTX, (int64_t)(offsetof(vm_jit_ctx, pend) + 4 * (t - k - 1))));
+            b32(b, 0);
+        }
+    if (x->t < e) ctx_put(j, RDX, offsetof(vm_jit_ctx, pend) + 4 * (x->t - k - 1));
+    gop(b, false, 0x89, RDX, R(RAX)); /* r13d := the group's other lanes */
+    uint8_t nt[2] = {0xf7, 0xd0};
+    put(b, nt, 2);
+    if (x->depth) gop(b, false, 0x21, RAX, R(R13));
+    else gop(b, false, 0x89, RAX, R(R13));
+    if (!b->oom) jump_to(b, j->rent[x->k + 1]);
+}
+
+/* A called record faulted in a region's masked code (active: its block's
+ * lanes, n: the block's records from it on): the lanes waiting at targets
+ * after it wait there, the rest of the group at J, the counts those of the
+ * records before it, and the run returns it. */
+static void region_unwind(vm_jit_ctx *c, const vm_insn *i, uint32_t k, uint32_t active, uint32_t n) {
+    vm_warp *w = c->w;
+    const vm_func *f = c->fr->fn;
+    uint32_t e = rg_end(f, k), wait = c->grp & ~active;
+    const vm_insn *stop = NULL;
+    c->tadj -= (int64_t)n * __builtin_popcount(wait);
+    for (uint32_t t = (uint32_t)(i - f->code) + 1; t <= e; t++) {
+        uint32_t m = t == e ? wait : rg_target(f, k, e, t) ? c->pend[t - k - 1] & wait : 0;
+        if (!m) continue;
+        wait &= ~m;
+        for (; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = &f->code[t];
+        if (!stop) stop = &f->code[t];
+    }
+    w->lpc_stop = stop ? stop : (const vm_insn *)UINTPTR_MAX;
+    c->mask = active;
+    c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
+}
+static void region_fault(jc *j, const vm_insn *i) {
+    cbuf *b = j->b;
+    gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
+    mov_imm64(b, RSI, (uint64_t)(uintptr_t)i);
+    b1(b, 0xba); /* mov edx, k */
+    b32(b, j->rk);
+    gop(b, false, 0x89, R13, R(RCX)); /* mov ecx, r13d */
+    uint8_t r8[2] = {0x41, 0xb8};      /* mov r8d, n */
+    put(b, r8, 2);
+    b32(b, rg_block_end(j->f, j->rk, j->rj, j->now) - j->now);
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)region_unwind);
+    uint8_t call[2] = {0xff, 0xd0};
+    put(b, call, 2);
+    ret_with(b, (uint64_t)(uintptr_t)i);
 }
 
 /* A called record faulted in a body: the run returns it with the warp as the
@@ -1612,6 +1925,10 @@ static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t grou
     c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
 }
 static void body_fault(jc *j, const vm_insn *i) {
+    if (j->rmask) {
+        region_fault(j, i);
+        return;
+    }
     gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
     b1(j->b, 0xba); /* mov edx, depth */
@@ -1732,7 +2049,8 @@ static bool emit(jc *j, const vm_insn *i) {
     switch (i->op) {
     case VM_NOP: break;
     case VM_BRA:
-        if (j->conv && j->conv[j->now] && i->target <= &j->f->code[j->end]) ifconv(j, i);
+        if (j->rgn && j->rgn[j->now]) region_bra(j, i);
+        else if (j->conv && j->conv[j->now] && i->target <= &j->f->code[j->end]) ifconv(j, i);
         else bra(j, i);
         break;
     case VM_MOV32: mov(j, i, false); break;
@@ -1918,24 +2236,46 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     const void *const *tab = vm_handler_table();
     uint32_t n = f->ncode;
     uint8_t *target = calloc(n + 1, 1), *conv = calloc(n + 1, 1);
+    uint32_t *rgn = calloc(n + 1, sizeof *rgn);
+    size_t *rent = calloc(n + 1, sizeof *rent);
     cbuf b = {0}, scratch = {0};
-    jc j = {.b = &b, .f = f, .conv = conv}, dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
-    if (!target || !conv) {
+    jc j = {.b = &b, .f = f, .conv = conv, .rgn = rgn, .rent = rent},
+       dry = {.b = &scratch, .f = f}; /* dry: the same code decides, its bytes are dropped */
+    if (!target || !conv || !rgn || !rent) {
         free(target);
         free(conv);
+        free(rgn);
+        free(rent);
         return;
     }
     for (uint32_t k = 0; k < n; k++) conv[k] = ifconv_ok(f, k, 0, &dry);
-    for (uint32_t k = 0; k < n; k++) {
-        const vm_insn *vi = &f->code[k];
-        if (vi->op == VM_BRA && vi->target && !conv[k]) target[vi->target - f->code] = 1; /* a converted branch joins in its run */
-        /* lanes that leave a loop one by one wait after its back branch: the
-         * masked version of the loop's run can run to there only if a run starts there */
-        if (vi->op == VM_BRA && vi->target && vi->target <= vi && !(vi->g == f->true_slot && vi->gx == 0)) target[k + 1] = 1;
-        if (vi->op == VM_BRX)
-            for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
+    for (uint32_t k = 0, e; k < n; k++)
+        if ((e = rg_ok(f, k, conv, &dry))) {
+            for (uint32_t q = k; q < e; q++) rgn[q] = k + 1;
+            k = e - 1;
+        }
+    for (bool again = true; again;) { /* a region whose branch is a target would head a run: none */
+        again = false;
+        memset(target, 0, n + 1);
+        for (uint32_t k = 0; k < n; k++) {
+            const vm_insn *vi = &f->code[k];
+            /* a converted branch, a region's branch, joins in its run */
+            if (vi->op == VM_BRA && vi->target && !conv[k] && !rgn[k]) target[vi->target - f->code] = 1;
+            /* lanes that leave a loop one by one wait after its back branch: the
+             * masked version of the loop's run can run to there only if a run starts there */
+            if (vi->op == VM_BRA && vi->target && vi->target <= vi && !(vi->g == f->true_slot && vi->gx == 0)) target[k + 1] = 1;
+            if (vi->op == VM_BRX)
+                for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
+        }
+        if (f->nhoist && f->nhoist < n) target[f->nhoist] = 1; /* a warp whose frame holds the prologue starts there */
+        for (uint32_t k = 0; k < n; k++)
+            if (rgn[k] == k + 1 && target[k]) {
+                for (uint32_t q = k; q < n && rgn[q] == k + 1; q++) rgn[q] = 0;
+                again = true;
+            }
     }
-    if (f->nhoist && f->nhoist < n) target[f->nhoist] = 1; /* a warp whose frame holds the prologue starts there */
+    for (uint32_t k = 0; k < n; k++)
+        if (rgn[k]) conv[k] = 0;
     j.live = liveness(f, &j.nw);
     /* runs: [start, end) of records with templates, at least two, none a branch target but the first */
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
@@ -1954,7 +2294,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             cache_reset(&dry);
             dry.now = e;
             if (!emit(&dry, &f->code[e])) break;
-            if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1])) break; /* nothing follows in line */
+            if (f->code[e++].op == VM_BRA && !guarded(&dry, &f->code[e - 1]) && !rgn[e - 1]) break; /* nothing follows in line */
         }
         if (log)
             fprintf(stderr, "ptxi jit: %s [%u,%u)%s%s%s\n", f->ir->name, k, e, e < n ? " stops at " : "",
@@ -2012,6 +2352,8 @@ done:
     free(roff);
     free(target);
     free(conv);
+    free(rgn);
+    free(rent);
     free(j.st);
 }
 

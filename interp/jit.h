@@ -9,6 +9,7 @@
 #include "warp.h"
 
 enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4 };
+enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 
 /* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
 typedef struct vm_jit_ctx {
@@ -38,6 +39,11 @@ typedef struct vm_jit_ctx {
     int64_t wadj, tadj;
     const vm_insn *br[5];
     uint32_t tk[5], ms[5];
+    /* Forward regions (jit.c region_*) split by a branch: the group there,
+     * and the lanes waiting at each record of the region, numbered from the
+     * one after its first branch (written before they are read). */
+    uint32_t grp;
+    uint32_t pend[VM_JIT_REGION];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the

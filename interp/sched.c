@@ -250,6 +250,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         ran = true;
         uint32_t exited = w->exited;
         cta->ran = w;
+        cta->ran_exited = exited;
         vm_yield y = vm_exec(w, slice);
         if (cta->ran != w) { /* it ran on into the next warps: all but the last are done or wait */
             for (const vm_warp *p = w; p < cta->ran; p++) done += p->state == VM_W_DONE;
@@ -264,7 +265,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             done++;
         }
         if (w->exited != exited) /* exited threads no longer count toward barriers */
-            for (uint32_t o = cta->bars_open; o; o &= o - 1) vm_check_barrier(cta, (unsigned)__builtin_ctz(o));
+            vm_recheck_barriers(cta);
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
             vm_fault_at(w, w->pc, __builtin_ctz(w->mask | 1), PTXI_LAUNCH_TIMEOUT,
                         "watchdog: the launch ran longer than %.3g s", g->cfg->timeout_s);

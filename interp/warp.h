@@ -43,6 +43,7 @@ typedef struct vm_warp {
     bool forced;          /* run the collective at pc with the lanes that are there */
     uint8_t state;        /* vm_wstate */
     uint8_t bar_id;       /* barrier waited on when blocked at a barrier */
+    bool bar_one;         /* the blocked lanes all came in one bar.sync arrival (at one PC) */
     uint32_t bar_count;   /* thread count of that barrier instruction (0 = all) */
     uint64_t clock;       /* %clock64: advances with executed instructions */
     uint64_t sleep_until; /* ns, for nanosleep */
@@ -62,6 +63,7 @@ typedef struct vm_barrier {
     uint32_t arrived;  /* threads arrived in this phase */
     uint32_t expected; /* threads the barrier waits for (0 = unset) */
     uint32_t red;      /* bar.red accumulator */
+    uint32_t live;     /* live threads, counted at this phase's first check (0 = not yet); vm_recheck_barriers recounts */
     uint8_t redop;
 } vm_barrier;
 
@@ -108,6 +110,7 @@ typedef struct vm_cta {
     uint32_t nwarps, nthreads;
     vm_warp *warps;
     vm_warp *ran; /* the warp vm_exec returned from: it runs on into the next ones once a warp is done or waits */
+    uint32_t ran_exited; /* ran's exited lanes when it was entered: it runs on from a wait only if none left since */
     vm_barrier bars[16];
     uint32_t bars_open; /* barriers with arrivals: bit b for bars[b] */
     /* per-worker counters, added to the grid at the end */
@@ -188,6 +191,9 @@ void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
 uint64_t vm_sreg_value(vm_warp *w, const vm_insn *i, int l);
 /* Releases named barrier b of the CTA if every thread it waits for has arrived (barrier.c). */
 void vm_check_barrier(vm_cta *cta, unsigned b);
+/* Threads of the CTA exited: checks every barrier with arrivals again, with
+ * the live threads counted anew. */
+void vm_recheck_barriers(vm_cta *cta);
 /* Records the fault of a CTA in which nothing can run: the first waiting warp's barrier or collective. */
 void vm_report_deadlock(vm_cta *cta);
 
