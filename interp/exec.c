@@ -1063,10 +1063,26 @@ execute:
         vm_jit_ctx c; /* the per-level fields of if-converted bodies are written before they are read */
         c.w = w, c.fr = fr, c.cta = cta, c.cfg = cta->grid->cfg, c.params = cta->grid->cfg->params;
         c.fault = 0, c.taken = NULL, c.off = ~mask, c.mask = mask, c.wadj = c.tadj = 0;
+        /* a loop's run goes round inside (jit.c loop_back) only while the
+         * group does not merge at its head, and leaves its last backward
+         * branch of the slice to the taken path below */
+        const uint32_t rounds = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
+        c.loops = rounds;
         const vm_insn *head = i;
         i = fn(fb, &c);
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
+        if (__builtin_expect(c.loops != rounds, 0)) { /* it went round k times: counted as BRA's handler counts them */
+            uint32_t k = rounds - c.loops;
+            uint64_t len = (uint64_t)(r->end - head), n_ = (k - 1) * len;
+            ACCOUNT(r->end);
+            cta->warp_insns += n_;
+            cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask);
+            w->clock += n_;
+            cta->jit_warp_insns += k * len;
+            seg = head;
+            budget -= k;
+        }
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran */
             /* ACCOUNT's shape, so that the two counters are written as the next
              * ACCOUNT reads them, and wadj, tadj read one by one as the code

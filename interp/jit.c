@@ -405,6 +405,8 @@ typedef struct jc {
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool loop;            /* the run ends with a backward branch */
     uint32_t npf;         /* the run's loads that prefetch_loop has made so far */
+    uint32_t start;       /* the run's first record, and its code's offset after the prologue */
+    size_t head_at;
     bool busy[NPOOL];
     centry e[NPOOL];
     /* if-conversion (ifconv): the branches it applies to (NULL: none), the
@@ -886,6 +888,25 @@ static void all_lanes(jc *j) {
     }
 }
 
+/* A loop whose back branch is its run's last record and jumps to the run's
+ * first (saxpy's grid stride, histogram's): the whole warp taking it goes
+ * round again in the compiled code while c->loops, which exec.c sets below
+ * its time slice's remaining backward branches, allows; exec.c then counts
+ * the rounds as it counts the branch it takes. The cache is what it is at
+ * the run's start, empty: the taken exit's stores (spill_copy) are what the
+ * next round reads from the frame. Not in a masked version or a body. */
+static void jump_to(cbuf *b, size_t pos);
+static void loop_back(jc *j, const vm_insn *i) {
+    if (j->base || j->depth || !(i->flags & VM_F_BACK) || i->target != &j->f->code[j->start] || j->now + 1 != j->end)
+        return;
+    gop(j->b, false, 0x83, 7, M(CTX, (int64_t)offsetof(vm_jit_ctx, loops))); /* cmp dword [loops], 0 */
+    b1(j->b, 0);
+    size_t out = jcc(j->b, 0x84);
+    gop(j->b, false, 0xff, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, loops))); /* dec dword [loops] */
+    jump_to(j->b, j->head_at);
+    land(j->b, out);
+}
+
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
  * naming the branch, which exec.c accounts and checks as its BRA handler
@@ -903,6 +924,7 @@ static void bra(jc *j, const vm_insn *i) {
         all_lanes(j);
         part = jcc(j->b, 0x85);
     }
+    loop_back(j, i);
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
     gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
     ret_with(j->b, (uint64_t)(uintptr_t)i->target);
@@ -2211,6 +2233,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     j->base = j->depth = base;
     prologue(j->b);
     if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));
+    j->start = k, j->head_at = j->b->n;
     for (uint32_t r = k; r < e; r++) {
         if (roff) roff[r] = j->b->n;
         ifconv_at(j, r);

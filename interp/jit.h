@@ -22,6 +22,9 @@ typedef struct vm_jit_ctx {
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
+    /* Rounds a loop's run may still go from its last record back to its
+     * first without leaving (jit.c loop_back); each takes one away. */
+    uint32_t loops;
     /* If-converted branches (jit.c ifconv): the body of a forward branch that
      * splits the warp runs in the run for the lanes that do not jump. `off`:
      * lanes a called record leaves alone (0 outside bodies). With
