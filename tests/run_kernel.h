@@ -34,7 +34,7 @@ static inline ptxi_status run_io_stats(const char *src, unsigned threads, const 
     if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
     snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
     if (s == PTXI_SUCCESS) ptxi_memcpy_dtoh(ctx, out, d, n);
-    if (s == PTXI_SUCCESS && st) cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS);
+    if (st) cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS); /* also up to a fault */
     ptxi_ctx_destroy(ctx);
     fclose(quiet);
     return s;

@@ -167,7 +167,8 @@ Test(ifelse, border_shape_split_and_uniform_warps) {
 
 /* A load out of bounds in the else arm of a split warp, after the then
  * arm's lanes (0-4) have run theirs: the report names the load's line and
- * lane 9, the first lane of the arm that faults, with the JIT and without. */
+ * lane 9, the first lane of the arm that faults, and the counts up to it
+ * are the same, with the JIT and without. */
 static const char *FAULT =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
@@ -185,13 +186,18 @@ static const char *FAULT =
 Test(ifelse, fault_in_an_arm_of_a_split_warp) {
     static uint32_t in[NT + 2], out[3 * NT];
     const char *modes[2] = {"1", "0"};
+    ptxi_launch_stats st[2];
     for (int k = 0; k < 2; k++) {
         char rep[2048];
-        ptxi_launch_stats st;
-        ptxi_status s = launch(FAULT, 64, modes[k], in, out, &st, rep, sizeof rep);
+        ptxi_status s = launch(FAULT, 64, modes[k], in, out, &st[k], rep, sizeof rep);
         cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%s: %s", modes[k], rep);
         cr_assert(strstr(rep, "out-of-bounds global read of 4 bytes"), "PTXI_JIT=%s: %s", modes[k], rep);
         cr_assert(strstr(rep, "at w.ptx:25:1 in k"), "PTXI_JIT=%s: the load's line: %s", modes[k], rep);
         cr_assert(strstr(rep, "block (0,0,0), thread (9,0,0)"), "PTXI_JIT=%s: %s", modes[k], rep);
     }
+    /* the records before the load, each counted for the lanes that ran it */
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "warp instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].warp_insns, (unsigned long long)st[1].warp_insns);
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "thread instructions: %llu with the JIT, %llu without",
+                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
 }
