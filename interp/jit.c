@@ -1186,6 +1186,42 @@ static void prefetch_loop(jc *j, const vm_insn *i) {
     gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
 }
 
+/* vm_arena_ok(rax, span, st) inline, for a span of at most two granules
+ * past its first: [rax, rax + span) inside the reserve, the shadow of the
+ * granules of both ends (and of the one after the first, for a span longer
+ * than a granule) accessible, and for a store none of them read-only; else a
+ * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi. */
+static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
+    cbuf *b = j->b;
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+    gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8d, RSI, M(RDX, span - 1));                              /* lea rsi, [rdx+span-1] */
+    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+    uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
+    put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
+    /* movzx esi, byte [rcx + rsi]; movzx esi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
+    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x74, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
+    for (int e = 0; e < 3; e++) {
+        if (e == 1 && span <= VM_GRANULE) continue;
+        put(b, ld[e], e == 1 ? 5 : 4);
+        int r = e == 2 ? RDX : RSI;
+        uint8_t t0[2] = {0x85, (uint8_t)(0xc0 | r << 3 | r)}; /* test r, r */
+        put(b, t0, 2);
+        slow[(*ns)++] = jcc(b, 0x84);
+        if (st)
+            for (int c = 0; c < 2; c++) {
+                uint8_t cm[3] = {0x83, (uint8_t)(0xf8 | r), c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp r, imm8 */
+                put(b, cm, 3);
+                slow[(*ns)++] = jcc(b, 0x84);
+            }
+    }
+}
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
@@ -1261,33 +1297,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         gop(b, true, 0x3b, RDX, R(RCX));                                         /* cmp rdx, rcx */
         slow[ns++] = jcc(b, 0x87);                                               /* ja */
         gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
-    } else {
-        /* rdx := rax - base, < reserve with its last byte; the shadow of both ends */
-        mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
-        gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
-        gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
-        gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
-        slow[ns++] = jcc(b, 0x83);                                              /* jae */
-        gop(b, true, 0x8d, RSI, M(RDX, 127));                                   /* lea rsi, [rdx+127] */
-        gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
-        slow[ns++] = jcc(b, 0x83);                                              /* jae */
-        gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
-        uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
-        put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-        for (int e = 0; e < 2; e++) {
-            uint8_t ld[4] = {0x0f, 0xb6, 0x14, e ? 0x31 : 0x11}; /* movzx edx, byte [rcx + rdx / rsi] */
-            put(b, ld, 4);
-            uint8_t t0[2] = {0x84, 0xd2}; /* test dl, dl */
-            put(b, t0, 2);
-            slow[ns++] = jcc(b, 0x84);
-            if (st)
-                for (int c = 0; c < 2; c++) {
-                    uint8_t cm[3] = {0x80, 0xfa, c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp dl, imm8 */
-                    put(b, cm, 3);
-                    slow[ns++] = jcc(b, 0x84);
-                }
-        }
-    }
+    } else arena_span(j, 128, st, slow, &ns);
     if (!shared && !st && j->loop) prefetch_loop(j, i);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);
@@ -2042,6 +2052,8 @@ static void atom_shared(jc *j, const vm_insn *i) {
 }
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
+#include "jit_vec.h"
+
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
@@ -2153,10 +2165,14 @@ static bool emit(jc *j, const vm_insn *i) {
         }
         call_fn(j, i, run_mem);
         break;
-    case VM_LD:
-    case VM_ST:
     case VM_LDV:
     case VM_STV:
+        if (!vec_mem(j, i)) call_fn(j, i, run_mem);
+        break;
+    case VM_LD:
+        if (!lds_fixed(j, i)) call_fn(j, i, run_mem);
+        break;
+    case VM_ST:
     case VM_ALU: call_fn(j, i, run_mem); break;
     case VM_SHFL:
         if (!shfl(j, i)) call_fn(j, i, run_shfl);
