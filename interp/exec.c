@@ -1066,14 +1066,13 @@ execute:
         /* a loop's run goes round inside (jit.c loop_back) only while the
          * group does not merge at its head, and leaves its last backward
          * branch of the slice to the taken path below */
-        const uint32_t rounds = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
-        c.loops = rounds;
+        c.loops = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
         const vm_insn *head = i;
         i = fn(fb, &c);
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
-        if (__builtin_expect(c.loops != rounds, 0)) { /* it went round k times: counted as BRA's handler counts them */
-            uint32_t k = rounds - c.loops;
+        if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) { /* it went round k times: counted as BRA's handler counts them */
+            uint32_t k = ((uintptr_t)stop > (uintptr_t)head ? budget - 1 : 0) - c.loops;
             uint64_t len = (uint64_t)(r->end - head), n_ = (k - 1) * len;
             ACCOUNT(r->end);
             cta->warp_insns += n_;

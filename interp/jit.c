@@ -903,6 +903,8 @@ static void loop_back(jc *j, const vm_insn *i) {
     b1(j->b, 0);
     size_t out = jcc(j->b, 0x84);
     gop(j->b, false, 0xff, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, loops))); /* dec dword [loops] */
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));  /* or dword [fault], ROUND */
+    b1(j->b, VM_JIT_ROUND);
     jump_to(j->b, j->head_at);
     land(j->b, out);
 }

@@ -8,7 +8,7 @@
 
 #include "warp.h"
 
-enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4 };
+enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4, VM_JIT_ROUND = 8 };
 enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 
 /* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
@@ -23,7 +23,8 @@ typedef struct vm_jit_ctx {
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
     /* Rounds a loop's run may still go from its last record back to its
-     * first without leaving (jit.c loop_back); each takes one away. */
+     * first without leaving (jit.c loop_back); each takes one away and sets
+     * VM_JIT_ROUND in `fault`. */
     uint32_t loops;
     /* If-converted branches (jit.c ifconv): the body of a forward branch that
      * splits the warp runs in the run for the lanes that do not jump. `off`:
