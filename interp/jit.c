@@ -1908,20 +1908,26 @@ static void region_unwind(vm_jit_ctx *c, const vm_insn *i, uint32_t k, uint32_t 
     c->mask = active;
     c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
 }
-static void region_fault(jc *j, const vm_insn *i) {
+/* The call a faulted record's code makes: fn(c, i, edx, r13d, r8d) sets the
+ * warp as the interpreter leaves it, and the run returns i. */
+static void unwind_call(jc *j, const vm_insn *i, uint64_t fn, uint32_t edx, uint32_t r8d) {
     cbuf *b = j->b;
     gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(b, RSI, (uint64_t)(uintptr_t)i);
-    b1(b, 0xba); /* mov edx, k */
-    b32(b, j->rk);
+    b1(b, 0xba); /* mov edx, imm32 */
+    b32(b, edx);
     gop(b, false, 0x89, R13, R(RCX)); /* mov ecx, r13d */
-    uint8_t r8[2] = {0x41, 0xb8};      /* mov r8d, n */
+    uint8_t r8[2] = {0x41, 0xb8};      /* mov r8d, imm32 */
     put(b, r8, 2);
-    b32(b, rg_block_end(j->f, j->rk, j->rj, j->now) - j->now);
-    mov_imm64(b, RAX, (uint64_t)(uintptr_t)region_unwind);
+    b32(b, r8d);
+    mov_imm64(b, RAX, fn);
     uint8_t call[2] = {0xff, 0xd0};
     put(b, call, 2);
     ret_with(b, (uint64_t)(uintptr_t)i);
+}
+
+static void region_fault(jc *j, const vm_insn *i) {
+    unwind_call(j, i, (uint64_t)(uintptr_t)region_unwind, j->rk, rg_block_end(j->f, j->rk, j->rj, j->now) - j->now);
 }
 
 /* A called record faulted in a body: the run returns it with the warp as the
@@ -1937,22 +1943,8 @@ static void jit_unwind(vm_jit_ctx *c, const vm_insn *i, int depth, uint32_t grou
     c->fault |= VM_JIT_ADJUST | VM_JIT_SPLIT;
 }
 static void body_fault(jc *j, const vm_insn *i) {
-    if (j->rmask) {
-        region_fault(j, i);
-        return;
-    }
-    gop(j->b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
-    mov_imm64(j->b, RSI, (uint64_t)(uintptr_t)i);
-    b1(j->b, 0xba); /* mov edx, depth */
-    b32(j->b, (uint32_t)j->depth);
-    gop(j->b, false, 0x89, R13, R(RCX)); /* mov ecx, r13d */
-    uint8_t b8[2] = {0x41, 0xb8};         /* mov r8d, base */
-    put(j->b, b8, 2);
-    b32(j->b, (uint32_t)j->base);
-    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)jit_unwind);
-    uint8_t call[2] = {0xff, 0xd0};
-    put(j->b, call, 2);
-    ret_with(j->b, (uint64_t)(uintptr_t)i);
+    if (j->rmask) region_fault(j, i);
+    else unwind_call(j, i, (uint64_t)(uintptr_t)jit_unwind, (uint32_t)j->depth, (uint32_t)j->base);
 }
 
 /* atom.shared.add.u32/s32 with register operands (vm_atom_plain_regs), as

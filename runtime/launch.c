@@ -407,67 +407,71 @@ static vm_arena *dev_range(ptxi_ctx *ctx, ptxi_dptr p, size_t n) {
     return o && vm_arena_find(o, p, &a) && n <= a.addr + (a.size ? a.size : 1) - p ? o : NULL;
 }
 
-/* A copy or memset the host runs: with the arenas locked (dev_range), after
- * the launches it must follow; INVALID_VALUE when the ranges are not memory. */
-static ptxi_status copy_begin(ptxi_ctx *ctx, bool ok) {
-    if (!ok) {
-        vm_arenas_unlock();
-        return rt_set_error(ctx, PTXI_INVALID_VALUE);
-    }
-    rt_flush(ctx);
-    return PTXI_SUCCESS;
+/* The end of a copy or memset the host ran with the arenas locked (dev_range):
+ * INVALID_VALUE when its ranges were not memory. */
+static ptxi_status copy_end(ptxi_ctx *ctx, bool ok) {
+    vm_arenas_unlock();
+    return ok ? PTXI_SUCCESS : rt_set_error(ctx, PTXI_INVALID_VALUE);
 }
 
+/* Blocking copies and memsets are flush points: what launches printed comes out first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
     RT_CHECK_STICKY(ctx);
     vm_arenas_lock();
     vm_arena *d = dev_range(ctx, dst, n);
-    if (copy_begin(ctx, (src || !n) && d)) return PTXI_INVALID_VALUE;
-    if (n) memcpy((void *)(uintptr_t)dst, src, n);
-    vm_init_wrote(d, dst, n);
-    vm_arenas_unlock();
-    return PTXI_SUCCESS;
+    bool ok = (src || !n) && d;
+    if (ok) {
+        rt_flush(ctx);
+        if (n) memcpy((void *)(uintptr_t)dst, src, n);
+        vm_init_wrote(d, dst, n);
+    }
+    return copy_end(ctx, ok);
 }
 
 ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) {
     RT_CHECK_STICKY(ctx);
     vm_arenas_lock();
-    if (copy_begin(ctx, (dst || !n) && dev_range(ctx, src, n))) return PTXI_INVALID_VALUE;
-    if (n) memcpy(dst, (const void *)(uintptr_t)src, n);
-    vm_arenas_unlock();
-    return PTXI_SUCCESS;
+    bool ok = (dst || !n) && dev_range(ctx, src, n);
+    if (ok) {
+        rt_flush(ctx);
+        if (n) memcpy(dst, (const void *)(uintptr_t)src, n);
+    }
+    return copy_end(ctx, ok);
 }
 
 ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t n) {
     RT_CHECK_STICKY(ctx);
     vm_arenas_lock();
     vm_arena *d = dev_range(ctx, dst, n);
-    if (copy_begin(ctx, d && dev_range(ctx, src, n))) return PTXI_INVALID_VALUE;
-    if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
-    vm_init_wrote(d, dst, n);
-    vm_arenas_unlock();
-    return PTXI_SUCCESS;
+    bool ok = d && dev_range(ctx, src, n);
+    if (ok) {
+        rt_flush(ctx);
+        if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+        vm_init_wrote(d, dst, n);
+    }
+    return copy_end(ctx, ok);
+}
+
+/* count values of `width` bytes (1 or 4) at dst */
+static ptxi_status memset_n(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t count, unsigned width) {
+    RT_CHECK_STICKY(ctx);
+    vm_arenas_lock();
+    vm_arena *d = dev_range(ctx, dst, count * width);
+    bool ok = !(dst & (width - 1)) && d;
+    if (ok) {
+        rt_flush(ctx);
+        if (width == 1) memset((void *)(uintptr_t)dst, (int)value, count);
+        else
+            for (size_t i = 0; i < count; i++) ((uint32_t *)(uintptr_t)dst)[i] = value;
+        vm_init_wrote(d, dst, count * width);
+    }
+    return copy_end(ctx, ok);
 }
 
 ptxi_status ptxi_memset_d8(ptxi_ctx *ctx, ptxi_dptr dst, uint8_t value, size_t n) {
-    RT_CHECK_STICKY(ctx);
-    vm_arenas_lock();
-    vm_arena *d = dev_range(ctx, dst, n);
-    if (copy_begin(ctx, d)) return PTXI_INVALID_VALUE;
-    if (n) memset((void *)(uintptr_t)dst, value, n);
-    vm_init_wrote(d, dst, n);
-    vm_arenas_unlock();
-    return PTXI_SUCCESS;
+    return memset_n(ctx, dst, value, n, 1);
 }
 
 ptxi_status ptxi_memset_d32(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t count) {
-    RT_CHECK_STICKY(ctx);
-    vm_arenas_lock();
-    vm_arena *d = dev_range(ctx, dst, count * 4);
-    if (copy_begin(ctx, !(dst & 3) && d)) return PTXI_INVALID_VALUE;
-    uint32_t *p = (uint32_t *)(uintptr_t)dst;
-    for (size_t i = 0; i < count; i++) p[i] = value;
-    vm_init_wrote(d, dst, count * 4);
-    vm_arenas_unlock();
-    return PTXI_SUCCESS;
+    return memset_n(ctx, dst, value, count, 4);
 }
