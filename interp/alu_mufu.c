@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 
 /* ---- embedded recordings ---- */
@@ -132,9 +133,46 @@ static uint32_t rd32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Decompresses slice s of table `which` (the caller holds seg_lock) (its int32 differences, little-endian
- * like the hosts ptxi runs on), sums them up from the slice's starting value
- * and packs them block by block. */
+/* The first RAW_SEGS slices the process unpacks stay as plain results (16 KiB
+ * each: blocks of width 32 from base 0, which seg_get reads like any other):
+ * a small kernel's first launch then pays for decompressing alone. Later
+ * slices are packed, so a kernel that touches every slice of every table
+ * holds ~1-2 bits per result rather than 32. */
+enum { RAW_SEGS = 256, RAW_BYTES = MUFU_SEG * 4, RAW_CHUNK = (2u << 20) / RAW_BYTES };
+static uint32_t nraw; /* under seg_lock */
+
+/* Room for a plain slice, from chunks of 2 MiB (one huge page where the host
+ * gives them) populated in one call: a fresh 16 KiB malloc'd slice took four
+ * page faults, twice the time of its decompression. NULL when mapping fails. */
+static uint32_t *raw_room(void) {
+    static unsigned char *chunk;
+    static uint32_t left;
+    if (!left) {
+        size_t huge = 2u << 20, n = 2 * huge;
+        unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        unsigned char *a = (unsigned char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+        size_t keep = huge + 4096; /* seg_get reads 8 bytes from the last result on */
+        if (a > p) munmap(p, (size_t)(a - p));
+        munmap(a + keep, (size_t)(p + n - (a + keep)));
+#ifdef MADV_HUGEPAGE
+        madvise(a, huge, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+        madvise(a, keep, MADV_POPULATE_WRITE); /* else the first writes fault the pages in */
+#endif
+        chunk = a, left = RAW_CHUNK;
+    }
+    left--;
+    uint32_t *v = (uint32_t *)(void *)chunk;
+    chunk += RAW_BYTES;
+    return v;
+}
+
+/* Decompresses slice s of table `which` (the caller holds seg_lock) (its
+ * int32 differences, little-endian like the hosts ptxi runs on), sums them up
+ * from the slice's starting value and keeps them plain or packs them block by
+ * block. */
 static mufu_seg *unpack_seg(int which, uint32_t s) {
     const unsigned char *z = blob[which];
     size_t zn = (size_t)(blob_end[which] - z);
@@ -147,15 +185,25 @@ static mufu_seg *unpack_seg(int which, uint32_t s) {
     uint32_t lo = rd32(z + 8 + 8 * (size_t)s), acc = rd32(z + 12 + 8 * (size_t)s), hi = rd32(z + 16 + 8 * (size_t)s);
     uint32_t cnt = n - s * MUFU_SEG < MUFU_SEG ? n - s * MUFU_SEG : MUFU_SEG;
     if (lo > hi || hi > zn - head) fail(name, "embedded data corrupt");
-    int32_t *d = malloc((size_t)cnt * 4);
+    uint32_t *room = nraw < RAW_SEGS ? raw_room() : NULL;
+    bool raw = room != NULL;
+    int32_t *d = raw ? (int32_t *)room : malloc((size_t)cnt * 4);
     mufu_seg *sg = calloc(1, sizeof *sg);
     size_t cap = cnt / 4 + 64; /* ~1-2 bits per result are typical */
-    if (sg) sg->bits = calloc(cap, 1);
-    if (!d || !sg || !sg->bits) fail(name, "out of memory");
+    if (sg && !raw) sg->bits = calloc(cap, 1);
+    if (!d || !sg || (!raw && !sg->bits)) fail(name, "out of memory");
     static ZSTD_DCtx *dctx; /* reused: callers hold seg_lock */
     if (!dctx && !(dctx = ZSTD_createDCtx())) fail(name, "out of memory");
     size_t got = ZSTD_decompressDCtx(dctx, d, (size_t)cnt * 4, z + head + lo, hi - lo);
     if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
+    if (raw) {
+        nraw++;
+        uint32_t *v = (uint32_t *)d;
+        for (uint32_t j = 0; j < cnt; j++) v[j] = acc += v[j];
+        for (uint32_t b = 0; b * BLOCK < cnt; b++) sg->blk[b] = (mufu_block){.width = 32, .off = b * BLOCK * 32};
+        sg->bits = (uint8_t *)d;
+        return sg;
+    }
     uint32_t v[BLOCK], used = 0;
     for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK) {
         uint32_t k = cnt - b0 < BLOCK ? cnt - b0 : BLOCK;
