@@ -2044,6 +2044,7 @@ static void atom_shared(jc *j, const vm_insn *i) {
 }
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
+#include "jit_lane.h"
 #include "jit_vec.h"
 
 static bool emit(jc *j, const vm_insn *i) {
@@ -2143,13 +2144,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDG4:
     case VM_STG4:
         if (i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
-            mem4(j, i, i->op == VM_STG4, false);
+            if (i->op == VM_STG4) store_lanes(j, i, false);
+            else mem4(j, i, false, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
-    case VM_LDS4:
-    case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
+    case VM_LDS4: mem4(j, i, false, true); break;
+    case VM_STS4: store_lanes(j, i, true); break;
     case VM_ATOM:
         if (vm_atom_plain_regs(i)) {
             atom_shared(j, i);
