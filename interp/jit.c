@@ -1222,14 +1222,16 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     }
 }
 
+#include "jit_half.h"
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
     bool g = guarded(j, i);
     centry *a = src(j, i->a, !shared);
     if (st || g) src(j, st ? i->b : i->d, false); /* a guarded load merges into d */
-    size_t slow[16];
-    int ns = 0;
+    size_t slow[40], half[2];
+    int ns = 0, nh = 0;
     if (g) {
         /* the executing lanes (edx) as k3, k4: the access is masked, and
          * the test below holds only them to one run, so that a group or a
@@ -1287,7 +1289,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), g ? part_k[shared][p] : 0, 4); /* k2 := lanes off the run */
         uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
         put(b, kt, 4);
-        slow[ns++] = jcc(b, 0x85);
+        if (!shared && !g && p >= 2) half[nh++] = jcc(b, 0x85); /* lanes 16-31 elsewhere: jit_half.h */
+        else slow[ns++] = jcc(b, 0x85);
     }
     if (shared) {
         /* rax + 128 <= smem_size; rax += smem */
@@ -1306,7 +1309,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
             z(b, LD32, ZT + p, 0, M(RAX, 64 * p), g ? 3 + p : 0);
         }
     }
-    size_t done = jmp32(b), gx[4], gdone = 0;
+    size_t done = jmp32(b), gx[4], gdone = 0, hdone = 0;
+    if (nh) {
+        for (int k = 0; k < nh; k++) land(b, half[k]);
+        hdone = half_runs(j, i, st, a, slow, &ns);
+    }
     for (int k = 0; k < ns; k++) land(b, slow[k]);
     int ngx = 0;
     if (shared && !st && !guarded(j, i)) {
@@ -1318,6 +1325,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
     if (gdone) land(b, gdone);
+    if (hdone) land(b, hdone);
     j->nan_ok = false;
     /* both paths leave d whole (all lanes loaded or merged under k3/k4, or
      * run_mem's merge reloaded): written whole, also in a body (edx is gone) */
