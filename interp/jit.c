@@ -2053,9 +2053,11 @@ static void atom_shared(jc *j, const vm_insn *i) {
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
 #include "jit_vec.h"
+#include "jit_dot.h"
 
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
+    if (dot_take(j, i)) return true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
         i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&
         i->op != VM_ALU)
@@ -2307,7 +2309,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             continue;
         }
         uint32_t e = k;
-        while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
+        while (e < n && (e == k || !target[e]) && (f->code[e].h == tab[f->code[e].op] || dot_in(f, e))) {
             scratch.n = 0;
             cache_reset(&dry);
             dry.now = e;

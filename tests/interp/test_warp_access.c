@@ -167,14 +167,15 @@ Test(warp_access, bad_lane_inside_an_unrolled_dot_product) {
  * sum of -0 products stays -0, and a NaN's bits must move unchanged).
  * The expected values are the same fmaf chain in C, with the GPU's one NaN
  * (0x7fffffff). */
-enum { DOT_CONSEC, DOT_BCAST, DOT_GATHER, DOT_MIXED };
+enum { DOT_CONSEC, DOT_BCAST, DOT_GATHER, DOT_MIXED, DOT_ODD };
 
 static void dot_addr(char *buf, size_t cap, int shape, int reg) {
-    static const char *const calc[4] = {
+    static const char *const calc[5] = {
         "shl.b32 %%r10, %%r1, 2;\n",
         "shr.u32 %%r10, %%r1, 4;\nshl.b32 %%r10, %%r10, 2;\n",
         "mul.lo.u32 %%r10, %%r1, 7;\nand.b32 %%r10, %%r10, 63;\nshl.b32 %%r10, %%r10, 2;\n",
         "shr.u32 %%r10, %%r1, 4;\nand.b32 %%r10, %%r10, 1;\nmul.lo.u32 %%r10, %%r10, %%r1;\nshl.b32 %%r10, %%r10, 2;\n",
+        "shl.b32 %%r10, %%r1, 2;\nadd.s32 %%r10, %%r10, 2;\n",
     };
     char fmt[256];
     snprintf(fmt, sizeof fmt, "%sadd.s32 %%%%r%%d, %%%%r2, %%%%r10;\n", calc[shape]);
@@ -221,7 +222,8 @@ typedef union {
     uint32_t u;
 } fbits; /* (fbits){.u = x}.f: the float of bits x */
 
-static void check_planned_dot(int xs, int ys, bool last, bool zeros, unsigned threads) {
+/* Returns the launch's counts. */
+static ptxi_launch_stats check_planned_dot(int xs, int ys, bool last, bool zeros, unsigned threads) {
     float in[192];
     for (int i = 0; i < 192; i++) in[i] = (float)((i * 37) % 23 - 11) * 0.375f + (float)i / 64.0f;
     in[5] = INFINITY, in[1] = 0.0f;       /* thread 4: inf * 0 */
@@ -243,7 +245,9 @@ static void check_planned_dot(int xs, int ys, bool last, bool zeros, unsigned th
     dot_src(src, sizeof src, xs, ys, 8, last, &yline);
     uint32_t out[3 * 64];
     char rep[1024];
-    cr_assert_eq(run_io(src, threads, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    ptxi_launch_stats st;
+    cr_assert_eq(run_io_stats(src, threads, in, sizeof in, out, sizeof out, rep, sizeof rep, &st), PTXI_SUCCESS, "%s",
+                 rep);
     for (unsigned t = 0; t < threads; t++) {
         unsigned x = dot_index(xs, t), y = dot_index(ys, t);
         float acc = in[128 + t];
@@ -255,6 +259,7 @@ static void check_planned_dot(int xs, int ys, bool last, bool zeros, unsigned th
             cr_expect_eq(out[128 + t], (fbits){.f = sh[y + 3]}.u, "shapes %d, %d: last y, thread %u", xs, ys, t);
         }
     }
+    return st;
 }
 
 Test(warp_access, planned_dot_product) { check_planned_dot(DOT_CONSEC, DOT_BCAST, false, false, 64); }
@@ -271,30 +276,60 @@ Test(warp_access, planned_dot_product_of_a_partial_warp) {
     check_planned_dot(DOT_CONSEC, DOT_BCAST, false, false, 48);
 }
 
-/* Every pair of shapes, with and without the JIT, and signed zeros and a
- * signalling NaN in the one-word loads. */
+/* Every pair of shapes, with and without the JIT (the same counts), and
+ * signed zeros and a signalling NaN in the one-word loads. */
 Test(warp_access, dot_product_of_every_shape) {
+    static ptxi_launch_stats st[2][4][4][2];
     for (int jit = 0; jit < 2; jit++) {
         setenv("PTXI_JIT", jit ? "1" : "0", 1); /* read when the module is loaded */
         for (int xs = 0; xs < 4; xs++)
             for (int ys = 0; ys < 4; ys++)
-                for (int z = 0; z < 2; z++) check_planned_dot(xs, ys, true, z, 64);
+                for (int z = 0; z < 2; z++) st[jit][xs][ys][z] = check_planned_dot(xs, ys, true, z, 64);
         unsetenv("PTXI_JIT");
     }
+    for (int xs = 0; xs < 4; xs++)
+        for (int ys = 0; ys < 4; ys++) {
+            cr_expect_eq(st[0][xs][ys][0].warp_insns, st[1][xs][ys][0].warp_insns, "shapes %d, %d", xs, ys);
+            cr_expect_eq(st[0][xs][ys][0].thread_insns, st[1][xs][ys][0].thread_insns, "shapes %d, %d", xs, ys);
+        }
 }
 
+/* A planned chain with a bad lane runs record by record and reports the
+ * record and lane the records' handlers find, the same with and without the
+ * JIT: a word past the window (the third y load, t/16 = 3: 12 + 500 = 512),
+ * one below it (the third y load 8 bytes before the start, t/16 = 0) or a
+ * misaligned x address (2 bytes past a word: the first x load, first
+ * run by warp 1, which the barrier released last). */
 Test(warp_access, bad_lane_inside_a_planned_dot_product) {
-    char src[4096], rep[2048], want[32];
-    unsigned yline;
-    dot_src(src, sizeof src, DOT_CONSEC, DOT_BCAST, 500, false, &yline); /* t/16 = 3: 12 + 500 = 512, past the end */
-    float in[192] = {0};
-    uint32_t out[64];
-    ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep, sizeof rep);
-    cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "status %s, report: %s", ptxi_error_name(s), rep);
-    cr_assert(strstr(rep, "out-of-bounds shared read of 4 bytes"), "%s", rep);
-    cr_assert(strstr(rep, "thread (48,0,0)"), "%s", rep);
-    snprintf(want, sizeof want, "w.ptx:%u:", yline);
-    cr_assert(strstr(rep, want), "the third y load's line %s: %s", want, rep);
+    static const struct {
+        int xs, yoff;
+        ptxi_status want;
+        const char *what, *thread;
+        int line; /* 0: the third y load's, else relative to it */
+    } cases[] = {
+        {DOT_CONSEC, 500, PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (48,0,0)", 0},
+        {DOT_CONSEC, -8, PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (0,0,0)", 0},
+        {DOT_ODD, 8, PTXI_MISALIGNED_ADDRESS, "misaligned shared read of 4 bytes", "thread (32,0,0)", -7},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char src[4096], rep[2][2048], want[32];
+        unsigned yline;
+        dot_src(src, sizeof src, cases[k].xs, DOT_BCAST, cases[k].yoff, false, &yline);
+        float in[192] = {0};
+        uint32_t out[64];
+        for (int jit = 0; jit < 2; jit++) {
+            setenv("PTXI_JIT", jit ? "1" : "0", 1);
+            ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep[jit], sizeof rep[jit]);
+            unsetenv("PTXI_JIT");
+            cr_assert_eq(s, cases[k].want, "case %zu, PTXI_JIT=%d: status %s, report: %s", k, jit,
+                         ptxi_error_name(s), rep[jit]);
+        }
+        cr_assert(strstr(rep[1], cases[k].what), "%s", rep[1]);
+        cr_assert(strstr(rep[1], cases[k].thread), "%s", rep[1]);
+        snprintf(want, sizeof want, "w.ptx:%d:", (int)yline + cases[k].line);
+        cr_assert(strstr(rep[1], want), "the load's line %s: %s", want, rep[1]);
+        cr_assert_str_eq(rep[0], rep[1], "case %zu: with and without the JIT", k);
+    }
 }
 
 /* atom.shared.add.u32 (a plain read-modify-write: only the CTA's own host
