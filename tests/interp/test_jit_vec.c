@@ -273,12 +273,14 @@ Test(jit_vec, vector_accesses_in_a_branch_body) {
 
 /* ld/st.global.b32 of a whole warp whose halves are two runs apart, as a
  * 16-wide block's warp reads two rows of a tile (jit_half.h): thread t, row
- * (t / 16) ^ FLIP, column c = t % 16, loads the word at in + row * LRB + c * (4 + row *
- * LXS) + LOFF and stores it plus t at out + row * SRB + c * (4 + row * SXS) +
- * SOFF. XS = 0: each half one run; else the second half is not one (the
- * call's path). The expected words come from the same loop in C, thread by
- * thread: where two halves' stores overlap, the higher lane's word stays, as
- * the records' own path leaves it. */
+ * (t / 16) ^ FLIP, column c = t % 16, loads the words at in + row * LRB +
+ * c * (4 + row * LXS) + LOFF and 4 bytes after it (through the same
+ * register: the second load reads what the first one's lane test found,
+ * jit_addr.h) and stores their sum plus t at out + row * SRB + c * (4 + row
+ * * SXS) + SOFF. XS = 0: each half one run; else the second half is not one
+ * (the call's path). The expected words come from the same loop in C,
+ * thread by thread: where two halves' stores overlap, the higher lane's
+ * word stays, as the records' own path leaves it. */
 typedef struct {
     int lrb, lxs, loff, srb, sxs, soff, flip;
 } half_shape;
@@ -292,11 +294,12 @@ static void half_src(char *buf, size_t cap, half_shape h) {
              "shr.u32 %%r2, %%r1, 4;\nxor.b32 %%r2, %%r2, %d;\nand.b32 %%r3, %%r1, 15;\n"
              "mad.lo.u32 %%r4, %%r2, %d, 4;\nmul.lo.u32 %%r4, %%r4, %%r3;\nmad.lo.u32 %%r4, %%r2, %d, %%r4;\n"
              "cvt.u64.u32 %%rd3, %%r4;\nadd.s64 %%rd4, %%rd2, %%rd3;\n"
-             "ld.global.u32 %%r5, [%%rd4+%d];\nadd.s32 %%r6, %%r5, %%r1;\n"
+             "ld.global.u32 %%r5, [%%rd4+%d];\nld.global.u32 %%r8, [%%rd4+%d];\nadd.s32 %%r6, %%r5, %%r1;\n"
+             "add.s32 %%r6, %%r6, %%r8;\n"
              "mad.lo.u32 %%r7, %%r2, %d, 4;\nmul.lo.u32 %%r7, %%r7, %%r3;\nmad.lo.u32 %%r7, %%r2, %d, %%r7;\n"
              "cvt.u64.u32 %%rd5, %%r7;\nadd.s64 %%rd6, %%rd1, %%rd5;\n"
              "st.global.u32 [%%rd6+%d], %%r6;\nret;\n}\n",
-             h.flip, h.lxs, h.lrb, h.loff, h.sxs, h.srb, h.soff);
+             h.flip, h.lxs, h.lrb, h.loff, h.loff + 4, h.sxs, h.srb, h.soff);
 }
 
 Test(jit_vec, whole_warp_accesses_in_two_half_runs) {
@@ -317,7 +320,7 @@ Test(jit_vec, whole_warp_accesses_in_two_half_runs) {
             uint32_t row = (t / 16) ^ (uint32_t)h.flip, c = t % 16;
             uint32_t la = row * (uint32_t)h.lrb + c * (4 + row * (uint32_t)h.lxs) + (uint32_t)h.loff;
             uint32_t sa = row * (uint32_t)h.srb + c * (4 + row * (uint32_t)h.sxs) + (uint32_t)h.soff;
-            want[sa / 4] = in[la / 4] + t;
+            want[sa / 4] = in[la / 4] + in[la / 4 + 1] + t;
         }
         char src[2048];
         half_src(src, sizeof src, h);
@@ -351,8 +354,8 @@ Test(jit_vec, a_half_run_faults_at_its_first_bad_lane) {
     } cases[] = {
         {{1280, 0, 224, 0, 0, 0, 0}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global read of 4 bytes", "thread (56,0,0)", 19},
         {{162, 0, 0, 0, 0, 0, 0}, PTXI_MISALIGNED_ADDRESS, "misaligned global read of 4 bytes", "thread (16,0,0)", 19},
-        {{0, 0, 0, 1280, 0, 224, 0}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global write of 4 bytes", "thread (56,0,0)", 26},
-        {{0, 0, 0, 98, 0, 0, 0}, PTXI_MISALIGNED_ADDRESS, "misaligned global write of 4 bytes", "thread (16,0,0)", 26},
+        {{0, 0, 0, 1280, 0, 224, 0}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global write of 4 bytes", "thread (56,0,0)", 28},
+        {{0, 0, 0, 98, 0, 0, 0}, PTXI_MISALIGNED_ADDRESS, "misaligned global write of 4 bytes", "thread (16,0,0)", 28},
         {{1280, 0, 224, 0, 0, 0, 3}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global read of 4 bytes", "thread (8,0,0)", 19},
     };
     static uint32_t in[NIN], out[NIN];
