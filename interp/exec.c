@@ -338,9 +338,9 @@ out:
  * consecutive words, from a base already range-tested. */
 static inline __attribute__((always_inline)) vm_f16 dot_half(const uint8_t *b, int pat) {
     if (pat == VM_PAT_CONSEC) return ldf16((const float *)b);
-    float v;
+    uint32_t v; /* the bits as they are: a float add of 0 would turn -0 to +0 and quiet a signalling NaN */
     memcpy(&v, b, 4);
-    return (vm_f16){0} + v;
+    return (vm_f16)((vm_u16){0} + v);
 }
 
 /* The k loop of a planned chain; pat[s][h] is the pattern of load s's

@@ -1261,6 +1261,7 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 }
 
 #include "jit_addr.h"
+#include "jit_half.h"
 
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
@@ -1268,8 +1269,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     bool g = guarded(j, i);
     centry *a = src(j, i->a, !shared);
     if (st || g) src(j, st ? i->b : i->d, false); /* a guarded load merges into d */
-    size_t slow[16];
-    int ns = 0;
+    size_t slow[40], half[2];
+    int ns = 0, nh = 0;
     if (g) {
         /* the executing lanes (edx) as k3, k4: the access is masked, and
          * the test below holds only them to one run, so that a group or a
@@ -1329,7 +1330,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
         mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
         static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
-        run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
     }
     if (shared) {
         /* rax + 128 <= smem_size; rax += smem */
@@ -1349,7 +1351,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
             z(b, LD32, ZT + p, 0, M(RAX, 64 * p), g ? 3 + p : 0);
         }
     }
-    size_t done = jmp32(b), gx[4], gdone = 0;
+    size_t done = jmp32(b), gx[4], gdone = 0, hdone = 0;
+    if (nh) {
+        for (int k = 0; k < nh; k++) land(b, half[k]);
+        hdone = half_runs(j, i, st, a, told, slow, &ns);
+    }
     for (int k = 0; k < ns; k++) land(b, slow[k]);
     if (told >= 0) run4_put(j, told, 0);
     int ngx = 0;
@@ -1362,6 +1368,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
     if (gdone) land(b, gdone);
+    if (hdone) land(b, hdone);
     j->nan_ok = false;
     /* both paths leave d whole (all lanes loaded or merged under k3/k4, or
      * run_mem's merge reloaded): written whole, also in a body (edx is gone) */
@@ -2090,10 +2097,12 @@ static void atom_shared(jc *j, const vm_insn *i) {
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
 #include "jit_lane.h"
 #include "jit_vec.h"
+#include "jit_dot.h"
 
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
     run4_step(j, i);
+    if (dot_take(j, i)) return true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
         i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&
         i->op != VM_ALU)
@@ -2346,7 +2355,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             continue;
         }
         uint32_t e = k;
-        while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
+        while (e < n && (e == k || !target[e]) && (f->code[e].h == tab[f->code[e].op] || dot_in(f, e))) {
             scratch.n = 0;
             cache_reset(&dry);
             dry.now = e;
