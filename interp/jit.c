@@ -430,9 +430,14 @@ typedef struct jc {
     size_t *rent;
     bool rmask;
     uint32_t rk, rj;
+    /* jit_addr.h: per flag of vm_jit_ctx.run4, 1 + the access that sets it
+     * in the current straight stretch (0: none); the record that continues
+     * the stretch; flags handed out */
+    uint32_t r4_rec[8], r4_next, r4_n;
 } jc;
 
 static void cache_reset(jc *j) {
+    j->r4_next = UINT32_MAX; /* a new stretch (jit_addr.h) */
     memset(j->busy, 0, sizeof j->busy);
     memset(j->e, 0, sizeof j->e);
     j->nan_ok = false;
@@ -1221,37 +1226,48 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
  * past its first: [rax, rax + span) inside the reserve, the shadow of the
  * granules of both ends (and of the one after the first, for a span longer
  * than a granule) accessible, and for a store none of them read-only; else a
- * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi. */
+ * jump to the call (collected in slow). The arena's base, reserve and shadow
+ * are fixed while it lives: immediates, one range test. Leaves rax, clobbers
+ * rcx, rdx, rsi, rdi. */
+_Static_assert(VM_SH_NONE == 0 && VM_SH_MANAGED < 32 && VM_SH_HEAP < 32, "shadow kinds as bits of a word");
 static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     cbuf *b = j->b;
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
-    gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
-    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
-    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
-    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
-    gop(b, true, 0x8d, RSI, M(RDX, span - 1));                              /* lea rsi, [rdx+span-1] */
-    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
-    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
-    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+    const vm_arena *ar = j->f->prog->rt->arena;
+    if (!ar->base || !ar->shadow || ar->reserve < span) { /* no arena (yet): always the call */
+        slow[(*ns)++] = jmp32(b);
+        return;
+    }
+    mov_imm64(b, RDX, (uint64_t)0 - (uint64_t)(uintptr_t)ar->base);
+    gop(b, true, 0x03, RDX, R(RAX));               /* rdx := rax - base */
+    mov_imm64(b, RCX, ar->reserve - span);          /* the last start whose span fits */
+    gop(b, true, 0x3b, RDX, R(RCX));               /* cmp rdx, rcx */
+    slow[(*ns)++] = jcc(b, 0x87);                  /* ja */
+    gop(b, true, 0x8d, RSI, M(RDX, span - 1));     /* lea rsi, [rdx+span-1] */
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar->shadow);
     uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
     put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-    /* movzx esi, byte [rcx + rsi]; movzx esi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
-    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x74, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
+    /* movzx esi, byte [rcx + rsi]; movzx edi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
+    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x7c, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
+    static const int reg[3] = {RSI, RDI, RDX};
+    bool mid = span > VM_GRANULE;
+    for (int e = 0; e < 3; e++)
+        if (e != 1 || mid) put(b, ld[e], e == 1 ? 5 : 4);
+    if (st) { /* ecx := a bit per writable kind (not none, .const or .param); bt */
+        b1(b, 0xb9);
+        b32(b, ~(1u << VM_SH_NONE | 1u << VM_SH_CONST | 1u << VM_SH_PARAM));
+    }
     for (int e = 0; e < 3; e++) {
-        if (e == 1 && span <= VM_GRANULE) continue;
-        put(b, ld[e], e == 1 ? 5 : 4);
-        int r = e == 2 ? RDX : RSI;
+        if (e == 1 && !mid) continue;
+        int r = reg[e];
         uint8_t t0[2] = {0x85, (uint8_t)(0xc0 | r << 3 | r)}; /* test r, r */
-        put(b, t0, 2);
-        slow[(*ns)++] = jcc(b, 0x84);
-        if (st)
-            for (int c = 0; c < 2; c++) {
-                uint8_t cm[3] = {0x83, (uint8_t)(0xf8 | r), c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp r, imm8 */
-                put(b, cm, 3);
-                slow[(*ns)++] = jcc(b, 0x84);
-            }
+        uint8_t bt[3] = {0x0f, 0xa3, (uint8_t)(0xc0 | r << 3 | RCX)}; /* bt ecx, r */
+        if (st) put(b, bt, 3);
+        else put(b, t0, 2);
+        slow[(*ns)++] = jcc(b, st ? 0x83 : 0x84); /* jnc / je */
     }
 }
+
+#include "jit_addr.h"
 
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
@@ -1309,16 +1325,18 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     uint8_t tst[2] = {0xa8, 0x03}; /* test al, 3 */
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
-    /* every (executing) lane's address is the start's + 4 * lane */
-    if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
-    mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
-    for (int p = 0; p < (shared ? 2 : 4); p++) {
+    /* every (executing) lane's address is the start's + 4 * lane: tested
+     * here, or known from an earlier access through the register (jit_addr.h) */
+    int known = shared || g ? -1 : run4_use(j, i), told = shared || g || known >= 0 ? -1 : run4_set(j, i);
+    if (known >= 0) {
+        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)known))); /* cmp byte, 0 */
+        b1(b, 0);
+        slow[ns++] = jcc(b, 0x84);
+    } else {
+        if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
+        mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
         static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
-        z(b, shared ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, shared ? CMPD : CMPQ, 2, ZX, R(a->z[p]), g ? part_k[shared][p] : 0, 4); /* k2 := lanes off the run */
-        uint8_t kt[4] = {0xc5, shared ? 0xf8 : 0xf9, 0x98, 0xd2}; /* kortest{w,b} k2, k2 */
-        put(b, kt, 4);
-        slow[ns++] = jcc(b, 0x85);
+        run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
     }
     if (shared) {
         /* rax + 128 <= smem_size; rax += smem */
@@ -1330,6 +1348,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
     } else arena_span(j, 128, st, slow, &ns);
     if (!shared && (!st || !j->loop)) prefetch_warp(j, i, st);
+    if (told >= 0) run4_put(j, told, 1);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);
         else {
@@ -1339,6 +1358,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     }
     size_t done = jmp32(b), gx[4], gdone = 0;
     for (int k = 0; k < ns; k++) land(b, slow[k]);
+    if (told >= 0) run4_put(j, told, 0);
     int ngx = 0;
     if (shared && !st && !guarded(j, i)) {
         gdone = lds4_gather(j, i, a, gx, &ngx);
@@ -2079,6 +2099,7 @@ static void atom_shared(jc *j, const vm_insn *i) {
 
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
+    run4_step(j, i);
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
         i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&
         i->op != VM_ALU)

@@ -45,6 +45,9 @@ typedef struct vm_jit_ctx {
      * one after its first branch (written before they are read). */
     uint32_t grp;
     uint32_t pend[VM_JIT_REGION];
+    /* Whether the lanes of an address register form one run of words, as
+     * the access that tested them found (jit_addr.h; written before read). */
+    uint8_t run4[8];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the

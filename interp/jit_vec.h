@@ -93,13 +93,7 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     /* every lane's address is lane 0's + stride * lane */
     z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)vec_iota[v4]);
-    for (int p = 0; p < 4; p++) {
-        z(b, ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
-        zi(b, CMPQ, 2, ZX, R(a->z[p]), 0, 4);     /* k2 := lanes off the run */
-        uint8_t kt[4] = {0xc5, 0xf9, 0x98, 0xd2}; /* kortestb k2, k2 */
-        put(b, kt, 4);
-        slow[ns++] = jcc(b, 0x85);
-    }
+    run_test(j, a, 4, false, NULL, slow, &ns);
     /* rax := lane 0's address + imm, aligned to the vector */
     evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm */
     uint8_t addi[2] = {0x48, 0x05};                        /* add rax, imm32 */

@@ -515,6 +515,94 @@ Test(jit, atom_shared_fault_at_its_line_and_lane) {
         }
 }
 
+/* Accesses through one address register (jit_addr.h): the first tests
+ * whether the lanes are one run and leaves the answer for the later ones.
+ * Warp 0's lanes are one run; warp 1 swaps neighbouring lanes (not one run,
+ * so its later accesses must take the call's path although warp 0 left the
+ * answer yes); then the register changes and the next load must test again;
+ * the stores do the same through a register of their own. */
+static const char *RUNS = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                          "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nxor.b32 %r4, %r3, %r2;\n"
+                          "shl.b32 %r5, %r2, 5;\nadd.s32 %r6, %r5, %r4;\n"
+                          "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                          "ld.global.u32 %r7, [%rd4];\nld.global.u32 %r8, [%rd4+4];\n"
+                          "add.s32 %r12, %r7, %r8;\nld.global.u32 %r9, [%rd4+512];\n"
+                          "and.b32 %r10, %r1, 1;\nmul.wide.u32 %rd5, %r10, 1024;\nadd.s64 %rd4, %rd4, %rd5;\n"
+                          "ld.global.u32 %r11, [%rd4];\n"
+                          "add.s64 %rd6, %rd1, %rd3;\nst.global.u32 [%rd6], %r7;\nst.global.u32 [%rd6+256], %r12;\n"
+                          "st.global.u32 [%rd6+512], %r9;\nst.global.u32 [%rd6+768], %r11;\nret;\n}\n";
+
+/* The same register, but a warp-uniform branch skips the first access: warp
+ * 1 jumps to the second with lanes not one run, after warp 0 went through
+ * both with lanes that are (a label between them ends what the first tells). */
+static const char *RUNJUMP = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                             "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                             "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nxor.b32 %r4, %r3, %r2;\n"
+                             "shl.b32 %r5, %r2, 5;\nadd.s32 %r6, %r5, %r4;\n"
+                             "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd2, %rd3;\nmov.u32 %r7, 0;\n"
+                             "setp.ne.u32 %p1, %r2, 0;\n@%p1 bra L;\nld.global.u32 %r7, [%rd4];\n"
+                             "L:\nld.global.u32 %r8, [%rd4+4];\nadd.s32 %r9, %r7, %r8;\n"
+                             "add.s64 %rd6, %rd1, %rd3;\nst.global.u32 [%rd6], %r9;\nret;\n}\n";
+
+/* src over 64 threads, with the JIT on and off: the words want, the same counts. */
+static void runs_check(const char *src, const uint32_t *in, size_t nin, const uint32_t *want, int nout) {
+    const char *modes[2] = {"1", "0"};
+    ptxi_launch_stats st[2];
+    for (int k = 0; k < 2; k++) {
+        static uint32_t got[1024];
+        char rep[1024];
+        cr_assert_leq(nout, 1024);
+        setenv("PTXI_JIT", modes[k], 1);
+        ptxi_status r = run_io_stats(src, NT, in, nin * 4, got, (size_t)nout * 4, rep, sizeof rep, &st[k]);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
+        for (int w = 0; w < nout; w++)
+            cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[k], w, got[w], want[w]);
+    }
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns);
+}
+
+Test(jit, accesses_through_one_register) {
+    enum { NIN = 320, NOUT = 256 };
+    static uint32_t in[NIN], want[NOUT], jwant[64];
+    uint32_t s = 88172645u;
+    for (int k = 0; k < NIN; k++) s ^= s << 13, s ^= s >> 17, s ^= s << 5, in[k] = s;
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t x = 32 * (t >> 5) + ((t & 31) ^ (t >> 5)); /* the thread's word */
+        want[x] = in[x], want[64 + x] = in[x] + in[x + 1], want[128 + x] = in[x + 128];
+        want[192 + x] = in[x + 256 * (t & 1)];
+        jwant[x] = (t < 32 ? in[x] : 0) + in[x + 1];
+    }
+    runs_check(RUNS, in, NIN, want, NOUT);
+    runs_check(RUNJUMP, in, NIN, jwant, 64);
+}
+
+/* The second access through a register whose lanes the first found one run
+ * leaves the arena: its report is the call's, at its own line and lane 0. */
+static const char *RUNFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                              ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+                              "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                              "ld.global.u32 %r2, [%rd3];\nadd.s32 %r3, %r2, 1;\n"
+                              "ld.global.u32 %r4, [%rd3+1048576];\n"
+                              "add.s32 %r5, %r4, %r3;\nst.global.u32 [%rd3], %r5;\nret;\n}\n";
+
+Test(jit, fault_of_an_access_through_a_tested_register) {
+    char on[2048], off[2048];
+    cr_assert_eq(fault_src_with(RUNFAULT, "1", on, sizeof on), PTXI_ILLEGAL_ADDRESS, "%s", on);
+    cr_assert_eq(fault_src_with(RUNFAULT, "0", off, sizeof off), PTXI_ILLEGAL_ADDRESS, "%s", off);
+    cr_assert(strstr(on, "out-of-bounds global read of 4 bytes"), "%s", on);
+    cr_assert(strstr(on, "at w.ptx:14:1 in k"), "the second load's line: %s", on);
+    cr_assert(strstr(on, "block (0,0,0), thread (0,0,0)"), "%s", on);
+    cr_assert_str_eq(on, off, "with and without the JIT");
+}
 /* ---- the next warp's lines fetched ahead (jit.c prefetch_warp) ----
  * 32 warps in one CTA, each loading one run of 32 words and storing one:
  * odd warps near the start of `in` and `out`, even ones 4 MiB (loads) and

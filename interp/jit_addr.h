@@ -1,0 +1,113 @@
+/* jit_addr.h — the lane test of compiled whole-warp ld/st.global.b32, and
+ * what one such test tells later accesses through the same register;
+ * included by jit.c only, before mem4.
+ *
+ * mem4's inline path needs the 32 lanes' addresses to be one run (lane l's
+ * = lane 0's + 4 l): for a 64-bit register four compares of eight lanes
+ * (run_test). stencil reads in[i + 1], in[i - 1] and in[i] through one
+ * register ([%rd4 + 4], [%rd4 + -4], [%rd4]), so it tested the same lanes
+ * three times. Now the first such access (A) leaves its answer in a flag of
+ * the call's context (vm_jit_ctx.run4[s]: 1 on its inline path, 0 on the
+ * path that calls), and a later one (B) through the same register tests
+ * that flag instead of the lanes, when every path to B passes A with the
+ * register as it is at B:
+ *  - A and B are emitted in one straight stretch of the run (record after
+ *    record: no body, stub or other run in between, run4_step);
+ *  - no record of (A, B] is a branch target (of any record) or the entry
+ *    after the prologue, and none of (A, B) branches, calls or ends the
+ *    thread: each is a record whose writes rec_sets knows, and none writes
+ *    the register (run4_window).
+ * A's flag then says whether the register's lanes are one run at B; each of
+ * A and B still tests its own alignment and its own span of the arena. */
+
+enum { RUN4_FLAGS = (int)sizeof(((vm_jit_ctx *)0)->run4), RUN4_WINDOW = 64 };
+
+/* Every lane's address (a's parts, 64-bit or 32-bit lanes) is ZQ + the
+ * lane's offset in the table at rcx (64 bytes a part), only the lanes in
+ * km[p] counted when km is given: else a jump to the call (collected in
+ * slow). One test of k2 (the lanes off the run); k7 scratch. */
+static void run_test(jc *j, const centry *a, int parts, bool d32, const int *km, size_t *slow, int *ns) {
+    cbuf *b = j->b;
+    for (int p = 0; p < parts; p++) {
+        z(b, d32 ? ADDD : ADDQ, ZX, ZQ, M(RCX, 64 * p), 0);
+        zi(b, d32 ? CMPD : CMPQ, p ? 7 : 2, ZX, R(a->z[p]), km ? km[p] : 0, 4); /* k2 / k7 := lanes off the run */
+        if (p) klog(b, KORW, 2, 2, 7);
+    }
+    uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+    put(b, kt, 4);
+    slow[(*ns)++] = jcc(b, 0x85);
+}
+
+/* Called for every record emitted: a record other than the one after the
+ * last breaks the stretch, and its flags are forgotten. */
+static void run4_step(jc *j, const vm_insn *i) {
+    uint32_t k = (uint32_t)(i - j->f->code);
+    if (k != j->r4_next) memset(j->r4_rec, 0, sizeof j->r4_rec);
+    j->r4_next = k + 1;
+}
+
+/* A whole-warp global b32 access of the kind mem4 takes (unguarded). */
+static bool run4_access(const vm_func *f, const vm_insn *i) {
+    return (i->op == VM_LDG4 || i->op == VM_STG4) && i->g == f->true_slot && i->gx == 0 &&
+           i->imm == (int32_t)i->imm;
+}
+
+/* Whether every path to record b passes record a (a < b) with a's address
+ * register unchanged, as the header says. */
+static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
+    if (b <= a || b - a > RUN4_WINDOW || (f->nhoist > a && f->nhoist <= b)) return false;
+    const vm_insn *lo = &f->code[a], *hi = &f->code[b];
+    for (uint32_t k = 0; k < f->ncode; k++) {
+        const vm_insn *v = &f->code[k];
+        if (v->target > lo && v->target <= hi) return false;
+        if (v->op == VM_BRX)
+            for (int64_t t = 0; t < v->imm; t++) {
+                const vm_insn *x = ((const vm_insn *const *)v->p)[t];
+                if (x > lo && x <= hi) return false;
+            }
+    }
+    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64, x = lo->a / 64;
+    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
+    bool ok = use && def;
+    for (uint32_t k = a + 1; ok && k < b; k++) {
+        vm_insn c = f->code[k];
+        if (c.op == VM_BRA || c.op == VM_BRX || c.op == VM_EXIT || c.op == VM_RET || c.op == VM_FALLOFF) ok = false;
+        c.g = f->true_slot, c.gx = 0; /* what it writes, guarded or not */
+        ok = ok && rec_sets(f, &c, use, def);
+        for (uint32_t l = x; ok && l < x + 4; l++) ok = !(def[l / 64] >> (l % 64) & 1);
+    }
+    free(use);
+    free(def);
+    return ok;
+}
+
+/* For access i (unguarded, mem4's global path): the flag that an earlier
+ * access through its register set in this stretch, else -1. */
+static int run4_use(jc *j, const vm_insn *i) {
+    uint32_t k = (uint32_t)(i - j->f->code);
+    for (int s = 0; s < RUN4_FLAGS; s++) {
+        uint32_t a = j->r4_rec[s];
+        if (a-- && j->f->code[a].a == i->a && run4_window(j->f, a, k)) return s;
+    }
+    return -1;
+}
+
+/* For access i that tests its lanes: a flag to leave the answer in when a
+ * later access in reach reads through the same register, else -1. */
+static int run4_set(jc *j, const vm_insn *i) {
+    const vm_func *f = j->f;
+    uint32_t k = (uint32_t)(i - f->code);
+    for (uint32_t q = k + 1; q < f->ncode && q <= k + RUN4_WINDOW; q++)
+        if (run4_access(f, &f->code[q]) && f->code[q].a == i->a && run4_window(f, k, q)) {
+            int s = (int)(j->r4_n++ % RUN4_FLAGS);
+            j->r4_rec[s] = k + 1;
+            return s;
+        }
+    return -1;
+}
+
+/* mov byte [ctx + run4[s]], v */
+static void run4_put(jc *j, int s, uint8_t v) {
+    gop(j->b, false, 0xc6, 0, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)s)));
+    b1(j->b, v);
+}
