@@ -629,6 +629,28 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
     commit(j, i, false);
 }
 
+/* The reciprocal r of divu_uniform is a function of d alone: the CTA slot
+ * keeps the last one (cta->div_d, div_r; a slot runs on one host thread), so
+ * that the warps of a kernel dividing by a launch constant (a grid stride)
+ * do not each wait for a 512-bit division. recip_cached: with eax = d, ZQ
+ * := r when it is d's, and a jump past the computation (returned); else on,
+ * with rsi = the cta and d kept. recip_keep: after it, r stored for d. */
+static size_t recip_cached(jc *j) {
+    cbuf *b = j->b;
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));  /* rsi := the cta */
+    gop(b, false, 0x3b, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d)));  /* cmp eax, [div_d] */
+    size_t other = jcc(b, 0x85);
+    z(b, BCQ_X, ZQ, 0, M(RSI, (int64_t)offsetof(vm_cta, div_r)), 0); /* vpbroadcastq ZQ, [div_r] */
+    size_t have = jmp32(b);
+    land(b, other);
+    gop(b, false, 0x89, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d))); /* mov [div_d], eax */
+    return have;
+}
+static void recip_keep(jc *j, size_t have) {
+    evexl(j->b, 0, M0F, P66, 1, 0xd6, ZQ, 0, M(RSI, (int64_t)offsetof(vm_cta, div_r)), 0); /* vmovq [div_r], xmm */
+    land(j->b, have);
+}
+
 /* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
  * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
  * r) with r the double next above the nearest 1 / d, so 1 / d <= r < (1 / d)
@@ -651,6 +673,7 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
     put(b, t, 2);
     general[1] = jcc(b, 0x84);
+    size_t have = recip_cached(j);
     z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
     mov_imm64(b, RAX, 0x3ff0000000000000ull);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
@@ -658,6 +681,7 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     mov_imm64(b, RAX, 1);
     z(b, BCQ_R, ZD, 0, R(RAX), 0);
     z(b, ADDQ, ZQ, ZQ, R(ZD), 0); /* one ulp up: r */
+    recip_keep(j, have);
     for (int p = 0; p < 4; p++) {
         z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
@@ -2098,6 +2122,7 @@ static void atom_shared(jc *j, const vm_insn *i) {
 }
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
+#include "jit_lane.h"
 #include "jit_vec.h"
 
 static bool emit(jc *j, const vm_insn *i) {
@@ -2198,13 +2223,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDG4:
     case VM_STG4:
         if (i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
-            mem4(j, i, i->op == VM_STG4, false);
+            if (i->op == VM_STG4) store_lanes(j, i, false);
+            else mem4(j, i, false, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
-    case VM_LDS4:
-    case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
+    case VM_LDS4: mem4(j, i, false, true); break;
+    case VM_STS4: store_lanes(j, i, true); break;
     case VM_ATOM:
         if (vm_atom_plain_regs(i)) {
             atom_shared(j, i);
