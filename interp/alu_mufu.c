@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 
 /* ---- embedded recordings ---- */
@@ -132,39 +133,116 @@ static uint32_t rd32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Decompresses slice s of table `which` (the caller holds seg_lock) (its int32 differences, little-endian
- * like the hosts ptxi runs on), sums them up from the slice's starting value
- * and packs them block by block. */
-static mufu_seg *unpack_seg(int which, uint32_t s) {
+/* Plain slices. The first RAW_SEGS slices the process unpacks are kept as
+ * plain results (blocks of width 32 from base 0, which seg_get reads like any
+ * other): a small kernel's first launch pays for their decompression alone.
+ * The slice that would exceed the budget packs them all first, so a kernel
+ * that reads all over the tables (Triton's softmax: every slice of ex2) reads
+ * the packed form, 1-2 bits a result, which stays in the caches; the plain
+ * copies stay mapped, for a reader may still hold one. */
+enum { RAW_SEGS = 256, RAW_BYTES = MUFU_SEG * 4, RAW_CHUNK = (2u << 20) / RAW_BYTES };
+static struct {
+    uint16_t which, s;
+} raw_at[RAW_SEGS]; /* the plain slices; all under seg_lock */
+static uint32_t nraw;
+static bool raw_done; /* the budget was spent: slices are packed from now on */
+
+/* Room for a plain slice, from chunks of 2 MiB (one huge page where the host
+ * gives them) populated in one call: a fresh 16 KiB malloc'd slice took four
+ * page faults, twice the time of its decompression. NULL when mapping fails. */
+static uint32_t *raw_room(void) {
+    static unsigned char *chunk;
+    static uint32_t left;
+    if (!left) {
+        size_t huge = 2u << 20, n = 2 * huge;
+        unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        unsigned char *a = (unsigned char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+        size_t keep = huge + 4096; /* seg_get reads 8 bytes from the last result on */
+        if (a > p) munmap(p, (size_t)(a - p));
+        munmap(a + keep, (size_t)(p + n - (a + keep)));
+#ifdef MADV_HUGEPAGE
+        madvise(a, huge, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+        madvise(a, keep, MADV_POPULATE_WRITE); /* else the first writes fault the pages in */
+#endif
+        chunk = a, left = RAW_CHUNK;
+    }
+    left--;
+    uint32_t *v = (uint32_t *)(void *)chunk;
+    chunk += RAW_BYTES;
+    return v;
+}
+
+/* Table `which`'s number of results, its index checked. */
+static uint32_t seg_count(int which) {
     const unsigned char *z = blob[which];
     size_t zn = (size_t)(blob_end[which] - z);
-    const char *name = tab_name[which];
-    if (zn < 12) fail(name, "embedded data corrupt");
+    if (zn < 12) fail(tab_name[which], "embedded data corrupt");
     uint32_t n = rd32(z), nseg = rd32(z + 4);
-    size_t head = 4 * (3 + 2 * (size_t)nseg);
-    if (n > 1u << 24 || nseg != (n + MUFU_SEG - 1) / MUFU_SEG || head > zn || s >= nseg)
-        fail(name, "embedded data corrupt");
+    if (n > 1u << 24 || nseg != (n + MUFU_SEG - 1) / MUFU_SEG || 4 * (3 + 2 * (size_t)nseg) > zn)
+        fail(tab_name[which], "embedded data corrupt");
+    return n;
+}
+
+/* The cnt results v packed block by block. */
+static mufu_seg *pack_seg(const char *name, const uint32_t *v, uint32_t cnt) {
+    mufu_seg *sg = calloc(1, sizeof *sg);
+    size_t cap = cnt / 4 + 64; /* ~1-2 bits per result are typical */
+    if (!sg || !(sg->bits = calloc(cap, 1))) fail(name, "out of memory");
+    uint32_t used = 0;
+    for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK)
+        pack_block(sg, name, b0 >> BLOCK_LOG, v + b0, cnt - b0 < BLOCK ? cnt - b0 : BLOCK, &cap, &used);
+    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8); /* seg_get reads 8 bytes */
+    if (fit) sg->bits = fit;
+    return sg;
+}
+
+/* Replaces every plain slice by its packed form (the caller holds seg_lock). */
+static void pack_raw(void) {
+    for (uint32_t k = 0; k < nraw; k++) {
+        _Atomic(mufu_seg *) *slot = &segs[raw_at[k].which][raw_at[k].s];
+        const mufu_seg *old = atomic_load_explicit(slot, memory_order_relaxed);
+        uint32_t cnt = seg_count(raw_at[k].which) - raw_at[k].s * MUFU_SEG;
+        atomic_store_explicit(slot, pack_seg(tab_name[raw_at[k].which], (const uint32_t *)(const void *)old->bits,
+                                             cnt < MUFU_SEG ? cnt : MUFU_SEG),
+                              memory_order_release);
+    }
+    raw_done = true;
+}
+
+/* Decompresses slice s of table `which` (the caller holds seg_lock) (its
+ * int32 differences, little-endian like the hosts ptxi runs on), sums them up
+ * from the slice's starting value and keeps them plain or packs them. */
+static mufu_seg *unpack_seg(int which, uint32_t s) {
+    const unsigned char *z = blob[which];
+    const char *name = tab_name[which];
+    uint32_t n = seg_count(which), nseg = rd32(z + 4);
+    size_t head = 4 * (3 + 2 * (size_t)nseg), zn = (size_t)(blob_end[which] - z);
+    if (s >= nseg) fail(name, "embedded data corrupt");
     uint32_t lo = rd32(z + 8 + 8 * (size_t)s), acc = rd32(z + 12 + 8 * (size_t)s), hi = rd32(z + 16 + 8 * (size_t)s);
     uint32_t cnt = n - s * MUFU_SEG < MUFU_SEG ? n - s * MUFU_SEG : MUFU_SEG;
     if (lo > hi || hi > zn - head) fail(name, "embedded data corrupt");
-    int32_t *d = malloc((size_t)cnt * 4);
-    mufu_seg *sg = calloc(1, sizeof *sg);
-    size_t cap = cnt / 4 + 64; /* ~1-2 bits per result are typical */
-    if (sg) sg->bits = calloc(cap, 1);
-    if (!d || !sg || !sg->bits) fail(name, "out of memory");
+    if (nraw == RAW_SEGS && !raw_done) pack_raw();
+    uint32_t *room = raw_done ? NULL : raw_room();
+    uint32_t *v = room ? room : malloc((size_t)cnt * 4);
+    if (!v) fail(name, "out of memory");
     static ZSTD_DCtx *dctx; /* reused: callers hold seg_lock */
     if (!dctx && !(dctx = ZSTD_createDCtx())) fail(name, "out of memory");
-    size_t got = ZSTD_decompressDCtx(dctx, d, (size_t)cnt * 4, z + head + lo, hi - lo);
+    size_t got = ZSTD_decompressDCtx(dctx, v, (size_t)cnt * 4, z + head + lo, hi - lo);
     if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
-    uint32_t v[BLOCK], used = 0;
-    for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK) {
-        uint32_t k = cnt - b0 < BLOCK ? cnt - b0 : BLOCK;
-        for (uint32_t j = 0; j < k; j++) v[j] = acc += (uint32_t)d[b0 + j];
-        pack_block(sg, name, b0 >> BLOCK_LOG, v, k, &cap, &used);
+    for (uint32_t j = 0; j < cnt; j++) v[j] = acc += v[j];
+    if (!room) {
+        mufu_seg *sg = pack_seg(name, v, cnt);
+        free(v);
+        return sg;
     }
-    free(d);
-    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8); /* seg_get reads 8 bytes */
-    if (fit) sg->bits = fit;
+    mufu_seg *sg = calloc(1, sizeof *sg);
+    if (!sg) fail(name, "out of memory");
+    for (uint32_t b = 0; b * BLOCK < cnt; b++) sg->blk[b] = (mufu_block){.width = 32, .off = b * BLOCK * 32};
+    sg->bits = (uint8_t *)room;
+    raw_at[nraw].which = (uint16_t)which, raw_at[nraw++].s = (uint16_t)s;
     return sg;
 }
 
