@@ -15,8 +15,8 @@
  *    record: no body, stub or other run in between, run4_step);
  *  - no record of (A, B] is a branch target (of any record) or the entry
  *    after the prologue, and none of (A, B) branches, calls or ends the
- *    thread: each is a record whose writes rec_sets knows, and none writes
- *    the register (run4_window).
+ *    thread: each is a record whose writes rec_sets knows, and none of
+ *    [A, B) writes the register (run4_window).
  * A's flag then says whether the register's lanes are one run at B; each of
  * A and B still tests its own alignment and its own span of the arena. */
 
@@ -69,7 +69,7 @@ static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
     uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64, x = lo->a / 64;
     uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
     bool ok = use && def;
-    for (uint32_t k = a + 1; ok && k < b; k++) {
+    for (uint32_t k = a; ok && k < b; k++) { /* from a itself: a load whose destination shares the slot */
         vm_insn c = f->code[k];
         if (c.op == VM_BRA || c.op == VM_BRX || c.op == VM_EXIT || c.op == VM_RET || c.op == VM_FALLOFF) ok = false;
         c.g = f->true_slot, c.gx = 0; /* what it writes, guarded or not */
