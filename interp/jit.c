@@ -433,6 +433,9 @@ typedef struct jc {
      * in the current straight stretch (0: none); the record that continues
      * the stretch; flags handed out */
     uint32_t r4_rec[8], r4_next, r4_n;
+    /* jit_addr.h: the lines the function's records write (konst_writes) */
+    uint64_t *kw;
+    bool kw_done;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -2100,7 +2103,9 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_AND64: bin(j, i, ANDQ, true, false, false); break;
     case VM_OR64: bin(j, i, ORQ, true, false, false); break;
     case VM_XOR64: bin(j, i, XORQ, true, false, false); break;
-    case VM_SHL64: bin(j, i, SLLVQ, true, true, false); break;
+    case VM_SHL64:
+        if (!shl64_konst(j, i)) bin(j, i, SLLVQ, true, true, false);
+        break;
     case VM_SHRU64: bin(j, i, SRLVQ, true, true, false); break;
     case VM_SHRS64: bin(j, i, SRAVQ, true, true, false); break;
     case VM_MAD64: mad(j, i, true); break;
@@ -2377,6 +2382,8 @@ done:
     free(rgn);
     free(rent);
     free(j.st);
+    free(j.kw);
+    free(dry.kw);
 }
 
 static bool host_ok(void) {

@@ -111,3 +111,58 @@ static void run4_put(jc *j, int s, uint8_t v) {
     gop(j->b, false, 0xc6, 0, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)s)));
     b1(j->b, v);
 }
+
+/* ---- 64-bit shifts by a constant (`shl.b64 %rd10, %rd3, 2`) ----
+ * The count is a 32-bit operand: as a register it is widened lane by lane
+ * (vextracti32x8, vpmovzxdq) before vpsllvq. When it is one of the entry
+ * function's constant slots it is known here: vpsllq by an immediate. A
+ * slot is constant when it lies outside the registers, no record writes it
+ * (every record's writes known to rec_sets; an entry function's frame is
+ * written by its records only) and its 32 lanes in frame_init are equal. */
+
+/* The lines some record of f writes (j->kw, once per function; NULL when a
+ * record's writes are not known). */
+static const uint64_t *konst_writes(jc *j) {
+    const vm_func *f = j->f;
+    if (j->kw_done) return j->kw;
+    j->kw_done = true;
+    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
+    bool ok = use && def;
+    for (uint32_t k = 0; ok && k < f->ncode; k++) {
+        vm_insn c = f->code[k];
+        c.g = f->true_slot, c.gx = 0;
+        ok = rec_sets(f, &c, use, def);
+    }
+    free(use);
+    if (!ok) free(def), def = NULL;
+    return j->kw = def;
+}
+
+/* The count in 32-bit slot b when it is a constant below 64, else -1. */
+static int konst_count(jc *j, uint32_t b) {
+    const vm_func *f = j->f;
+    if (!f->ir->is_entry || (b < f->regs_hi && b + 128 > f->regs_lo) || b < f->regs_lo || b % 64 ||
+        (uint64_t)b + 128 > f->frame_size)
+        return -1;
+    const uint64_t *w = konst_writes(j);
+    if (!w) return -1;
+    for (uint32_t l = b / 64; l < b / 64 + 2; l++)
+        if (w[l / 64] >> (l % 64) & 1) return -1;
+    uint32_t v[VM_LANES];
+    memcpy(v, f->frame_init + b, sizeof v);
+    for (int l = 1; l < VM_LANES; l++)
+        if (v[l] != v[0]) return -1;
+    return v[0] < 64 ? (int)v[0] : -1;
+}
+
+static const zop SLLQI = {M0F, P66, 1, 0x73}; /* vpsllq zmm(vvvv), zmm/m, imm8: /6 */
+
+/* shl.b64 by a constant count; false: the general template. */
+static bool shl64_konst(jc *j, const vm_insn *i) {
+    int c = konst_count(j, i->b);
+    if (c < 0) return false;
+    for (int p = 0; p < 4; p++) zi(j->b, SLLQI, 6, ZT + p, S(j, i->a, true, p), 0, (uint8_t)c);
+    commit(j, i, true);
+    return true;
+}
