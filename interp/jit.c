@@ -2109,10 +2109,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_SHRU64: bin(j, i, SRLVQ, true, true, false); break;
     case VM_SHRS64: bin(j, i, SRAVQ, true, true, false); break;
     case VM_MAD64: mad(j, i, true); break;
-    case VM_MULWS32: mulw(j, i, true, false); break;
-    case VM_MULWU32: mulw(j, i, false, false); break;
-    case VM_MADWS32: mulw(j, i, true, true); break;
-    case VM_MADWU32: mulw(j, i, false, true); break;
+    case VM_MULWS32:
+    case VM_MULWU32:
+    case VM_MADWS32:
+    case VM_MADWU32: {
+        bool sgn = i->op == VM_MULWS32 || i->op == VM_MADWS32, add = i->op == VM_MADWS32 || i->op == VM_MADWU32;
+        if (!mulw_konst(j, i, sgn, add)) mulw(j, i, sgn, add);
+        break;
+    }
     case VM_NOT32:
         for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
         commit(j, i, false);

@@ -139,21 +139,28 @@ static const uint64_t *konst_writes(jc *j) {
     return j->kw = def;
 }
 
-/* The count in 32-bit slot b when it is a constant below 64, else -1. */
-static int konst_count(jc *j, uint32_t b) {
+/* Whether 32-bit slot b is a constant (*v). */
+static bool konst32(jc *j, uint32_t b, uint32_t *v) {
     const vm_func *f = j->f;
     if (!f->ir->is_entry || (b < f->regs_hi && b + 128 > f->regs_lo) || b < f->regs_lo || b % 64 ||
         (uint64_t)b + 128 > f->frame_size)
-        return -1;
+        return false;
     const uint64_t *w = konst_writes(j);
-    if (!w) return -1;
+    if (!w) return false;
     for (uint32_t l = b / 64; l < b / 64 + 2; l++)
-        if (w[l / 64] >> (l % 64) & 1) return -1;
-    uint32_t v[VM_LANES];
-    memcpy(v, f->frame_init + b, sizeof v);
+        if (w[l / 64] >> (l % 64) & 1) return false;
+    uint32_t x[VM_LANES];
+    memcpy(x, f->frame_init + b, sizeof x);
     for (int l = 1; l < VM_LANES; l++)
-        if (v[l] != v[0]) return -1;
-    return v[0] < 64 ? (int)v[0] : -1;
+        if (x[l] != x[0]) return false;
+    *v = x[0];
+    return true;
+}
+
+/* The count in 32-bit slot b when it is a constant below 64, else -1. */
+static int konst_count(jc *j, uint32_t b) {
+    uint32_t v;
+    return konst32(j, b, &v) && v < 64 ? (int)v : -1;
 }
 
 static const zop SLLQI = {M0F, P66, 1, 0x73}; /* vpsllq zmm(vvvv), zmm/m, imm8: /6 */
@@ -163,6 +170,30 @@ static bool shl64_konst(jc *j, const vm_insn *i) {
     int c = konst_count(j, i->b);
     if (c < 0) return false;
     for (int p = 0; p < 4; p++) zi(j->b, SLLQI, 6, ZT + p, S(j, i->a, true, p), 0, (uint8_t)c);
+    commit(j, i, true);
+    return true;
+}
+
+/* mul.wide / mad.wide.{s,u}32 by a constant b (`mul.wide.s32 %rd5, %r1, 4`:
+ * an index scaled to bytes): a's quarters widened, then shifted by the
+ * immediate when b is a power of two (below 2^31 when signed: b's sign
+ * extension is then b itself), else multiplied by b splat once, instead of
+ * widening b's 32 lanes as well. false: the general template. */
+static bool mulw_konst(jc *j, const vm_insn *i, bool sgn, bool add) {
+    uint32_t c;
+    if (!konst32(j, i->b, &c)) return false;
+    bool pow2 = c && !(c & (c - 1)) && (!sgn || c < 0x80000000u);
+    if (!pow2) {
+        b1(j->b, 0xb8); /* mov eax, c; vpbroadcastd zmmQ, eax (vpmul{u,}dq reads each lane's low word) */
+        b32(j->b, c);
+        z(j->b, BCD_R, ZQ, 0, R(RAX), 0);
+    }
+    for (int p = 0; p < 4; p++) {
+        z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+        if (pow2) zi(j->b, SLLQI, 6, ZT + p, R(ZT + p), 0, (uint8_t)__builtin_ctz(c));
+        else z(j->b, sgn ? MULDQ : MULUDQ, ZT + p, ZT + p, R(ZQ), 0);
+        if (add) z(j->b, ADDQ, ZT + p, ZT + p, S(j, i->c, true, p), 0);
+    }
     commit(j, i, true);
     return true;
 }

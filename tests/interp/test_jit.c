@@ -590,6 +590,42 @@ Test(jit, accesses_through_one_register) {
     runs_check(RUNJUMP, in, NIN, jwant, 64);
 }
 
+/* mul.wide / mad.wide by constants (jit_addr.h's mulw_konst): powers of two
+ * as shifts (signed and unsigned, 2^30 the largest signed one), others as
+ * one splat multiplier (-3, -2^31, 0x80000001), over words whose sign bit is
+ * set in about half the lanes. */
+static const char *WIDE = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .b32 %r<4>;\n.reg .b64 %rd<12>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.lo.u32 %r2, %r1, -1640531527;\n"
+                          "mul.wide.s32 %rd2, %r2, 8;\nmul.wide.u32 %rd3, %r2, 8;\nmul.wide.s32 %rd4, %r2, -3;\n"
+                          "mul.wide.u32 %rd5, %r2, -2147483647;\nmad.wide.s32 %rd6, %r2, 16, %rd2;\n"
+                          "mul.wide.s32 %rd7, %r2, 1073741824;\nmul.wide.s32 %rd8, %r2, -2147483648;\n"
+                          "mul.wide.u32 %rd9, %r1, 8;\nadd.s64 %rd10, %rd1, %rd9;\n"
+                          "st.global.u64 [%rd10], %rd2;\nst.global.u64 [%rd10+512], %rd3;\n"
+                          "st.global.u64 [%rd10+1024], %rd4;\nst.global.u64 [%rd10+1536], %rd5;\n"
+                          "st.global.u64 [%rd10+2048], %rd6;\nst.global.u64 [%rd10+2560], %rd7;\n"
+                          "st.global.u64 [%rd10+3072], %rd8;\nret;\n}\n";
+
+Test(jit, wide_products_by_constants) {
+    enum { NQ = 7 };
+    static uint32_t want[NQ * 128];
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t r = t * 2654435769u;
+        int64_t sr = (int32_t)r;
+        uint64_t q[NQ] = {(uint64_t)(sr * 8),
+                          (uint64_t)r * 8,
+                          (uint64_t)(sr * -3),
+                          (uint64_t)r * 0x80000001u,
+                          (uint64_t)(sr * 16 + sr * 8),
+                          (uint64_t)(sr * 1073741824),
+                          (uint64_t)(sr * -2147483648LL)};
+        for (int k = 0; k < NQ; k++)
+            want[128 * k + 2 * t] = (uint32_t)q[k], want[128 * k + 2 * t + 1] = (uint32_t)(q[k] >> 32);
+    }
+    runs_check(WIDE, NULL, 0, want, NQ * 128);
+}
+
 /* The second access through a register whose lanes the first found one run
  * leaves the arena: its report is the call's, at its own line and lane 0. */
 static const char *RUNFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
