@@ -26,16 +26,18 @@ static bool resume_whole(vm_warp *w, uint32_t lanes) {
     return true;
 }
 
-/* Releases barrier b if every thread it waits for has arrived. */
-void vm_check_barrier(vm_cta *cta, unsigned b) {
+/* The threads barrier b waits for in this phase. Threads only leave, and
+ * every exit while a barrier has arrivals reaches vm_recheck_barriers before
+ * the warp that exited is left for another: the count of the phase's first
+ * check holds until then. */
+static uint32_t bar_need(const vm_cta *cta, vm_barrier *bar) {
+    if (bar->expected) return bar->expected;
+    return bar->live ? bar->live : (bar->live = live_threads(cta));
+}
+
+/* Every thread barrier b waits for has arrived: the waiting warps go on. */
+static void bar_release(vm_cta *cta, unsigned b) {
     vm_barrier *bar = &cta->bars[b];
-    if (!bar->arrived) return;
-    /* Threads only leave, and every exit while a barrier has arrivals
-     * reaches vm_recheck_barriers before the warp that exited is left for
-     * another: the count of the phase's first check holds until then. */
-    uint32_t need = bar->expected;
-    if (!need) need = bar->live ? bar->live : (bar->live = live_threads(cta));
-    if (bar->arrived < need) return;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
         uint32_t lanes = w->barwait[b];
@@ -62,6 +64,42 @@ void vm_check_barrier(vm_cta *cta, unsigned b) {
     *bar = (vm_barrier){0};
     cta->bars_open &= ~(1u << b);
     if (cta->san) vm_san_bar_done(cta, b);
+}
+
+/* Releases barrier b if every thread it waits for has arrived. */
+void vm_check_barrier(vm_cta *cta, unsigned b) {
+    vm_barrier *bar = &cta->bars[b];
+    if (bar->arrived && bar->arrived >= bar_need(cta, bar)) bar_release(cta, b);
+}
+
+/* bar.sync / barrier.sync without a thread count, by a group that is every
+ * live lane of its warp's frame while none of the warp's lanes waits (a
+ * converged warp at __syncthreads): the arrival of vm_bar_arrive, and then
+ * no look at the warp's lanes. The last arrival releases the others and its
+ * group goes on after the barrier without stopping; any other leaves the
+ * warp waiting as one group (resume_whole). -1: not this case (nothing
+ * done), 0: the warp waits, 1: released, the group goes on at i + 1. */
+int vm_bar_sync_whole(vm_warp *w, const vm_insn *i, uint32_t m) {
+    vm_cta *cta = w->cta;
+    const vm_frame *f = &w->frames[w->depth - 1];
+    if (i->op != VM_BAR || i->x & (VM_BAR_COUNTED | VM_BAR_ARRIVE_ONLY) || cta->san || w->blocked ||
+        m != (f->lanes & ~f->done & ~w->exited))
+        return -1;
+    uint32_t id = ((const uint32_t *)(f->fb + i->a))[__builtin_ctz(m)];
+    if (id >= 16) return -1; /* vm_bar_arrive reports it */
+    vm_barrier *bar = &cta->bars[id];
+    bar->arrived += (uint32_t)__builtin_popcount(m);
+    cta->bars_open |= 1u << id;
+    if (bar->arrived < bar_need(cta, bar)) {
+        vm_set_lpc(w, m, i + 1);
+        w->bar_one = true;
+        w->blocked = m;
+        w->barwait[id] = m;
+        w->state = VM_W_BLOCKED;
+        return 0;
+    }
+    bar_release(cta, id);
+    return 1;
 }
 
 void vm_recheck_barriers(vm_cta *cta) {

@@ -338,9 +338,9 @@ out:
  * consecutive words, from a base already range-tested. */
 static inline __attribute__((always_inline)) vm_f16 dot_half(const uint8_t *b, int pat) {
     if (pat == VM_PAT_CONSEC) return ldf16((const float *)b);
-    float v;
+    uint32_t v; /* the bits as they are: a float add of 0 would turn -0 to +0 and quiet a signalling NaN */
     memcpy(&v, b, 4);
-    return (vm_f16){0} + v;
+    return (vm_f16)((vm_u16){0} + v);
 }
 
 /* The k loop of a planned chain; pat[s][h] is the pattern of load s's
@@ -582,6 +582,18 @@ execute:
             if (!m) NEXT;
             ACCOUNT(i + 1);
             SAVE();
+            int r = vm_bar_sync_whole(w, i, m);
+            if (r > 0) { /* the last to arrive: on after the barrier */
+                seg = i + 1;
+                NEXT;
+            }
+            if (r == 0) {
+                if (atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
+                    why = VM_Y_FAULT;
+                    goto out_nosave;
+                }
+                goto waits;
+            }
             if (vm_bar_arrive(w, i, m) < 0) {
                 why = VM_Y_FAULT;
                 goto out;
@@ -1181,7 +1193,8 @@ resched:
         why = VM_Y_FAULT;
         goto out_nosave;
     }
-    if (!vm_reschedule(w)) {
+    if (vm_reschedule(w)) goto reload;
+waits: {
         /* Every lane waits (a barrier): the CTA's next warp runs on here, as
          * cta_round would run it next, when it is ready and none of this
          * warp's lanes exited since it was entered (cta_round would then
@@ -1197,7 +1210,6 @@ resched:
         why = (w->exited & w->present) == w->present ? VM_Y_DONE : VM_Y_BLOCKED;
         goto out_nosave;
     }
-    goto reload;
 
 out:
     ACCOUNT(i);

@@ -306,7 +306,7 @@ static inline bool vm_sh4_ok(const vm_cta *cta, const uint32_t *a, uint32_t off,
     uint32_t bad = 0, lim = cta->smem_size - 4;
     for (int l = 0; l < VM_LANES; l++) {
         uint32_t ad = a[l] + off;
-        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (m >> l);
+        bad |= ((ad & 3) | (uint32_t)(ad > lim)) & (0u - (m >> l & 1)); /* lane l's bit only */
     }
     return !bad && cta->smem_size >= 4;
 }

@@ -61,7 +61,9 @@ static void mark_dot_deaths(lctx *lc, const uint32_t *cnt, const uint8_t *target
 /* The chain of triples headed at k as one vm_dotplan (vm_ops.h), or NULL
  * when it is not that shape: every triple loads through the same two address
  * registers, feeds both loads (only) to its fma, chains the accumulator, and
- * (but for the last) leaves nothing a later record reads. */
+ * (but for the last) leaves nothing a later record reads. Only the last
+ * triple may write an address register's slot (one that dies there: the
+ * plan reads both addresses before it writes anything). */
 static vm_dotplan *plan_dot(const lctx *lc, uint32_t k, const void *head) {
     const vm_insn *c = lc->code;
     uint32_t n = 0;
@@ -80,7 +82,7 @@ static vm_dotplan *plan_dot(const lctx *lc, uint32_t k, const void *head) {
                   ((f->a == l0->d && f->b == l1->d) || (f->a == l1->d && f->b == l0->d)) && f->c != l0->d &&
                   f->c != l1->d && l0->imm % 4 == 0 && l1->imm % 4 == 0 && l0->imm >= -(1 << 20) &&
                   l0->imm <= 1 << 20 && l1->imm >= -(1 << 20) && l1->imm <= 1 << 20;
-        for (int s = 0; s < 2; s++)
+        for (int s = 0; s < 2 && t + 1 < n; s++)
             for (int r = 0; r < 2; r++) ok = ok && c[k + 3 * t + (uint32_t)s].d != p->ra[r] && f->d != p->ra[r];
         if (!ok) {
             free(p);

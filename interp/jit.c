@@ -9,6 +9,7 @@
 #include "jit.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,7 +405,7 @@ typedef struct jc {
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool loop;            /* the run ends with a backward branch */
-    uint32_t npf;         /* the run's loads that prefetch_loop has made so far */
+    uint32_t npf;         /* the run's loads that prefetch_warp has made so far */
     uint32_t start;       /* the run's first record, and its code's offset after the prologue */
     size_t head_at;
     bool busy[NPOOL];
@@ -631,6 +632,28 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
     commit(j, i, false);
 }
 
+/* The reciprocal r of divu_uniform is a function of d alone: the CTA slot
+ * keeps the last one (cta->div_d, div_r; a slot runs on one host thread), so
+ * that the warps of a kernel dividing by a launch constant (a grid stride)
+ * do not each wait for a 512-bit division. recip_cached: with eax = d, ZQ
+ * := r when it is d's, and a jump past the computation (returned); else on,
+ * with rsi = the cta and d kept. recip_keep: after it, r stored for d. */
+static size_t recip_cached(jc *j) {
+    cbuf *b = j->b;
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));  /* rsi := the cta */
+    gop(b, false, 0x3b, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d)));  /* cmp eax, [div_d] */
+    size_t other = jcc(b, 0x85);
+    z(b, BCQ_X, ZQ, 0, M(RSI, (int64_t)offsetof(vm_cta, div_r)), 0); /* vpbroadcastq ZQ, [div_r] */
+    size_t have = jmp32(b);
+    land(b, other);
+    gop(b, false, 0x89, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d))); /* mov [div_d], eax */
+    return have;
+}
+static void recip_keep(jc *j, size_t have) {
+    evexl(j->b, 0, M0F, P66, 1, 0xd6, ZQ, 0, M(RSI, (int64_t)offsetof(vm_cta, div_r)), 0); /* vmovq [div_r], xmm */
+    land(j->b, have);
+}
+
 /* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
  * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
  * r) with r the double next above the nearest 1 / d, so 1 / d <= r < (1 / d)
@@ -653,6 +676,7 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
     put(b, t, 2);
     general[1] = jcc(b, 0x84);
+    size_t have = recip_cached(j);
     z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
     mov_imm64(b, RAX, 0x3ff0000000000000ull);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
@@ -660,6 +684,7 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     mov_imm64(b, RAX, 1);
     z(b, BCQ_R, ZD, 0, R(RAX), 0);
     z(b, ADDQ, ZQ, ZQ, R(ZD), 0); /* one ulp up: r */
+    recip_keep(j, have);
     for (int p = 0; p < 4; p++) {
         z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
@@ -946,9 +971,9 @@ static void bra(jc *j, const vm_insn *i) {
 }
 
 /* Lane numbers 0..31, then 31 in every lane. */
-static const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-                                    31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+static _Alignas(64) const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                                 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                                 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
 
 /* jcc to the exit that leaves record i to its handler (collected in *x). */
 static void to_exit(cbuf *b, uint8_t cc, size_t *x, int *nx) { x[(*nx)++] = jcc(b, cc); }
@@ -1072,13 +1097,15 @@ static void call_fn(jc *j, const vm_insn *i, int (*fn)(vm_jit_ctx *, const vm_in
 }
 
 /* Lane offsets of a consecutive run of 32 words (as 64-bit lanes, and as 32-bit ones). */
-static const uint64_t iota4[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
-                                         64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
-static const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
-                                          64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+static _Alignas(64) const uint64_t iota4[VM_LANES] = {0,  4,  8,  12,  16,  20,  24,  28,  32,  36, 40,
+                                                      44, 48, 52, 56,  60,  64,  68,  72,  76,  80, 84,
+                                                      88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
+static _Alignas(64) const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12,  16,  20,  24,  28,  32,  36, 40,
+                                                       44, 48, 52, 56,  60,  64,  68,  72,  76,  80, 84,
+                                                       88, 92, 96, 100, 104, 108, 112, 116, 120, 124};
 
 /* Three in every lane (vptestmd's operand: the low bits of a word address). */
-static const uint32_t three16[16] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+static _Alignas(64) const uint32_t three16[16] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
 
 /* vpgatherdd zmm d{k}, [base + zmm idx]: 32-bit indices, scale 1, no displacement. */
 static void gatherdd(cbuf *b, int d, int base, int idx, int k) {
@@ -1159,14 +1186,35 @@ static void slow_call(jc *j, const vm_insn *i) {
     }
 }
 
-/* A whole-warp load at rax inside a loop: vm_prefetch_next_warp's guess
- * for the same warp, made inline (a grid-stride loop reads each iteration
- * as far from the last as that one from the one before: its two lines two
- * iterations ahead are fetched now). Slot k of cta->pf then holds the
- * run's k-th such load (mod 8): slots by record address, as the
- * interpreter's handler picks them, put three of saxpy's eight loads in one
- * slot and two in another, which then never matched. */
-static void prefetch_loop(jc *j, const vm_insn *i) {
+/* How many rounds ahead a loop's loads fetch: 3 (bench/README.md: on the
+ * 2-core development machine, fetched into L2, 3 and 4 as fast as 2 at half
+ * scale and 3.5% faster at full scale; into L1, 2 was best and 3 6% slower);
+ * the distance that hides a host's DRAM latency differs by host, so
+ * PTXI_JIT_PF_AHEAD=N (1-64) sets another for measuring. */
+static uint32_t loop_ahead(void) {
+    static _Atomic uint32_t ahead; /* 0: not read yet */
+    uint32_t a = atomic_load_explicit(&ahead, memory_order_relaxed);
+    if (!a) {
+        const char *e = getenv("PTXI_JIT_PF_AHEAD");
+        long v = e ? strtol(e, NULL, 10) : 0;
+        a = v >= 1 && v <= 64 ? (uint32_t)v : 3;
+        atomic_store_explicit(&ahead, a, memory_order_relaxed);
+    }
+    return a;
+}
+
+/* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
+ * inline. Inside a loop, loads only, for the same warp (a grid-stride loop
+ * reads each iteration as far from the last as that one from the one
+ * before: its two lines loop_ahead() rounds ahead are fetched now, into
+ * L2); elsewhere for the next warp, when the one before this ran the record
+ * (gather's index load and output store: the next warp's lines, misses
+ * that the host's own prefetcher leaves to the access once the gather's
+ * random misses crowd it out; a store's with prefetchw). Slot k of cta->pf
+ * then holds the run's k-th such access (mod 8): slots by record address,
+ * as the interpreter's handler picks them, put three of saxpy's eight loads
+ * in one slot and two in another, which then never matched. */
+static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
     cbuf *b = j->b;
     enum { R8 = 8, R9 = 9 };
     size_t pf = offsetof(vm_cta, pf) + (j->npf++ & 7) * sizeof(struct vm_pf); /* the run's loads apart, where records' addresses collide */
@@ -1177,14 +1225,24 @@ static void prefetch_loop(jc *j, const vm_insn *i) {
     mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
     gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
     size_t other = jcc(b, 0x85);
-    gop(b, false, 0x3b, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp edx, [warp] */
+    gop(b, false, 0x8d, R9, M(RDX, j->loop ? 0 : -1));                      /* lea r9d, [rdx - !loop] */
+    gop(b, false, 0x3b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp r9d, [warp] */
     size_t other2 = jcc(b, 0x85);
     gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
     gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
-    uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x48}; /* lea r9, [rax + r9*2] */
+    uint32_t n = j->loop ? loop_ahead() : 1, sc = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4;
+    if (sc == 4) { /* imul r9, r9, n (n < 128) */
+        uint8_t mul[4] = {0x4d, 0x6b, 0xc9, (uint8_t)n};
+        put(b, mul, 4);
+        sc = 0;
+    }
+    uint8_t ld[4] = {0x4e, 0x8d, 0x0c, (uint8_t)(sc << 6 | 0x08)}; /* lea r9, [rax + r9 * 2^sc] */
     put(b, ld, 4);
-    uint8_t p0[4] = {0x41, 0x0f, 0x18, 0x09};       /* prefetcht0 [r9] */
-    uint8_t p1[5] = {0x41, 0x0f, 0x18, 0x49, 0x40}; /* prefetcht0 [r9+64] */
+    /* prefetchw (0f 0d /1), prefetcht0 (0f 18 /1); a loop's prefetcht1 (0f 18 /2):
+     * into L2, which holds more misses in flight than L1's fill buffers */
+    uint8_t op = st ? 0x0d : 0x18, h = j->loop ? 2 : 1;
+    uint8_t p0[4] = {0x41, 0x0f, op, (uint8_t)(0x01 | h << 3)};       /* [r9] */
+    uint8_t p1[5] = {0x41, 0x0f, op, (uint8_t)(0x41 | h << 3), 0x40}; /* [r9+64] */
     put(b, p0, 4);
     put(b, p1, 5);
     land(b, other);
@@ -1231,6 +1289,7 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 }
 
 #include "jit_addr.h"
+#include "jit_half.h"
 
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
@@ -1238,8 +1297,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     bool g = guarded(j, i);
     centry *a = src(j, i->a, !shared);
     if (st || g) src(j, st ? i->b : i->d, false); /* a guarded load merges into d */
-    size_t slow[16];
-    int ns = 0;
+    size_t slow[40], half[2];
+    int ns = 0, nh = 0;
     if (g) {
         /* the executing lanes (edx) as k3, k4: the access is masked, and
          * the test below holds only them to one run, so that a group or a
@@ -1299,7 +1358,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
         mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
         static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
-        run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
     }
     if (shared) {
         /* rax + 128 <= smem_size; rax += smem */
@@ -1310,7 +1370,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         slow[ns++] = jcc(b, 0x87);                                               /* ja */
         gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
     } else arena_span(j, 128, st, slow, &ns);
-    if (!shared && !st && j->loop) prefetch_loop(j, i);
+    if (!shared && (!st || !j->loop)) prefetch_warp(j, i, st);
     if (told >= 0) run4_put(j, told, 1);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);
@@ -1319,7 +1379,11 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
             z(b, LD32, ZT + p, 0, M(RAX, 64 * p), g ? 3 + p : 0);
         }
     }
-    size_t done = jmp32(b), gx[4], gdone = 0;
+    size_t done = jmp32(b), gx[4], gdone = 0, hdone = 0;
+    if (nh) {
+        for (int k = 0; k < nh; k++) land(b, half[k]);
+        hdone = half_runs(j, i, st, a, told, slow, &ns);
+    }
     for (int k = 0; k < ns; k++) land(b, slow[k]);
     if (told >= 0) run4_put(j, told, 0);
     int ngx = 0;
@@ -1332,6 +1396,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         for (int p = 0; p < 2; p++) z(b, LD32, ZT + p, 0, F(i->d + 64u * p), 0);
     land(b, done);
     if (gdone) land(b, gdone);
+    if (hdone) land(b, hdone);
     j->nan_ok = false;
     /* both paths leave d whole (all lanes loaded or merged under k3/k4, or
      * run_mem's merge reloaded): written whole, also in a body (edx is gone) */
@@ -2058,11 +2123,14 @@ static void atom_shared(jc *j, const vm_insn *i) {
 }
 
 /* Emits record i (number j->now); false when it has no template (it ends the run). */
+#include "jit_lane.h"
 #include "jit_vec.h"
+#include "jit_dot.h"
 
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
     run4_step(j, i);
+    if (dot_take(j, i)) return true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
         i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&
         i->op != VM_ALU)
@@ -2164,13 +2232,14 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_LDG4:
     case VM_STG4:
         if (i->imm == (int32_t)i->imm && j->f->prog->rt && j->f->prog->rt->arena) {
-            mem4(j, i, i->op == VM_STG4, false);
+            if (i->op == VM_STG4) store_lanes(j, i, false);
+            else mem4(j, i, false, false);
             break;
         }
         call_fn(j, i, run_mem);
         break;
-    case VM_LDS4:
-    case VM_STS4: mem4(j, i, i->op == VM_STS4, true); break;
+    case VM_LDS4: mem4(j, i, false, true); break;
+    case VM_STS4: store_lanes(j, i, true); break;
     case VM_ATOM:
         if (vm_atom_plain_regs(i)) {
             atom_shared(j, i);
@@ -2320,7 +2389,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             continue;
         }
         uint32_t e = k;
-        while (e < n && (e == k || !target[e]) && f->code[e].h == tab[f->code[e].op]) {
+        while (e < n && (e == k || !target[e]) && (f->code[e].h == tab[f->code[e].op] || dot_in(f, e))) {
             scratch.n = 0;
             cache_reset(&dry);
             dry.now = e;

@@ -16,7 +16,7 @@
  * Loads: v2 e0/e1 of 16 lanes from lanes 0-7 | 8-15 ({e0, e1} each); v4 the
  * first step, {e0 of lanes 0-7, e1 of lanes 0-7} / {e2, e3} from lanes 0-3 |
  * 4-7 ({e0..e3} each). Stores: the inverses. */
-static const uint32_t vec_idx[8][16] = {
+static _Alignas(64) const uint32_t vec_idx[8][16] = {
     {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},    /* v2 load e0 */
     {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},    /* v2 load e1 */
     {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29},     /* v4 load e0|e1 */
@@ -27,7 +27,7 @@ static const uint32_t vec_idx[8][16] = {
     {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31},   /* v4 store lanes 4-7 */
 };
 /* Lane offsets of a run with 8 and 16 bytes per lane (64-bit lanes). */
-static const uint64_t vec_iota[2][VM_LANES] = {
+static _Alignas(64) const uint64_t vec_iota[2][VM_LANES] = {
     {0,   8,   16,  24,  32,  40,  48,  56,  64,  72,  80,  88,  96,  104, 112, 120,
      128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248},
     {0,   16,  32,  48,  64,  80,  96,  112, 128, 144, 160, 176, 192, 208, 224, 240,

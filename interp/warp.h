@@ -124,6 +124,8 @@ typedef struct vm_cta {
         uint32_t warp;
     } pf[8];
     uint32_t smem_full; /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
+    uint32_t div_d;     /* compiled div/rem.u32 by a uniform divisor: the last divisor (0: none) */
+    uint64_t div_r;     /* and its reciprocal's bits (jit.c, recip_cached) */
     void *san;          /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
 } vm_cta;
 
@@ -179,6 +181,8 @@ bool vm_yield_group(vm_warp *w, const vm_insn *at);
 /* Out-of-line parts of handlers (call.c, barrier.c, collectives.c). Negative = fault recorded. */
 int vm_do_call(vm_warp *w, const vm_insn *i, uint32_t m);
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m);
+/* A converged warp's bar.sync (barrier.c): -1 not that case, 0 it waits, 1 released, go on. */
+int vm_bar_sync_whole(vm_warp *w, const vm_insn *i, uint32_t m);
 /* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 bool vm_shfl_full(uint8_t *fb, const vm_insn *i); /* the converged full-mask shfl.sync, or false */

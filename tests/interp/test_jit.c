@@ -646,3 +646,75 @@ Test(jit, fault_of_an_access_through_a_tested_register) {
     cr_assert(strstr(on, "block (0,0,0), thread (0,0,0)"), "%s", on);
     cr_assert_str_eq(on, off, "with and without the JIT");
 }
+/* ---- the next warp's lines fetched ahead (jit.c prefetch_warp) ----
+ * 32 warps in one CTA, each loading one run of 32 words and storing one:
+ * odd warps near the start of `in` and `out`, even ones 4 MiB (loads) and
+ * 31 runs (stores) further on, so that each warp's guess of the next warp's
+ * lines (as far on from its own as its own from the one before) falls
+ * before the buffers, outside the arena, where a load or a store would
+ * fault; in between, a random gather into the first words of `in`. The
+ * expected words and counts come from C and the kernel's text. */
+#define PF_NT 1024
+#define PF_FAR (1u << 20) /* words */
+#define PF_NTAB 4096u     /* the gather's table: the first words of in */
+static const char *PF_HEAD = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n";
+static const char *PF_BODY = "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+                             "mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\n"
+                             "and.b32 %r4, %r2, 1;\nshr.u32 %r5, %r2, 1;\nsetp.eq.u32 %p1, %r4, 0;\n"
+                             "selp.u32 %r6, 1048576, 0, %p1;\nshl.b32 %r7, %r5, 5;\nadd.s32 %r7, %r7, %r6;\n"
+                             "add.s32 %r7, %r7, %r3;\nmul.wide.u32 %rd3, %r7, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                             "ld.global.u32 %r8, [%rd4];\n"
+                             "and.b32 %r9, %r8, 4095;\nmul.wide.u32 %rd5, %r9, 4;\nadd.s64 %rd6, %rd2, %rd5;\n"
+                             "ld.global.u32 %r10, [%rd6];\nmad.lo.s32 %r11, %r10, 3, %r8;\n"
+                             "sub.s32 %r12, 31, %r5;\nselp.u32 %r13, %r12, %r5, %p1;\nshl.b32 %r13, %r13, 5;\n"
+                             "add.s32 %r13, %r13, %r3;\nmul.wide.u32 %rd7, %r13, 4;\nadd.s64 %rd8, %rd1, %rd7;\n"
+                             "st.global.u32 [%rd8], %r11;\nret;\n}\n";
+
+static void prefetch_case(const char *jit) {
+    static char src[4096];
+    snprintf(src, sizeof src, "%s%s", PF_HEAD, PF_BODY);
+    uint64_t n = 0;
+    for (const char *c = PF_BODY; *c; c++) n += *c == ';';
+    size_t nin = PF_FAR + PF_NT / 2;
+    uint32_t *in = malloc(nin * 4), want[PF_NT], got[PF_NT];
+    cr_assert(in);
+    uint32_t x = 777;
+    for (size_t k = 0; k < nin; k++) in[k] = (x = x * 1103515245u + 12345u) >> 7;
+    for (uint32_t t = 0; t < PF_NT; t++) {
+        uint32_t w = t / 32, lane = t % 32, odd = w & 1;
+        uint32_t v = in[(odd ? 0 : PF_FAR) + 32 * (w >> 1) + lane];
+        want[32 * (odd ? w >> 1 : 31 - (w >> 1)) + lane] = in[v & (PF_NTAB - 1)] * 3u + v;
+    }
+    /* an arena of 8 MiB: the guesses fall 4 MiB before it, past its shadow */
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1, .global_reserve = 8u << 20}), PTXI_SUCCESS);
+    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "pf.ptx", &m), PTXI_SUCCESS);
+    unsetenv("PTXI_JIT");
+    ptxi_dptr d, di;
+    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof got, &d), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, nin * 4, &di), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, di, in, nin * 4), PTXI_SUCCESS);
+    free(in);
+    void *args[] = {&d, &di};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){PF_NT, 1, 1}, 0, NULL,
+                                args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", jit, ptxi_ctx_error_detail(ctx));
+    ptxi_memcpy_dtoh(ctx, got, d, sizeof got);
+    ptxi_launch_stats st;
+    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+    for (int k = 0; k < PF_NT; k++)
+        cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d 0x%08x, expected 0x%08x", jit, k, got[k], want[k]);
+    cr_assert_eq(st.thread_insns, n * PF_NT, "PTXI_JIT=%s: %llu thread instructions, expected %llu", jit,
+                 (unsigned long long)st.thread_insns, (unsigned long long)(n * PF_NT));
+    cr_assert_eq(st.warp_insns, n * PF_NT / 32, "PTXI_JIT=%s: %llu warp instructions", jit,
+                 (unsigned long long)st.warp_insns);
+}
+
+Test(jit, next_warp_prefetch_outside_the_arena_jit_on) { prefetch_case("1"); }
+Test(jit, next_warp_prefetch_outside_the_arena_jit_off) { prefetch_case("0"); }

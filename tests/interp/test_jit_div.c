@@ -81,3 +81,43 @@ Test(jit_div, random_divisors) {
 
 Test(jit_div, uniform_divisor_jit_on) { check("1"); }
 Test(jit_div, uniform_divisor_jit_off) { check("0"); }
+
+/* The reciprocal kept by the CTA slot (jit.c recip_cached): eight warps whose
+ * divisors go 7, 7, 1000003, 3, 7, 7, ... (a warp finds the last warp's
+ * reciprocal, of its own divisor or of another), each dividing twice (the
+ * second finds its own). Quotients against C's. */
+#define NT8 256
+static const char *SRC8 = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                          "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+                          "shr.u32 %r6, %r1, 5;\nand.b32 %r6, %r6, 3;\nmul.wide.u32 %rd6, %r6, 4;\n"
+                          "add.s64 %rd6, %rd2, %rd6;\nld.global.u32 %r3, [%rd6+1024];\n"
+                          "div.u32 %r4, %r2, %r3;\nxor.b32 %r7, %r2, 0x5555;\ndiv.u32 %r5, %r7, %r3;\n"
+                          "add.s64 %rd5, %rd1, %rd3;\nst.global.u32 [%rd5], %r4;\nst.global.u32 [%rd5+1024], %r5;\n"
+                          "ret;\n}\n";
+
+Test(jit_div, divisors_change_between_warps) {
+    static const uint32_t d[4] = {7, 7, 1000003, 3};
+    static uint32_t in[NT8 + 4], out[2 * NT8];
+    uint32_t s = 777;
+    for (int t = 0; t < NT8; t++) {
+        s = s * 1664525u + 1013904223u;
+        in[t] = s;
+    }
+    memcpy(in + NT8, d, sizeof d);
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) {
+        setenv("PTXI_JIT", modes[k], 1);
+        char rep[1024];
+        ptxi_status st = run_io(SRC8, NT8, in, sizeof in, out, sizeof out, rep, sizeof rep);
+        unsetenv("PTXI_JIT");
+        cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
+        for (int t = 0; t < NT8; t++) {
+            uint32_t dw = d[(t >> 5) & 3], x = in[t] ^ 0x5555;
+            cr_assert_eq(out[t], in[t] / dw, "PTXI_JIT=%s: thread %d: %u / %u: %u", modes[k], t, in[t], dw, out[t]);
+            cr_assert_eq(out[NT8 + t], x / dw, "PTXI_JIT=%s: thread %d: %u / %u: %u", modes[k], t, x, dw, out[NT8 + t]);
+        }
+    }
+}

@@ -270,3 +270,108 @@ Test(jit_vec, vector_accesses_in_a_branch_body) {
     cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
     cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
 }
+
+/* ld/st.global.b32 of a whole warp whose halves are two runs apart, as a
+ * 16-wide block's warp reads two rows of a tile (jit_half.h): thread t, row
+ * (t / 16) ^ FLIP, column c = t % 16, loads the words at in + row * LRB +
+ * c * (4 + row * LXS) + LOFF and 4 bytes after it (through the same
+ * register: the second load reads what the first one's lane test found,
+ * jit_addr.h) and stores their sum plus t at out + row * SRB + c * (4 + row
+ * * SXS) + SOFF. XS = 0: each half one run; else the second half is not one
+ * (the call's path). The expected words come from the same loop in C,
+ * thread by thread: where two halves' stores overlap, the higher lane's
+ * word stays, as the records' own path leaves it. */
+typedef struct {
+    int lrb, lxs, loff, srb, sxs, soff, flip;
+} half_shape;
+
+static void half_src(char *buf, size_t cap, half_shape h) {
+    snprintf(buf, cap,
+             ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+             ".reg .b32 %%r<16>;\n.reg .b64 %%rd<8>;\n"
+             "ld.param.u64 %%rd1, [out];\nld.param.u64 %%rd2, [in];\nmov.u32 %%r1, %%tid.x;\n"
+             "shr.u32 %%r2, %%r1, 4;\nxor.b32 %%r2, %%r2, %d;\nand.b32 %%r3, %%r1, 15;\n"
+             "mad.lo.u32 %%r4, %%r2, %d, 4;\nmul.lo.u32 %%r4, %%r4, %%r3;\nmad.lo.u32 %%r4, %%r2, %d, %%r4;\n"
+             "cvt.u64.u32 %%rd3, %%r4;\nadd.s64 %%rd4, %%rd2, %%rd3;\n"
+             "ld.global.u32 %%r5, [%%rd4+%d];\nld.global.u32 %%r8, [%%rd4+%d];\nadd.s32 %%r6, %%r5, %%r1;\n"
+             "add.s32 %%r6, %%r6, %%r8;\n"
+             "mad.lo.u32 %%r7, %%r2, %d, 4;\nmul.lo.u32 %%r7, %%r7, %%r3;\nmad.lo.u32 %%r7, %%r2, %d, %%r7;\n"
+             "cvt.u64.u32 %%rd5, %%r7;\nadd.s64 %%rd6, %%rd1, %%rd5;\n"
+             "st.global.u32 [%%rd6+%d], %%r6;\nret;\n}\n",
+             h.flip, h.lxs, h.lrb, h.loff, h.loff + 4, h.sxs, h.srb, h.soff);
+}
+
+Test(jit_vec, whole_warp_accesses_in_two_half_runs) {
+    static const half_shape shapes[] = {
+        {160, 0, 8, 96, 0, 0, 0},   /* both halves apart: the loads and the stores inline */
+        {64, 0, 0, 32, 0, 4, 0},    /* the loads one run; the stores' halves overlap by 32 bytes */
+        {4, 0, 0, 1024, 0, 64, 0},  /* the loads' halves overlap by 60 bytes */
+        {160, 4, 0, 96, 8, 0, 0},   /* the second halves scattered: the call's path */
+        {192, 0, 4, 256, 0, 0, 3}, /* the second half below the first */
+    };
+    static uint32_t in[NIN];
+    inputs(in);
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        half_shape h = shapes[s];
+        static uint32_t want[NIN], got[2][NIN];
+        memset(want, 0, sizeof want);
+        for (uint32_t t = 0; t < NT; t++) {
+            uint32_t row = (t / 16) ^ (uint32_t)h.flip, c = t % 16;
+            uint32_t la = row * (uint32_t)h.lrb + c * (4 + row * (uint32_t)h.lxs) + (uint32_t)h.loff;
+            uint32_t sa = row * (uint32_t)h.srb + c * (4 + row * (uint32_t)h.sxs) + (uint32_t)h.soff;
+            want[sa / 4] = in[la / 4] + in[la / 4 + 1] + t;
+        }
+        char src[2048];
+        half_src(src, sizeof src, h);
+        ptxi_launch_stats st[2];
+        for (int m = 0; m < 2; m++) {
+            char rep[1024];
+            setenv("PTXI_JIT", m ? "0" : "1", 1);
+            ptxi_status r = run_io_stats(src, NT, in, sizeof in, got[m], sizeof got[m], rep, sizeof rep, &st[m]);
+            unsetenv("PTXI_JIT");
+            cr_assert_eq(r, PTXI_SUCCESS, "shape %zu, PTXI_JIT=%d: %s", s, !m, rep);
+            for (int k = 0; k < NIN; k++)
+                cr_assert_eq(got[m][k], want[k], "shape %zu, PTXI_JIT=%d: word %d: 0x%08x, expected 0x%08x", s, !m, k,
+                             got[m][k], want[k]);
+        }
+        cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+        cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+    }
+}
+
+/* A half that leaves the allocation (its first bad lane: the thread whose
+ * word starts at byte 4096; in the last case the first half, row 3, is the
+ * bad one) or is misaligned (the second half's start, 2 bytes past a word):
+ * the same report, at the access's line, with and
+ * without the JIT. */
+Test(jit_vec, a_half_run_faults_at_its_first_bad_lane) {
+    static const struct {
+        half_shape h;
+        ptxi_status want;
+        const char *what, *thread;
+        int line;
+    } cases[] = {
+        {{1280, 0, 224, 0, 0, 0, 0}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global read of 4 bytes", "thread (56,0,0)", 19},
+        {{162, 0, 0, 0, 0, 0, 0}, PTXI_MISALIGNED_ADDRESS, "misaligned global read of 4 bytes", "thread (16,0,0)", 19},
+        {{0, 0, 0, 1280, 0, 224, 0}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global write of 4 bytes", "thread (56,0,0)", 28},
+        {{0, 0, 0, 98, 0, 0, 0}, PTXI_MISALIGNED_ADDRESS, "misaligned global write of 4 bytes", "thread (16,0,0)", 28},
+        {{1280, 0, 224, 0, 0, 0, 3}, PTXI_ILLEGAL_ADDRESS, "out-of-bounds global read of 4 bytes", "thread (8,0,0)", 19},
+    };
+    static uint32_t in[NIN], out[NIN];
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char src[2048], rep[2][2048], line[32];
+        half_src(src, sizeof src, cases[k].h);
+        for (int m = 0; m < 2; m++) {
+            setenv("PTXI_JIT", m ? "0" : "1", 1);
+            ptxi_status s = run_io(src, NT, in, sizeof in, out, sizeof out, rep[m], sizeof rep[m]);
+            unsetenv("PTXI_JIT");
+            cr_assert_eq(s, cases[k].want, "case %zu, PTXI_JIT=%d: %s", k, !m, rep[m]);
+        }
+        snprintf(line, sizeof line, "at w.ptx:%d:1 in k", cases[k].line);
+        cr_assert(strstr(rep[0], cases[k].what), "case %zu: %s", k, rep[0]);
+        cr_assert(strstr(rep[0], cases[k].thread), "case %zu, the first bad lane: %s", k, rep[0]);
+        cr_assert(strstr(rep[0], line), "case %zu, the access's line: %s", k, rep[0]);
+        cr_assert_str_eq(rep[0], rep[1], "case %zu, with and without the JIT", k);
+    }
+}

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptxi.h"
@@ -154,28 +155,58 @@ Test(warp_access, bad_lane_inside_an_unrolled_dot_product) {
 }
 
 /* A dot chain whose loaded values and partial sums nothing reads again runs
- * as one planned loop (vm_dotplan): acc = in[128+t], then for k = 0..3
- * acc = fma(sh[x(t)+k], sh[t/16+k], acc) with sh[i] = in[i] for i < 2·threads.
- * x(t) is t (16 consecutive words per half-warp, what the plan takes) or
- * 7t mod 64 (a gather, which it leaves to the records). YOFF is the third y
- * load's offset (8 in range); LAST stores the last x and y too. The expected
- * values are the same fmaf chain in C, with the GPU's one NaN (0x7fffffff). */
-static void dot_src(char *buf, size_t cap, bool gather, int yoff, bool last, unsigned *yline) {
-    char head[2048];
+ * as one planned loop (vm_dotplan; compiled inline, jit_dot.h): acc =
+ * in[128+t], then for k = 0..3 acc = fma(sh[x(t)+k], sh[y(t)+k], acc) with
+ * sh[i] = in[i] for i < 2·threads. Each address is one of four shapes per
+ * half-warp: t (16 consecutive words), t/16 (one word), 7t mod 64 (a gather)
+ * or one word in lanes 0-15 and consecutive words in lanes 16-31 (mixed);
+ * the plan takes the first two, the others run record by record. YOFF is
+ * the third y load's offset (8 in range); LAST stores the last x and y too.
+ * ZEROS makes every accumulator and sh[0..5] -0, sh[6] a signalling NaN and
+ * the other words positive (the one-word loads: -0 must stay -0, so that a
+ * sum of -0 products stays -0, and a NaN's bits must move unchanged).
+ * The expected values are the same fmaf chain in C, with the GPU's one NaN
+ * (0x7fffffff). */
+enum { DOT_CONSEC, DOT_BCAST, DOT_GATHER, DOT_MIXED, DOT_ODD };
+
+static void dot_addr(char *buf, size_t cap, int shape, int reg) {
+    static const char *const calc[5] = {
+        "shl.b32 %%r10, %%r1, 2;\n",
+        "shr.u32 %%r10, %%r1, 4;\nshl.b32 %%r10, %%r10, 2;\n",
+        "mul.lo.u32 %%r10, %%r1, 7;\nand.b32 %%r10, %%r10, 63;\nshl.b32 %%r10, %%r10, 2;\n",
+        "shr.u32 %%r10, %%r1, 4;\nand.b32 %%r10, %%r10, 1;\nmul.lo.u32 %%r10, %%r10, %%r1;\nshl.b32 %%r10, %%r10, 2;\n",
+        "shl.b32 %%r10, %%r1, 2;\nadd.s32 %%r10, %%r10, 2;\n",
+    };
+    char fmt[256];
+    snprintf(fmt, sizeof fmt, "%sadd.s32 %%%%r%%d, %%%%r2, %%%%r10;\n", calc[shape]);
+    snprintf(buf, cap, fmt, reg);
+}
+
+static unsigned dot_index(int shape, unsigned t) {
+    switch (shape) {
+    case DOT_CONSEC: return t;
+    case DOT_BCAST: return t / 16;
+    case DOT_GATHER: return 7 * t % 64;
+    default: return (t >> 4 & 1) * t;
+    }
+}
+
+static void dot_src(char *buf, size_t cap, int xs, int ys, int yoff, bool last, unsigned *yline) {
+    char head[2048], xa[256], ya[256];
+    dot_addr(xa, sizeof xa, xs, 9);
+    dot_addr(ya, sizeof ya, ys, 8);
     snprintf(head, sizeof head,
              HDR ".visible .entry k(.param .u64 o, .param .u64 in)\n{\n.reg .b32 %%r<12>;\n.reg .f32 %%f<20>;\n"
                  ".reg .b64 %%rd<8>;\n.shared .align 4 .b8 sh[512];\nld.param.u64 %%rd1, [o];\n"
                  "ld.param.u64 %%rd5, [in];\nmov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, sh;\nmul.wide.u32 %%rd2, %%r1, 4;\n"
                  "add.s64 %%rd6, %%rd5, %%rd2;\nld.global.f32 %%f1, [%%rd6];\nld.global.f32 %%f2, [%%rd6+256];\n"
                  "shl.b32 %%r3, %%r1, 2;\nadd.s32 %%r4, %%r2, %%r3;\nst.shared.f32 [%%r4], %%f1;\n"
-                 "st.shared.f32 [%%r4+256], %%f2;\nbar.sync 0;\n%s"
-                 "shr.u32 %%r7, %%r1, 4;\nshl.b32 %%r7, %%r7, 2;\nadd.s32 %%r8, %%r2, %%r7;\n"
+                 "st.shared.f32 [%%r4+256], %%f2;\nbar.sync 0;\n%s%s"
                  "ld.global.f32 %%f3, [%%rd6+512];\n"
                  "ld.shared.f32 %%f4, [%%r9];\nld.shared.f32 %%f5, [%%r8];\nfma.rn.f32 %%f6, %%f4, %%f5, %%f3;\n"
                  "ld.shared.f32 %%f7, [%%r9+4];\nld.shared.f32 %%f8, [%%r8+4];\nfma.rn.f32 %%f9, %%f8, %%f7, %%f6;\n"
                  "ld.shared.f32 %%f10, [%%r9+8];\n",
-             gather ? "mul.lo.u32 %r9, %r1, 7;\nand.b32 %r9, %r9, 63;\nshl.b32 %r9, %r9, 2;\nadd.s32 %r9, %r9, %r2;\n"
-                    : "mov.u32 %r9, %r4;\n");
+             xa, ya);
     *yline = 1;
     for (const char *c = head; *c; c++) *yline += *c == '\n';
     snprintf(
@@ -191,7 +222,8 @@ typedef union {
     uint32_t u;
 } fbits; /* (fbits){.u = x}.f: the float of bits x */
 
-static void check_planned_dot(bool gather, bool last, unsigned threads) {
+/* Returns the launch's counts. */
+static ptxi_launch_stats check_planned_dot(int xs, int ys, bool last, bool zeros, unsigned threads) {
     float in[192];
     for (int i = 0; i < 192; i++) in[i] = (float)((i * 37) % 23 - 11) * 0.375f + (float)i / 64.0f;
     in[5] = INFINITY, in[1] = 0.0f;       /* thread 4: inf * 0 */
@@ -200,47 +232,104 @@ static void check_planned_dot(bool gather, bool last, unsigned threads) {
     in[30] = 3e38f, in[31] = 3e38f, in[20] = 1e-40f; /* overflow, a subnormal */
     in[128 + 7] = (fbits){.u = 0x7f800001u}.f;       /* a signalling NaN accumulator */
     in[128 + 9] = -0.0f;
+    if (zeros) {
+        for (int i = 7; i < 128; i++) in[i] = fabsf(in[i]); /* products with -0 are -0 */
+        for (int i = 0; i < 6; i++) in[i] = -0.0f;
+        in[6] = (fbits){.u = 0x7fa00001u}.f;
+        for (int t = 0; t < 64; t++) in[128 + t] = -0.0f;
+    }
     float sh[128] = {0};
     for (unsigned t = 0; t < threads; t++) sh[t] = in[t], sh[t + 64] = in[t + 64];
     char src[4096];
     unsigned yline;
-    dot_src(src, sizeof src, gather, 8, last, &yline);
+    dot_src(src, sizeof src, xs, ys, 8, last, &yline);
     uint32_t out[3 * 64];
     char rep[1024];
-    cr_assert_eq(run_io(src, threads, in, sizeof in, out, sizeof out, rep, sizeof rep), PTXI_SUCCESS, "%s", rep);
+    ptxi_launch_stats st;
+    cr_assert_eq(run_io_stats(src, threads, in, sizeof in, out, sizeof out, rep, sizeof rep, &st), PTXI_SUCCESS, "%s",
+                 rep);
     for (unsigned t = 0; t < threads; t++) {
-        unsigned x = gather ? 7 * t % 64 : t, y = t / 16;
+        unsigned x = dot_index(xs, t), y = dot_index(ys, t);
         float acc = in[128 + t];
         for (unsigned k = 0; k < 4; k++) acc = fmaf(sh[x + k], sh[y + k], acc);
         uint32_t want = isnan(acc) ? 0x7fffffffu : (fbits){.f = acc}.u;
-        cr_expect_eq(out[t], want, "thread %u: %08x, want %08x", t, out[t], want);
+        cr_expect_eq(out[t], want, "shapes %d, %d: thread %u: %08x, want %08x", xs, ys, t, out[t], want);
         if (last) {
-            cr_expect_eq(out[64 + t], (fbits){.f = sh[x + 3]}.u, "last x, thread %u", t);
-            cr_expect_eq(out[128 + t], (fbits){.f = sh[y + 3]}.u, "last y, thread %u", t);
+            cr_expect_eq(out[64 + t], (fbits){.f = sh[x + 3]}.u, "shapes %d, %d: last x, thread %u", xs, ys, t);
+            cr_expect_eq(out[128 + t], (fbits){.f = sh[y + 3]}.u, "shapes %d, %d: last y, thread %u", xs, ys, t);
         }
     }
+    return st;
 }
 
-Test(warp_access, planned_dot_product) { check_planned_dot(false, false, 64); }
+Test(warp_access, planned_dot_product) { check_planned_dot(DOT_CONSEC, DOT_BCAST, false, false, 64); }
 
-Test(warp_access, planned_dot_product_keeps_the_last_loads) { check_planned_dot(false, true, 64); }
+Test(warp_access, planned_dot_product_keeps_the_last_loads) {
+    check_planned_dot(DOT_CONSEC, DOT_BCAST, true, false, 64);
+}
 
-Test(warp_access, gathered_dot_product_runs_record_by_record) { check_planned_dot(true, true, 64); }
+Test(warp_access, gathered_dot_product_runs_record_by_record) {
+    check_planned_dot(DOT_GATHER, DOT_BCAST, true, false, 64);
+}
 
-Test(warp_access, planned_dot_product_of_a_partial_warp) { check_planned_dot(false, false, 48); }
+Test(warp_access, planned_dot_product_of_a_partial_warp) {
+    check_planned_dot(DOT_CONSEC, DOT_BCAST, false, false, 48);
+}
 
+/* Every pair of shapes, with and without the JIT (the same counts), and
+ * signed zeros and a signalling NaN in the one-word loads. */
+Test(warp_access, dot_product_of_every_shape) {
+    static ptxi_launch_stats st[2][4][4][2];
+    for (int jit = 0; jit < 2; jit++) {
+        setenv("PTXI_JIT", jit ? "1" : "0", 1); /* read when the module is loaded */
+        for (int xs = 0; xs < 4; xs++)
+            for (int ys = 0; ys < 4; ys++)
+                for (int z = 0; z < 2; z++) st[jit][xs][ys][z] = check_planned_dot(xs, ys, true, z, 64);
+        unsetenv("PTXI_JIT");
+    }
+    for (int xs = 0; xs < 4; xs++)
+        for (int ys = 0; ys < 4; ys++) {
+            cr_expect_eq(st[0][xs][ys][0].warp_insns, st[1][xs][ys][0].warp_insns, "shapes %d, %d", xs, ys);
+            cr_expect_eq(st[0][xs][ys][0].thread_insns, st[1][xs][ys][0].thread_insns, "shapes %d, %d", xs, ys);
+        }
+}
+
+/* A planned chain with a bad lane runs record by record and reports the
+ * record and lane the records' handlers find, the same with and without the
+ * JIT: a word past the window (the third y load, t/16 = 3: 12 + 500 = 512),
+ * one below it (the third y load 8 bytes before the start, t/16 = 0) or a
+ * misaligned x address (2 bytes past a word: the first x load, first
+ * run by warp 1, which the barrier released last). */
 Test(warp_access, bad_lane_inside_a_planned_dot_product) {
-    char src[4096], rep[2048], want[32];
-    unsigned yline;
-    dot_src(src, sizeof src, false, 500, false, &yline); /* t/16 = 3: 12 + 500 = 512, past the end */
-    float in[192] = {0};
-    uint32_t out[64];
-    ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep, sizeof rep);
-    cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "status %s, report: %s", ptxi_error_name(s), rep);
-    cr_assert(strstr(rep, "out-of-bounds shared read of 4 bytes"), "%s", rep);
-    cr_assert(strstr(rep, "thread (48,0,0)"), "%s", rep);
-    snprintf(want, sizeof want, "w.ptx:%u:", yline);
-    cr_assert(strstr(rep, want), "the third y load's line %s: %s", want, rep);
+    static const struct {
+        int xs, yoff;
+        ptxi_status want;
+        const char *what, *thread;
+        int line; /* 0: the third y load's, else relative to it */
+    } cases[] = {
+        {DOT_CONSEC, 500, PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (48,0,0)", 0},
+        {DOT_CONSEC, -8, PTXI_ILLEGAL_INSTRUCTION, "out-of-bounds shared read of 4 bytes", "thread (0,0,0)", 0},
+        {DOT_ODD, 8, PTXI_MISALIGNED_ADDRESS, "misaligned shared read of 4 bytes", "thread (32,0,0)", -7},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char src[4096], rep[2][2048], want[32];
+        unsigned yline;
+        dot_src(src, sizeof src, cases[k].xs, DOT_BCAST, cases[k].yoff, false, &yline);
+        float in[192] = {0};
+        uint32_t out[64];
+        for (int jit = 0; jit < 2; jit++) {
+            setenv("PTXI_JIT", jit ? "1" : "0", 1);
+            ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep[jit], sizeof rep[jit]);
+            unsetenv("PTXI_JIT");
+            cr_assert_eq(s, cases[k].want, "case %zu, PTXI_JIT=%d: status %s, report: %s", k, jit,
+                         ptxi_error_name(s), rep[jit]);
+        }
+        cr_assert(strstr(rep[1], cases[k].what), "%s", rep[1]);
+        cr_assert(strstr(rep[1], cases[k].thread), "%s", rep[1]);
+        snprintf(want, sizeof want, "w.ptx:%d:", (int)yline + cases[k].line);
+        cr_assert(strstr(rep[1], want), "the load's line %s: %s", want, rep[1]);
+        cr_assert_str_eq(rep[0], rep[1], "case %zu: with and without the JIT", k);
+    }
 }
 
 /* atom.shared.add.u32 (a plain read-modify-write: only the CTA's own host
