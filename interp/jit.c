@@ -434,6 +434,9 @@ typedef struct jc {
      * in the current straight stretch (0: none); the record that continues
      * the stretch; flags handed out */
     uint32_t r4_rec[8], r4_next, r4_n;
+    /* jit_addr.h: the lines the function's records write (konst_writes) */
+    uint64_t *kw;
+    bool kw_done;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -1252,44 +1255,35 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
  * past its first: [rax, rax + span) inside the reserve, the shadow of the
  * granules of both ends (and of the one after the first, for a span longer
  * than a granule) accessible, and for a store none of them read-only; else a
- * jump to the call (collected in slow). The arena's base, reserve and shadow
- * are fixed while it lives: immediates, one range test. Leaves rax, clobbers
- * rcx, rdx, rsi, rdi. */
-_Static_assert(VM_SH_NONE == 0 && VM_SH_MANAGED < 32 && VM_SH_HEAP < 32, "shadow kinds as bits of a word");
+ * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi. */
 static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     cbuf *b = j->b;
-    const vm_arena *ar = j->f->prog->rt->arena;
-    if (!ar->base || !ar->shadow || ar->reserve < span) { /* no arena (yet): always the call */
-        slow[(*ns)++] = jmp32(b);
-        return;
-    }
-    mov_imm64(b, RDX, (uint64_t)0 - (uint64_t)(uintptr_t)ar->base);
-    gop(b, true, 0x03, RDX, R(RAX));               /* rdx := rax - base */
-    mov_imm64(b, RCX, ar->reserve - span);          /* the last start whose span fits */
-    gop(b, true, 0x3b, RDX, R(RCX));               /* cmp rdx, rcx */
-    slow[(*ns)++] = jcc(b, 0x87);                  /* ja */
-    gop(b, true, 0x8d, RSI, M(RDX, span - 1));     /* lea rsi, [rdx+span-1] */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar->shadow);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+    gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8d, RSI, M(RDX, span - 1));                              /* lea rsi, [rdx+span-1] */
+    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
     uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
     put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-    /* movzx esi, byte [rcx + rsi]; movzx edi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
-    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x7c, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
-    static const int reg[3] = {RSI, RDI, RDX};
-    bool mid = span > VM_GRANULE;
-    for (int e = 0; e < 3; e++)
-        if (e != 1 || mid) put(b, ld[e], e == 1 ? 5 : 4);
-    if (st) { /* ecx := a bit per writable kind (not none, .const or .param); bt */
-        b1(b, 0xb9);
-        b32(b, ~(1u << VM_SH_NONE | 1u << VM_SH_CONST | 1u << VM_SH_PARAM));
-    }
+    /* movzx esi, byte [rcx + rsi]; movzx esi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
+    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x74, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
     for (int e = 0; e < 3; e++) {
-        if (e == 1 && !mid) continue;
-        int r = reg[e];
+        if (e == 1 && span <= VM_GRANULE) continue;
+        put(b, ld[e], e == 1 ? 5 : 4);
+        int r = e == 2 ? RDX : RSI;
         uint8_t t0[2] = {0x85, (uint8_t)(0xc0 | r << 3 | r)}; /* test r, r */
-        uint8_t bt[3] = {0x0f, 0xa3, (uint8_t)(0xc0 | r << 3 | RCX)}; /* bt ecx, r */
-        if (st) put(b, bt, 3);
-        else put(b, t0, 2);
-        slow[(*ns)++] = jcc(b, st ? 0x83 : 0x84); /* jnc / je */
+        put(b, t0, 2);
+        slow[(*ns)++] = jcc(b, 0x84);
+        if (st)
+            for (int c = 0; c < 2; c++) {
+                uint8_t cm[3] = {0x83, (uint8_t)(0xf8 | r), c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp r, imm8 */
+                put(b, cm, 3);
+                slow[(*ns)++] = jcc(b, 0x84);
+            }
     }
 }
 
@@ -2176,14 +2170,20 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_AND64: bin(j, i, ANDQ, true, false, false); break;
     case VM_OR64: bin(j, i, ORQ, true, false, false); break;
     case VM_XOR64: bin(j, i, XORQ, true, false, false); break;
-    case VM_SHL64: bin(j, i, SLLVQ, true, true, false); break;
+    case VM_SHL64:
+        if (!shl64_konst(j, i)) bin(j, i, SLLVQ, true, true, false);
+        break;
     case VM_SHRU64: bin(j, i, SRLVQ, true, true, false); break;
     case VM_SHRS64: bin(j, i, SRAVQ, true, true, false); break;
     case VM_MAD64: mad(j, i, true); break;
-    case VM_MULWS32: mulw(j, i, true, false); break;
-    case VM_MULWU32: mulw(j, i, false, false); break;
-    case VM_MADWS32: mulw(j, i, true, true); break;
-    case VM_MADWU32: mulw(j, i, false, true); break;
+    case VM_MULWS32:
+    case VM_MULWU32:
+    case VM_MADWS32:
+    case VM_MADWU32: {
+        bool sgn = i->op == VM_MULWS32 || i->op == VM_MADWS32, add = i->op == VM_MADWS32 || i->op == VM_MADWU32;
+        if (!mulw_konst(j, i, sgn, add)) mulw(j, i, sgn, add);
+        break;
+    }
     case VM_NOT32:
         for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
         commit(j, i, false);
@@ -2454,6 +2454,8 @@ done:
     free(rgn);
     free(rent);
     free(j.st);
+    free(j.kw);
+    free(dry.kw);
 }
 
 static bool host_ok(void) {
