@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <zstd.h>
 
 /* ---- embedded recordings ---- */
@@ -82,7 +81,41 @@ static _Noreturn void fail(const char *name, const char *why) {
     abort();
 }
 
-/* Packs one block of results v[0..cnt). */
+/* 32 corrections of width w into w words at p: with w a constant every
+ * shift is one and no branch depends on the data (a loop through a register
+ * mispredicted its flushes; an or into memory per result waited on the
+ * previous one's store). */
+static inline __attribute__((always_inline)) void pack32(uint8_t *p, const uint32_t *c, const unsigned w) {
+    uint64_t acc = 0;
+    unsigned nb = 0, o = 0;
+#pragma GCC unroll 32
+    for (unsigned k = 0; k < 32; k++) {
+        acc |= (uint64_t)c[k] << nb;
+        nb += w;
+        if (nb >= 32) {
+            uint32_t x = (uint32_t)acc;
+            memcpy(p + 4 * o++, &x, 4);
+            acc >>= 32, nb -= 32;
+        }
+    }
+}
+
+static void pack_groups(uint8_t *p, const uint32_t *c, uint32_t groups, unsigned w) {
+    switch (w) {
+#define PACK_W(n)                                                             \
+    case n:                                                                   \
+        for (uint32_t g = 0; g < groups; g++) pack32(p + 4 * (n) * g, c + 32 * g, (n)); \
+        return;
+#define PACK_W8(n) PACK_W(n) PACK_W(n + 1) PACK_W(n + 2) PACK_W(n + 3) PACK_W(n + 4) PACK_W(n + 5) PACK_W(n + 6) PACK_W(n + 7)
+        PACK_W8(1) PACK_W8(9) PACK_W8(17) PACK_W8(25)
+#undef PACK_W8
+#undef PACK_W
+    }
+}
+
+/* Packs one block of results v[0..cnt): a line through the first and last
+ * and the corrections, from a 32-bit boundary (a whole block is 8 * width
+ * words, so every block but a slice's short last one keeps the next aligned). */
 static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap,
                        uint32_t *used) {
     int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
@@ -95,12 +128,13 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
     }
     uint32_t width = 0;
     while (width < 32 && (uint64_t)(hi - lo) >> width) width++;
+    *used = (*used + 31) & ~31u;
     mufu_block *b = &sg->blk[bi];
     b->base = (uint32_t)((int64_t)v[0] + lo);
     b->slope = (int32_t)slope;
     b->width = width;
     b->off = *used;
-    size_t need = ((size_t)*used + (size_t)width * cnt + 7) / 8 + 8;
+    size_t need = ((size_t)*used + (size_t)width * cnt + 31) / 32 * 4 + 8; /* seg_get reads 8 bytes */
     if (need > *cap) {
         size_t old = *cap;
         while (need > *cap) *cap *= 2;
@@ -109,70 +143,29 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
         memset(sg->bits + old, 0, *cap - old);
     }
     if (!width) return;
-    /* the corrections go through a register, 32 bits at a time to memory (an
-     * or into memory per result waited on the previous one's store: most of
-     * a kernel's first launch went there) */
+    uint32_t c[BLOCK]; /* the corrections, each below 2^width */
+    for (uint32_t j = 0; j < cnt; j++) c[j] = (uint32_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
     uint8_t *p = sg->bits + (*used >> 3);
-    uint32_t nb = *used & 7; /* bits held in acc; the first byte's are already there */
-    uint64_t acc = p[0] & ((1u << nb) - 1);
-    for (uint32_t j = 0; j < cnt; j++) {
-        uint64_t corr = (uint64_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
-        acc |= (corr & ~0ull >> (64 - width)) << nb; /* nb < 32 and width <= 32: it fits */
+    uint32_t whole = cnt & ~31u;
+    pack_groups(p, c, whole / 32, width);
+    p += (size_t)whole / 8 * width;
+    uint64_t acc = 0;
+    uint32_t nb = 0;
+    for (uint32_t j = whole; j < cnt; j++) { /* a short block's last few */
+        acc |= (uint64_t)c[j] << nb;
         nb += width;
         if (nb >= 32) {
-            uint32_t lo32 = (uint32_t)acc;
-            memcpy(p, &lo32, 4);
+            uint32_t x = (uint32_t)acc;
+            memcpy(p, &x, 4);
             p += 4, acc >>= 32, nb -= 32;
         }
     }
-    memcpy(p, &acc, 8); /* the tail, and zeros after it (cap leaves 8 bytes) */
+    if (nb) memcpy(p, &acc, 8); /* within need: at most 8 bytes past the last word */
     *used += width * cnt;
 }
 
 static uint32_t rd32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Plain slices. The first RAW_SEGS slices the process unpacks are kept as
- * plain results (blocks of width 32 from base 0, which seg_get reads like any
- * other): a small kernel's first launch pays for their decompression alone.
- * The slice that would exceed the budget packs them all first, so a kernel
- * that reads all over the tables (Triton's softmax: every slice of ex2) reads
- * the packed form, 1-2 bits a result, which stays in the caches; the plain
- * copies stay mapped, for a reader may still hold one. */
-enum { RAW_SEGS = 256, RAW_BYTES = MUFU_SEG * 4, RAW_CHUNK = (2u << 20) / RAW_BYTES };
-static struct {
-    uint16_t which, s;
-} raw_at[RAW_SEGS]; /* the plain slices; all under seg_lock */
-static uint32_t nraw;
-static bool raw_done; /* the budget was spent: slices are packed from now on */
-
-/* Room for a plain slice, from chunks of 2 MiB (one huge page where the host
- * gives them) populated in one call: a fresh 16 KiB malloc'd slice took four
- * page faults, twice the time of its decompression. NULL when mapping fails. */
-static uint32_t *raw_room(void) {
-    static unsigned char *chunk;
-    static uint32_t left;
-    if (!left) {
-        size_t huge = 2u << 20, n = 2 * huge;
-        unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        unsigned char *a = (unsigned char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
-        size_t keep = huge + 4096; /* seg_get reads 8 bytes from the last result on */
-        if (a > p) munmap(p, (size_t)(a - p));
-        munmap(a + keep, (size_t)(p + n - (a + keep)));
-#ifdef MADV_HUGEPAGE
-        madvise(a, huge, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-        madvise(a, keep, MADV_POPULATE_WRITE); /* else the first writes fault the pages in */
-#endif
-        chunk = a, left = RAW_CHUNK;
-    }
-    left--;
-    uint32_t *v = (uint32_t *)(void *)chunk;
-    chunk += RAW_BYTES;
-    return v;
 }
 
 /* Table `which`'s number of results, its index checked. */
@@ -199,22 +192,9 @@ static mufu_seg *pack_seg(const char *name, const uint32_t *v, uint32_t cnt) {
     return sg;
 }
 
-/* Replaces every plain slice by its packed form (the caller holds seg_lock). */
-static void pack_raw(void) {
-    for (uint32_t k = 0; k < nraw; k++) {
-        _Atomic(mufu_seg *) *slot = &segs[raw_at[k].which][raw_at[k].s];
-        const mufu_seg *old = atomic_load_explicit(slot, memory_order_relaxed);
-        uint32_t cnt = seg_count(raw_at[k].which) - raw_at[k].s * MUFU_SEG;
-        atomic_store_explicit(slot, pack_seg(tab_name[raw_at[k].which], (const uint32_t *)(const void *)old->bits,
-                                             cnt < MUFU_SEG ? cnt : MUFU_SEG),
-                              memory_order_release);
-    }
-    raw_done = true;
-}
-
 /* Decompresses slice s of table `which` (the caller holds seg_lock) (its
  * int32 differences, little-endian like the hosts ptxi runs on), sums them up
- * from the slice's starting value and keeps them plain or packs them. */
+ * from the slice's starting value and packs them. */
 static mufu_seg *unpack_seg(int which, uint32_t s) {
     const unsigned char *z = blob[which];
     const char *name = tab_name[which];
@@ -224,26 +204,13 @@ static mufu_seg *unpack_seg(int which, uint32_t s) {
     uint32_t lo = rd32(z + 8 + 8 * (size_t)s), acc = rd32(z + 12 + 8 * (size_t)s), hi = rd32(z + 16 + 8 * (size_t)s);
     uint32_t cnt = n - s * MUFU_SEG < MUFU_SEG ? n - s * MUFU_SEG : MUFU_SEG;
     if (lo > hi || hi > zn - head) fail(name, "embedded data corrupt");
-    if (nraw == RAW_SEGS && !raw_done) pack_raw();
-    uint32_t *room = raw_done ? NULL : raw_room();
-    uint32_t *v = room ? room : malloc((size_t)cnt * 4);
-    if (!v) fail(name, "out of memory");
-    static ZSTD_DCtx *dctx; /* reused: callers hold seg_lock */
+    static uint32_t v[MUFU_SEG]; /* callers hold seg_lock */
+    static ZSTD_DCtx *dctx;
     if (!dctx && !(dctx = ZSTD_createDCtx())) fail(name, "out of memory");
     size_t got = ZSTD_decompressDCtx(dctx, v, (size_t)cnt * 4, z + head + lo, hi - lo);
     if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
     for (uint32_t j = 0; j < cnt; j++) v[j] = acc += v[j];
-    if (!room) {
-        mufu_seg *sg = pack_seg(name, v, cnt);
-        free(v);
-        return sg;
-    }
-    mufu_seg *sg = calloc(1, sizeof *sg);
-    if (!sg) fail(name, "out of memory");
-    for (uint32_t b = 0; b * BLOCK < cnt; b++) sg->blk[b] = (mufu_block){.width = 32, .off = b * BLOCK * 32};
-    sg->bits = (uint8_t *)room;
-    raw_at[nraw].which = (uint16_t)which, raw_at[nraw++].s = (uint16_t)s;
-    return sg;
+    return pack_seg(name, v, cnt);
 }
 
 /* Result i of table `which`; a slice is unpacked on its first use. */

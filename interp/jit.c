@@ -434,6 +434,9 @@ typedef struct jc {
      * in the current straight stretch (0: none); the record that continues
      * the stretch; flags handed out */
     uint32_t r4_rec[8], r4_next, r4_n;
+    /* jit_addr.h: the lines the function's records write (konst_writes) */
+    uint64_t *kw;
+    bool kw_done;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -1183,18 +1186,19 @@ static void slow_call(jc *j, const vm_insn *i) {
     }
 }
 
-/* How many rounds ahead a loop's loads fetch: 3 (bench/README.md: on the
- * 2-core development machine, fetched into L2, 3 and 4 as fast as 2 at half
- * scale and 3.5% faster at full scale; into L1, 2 was best and 3 6% slower);
- * the distance that hides a host's DRAM latency differs by host, so
- * PTXI_JIT_PF_AHEAD=N (1-64) sets another for measuring. */
+/* How many rounds ahead a loop's loads fetch: 2, into L1 (bench/README.md:
+ * on the 2-core development machine, 2 into L1 was best, and 3 into L2 as
+ * fast at half scale; on the 16-core host 3 into L2 made saxpy 30% slower,
+ * 3.9x native against 3.0-3.2x); the distance that hides a host's DRAM
+ * latency differs by host, so PTXI_JIT_PF_AHEAD=N (1-64) sets another for
+ * measuring. */
 static uint32_t loop_ahead(void) {
     static _Atomic uint32_t ahead; /* 0: not read yet */
     uint32_t a = atomic_load_explicit(&ahead, memory_order_relaxed);
     if (!a) {
         const char *e = getenv("PTXI_JIT_PF_AHEAD");
         long v = e ? strtol(e, NULL, 10) : 0;
-        a = v >= 1 && v <= 64 ? (uint32_t)v : 3;
+        a = v >= 1 && v <= 64 ? (uint32_t)v : 2;
         atomic_store_explicit(&ahead, a, memory_order_relaxed);
     }
     return a;
@@ -1203,8 +1207,8 @@ static uint32_t loop_ahead(void) {
 /* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
  * inline. Inside a loop, loads only, for the same warp (a grid-stride loop
  * reads each iteration as far from the last as that one from the one
- * before: its two lines loop_ahead() rounds ahead are fetched now, into
- * L2); elsewhere for the next warp, when the one before this ran the record
+ * before: its two lines loop_ahead() rounds ahead are fetched now);
+ * elsewhere for the next warp, when the one before this ran the record
  * (gather's index load and output store: the next warp's lines, misses
  * that the host's own prefetcher leaves to the access once the gather's
  * random misses crowd it out; a store's with prefetchw). Slot k of cta->pf
@@ -1235,11 +1239,9 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
     }
     uint8_t ld[4] = {0x4e, 0x8d, 0x0c, (uint8_t)(sc << 6 | 0x08)}; /* lea r9, [rax + r9 * 2^sc] */
     put(b, ld, 4);
-    /* prefetchw (0f 0d /1), prefetcht0 (0f 18 /1); a loop's prefetcht1 (0f 18 /2):
-     * into L2, which holds more misses in flight than L1's fill buffers */
-    uint8_t op = st ? 0x0d : 0x18, h = j->loop ? 2 : 1;
-    uint8_t p0[4] = {0x41, 0x0f, op, (uint8_t)(0x01 | h << 3)};       /* [r9] */
-    uint8_t p1[5] = {0x41, 0x0f, op, (uint8_t)(0x41 | h << 3), 0x40}; /* [r9+64] */
+    uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
+    uint8_t p0[4] = {0x41, 0x0f, op, 0x09};       /* [r9] */
+    uint8_t p1[5] = {0x41, 0x0f, op, 0x49, 0x40}; /* [r9+64] */
     put(b, p0, 4);
     put(b, p1, 5);
     land(b, other);
@@ -1253,44 +1255,35 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
  * past its first: [rax, rax + span) inside the reserve, the shadow of the
  * granules of both ends (and of the one after the first, for a span longer
  * than a granule) accessible, and for a store none of them read-only; else a
- * jump to the call (collected in slow). The arena's base, reserve and shadow
- * are fixed while it lives: immediates, one range test. Leaves rax, clobbers
- * rcx, rdx, rsi, rdi. */
-_Static_assert(VM_SH_NONE == 0 && VM_SH_MANAGED < 32 && VM_SH_HEAP < 32, "shadow kinds as bits of a word");
+ * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi. */
 static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     cbuf *b = j->b;
-    const vm_arena *ar = j->f->prog->rt->arena;
-    if (!ar->base || !ar->shadow || ar->reserve < span) { /* no arena (yet): always the call */
-        slow[(*ns)++] = jmp32(b);
-        return;
-    }
-    mov_imm64(b, RDX, (uint64_t)0 - (uint64_t)(uintptr_t)ar->base);
-    gop(b, true, 0x03, RDX, R(RAX));               /* rdx := rax - base */
-    mov_imm64(b, RCX, ar->reserve - span);          /* the last start whose span fits */
-    gop(b, true, 0x3b, RDX, R(RCX));               /* cmp rdx, rcx */
-    slow[(*ns)++] = jcc(b, 0x87);                  /* ja */
-    gop(b, true, 0x8d, RSI, M(RDX, span - 1));     /* lea rsi, [rdx+span-1] */
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar->shadow);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+    gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
+    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
+    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8d, RSI, M(RDX, span - 1));                              /* lea rsi, [rdx+span-1] */
+    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
+    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
+    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
     uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
     put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
-    /* movzx esi, byte [rcx + rsi]; movzx edi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
-    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x7c, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
-    static const int reg[3] = {RSI, RDI, RDX};
-    bool mid = span > VM_GRANULE;
-    for (int e = 0; e < 3; e++)
-        if (e != 1 || mid) put(b, ld[e], e == 1 ? 5 : 4);
-    if (st) { /* ecx := a bit per writable kind (not none, .const or .param); bt */
-        b1(b, 0xb9);
-        b32(b, ~(1u << VM_SH_NONE | 1u << VM_SH_CONST | 1u << VM_SH_PARAM));
-    }
+    /* movzx esi, byte [rcx + rsi]; movzx esi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
+    static const uint8_t ld[3][5] = {{0x0f, 0xb6, 0x34, 0x31}, {0x0f, 0xb6, 0x74, 0x11, 1}, {0x0f, 0xb6, 0x14, 0x11}};
     for (int e = 0; e < 3; e++) {
-        if (e == 1 && !mid) continue;
-        int r = reg[e];
+        if (e == 1 && span <= VM_GRANULE) continue;
+        put(b, ld[e], e == 1 ? 5 : 4);
+        int r = e == 2 ? RDX : RSI;
         uint8_t t0[2] = {0x85, (uint8_t)(0xc0 | r << 3 | r)}; /* test r, r */
-        uint8_t bt[3] = {0x0f, 0xa3, (uint8_t)(0xc0 | r << 3 | RCX)}; /* bt ecx, r */
-        if (st) put(b, bt, 3);
-        else put(b, t0, 2);
-        slow[(*ns)++] = jcc(b, st ? 0x83 : 0x84); /* jnc / je */
+        put(b, t0, 2);
+        slow[(*ns)++] = jcc(b, 0x84);
+        if (st)
+            for (int c = 0; c < 2; c++) {
+                uint8_t cm[3] = {0x83, (uint8_t)(0xf8 | r), c ? VM_SH_PARAM : VM_SH_CONST}; /* cmp r, imm8 */
+                put(b, cm, 3);
+                slow[(*ns)++] = jcc(b, 0x84);
+            }
     }
 }
 
@@ -2177,14 +2170,20 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_AND64: bin(j, i, ANDQ, true, false, false); break;
     case VM_OR64: bin(j, i, ORQ, true, false, false); break;
     case VM_XOR64: bin(j, i, XORQ, true, false, false); break;
-    case VM_SHL64: bin(j, i, SLLVQ, true, true, false); break;
+    case VM_SHL64:
+        if (!shl64_konst(j, i)) bin(j, i, SLLVQ, true, true, false);
+        break;
     case VM_SHRU64: bin(j, i, SRLVQ, true, true, false); break;
     case VM_SHRS64: bin(j, i, SRAVQ, true, true, false); break;
     case VM_MAD64: mad(j, i, true); break;
-    case VM_MULWS32: mulw(j, i, true, false); break;
-    case VM_MULWU32: mulw(j, i, false, false); break;
-    case VM_MADWS32: mulw(j, i, true, true); break;
-    case VM_MADWU32: mulw(j, i, false, true); break;
+    case VM_MULWS32:
+    case VM_MULWU32:
+    case VM_MADWS32:
+    case VM_MADWU32: {
+        bool sgn = i->op == VM_MULWS32 || i->op == VM_MADWS32, add = i->op == VM_MADWS32 || i->op == VM_MADWU32;
+        if (!mulw_konst(j, i, sgn, add)) mulw(j, i, sgn, add);
+        break;
+    }
     case VM_NOT32:
         for (int p = 0; p < 2; p++) zi(j->b, TERND, ZT + p, ZT + p, S(j, i->a, false, p), 0, 0x55);
         commit(j, i, false);
@@ -2455,6 +2454,8 @@ done:
     free(rgn);
     free(rent);
     free(j.st);
+    free(j.kw);
+    free(dry.kw);
 }
 
 static bool host_ok(void) {

@@ -15,8 +15,8 @@
  *    record: no body, stub or other run in between, run4_step);
  *  - no record of (A, B] is a branch target (of any record) or the entry
  *    after the prologue, and none of (A, B) branches, calls or ends the
- *    thread: each is a record whose writes rec_sets knows, and none writes
- *    the register (run4_window).
+ *    thread: each is a record whose writes rec_sets knows, and none of
+ *    [A, B) writes the register (run4_window).
  * A's flag then says whether the register's lanes are one run at B; each of
  * A and B still tests its own alignment and its own span of the arena. */
 
@@ -69,7 +69,7 @@ static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
     uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64, x = lo->a / 64;
     uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
     bool ok = use && def;
-    for (uint32_t k = a + 1; ok && k < b; k++) {
+    for (uint32_t k = a; ok && k < b; k++) { /* from a itself: a load whose destination shares the slot */
         vm_insn c = f->code[k];
         if (c.op == VM_BRA || c.op == VM_BRX || c.op == VM_EXIT || c.op == VM_RET || c.op == VM_FALLOFF) ok = false;
         c.g = f->true_slot, c.gx = 0; /* what it writes, guarded or not */
@@ -110,4 +110,90 @@ static int run4_set(jc *j, const vm_insn *i) {
 static void run4_put(jc *j, int s, uint8_t v) {
     gop(j->b, false, 0xc6, 0, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)s)));
     b1(j->b, v);
+}
+
+/* ---- 64-bit shifts by a constant (`shl.b64 %rd10, %rd3, 2`) ----
+ * The count is a 32-bit operand: as a register it is widened lane by lane
+ * (vextracti32x8, vpmovzxdq) before vpsllvq. When it is one of the entry
+ * function's constant slots it is known here: vpsllq by an immediate. A
+ * slot is constant when it lies outside the registers, no record writes it
+ * (every record's writes known to rec_sets; an entry function's frame is
+ * written by its records only) and its 32 lanes in frame_init are equal. */
+
+/* The lines some record of f writes (j->kw, once per function; NULL when a
+ * record's writes are not known). */
+static const uint64_t *konst_writes(jc *j) {
+    const vm_func *f = j->f;
+    if (j->kw_done) return j->kw;
+    j->kw_done = true;
+    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
+    bool ok = use && def;
+    for (uint32_t k = 0; ok && k < f->ncode; k++) {
+        vm_insn c = f->code[k];
+        c.g = f->true_slot, c.gx = 0;
+        ok = rec_sets(f, &c, use, def);
+    }
+    free(use);
+    if (!ok) free(def), def = NULL;
+    return j->kw = def;
+}
+
+/* Whether 32-bit slot b is a constant (*v). */
+static bool konst32(jc *j, uint32_t b, uint32_t *v) {
+    const vm_func *f = j->f;
+    if (!f->ir->is_entry || (b < f->regs_hi && b + 128 > f->regs_lo) || b < f->regs_lo || b % 64 ||
+        (uint64_t)b + 128 > f->frame_size)
+        return false;
+    const uint64_t *w = konst_writes(j);
+    if (!w) return false;
+    for (uint32_t l = b / 64; l < b / 64 + 2; l++)
+        if (w[l / 64] >> (l % 64) & 1) return false;
+    uint32_t x[VM_LANES];
+    memcpy(x, f->frame_init + b, sizeof x);
+    for (int l = 1; l < VM_LANES; l++)
+        if (x[l] != x[0]) return false;
+    *v = x[0];
+    return true;
+}
+
+/* The count in 32-bit slot b when it is a constant below 64, else -1. */
+static int konst_count(jc *j, uint32_t b) {
+    uint32_t v;
+    return konst32(j, b, &v) && v < 64 ? (int)v : -1;
+}
+
+static const zop SLLQI = {M0F, P66, 1, 0x73}; /* vpsllq zmm(vvvv), zmm/m, imm8: /6 */
+
+/* shl.b64 by a constant count; false: the general template. */
+static bool shl64_konst(jc *j, const vm_insn *i) {
+    int c = konst_count(j, i->b);
+    if (c < 0) return false;
+    for (int p = 0; p < 4; p++) zi(j->b, SLLQI, 6, ZT + p, S(j, i->a, true, p), 0, (uint8_t)c);
+    commit(j, i, true);
+    return true;
+}
+
+/* mul.wide / mad.wide.{s,u}32 by a constant b (`mul.wide.s32 %rd5, %r1, 4`:
+ * an index scaled to bytes): a's quarters widened, then shifted by the
+ * immediate when b is a power of two (below 2^31 when signed: b's sign
+ * extension is then b itself), else multiplied by b splat once, instead of
+ * widening b's 32 lanes as well. false: the general template. */
+static bool mulw_konst(jc *j, const vm_insn *i, bool sgn, bool add) {
+    uint32_t c;
+    if (!konst32(j, i->b, &c)) return false;
+    bool pow2 = c && !(c & (c - 1)) && (!sgn || c < 0x80000000u);
+    if (!pow2) {
+        b1(j->b, 0xb8); /* mov eax, c; vpbroadcastd zmmQ, eax (vpmul{u,}dq reads each lane's low word) */
+        b32(j->b, c);
+        z(j->b, BCD_R, ZQ, 0, R(RAX), 0);
+    }
+    for (int p = 0; p < 4; p++) {
+        z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
+        if (pow2) zi(j->b, SLLQI, 6, ZT + p, R(ZT + p), 0, (uint8_t)__builtin_ctz(c));
+        else z(j->b, sgn ? MULDQ : MULUDQ, ZT + p, ZT + p, R(ZQ), 0);
+        if (add) z(j->b, ADDQ, ZT + p, ZT + p, S(j, i->c, true, p), 0);
+    }
+    commit(j, i, true);
+    return true;
 }

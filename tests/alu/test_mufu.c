@@ -88,15 +88,6 @@ static void binade(const char *file, const char *form, uint32_t lo) {
         uint32_t got = run(&op, lo + (uint32_t)i);
         if (got != want && bad++ < 10) fprintf(stderr, "%s %#x: gpu %#x ptxi %#x\n", form, lo + (uint32_t)i, want, got);
     }
-    /* again the first 2^20: the process's first 256 slices, kept plain until
-     * the 257th packed them (alu_mufu.c) */
-    want = 0;
-    for (size_t i = 0; i < n && i < 1u << 20; i++) {
-        want += d[i];
-        uint32_t got = run(&op, lo + (uint32_t)i);
-        if (got != want && bad++ < 10)
-            fprintf(stderr, "%s %#x again: gpu %#x ptxi %#x\n", form, lo + (uint32_t)i, want, got);
-    }
     free(d);
     cr_expect(n == 1u << 23, "%s: %zu results", file, n);
     cr_expect(bad == 0, "%s: %ld of %zu results differ from the GPU", form, bad, n);

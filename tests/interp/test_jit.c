@@ -520,20 +520,24 @@ Test(jit, atom_shared_fault_at_its_line_and_lane) {
  * Warp 0's lanes are one run; warp 1 swaps neighbouring lanes (not one run,
  * so its later accesses must take the call's path although warp 0 left the
  * answer yes); then the register changes and the next load must test again;
- * the stores do the same through a register of their own. */
+ * the stores do the same through a register of their own. The offsets are
+ * 64-bit shifts by a constant (an immediate shift in compiled code), and
+ * one by a register. */
 static const char *RUNS = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-                          ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                          ".reg .b32 %r<16>;\n.reg .b64 %rd<10>;\n"
                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
                           "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nxor.b32 %r4, %r3, %r2;\n"
                           "shl.b32 %r5, %r2, 5;\nadd.s32 %r6, %r5, %r4;\n"
-                          "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                          "cvt.u64.u32 %rd3, %r6;\nshl.b64 %rd3, %rd3, 2;\nadd.s64 %rd4, %rd2, %rd3;\n"
                           "ld.global.u32 %r7, [%rd4];\nld.global.u32 %r8, [%rd4+4];\n"
                           "add.s32 %r12, %r7, %r8;\nld.global.u32 %r9, [%rd4+512];\n"
                           "and.b32 %r10, %r1, 1;\nmul.wide.u32 %rd5, %r10, 1024;\nadd.s64 %rd4, %rd4, %rd5;\n"
                           "ld.global.u32 %r11, [%rd4];\n"
                           "add.s64 %rd6, %rd1, %rd3;\nst.global.u32 [%rd6], %r7;\nst.global.u32 [%rd6+256], %r12;\n"
-                          "st.global.u32 [%rd6+512], %r9;\nst.global.u32 [%rd6+768], %r11;\nret;\n}\n";
+                          "st.global.u32 [%rd6+512], %r9;\nst.global.u32 [%rd6+768], %r11;\n"
+                          "shl.b64 %rd7, %rd3, 59;\nadd.s64 %rd5, %rd6, %rd3;\nst.global.u64 [%rd5+1024], %rd7;\n"
+                          "shl.b64 %rd8, %rd3, %r2;\nst.global.u64 [%rd5+1536], %rd8;\nret;\n}\n";
 
 /* The same register, but a warp-uniform branch skips the first access: warp
  * 1 jumps to the second with lanes not one run, after warp 0 went through
@@ -569,7 +573,7 @@ static void runs_check(const char *src, const uint32_t *in, size_t nin, const ui
 }
 
 Test(jit, accesses_through_one_register) {
-    enum { NIN = 320, NOUT = 256 };
+    enum { NIN = 320, NOUT = 512 };
     static uint32_t in[NIN], want[NOUT], jwant[64];
     uint32_t s = 88172645u;
     for (int k = 0; k < NIN; k++) s ^= s << 13, s ^= s >> 17, s ^= s << 5, in[k] = s;
@@ -577,10 +581,49 @@ Test(jit, accesses_through_one_register) {
         uint32_t x = 32 * (t >> 5) + ((t & 31) ^ (t >> 5)); /* the thread's word */
         want[x] = in[x], want[64 + x] = in[x] + in[x + 1], want[128 + x] = in[x + 128];
         want[192 + x] = in[x + 256 * (t & 1)];
+        uint64_t sh = (uint64_t)(4 * x) << 59; /* at word 256 + 2 x, little-endian */
+        want[256 + 2 * x] = (uint32_t)sh, want[256 + 2 * x + 1] = (uint32_t)(sh >> 32);
+        want[384 + 2 * x] = 4 * x << (t >> 5); /* by a register: the warp's number */
         jwant[x] = (t < 32 ? in[x] : 0) + in[x + 1];
     }
     runs_check(RUNS, in, NIN, want, NOUT);
     runs_check(RUNJUMP, in, NIN, jwant, 64);
+}
+
+/* mul.wide / mad.wide by constants (jit_addr.h's mulw_konst): powers of two
+ * as shifts (signed and unsigned, 2^30 the largest signed one), others as
+ * one splat multiplier (-3, -2^31, 0x80000001), over words whose sign bit is
+ * set in about half the lanes. */
+static const char *WIDE = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .b32 %r<4>;\n.reg .b64 %rd<12>;\n"
+                          "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.lo.u32 %r2, %r1, -1640531527;\n"
+                          "mul.wide.s32 %rd2, %r2, 8;\nmul.wide.u32 %rd3, %r2, 8;\nmul.wide.s32 %rd4, %r2, -3;\n"
+                          "mul.wide.u32 %rd5, %r2, -2147483647;\nmad.wide.s32 %rd6, %r2, 16, %rd2;\n"
+                          "mul.wide.s32 %rd7, %r2, 1073741824;\nmul.wide.s32 %rd8, %r2, -2147483648;\n"
+                          "mul.wide.u32 %rd9, %r1, 8;\nadd.s64 %rd10, %rd1, %rd9;\n"
+                          "st.global.u64 [%rd10], %rd2;\nst.global.u64 [%rd10+512], %rd3;\n"
+                          "st.global.u64 [%rd10+1024], %rd4;\nst.global.u64 [%rd10+1536], %rd5;\n"
+                          "st.global.u64 [%rd10+2048], %rd6;\nst.global.u64 [%rd10+2560], %rd7;\n"
+                          "st.global.u64 [%rd10+3072], %rd8;\nret;\n}\n";
+
+Test(jit, wide_products_by_constants) {
+    enum { NQ = 7 };
+    static uint32_t want[NQ * 128];
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t r = t * 2654435769u;
+        int64_t sr = (int32_t)r;
+        uint64_t q[NQ] = {(uint64_t)(sr * 8),
+                          (uint64_t)r * 8,
+                          (uint64_t)(sr * -3),
+                          (uint64_t)r * 0x80000001u,
+                          (uint64_t)(sr * 16 + sr * 8),
+                          (uint64_t)(sr * 1073741824),
+                          (uint64_t)(sr * -2147483648LL)};
+        for (int k = 0; k < NQ; k++)
+            want[128 * k + 2 * t] = (uint32_t)q[k], want[128 * k + 2 * t + 1] = (uint32_t)(q[k] >> 32);
+    }
+    runs_check(WIDE, NULL, 0, want, NQ * 128);
 }
 
 /* The second access through a register whose lanes the first found one run
