@@ -1186,18 +1186,19 @@ static void slow_call(jc *j, const vm_insn *i) {
     }
 }
 
-/* How many rounds ahead a loop's loads fetch: 3 (bench/README.md: on the
- * 2-core development machine, fetched into L2, 3 and 4 as fast as 2 at half
- * scale and 3.5% faster at full scale; into L1, 2 was best and 3 6% slower);
- * the distance that hides a host's DRAM latency differs by host, so
- * PTXI_JIT_PF_AHEAD=N (1-64) sets another for measuring. */
+/* How many rounds ahead a loop's loads fetch: 2, into L1 (bench/README.md:
+ * on the 2-core development machine, 2 into L1 was best, and 3 into L2 as
+ * fast at half scale; on the 16-core host 3 into L2 made saxpy 30% slower,
+ * 3.9x native against 3.0-3.2x); the distance that hides a host's DRAM
+ * latency differs by host, so PTXI_JIT_PF_AHEAD=N (1-64) sets another for
+ * measuring. */
 static uint32_t loop_ahead(void) {
     static _Atomic uint32_t ahead; /* 0: not read yet */
     uint32_t a = atomic_load_explicit(&ahead, memory_order_relaxed);
     if (!a) {
         const char *e = getenv("PTXI_JIT_PF_AHEAD");
         long v = e ? strtol(e, NULL, 10) : 0;
-        a = v >= 1 && v <= 64 ? (uint32_t)v : 3;
+        a = v >= 1 && v <= 64 ? (uint32_t)v : 2;
         atomic_store_explicit(&ahead, a, memory_order_relaxed);
     }
     return a;
@@ -1206,8 +1207,8 @@ static uint32_t loop_ahead(void) {
 /* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
  * inline. Inside a loop, loads only, for the same warp (a grid-stride loop
  * reads each iteration as far from the last as that one from the one
- * before: its two lines loop_ahead() rounds ahead are fetched now, into
- * L2); elsewhere for the next warp, when the one before this ran the record
+ * before: its two lines loop_ahead() rounds ahead are fetched now);
+ * elsewhere for the next warp, when the one before this ran the record
  * (gather's index load and output store: the next warp's lines, misses
  * that the host's own prefetcher leaves to the access once the gather's
  * random misses crowd it out; a store's with prefetchw). Slot k of cta->pf
@@ -1238,11 +1239,9 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
     }
     uint8_t ld[4] = {0x4e, 0x8d, 0x0c, (uint8_t)(sc << 6 | 0x08)}; /* lea r9, [rax + r9 * 2^sc] */
     put(b, ld, 4);
-    /* prefetchw (0f 0d /1), prefetcht0 (0f 18 /1); a loop's prefetcht1 (0f 18 /2):
-     * into L2, which holds more misses in flight than L1's fill buffers */
-    uint8_t op = st ? 0x0d : 0x18, h = j->loop ? 2 : 1;
-    uint8_t p0[4] = {0x41, 0x0f, op, (uint8_t)(0x01 | h << 3)};       /* [r9] */
-    uint8_t p1[5] = {0x41, 0x0f, op, (uint8_t)(0x41 | h << 3), 0x40}; /* [r9+64] */
+    uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
+    uint8_t p0[4] = {0x41, 0x0f, op, 0x09};       /* [r9] */
+    uint8_t p1[5] = {0x41, 0x0f, op, 0x49, 0x40}; /* [r9+64] */
     put(b, p0, 4);
     put(b, p1, 5);
     land(b, other);
