@@ -52,6 +52,23 @@ static bool run4_access(const vm_func *f, const vm_insn *i) {
            i->imm == (int32_t)i->imm;
 }
 
+/* The lines records [lo, hi) of f write, each taken unguarded (what it
+ * writes at all), for the caller to free; NULL when some record's writes are
+ * not known to rec_sets (or memory ran out). */
+static uint64_t *writes_in(const vm_func *f, uint32_t lo, uint32_t hi) {
+    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
+    bool ok = use && def;
+    for (uint32_t k = lo; ok && k < hi; k++) {
+        vm_insn c = f->code[k];
+        c.g = f->true_slot, c.gx = 0;
+        ok = rec_sets(f, &c, use, def);
+    }
+    free(use);
+    if (!ok) free(def), def = NULL;
+    return def;
+}
+
 /* Whether every path to record b passes record a (a < b) with a's address
  * register unchanged, as the header says. */
 static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
@@ -66,17 +83,13 @@ static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
                 if (x > lo && x <= hi) return false;
             }
     }
-    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64, x = lo->a / 64;
-    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
-    bool ok = use && def;
-    for (uint32_t k = a; ok && k < b; k++) { /* from a itself: a load whose destination shares the slot */
-        vm_insn c = f->code[k];
-        if (c.op == VM_BRA || c.op == VM_BRX || c.op == VM_EXIT || c.op == VM_RET || c.op == VM_FALLOFF) ok = false;
-        c.g = f->true_slot, c.gx = 0; /* what it writes, guarded or not */
-        ok = ok && rec_sets(f, &c, use, def);
-        for (uint32_t l = x; ok && l < x + 4; l++) ok = !(def[l / 64] >> (l % 64) & 1);
+    for (uint32_t k = a; k < b; k++) {
+        unsigned op = f->code[k].op;
+        if (op == VM_BRA || op == VM_BRX || op == VM_EXIT || op == VM_RET || op == VM_FALLOFF) return false;
     }
-    free(use);
+    uint64_t *def = writes_in(f, a, b); /* from a itself: a load whose destination shares the slot */
+    bool ok = def != NULL;
+    for (uint32_t l = lo->a / 64; ok && l < lo->a / 64 + 4; l++) ok = !(def[l / 64] >> (l % 64) & 1);
     free(def);
     return ok;
 }
@@ -123,20 +136,8 @@ static void run4_put(jc *j, int s, uint8_t v) {
 /* The lines some record of f writes (j->kw, once per function; NULL when a
  * record's writes are not known). */
 static const uint64_t *konst_writes(jc *j) {
-    const vm_func *f = j->f;
-    if (j->kw_done) return j->kw;
-    j->kw_done = true;
-    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64;
-    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
-    bool ok = use && def;
-    for (uint32_t k = 0; ok && k < f->ncode; k++) {
-        vm_insn c = f->code[k];
-        c.g = f->true_slot, c.gx = 0;
-        ok = rec_sets(f, &c, use, def);
-    }
-    free(use);
-    if (!ok) free(def), def = NULL;
-    return j->kw = def;
+    if (!j->kw_done) j->kw = writes_in(j->f, 0, j->f->ncode), j->kw_done = true;
+    return j->kw;
 }
 
 /* Whether 32-bit slot b is a constant (*v). */

@@ -13,12 +13,18 @@
  * first bad lane. A store writes lanes 0-15 first, so where the halves
  * overlap the higher lanes' words stay, as the call's path leaves them. */
 
+/* Lanes 16-31 of a 64-bit register as the parts of a register of 16 lanes. */
+static centry upper_lanes(const centry *a) {
+    centry hi = *a;
+    hi.z[0] = a->z[2], hi.z[1] = a->z[3];
+    return hi;
+}
+
 /* mem4's lane test of an unguarded global access (ZQ: lane 0's address in
  * every lane, rcx: iota4): lanes 0-15 off the run from lane 0 jump to the
  * call (slow), lanes 16-31 off its continuation to half_runs (h). */
 static void half_test(jc *j, const centry *a, size_t *slow, int *ns, size_t *h, int *nh) {
-    centry hi = *a; /* lanes 16-31 as the parts of a register of 16 lanes */
-    hi.z[0] = a->z[2], hi.z[1] = a->z[3];
+    centry hi = upper_lanes(a);
     run_test(j, a, 2, false, NULL, slow, ns);
     mov_imm64(j->b, RCX, (uint64_t)(uintptr_t)(iota4 + 16));
     run_test(j, &hi, 2, false, NULL, h, nh);
@@ -31,8 +37,7 @@ static void half_test(jc *j, const centry *a, size_t *slow, int *ns, size_t *h, 
 static size_t half_runs(jc *j, const vm_insn *i, bool st, const centry *a, int told, size_t *slow, int *ns) {
     cbuf *b = j->b;
     enum { R8 = 8 };
-    centry hi = *a;
-    hi.z[0] = a->z[2], hi.z[1] = a->z[3];
+    centry hi = upper_lanes(a);
     evexl(b, 0, M0F, P66, 1, 0x7e, a->z[2], 0, R(R8), 0); /* vmovq r8, xmm: lane 16's address */
     z(b, BCQ_X, ZQ, 0, R(a->z[2]), 0);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
