@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptxi.h"
@@ -43,6 +44,16 @@ static inline ptxi_status run_io_stats(const char *src, unsigned threads, const 
 static inline ptxi_status run_io(const char *src, unsigned threads, const void *in, size_t nin, uint32_t *out, size_t n,
                                  char *rep, size_t cap) {
     return run_io_stats(src, threads, in, nin, out, n, rep, cap, NULL);
+}
+
+/* run_io_stats with PTXI_JIT set to jit ("1" or "0") while the module
+ * loads, which is when it is read. */
+static inline ptxi_status run_io_jit(const char *jit, const char *src, unsigned threads, const void *in, size_t nin,
+                                     uint32_t *out, size_t n, char *rep, size_t cap, ptxi_launch_stats *st) {
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_status s = run_io_stats(src, threads, in, nin, out, n, rep, cap, st);
+    unsetenv("PTXI_JIT");
+    return s;
 }
 
 #endif

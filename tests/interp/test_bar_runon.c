@@ -49,11 +49,9 @@ static void exch(unsigned nt, bool (*gone)(unsigned t, unsigned arg), unsigned a
      * later warp's, which runs after it) */
     for (unsigned k = 0; k < nl; k++) in[MAXT + live[k]] = live[(k + 97) % nl];
     for (unsigned k = 0; k < nl; k++) x[live[k]] = in[MAXT + live[k]] * K + 1;
-    setenv("PTXI_JIT", jit, 1);
     char rep[1024];
     ptxi_launch_stats st;
-    ptxi_status s = run_io_stats(EXCH, nt, in, sizeof in, out, nt * 4, rep, sizeof rep, &st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, EXCH, nt, in, sizeof in, out, nt * 4, rep, sizeof rep, &st);
     cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s threads %u: %s", jit, nt, rep);
     uint64_t ti = 0, wi = 0;
     for (unsigned w = 0; w * 32 < nt; w++) {
@@ -118,9 +116,7 @@ static void counted(const char *jit) {
     uint32_t out[256];
     char rep[1024];
     ptxi_launch_stats st;
-    setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io_stats(COUNTED, 256, NULL, 0, out, sizeof out, rep, sizeof rep, &st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, COUNTED, 256, NULL, 0, out, sizeof out, rep, sizeof rep, &st);
     cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", jit, rep);
     for (uint32_t t = 0; t < 256; t++) {
         uint32_t want = 3 * ((t ^ 96) * K + 1) + (t ^ 128) * K + 1;

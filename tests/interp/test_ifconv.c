@@ -80,9 +80,7 @@ static void expected(const uint32_t in[NT], uint32_t want[4 * NT]) {
  * the module is loaded); its stats. */
 static ptxi_status launch(const char *src, unsigned threads, const char *jit, const uint32_t *in, uint32_t *out,
                           size_t nout, ptxi_launch_stats *st, char *rep, size_t cap) {
-    setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io_stats(src, threads, in, NT * 4, out, nout, rep, cap, st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, src, threads, in, NT * 4, out, nout, rep, cap, st);
     return s;
 }
 

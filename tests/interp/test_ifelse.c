@@ -106,9 +106,7 @@ static void expected_border(const uint32_t in[NT + 2], unsigned threads, uint32_
 /* One launch with the JIT on or off (read when the module is loaded). */
 static ptxi_status launch(const char *src, unsigned threads, const char *jit, const uint32_t *in, uint32_t *out,
                           ptxi_launch_stats *st, char *rep, size_t cap) {
-    setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io_stats(src, threads, in, (NT + 2) * 4, out, 3 * NT * 4, rep, cap, st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, src, threads, in, (NT + 2) * 4, out, 3 * NT * 4, rep, cap, st);
     return s;
 }
 

@@ -155,10 +155,8 @@ static void expected(const uint32_t in[4 * NT], uint32_t want[NT * NW]) {
 }
 
 static void run_with_src(const char *src, const char *jit, const uint32_t *in, size_t nin, uint32_t *out, size_t n) {
-    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
     char rep[1024];
-    ptxi_status s = run_io(src, NT, in, nin, out, n, rep, sizeof rep);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, src, NT, in, nin, out, n, rep, sizeof rep, NULL);
     cr_assert_eq(s, PTXI_SUCCESS, "%s", rep);
 }
 static void run_with(const char *jit, const uint32_t *in, uint32_t *out) {
@@ -203,9 +201,7 @@ static const char *SHFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 static ptxi_status fault_src_with(const char *src, const char *jit, char *rep, size_t cap) {
     uint32_t out[NT];
-    setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io(src, NT, NULL, 0, out, sizeof out, rep, cap);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, src, NT, NULL, 0, out, sizeof out, rep, cap, NULL);
     cr_assert_neq(s, PTXI_SUCCESS, "%s", rep);
     return s;
 }
@@ -253,9 +249,7 @@ Test(jit, branch_at_a_label_in_a_partial_group) {
     for (int k = 0; k < 2; k++) {
         uint32_t out[32];
         char rep[1024];
-        setenv("PTXI_JIT", modes[k], 1);
-        ptxi_status s = run_io(BRANCHES, 32, NULL, 0, out, sizeof out, rep, sizeof rep);
-        unsetenv("PTXI_JIT");
+        ptxi_status s = run_io_jit(modes[k], BRANCHES, 32, NULL, 0, out, sizeof out, rep, sizeof rep, NULL);
         cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
         for (uint32_t l = 0; l < 32; l++)
             cr_assert_eq(out[l], l >= 7 ? 0u : l & 1 ? 10u : 13u, "PTXI_JIT=%s lane %u: %u", modes[k], l, out[l]);
@@ -456,9 +450,7 @@ Test(jit, atom_shared_add_in_lane_order) {
     const char *modes[2] = {"1", "0"};
     for (int k = 0; k < 2; k++) {
         char rep[1024];
-        setenv("PTXI_JIT", modes[k], 1);
-        ptxi_status st = run_io(ATOMS, NT, in, sizeof in, got, sizeof got, rep, sizeof rep);
-        unsetenv("PTXI_JIT");
+        ptxi_status st = run_io_jit(modes[k], ATOMS, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, NULL);
         cr_assert_eq(st, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
         for (int x = 0; x < 4 * NT; x++)
             cr_assert_eq(got[x], want[x], "PTXI_JIT=%s: thread %d word %d: 0x%08x, expected 0x%08x", modes[k], x / 4,
@@ -561,9 +553,7 @@ static void runs_check(const char *src, const uint32_t *in, size_t nin, const ui
         static uint32_t got[1024];
         char rep[1024];
         cr_assert_leq(nout, 1024);
-        setenv("PTXI_JIT", modes[k], 1);
-        ptxi_status r = run_io_stats(src, NT, in, nin * 4, got, (size_t)nout * 4, rep, sizeof rep, &st[k]);
-        unsetenv("PTXI_JIT");
+        ptxi_status r = run_io_jit(modes[k], src, NT, in, nin * 4, got, (size_t)nout * 4, rep, sizeof rep, &st[k]);
         cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[k], rep);
         for (int w = 0; w < nout; w++)
             cr_assert_eq(got[w], want[w], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[k], w, got[w], want[w]);

@@ -42,10 +42,8 @@ static void check(const char *jit) {
         for (uint64_t k = 1; k <= 3; k++) /* small multiples */
             if (k * d <= 0xffffffffu) in[7 + k] = (uint32_t)(k * d);
         in[NT] = d;
-        setenv("PTXI_JIT", jit, 1);
         char rep[1024];
-        ptxi_status st = run_io(SRC, NT, in, sizeof in, out, sizeof out, rep, sizeof rep);
-        unsetenv("PTXI_JIT");
+        ptxi_status st = run_io_jit(jit, SRC, NT, in, sizeof in, out, sizeof out, rep, sizeof rep, NULL);
         cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
         for (int t = 0; t < NT; t++) {
             uint32_t q = d ? in[t] / d : 0xffffffffu, r = d ? in[t] % d : 0xffffffffu;
@@ -109,10 +107,8 @@ Test(jit_div, divisors_change_between_warps) {
     memcpy(in + NT8, d, sizeof d);
     const char *modes[2] = {"1", "0"};
     for (int k = 0; k < 2; k++) {
-        setenv("PTXI_JIT", modes[k], 1);
         char rep[1024];
-        ptxi_status st = run_io(SRC8, NT8, in, sizeof in, out, sizeof out, rep, sizeof rep);
-        unsetenv("PTXI_JIT");
+        ptxi_status st = run_io_jit(modes[k], SRC8, NT8, in, sizeof in, out, sizeof out, rep, sizeof rep, NULL);
         cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
         for (int t = 0; t < NT8; t++) {
             uint32_t dw = d[(t >> 5) & 3], x = in[t] ^ 0x5555;

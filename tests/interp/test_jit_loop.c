@@ -106,9 +106,7 @@ static void fill(uint32_t *in, uint32_t n, uint32_t bad, uint32_t spread) {
 
 static ptxi_status run(const char *jit, const uint32_t *in, uint32_t *out, char *rep, size_t cap,
                        ptxi_launch_stats *st) {
-    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
-    ptxi_status s = run_io_stats(kernel(), NT, in, (16 + NDATA) * 4, out, 2 * NT * 4, rep, cap, st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, kernel(), NT, in, (16 + NDATA) * 4, out, 2 * NT * 4, rep, cap, st);
     return s;
 }
 

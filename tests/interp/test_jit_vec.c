@@ -88,9 +88,7 @@ static void run_mode(const char *jit, uint32_t *got, ptxi_launch_stats *st) {
     static uint32_t in[NIN];
     inputs(in);
     char rep[1024];
-    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
-    ptxi_status s = run_io_stats(SRC, NT, in, sizeof in, got, NOUT * 4, rep, sizeof rep, st);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, SRC, NT, in, sizeof in, got, NOUT * 4, rep, sizeof rep, st);
     cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", jit, rep);
     static uint32_t want[NOUT];
     expected(in, want);
@@ -143,9 +141,7 @@ static const char *MIDFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 static void fault_case(const char *src, unsigned nt, const char *jit, char *rep, size_t cap) {
     static uint32_t in[NIN], out[NOUT];
-    setenv("PTXI_JIT", jit, 1);
-    ptxi_status s = run_io(src, nt, in, sizeof in, out, 6144, rep, cap);
-    unsetenv("PTXI_JIT");
+    ptxi_status s = run_io_jit(jit, src, nt, in, sizeof in, out, 6144, rep, cap, NULL);
     cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%s: %s", jit, rep);
 }
 
@@ -194,9 +190,7 @@ Test(jit_vec, shared_load_of_a_fixed_address) {
     for (int m = 0; m < 2; m++) {
         static uint32_t got[4 * NT];
         char rep[1024];
-        setenv("PTXI_JIT", modes[m], 1);
-        ptxi_status s = run_io_stats(FIXED, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
-        unsetenv("PTXI_JIT");
+        ptxi_status s = run_io_jit(modes[m], FIXED, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
         cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[m], rep);
         for (int k = 0; k < 4 * NT; k++)
             cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[m], k, got[k],
@@ -212,10 +206,8 @@ Test(jit_vec, shared_load_of_a_fixed_address) {
                       "st.global.u32 [%rd3], %r3;\nret;\n}\n";
     for (int m = 0; m < 2; m++) {
         char *rep = m ? off : on;
-        setenv("PTXI_JIT", modes[m], 1);
         static uint32_t sink[NT];
-        ptxi_status s = run_io(bad, NT, in, sizeof in, sink, sizeof sink, rep, sizeof on);
-        unsetenv("PTXI_JIT");
+        ptxi_status s = run_io_jit(modes[m], bad, NT, in, sizeof in, sink, sizeof sink, rep, sizeof on, NULL);
         cr_assert_eq(s, PTXI_ILLEGAL_INSTRUCTION, "PTXI_JIT=%s: %s", modes[m], rep);
     }
     cr_assert(strstr(on, "out-of-bounds shared read of 4 bytes at address 0x1000"), "%s", on);
@@ -259,9 +251,7 @@ Test(jit_vec, vector_accesses_in_a_branch_body) {
     for (int m = 0; m < 2; m++) {
         static uint32_t got[512];
         char rep[1024];
-        setenv("PTXI_JIT", modes[m], 1);
-        ptxi_status s = run_io_stats(BODY, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
-        unsetenv("PTXI_JIT");
+        ptxi_status s = run_io_jit(modes[m], BODY, NT, in, sizeof in, got, sizeof got, rep, sizeof rep, &st[m]);
         cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", modes[m], rep);
         for (int k = 0; k < 512; k++)
             cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d: 0x%08x, expected 0x%08x", modes[m], k, got[k],
@@ -327,9 +317,8 @@ Test(jit_vec, whole_warp_accesses_in_two_half_runs) {
         ptxi_launch_stats st[2];
         for (int m = 0; m < 2; m++) {
             char rep[1024];
-            setenv("PTXI_JIT", m ? "0" : "1", 1);
-            ptxi_status r = run_io_stats(src, NT, in, sizeof in, got[m], sizeof got[m], rep, sizeof rep, &st[m]);
-            unsetenv("PTXI_JIT");
+            ptxi_status r = run_io_jit(m ? "0" : "1", src, NT, in, sizeof in, got[m], sizeof got[m], rep, sizeof rep,
+                                       &st[m]);
             cr_assert_eq(r, PTXI_SUCCESS, "shape %zu, PTXI_JIT=%d: %s", s, !m, rep);
             for (int k = 0; k < NIN; k++)
                 cr_assert_eq(got[m][k], want[k], "shape %zu, PTXI_JIT=%d: word %d: 0x%08x, expected 0x%08x", s, !m, k,
@@ -363,9 +352,8 @@ Test(jit_vec, a_half_run_faults_at_its_first_bad_lane) {
         char src[2048], rep[2][2048], line[32];
         half_src(src, sizeof src, cases[k].h);
         for (int m = 0; m < 2; m++) {
-            setenv("PTXI_JIT", m ? "0" : "1", 1);
-            ptxi_status s = run_io(src, NT, in, sizeof in, out, sizeof out, rep[m], sizeof rep[m]);
-            unsetenv("PTXI_JIT");
+            ptxi_status s = run_io_jit(m ? "0" : "1", src, NT, in, sizeof in, out, sizeof out, rep[m], sizeof rep[m],
+                                       NULL);
             cr_assert_eq(s, cases[k].want, "case %zu, PTXI_JIT=%d: %s", k, !m, rep[m]);
         }
         snprintf(line, sizeof line, "at w.ptx:%d:1 in k", cases[k].line);

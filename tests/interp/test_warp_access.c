@@ -318,9 +318,8 @@ Test(warp_access, bad_lane_inside_a_planned_dot_product) {
         float in[192] = {0};
         uint32_t out[64];
         for (int jit = 0; jit < 2; jit++) {
-            setenv("PTXI_JIT", jit ? "1" : "0", 1);
-            ptxi_status s = run_io(src, 64, in, sizeof in, out, sizeof out, rep[jit], sizeof rep[jit]);
-            unsetenv("PTXI_JIT");
+            ptxi_status s = run_io_jit(jit ? "1" : "0", src, 64, in, sizeof in, out, sizeof out, rep[jit],
+                                       sizeof rep[jit], NULL);
             cr_assert_eq(s, cases[k].want, "case %zu, PTXI_JIT=%d: status %s, report: %s", k, jit,
                          ptxi_error_name(s), rep[jit]);
         }
