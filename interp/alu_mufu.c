@@ -114,8 +114,8 @@ static void pack_groups(uint8_t *p, const uint32_t *c, uint32_t groups, unsigned
 }
 
 /* Packs one block of results v[0..cnt): a line through the first and last
- * and the corrections, from a 32-bit boundary (a whole block is 8 * width
- * words, so every block but a slice's short last one keeps the next aligned). */
+ * and the corrections, in whole groups of 32 (so every block starts on a
+ * 32-bit boundary). */
 static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap,
                        uint32_t *used) {
     int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
@@ -128,13 +128,13 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
     }
     uint32_t width = 0;
     while (width < 32 && (uint64_t)(hi - lo) >> width) width++;
-    *used = (*used + 31) & ~31u;
     mufu_block *b = &sg->blk[bi];
     b->base = (uint32_t)((int64_t)v[0] + lo);
     b->slope = (int32_t)slope;
     b->width = width;
     b->off = *used;
-    size_t need = ((size_t)*used + (size_t)width * cnt + 31) / 32 * 4 + 8; /* seg_get reads 8 bytes */
+    uint32_t groups = (cnt + 31) / 32; /* a short block's last group padded with zeros */
+    size_t need = (size_t)*used / 8 + (size_t)groups * 4 * width + 8; /* seg_get reads 8 bytes */
     if (need > *cap) {
         size_t old = *cap;
         while (need > *cap) *cap *= 2;
@@ -145,23 +145,9 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
     if (!width) return;
     uint32_t c[BLOCK]; /* the corrections, each below 2^width */
     for (uint32_t j = 0; j < cnt; j++) c[j] = (uint32_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
-    uint8_t *p = sg->bits + (*used >> 3);
-    uint32_t whole = cnt & ~31u;
-    pack_groups(p, c, whole / 32, width);
-    p += (size_t)whole / 8 * width;
-    uint64_t acc = 0;
-    uint32_t nb = 0;
-    for (uint32_t j = whole; j < cnt; j++) { /* a short block's last few */
-        acc |= (uint64_t)c[j] << nb;
-        nb += width;
-        if (nb >= 32) {
-            uint32_t x = (uint32_t)acc;
-            memcpy(p, &x, 4);
-            p += 4, acc >>= 32, nb -= 32;
-        }
-    }
-    if (nb) memcpy(p, &acc, 8); /* within need: at most 8 bytes past the last word */
-    *used += width * cnt;
+    memset(c + cnt, 0, (groups * 32 - cnt) * sizeof *c);
+    pack_groups(sg->bits + (*used >> 3), c, groups, width);
+    *used += 32 * width * groups;
 }
 
 static uint32_t rd32(const unsigned char *p) {
