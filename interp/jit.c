@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
 #include <sys/mman.h>
@@ -2289,19 +2290,84 @@ static void epilogue(cbuf *b, const vm_insn *end) {
 /* Records that only the JIT handler may replace: their own handler, not a
  * superinstruction's (fuse.c). */
 /* PTXI_JIT_PERFMAP=1: each compiled record's code is named in /tmp/perf-PID.map
- * ("ptxi:FUNC:RECORD:OP:PTXLINE"), where perf finds the symbols of generated code. */
-static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *starts, const uint32_t *ends, uint32_t nr,
-                     const size_t *roff) {
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+ * ("ptxi:FUNC:RECORD:OP:PTXLINE"), where perf finds the symbols of generated
+ * code; a masked run as "ptxi:FUNC:[START,END):masked". The same code, bytes
+ * included, goes to /tmp/jit-PID.dump in perf's jitdump format, so that
+ * `perf record -k mono` then `perf inject --jit` lets `perf annotate` show
+ * the instructions of each record (bench/README.md, "Profiling compiled
+ * code"). */
+typedef struct jd_head { /* jitdump file header (version 1) */
+    uint32_t magic, version, size, mach, pad, pid;
+    uint64_t time, flags;
+} jd_head;
+typedef struct jd_load { /* JIT_CODE_LOAD; the name and the code follow */
+    uint32_t id, size;
+    uint64_t time;
+    uint32_t pid, tid;
+    uint64_t vma, addr, len, index;
+} jd_load;
+
+static uint64_t mono_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The dump file, opened and mapped once (perf finds it by that mapping); NULL if it cannot be. */
+static FILE *jit_dump_file(void) {
+    static FILE *d;
+    static bool tried;
+    if (tried) return d;
+    tried = true;
     char path[64];
+    snprintf(path, sizeof path, "/tmp/jit-%ld.dump", (long)getpid());
+    FILE *f = fopen(path, "w+");
+    if (!f) return NULL;
+    jd_head h = {0x4A695444, 1, sizeof h, 62 /* EM_X86_64 */, 0, (uint32_t)getpid(), mono_ns(), 0};
+    void *m = fwrite(&h, sizeof h, 1, f) == 1 && fflush(f) == 0
+                  ? mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_EXEC, MAP_PRIVATE, fileno(f), 0)
+                  : MAP_FAILED;
+    if (m == MAP_FAILED) {
+        fclose(f);
+        return NULL;
+    }
+    return d = f; /* the mapping stays for the process's life, as perf wants */
+}
+
+static void perf_name(FILE *m, FILE *d, const uint8_t *at, size_t len, const char *name) {
+    static uint64_t index;
+    if (m) fprintf(m, "%lx %zx %s\n", (unsigned long)(uintptr_t)at, len, name);
+    if (!d) return;
+    size_t nl = strlen(name) + 1;
+    jd_load r = {0, (uint32_t)(sizeof r + nl + len), mono_ns(), (uint32_t)getpid(), (uint32_t)getpid(),
+                 (uint64_t)(uintptr_t)at, (uint64_t)(uintptr_t)at, len, index++};
+    fwrite(&r, sizeof r, 1, d);
+    fwrite(name, nl, 1, d);
+    fwrite(at, len, 1, d);
+}
+
+static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *starts, const uint32_t *ends, uint32_t nr,
+                     const size_t *roff, const size_t *moffs, size_t total) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    char path[64], name[300];
     snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
     pthread_mutex_lock(&lock);
-    FILE *m = fopen(path, "a");
-    for (uint32_t r = 0; m && r < nr; r++)
-        for (uint32_t k = starts[r]; k < ends[r]; k++)
-            fprintf(m, "%lx %zx ptxi:%s:%u:%s:%u\n", (unsigned long)(uintptr_t)(code + roff[k]), roff[k + 1] - roff[k],
-                    f->ir->name, k, vm_op_name[f->code[k].op], f->src ? f->src[k].loc.line : 0);
+    FILE *m = fopen(path, "a"), *d = jit_dump_file();
+    for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t k = starts[r]; k < ends[r]; k++) {
+            snprintf(name, sizeof name, "ptxi:%s:%u:%s:%u", f->ir->name, k, vm_op_name[f->code[k].op],
+                     f->src ? f->src[k].loc.line : 0);
+            perf_name(m, d, code + roff[k], roff[k + 1] - roff[k], name);
+        }
+        if (moffs[r] == SIZE_MAX) continue;
+        size_t next = total; /* the masked runs lie one after another, in order */
+        for (uint32_t q = r + 1; q < nr && next == total; q++)
+            if (moffs[q] != SIZE_MAX) next = moffs[q];
+        snprintf(name, sizeof name, "ptxi:%s:[%u,%u):masked", f->ir->name, starts[r], ends[r]);
+        perf_name(m, d, code + moffs[r], next - moffs[r], name);
+    }
     if (m) fclose(m);
+    if (d) fflush(d);
     pthread_mutex_unlock(&lock);
 }
 
@@ -2429,7 +2495,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
         free(rg);
         goto done;
     }
-    if (roff) perf_map(f, code, starts, ends, nr, roff);
+    if (roff) perf_map(f, code, starts, ends, nr, roff, moffs, b.n);
     ch->code = code, ch->size = size, ch->regions = rg, ch->next = *list;
     *list = ch;
     for (uint32_t r = 0; r < nr; r++) {

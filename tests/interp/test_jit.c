@@ -7,8 +7,20 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../run_kernel.h"
+
+/* Whether this build and host compile runs (jit.c's host_ok). */
+static bool host_jits(void) {
+#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    return false; /* no JIT in this build (jit.c) */
+#endif
+}
 
 #define NT 64 /* two warps, one CTA */
 #define NW 50 /* result words per thread */
@@ -299,20 +311,91 @@ Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
     cr_assert_eq(on_total, off_total, "the counts do not depend on the JIT: %llu, %llu", (unsigned long long)on_total,
                  (unsigned long long)off_total);
     cr_assert_eq(off, 0);
-#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
-    __builtin_cpu_init();
-    bool jit = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-    bool jit = false; /* no JIT in this build (jit.c) */
-#endif
-    if (!jit) {
+    if (!host_jits()) {
         cr_assert_eq(on, 0);
         return;
     }
     /* 32 warps of 15 records: a prologue of at most 7, the rest but ret compiled in every warp */
     cr_assert_geq(on, 32u * 7u, "compiled %llu of %llu warp instructions", (unsigned long long)on,
                   (unsigned long long)on_total);
+}
+
+/* PTXI_JIT_PERFMAP=1: /tmp/jit-PID.dump is perf's jitdump format (a header,
+ * then one code-load record per compiled record or masked run, whose bytes
+ * are the code at its address), and every name in it is also in
+ * /tmp/perf-PID.map at the same address and size. */
+Test(jit, perf_dump_holds_each_records_code) {
+    char dump[64], map[64];
+    snprintf(dump, sizeof dump, "/tmp/jit-%ld.dump", (long)getpid());
+    snprintf(map, sizeof map, "/tmp/perf-%ld.map", (long)getpid());
+    remove(map);
+    setenv("PTXI_JIT_PERFMAP", "1", 1);
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, NULL), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, SRC, strlen(SRC), "w.ptx", &m), PTXI_SUCCESS);
+    unsetenv("PTXI_JIT_PERFMAP");
+    FILE *d = fopen(dump, "rb"), *pm = fopen(map, "r");
+    if (!host_jits()) {
+        cr_assert_null(d, "no compiled code, no dump");
+        ptxi_ctx_destroy(ctx);
+        return;
+    }
+    cr_assert_not_null(d);
+    cr_assert_not_null(pm);
+    uint32_t h[6];
+    uint64_t h2[2];
+    cr_assert_eq(fread(h, 4, 6, d), 6);
+    cr_assert_eq(fread(h2, 8, 2, d), 2);
+    cr_assert_eq(h[0], 0x4A695444u, "magic %#x", h[0]);
+    cr_assert_eq(h[1], 1u);
+    cr_assert_eq(h[2], 40u, "header size");
+    cr_assert_eq(h[3], 62u, "EM_X86_64");
+    cr_assert_eq(h[5], (uint32_t)getpid());
+    unsigned n = 0, masked = 0;
+    uint64_t last_time = h2[0];
+    for (;;) {
+        uint32_t id, size;
+        uint64_t t, pidtid, vma, addr, len, index;
+        if (fread(&id, 4, 1, d) != 1) break;
+        cr_assert_eq(id, 0u, "JIT_CODE_LOAD only");
+        cr_assert_eq(fread(&size, 4, 1, d), 1);
+        cr_assert(fread(&t, 8, 1, d) == 1 && fread(&pidtid, 8, 1, d) == 1 && fread(&vma, 8, 1, d) == 1 &&
+                  fread(&addr, 8, 1, d) == 1 && fread(&len, 8, 1, d) == 1 && fread(&index, 8, 1, d) == 1);
+        cr_assert_geq(t, last_time, "times never go back");
+        last_time = t;
+        cr_assert_eq((uint32_t)pidtid, (uint32_t)getpid());
+        cr_assert_eq(vma, addr);
+        cr_assert_eq(index, n, "code indexes count up");
+        cr_assert(len > 0 && len < 65536);
+        char name[300];
+        size_t nl = 0;
+        int ch;
+        while ((ch = fgetc(d)) > 0 && nl + 1 < sizeof name) name[nl++] = (char)ch;
+        name[nl] = 0;
+        cr_assert_eq(ch, 0, "a terminated name");
+        cr_assert_eq(size, 56u + nl + 1 + len, "record size of %s", name);
+        cr_assert(!strncmp(name, "ptxi:k:", 7), "%s", name);
+        masked += strstr(name, "):masked") != NULL;
+        uint8_t *code = malloc(len);
+        cr_assert_eq(fread(code, 1, len, d), len);
+        cr_assert(!memcmp(code, (const void *)(uintptr_t)addr, len), "the bytes of %s are its code", name);
+        free(code);
+        char line[400], want[400];
+        snprintf(want, sizeof want, "%llx %llx %s\n", (unsigned long long)addr, (unsigned long long)len, name);
+        bool found = false;
+        rewind(pm);
+        while (!found && fgets(line, sizeof line, pm)) found = !strcmp(line, want);
+        cr_assert(found, "%s in the perf map", want);
+        n++;
+    }
+    cr_assert_geq(n, 40u, "one record per compiled record: %u", n);
+    cr_assert_geq(masked, 1u, "the masked runs named too");
+    fclose(d);
+    fclose(pm);
+    ptxi_ctx_destroy(ctx);
+    remove(dump);
+    remove(map);
 }
 
 /* ---- contract.c's fused records: a quotient or a negated product taken
