@@ -60,32 +60,33 @@ static bool kept_var(const ptxi_ctx *ctx, const ptxi_module *m, uint32_t k) {
            m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve; /* not a twin's */
 }
 
+/* One variable's entry, its bytes copied, in front of *list; false when out of
+ * memory (an entry without a name or bytes is dropped by rt_kept_place). */
+static bool keep(rt_kept **list, const char *name, uint64_t sig, uint64_t addr, uint64_t size) {
+    rt_kept *e = calloc(1, sizeof *e);
+    if (!e) return false;
+    *e = (rt_kept){strdup(name), sig, addr, size, malloc(size), *list};
+    *list = e;
+    if (!e->name || !e->bytes) return false;
+    memcpy(e->bytes, (const void *)(uintptr_t)addr, size);
+    return true;
+}
+
 /* Before a reset: the runtime's __managed__ variables of every module, and
  * those kept by the last reset that no module took yet, with their bytes. */
 rt_kept *rt_keep_managed(ptxi_ctx *ctx) {
     rt_kept *list = NULL;
+    bool ok = true;
     pthread_mutex_lock(&ctx->mod_lock);
-    for (ptxi_module *m = ctx->modules; m; m = m->next) {
+    for (ptxi_module *m = ctx->modules; ok && m; m = m->next) {
         uint64_t sig = globals_sig(m->ir);
-        for (uint32_t k = 0; m->prog.gaddr && k < m->ir->nglobals; k++) {
-            if (!m->prog.gaddr[k] || !kept_var(ctx, m, k)) continue;
-            const ir_var *v = m->ir->globals[k];
-            rt_kept *e = calloc(1, sizeof *e);
-            if (!e) break;
-            *e = (rt_kept){strdup(v->name), sig, m->prog.gaddr[k], v->size ? v->size : 1, malloc(v->size ? v->size : 1), list};
-            list = e;
-            if (!e->name || !e->bytes) break;
-            memcpy(e->bytes, (const void *)(uintptr_t)e->addr, e->size);
-        }
+        for (uint32_t k = 0; ok && m->prog.gaddr && k < m->ir->nglobals; k++)
+            if (m->prog.gaddr[k] && kept_var(ctx, m, k)) {
+                const ir_var *v = m->ir->globals[k];
+                ok = keep(&list, v->name, sig, m->prog.gaddr[k], v->size ? v->size : 1);
+            }
     }
-    for (rt_kept *o = ctx->kept; o; o = o->next) {
-        rt_kept *e = calloc(1, sizeof *e);
-        if (!e) break;
-        *e = (rt_kept){strdup(o->name), o->sig, o->addr, o->size, malloc(o->size), list};
-        list = e;
-        if (!e->name || !e->bytes) break;
-        memcpy(e->bytes, (const void *)(uintptr_t)e->addr, e->size);
-    }
+    for (rt_kept *o = ctx->kept; ok && o; o = o->next) ok = keep(&list, o->name, o->sig, o->addr, o->size);
     pthread_mutex_unlock(&ctx->mod_lock);
     return list;
 }
