@@ -1074,7 +1074,8 @@ execute:
         if (!fn || ((uintptr_t)stop > (uintptr_t)i && (uintptr_t)stop < (uintptr_t)r->end)) goto *labels[i->op];
         vm_jit_ctx c; /* the per-level fields of if-converted bodies are written before they are read */
         c.w = w, c.fr = fr, c.cta = cta, c.cfg = cta->grid->cfg, c.params = cta->grid->cfg->params;
-        c.fault = 0, c.taken = NULL, c.off = ~mask, c.mask = mask, c.wadj = c.tadj = 0;
+        c.fault = (uintptr_t)stop == UINTPTR_MAX ? 0 : VM_JIT_NOCHAIN; /* lanes wait somewhere: no chaining */
+        c.taken = NULL, c.off = ~mask, c.mask = mask, c.wadj = c.tadj = 0;
         /* a loop's run goes round inside (jit.c loop_back) only while the
          * group does not merge at its head, and leaves its last backward
          * branch of the slice to the taken path below */
@@ -1105,6 +1106,7 @@ execute:
             cta->jit_warp_insns -= wa;
             seg = upto;
             if (c.fault & VM_JIT_SPLIT) mask = c.mask;
+            if (c.fault & VM_JIT_CHAIN) r = (const vm_jit_region *)(const void *)c.chead->target; /* the last run it ran in */
         }
         if (__builtin_expect(c.fault & VM_JIT_FAULT, 0)) {
             SAVE();

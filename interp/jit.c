@@ -438,6 +438,12 @@ typedef struct jc {
     /* jit_addr.h: the lines the function's records write (konst_writes) */
     uint64_t *kw;
     bool kw_done;
+    /* chain: per record, 1 + the run that starts there and can be chained
+     * into (NULL: no chaining, as in dry runs); the jumps to patch to those
+     * runs' starts (their displacements' positions, the runs) */
+    const uint32_t *chain_to;
+    size_t *chain_at;
+    uint32_t *chain_run, nchain;
 } jc;
 
 static void cache_reset(jc *j) {
@@ -943,6 +949,33 @@ static void loop_back(jc *j, const vm_insn *i) {
     land(j->b, out);
 }
 
+/* The whole warp leaves the run for record t, the first of a run that can
+ * be chained into, with `skip` records between the last one it ran and t:
+ * unless exec.c forbids it (VM_JIT_NOCHAIN), it goes on in that run's code
+ * after its prologue, the cache stored as at a return, the skipped records
+ * added to what exec.c takes off its count over the span (vm_jit_ctx.chead).
+ * Only the whole warp's version chains, outside bodies, and never into a
+ * loop's run (exec.c counts the rounds of the run it entered). */
+static void chain(jc *j, uint32_t t, uint32_t skip) {
+    if (!j->chain_to || j->base || j->depth || t >= j->f->ncode || !j->chain_to[t]) return;
+    gop(j->b, false, 0xf6, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* test byte [fault], NOCHAIN */
+    b1(j->b, VM_JIT_NOCHAIN);
+    size_t no = jcc(j->b, 0x85);
+    if (skip) {
+        gop(j->b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], skip */
+        b32(j->b, skip);
+        gop(j->b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add qword [tadj], skip * 32 */
+        b32(j->b, skip * VM_LANES);
+    }
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* or dword [fault], CHAIN | ADJUST */
+    b1(j->b, VM_JIT_CHAIN | VM_JIT_ADJUST);
+    mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)&j->f->code[t]);
+    gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, chead))); /* c->chead := t */
+    j->chain_at[j->nchain] = jmp32(j->b);
+    j->chain_run[j->nchain++] = j->chain_to[t] - 1;
+    land(j->b, no);
+}
+
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
  * naming the branch, which exec.c accounts and checks as its BRA handler
@@ -961,6 +994,7 @@ static void bra(jc *j, const vm_insn *i) {
         part = jcc(j->b, 0x85);
     }
     loop_back(j, i);
+    if (i->target > i) chain(j, (uint32_t)(i->target - j->f->code), (uint32_t)(i->target - i - 1));
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
     gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
     ret_with(j->b, (uint64_t)(uintptr_t)i->target);
@@ -2391,6 +2425,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     }
     ifconv_at(j, e);
     flush(j, e, true);
+    chain(j, e, 0);
     epilogue(j->b, &j->f->code[e]);
     ifconv_stubs(j);
     j->base = j->depth = 0;
@@ -2446,8 +2481,13 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     uint32_t *starts = malloc((n + 1) * sizeof *starts), *ends = malloc((n + 1) * sizeof *ends);
     size_t *offs = malloc((n + 1) * sizeof *offs), *moffs = malloc((n + 1) * sizeof *moffs),
            *roff = pmap ? calloc(n + 1, sizeof *roff) : NULL;
+    size_t *heads = malloc((n + 1) * sizeof *heads);
+    uint32_t *chain_to = calloc(n + 1, sizeof *chain_to);
+    j.chain_at = malloc(2 * (n + 1) * sizeof *j.chain_at), j.chain_run = malloc(2 * (n + 1) * sizeof *j.chain_run);
+    j.chain_to = chain_to;
     uint32_t nr = 0;
-    if (!starts || !ends || !offs || !moffs || (pmap && !roff)) goto done;
+    if (!starts || !ends || !offs || !moffs || (pmap && !roff) || !heads || !chain_to || !j.chain_at || !j.chain_run)
+        goto done;
     for (uint32_t k = 0; k < n;) {
         if (f->code[k].op == VM_BRA) { /* a head's target becomes its region: a branch keeps its own */
             k++;
@@ -2469,14 +2509,24 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
                     : target[e]                          ? " (a branch target)"
                     : f->code[e].h != tab[f->code[e].op] ? " (a superinstruction)"
                                                          : "");
-        if (e - k >= 2) {
-            starts[nr] = k, ends[nr] = e, offs[nr] = b.n;
-            nr++;
-            emit_run(&j, k, e, 0, roff);
-            if (roff) roff[e] = b.n; /* the last record's code takes the run's exit and its bodies */
-        }
+        if (e - k >= 2) starts[nr] = k, ends[nr] = e, nr++;
         k = e > k ? e : k + 1;
     }
+    for (uint32_t r = 0; r < nr; r++) { /* runs that can be chained into (chain): not a loop's */
+        const vm_insn *last = &f->code[ends[r] - 1];
+        if (!(last->op == VM_BRA && (last->flags & VM_F_BACK))) chain_to[starts[r]] = r + 1;
+    }
+    for (uint32_t r = 0; r < nr; r++) {
+        offs[r] = b.n;
+        emit_run(&j, starts[r], ends[r], 0, roff);
+        heads[r] = j.head_at;
+        if (roff) roff[ends[r]] = b.n; /* the last record's code takes the run's exit and its bodies */
+    }
+    for (uint32_t c = 0; c < j.nchain && !b.oom; c++) {
+        uint32_t d = (uint32_t)(heads[j.chain_run[c]] - (j.chain_at[c] + 4));
+        memcpy(b.p + j.chain_at[c], &d, 4);
+    }
+    j.chain_to = NULL; /* the masked versions do not chain */
     for (uint32_t r = 0; r < nr; r++) { /* the masked versions, after all the others (kept apart from the hot code) */
         moffs[r] = b.n;
         if (!emit_run(&j, starts[r], ends[r], 1, NULL)) moffs[r] = SIZE_MAX; /* a template the mask does not allow: none */
@@ -2512,6 +2562,10 @@ done:
     free(scratch.p);
     free(starts);
     free(ends);
+    free(heads);
+    free(chain_to);
+    free(j.chain_at);
+    free(j.chain_run);
     free(offs);
     free(moffs);
     free(roff);

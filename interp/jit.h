@@ -8,7 +8,7 @@
 
 #include "warp.h"
 
-enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4, VM_JIT_ROUND = 8 };
+enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4, VM_JIT_ROUND = 8, VM_JIT_CHAIN = 16, VM_JIT_NOCHAIN = 32 };
 enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 
 /* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
@@ -19,6 +19,14 @@ typedef struct vm_jit_ctx {
     const vm_launch_cfg *cfg;
     uint64_t params; /* device (= host) address of the launch's parameter buffer */
     int fault;       /* VM_JIT_FAULT: a record in the run recorded a fault; VM_JIT_ADJUST, VM_JIT_SPLIT below */
+    /* Chained runs (jit.c chain): a run of the whole warp that leaves by a
+     * forward branch the warp takes, or by its end, for the first record of
+     * another run goes on in that run's code unless exec.c set
+     * VM_JIT_NOCHAIN (lanes wait at a merge point). It then sets
+     * VM_JIT_CHAIN | VM_JIT_ADJUST, chead := that record, and adds the
+     * records the branch skipped to wadj, tadj; what it returns is then that
+     * of the last run chained into (chead->target's). */
+    const vm_insn *chead;
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
