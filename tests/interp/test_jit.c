@@ -791,3 +791,67 @@ static void prefetch_case(const char *jit) {
 
 Test(jit, next_warp_prefetch_outside_the_arena_jit_on) { prefetch_case("1"); }
 Test(jit, next_warp_prefetch_outside_the_arena_jit_off) { prefetch_case("0"); }
+
+/* Runs chained (jit.c chain): warp 1 takes a warp-uniform forward branch
+ * over a run of its own (a shfl: not if-converted) into the next run; warp 0 runs the skipped run and
+ * falls from its end into the same one. The counts must be those without
+ * the JIT (the records skipped taken off); with BAD, warp 1's load in the
+ * chained run reads out of bounds and the report must name that load. */
+#define CHAIN_SRC(BAD)                                                                                                 \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                                  \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                          \
+    ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"                                                        \
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"                                     \
+    "shr.u32 %r2, %r1, 5;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nmul.lo.s32 %r3, %r2, " BAD ";\n"   \
+    "mul.wide.u32 %rd5, %r3, 4;\nadd.s64 %rd4, %rd4, %rd5;\nmov.u32 %r4, 7;\n"                                        \
+    "setp.ne.u32 %p1, %r2, 0;\n@%p1 bra L;\nadd.s32 %r4, %r4, %r1;\nmul.lo.s32 %r4, %r4, 3;\nxor.b32 %r4, %r4, 5;\n" \
+    "shfl.sync.idx.b32 %r4, %r4, 0, 31, -1;\nL:\nld.global.u32 %r5, [%rd4];\nadd.s32 %r6, %r5, %r4;\nadd.s64 %rd6, %rd1, %rd3;\n"                             \
+    "st.global.u32 [%rd6], %r6;\nret;\n}\n"
+
+static void chain_case(const char *src, uint32_t *out, char *rep, size_t cap, ptxi_launch_stats *st, ptxi_status *s) {
+    static uint32_t in[NT];
+    for (uint32_t t = 0; t < NT; t++) in[t] = 1000u + 17u * t;
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++)
+        s[k] = run_io_jit(modes[k], src, NT, in, sizeof in, out + k * NT, NT * 4, rep + k * cap, cap, &st[k]);
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns);
+    cr_assert_eq(st[1].jit_warp_insns, 0);
+    if (host_jits()) cr_assert_gt(st[0].jit_warp_insns, 0);
+    else cr_assert_eq(st[0].jit_warp_insns, 0);
+}
+
+Test(jit, chained_runs_count_the_skipped_records) {
+    static uint32_t out[2 * NT];
+    char rep[2][1024];
+    ptxi_launch_stats st[2];
+    ptxi_status s[2];
+    chain_case(CHAIN_SRC("0"), out, rep[0], sizeof rep[0], st, s);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(s[k], PTXI_SUCCESS, "%s", rep[k]);
+        for (uint32_t t = 0; t < NT; t++) {
+            uint32_t r4 = t < 32 ? (7u * 3u) ^ 5u : 7u; /* lane 0's, for warp 0 */
+            cr_assert_eq(out[k * NT + t], 1000u + 17u * t + r4, "mode %d thread %u: %u", k, t, out[k * NT + t]);
+        }
+    }
+}
+
+Test(jit, fault_inside_a_chained_run) {
+    static uint32_t out[2 * NT];
+    char rep[2][1024];
+    ptxi_launch_stats st[2];
+    ptxi_status s[2];
+    const char *src = CHAIN_SRC("1048576");
+    chain_case(src, out, rep[0], sizeof rep[0], st, s);
+    int line = 1; /* the load's line, counted in the source */
+    for (const char *p = src; p < strstr(src, "ld.global"); p++) line += *p == '\n';
+    char at[64];
+    snprintf(at, sizeof at, "at w.ptx:%d:1 in k", line);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(s[k], PTXI_ILLEGAL_ADDRESS, "%s", rep[k]);
+        cr_assert(strstr(rep[k], "out-of-bounds global read of 4 bytes"), "%s", rep[k]);
+        cr_assert(strstr(rep[k], at), "the load's line (%s): %s", at, rep[k]);
+        cr_assert(strstr(rep[k], "thread (32,0,0)"), "warp 1's first lane: %s", rep[k]);
+    }
+    cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
