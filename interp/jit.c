@@ -257,6 +257,21 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
         dsz = a = b = c = 128;
         mark(use, (uint32_t)i->imm, 128);
         break;
+    case VM_CVTF32S32: dsz = a = 128; break;
+    case VM_ALU: { /* the ALU tables' records: every source read (a predicate's or 16-bit one's line or two) */
+        const vm_alu *o = i->p;
+        if (o->op.cc_in || o->op.cc_out) return false;
+        for (int k = 0; k < o->op.ns && k < 6; k++)
+            if (o->s[k].kind != VM_K_SINK)
+                mark(use, o->s[k].off, o->s[k].kind == VM_K_R128 ? 512 : o->s[k].kind == VM_K_R64 ? 256 : 128);
+        for (int k = 0; k < o->op.nd && k < 2; k++) {
+            uint8_t kd = o->d[k].kind;
+            if (kd == VM_K_R32 || kd == VM_K_R64) {
+                if (!g) mark(def, o->d[k].off, kd == VM_K_R64 ? 256 : 128);
+            } else if (kd != VM_K_PRED && kd != VM_K_SINK) return false;
+        }
+        break;
+    }
     case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
     case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32: case VM_DIVU32: case VM_REMU32:
     case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
