@@ -106,14 +106,15 @@ static uint32_t isa_shfl(int mode, int lane, uint32_t b, uint32_t c, const uint3
     return v[*pval ? j : lane];
 }
 
-/* One shuffle per case and form, in one straight stretch of code; each
- * stores its value and predicate (as 0/1) at out[2 * (case * FORMS + form)
- * (+1)][lane]. Forms: 0: b, c and the mask in registers set by mov just
- * before (reduce's trees), 1: immediates (no predicate output: the word
- * keeps 7), 2: as 0 under a guard every lane passes, 3: b and c made
- * different in each lane after their mov (b + lane, c ^ (lane & 1)): the
- * handler's general path, not the constants. */
-enum { FORMS = 4, NB = 10, NC = 8, NCASE = 4 * NB * NC };
+/* One shuffle per case and form, in straight code; each stores its value
+ * and predicate (as 0/1) at out[2 * (case * FORMS + form) (+1)][lane].
+ * Forms: 0: b, c and the mask in registers set by mov just before (reduce's
+ * trees), 1: immediates (no predicate output: the word keeps 7), 2: as 0
+ * under a guard every lane passes, 3: as 0 with a branch over it that no
+ * lane takes (each case a run of its own), 4: b and c made different in
+ * each lane after their mov (b + lane, c ^ (lane & 1)): the handler's
+ * general path, not the constants. */
+enum { FORMS = 5, NB = 10, NC = 8, NCASE = 4 * NB * NC };
 static const uint32_t KB[NB] = {0, 1, 2, 3, 7, 8, 16, 17, 31, 33};
 static const char *const MODE[4] = {"up", "down", "bfly", "idx"};
 
@@ -135,25 +136,28 @@ static char *konst_src(void) {
                           ".reg .b64 %%rd<4>;\n.reg .pred %%p<4>;\nld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\n"
                           "mul.lo.u32 %%r2, %%r1, 0x9e3779b1;\nxor.b32 %%r2, %%r2, 0x5bd1e995;\n"
                           "mul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nsetp.lt.u32 %%p2, %%r1, 32;\n"
+                          "setp.ge.u32 %%p3, %%r1, 32;\n"
                           "and.b32 %%r9, %%r1, 1;\n");
-    for (int form = 0; form < FORMS; form++) /* form 3 last: its first shuffle leaves the compiled code */
+    for (int form = 0; form < FORMS; form++) /* form 4 last: its first shuffle leaves the compiled code */
         for (int mode = 0; mode < 4; mode++)
             for (int bi = 0; bi < NB; bi++)
                 for (int ci = 0; ci < NC; ci++) {
                     uint32_t b = KB[bi], c = kc(mode, ci), at = (uint32_t)((((mode * NB + bi) * NC + ci) * FORMS + form) * 256);
                     const char *m = MODE[mode];
+                    if (form == 3) n += (size_t)snprintf(s + n, cap - n, "@%%p3 bra SKIP%u;\n", at);
                     if (form == 1)
                         n += (size_t)snprintf(s + n, cap - n, "mov.u32 %%r8, 7;\nshfl.sync.%s.b32 %%r4, %%r2, %u, %u, -1;\n",
                                               m, b, c);
                     else {
                         n += (size_t)snprintf(s + n, cap - n, "mov.u32 %%r5, %u;\nmov.u32 %%r6, %u;\nmov.u32 %%r7, -1;\n", b, c);
-                        if (form == 3)
+                        if (form == 4)
                             n += (size_t)snprintf(s + n, cap - n, "add.u32 %%r5, %%r5, %%r1;\nxor.b32 %%r6, %%r6, %%r9;\n");
                         n += (size_t)snprintf(s + n, cap - n, "%sshfl.sync.%s.b32 %%r4|%%p1, %%r2, %%r5, %%r6, %%r7;\n"
                                               "selp.u32 %%r8, 1, 0, %%p1;\n", form == 2 ? "@%p2 " : "", m);
                     }
                     n += (size_t)snprintf(s + n, cap - n, "st.global.u32 [%%rd3+%u], %%r4;\nst.global.u32 [%%rd3+%u], %%r8;\n",
                                           at, at + 128);
+                    if (form == 3) n += (size_t)snprintf(s + n, cap - n, "SKIP%u:\n", at);
                     cr_assert_lt(n, cap - 512);
                 }
     snprintf(s + n, cap - n, "ret;\n}\n");
@@ -181,7 +185,7 @@ static void konst_check(const char *jit) {
                     const uint32_t *o = got + (((mode * NB + bi) * NC + ci) * FORMS + form) * 64;
                     for (int l = 0; l < 32; l++) {
                         bool pv;
-                        uint32_t b = KB[bi] + (form == 3 ? (uint32_t)l : 0), c = kc(mode, ci) ^ (form == 3 ? (uint32_t)l & 1 : 0);
+                        uint32_t b = KB[bi] + (form == 4 ? (uint32_t)l : 0), c = kc(mode, ci) ^ (form == 4 ? (uint32_t)l & 1 : 0);
                         uint32_t want = isa_shfl(mode, l, b, c, v, &pv), wp = form == 1 ? 7 : pv;
                         cr_assert(o[l] == want && o[32 + l] == wp,
                                   "PTXI_JIT=%s: shfl.sync.%s b %u c 0x%x form %d lane %d: 0x%08x pred %u, want 0x%08x pred %u",
