@@ -904,6 +904,11 @@ static void lower_bar(lctx *lc, const ir_insn *in) {
         vi.d = dst_opnd(lc, &in->opnds[k++]).off;
     }
     if (has(in, IR_MOD_ARRIVE)) vi.x = VM_BAR_ARRIVE_ONLY;
+    /* bar.sync: 1 + an immediate barrier id in imm, so that the converged
+     * path (vm_bar_sync_whole) need not load it from the warp's frame */
+    const ir_operand *id = k < in->nopnds ? &in->opnds[k] : NULL;
+    if (vi.op == VM_BAR && (!id || (id->kind == IR_OPND_IMM_INT && id->ival >= 0 && id->ival < 16)))
+        vi.imm = id ? id->ival + 1 : 1;
     vi.a = k < in->nopnds ? src_opnd(lc, &in->opnds[k++], IR_T_B32).off : konst(lc, 0, false);
     uint32_t rest = in->nopnds - k;
     if ((vi.op == VM_BAR_RED && rest == 2) || (vi.op == VM_BAR && rest == 1)) {
