@@ -320,7 +320,7 @@ static void free_cta(vm_cta *cta) {
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
         for (uint32_t d = 0; d < w->depth; d++) free(w->frames[d].fb);
-        free(w->frames);
+        if (w->frames != &w->frame0) free(w->frames);
         free(w->local);
     }
     free(cta->warps);
