@@ -97,12 +97,14 @@ bool vm_arena_peer_ok(vm_arena *self, uint64_t addr, uint64_t n, bool write) {
     return ok;
 }
 
-int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) {
+int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit) { return vm_arena_init_at(a, reserve, limit, NULL); }
+
+int vm_arena_init_at(vm_arena *a, uint64_t reserve, uint64_t limit, void *hint) {
     memset(a, 0, sizeof *a);
     pthread_once(&win_once, reserve_windows);
     reserve &= ~(page_size() * VM_GRANULE - 1); /* whole pages of shadow */
     if (!vm_shared_win || !reserve) return -1;
-    void *p = mmap(NULL, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(hint, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return -1;
     void *s = mmap(NULL, reserve >> VM_GRANULE_SHIFT, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -175,6 +177,28 @@ static void shadow_fill(vm_arena *a, uint64_t off, uint64_t bytes, uint8_t kind)
         __atomic_store_n(&a->shadow[g], kind, __ATOMIC_RELAXED);
 }
 
+/* Free range i gives up [at, at + need), which lies inside it (room for one
+ * more range was made by the caller). */
+static void carve(vm_arena *a, uint32_t i, uint64_t at, uint64_t need) {
+    uint64_t lo = a->freed[i][0], hi = lo + a->freed[i][1];
+    if (at == lo) {
+        a->freed[i][0] += need;
+        a->freed[i][1] -= need;
+        if (!a->freed[i][1]) {
+            a->nfree--;
+            memmove(a->freed + i, a->freed + i + 1, (a->nfree - i) * sizeof *a->freed);
+        }
+    } else {
+        a->freed[i][1] = at - lo;
+        if (at + need < hi) { /* split: the rest follows as its own range */
+            memmove(a->freed + i + 2, a->freed + i + 1, (a->nfree - i - 1) * sizeof *a->freed);
+            a->freed[i + 1][0] = at + need;
+            a->freed[i + 1][1] = hi - at - need;
+            a->nfree++;
+        }
+    }
+}
+
 /* Takes `need` bytes of address space, next-fit from the cursor, wrapping
  * round once; returns the offset, 0 when no free range is large enough. */
 static uint64_t take(vm_arena *a, uint64_t need) {
@@ -190,35 +214,30 @@ static uint64_t take(vm_arena *a, uint64_t need) {
          * from its start only after the whole reserve has been gone round */
         uint64_t at = k == 0 && from_cursor && lo < a->cursor ? a->cursor : lo;
         if (hi - at < need) continue;
-        if (at == lo) {
-            a->freed[i][0] += need;
-            a->freed[i][1] -= need;
-            if (!a->freed[i][1]) {
-                a->nfree--;
-                memmove(a->freed + i, a->freed + i + 1, (a->nfree - i) * sizeof *a->freed);
-            }
-        } else {
-            a->freed[i][1] = at - lo;
-            if (at + need < hi) { /* split: the rest follows as its own range */
-                memmove(a->freed + i + 2, a->freed + i + 1, (a->nfree - i - 1) * sizeof *a->freed);
-                a->freed[i + 1][0] = at + need;
-                a->freed[i + 1][1] = hi - at - need;
-                a->nfree++;
-            }
-        }
+        carve(a, i, at, need);
         a->cursor = at + need;
         return at;
     }
     return 0;
 }
 
-uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what) {
+/* Takes [off, off + need) when all of it is free; returns off, else 0. */
+static uint64_t take_at(vm_arena *a, uint64_t off, uint64_t need) {
+    if (!grow((void **)&a->freed, &a->capfree, a->nfree, sizeof *a->freed)) return 0;
+    uint32_t i = free_after(a, off);
+    if (i >= a->nfree || a->freed[i][0] > off || a->freed[i][0] + a->freed[i][1] - off < need) return 0;
+    carve(a, i, off, need);
+    return off;
+}
+
+/* vm_arena_alloc, at offset `at` of the reserve when it is not 0. */
+static uint64_t alloc_in(vm_arena *a, uint64_t size, uint8_t kind, const char *what, uint64_t at) {
     if (size > a->reserve) return 0;
     uint64_t span = span_of(size), off = 0, addr = 0;
     bool counted = kind != VM_SH_PARAM;
     pthread_mutex_lock(&a->lock);
     if ((!counted || a->in_use + span <= a->limit) && grow((void **)&a->v, &a->cap, a->n, sizeof *a->v))
-        off = take(a, span + VM_GRANULE); /* the granule after it stays unused */
+        off = at ? take_at(a, at, span + VM_GRANULE) : take(a, span + VM_GRANULE); /* the granule after it stays unused */
     if (off) {
         addr = (uint64_t)(uintptr_t)(a->base + off);
         uint32_t at = lower_bound(a, addr);
@@ -234,6 +253,23 @@ uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *wh
     }
     pthread_mutex_unlock(&a->lock);
     return addr;
+}
+
+uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what) {
+    return alloc_in(a, size, kind, what, 0);
+}
+
+void vm_arena_set_what(vm_arena *a, uint64_t addr, const char *what) {
+    pthread_mutex_lock(&a->lock);
+    uint32_t at = lower_bound(a, addr);
+    if (at < a->n && a->v[at].addr == addr) a->v[at].what = what;
+    pthread_mutex_unlock(&a->lock);
+}
+
+uint64_t vm_arena_alloc_at(vm_arena *a, uint64_t addr, uint64_t size, uint8_t kind, const char *what) {
+    uint64_t off = addr - (uint64_t)(uintptr_t)a->base;
+    if (!a->base || off >= a->reserve || !off || off % VM_GRANULE) return 0;
+    return alloc_in(a, size, kind, what, off);
 }
 
 /* The whole pages of the free range [lo, hi) that share a page with the

@@ -68,10 +68,18 @@ typedef struct vm_arena {
 /* Reserves `reserve` bytes of address space, of which at most `limit` may be
  * allocated at once. 0, or -1 when the address space cannot be reserved. */
 int vm_arena_init(vm_arena *a, uint64_t reserve, uint64_t limit);
+/* The same, at `hint` when that address space is free (a reset that keeps
+ * some addresses: runtime/context.c). */
+int vm_arena_init_at(vm_arena *a, uint64_t reserve, uint64_t limit, void *hint);
 void vm_arena_destroy(vm_arena *a);
 /* Zeroed memory; returns the device address, or 0 when the limit or the
  * address space would be exceeded. Safe from any thread. */
 uint64_t vm_arena_alloc(vm_arena *a, uint64_t size, uint8_t kind, const char *what);
+/* The same at the device address addr (granule-aligned); 0 when any of the
+ * range, or the granule after it, is taken. */
+uint64_t vm_arena_alloc_at(vm_arena *a, uint64_t addr, uint64_t size, uint8_t kind, const char *what);
+/* The allocation at addr is now named `what` (which lives as long as it). */
+void vm_arena_set_what(vm_arena *a, uint64_t addr, const char *what);
 /* Frees the allocation starting at addr if its kind is in `kinds` (a mask of
  * VM_KIND bits): 0, or -1 when there is no such allocation. */
 #define VM_KIND(k) (1u << (k))

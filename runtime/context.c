@@ -19,12 +19,12 @@
  * much address space cannot be had (ulimit -v), a smaller arena and a device
  * of half its size. The options may give the address space instead, and then
  * the device is no larger. */
-static int arena_init(ptxi_ctx *ctx) {
+static int arena_init(ptxi_ctx *ctx, void *hint) {
     uint64_t mem = rt_device_memory(), reserve = ctx->opt.global_reserve;
-    if (reserve) return vm_arena_init(&ctx->arena, reserve, mem < reserve ? mem : reserve);
+    if (reserve) return vm_arena_init_at(&ctx->arena, reserve, mem < reserve ? mem : reserve, hint);
     reserve = mem < DEFAULT_RESERVE / 2 ? DEFAULT_RESERVE : mem > UINT64_MAX / 4 ? mem : 2 * mem;
     for (; reserve >= MIN_RESERVE; reserve /= 2)
-        if (!vm_arena_init(&ctx->arena, reserve, mem < reserve / 2 ? mem : reserve / 2)) return 0;
+        if (!vm_arena_init_at(&ctx->arena, reserve, mem < reserve / 2 ? mem : reserve / 2, hint)) return 0;
     return -1;
 }
 
@@ -204,7 +204,7 @@ ptxi_status ptxi_ctx_create(ptxi_ctx **out, const ptxi_ctx_options *opt) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         ctx->opt.threads = n > 0 ? (unsigned)n : 1;
     }
-    if (arena_init(ctx) < 0) {
+    if (arena_init(ctx, NULL) < 0) {
         free(ctx);
         return PTXI_OUT_OF_MEMORY;
     }
@@ -244,6 +244,8 @@ static void release_all(ptxi_ctx *ctx) {
     rt_streams_release(ctx);
     ptxi_mempool_forget_ctx(ctx);
     while (ctx->modules) ptxi_module_unload(ctx->modules);
+    rt_kept_free(ctx->kept); /* their memory goes with the arena */
+    ctx->kept = NULL;
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
     ctx->fifo_fixed = false;
@@ -272,11 +274,21 @@ ptxi_status ptxi_ctx_destroy(ptxi_ctx *ctx) {
     return PTXI_SUCCESS;
 }
 
+/* The runtime's __managed__ variables outlive the reset, at the same
+ * addresses (other contexts' modules share them) with their values, when the
+ * new arena can be had at the old one's base. */
 ptxi_status ptxi_ctx_reset(ptxi_ctx *ctx) {
     if (!ctx) return PTXI_INVALID_CONTEXT;
     rt_flush(ctx);
+    rt_kept *kept = rt_keep_managed(ctx);
+    void *base = ctx->arena.base;
     release_all(ctx);
-    if (arena_init(ctx) < 0) return PTXI_OUT_OF_MEMORY;
+    if (arena_init(ctx, base) < 0) {
+        rt_kept_free(kept);
+        return PTXI_OUT_OF_MEMORY;
+    }
+    if (ctx->arena.base == base) rt_kept_place(ctx, kept);
+    else rt_kept_free(kept);
     ctx->dev_error_texts = 0; /* it was in the arena */
     if (ctx->vmrt.san) rt_sanitize_arena(ctx);
     ctx->sticky = ctx->last = PTXI_SUCCESS;

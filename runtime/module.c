@@ -43,12 +43,107 @@ static bool same_globals(const ptxi_module *m, const ptxi_module *twin) {
     return true;
 }
 
+/* The module's globals by name and count: what tells a kept variable's module (rt_kept). */
+static uint64_t globals_sig(const ir_module *ir) {
+    uint64_t h = 1469598103934665603u ^ ir->nglobals;
+    for (uint32_t k = 0; k < ir->nglobals; k++)
+        for (const char *c = ir->globals[k]->name;; c++) {
+            h = (h ^ (uint8_t)*c) * 1099511628211u;
+            if (!*c) break;
+        }
+    return h;
+}
+
+static bool kept_var(const ptxi_ctx *ctx, const ptxi_module *m, uint32_t k) {
+    const ir_var *v = m->ir->globals[k];
+    return m->runtime && v->managed && v->space == IR_SPACE_GLOBAL && v->linkage != IR_LINK_EXTERN &&
+           m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve; /* not a twin's */
+}
+
+/* One variable's entry, its bytes copied, in front of *list; false when out of
+ * memory (an entry without a name or bytes is dropped by rt_kept_place). */
+static bool keep(rt_kept **list, const char *name, uint64_t sig, uint64_t addr, uint64_t size) {
+    rt_kept *e = calloc(1, sizeof *e);
+    if (!e) return false;
+    *e = (rt_kept){strdup(name), sig, addr, size, malloc(size), *list};
+    *list = e;
+    if (!e->name || !e->bytes) return false;
+    memcpy(e->bytes, (const void *)(uintptr_t)addr, size);
+    return true;
+}
+
+/* Before a reset: the runtime's __managed__ variables of every module, and
+ * those kept by the last reset that no module took yet, with their bytes. */
+rt_kept *rt_keep_managed(ptxi_ctx *ctx) {
+    rt_kept *list = NULL;
+    bool ok = true;
+    pthread_mutex_lock(&ctx->mod_lock);
+    for (ptxi_module *m = ctx->modules; ok && m; m = m->next) {
+        uint64_t sig = globals_sig(m->ir);
+        for (uint32_t k = 0; ok && m->prog.gaddr && k < m->ir->nglobals; k++)
+            if (m->prog.gaddr[k] && kept_var(ctx, m, k)) {
+                const ir_var *v = m->ir->globals[k];
+                ok = keep(&list, v->name, sig, m->prog.gaddr[k], v->size ? v->size : 1);
+            }
+    }
+    for (rt_kept *o = ctx->kept; ok && o; o = o->next) ok = keep(&list, o->name, o->sig, o->addr, o->size);
+    pthread_mutex_unlock(&ctx->mod_lock);
+    return list;
+}
+
+/* After the reset, in an arena at the old base: each kept variable's memory
+ * again, with its bytes, for the module that takes it (place_globals). */
+void rt_kept_place(ptxi_ctx *ctx, rt_kept *kept) {
+    pthread_mutex_lock(&ctx->mod_lock);
+    while (kept) {
+        rt_kept *e = kept;
+        kept = e->next;
+        if (e->name && e->bytes && vm_arena_alloc_at(&ctx->arena, e->addr, e->size, VM_SH_MANAGED, e->name)) {
+            memcpy((void *)(uintptr_t)e->addr, e->bytes, e->size);
+            free(e->bytes);
+            e->bytes = NULL;
+            e->next = ctx->kept;
+            ctx->kept = e;
+        } else {
+            e->next = NULL;
+            rt_kept_free(e);
+        }
+    }
+    pthread_mutex_unlock(&ctx->mod_lock);
+}
+
+void rt_kept_free(rt_kept *kept) {
+    for (rt_kept *n; kept; kept = n) {
+        n = kept->next;
+        free(kept->name);
+        free(kept->bytes);
+        free(kept);
+    }
+}
+
+/* The memory a reset kept for the variable, taken out of the list; 0 if none. */
+static uint64_t take_kept(ptxi_ctx *ctx, uint64_t sig, const ir_var *v) {
+    for (rt_kept **p = &ctx->kept; *p; p = &(*p)->next) {
+        rt_kept *e = *p;
+        if (e->sig != sig || e->size != (v->size ? v->size : 1) || strcmp(e->name, v->name)) continue;
+        uint64_t a = e->addr;
+        vm_arena_set_what(&ctx->arena, a, v->name); /* the entry's name goes with it */
+        *p = e->next;
+        e->next = NULL;
+        rt_kept_free(e);
+        return a;
+    }
+    return 0;
+}
+
 /* Device memory for every module-scope .global/.const variable; a .managed
  * one is twin's when the module is twin's PTX loaded again (one object in the
- * process, as __managed__ memory is on a GPU). */
+ * process, as __managed__ memory is on a GPU), or what a reset of the context
+ * kept of it, with its value. */
 static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m, const ptxi_module *twin) {
     const ir_module *ir = m->ir;
     if (!same_globals(m, twin)) twin = NULL;
+    uint64_t sig = m->runtime && ctx->kept ? globals_sig(ir) : 0;
     for (uint32_t k = 0; k < ir->nglobals; k++) {
         const ir_var *v = ir->globals[k];
         if (v->space != IR_SPACE_GLOBAL && v->space != IR_SPACE_CONST) continue;
@@ -65,6 +160,7 @@ static ptxi_status place_globals(ptxi_ctx *ctx, ptxi_module *m, const ptxi_modul
             m->prog.gaddr[k] = twin->prog.gaddr[k];
             continue;
         }
+        if (sig && v->managed && v->space == IR_SPACE_GLOBAL && (m->prog.gaddr[k] = take_kept(ctx, sig, v))) continue;
         uint8_t kind = v->space == IR_SPACE_CONST ? VM_SH_CONST : v->managed ? VM_SH_MANAGED : VM_SH_GLOBAL;
         uint64_t a = vm_arena_alloc(&ctx->arena, v->size ? v->size : 1, kind, v->name);
         if (!a) return PTXI_OUT_OF_MEMORY;
@@ -161,13 +257,14 @@ static ptxi_status link_module(ptxi_ctx *ctx, ptxi_module *m, const ptxi_module 
 }
 
 static ptxi_status load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, const ptxi_module *twin,
-                             ptxi_module **out) {
+                             bool runtime, ptxi_module **out) {
     RT_CHECK_STICKY(ctx);
     if (!text || !out) return rt_set_error(ctx, PTXI_INVALID_VALUE);
     rt_flush(ctx);
     ptxi_module *m = calloc(1, sizeof *m);
     if (!m) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
     m->ctx = ctx;
+    m->runtime = runtime;
     m->path = strdup(name ? name : "<ptx>");
     fe_diags d = {.path = m->path, .src = text, .srclen = len};
     m->ir = fe_parse(text, len, m->path, &d);
@@ -190,12 +287,12 @@ static ptxi_status load_data(ptxi_ctx *ctx, const char *text, size_t len, const 
 }
 
 ptxi_status ptxi_module_load_data(ptxi_ctx *ctx, const char *text, size_t len, const char *name, ptxi_module **out) {
-    return load_data(ctx, text, len, name, NULL, out);
+    return load_data(ctx, text, len, name, NULL, false, out);
 }
 
 ptxi_status ptxi_module_load_twin(ptxi_ctx *ctx, const char *text, size_t len, const char *name, const ptxi_module *twin,
                                   ptxi_module **out) {
-    return load_data(ctx, text, len, name, twin, out);
+    return load_data(ctx, text, len, name, twin, true, out);
 }
 
 ptxi_status ptxi_module_load_file(ptxi_ctx *ctx, const char *path, ptxi_module **out) {

@@ -34,8 +34,20 @@ struct ptxi_module {
     unsigned nkernels;
     ptxi_kernel *kernels;
     char *path;
+    bool runtime; /* loaded for the runtime's registered code (ptxi_module_load_twin) */
     ptxi_module *next;
 };
+
+/* A __managed__ variable of the runtime's code that a reset of its context
+ * keeps, as a GPU does: its address (allocated again there in the new
+ * arena, its bytes copied back) until the module is loaded again and takes
+ * it (module.c). */
+typedef struct rt_kept {
+    char *name;
+    uint64_t sig, addr, size; /* sig: the module's globals, by name (module.c) */
+    uint8_t *bytes;           /* its value, between the two arenas */
+    struct rt_kept *next;
+} rt_kept;
 
 /* The launch attributes set on a stream (ptxi_stream_set_attr): bit id of `set`
  * says whether value[id] holds one. */
@@ -103,6 +115,7 @@ struct ptxi_ctx {
     _Atomic bool fifo_fixed; /* a kernel that calls printf was launched: the FIFO's size is fixed */
     char *pending;           /* reports (assert lines) printed at the next flush */
     ptxi_module *modules;
+    rt_kept *kept; /* under mod_lock */
     rt_bind *binds;
     ptxi_launch_stats stats;
     struct ptxi_stream null_stream;
@@ -120,6 +133,13 @@ struct ptxi_ctx {
  * the child grids its threads launch. */
 int rt_devrt_call(void *ctx, vm_devcall *c);
 int rt_run_grid(ptxi_ctx *ctx, vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault);
+
+/* A reset keeps the runtime's __managed__ variables (module.c): rt_keep_managed
+ * before the arena goes, rt_kept_place once the new one is at the same base,
+ * rt_kept_free otherwise and when the context goes. */
+rt_kept *rt_keep_managed(ptxi_ctx *ctx);
+void rt_kept_place(ptxi_ctx *ctx, rt_kept *kept);
+void rt_kept_free(rt_kept *kept);
 
 /* Destroys the context's streams and events, running pending host functions (stream.c). */
 void rt_streams_release(ptxi_ctx *ctx);
