@@ -102,6 +102,70 @@ static void run(unsigned threads, const char *jit) {
     ptxi_ctx_destroy(ctx);
 }
 
+/* A warp's first call moves its frames from the warp (frame0) to an array:
+ * odd CTAs call f (two levels deep) for out[gid] = (tid + 7) * 2 + ctaid;
+ * even ones compute it inline; the entry frame, moved mid-launch, keeps
+ * its registers and parameters for the rest of that CTA and the next. */
+static const char calls_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".func (.param .b32 gr) g(.param .b32 ga)\n{\n.reg .b32 %a<3>;\n"
+                                "ld.param.b32 %a1, [ga];\nshl.b32 %a2, %a1, 1;\nst.param.b32 [gr], %a2;\nret;\n}\n"
+                                ".func (.param .b32 fr) f(.param .b32 fa)\n{\n.reg .b32 %b<4>;\n"
+                                "ld.param.b32 %b1, [fa];\nadd.s32 %b2, %b1, 7;\n"
+                                "{\n.param .b32 p0;\nst.param.b32 [p0], %b2;\n.param .b32 rv;\n"
+                                "call (rv), g, (p0);\nld.param.b32 %b3, [rv];\n}\n"
+                                "st.param.b32 [fr], %b3;\nret;\n}\n"
+                                ".visible .entry k(.param .u64 o)\n{\n"
+                                ".reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                                "ld.param.u64 %rd1, [o];\n"
+                                "cvta.to.global.u64 %rd2, %rd1;\n"
+                                "mov.u32 %r1, %tid.x;\n"
+                                "mov.u32 %r2, %ctaid.x;\n"
+                                "mov.u32 %r3, %ntid.x;\n"
+                                "mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+                                "and.b32 %r5, %r2, 1;\n"
+                                "setp.eq.u32 %p1, %r5, 0;\n"
+                                "@%p1 bra EVEN;\n"
+                                "{\n.param .b32 q0;\nst.param.b32 [q0], %r1;\n.param .b32 rw;\n"
+                                "call (rw), f, (q0);\nld.param.b32 %r6, [rw];\n}\n"
+                                "bra.uni DONE;\n"
+                                "EVEN:\n"
+                                "add.s32 %r7, %r1, 7;\n"
+                                "shl.b32 %r6, %r7, 1;\n"
+                                "DONE:\n"
+                                "add.s32 %r8, %r6, %r2;\n"
+                                "mul.wide.u32 %rd3, %r4, 4;\n"
+                                "add.s64 %rd4, %rd2, %rd3;\n"
+                                "st.global.u32 [%rd4], %r8;\n"
+                                "ret;\n}\n";
+
+static void run_calls(unsigned threads) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, calls_ptx, strlen(calls_ptx), "calls.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
+    static uint32_t out[N];
+    ptxi_memset_d8(ctx, d, 0xee, N * 4);
+    void *params[] = {&d};
+    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL,
+                             params),
+                 PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    for (uint32_t c = 0; c < GRID; c++)
+        for (uint32_t t = 0; t < BLOCK; t++)
+            cr_assert_eq(out[c * BLOCK + t], (t + 7) * 2 + c, "CTA %u thread %u: %u (threads %u)", c, t,
+                         out[c * BLOCK + t], threads);
+    ptxi_ctx_destroy(ctx);
+}
+
+Test(reuse, a_first_call_moves_the_frames_out_of_the_warp) {
+    run_calls(1);
+    run_calls(2);
+}
+
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh) { run(1, "1"); }
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh_without_the_jit) { run(1, "0"); }
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh_on_two_host_threads) { run(2, "1"); }
