@@ -1281,8 +1281,7 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
      * not under a debugger, which shows every register by name. */
     uint32_t *slot = calloc(f->nregs + 1, sizeof *slot), *slot_off = NULL;
     uint64_t *live = f->is_entry ? calloc((f->nregs + 64) / 64, sizeof *live) : NULL;
-    int nslots =
-        slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot, live) : -1;
+    int nslots = slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot, live) : -1;
     if (f->is_entry) reset_lines(vf, nslots >= 0 ? live : NULL);
     free(live);
     /* the prologue's registers (hoist.c) live through every CTA: slots of their own */

@@ -24,52 +24,56 @@
 
 #include "ptxi.h"
 
-static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                          ".visible .entry k(.param .u64 o)\n{\n"
-                          ".reg .pred %p<40>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n"
-                          "ld.param.u64 %rd1, [o];\n"
-                          "cvta.to.global.u64 %rd2, %rd1;\n"
-                          "mov.u32 %r1, %tid.x;\n"
-                          "mov.u32 %r2, %ctaid.x;\n"
-                          "mov.u32 %r3, %ntid.x;\n"
-                          "mad.lo.s32 %r4, %r2, %r3, %r1;\n"
-                          "addc.u32 %r5, 0, 0;\n" /* the carry a fresh frame holds */
-                          "add.s32 %r6, %r1, %r2;\n"
-                          "and.b32 %r7, %r6, 3;\n"
-                          "setp.eq.u32 %p5, %r7, 1;\n"
-                          "@%p5 setp.ne.u32 %p20, %r3, 0;\n" /* true, in some lanes only */
-                          "shr.u32 %r8, %r1, 5;\n"
-                          "add.s32 %r9, %r8, %r2;\n"
-                          "and.b32 %r10, %r9, 1;\n"
-                          "setp.eq.u32 %p6, %r10, 0;\n"
-                          "@%p6 bra SKIP;\n"
-                          "setp.ne.u32 %p36, %r3, 0;\n" /* true, on the odd warps' path only */
-                          "SKIP:\n"
-                          "mov.u32 %r11, 0;\n"
-                          "mov.u32 %r12, 0;\n"
-                          "LOOP:\n"
-                          "@%p3 add.s32 %r11, %r11, 1;\n" /* round 0: %p3 never written yet */
-                          "setp.ne.u32 %p3, %r3, 0;\n"
-                          "add.s32 %r12, %r12, 1;\n"
-                          "setp.lt.u32 %p7, %r12, 2;\n"
-                          "@%p7 bra LOOP;\n"
-                          "setp.gt.u32 %p4, %r1, 40;\n"
-                          "selp.u32 %r13, 2, 0, %p20;\n"
-                          "selp.u32 %r14, 4, 0, %p36;\n"
-                          "selp.u32 %r15, 8, 0, %p4;\n"
-                          "shl.b32 %r16, %r11, 4;\n"
-                          "or.b32 %r17, %r5, %r13;\n"
-                          "or.b32 %r17, %r17, %r14;\n"
-                          "or.b32 %r17, %r17, %r15;\n"
-                          "or.b32 %r17, %r17, %r16;\n"
-                          /* leave the carry and %p20, %p36 set in every lane */
-                          "add.cc.u32 %r18, %r3, -1;\n"
-                          "setp.ne.u32 %p20, %r3, 0;\n"
-                          "setp.ne.u32 %p36, %r3, 0;\n"
-                          "mul.wide.u32 %rd3, %r4, 4;\n"
-                          "add.s64 %rd4, %rd2, %rd3;\n"
-                          "st.global.u32 [%rd4], %r17;\n"
-                          "ret;\n}\n";
+/* The kernels' start: %rd2 the output, %r1 tid, %r2 ctaid, %r3 ntid, %r4 the
+ * global thread number; %p<NPRED>. */
+#define ENTRY(NPRED)                                                    \
+    ".visible .entry k(.param .u64 o)\n{\n"                             \
+    ".reg .pred %p<" NPRED ">;\n.reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n" \
+    "ld.param.u64 %rd1, [o];\n"                                         \
+    "cvta.to.global.u64 %rd2, %rd1;\n"                                  \
+    "mov.u32 %r1, %tid.x;\n"                                            \
+    "mov.u32 %r2, %ctaid.x;\n"                                          \
+    "mov.u32 %r3, %ntid.x;\n"                                           \
+    "mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+
+static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n" ENTRY(
+    "40") "addc.u32 %r5, 0, 0;\n" /* the carry a fresh frame holds */
+          "add.s32 %r6, %r1, %r2;\n"
+          "and.b32 %r7, %r6, 3;\n"
+          "setp.eq.u32 %p5, %r7, 1;\n"
+          "@%p5 setp.ne.u32 %p20, %r3, 0;\n" /* true, in some lanes only */
+          "shr.u32 %r8, %r1, 5;\n"
+          "add.s32 %r9, %r8, %r2;\n"
+          "and.b32 %r10, %r9, 1;\n"
+          "setp.eq.u32 %p6, %r10, 0;\n"
+          "@%p6 bra SKIP;\n"
+          "setp.ne.u32 %p36, %r3, 0;\n" /* true, on the odd warps' path only */
+          "SKIP:\n"
+          "mov.u32 %r11, 0;\n"
+          "mov.u32 %r12, 0;\n"
+          "LOOP:\n"
+          "@%p3 add.s32 %r11, %r11, 1;\n" /* round 0: %p3 never written yet */
+          "setp.ne.u32 %p3, %r3, 0;\n"
+          "add.s32 %r12, %r12, 1;\n"
+          "setp.lt.u32 %p7, %r12, 2;\n"
+          "@%p7 bra LOOP;\n"
+          "setp.gt.u32 %p4, %r1, 40;\n"
+          "selp.u32 %r13, 2, 0, %p20;\n"
+          "selp.u32 %r14, 4, 0, %p36;\n"
+          "selp.u32 %r15, 8, 0, %p4;\n"
+          "shl.b32 %r16, %r11, 4;\n"
+          "or.b32 %r17, %r5, %r13;\n"
+          "or.b32 %r17, %r17, %r14;\n"
+          "or.b32 %r17, %r17, %r15;\n"
+          "or.b32 %r17, %r17, %r16;\n"
+          /* leave the carry and %p20, %p36 set in every lane */
+          "add.cc.u32 %r18, %r3, -1;\n"
+          "setp.ne.u32 %p20, %r3, 0;\n"
+          "setp.ne.u32 %p36, %r3, 0;\n"
+          "mul.wide.u32 %rd3, %r4, 4;\n"
+          "add.s64 %rd4, %rd2, %rd3;\n"
+          "st.global.u32 [%rd4], %r17;\n"
+          "ret;\n}\n";
 enum { BLOCK = 80, GRID = 64, N = BLOCK * GRID };
 
 static void run(unsigned threads, const char *jit) {
@@ -113,30 +117,22 @@ static const char calls_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n
                                 "ld.param.b32 %b1, [fa];\nadd.s32 %b2, %b1, 7;\n"
                                 "{\n.param .b32 p0;\nst.param.b32 [p0], %b2;\n.param .b32 rv;\n"
                                 "call (rv), g, (p0);\nld.param.b32 %b3, [rv];\n}\n"
-                                "st.param.b32 [fr], %b3;\nret;\n}\n"
-                                ".visible .entry k(.param .u64 o)\n{\n"
-                                ".reg .pred %p<2>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
-                                "ld.param.u64 %rd1, [o];\n"
-                                "cvta.to.global.u64 %rd2, %rd1;\n"
-                                "mov.u32 %r1, %tid.x;\n"
-                                "mov.u32 %r2, %ctaid.x;\n"
-                                "mov.u32 %r3, %ntid.x;\n"
-                                "mad.lo.s32 %r4, %r2, %r3, %r1;\n"
-                                "and.b32 %r5, %r2, 1;\n"
-                                "setp.eq.u32 %p1, %r5, 0;\n"
-                                "@%p1 bra EVEN;\n"
-                                "{\n.param .b32 q0;\nst.param.b32 [q0], %r1;\n.param .b32 rw;\n"
-                                "call (rw), f, (q0);\nld.param.b32 %r6, [rw];\n}\n"
-                                "bra.uni DONE;\n"
-                                "EVEN:\n"
-                                "add.s32 %r7, %r1, 7;\n"
-                                "shl.b32 %r6, %r7, 1;\n"
-                                "DONE:\n"
-                                "add.s32 %r8, %r6, %r2;\n"
-                                "mul.wide.u32 %rd3, %r4, 4;\n"
-                                "add.s64 %rd4, %rd2, %rd3;\n"
-                                "st.global.u32 [%rd4], %r8;\n"
-                                "ret;\n}\n";
+                                "st.param.b32 [fr], %b3;\nret;\n}\n" ENTRY(
+                                    "2") "and.b32 %r5, %r2, 1;\n"
+                                         "setp.eq.u32 %p1, %r5, 0;\n"
+                                         "@%p1 bra EVEN;\n"
+                                         "{\n.param .b32 q0;\nst.param.b32 [q0], %r1;\n.param .b32 rw;\n"
+                                         "call (rw), f, (q0);\nld.param.b32 %r6, [rw];\n}\n"
+                                         "bra.uni DONE;\n"
+                                         "EVEN:\n"
+                                         "add.s32 %r7, %r1, 7;\n"
+                                         "shl.b32 %r6, %r7, 1;\n"
+                                         "DONE:\n"
+                                         "add.s32 %r8, %r6, %r2;\n"
+                                         "mul.wide.u32 %rd3, %r4, 4;\n"
+                                         "add.s64 %rd4, %rd2, %rd3;\n"
+                                         "st.global.u32 [%rd4], %r8;\n"
+                                         "ret;\n}\n";
 
 static void run_calls(unsigned threads) {
     ptxi_ctx *ctx;
@@ -149,9 +145,9 @@ static void run_calls(unsigned threads) {
     static uint32_t out[N];
     ptxi_memset_d8(ctx, d, 0xee, N * 4);
     void *params[] = {&d};
-    cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL,
-                             params),
-                 PTXI_SUCCESS);
+    cr_assert_eq(
+        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
+        PTXI_SUCCESS);
     cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
     for (uint32_t c = 0; c < GRID; c++)
