@@ -52,6 +52,9 @@ typedef struct vm_warp {
     uint8_t *local; /* per-lane local memory: lane l at local + l * local_stride */
     uint32_t local_stride;
     uint32_t id; /* warp index in the CTA */
+    /* frames' storage while the warp has made no call (cap 1): the entry
+     * frame next to what every start and barrier touches */
+    _Alignas(64) vm_frame frame0;
     _Alignas(64) uint32_t barwait[16]; /* of the blocked lanes, those waiting at each named barrier */
     /* the lane arrays, each on whole lines (the compiled %tid read loads 64 bytes at a time) */
     uint32_t tid[3][VM_LANES];
