@@ -85,7 +85,8 @@ int vm_bar_sync_whole(vm_warp *w, const vm_insn *i, uint32_t m) {
     if (i->op != VM_BAR || i->x & (VM_BAR_COUNTED | VM_BAR_ARRIVE_ONLY) || cta->san || w->blocked ||
         m != (f->lanes & ~f->done & ~w->exited))
         return -1;
-    uint32_t id = ((const uint32_t *)(f->fb + i->a))[__builtin_ctz(m)];
+    /* the id: an immediate's (lower_bar) without a load from the frame */
+    uint32_t id = i->imm ? (uint32_t)i->imm - 1 : ((const uint32_t *)(f->fb + i->a))[__builtin_ctz(m)];
     if (id >= 16) return -1; /* vm_bar_arrive reports it */
     vm_barrier *bar = &cta->bars[id];
     bar->arrived += (uint32_t)__builtin_popcount(m);
@@ -112,7 +113,8 @@ void vm_recheck_barriers(vm_cta *cta) {
 
 /* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
  * b = thread count (when x has VM_BAR_COUNTED), c = predicate for bar.red;
- * x has VM_BAR_ARRIVE_ONLY for bar.arrive, sz the vm_bar_red_op of bar.red. */
+ * x has VM_BAR_ARRIVE_ONLY for bar.arrive, sz the vm_bar_red_op of bar.red;
+ * bar.sync's imm is 1 + its id when that is an immediate (lower_bar), else 0. */
 int vm_bar_arrive(vm_warp *w, const vm_insn *i, uint32_t m) {
     vm_cta *cta = w->cta;
     uint8_t *fb = w->frames[w->depth - 1].fb;

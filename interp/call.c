@@ -10,11 +10,16 @@
 #include "warp.h"
 
 int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, const vm_insn *ret) {
+    if (!w->cap) { /* the first frame: the warp's own (frame0) */
+        w->frames = &w->frame0;
+        w->cap = 1;
+    }
     if (w->depth == w->cap) {
-        uint32_t nc = w->cap ? w->cap * 2 : 8;
+        uint32_t nc = w->cap == 1 ? 8 : w->cap * 2;
         if (nc > 4096) return -1;
-        vm_frame *nf = realloc(w->frames, nc * sizeof *nf);
+        vm_frame *nf = w->cap == 1 ? malloc(nc * sizeof *nf) : realloc(w->frames, nc * sizeof *nf);
         if (!nf) return -1;
+        if (w->cap == 1) memcpy(nf, w->frames, sizeof *nf * w->depth);
         w->frames = nf;
         w->cap = nc;
     }

@@ -81,33 +81,6 @@ static uint32_t fold(unsigned op, uint32_t x, uint32_t y) {
     }
 }
 
-/* The lane that lane l reads in a shfl of mode `mode` with lane operand bv,
- * clamp cv and segment mask seg; *ok = false when it is out of range (l then
- * reads its own value). */
-static inline int shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t seg, bool *ok) {
-    uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
-    int j;
-    switch (mode) {
-    case VM_SHFL_UP:
-        j = l - (int)bv;
-        *ok = j >= (int)maxl;
-        break;
-    case VM_SHFL_DOWN:
-        j = l + (int)bv;
-        *ok = j <= (int)maxl;
-        break;
-    case VM_SHFL_BFLY:
-        j = l ^ (int)bv;
-        *ok = j <= (int)maxl;
-        break;
-    default:
-        j = (int)(minl | (bv & ~seg));
-        *ok = j <= (int)maxl;
-        break;
-    }
-    return (*ok ? j : l) & 31;
-}
-
 /* Every lane from 0 (lane 0 against itself adds nothing): 32 lanes are two
  * whole vectors, where 31 left a vector, a half, a quarter and three lanes. */
 static bool uniform32(const uint32_t *v) {
@@ -163,7 +136,7 @@ bool vm_shfl_full(uint8_t *fb, const vm_insn *i) {
     }
     for (int l = 0; l < VM_LANES; l++) {
         bool ok;
-        d[l] = src[shfl_src(i->x, l, bv, cv, seg, &ok)];
+        d[l] = src[vm_shfl_src(i->x, l, bv, cv, seg, &ok)];
         pv |= (uint32_t)ok << l;
     }
     if (pd) *pd = pv;
@@ -212,7 +185,7 @@ int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m) {
         for (int l = 0; l < VM_LANES; l++)
             if (have >> l & 1) {
                 bool ok;
-                d[l] = src[shfl_src(i->x, l, b[l] & 31, c[l] & 31, c[l] >> 8 & 31, &ok)];
+                d[l] = src[vm_shfl_src(i->x, l, b[l] & 31, c[l] & 31, c[l] >> 8 & 31, &ok)];
                 pv |= (uint32_t)ok << l;
             }
         if (o && o->d[1].kind == VM_K_PRED) {

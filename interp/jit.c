@@ -252,6 +252,26 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
         if (!f->ir->is_entry) return false;
         break;
     case VM_BRX: a = 128; break;
+    case VM_BAR: a = 128, b = i->x & VM_BAR_COUNTED ? 128 : 0; break;
+    case VM_SHFL: /* and the predicate d[1], which no record's sets count */
+        dsz = a = b = c = 128;
+        mark(use, (uint32_t)i->imm, 128);
+        break;
+    case VM_CVTF32S32: dsz = a = 128; break;
+    case VM_ALU: { /* the ALU tables' records: every source read (a predicate's or 16-bit one's line or two) */
+        const vm_alu *o = i->p;
+        if (o->op.cc_in || o->op.cc_out) return false;
+        for (int k = 0; k < o->op.ns && k < 6; k++)
+            if (o->s[k].kind != VM_K_SINK)
+                mark(use, o->s[k].off, o->s[k].kind == VM_K_R128 ? 512 : o->s[k].kind == VM_K_R64 ? 256 : 128);
+        for (int k = 0; k < o->op.nd && k < 2; k++) {
+            uint8_t kd = o->d[k].kind;
+            if (kd == VM_K_R32 || kd == VM_K_R64) {
+                if (!g) mark(def, o->d[k].off, kd == VM_K_R64 ? 256 : 128);
+            } else if (kd != VM_K_PRED && kd != VM_K_SINK) return false;
+        }
+        break;
+    }
     case VM_ADD32: case VM_SUB32: case VM_MUL32: case VM_AND32: case VM_OR32: case VM_XOR32: case VM_SHL32:
     case VM_SHRU32: case VM_SHRS32: case VM_MINS32: case VM_MAXS32: case VM_MINU32: case VM_MAXU32: case VM_MINF32: case VM_MAXF32: case VM_DIVU32: case VM_REMU32:
     case VM_ADDF32: case VM_SUBF32: case VM_MULF32: case VM_SELP32: dsz = a = b = 128; break;
@@ -1005,103 +1025,8 @@ static void bra(jc *j, const vm_insn *i) {
     }
 }
 
-/* Lane numbers 0..31, then 31 in every lane. */
-static _Alignas(64) const uint32_t lane_k[48] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                                 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
-                                                 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
-
 /* jcc to the exit that leaves record i to its handler (collected in *x). */
 static void to_exit(cbuf *b, uint8_t cc, size_t *x, int *nx) { x[(*nx)++] = jcc(b, cc); }
-
-/* shfl.sync.{down,up,bfly} as vm_shfl_full's permute: the whole warp, the
- * full member mask, the lane operand and clamp the same in every lane, clamp
- * 31 (down, bfly) or 0 (up) with no segment mask; anything else leaves the
- * record to exec.c's handler. */
-static bool shfl(jc *j, const vm_insn *i) {
-    if (i->x != VM_SHFL_DOWN && i->x != VM_SHFL_UP && i->x != VM_SHFL_BFLY) return false;
-    const vm_alu *o = i->p;
-    cbuf *b = j->b;
-    size_t x[12];
-    int nx = 0;
-    centry *mm = src(j, (uint32_t)i->imm, false), *bb = src(j, i->b, false), *cc = src(j, i->c, false);
-    src(j, i->a, false);
-    if (guarded(j, i)) {
-        uint8_t c[3] = {0x83, 0xfa, 0xff}; /* cmp edx, -1 */
-        put(b, c, 3);
-        to_exit(b, 0x85, x, &nx);
-    }
-    ctx_field(j, offsetof(vm_jit_ctx, w));
-    uint8_t f[7] = {0x80, 0xb8, 0, 0, 0, 0, 0}; /* cmp byte [rax + forced], 0 */
-    uint32_t fo = (uint32_t)offsetof(vm_warp, forced);
-    memcpy(f + 2, &fo, 4);
-    put(b, f, 7);
-    to_exit(b, 0x85, x, &nx);
-    /* mm all ones, b and c uniform */
-    zi(b, TERND, ZQ, ZQ, R(ZQ), 0, 0xff);
-    for (int h = 0; h < 2; h++) {
-        zi(b, CMPD, 2, mm->z[h], R(ZQ), 0, 4);
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-        put(b, kt, 4);
-        to_exit(b, 0x85, x, &nx);
-    }
-    for (int v = 0; v < 2; v++) {
-        centry *e = v ? cc : bb;
-        z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
-        for (int h = 0; h < 2; h++) {
-            zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
-            uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};
-            put(b, kt, 4);
-            to_exit(b, 0x85, x, &nx);
-        }
-    }
-    evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := b */
-    evexl(b, 0, M0F, P66, 0, 0x7e, cc->z[0], 0, R(RCX), 0); /* ecx := c */
-    uint8_t an[6] = {0x83, 0xe0, 0x1f, 0x81, 0xe1, 0};      /* and eax, 31; and ecx, 0x1f1f */
-    put(b, an, 5);
-    b32(b, 0x1f1f);
-    uint8_t ce[3] = {0x83, 0xf9, i->x == VM_SHFL_UP ? 0 : 0x1f}; /* cmp ecx, 31 / 0 */
-    put(b, ce, 3);
-    to_exit(b, 0x85, x, &nx);
-    size_t fast = jmp32(b);
-    for (int k = 0; k < nx; k++) land(b, x[k]);
-    spill_copy(j, j->now);
-    ret_with(b, (uint64_t)(uintptr_t)i);
-    land(b, fast);
-    /* source lanes: l ^ bv, l + bv (own lane past 31), l - bv (own lane below 0) */
-    z(b, BCD_R, ZQ, 0, R(RAX), 0);
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)lane_k);
-    for (int h = 0; h < 2; h++) {
-        zop op = i->x == VM_SHFL_BFLY ? XORD : i->x == VM_SHFL_DOWN ? ADDD : SUBD;
-        z(b, LD32, ZX, 0, M(RCX, 64 * h), 0);
-        z(b, op, ZT + h, ZX, R(ZQ), 0);
-        if (i->x == VM_SHFL_DOWN) zi(b, CMPD, 3, ZT + h, M(RCX, 128), 0, 6); /* k3 := past 31 */
-        if (i->x == VM_SHFL_UP) z(b, D2M, 3, 0, R(ZT + h), 0);               /* k3 := below 0 */
-        if (i->x != VM_SHFL_BFLY) z(b, MOVA32, ZT + h, 0, R(ZX), 3);
-        centry *a = src(j, i->a, false);
-        z(b, PERMI2D, ZT + h, a->z[0], R(a->z[1]), 0); /* T := {a0, a1}[T] */
-    }
-    if (o && o->d[1].kind == VM_K_PRED) {
-        /* the predicate: every lane (bfly), lanes below 32 - bv (down), from bv up (up) */
-        uint8_t mv[5] = {0xba, 1, 0, 0, 0}; /* mov edx, 1 */
-        put(b, mv, 5);
-        if (i->x == VM_SHFL_BFLY) {
-            uint8_t ones[5] = {0xba, 0xff, 0xff, 0xff, 0xff}; /* mov edx, -1 */
-            put(b, ones, 5);
-        } else if (i->x == VM_SHFL_DOWN) {
-            /* rdx := (1 << (32 - bv)) - 1 */
-            uint8_t q[13] = {0xb9, 32, 0, 0, 0, 0x29, 0xc1, 0x48, 0xd3, 0xe2, 0x48, 0xff, 0xca};
-            put(b, q, 13); /* mov ecx, 32; sub ecx, eax; shl rdx, cl; dec rdx */
-        } else {
-            /* edx := ~((1 << bv) - 1) */
-            uint8_t q[10] = {0x89, 0xc1, 0xd3, 0xe2, 0xff, 0xca, 0xf7, 0xd2, 0x90, 0x90};
-            put(b, q, 8); /* mov ecx, eax; shl edx, cl; dec edx; not edx */
-        }
-        gop(b, false, 0x89, RDX, F(o->d[1].off)); /* mov [pd], edx */
-        if (guarded(j, i)) exec_edx(j, i);         /* commit's lanes: all (checked above) */
-    }
-    commit(j, i, false);
-    return true;
-}
 
 static void body_fault(jc *j, const vm_insn *i);
 
@@ -1323,6 +1248,7 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 }
 
 #include "jit_addr.h"
+#include "jit_shfl.h"
 #include "jit_half.h"
 
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
@@ -2176,7 +2102,9 @@ static bool emit(jc *j, const vm_insn *i) {
         else if (j->conv && j->conv[j->now] && i->target <= &j->f->code[j->end]) ifconv(j, i);
         else bra(j, i);
         break;
-    case VM_MOV32: mov(j, i, false); break;
+    case VM_MOV32:
+        if (!mov_konst(j, i)) mov(j, i, false);
+        break;
     case VM_MOV64: mov(j, i, true); break;
     case VM_CVT_U64_U32: widen(j, i, false); break;
     case VM_CVT_S64_S32: widen(j, i, true); break;

@@ -69,9 +69,10 @@ static uint64_t *writes_in(const vm_func *f, uint32_t lo, uint32_t hi) {
     return def;
 }
 
-/* Whether every path to record b passes record a (a < b) with a's address
- * register unchanged, as the header says. */
-static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
+/* Whether every path to record b passes record a (a < b) and no record of
+ * [w, b) (w >= a) writes the 32-bit (n = 2 lines) or 64-bit (4) register at
+ * off, as the header says. */
+static bool stretch_keeps(const vm_func *f, uint32_t a, uint32_t b, uint32_t w, uint32_t off, uint32_t n) {
     if (b <= a || b - a > RUN4_WINDOW || (f->nhoist > a && f->nhoist <= b)) return false;
     const vm_insn *lo = &f->code[a], *hi = &f->code[b];
     for (uint32_t k = 0; k < f->ncode; k++) {
@@ -87,12 +88,16 @@ static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) {
         unsigned op = f->code[k].op;
         if (op == VM_BRA || op == VM_BRX || op == VM_EXIT || op == VM_RET || op == VM_FALLOFF) return false;
     }
-    uint64_t *def = writes_in(f, a, b); /* from a itself: a load whose destination shares the slot */
+    uint64_t *def = writes_in(f, w, b);
     bool ok = def != NULL;
-    for (uint32_t l = lo->a / 64; ok && l < lo->a / 64 + 4; l++) ok = !(def[l / 64] >> (l % 64) & 1);
+    for (uint32_t l = off / 64; ok && l < off / 64 + n; l++) ok = !(def[l / 64] >> (l % 64) & 1);
     free(def);
     return ok;
 }
+
+/* Whether every path to record b passes record a (a < b) with a's address
+ * register unchanged (from a itself: a load whose destination shares the slot). */
+static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) { return stretch_keeps(f, a, b, a, f->code[a].a, 4); }
 
 /* For access i (unguarded, mem4's global path): the flag that an earlier
  * access through its register set in this stretch, else -1. */

@@ -904,6 +904,11 @@ static void lower_bar(lctx *lc, const ir_insn *in) {
         vi.d = dst_opnd(lc, &in->opnds[k++]).off;
     }
     if (has(in, IR_MOD_ARRIVE)) vi.x = VM_BAR_ARRIVE_ONLY;
+    /* bar.sync: 1 + an immediate barrier id in imm, so that the converged
+     * path (vm_bar_sync_whole) need not load it from the warp's frame */
+    const ir_operand *id = k < in->nopnds ? &in->opnds[k] : NULL;
+    if (vi.op == VM_BAR && (!id || (id->kind == IR_OPND_IMM_INT && id->ival >= 0 && id->ival < 16)))
+        vi.imm = id ? id->ival + 1 : 1;
     vi.a = k < in->nopnds ? src_opnd(lc, &in->opnds[k++], IR_T_B32).off : konst(lc, 0, false);
     uint32_t rest = in->nopnds - k;
     if ((vi.op == VM_BAR_RED && rest == 2) || (vi.op == VM_BAR && rest == 1)) {
@@ -1227,6 +1232,26 @@ static uint8_t *hoist_find(const vm_program *prog, const ir_func *f, uint8_t **s
     return reg;
 }
 
+/* What a reused entry frame copies from frame_init again for each CTA
+ * (vm_func.reset_lines, reset_cc): the lines of the predicates in live (read
+ * before written on some path from the entry; all of them when live is
+ * NULL), and the carry flag when an instruction reads it. */
+static void reset_lines(vm_func *vf, const uint64_t *live) {
+    const ir_func *f = vf->ir;
+    vf->reset_lines = 0;
+    for (uint32_t k = 0; k < f->nregs; k++)
+        if (f->regs[k].type == IR_T_PRED && (!live || live[k / 64] >> (k % 64) & 1)) {
+            uint32_t line = vf->reg_off[k] / 64;
+            vf->reset_lines |= 1ull << (line < 63 ? line : 63);
+        }
+    vf->reset_cc = false;
+    for (uint32_t i = 0; i < f->nbody; i++) {
+        uint16_t op = f->body[i].kind == IR_ST_INSN ? f->body[i].u.insn.op : 0;
+        if (f->body[i].kind == IR_ST_INSN && (op == IR_OP_ADDC || op == IR_OP_SUBC || op == IR_OP_MADC))
+            vf->reset_cc = true;
+    }
+}
+
 static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err, size_t errlen) {
     const ir_func *f = vf->ir;
     lctx lc = {.prog = prog, .vf = vf, .f = f, .err = err, .errlen = errlen};
@@ -1255,7 +1280,10 @@ static int layout(vm_program *prog, vm_func *vf, uint32_t *shared_top, char *err
     /* Registers whose live ranges never meet share a slot (regshare.c), but
      * not under a debugger, which shows every register by name. */
     uint32_t *slot = calloc(f->nregs + 1, sizeof *slot), *slot_off = NULL;
-    int nslots = slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot) : -1;
+    uint64_t *live = f->is_entry ? calloc((f->nregs + 64) / 64, sizeof *live) : NULL;
+    int nslots = slot && !(prog->rt && (prog->rt->dbg || prog->rt->dbg_fault)) ? vm_share_slots(f, slot, live) : -1;
+    if (f->is_entry) reset_lines(vf, nslots >= 0 ? live : NULL);
+    free(live);
     /* the prologue's registers (hoist.c) live through every CTA: slots of their own */
     uint8_t *hreg = hoist_find(prog, f, NULL);
     if (nslots >= 0 && !(slot_off = malloc(((size_t)nslots + 1) * sizeof *slot_off))) nslots = -1;

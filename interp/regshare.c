@@ -129,7 +129,7 @@ static int by_start(const void *x, const void *y) {
  * (the analysis would take more memory than it saves). */
 #define MAX_SET_WORDS (1u << 22)
 
-int vm_share_slots(const ir_func *f, uint32_t *slot) {
+int vm_share_slots(const ir_func *f, uint32_t *slot, uint64_t *live_in) {
     uint32_t n = f->nbody, nr = f->nregs, W = (nr + 64) / 64, nb = 0;
     int rc = -1;
     ranges s = {malloc((nr + 1) * sizeof *s.lo), calloc(nr + 1, sizeof *s.hi)};
@@ -190,6 +190,7 @@ int vm_share_slots(const ir_func *f, uint32_t *slot) {
             }
         }
     }
+    if (live_in) memcpy(live_in, nb ? IN(0) : u, W * 8); /* u: all zero here when there is no block */
     /* ranges: live into or out of a block, and every appearance */
     for (uint32_t b = 0; b < nb; b++)
         for (uint32_t w = 0; w < W; w++) {

@@ -161,6 +161,16 @@ static void cta_coords(vm_cta *cta, const vm_grid *g, uint64_t linear) {
     id[2] = (uint32_t)(lc / (nx * ny)) * cd[2] + r / (cd[0] * cd[1]);
 }
 
+/* What a reused entry frame takes from frame_init again (vm_func.reset_lines,
+ * reset_cc): whole lines, copied without a call. */
+static void reset_frame(uint8_t *fb, const vm_func *k) {
+    for (uint64_t r = k->reset_lines; r; r &= r - 1) {
+        uint32_t line = (uint32_t)__builtin_ctzll(r), end = line < 63 ? line * 64 + 64 : k->regs_lo;
+        for (uint32_t o = line * 64; o < end; o += 64) memcpy(fb + o, k->frame_init + o, 64);
+    }
+    if (k->reset_cc) memset(fb + k->frame_size - 4 * VM_LANES, 0, 4 * VM_LANES);
+}
+
 /* Sets a slot up for CTA number `linear`. What a finished CTA leaves behind
  * that the next one must not see is reset here; per-warp state that is the
  * same for every CTA (init_warps_once) is not. The lanes' resume addresses
@@ -192,10 +202,12 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         if (w->depth && w->frames[0].fn == k) {
             /* the entry frame is reused: no allocation per CTA, and the
              * constant slots above the registers still hold their values
-             * (nothing writes them), so only the predicates start afresh */
+             * (nothing writes them), so only the predicates that may be read
+             * before they are written, and the carry flag when it is read,
+             * start afresh (layout()); the other predicates' lines are not
+             * stored to (the data a CTA streams through evicts them) */
             w->frames[0].kparams = cfg->params;
-            for (uint32_t o = 0; o < k->regs_lo; o += 64) /* whole lines (layout()): no call */
-                memcpy(w->frames[0].fb + o, k->frame_init + o, 64);
+            reset_frame(w->frames[0].fb, k);
             w->depth = 1;
             w->frames[0].done = 0;
             for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
@@ -308,7 +320,7 @@ static void free_cta(vm_cta *cta) {
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
         for (uint32_t d = 0; d < w->depth; d++) free(w->frames[d].fb);
-        free(w->frames);
+        if (w->frames != &w->frame0) free(w->frames);
         free(w->local);
     }
     free(cta->warps);

@@ -169,6 +169,13 @@ typedef struct vm_func {
     int builtin;           /* a built-in device function (VM_BI_*, interp/devrt.c), set at lowering; 0: none */
     void (*host_fn)(void); /* bound host implementation of an .extern .func */
     void *ffi;             /* rt_ffi_sig for host_fn */
+    /* .entry: what a CTA that reuses a warp's frame (sched.c) copies from
+     * frame_init again. Bit k < 63: the k-th 64-byte line below regs_lo
+     * holds a predicate some path reads before writing it (regshare.c's
+     * liveness; every line when that was not run: under a debugger); bit 63:
+     * lines 63 and up. The others are written before they are read. */
+    uint64_t reset_lines;
+    bool reset_cc; /* .entry: addc, subc or madc read the carry flag: it is cleared for each CTA */
 } vm_func;
 
 /* A module lowered. Owned by the runtime's module. */

@@ -52,6 +52,9 @@ typedef struct vm_warp {
     uint8_t *local; /* per-lane local memory: lane l at local + l * local_stride */
     uint32_t local_stride;
     uint32_t id; /* warp index in the CTA */
+    /* frames' storage while the warp has made no call (cap 1): the entry
+     * frame next to what every start and barrier touches */
+    _Alignas(64) vm_frame frame0;
     _Alignas(64) uint32_t barwait[16]; /* of the blocked lanes, those waiting at each named barrier */
     /* the lane arrays, each on whole lines (the compiled %tid read loads 64 bytes at a time) */
     uint32_t tid[3][VM_LANES];
@@ -186,6 +189,33 @@ int vm_bar_sync_whole(vm_warp *w, const vm_insn *i, uint32_t m);
 /* Collectives: 0 = done, 1 = the group must wait for lanes elsewhere, -1 = fault. */
 int vm_collective(vm_warp *w, uint8_t *fb, const vm_insn *i, uint32_t m);
 bool vm_shfl_full(uint8_t *fb, const vm_insn *i); /* the converged full-mask shfl.sync, or false */
+/* The lane that lane l reads in a shfl.sync of mode `mode` with lane operand bv,
+ * clamp cv and segment mask seg; *ok = false when it is out of range (l then
+ * reads its own value). */
+static inline int vm_shfl_src(int mode, int l, uint32_t bv, uint32_t cv, uint32_t seg, bool *ok) {
+    uint32_t maxl = ((uint32_t)l & seg) | (cv & ~seg), minl = (uint32_t)l & seg;
+    int j;
+    switch (mode) {
+    case VM_SHFL_UP:
+        j = l - (int)bv;
+        *ok = j >= (int)maxl;
+        break;
+    case VM_SHFL_DOWN:
+        j = l + (int)bv;
+        *ok = j <= (int)maxl;
+        break;
+    case VM_SHFL_BFLY:
+        j = l ^ (int)bv;
+        *ok = j <= (int)maxl;
+        break;
+    default:
+        j = (int)(minl | (bv & ~seg));
+        *ok = j <= (int)maxl;
+        break;
+    }
+    return (*ok ? j : l) & 31;
+}
+
 int vm_collective_wait(vm_warp *w, const vm_insn *i, uint32_t m, uint32_t members);
 void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m);
 /* Read by the debugger inside libcudart.so.13 from libptxi.so, which exports
