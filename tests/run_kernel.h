@@ -4,6 +4,7 @@
 #define PTXI_TEST_RUN_KERNEL_H
 
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,19 @@ static inline ptxi_status run_io_jit(const char *jit, const char *src, unsigned 
     ptxi_status s = run_io_stats(src, threads, in, nin, out, n, rep, cap, st);
     unsetenv("PTXI_JIT");
     return s;
+}
+
+/* Whether this build and host compile runs (interp/jit.c's host_ok): an
+ * x86-64 build with computed-goto dispatch, on a host with AVX-512 F, DQ,
+ * BW and VL. */
+static inline bool jit_host(void) {
+#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
 }
 
 #endif

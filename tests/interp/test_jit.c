@@ -11,17 +11,6 @@
 
 #include "../run_kernel.h"
 
-/* Whether this build and host compile runs (jit.c's host_ok). */
-static bool host_jits(void) {
-#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-    return false; /* no JIT in this build (jit.c) */
-#endif
-}
-
 #define NT 64 /* two warps, one CTA */
 #define NW 50 /* result words per thread */
 
@@ -311,7 +300,7 @@ Test(jit, every_cta_enters_the_compiled_run_after_the_prologue) {
     cr_assert_eq(on_total, off_total, "the counts do not depend on the JIT: %llu, %llu", (unsigned long long)on_total,
                  (unsigned long long)off_total);
     cr_assert_eq(off, 0);
-    if (!host_jits()) {
+    if (!jit_host()) {
         cr_assert_eq(on, 0);
         return;
     }
@@ -336,7 +325,7 @@ Test(jit, perf_dump_holds_each_records_code) {
     cr_assert_eq(ptxi_module_load_data(ctx, SRC, strlen(SRC), "w.ptx", &m), PTXI_SUCCESS);
     unsetenv("PTXI_JIT_PERFMAP");
     FILE *d = fopen(dump, "rb"), *pm = fopen(map, "r");
-    if (!host_jits()) {
+    if (!jit_host()) {
         cr_assert_null(d, "no compiled code, no dump");
         ptxi_ctx_destroy(ctx);
         return;
@@ -817,7 +806,7 @@ static void chain_case(const char *src, uint32_t *out, char *rep, size_t cap, pt
     cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
     cr_assert_eq(st[0].warp_insns, st[1].warp_insns);
     cr_assert_eq(st[1].jit_warp_insns, 0);
-    if (host_jits()) cr_assert_gt(st[0].jit_warp_insns, 0);
+    if (jit_host()) cr_assert_gt(st[0].jit_warp_insns, 0);
     else cr_assert_eq(st[0].jit_warp_insns, 0);
 }
 

@@ -74,16 +74,6 @@ static void expected(const uint32_t in[NIN], uint32_t want[NOUT]) {
     }
 }
 
-static bool jit_host(void) {
-#if defined(__x86_64__) && !defined(PTXI_SWITCH_DISPATCH)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-    return false;
-#endif
-}
-
 static void run_mode(const char *jit, uint32_t *got, ptxi_launch_stats *st) {
     static uint32_t in[NIN];
     inputs(in);
