@@ -1247,8 +1247,7 @@ static void reset_lines(vm_func *vf, const uint64_t *live) {
     vf->reset_cc = false;
     for (uint32_t i = 0; i < f->nbody; i++) {
         uint16_t op = f->body[i].kind == IR_ST_INSN ? f->body[i].u.insn.op : 0;
-        if (f->body[i].kind == IR_ST_INSN && (op == IR_OP_ADDC || op == IR_OP_SUBC || op == IR_OP_MADC))
-            vf->reset_cc = true;
+        vf->reset_cc |= op == IR_OP_ADDC || op == IR_OP_SUBC || op == IR_OP_MADC;
     }
 }
 

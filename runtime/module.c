@@ -54,10 +54,18 @@ static uint64_t globals_sig(const ir_module *ir) {
     return h;
 }
 
+/* Whether global k's memory is the module's own: a .global/.const variable
+ * it defines, in its context's arena (not a twin's, not another module's). */
+static bool owns_var(const ptxi_ctx *ctx, const ptxi_module *m, uint32_t k) {
+    const ir_var *v = m->ir->globals[k];
+    return m->prog.gaddr[k] && v->linkage != IR_LINK_EXTERN &&
+           (v->space == IR_SPACE_GLOBAL || v->space == IR_SPACE_CONST) &&
+           m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve;
+}
+
 static bool kept_var(const ptxi_ctx *ctx, const ptxi_module *m, uint32_t k) {
     const ir_var *v = m->ir->globals[k];
-    return m->runtime && v->managed && v->space == IR_SPACE_GLOBAL && v->linkage != IR_LINK_EXTERN &&
-           m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve; /* not a twin's */
+    return m->runtime && v->managed && v->space == IR_SPACE_GLOBAL && owns_var(ctx, m, k);
 }
 
 /* One variable's entry, its bytes copied, in front of *list; false when out of
@@ -81,7 +89,7 @@ rt_kept *rt_keep_managed(ptxi_ctx *ctx) {
     for (ptxi_module *m = ctx->modules; ok && m; m = m->next) {
         uint64_t sig = globals_sig(m->ir);
         for (uint32_t k = 0; ok && m->prog.gaddr && k < m->ir->nglobals; k++)
-            if (m->prog.gaddr[k] && kept_var(ctx, m, k)) {
+            if (kept_var(ctx, m, k)) {
                 const ir_var *v = m->ir->globals[k];
                 ok = keep(&list, v->name, sig, m->prog.gaddr[k], v->size ? v->size : 1);
             }
@@ -345,10 +353,7 @@ static void module_free(ptxi_module *m) {
     ptxi_ctx *ctx = m->ctx;
     if (m->prog.gaddr && m->ir)
         for (uint32_t k = 0; k < m->ir->nglobals; k++)
-            if (m->prog.gaddr[k] && m->ir->globals[k]->linkage != IR_LINK_EXTERN &&
-                (m->ir->globals[k]->space == IR_SPACE_GLOBAL || m->ir->globals[k]->space == IR_SPACE_CONST) &&
-                m->prog.gaddr[k] - (uint64_t)(uintptr_t)ctx->arena.base < ctx->arena.reserve) /* not a twin's */
-                vm_arena_free(&ctx->arena, m->prog.gaddr[k]);
+            if (owns_var(ctx, m, k)) vm_arena_free(&ctx->arena, m->prog.gaddr[k]);
     vm_program_free(&m->prog);
     free(m->prog.gaddr);
     ir_module_free(m->ir);
