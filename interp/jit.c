@@ -458,6 +458,8 @@ typedef struct jc {
     /* jit_addr.h: the lines the function's records write (konst_writes) */
     uint64_t *kw;
     bool kw_done;
+    /* jit_affine.h: the flow graph and what is found from it (affine_ready) */
+    struct affine *af;
     /* chain: per record, 1 + the run that starts there and can be chained
      * into (NULL: no chaining, as in dry runs); the jumps to patch to those
      * runs' starts (their displacements' positions, the runs) */
@@ -1247,6 +1249,7 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     }
 }
 
+#include "jit_affine.h"
 #include "jit_addr.h"
 #include "jit_shfl.h"
 #include "jit_half.h"
@@ -2502,8 +2505,8 @@ done:
     free(rgn);
     free(rent);
     free(j.st);
-    free(j.kw);
-    free(dry.kw);
+    jc_free(&j);
+    jc_free(&dry);
 }
 
 static bool host_ok(void) {

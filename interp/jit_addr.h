@@ -1,5 +1,6 @@
 /* jit_addr.h — the lane test of compiled whole-warp ld/st.global.b32, and
- * what one such test tells later accesses through the same register;
+ * what one such test tells later accesses through the same register or one
+ * whose lanes differ from its lanes by one amount;
  * included by jit.c only, before mem4.
  *
  * mem4's inline path needs the 32 lanes' addresses to be one run (lane l's
@@ -17,8 +18,11 @@
  *    after the prologue, and none of (A, B) branches, calls or ends the
  *    thread: each is a record whose writes rec_sets knows, and none of
  *    [A, B) writes the register (run4_window).
- * A's flag then says whether the register's lanes are one run at B; each of
- * A and B still tests its own alignment and its own span of the arena. */
+ * A's flag then says whether the register's lanes are one run at B. The
+ * same holds for B's own register when its lanes differ from A's by one
+ * amount in every lane (jit_affine.h: stencil's six accesses, vecadd's
+ * three, reduce's four loads of a round take one test). Each of A and B
+ * still tests its own alignment and its own span of the arena. */
 
 enum { RUN4_FLAGS = (int)sizeof(((vm_jit_ctx *)0)->run4), RUN4_WINDOW = 64 };
 
@@ -52,27 +56,10 @@ static bool run4_access(const vm_func *f, const vm_insn *i) {
            i->imm == (int32_t)i->imm;
 }
 
-/* The lines records [lo, hi) of f write, each taken unguarded (what it
- * writes at all), for the caller to free; NULL when some record's writes are
- * not known to rec_sets (or memory ran out). */
-static uint64_t *writes_in(const vm_func *f, uint32_t lo, uint32_t hi) {
-    uint32_t nw = ((f->frame_size + 63) / 64 + 63) / 64;
-    uint64_t *use = calloc(nw, 8), *def = calloc(nw, 8);
-    bool ok = use && def;
-    for (uint32_t k = lo; ok && k < hi; k++) {
-        vm_insn c = f->code[k];
-        c.g = f->true_slot, c.gx = 0;
-        ok = rec_sets(f, &c, use, def);
-    }
-    free(use);
-    if (!ok) free(def), def = NULL;
-    return def;
-}
-
-/* Whether every path to record b passes record a (a < b) and no record of
- * [w, b) (w >= a) writes the 32-bit (n = 2 lines) or 64-bit (4) register at
- * off, as the header says. */
-static bool stretch_keeps(const vm_func *f, uint32_t a, uint32_t b, uint32_t w, uint32_t off, uint32_t n) {
+/* Whether every path to record b passes record a (a < b) in one straight
+ * stretch: no record of (a, b] is a branch target or the entry after the
+ * prologue, and none of [a, b) branches or ends the thread. */
+static bool one_stretch(const vm_func *f, uint32_t a, uint32_t b) {
     if (b <= a || b - a > RUN4_WINDOW || (f->nhoist > a && f->nhoist <= b)) return false;
     const vm_insn *lo = &f->code[a], *hi = &f->code[b];
     for (uint32_t k = 0; k < f->ncode; k++) {
@@ -88,6 +75,13 @@ static bool stretch_keeps(const vm_func *f, uint32_t a, uint32_t b, uint32_t w, 
         unsigned op = f->code[k].op;
         if (op == VM_BRA || op == VM_BRX || op == VM_EXIT || op == VM_RET || op == VM_FALLOFF) return false;
     }
+    return true;
+}
+
+/* one_stretch(a, b), and no record of [w, b) (w >= a) writes the 32-bit
+ * (n = 2 lines) or 64-bit (4) register at off. */
+static bool stretch_keeps(const vm_func *f, uint32_t a, uint32_t b, uint32_t w, uint32_t off, uint32_t n) {
+    if (!one_stretch(f, a, b)) return false;
     uint64_t *def = writes_in(f, w, b);
     bool ok = def != NULL;
     for (uint32_t l = off / 64; ok && l < off / 64 + n; l++) ok = !(def[l / 64] >> (l % 64) & 1);
@@ -95,9 +89,15 @@ static bool stretch_keeps(const vm_func *f, uint32_t a, uint32_t b, uint32_t w, 
     return ok;
 }
 
-/* Whether every path to record b passes record a (a < b) with a's address
- * register unchanged (from a itself: a load whose destination shares the slot). */
-static bool run4_window(const vm_func *f, uint32_t a, uint32_t b) { return stretch_keeps(f, a, b, a, f->code[a].a, 4); }
+/* Whether every path to record b passes record a (a < b), in one straight
+ * stretch, with b's lanes a run when a's were: a's address register
+ * unchanged (from a itself: a load whose destination shares the slot), or
+ * another whose lanes differ from its lanes by one amount (jit_affine.h). */
+static bool run4_window(jc *j, uint32_t a, uint32_t b) {
+    const vm_func *f = j->f;
+    if (f->code[a].a == f->code[b].a && stretch_keeps(f, a, b, a, f->code[a].a, 4)) return true;
+    return one_stretch(f, a, b) && same_lanes(j, a, b);
+}
 
 /* For access i (unguarded, mem4's global path): the flag that an earlier
  * access through its register set in this stretch, else -1. */
@@ -105,7 +105,7 @@ static int run4_use(jc *j, const vm_insn *i) {
     uint32_t k = (uint32_t)(i - j->f->code);
     for (int s = 0; s < RUN4_FLAGS; s++) {
         uint32_t a = j->r4_rec[s];
-        if (a-- && j->f->code[a].a == i->a && run4_window(j->f, a, k)) return s;
+        if (a-- && run4_window(j, a, k)) return s;
     }
     return -1;
 }
@@ -116,7 +116,7 @@ static int run4_set(jc *j, const vm_insn *i) {
     const vm_func *f = j->f;
     uint32_t k = (uint32_t)(i - f->code);
     for (uint32_t q = k + 1; q < f->ncode && q <= k + RUN4_WINDOW; q++)
-        if (run4_access(f, &f->code[q]) && f->code[q].a == i->a && run4_window(f, k, q)) {
+        if (run4_access(f, &f->code[q]) && run4_window(j, k, q)) {
             int s = (int)(j->r4_n++ % RUN4_FLAGS);
             j->r4_rec[s] = k + 1;
             return s;
@@ -137,37 +137,6 @@ static void run4_put(jc *j, int s, uint8_t v) {
  * slot is constant when it lies outside the registers, no record writes it
  * (every record's writes known to rec_sets; an entry function's frame is
  * written by its records only) and its 32 lanes in frame_init are equal. */
-
-/* The lines some record of f writes (j->kw, once per function; NULL when a
- * record's writes are not known). */
-static const uint64_t *konst_writes(jc *j) {
-    if (!j->kw_done) j->kw = writes_in(j->f, 0, j->f->ncode), j->kw_done = true;
-    return j->kw;
-}
-
-/* Whether 32-bit slot b is a constant (*v). */
-static bool konst32(jc *j, uint32_t b, uint32_t *v) {
-    const vm_func *f = j->f;
-    if (!f->ir->is_entry || (b < f->regs_hi && b + 128 > f->regs_lo) || b < f->regs_lo || b % 64 ||
-        (uint64_t)b + 128 > f->frame_size)
-        return false;
-    const uint64_t *w = konst_writes(j);
-    if (!w) return false;
-    for (uint32_t l = b / 64; l < b / 64 + 2; l++)
-        if (w[l / 64] >> (l % 64) & 1) return false;
-    uint32_t x[VM_LANES];
-    memcpy(x, f->frame_init + b, sizeof x);
-    for (int l = 1; l < VM_LANES; l++)
-        if (x[l] != x[0]) return false;
-    *v = x[0];
-    return true;
-}
-
-/* The count in 32-bit slot b when it is a constant below 64, else -1. */
-static int konst_count(jc *j, uint32_t b) {
-    uint32_t v;
-    return konst32(j, b, &v) && v < 64 ? (int)v : -1;
-}
 
 static const zop SLLQI = {M0F, P66, 1, 0x73}; /* vpsllq zmm(vvvv), zmm/m, imm8: /6 */
 

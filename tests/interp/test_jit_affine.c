@@ -1,0 +1,112 @@
+/* test_jit_affine.c — whole-warp ld/st.global.b32 through registers whose
+ * lanes differ from another access's by one amount in every lane, which
+ * take that access's lane test instead of their own (interp/jit_affine.h),
+ * and the registers that look alike but are not: one written again on
+ * another path, one written by some lanes in between, one grown in a loop,
+ * one a run of another shape. Each is run with the JIT on and off; the
+ * expected words come from C below. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../run_kernel.h"
+
+#define NT 64    /* two warps, one CTA */
+#define NIN 1024 /* input words */
+#define NOUT 512 /* eight regions of 64 words */
+
+/* %rd4 = in + 4t; %rd20 = 12t. */
+static const char *SRC =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<48>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "cvt.u64.u32 %rd3, %r1;\nshr.u32 %r2, %r1, 5;\nand.b32 %r3, %r2, 1;\nsetp.ne.u32 %p1, %r3, 0;\n"
+    "and.b32 %r4, %r1, 1;\nsetp.ne.u32 %p2, %r4, 0;\nmul.wide.u32 %rd20, %r1, 12;\n"
+    "shl.b64 %rd10, %rd3, 2;\nadd.s64 %rd4, %rd2, %rd10;\n"
+    "add.s64 %rd5, %rd4, 256;\n"           /* in + 4t + 256: A's answer */
+    "add.s64 %rd6, %rd4, %rd20;\n"         /* in + 16t: its own */
+    "mul.wide.u32 %rd21, %r1, 3;\nshl.b64 %rd22, %rd21, 2;\nadd.s64 %rd23, %rd2, %rd22;\n" /* in + 12t */
+    "add.s64 %rd24, %rd23, 64;\n"          /* in + 12t + 64: %rd23's answer, no */
+    "add.s64 %rd30, %rd1, %rd10;\n"        /* out + 4t */
+    "mov.u64 %rd7, %rd4;\nmov.u64 %rd8, %rd4;\n"
+    "@%p1 bra $L1;\n"
+    "add.s64 %rd7, %rd2, %rd20;\n"         /* the even warp's %rd7: in + 12t */
+    "$L1:\n"
+    "ld.global.u32 %r10, [%rd4+512];\n"    /* A */
+    "ld.global.u32 %r11, [%rd5];\n"
+    "ld.global.u32 %r12, [%rd6];\n"
+    "ld.global.u32 %r13, [%rd7];\n"
+    "@%p2 add.s64 %rd8, %rd4, 64;\n"       /* the odd lanes' %rd8: in + 4t + 64 */
+    "ld.global.u32 %r14, [%rd8];\n"
+    "ld.global.u32 %r15, [%rd23];\n"
+    "ld.global.u32 %r16, [%rd24];\n"
+    "st.global.u32 [%rd30], %r10;\nst.global.u32 [%rd30+256], %r11;\nst.global.u32 [%rd30+512], %r12;\n"
+    "st.global.u32 [%rd30+768], %r13;\nst.global.u32 [%rd30+1024], %r14;\nst.global.u32 [%rd30+1280], %r15;\n"
+    "st.global.u32 [%rd30+1536], %r16;\n"
+    "mov.u64 %rd40, %rd4;\nmov.u32 %r20, 0;\nmov.u32 %r21, 0;\n"
+    "$L2:\n"                               /* three rounds; %rd40 grows by 12t each */
+    "ld.global.u32 %r22, [%rd4+4];\n"
+    "ld.global.u32 %r23, [%rd40];\n"
+    "add.s32 %r21, %r21, %r23;\nadd.s32 %r21, %r21, %r22;\n"
+    "add.s64 %rd40, %rd40, %rd20;\nadd.s32 %r20, %r20, 1;\nsetp.lt.u32 %p3, %r20, 3;\n@%p3 bra $L2;\n"
+    "st.global.u32 [%rd30+1792], %r21;\n"
+    "ret;\n}\n";
+
+static void inputs(uint32_t in[NIN]) {
+    uint32_t s = 2463534242u;
+    for (int k = 0; k < NIN; k++) {
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        in[k] = s;
+    }
+}
+
+Test(jit_affine, accesses_that_share_a_lane_test_and_those_that_do_not) {
+    static uint32_t in[NIN], want[NOUT], got[2][NOUT];
+    inputs(in);
+    for (uint32_t t = 0; t < NT; t++) {
+        want[t] = in[t + 128];
+        want[64 + t] = in[t + 64];
+        want[128 + t] = in[4 * t];
+        want[192 + t] = (t / 32) % 2 ? in[t] : in[3 * t];
+        want[256 + t] = t % 2 ? in[t + 16] : in[t];
+        want[320 + t] = in[3 * t];
+        want[384 + t] = in[3 * t + 16];
+        want[448 + t] = 3 * in[t + 1] + in[t] + in[4 * t] + in[7 * t];
+    }
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status s = run_io_jit(m ? "0" : "1", SRC, NT, in, sizeof in, got[m], sizeof got[m], rep, sizeof rep, &st[m]);
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
+        for (int k = 0; k < NOUT; k++)
+            cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %d (region %d, thread %d): 0x%08x, expected 0x%08x", !m,
+                         k, k / 64, k % 64, got[m][k], want[k]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+}
+
+/* An access that takes another's lane test still checks its own span: the
+ * second load's run ends OFF bytes further on, past the 4096-byte input
+ * from thread FIRST on, and faults there, at its own line. */
+static const char *FAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                           ".reg .b32 %r<8>;\n.reg .b64 %rd<12>;\n"
+                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                           "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nadd.s64 %rd5, %rd4, 3968;\n"
+                           "add.s64 %rd6, %rd1, %rd3;\n"
+                           "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd5];\n"
+                           "add.s32 %r4, %r2, %r3;\nst.global.u32 [%rd6], %r4;\nret;\n}\n";
+
+Test(jit_affine, a_shared_test_still_checks_each_access_span) {
+    static uint32_t in[NIN], out[NOUT];
+    char rep[2][2048];
+    for (int m = 0; m < 2; m++) {
+        ptxi_status s = run_io_jit(m ? "0" : "1", FAULT, NT, in, sizeof in, out, sizeof out, rep[m], sizeof rep[m], NULL);
+        cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%d: %s", !m, rep[m]);
+    }
+    cr_assert(strstr(rep[0], "at w.ptx:16:"), "the second load's line: %s", rep[0]);
+    cr_assert(strstr(rep[0], "thread (32,0,0)"), "the first lane past the end (3968 + 4 * 32 = 4096): %s", rep[0]);
+    cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
