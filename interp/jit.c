@@ -998,6 +998,8 @@ static void chain(jc *j, uint32_t t, uint32_t skip) {
     land(j->b, no);
 }
 
+#include "jit_next.h"
+
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
  * naming the branch, which exec.c accounts and checks as its BRA handler
@@ -2356,6 +2358,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     }
     ifconv_at(j, e);
     flush(j, e, true);
+    next_warp(j, e);
     chain(j, e, 0);
     epilogue(j->b, &j->f->code[e]);
     ifconv_stubs(j);

@@ -27,6 +27,11 @@ typedef struct vm_jit_ctx {
      * records the branch skipped to wadj, tadj; what it returns is then that
      * of the last run chained into (chead->target's). */
     const vm_insn *chead;
+    /* Where the warp's count starts, when that is the run it entered (else
+     * NULL): a run that ends the kernel hands over to the next warp only
+     * when it is the prologue's end (jit.c next_warp), and then sets w and
+     * fr to that warp. */
+    const vm_insn *seg;
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;

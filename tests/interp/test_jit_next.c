@@ -1,0 +1,107 @@
+/* test_jit_next.c — a warp that ends the kernel in compiled code hands over
+ * to the CTA's next warp there (interp/jit_next.h). That happens from the
+ * ninth CTA a host thread runs on (the first eight slots start with fresh
+ * frames, at the prologue), so each launch here has 40 CTAs: results from C,
+ * instruction counts equal with the JIT on and off, and a fault in a later
+ * warp of a CTA reported as without the JIT. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../run_kernel.h"
+
+#define NCTA 40
+#define BLOCK 256
+
+/* out[g] = in[g] * 3 + (lane 5 ? 0 : tid) for g < n: lane 5 skips a body
+ * (the run's skipped-record count); past n a warp leaves at once. */
+static const char *SRC = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                         ".visible .entry k(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+                         ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                         "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nld.param.u32 %r1, [n];\n"
+                         "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n"
+                         "mad.lo.s32 %r5, %r2, %r3, %r4;\nsetp.ge.u32 %p1, %r5, %r1;\n@%p1 bra $DONE;\n"
+                         "mul.wide.u32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\nadd.s64 %rd5, %rd1, %rd3;\n"
+                         "ld.global.u32 %r6, [%rd4];\n"
+                         "and.b32 %r7, %r4, 31;\nsetp.eq.u32 %p2, %r7, 5;\nmul.lo.u32 %r8, %r6, 3;\n"
+                         "@%p2 bra $SKIP;\nadd.s32 %r8, %r8, %r4;\n$SKIP:\n"
+                         "st.global.u32 [%rd5], %r8;\n$DONE:\nret;\n}\n";
+
+/* One launch of SRC's kernel (NCTA x block threads) over n words; in holds
+ * nin words. */
+static ptxi_status launch(const char *jit, unsigned block, uint32_t n, const uint32_t *in, size_t nin, uint32_t *out,
+                          char *rep, size_t cap, ptxi_launch_stats *st) {
+    setenv("PTXI_JIT", jit, 1);
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    FILE *quiet = tmpfile();
+    ptxi_ctx_set_output(ctx, NULL, quiet);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, SRC, strlen(SRC), "w.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    unsetenv("PTXI_JIT");
+    ptxi_dptr dout, din;
+    size_t nout = (size_t)NCTA * block * 4;
+    cr_assert_eq(ptxi_mem_alloc(ctx, nout, &dout), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, nin * 4, &din), PTXI_SUCCESS);
+    ptxi_memset_d8(ctx, dout, 0, nout);
+    ptxi_memcpy_htod(ctx, din, in, nin * 4);
+    void *args[] = {&dout, &din, &n};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){NCTA, 1, 1}, (ptxi_dim3){block, 1, 1}, 0, NULL,
+                                args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    snprintf(rep, cap, "%s", ptxi_ctx_error_detail(ctx));
+    if (s == PTXI_SUCCESS) ptxi_memcpy_dtoh(ctx, out, dout, nout);
+    if (st) cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+    fclose(quiet);
+    return s;
+}
+
+/* Whole CTAs, a last CTA whose last warps leave at once or split, and
+ * 48-thread CTAs (a warp of 16 lanes: the masked version, no hand-over). */
+Test(jit_next, warps_that_hand_over_count_and_compute_as_without_the_jit) {
+    static const struct {
+        unsigned block;
+        uint32_t n;
+    } cases[] = {{BLOCK, NCTA * BLOCK}, {BLOCK, NCTA * BLOCK - 77}, {48, NCTA * 48 - 5}};
+    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
+    uint32_t s = 88172645u;
+    for (int k = 0; k < NCTA * BLOCK; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        unsigned block = cases[c].block;
+        uint32_t n = cases[c].n, total = NCTA * block;
+        memset(want, 0, sizeof want);
+        for (uint32_t g = 0; g < n; g++) {
+            uint32_t t = g % block;
+            want[g] = in[g] * 3 + (t % 32 == 5 ? 0 : t);
+        }
+        ptxi_launch_stats st[2];
+        for (int m = 0; m < 2; m++) {
+            char rep[1024];
+            ptxi_status r = launch(m ? "0" : "1", block, n, in, total, got[m], rep, sizeof rep, &st[m]);
+            cr_assert_eq(r, PTXI_SUCCESS, "case %zu, PTXI_JIT=%d: %s", c, !m, rep);
+            for (uint32_t k = 0; k < total; k++)
+                cr_assert_eq(got[m][k], want[k], "case %zu, PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", c, !m, k,
+                             got[m][k], want[k]);
+        }
+        cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "case %zu: the counts do not depend on the JIT", c);
+        cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "case %zu: the counts do not depend on the JIT", c);
+    }
+}
+
+/* The input ends at word FIRST (a whole number of the arena's 256-byte
+ * granules), the start of warp 2 of CTA 30: a warp that a hand-over started
+ * faults there, named as without the JIT. */
+#define FIRST (30 * BLOCK + 64)
+
+Test(jit_next, a_fault_in_a_warp_handed_over_to) {
+    static uint32_t in[FIRST], out[NCTA * BLOCK];
+    char rep[2][2048];
+    for (int m = 0; m < 2; m++) {
+        ptxi_status r = launch(m ? "0" : "1", BLOCK, NCTA * BLOCK, in, FIRST, out, rep[m], sizeof rep[m], NULL);
+        cr_assert_eq(r, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%d: %s", !m, rep[m]);
+    }
+    cr_assert(strstr(rep[0], "block (30,0,0)") && strstr(rep[0], "thread (64,0,0)"), "the first bad lane: %s", rep[0]);
+    cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
