@@ -210,7 +210,8 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
             reset_frame(w->frames[0].fb, k);
             w->depth = 1;
             w->frames[0].done = 0;
-            for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
+            if (!g->fixed_lsp) /* else they are still where the frame's push put them */
+                for (int l = 0; l < VM_LANES; l++) w->lsp[l] = k->local_size;
             /* and the launch-invariant prologue's registers still hold what it
              * computed in this launch (hoist.c): it counts as run */
             w->pc = k->code + k->nhoist;
@@ -460,12 +461,24 @@ end:
     }
     return NULL;
 }
+/* Whether no record of kernel k moves a lane's stack pointer (a call, or
+ * alloca, stacksave, stackrestore): a reused entry frame's lanes then keep
+ * the local_size its first CTA's push gave them. */
+static bool keeps_lsp(const vm_func *k) {
+    for (uint32_t r = 0; r < k->ncode; r++) {
+        unsigned op = k->code[r].op;
+        if (op == VM_CALL || op == VM_ALLOCA || op == VM_STACKSAVE || op == VM_STACKRESTORE) return false;
+    }
+    return true;
+}
+
 int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     vm_grid g;
     memset(&g, 0, sizeof g);
     g.cfg = cfg;
     g.fault = fault;
     g.ncta = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    g.fixed_lsp = keeps_lsp(cfg->kernel);
     pthread_mutex_init(&g.lock, NULL);
     if (cfg->timeout_s > 0) g.deadline = vm_now() + cfg->timeout_s;
     if (cfg->kernel->prog->rt && cfg->kernel->prog->rt->san) vm_san_launch_begin(&g);

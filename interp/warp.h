@@ -77,6 +77,7 @@ typedef struct vm_grid {
     uint64_t chunk;          /* CTAs a worker takes from next_cta at once */
     uint32_t cdim[3], csize; /* thread-block cluster shape (1x1x1 without clusters) */
     atomic_int stop;         /* set on the first fault */
+    bool fixed_lsp;          /* the kernel has no call or stack record: its lanes' stack pointers stay put (sched.c) */
     pthread_mutex_t lock;
     vm_fault *fault;
     int status;

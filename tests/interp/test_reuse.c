@@ -165,3 +165,39 @@ Test(reuse, a_first_call_moves_the_frames_out_of_the_warp) {
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh) { run(1, "1"); }
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh_without_the_jit) { run(1, "0"); }
 Test(reuse, a_frame_reused_by_the_next_cta_reads_as_fresh_on_two_host_threads) { run(2, "1"); }
+
+/* A reused frame's lanes start with the stack pointer a fresh one has: each
+ * thread of every CTA allocas 600 bytes of its 1024-byte stack, stores
+ * ctaid + tid there and reads it back. Were the pointer left where the
+ * previous CTA's alloca put it, the slot's next CTA would overflow. */
+static const char alloca_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n" ENTRY(
+    "2") "mov.u64 %rd5, 600;\n"
+         "alloca.u64 %rd6, %rd5, 16;\n"
+         "add.s32 %r5, %r2, %r1;\n"
+         "st.local.u32 [%rd6+596], %r5;\n"
+         "ld.local.u32 %r6, [%rd6+596];\n"
+         "mul.wide.u32 %rd3, %r4, 4;\n"
+         "add.s64 %rd4, %rd2, %rd3;\n"
+         "st.global.u32 [%rd4], %r6;\n"
+         "ret;\n}\n";
+
+Test(reuse, a_reused_frame_starts_with_an_empty_stack) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, alloca_ptx, strlen(alloca_ptx), "alloca.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_dptr d;
+    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
+    static uint32_t out[N];
+    void *params[] = {&d};
+    cr_assert_eq(
+        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
+        PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+    cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    for (uint32_t c = 0; c < GRID; c++)
+        for (uint32_t t = 0; t < BLOCK; t++)
+            cr_assert_eq(out[c * BLOCK + t], c + t, "CTA %u thread %u: %u", c, t, out[c * BLOCK + t]);
+    ptxi_ctx_destroy(ctx);
+}
