@@ -1080,10 +1080,14 @@ execute:
          * group does not merge at its head, and leaves its last backward
          * branch of the slice to the taken path below */
         c.loops = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
-        c.seg = seg == i ? seg : NULL;
+        c.seg = seg, c.head = i;
         const vm_insn *head = i;
         i = fn(fb, &c);
-        if (c.w != w) w = c.w, fr = c.fr, fb = fr->fb; /* later warps of the CTA ran on (jit.c next_warp) */
+        if (c.w != w) { /* the CTA's next warps ran on (jit.c hand_over): the last one's run */
+            w = c.w, fr = c.fr, fb = fr->fb;
+            seg = c.seg, head = c.head;
+            r = (const vm_jit_region *)(const void *)head->target;
+        }
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) { /* it went round k times: counted as BRA's handler counts them */

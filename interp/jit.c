@@ -1018,6 +1018,7 @@ static void bra(jc *j, const vm_insn *i) {
         part = jcc(j->b, 0x85);
     }
     loop_back(j, i);
+    if (i->target > i && ends_kernel(j, (uint32_t)(i->target - j->f->code))) hand_over(j, (uint32_t)(i - j->f->code));
     if (i->target > i) chain(j, (uint32_t)(i->target - j->f->code), (uint32_t)(i->target - i - 1));
     mov_imm64(j->b, RAX, (uint64_t)(uintptr_t)i);
     gop(j->b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, taken))); /* c->taken := i */
@@ -2358,7 +2359,7 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     }
     ifconv_at(j, e);
     flush(j, e, true);
-    next_warp(j, e);
+    if (ends_kernel(j, e)) hand_over(j, e - 1);
     chain(j, e, 0);
     epilogue(j->b, &j->f->code[e]);
     ifconv_stubs(j);
@@ -2487,6 +2488,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
         rg[r].fn = (vm_jit_fn)(void *)((uint8_t *)code + offs[r]);
         rg[r].mfn = moffs[r] == SIZE_MAX ? NULL : (vm_jit_fn)(void *)((uint8_t *)code + moffs[r]);
         rg[r].end = &f->code[ends[r]];
+        rg[r].body = (uint8_t *)code + heads[r];
         head->target = (const vm_insn *)(const void *)&rg[r];
         head->h = tab[VM_JIT];
     }

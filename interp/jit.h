@@ -27,11 +27,10 @@ typedef struct vm_jit_ctx {
      * records the branch skipped to wadj, tadj; what it returns is then that
      * of the last run chained into (chead->target's). */
     const vm_insn *chead;
-    /* Where the warp's count starts, when that is the run it entered (else
-     * NULL): a run that ends the kernel hands over to the next warp only
-     * when it is the prologue's end (jit.c next_warp), and then sets w and
-     * fr to that warp. */
-    const vm_insn *seg;
+    /* Where the warp's count starts (exec.c's seg) and the run it entered: a
+     * run that ends the kernel may hand over to the CTA's next warp (jit.c
+     * hand_over), which sets w, fr, seg and head to that warp's. */
+    const vm_insn *seg, *head;
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
@@ -76,6 +75,7 @@ typedef struct vm_jit_region {
     /* The same run for a group that is not the whole warp: every record
      * under the group's lanes, c->mask (c->off its complement). */
     vm_jit_fn mfn;
+    const void *body; /* fn's code after its prologue, where a hand-over enters (jit.c hand_over) */
 } vm_jit_region;
 
 /* Compiles the runs of every function of prog (after lowering; nothing when

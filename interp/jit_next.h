@@ -6,44 +6,40 @@
  * its count, `left:` picking the CTA's next warp, the reload and the JIT
  * handler's set-up of the next call. That was a third of a small warp's
  * cost (stencil's 262144 warps at half scale: about 19 ns each of a warp
- * that computes nothing). A run that ends at an unguarded ret or exit of the
- * kernel now does in its own code what those would do, when they would do
- * exactly this:
- *  - the warp entered its first run at the prologue's end (run R0, the one
- *    that starts there, not a loop's) and its count starts there (exec.c
- *    passes c->seg only then), no fault, split group or loop round is
- *    pending, and no lane waits anywhere (VM_JIT_NOCHAIN clear);
- *  - the CTA's next warp is ready, not asleep, at R0 with every lane and no
- *    waiting lane, in the kernel's frame; no barrier has arrivals and the
- *    grid was not stopped (`left:`'s conditions).
- * The finished warp is counted as exec.c counts it (the run's records and
- * the ret, less the skipped ones in wadj, tadj), marked done, and the next
- * warp becomes the context's: cta->ran, w, fr, rbx, with wadj, tadj and
- * fault cleared as the JIT handler leaves them; then it jumps to R0's code
- * after its prologue, as a chained run does. exec.c takes the warp it gets
- * back from c->w. */
+ * that computes nothing). A reduction's warps end the same way after their
+ * barrier, most of them by a branch straight to the ret.
+ *
+ * Now the whole warp reaching an unguarded ret or exit of the kernel, at the
+ * end of a run or by a forward branch every lane takes, does in compiled
+ * code what exec.c would do, when exec.c would do exactly this:
+ *  - no fault, split group or loop round is pending, and no lane waits
+ *    anywhere (VM_JIT_NOCHAIN clear);
+ *  - the CTA's next warp is ready, not asleep, with every lane and no
+ *    waiting lane, in the kernel's frame, at the first record of a compiled
+ *    run; no barrier has arrivals and the grid was not stopped (`left:`'s
+ *    conditions).
+ * The finished warp is counted as exec.c counts it: the records from where
+ * its count started (c->seg) through the last one it ran here and the ret,
+ * less the skipped ones in wadj, tadj; the compiled share from the run it
+ * entered (c->head). It is marked done, and the next warp becomes the
+ * context's (cta->ran, w, fr, rbx, seg and head at its record; wadj, tadj
+ * and fault cleared as the JIT handler leaves them), then its run's code is
+ * entered after its prologue (vm_jit_region.body). exec.c takes the warp it
+ * gets back from the context. */
 
-static void next_warp(jc *j, uint32_t e) {
+static void hand_over(jc *j, uint32_t last) {
     const vm_func *f = j->f;
-    const vm_insn *x = &f->code[e];
-    uint32_t r0 = f->nhoist;
-    if (!j->chain_to || j->base || j->depth || !f->ir->is_entry || e >= f->ncode || r0 >= e || !j->chain_to[r0] ||
-        (x->op != VM_RET && x->op != VM_EXIT) || !(x->g == f->true_slot && x->gx == 0))
-        return;
     _Static_assert(sizeof(vm_insn) == 64, "records counted by pointer difference");
-    enum { R8 = 8, R9 = 9 };
+    enum { R8 = 8, R9 = 9, R10 = 10, R11 = 11 };
     cbuf *b = j->b;
     size_t out[16];
     int no = 0;
-#define CMPI(w64, op8, mem, imm)           \
-    do {                                   \
-        gop(b, w64, op8, 7, mem);          \
-        b1(b, (uint8_t)(imm));             \
-        out[no++] = jcc(b, 0x85);          \
+#define CMPI(w64, op8, mem, imm)  \
+    do {                          \
+        gop(b, w64, op8, 7, mem); \
+        b1(b, (uint8_t)(imm));    \
+        out[no++] = jcc(b, 0x85); \
     } while (0)
-    mov_imm64(b, RAX, (uint64_t)(uintptr_t)&f->code[r0]);
-    gop(b, true, 0x39, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, seg))); /* cmp [seg], rax */
-    out[no++] = jcc(b, 0x85);
     gop(b, false, 0xf6, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* test byte [fault], ... */
     b1(b, VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_ROUND | VM_JIT_NOCHAIN);
     out[no++] = jcc(b, 0x85);
@@ -59,31 +55,46 @@ static void next_warp(jc *j, uint32_t e) {
     CMPI(false, 0x83, M(RDI, (int64_t)offsetof(vm_cta, bars_open)), 0);
     gop(b, true, 0x8b, RCX, M(RDI, (int64_t)offsetof(vm_cta, grid)));
     CMPI(false, 0x83, M(RCX, (int64_t)offsetof(vm_grid, stop)), 0);
-    gop(b, true, 0x39, RAX, M(RDX, (int64_t)offsetof(vm_warp, pc))); /* cmp [pc], rax */
-    out[no++] = jcc(b, 0x85);
     CMPI(false, 0x83, M(RDX, (int64_t)offsetof(vm_warp, mask)), 0xff); /* -1 */
     CMPI(true, 0x83, M(RDX, (int64_t)offsetof(vm_warp, lpc_stop)), 0xff);
     CMPI(false, 0x83, M(RDX, (int64_t)offsetof(vm_warp, depth)), 1);
 #undef CMPI
-    /* the finished warp's count: n = e + 1 - r0 records less wadj, n * 32 less tadj */
-    uint32_t n = e + 1 - r0;
+    /* r10 := the next warp's record, a run's first (its handler the JIT's); r11 := that run's code */
+    gop(b, true, 0x8b, R10, M(RDX, (int64_t)offsetof(vm_warp, pc)));
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_handler_table()[VM_JIT]);
+    gop(b, true, 0x39, RAX, M(R10, (int64_t)offsetof(vm_insn, h))); /* cmp [h], rax */
+    out[no++] = jcc(b, 0x85);
+    gop(b, true, 0x8b, R11, M(R10, (int64_t)offsetof(vm_insn, target)));
+    gop(b, true, 0x8b, R11, M(R11, (int64_t)offsetof(vm_jit_region, body)));
+    gop(b, true, 0x85, R11, R(R11)); /* test r11, r11 */
+    out[no++] = jcc(b, 0x84);
+    /* the finished warp's count: a = last + 1 - seg records (the ret makes one
+     * more) less wadj, 32 a lane each less tadj; the compiled share last + 1 - head */
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)&f->code[last + 1]);
+    gop(b, true, 0x89, RAX, R(RCX));                                       /* mov rcx, rax */
+    gop(b, true, 0x2b, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, seg)));  /* sub rax, [seg] */
+    gop(b, true, 0x2b, RCX, M(CTX, (int64_t)offsetof(vm_jit_ctx, head))); /* sub rcx, [head] */
+    uint8_t sh[8] = {0x48, 0xc1, 0xe8, 6, 0x48, 0xc1, 0xe9, 6};             /* shr rax, 6; shr rcx, 6 */
+    put(b, sh, 8);
     gop(b, true, 0x8b, R8, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj)));
     gop(b, true, 0x8b, R9, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj)));
-    b1(b, 0xb8), b32(b, n);                                                  /* mov eax, n */
-    gop(b, true, 0x29, R8, R(RAX));                                          /* sub rax, r8 */
-    gop(b, true, 0x01, RAX, M(RDI, (int64_t)offsetof(vm_cta, warp_insns))); /* add [warp_insns], rax */
-    gop(b, true, 0x01, RAX, M(RSI, (int64_t)offsetof(vm_warp, clock)));     /* add [clock], rax */
-    gop(b, true, 0x8d, RAX, M(RAX, -1));                                     /* the run's, less the ret */
-    gop(b, true, 0x01, RAX, M(RDI, (int64_t)offsetof(vm_cta, jit_warp_insns)));
-    b1(b, 0xb8), b32(b, n * VM_LANES); /* mov eax, n * 32 */
-    gop(b, true, 0x29, R9, R(RAX));
-    gop(b, true, 0x01, RAX, M(RDI, (int64_t)offsetof(vm_cta, thread_insns)));
+    gop(b, true, 0x29, R8, R(RCX)); /* sub rcx, r8 */
+    gop(b, true, 0x01, RCX, M(RDI, (int64_t)offsetof(vm_cta, jit_warp_insns)));
+    gop(b, true, 0x8d, RCX, M(RAX, 1)); /* lea rcx, [rax+1] */
+    gop(b, true, 0x29, R8, R(RCX));
+    gop(b, true, 0x01, RCX, M(RDI, (int64_t)offsetof(vm_cta, warp_insns)));
+    gop(b, true, 0x01, RCX, M(RSI, (int64_t)offsetof(vm_warp, clock)));
+    gop(b, true, 0x8d, RCX, M(RAX, 1));
+    uint8_t sh5[4] = {0x48, 0xc1, 0xe1, 5}; /* shl rcx, 5 */
+    put(b, sh5, 4);
+    gop(b, true, 0x29, R9, R(RCX));
+    gop(b, true, 0x01, RCX, M(RDI, (int64_t)offsetof(vm_cta, thread_insns)));
     /* done: every lane exited (the whole warp ran the ret) */
     gop(b, false, 0xc7, 0, M(RSI, (int64_t)offsetof(vm_warp, exited)));
     b32(b, VM_FULL);
     gop(b, false, 0xc6, 0, M(RSI, (int64_t)offsetof(vm_warp, state)));
     b1(b, VM_W_DONE);
-    /* the next warp runs: cta->ran, the context's warp and frame, rbx */
+    /* the next warp runs: cta->ran, the context's warp, frame, count starts, rbx */
     gop(b, true, 0x89, RDX, M(RDI, (int64_t)offsetof(vm_cta, ran)));
     gop(b, false, 0x8b, RCX, M(RDX, (int64_t)offsetof(vm_warp, exited)));
     gop(b, false, 0x89, RCX, M(RDI, (int64_t)offsetof(vm_cta, ran_exited)));
@@ -91,12 +102,23 @@ static void next_warp(jc *j, uint32_t e) {
     gop(b, true, 0x8b, RCX, M(RDX, (int64_t)offsetof(vm_warp, frames)));
     gop(b, true, 0x89, RCX, M(CTX, (int64_t)offsetof(vm_jit_ctx, fr)));
     gop(b, true, 0x8b, FB, M(RCX, (int64_t)offsetof(vm_frame, fb)));
+    gop(b, true, 0x89, R10, M(CTX, (int64_t)offsetof(vm_jit_ctx, seg)));
+    gop(b, true, 0x89, R10, M(CTX, (int64_t)offsetof(vm_jit_ctx, head)));
     uint8_t z[2] = {0x31, 0xc0}; /* xor eax, eax */
     put(b, z, 2);
     gop(b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj)));
     gop(b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj)));
     gop(b, false, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));
-    j->chain_at[j->nchain] = jmp32(b);
-    j->chain_run[j->nchain++] = j->chain_to[r0] - 1;
+    gop(b, false, 0xff, 4, R(R11)); /* jmp r11 */
     for (int k = 0; k < no; k++) land(b, out[k]);
+}
+
+/* Whether record t is an unguarded ret or exit of a kernel, reached here by
+ * the whole warp in its own code (not a masked version, a body or a dry
+ * run). */
+static bool ends_kernel(const jc *j, uint32_t t) {
+    const vm_func *f = j->f;
+    const vm_insn *x = &f->code[t];
+    return j->chain_to && !j->base && !j->depth && !j->rmask && f->ir->is_entry && t < f->ncode &&
+           (x->op == VM_RET || x->op == VM_EXIT) && x->g == f->true_slot && x->gx == 0;
 }

@@ -3,7 +3,8 @@
  * ninth CTA a host thread runs on (the first eight slots start with fresh
  * frames, at the prologue), so each launch here has 40 CTAs: results from C,
  * instruction counts equal with the JIT on and off, and a fault in a later
- * warp of a CTA reported as without the JIT. */
+ * warp of a CTA reported as without the JIT. After a barrier, warps 1-7
+ * hand over by a branch to the ret, warp 0 after a loop. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +28,17 @@ static const char *SRC = ".version 8.0\n.target sm_90\n.address_size 64\n"
                          "@%p2 bra $SKIP;\nadd.s32 %r8, %r8, %r4;\n$SKIP:\n"
                          "st.global.u32 [%rd5], %r8;\n$DONE:\nret;\n}\n";
 
-/* One launch of SRC's kernel (NCTA x block threads) over n words; in holds
+/* One launch of src's kernel (NCTA x block threads: out, in, n); in holds
  * nin words. */
-static ptxi_status launch(const char *jit, unsigned block, uint32_t n, const uint32_t *in, size_t nin, uint32_t *out,
-                          char *rep, size_t cap, ptxi_launch_stats *st) {
+static ptxi_status launch(const char *src, const char *jit, unsigned block, uint32_t n, const uint32_t *in, size_t nin,
+                          uint32_t *out, char *rep, size_t cap, ptxi_launch_stats *st) {
     setenv("PTXI_JIT", jit, 1);
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
     FILE *quiet = tmpfile();
     ptxi_ctx_set_output(ctx, NULL, quiet);
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, SRC, strlen(SRC), "w.ptx", &m), PTXI_SUCCESS, "%s",
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
                  ptxi_ctx_error_detail(ctx));
     unsetenv("PTXI_JIT");
     ptxi_dptr dout, din;
@@ -79,7 +80,7 @@ Test(jit_next, warps_that_hand_over_count_and_compute_as_without_the_jit) {
         ptxi_launch_stats st[2];
         for (int m = 0; m < 2; m++) {
             char rep[1024];
-            ptxi_status r = launch(m ? "0" : "1", block, n, in, total, got[m], rep, sizeof rep, &st[m]);
+            ptxi_status r = launch(SRC, m ? "0" : "1", block, n, in, total, got[m], rep, sizeof rep, &st[m]);
             cr_assert_eq(r, PTXI_SUCCESS, "case %zu, PTXI_JIT=%d: %s", c, !m, rep);
             for (uint32_t k = 0; k < total; k++)
                 cr_assert_eq(got[m][k], want[k], "case %zu, PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", c, !m, k,
@@ -99,9 +100,48 @@ Test(jit_next, a_fault_in_a_warp_handed_over_to) {
     static uint32_t in[FIRST], out[NCTA * BLOCK];
     char rep[2][2048];
     for (int m = 0; m < 2; m++) {
-        ptxi_status r = launch(m ? "0" : "1", BLOCK, NCTA * BLOCK, in, FIRST, out, rep[m], sizeof rep[m], NULL);
+        ptxi_status r = launch(SRC, m ? "0" : "1", BLOCK, NCTA * BLOCK, in, FIRST, out, rep[m], sizeof rep[m], NULL);
         cr_assert_eq(r, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%d: %s", !m, rep[m]);
     }
     cr_assert(strstr(rep[0], "block (30,0,0)") && strstr(rep[0], "thread (64,0,0)"), "the first bad lane: %s", rep[0]);
     cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
+
+/* Each CTA's 256 words go through shared memory; after the barrier warp 0
+ * sums the eight warps' words lane by lane in a loop and stores the 32 sums
+ * (out[cta * 256 + lane]); the other warps branch to the ret. */
+static const char *SUMS = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+                          ".reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
+                          ".shared .align 4 .b32 sh[256];\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+                          "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 256, %r1;\n"
+                          "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r4, [%rd4];\n"
+                          "mov.u32 %r5, sh;\nshl.b32 %r6, %r1, 2;\nadd.s32 %r7, %r5, %r6;\nst.shared.u32 [%r7], %r4;\n"
+                          "bar.sync 0;\n"
+                          "shr.u32 %r8, %r1, 5;\nsetp.ne.u32 %p1, %r8, 0;\n@%p1 bra $DONE;\n"
+                          "mov.u32 %r9, 0;\nmov.u32 %r10, 0;\nmov.u32 %r11, %r7;\n"
+                          "$LOOP:\nld.shared.u32 %r12, [%r11];\nadd.s32 %r9, %r9, %r12;\nadd.s32 %r11, %r11, 128;\n"
+                          "add.s32 %r10, %r10, 1;\nsetp.lt.u32 %p2, %r10, 8;\n@%p2 bra $LOOP;\n"
+                          "mul.wide.u32 %rd5, %r3, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r9;\n"
+                          "$DONE:\nret;\n}\n";
+
+Test(jit_next, warps_that_end_after_a_barrier_by_a_branch_to_the_ret) {
+    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
+    uint32_t s = 2654435769u;
+    for (int k = 0; k < NCTA * BLOCK; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
+    memset(want, 0, sizeof want);
+    for (uint32_t c = 0; c < NCTA; c++)
+        for (uint32_t l = 0; l < 32; l++)
+            for (uint32_t w = 0; w < BLOCK / 32; w++) want[c * BLOCK + l] += in[c * BLOCK + w * 32 + l];
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status r = launch(SUMS, m ? "0" : "1", BLOCK, 0, in, NCTA * BLOCK, got[m], rep, sizeof rep, &st[m]);
+        cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
+        for (uint32_t k = 0; k < NCTA * BLOCK; k++)
+            cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", !m, k, got[m][k], want[k]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
 }
