@@ -1088,6 +1088,13 @@ execute:
             seg = c.seg, head = c.head;
             r = (const vm_jit_region *)(const void *)head->target;
         }
+        if (__builtin_expect(c.fault & VM_JIT_WAITS, 0)) { /* the warp waits at a barrier, counted (jit.c run_bar) */
+            if (atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
+                why = VM_Y_FAULT;
+                goto out_nosave;
+            }
+            goto waits;
+        }
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) { /* it went round k times: counted as BRA's handler counts them */

@@ -999,6 +999,7 @@ static void chain(jc *j, uint32_t t, uint32_t skip) {
 }
 
 #include "jit_next.h"
+#include "jit_bar.h"
 
 /* bra with the whole warp in the group: no lane jumps (guard 0) goes on in
  * the run; every lane (guard all ones) leaves it for the target, c->taken
@@ -2228,6 +2229,7 @@ static bool emit(jc *j, const vm_insn *i) {
         if (!shfl(j, i)) call_fn(j, i, run_shfl);
         break;
     case VM_EXT: q = fused(j, i); break;
+    case VM_BAR: q = bar_sync(j, i); break;
     case VM_MINF32: minmax(j, i, false); break;
     case VM_MAXF32: minmax(j, i, true); break;
     default: q = false;
@@ -2401,6 +2403,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
             if (vi->op == VM_BRA && vi->target && vi->target <= vi && !(vi->g == f->true_slot && vi->gx == 0)) target[k + 1] = 1;
             if (vi->op == VM_BRX)
                 for (int64_t t = 0; t < vi->imm; t++) target[((const vm_insn *const *)vi->p)[t] - f->code] = 1;
+            if (vi->op == VM_BAR && k + 1 < n) target[k + 1] = 1; /* released warps resume there (jit_bar.h) */
         }
         if (f->nhoist && f->nhoist < n) target[f->nhoist] = 1; /* a warp whose frame holds the prologue starts there */
         for (uint32_t k = 0; k < n; k++)

@@ -8,7 +8,15 @@
 
 #include "warp.h"
 
-enum { VM_JIT_FAULT = 1, VM_JIT_ADJUST = 2, VM_JIT_SPLIT = 4, VM_JIT_ROUND = 8, VM_JIT_CHAIN = 16, VM_JIT_NOCHAIN = 32 };
+enum {
+    VM_JIT_FAULT = 1,
+    VM_JIT_ADJUST = 2,
+    VM_JIT_SPLIT = 4,
+    VM_JIT_ROUND = 8,
+    VM_JIT_CHAIN = 16,
+    VM_JIT_NOCHAIN = 32,
+    VM_JIT_WAITS = 64 /* the warp arrived at a barrier and waits, counted (jit.c run_bar) */
+};
 enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 
 /* What compiled code reads besides the frame (built by the JIT handler in exec.c). */
@@ -31,6 +39,7 @@ typedef struct vm_jit_ctx {
      * run that ends the kernel may hand over to the CTA's next warp (jit.c
      * hand_over), which sets w, fr, seg and head to that warp's. */
     const vm_insn *seg, *head;
+    const void *go; /* the next warp's run code, after a barrier hands over (jit.c run_bar) */
     /* The branch record through which the whole warp left the run (its
      * target is what the run returned), else NULL. */
     const vm_insn *taken;

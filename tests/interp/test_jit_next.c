@@ -4,7 +4,8 @@
  * frames, at the prologue), so each launch here has 40 CTAs: results from C,
  * instruction counts equal with the JIT on and off, and a fault in a later
  * warp of a CTA reported as without the JIT. After a barrier, warps 1-7
- * hand over by a branch to the ret, warp 0 after a loop. */
+ * hand over by a branch to the ret, warp 0 after a loop; warps that wait at
+ * a barrier hand over too (jit_bar.h), but not to a partial warp. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,44 @@ Test(jit_next, warps_that_end_after_a_barrier_by_a_branch_to_the_ret) {
         ptxi_status r = launch(SUMS, m ? "0" : "1", BLOCK, 0, in, NCTA * BLOCK, got[m], rep, sizeof rep, &st[m]);
         cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
         for (uint32_t k = 0; k < NCTA * BLOCK; k++)
+            cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", !m, k, got[m][k], want[k]);
+    }
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+}
+
+/* Barriers in CTAs of 240 threads (a last warp of 16 lanes, which no warp
+ * hands over to): each thread stores its word to shared memory, and after
+ * the barrier reads the one 32 threads on (mod 240), then a second barrier
+ * before its store: out[g] = in[cta * 240 + (tid + 32) % 240]. */
+static const char *ROTATE = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+                            ".reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
+                            ".shared .align 4 .b32 sh[240];\n"
+                            "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+                            "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmad.lo.s32 %r3, %r2, 240, %r1;\n"
+                            "mul.wide.u32 %rd3, %r3, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r4, [%rd4];\n"
+                            "mov.u32 %r5, sh;\nshl.b32 %r6, %r1, 2;\nadd.s32 %r7, %r5, %r6;\nst.shared.u32 [%r7], %r4;\n"
+                            "bar.sync 0;\n"
+                            "add.s32 %r8, %r1, 32;\nrem.u32 %r9, %r8, 240;\nshl.b32 %r10, %r9, 2;\n"
+                            "add.s32 %r11, %r5, %r10;\nld.shared.u32 %r12, [%r11];\n"
+                            "bar.sync 0;\n"
+                            "add.s64 %rd5, %rd1, %rd3;\nst.global.u32 [%rd5], %r12;\nret;\n}\n";
+
+Test(jit_next, barriers_with_a_partial_last_warp) {
+    enum { B = 240 };
+    static uint32_t in[NCTA * B], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
+    uint32_t s = 362436069u;
+    for (int k = 0; k < NCTA * B; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
+    memset(want, 0, sizeof want);
+    for (uint32_t c = 0; c < NCTA; c++)
+        for (uint32_t t = 0; t < B; t++) want[c * B + t] = in[c * B + (t + 32) % B];
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status r = launch(ROTATE, m ? "0" : "1", B, 0, in, NCTA * B, got[m], rep, sizeof rep, &st[m]);
+        cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
+        for (uint32_t k = 0; k < NCTA * B; k++)
             cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", !m, k, got[m][k], want[k]);
     }
     cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
