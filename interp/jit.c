@@ -455,6 +455,7 @@ typedef struct jc {
      * in the current straight stretch (0: none); the record that continues
      * the stretch; flags handed out */
     uint32_t r4_rec[8], r4_next, r4_n;
+    uint32_t sp_rec[8], sp_n; /* the same for the span flags (span4_*): 1 + the leading load */
     /* jit_addr.h: the lines the function's records write (konst_writes) */
     uint64_t *kw;
     bool kw_done;
@@ -1328,6 +1329,9 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
         else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
     }
+    /* loads a few bytes apart through one register: one arena check (jit_addr.h span4_*) */
+    int64_t lo = 0, hi = 0;
+    int held = shared || g || st ? -1 : span4_use(j, i), lead = shared || g || st || held >= 0 ? -1 : span4_set(j, i, &lo, &hi);
     if (shared) {
         /* rax + 128 <= smem_size; rax += smem */
         gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));      /* rsi := the cta */
@@ -1336,9 +1340,21 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         gop(b, true, 0x3b, RDX, R(RCX));                                         /* cmp rdx, rcx */
         slow[ns++] = jcc(b, 0x87);                                               /* ja */
         gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
+    } else if (held >= 0) {
+        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + RUN4_FLAGS + (size_t)held))); /* cmp byte, 0 */
+        b1(b, 0);
+        slow[ns++] = jcc(b, 0x84);
+    } else if (lead >= 0) { /* rax + lo - imm, hi - lo + 128 bytes */
+        uint8_t addi[2] = {0x48, 0x05}, subi[2] = {0x48, 0x2d}; /* add / sub rax, imm32 */
+        put(b, addi, 2);
+        b32(b, (uint32_t)(int32_t)(lo - i->imm));
+        arena_span(j, (uint32_t)(hi - lo + 128), st, slow, &ns);
+        put(b, subi, 2);
+        b32(b, (uint32_t)(int32_t)(lo - i->imm));
     } else arena_span(j, 128, st, slow, &ns);
-    if (!shared && (!st || !j->loop)) prefetch_warp(j, i, st);
+    if (!shared && (!st || !j->loop) && held < 0) prefetch_warp(j, i, st);
     if (told >= 0) run4_put(j, told, 1);
+    if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 1);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);
         else {
@@ -1349,10 +1365,12 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     size_t done = jmp32(b), gx[4], gdone = 0, hdone = 0;
     if (nh) {
         for (int k = 0; k < nh; k++) land(b, half[k]);
+        if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 0);
         hdone = half_runs(j, i, st, a, told, slow, &ns);
     }
     for (int k = 0; k < ns; k++) land(b, slow[k]);
     if (told >= 0) run4_put(j, told, 0);
+    if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 0);
     int ngx = 0;
     if (shared && !st && !guarded(j, i)) {
         gdone = lds4_gather(j, i, a, gx, &ngx);

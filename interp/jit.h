@@ -67,8 +67,10 @@ typedef struct vm_jit_ctx {
     uint32_t grp;
     uint32_t pend[VM_JIT_REGION];
     /* Whether the lanes of an address register form one run of words, as
-     * the access that tested them found (jit_addr.h; written before read). */
-    uint8_t run4[8];
+     * the access that tested them found; then (8-15) whether the arena
+     * accepted the span of the loads a few bytes apart that one checked for
+     * all (jit_addr.h; written before read). */
+    uint8_t run4[16];
 } vm_jit_ctx;
 
 /* A compiled run: returns the first record it did not complete: `end`, the

@@ -24,7 +24,8 @@
  * three, reduce's four loads of a round take one test). Each of A and B
  * still tests its own alignment and its own span of the arena. */
 
-enum { RUN4_FLAGS = (int)sizeof(((vm_jit_ctx *)0)->run4), RUN4_WINDOW = 64 };
+enum { RUN4_FLAGS = 8, RUN4_WINDOW = 64 };
+_Static_assert(sizeof(((vm_jit_ctx *)0)->run4) == 2 * RUN4_FLAGS, "lane flags, then span flags");
 
 /* Every lane's address (a's parts, 64-bit or 32-bit lanes) is ZQ + the
  * lane's offset in the table at rcx (64 bytes a part), only the lanes in
@@ -46,7 +47,7 @@ static void run_test(jc *j, const centry *a, int parts, bool d32, const int *km,
  * last breaks the stretch, and its flags are forgotten. */
 static void run4_step(jc *j, const vm_insn *i) {
     uint32_t k = (uint32_t)(i - j->f->code);
-    if (k != j->r4_next) memset(j->r4_rec, 0, sizeof j->r4_rec);
+    if (k != j->r4_next) memset(j->r4_rec, 0, sizeof j->r4_rec), memset(j->sp_rec, 0, sizeof j->sp_rec);
     j->r4_next = k + 1;
 }
 
@@ -128,6 +129,55 @@ static int run4_set(jc *j, const vm_insn *i) {
 static void run4_put(jc *j, int s, uint8_t v) {
     gop(j->b, false, 0xc6, 0, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)s)));
     b1(j->b, v);
+}
+
+/* ---- one arena check for loads through one register a few bytes apart ----
+ * stencil reads [%rd4+4], [%rd4+-4] and [%rd4]: three runs of 128 bytes
+ * within 136. The first of such loads (the leader) checks the arena for
+ * the span of all of them and leaves the answer in a span flag
+ * (vm_jit_ctx.run4[8 + s]: 1 on its inline path, 0 on every other); the
+ * others (members: later loads through the same register, unchanged since,
+ * in one straight stretch, stretch_keeps, their offsets within SPAN4 of the
+ * leader's) test the flag instead of the arena, and leave the next warp's
+ * lines to the leader's prefetch (the same lines but for a few bytes). Each
+ * still tests its own alignment and lanes. A span that fails sends the
+ * leader and the members to their calls, which check each alone. */
+enum { SPAN4 = 64 };
+
+/* Whether load q is a member of leader a's span. */
+static bool span4_member(const vm_func *f, uint32_t a, uint32_t q) {
+    const vm_insn *x = &f->code[a], *y = &f->code[q];
+    return x->op == VM_LDG4 && y->op == VM_LDG4 && run4_access(f, x) && run4_access(f, y) && y->a == x->a &&
+           y->imm - x->imm <= SPAN4 && x->imm - y->imm <= SPAN4 && stretch_keeps(f, a, q, a, x->a, 4);
+}
+
+/* For load i: the span flag of the leader whose span holds it, else -1. */
+static int span4_use(jc *j, const vm_insn *i) {
+    uint32_t k = (uint32_t)(i - j->f->code);
+    for (int s = 0; s < RUN4_FLAGS; s++) {
+        uint32_t a = j->sp_rec[s];
+        if (a-- && span4_member(j->f, a, k)) return s;
+    }
+    return -1;
+}
+
+/* For load i that no span holds: a span flag when later loads are its
+ * members, with the span's least and greatest offsets (*lo, *hi); else -1. */
+static int span4_set(jc *j, const vm_insn *i, int64_t *lo, int64_t *hi) {
+    const vm_func *f = j->f;
+    uint32_t k = (uint32_t)(i - f->code);
+    bool any = false;
+    *lo = *hi = i->imm;
+    for (uint32_t q = k + 1; q < f->ncode && q <= k + RUN4_WINDOW; q++)
+        if (span4_member(f, k, q)) {
+            any = true;
+            if (f->code[q].imm < *lo) *lo = f->code[q].imm;
+            if (f->code[q].imm > *hi) *hi = f->code[q].imm;
+        }
+    if (!any) return -1;
+    int s = (int)(j->sp_n++ % RUN4_FLAGS);
+    j->sp_rec[s] = k + 1;
+    return s;
 }
 
 /* ---- 64-bit shifts by a constant (`shl.b64 %rd10, %rd3, 2`) ----

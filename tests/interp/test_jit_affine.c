@@ -4,7 +4,9 @@
  * and the registers that look alike but are not: one written again on
  * another path, one written by some lanes in between, one grown in a loop,
  * one a run of another shape. Each is run with the JIT on and off; the
- * expected words come from C below. */
+ * expected words come from C below. Loads through one register a few bytes
+ * apart take one arena check for their span (jit_addr.h span4_*): at the
+ * input's end, and one past it, which faults at its own line and lane. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,5 +110,43 @@ Test(jit_affine, a_shared_test_still_checks_each_access_span) {
     }
     cr_assert(strstr(rep[0], "at w.ptx:16:"), "the second load's line: %s", rep[0]);
     cr_assert(strstr(rep[0], "thread (32,0,0)"), "the first lane past the end (3968 + 4 * 32 = 4096): %s", rep[0]);
+    cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
+
+/* One warp loads [%rd4], [%rd4+4], [%rd4+-4] with %rd4 = in + BASE + 4t and
+ * stores their sum at out + 4t (the input is 4096 bytes). */
+static void span_src(char *buf, size_t cap, int base) {
+    snprintf(buf, cap,
+             ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+             ".reg .b32 %%r<8>;\n.reg .b64 %%rd<12>;\n"
+             "ld.param.u64 %%rd1, [out];\nld.param.u64 %%rd2, [in];\nmov.u32 %%r1, %%tid.x;\n"
+             "mul.wide.u32 %%rd3, %%r1, 4;\nadd.s64 %%rd5, %%rd2, %%rd3;\nadd.s64 %%rd4, %%rd5, %d;\n"
+             "ld.global.u32 %%r2, [%%rd4];\nld.global.u32 %%r3, [%%rd4+4];\nld.global.u32 %%r4, [%%rd4+-4];\n"
+             "add.s32 %%r5, %%r2, %%r3;\nadd.s32 %%r5, %%r5, %%r4;\n"
+             "add.s64 %%rd6, %%rd1, %%rd3;\nst.global.u32 [%%rd6], %%r5;\nret;\n}\n",
+             base);
+}
+
+Test(jit_affine, loads_a_few_bytes_apart_take_one_arena_check) {
+    static uint32_t in[NIN], got[NOUT];
+    inputs(in);
+    char src[1024], rep[2][2048];
+    span_src(src, sizeof src, 4096 - 132); /* the last lane's [%rd4+4] is the input's last word */
+    for (int m = 0; m < 2; m++) {
+        ptxi_status s = run_io_jit(m ? "0" : "1", src, 32, in, sizeof in, got, sizeof got, rep[m], sizeof rep[m], NULL);
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep[m]);
+        for (uint32_t t = 0; t < 32; t++) {
+            uint32_t w = (4096 - 132) / 4 + t;
+            cr_assert_eq(got[t], in[w] + in[w + 1] + in[w - 1], "PTXI_JIT=%d: thread %u", !m, t);
+        }
+    }
+    span_src(src, sizeof src, 4096 - 128); /* the last lane's [%rd4+4] is past it */
+    for (int m = 0; m < 2; m++) {
+        ptxi_status s = run_io_jit(m ? "0" : "1", src, 32, in, sizeof in, got, sizeof got, rep[m], sizeof rep[m], NULL);
+        cr_assert_eq(s, PTXI_ILLEGAL_ADDRESS, "PTXI_JIT=%d: %s", !m, rep[m]);
+    }
+    cr_assert(strstr(rep[0], "at w.ptx:15:"), "the second load's line: %s", rep[0]);
+    cr_assert(strstr(rep[0], "thread (31,0,0)"), "the last lane: %s", rep[0]);
     cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
 }
