@@ -33,15 +33,9 @@ static const char *SRC = ".version 8.0\n.target sm_90\n.address_size 64\n"
  * nin words. */
 static ptxi_status launch(const char *src, const char *jit, unsigned block, uint32_t n, const uint32_t *in, size_t nin,
                           uint32_t *out, char *rep, size_t cap, ptxi_launch_stats *st) {
-    setenv("PTXI_JIT", jit, 1);
     ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
-    FILE *quiet = tmpfile();
-    ptxi_ctx_set_output(ctx, NULL, quiet);
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "w.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
-    unsetenv("PTXI_JIT");
+    FILE *quiet;
+    ptxi_module *m = load_quiet(src, jit, &ctx, &quiet);
     ptxi_dptr dout, din;
     size_t nout = (size_t)NCTA * block * 4;
     cr_assert_eq(ptxi_mem_alloc(ctx, nout, &dout), PTXI_SUCCESS);
@@ -60,6 +54,19 @@ static ptxi_status launch(const char *src, const char *jit, unsigned block, uint
     return s;
 }
 
+/* launch with the JIT on and off: the words (total = NCTA x block) as in
+ * want, the counts alike. */
+static void run_both(const char *src, unsigned block, uint32_t n, const uint32_t *in, size_t nin, uint32_t *const got[2],
+                     const uint32_t *want, const char *what) {
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status r = launch(src, m ? "0" : "1", block, n, in, nin, got[m], rep, sizeof rep, &st[m]);
+        cr_assert_eq(r, PTXI_SUCCESS, "%s, PTXI_JIT=%d: %s", what, !m, rep);
+    }
+    same_on_and_off(got, want, (size_t)NCTA * block, st, what);
+}
+
 /* Whole CTAs, a last CTA whose last warps leave at once or split, and
  * 48-thread CTAs (a warp of 16 lanes: the masked version, no hand-over). */
 Test(jit_next, warps_that_hand_over_count_and_compute_as_without_the_jit) {
@@ -67,9 +74,9 @@ Test(jit_next, warps_that_hand_over_count_and_compute_as_without_the_jit) {
         unsigned block;
         uint32_t n;
     } cases[] = {{BLOCK, NCTA * BLOCK}, {BLOCK, NCTA * BLOCK - 77}, {48, NCTA * 48 - 5}};
-    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
-    uint32_t s = 88172645u;
-    for (int k = 0; k < NCTA * BLOCK; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
+    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got0[NCTA * BLOCK], got1[NCTA * BLOCK];
+    uint32_t *got[2] = {got0, got1};
+    xorshift_words(in, NCTA * BLOCK, 88172645u);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         unsigned block = cases[c].block;
         uint32_t n = cases[c].n, total = NCTA * block;
@@ -78,17 +85,9 @@ Test(jit_next, warps_that_hand_over_count_and_compute_as_without_the_jit) {
             uint32_t t = g % block;
             want[g] = in[g] * 3 + (t % 32 == 5 ? 0 : t);
         }
-        ptxi_launch_stats st[2];
-        for (int m = 0; m < 2; m++) {
-            char rep[1024];
-            ptxi_status r = launch(SRC, m ? "0" : "1", block, n, in, total, got[m], rep, sizeof rep, &st[m]);
-            cr_assert_eq(r, PTXI_SUCCESS, "case %zu, PTXI_JIT=%d: %s", c, !m, rep);
-            for (uint32_t k = 0; k < total; k++)
-                cr_assert_eq(got[m][k], want[k], "case %zu, PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", c, !m, k,
-                             got[m][k], want[k]);
-        }
-        cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "case %zu: the counts do not depend on the JIT", c);
-        cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "case %zu: the counts do not depend on the JIT", c);
+        char what[32];
+        snprintf(what, sizeof what, "case %zu", c);
+        run_both(SRC, block, n, in, total, got, want, what);
     }
 }
 
@@ -128,23 +127,14 @@ static const char *SUMS = ".version 8.0\n.target sm_90\n.address_size 64\n"
                           "$DONE:\nret;\n}\n";
 
 Test(jit_next, warps_that_end_after_a_barrier_by_a_branch_to_the_ret) {
-    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
-    uint32_t s = 2654435769u;
-    for (int k = 0; k < NCTA * BLOCK; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
+    static uint32_t in[NCTA * BLOCK], want[NCTA * BLOCK], got0[NCTA * BLOCK], got1[NCTA * BLOCK];
+    uint32_t *got[2] = {got0, got1};
+    xorshift_words(in, NCTA * BLOCK, 2654435769u);
     memset(want, 0, sizeof want);
     for (uint32_t c = 0; c < NCTA; c++)
         for (uint32_t l = 0; l < 32; l++)
             for (uint32_t w = 0; w < BLOCK / 32; w++) want[c * BLOCK + l] += in[c * BLOCK + w * 32 + l];
-    ptxi_launch_stats st[2];
-    for (int m = 0; m < 2; m++) {
-        char rep[1024];
-        ptxi_status r = launch(SUMS, m ? "0" : "1", BLOCK, 0, in, NCTA * BLOCK, got[m], rep, sizeof rep, &st[m]);
-        cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
-        for (uint32_t k = 0; k < NCTA * BLOCK; k++)
-            cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", !m, k, got[m][k], want[k]);
-    }
-    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
-    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+    run_both(SUMS, BLOCK, 0, in, NCTA * BLOCK, got, want, "sums");
 }
 
 /* Barriers in CTAs of 240 threads (a last warp of 16 lanes, which no warp
@@ -167,20 +157,10 @@ static const char *ROTATE = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 Test(jit_next, barriers_with_a_partial_last_warp) {
     enum { B = 240 };
-    static uint32_t in[NCTA * B], want[NCTA * BLOCK], got[2][NCTA * BLOCK];
-    uint32_t s = 362436069u;
-    for (int k = 0; k < NCTA * B; k++) s ^= s << 13, s ^= s >> 7, s ^= s << 17, in[k] = s;
-    memset(want, 0, sizeof want);
+    static uint32_t in[NCTA * B], want[NCTA * B], got0[NCTA * BLOCK], got1[NCTA * BLOCK];
+    uint32_t *got[2] = {got0, got1};
+    xorshift_words(in, NCTA * B, 362436069u);
     for (uint32_t c = 0; c < NCTA; c++)
         for (uint32_t t = 0; t < B; t++) want[c * B + t] = in[c * B + (t + 32) % B];
-    ptxi_launch_stats st[2];
-    for (int m = 0; m < 2; m++) {
-        char rep[1024];
-        ptxi_status r = launch(ROTATE, m ? "0" : "1", B, 0, in, NCTA * B, got[m], rep, sizeof rep, &st[m]);
-        cr_assert_eq(r, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
-        for (uint32_t k = 0; k < NCTA * B; k++)
-            cr_assert_eq(got[m][k], want[k], "PTXI_JIT=%d: word %u: 0x%08x, expected 0x%08x", !m, k, got[m][k], want[k]);
-    }
-    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "the counts do not depend on the JIT");
-    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
+    run_both(ROTATE, B, 0, in, NCTA * B, got, want, "rotate");
 }

@@ -134,15 +134,16 @@ static const char calls_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n
                                          "st.global.u32 [%rd4], %r8;\n"
                                          "ret;\n}\n";
 
-static void run_calls(unsigned threads) {
+/* One launch of src's kernel (GRID x BLOCK threads; its output, filled with
+ * 0xee first) on `threads` host threads; the N output words to out. */
+static void run_grid(const char *src, unsigned threads, uint32_t *out) {
     ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, calls_ptx, strlen(calls_ptx), "calls.ptx", &m), PTXI_SUCCESS, "%s",
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "g.ptx", &m), PTXI_SUCCESS, "%s",
                  ptxi_ctx_error_detail(ctx));
     ptxi_dptr d;
     cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
-    static uint32_t out[N];
     ptxi_memset_d8(ctx, d, 0xee, N * 4);
     void *params[] = {&d};
     cr_assert_eq(
@@ -150,11 +151,16 @@ static void run_calls(unsigned threads) {
         PTXI_SUCCESS);
     cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
     cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+}
+
+static void run_calls(unsigned threads) {
+    static uint32_t out[N];
+    run_grid(calls_ptx, threads, out);
     for (uint32_t c = 0; c < GRID; c++)
         for (uint32_t t = 0; t < BLOCK; t++)
             cr_assert_eq(out[c * BLOCK + t], (t + 7) * 2 + c, "CTA %u thread %u: %u (threads %u)", c, t,
                          out[c * BLOCK + t], threads);
-    ptxi_ctx_destroy(ctx);
 }
 
 Test(reuse, a_first_call_moves_the_frames_out_of_the_warp) {
@@ -182,22 +188,9 @@ static const char alloca_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\
          "ret;\n}\n";
 
 Test(reuse, a_reused_frame_starts_with_an_empty_stack) {
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1}), PTXI_SUCCESS);
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, alloca_ptx, strlen(alloca_ptx), "alloca.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
-    ptxi_dptr d;
-    cr_assert_eq(ptxi_mem_alloc(ctx, N * 4, &d), PTXI_SUCCESS);
     static uint32_t out[N];
-    void *params[] = {&d};
-    cr_assert_eq(
-        ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){GRID, 1, 1}, (ptxi_dim3){BLOCK, 1, 1}, 0, NULL, params),
-        PTXI_SUCCESS);
-    cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
-    cr_assert_eq(ptxi_memcpy_dtoh(ctx, out, d, N * 4), PTXI_SUCCESS);
+    run_grid(alloca_ptx, 1, out);
     for (uint32_t c = 0; c < GRID; c++)
         for (uint32_t t = 0; t < BLOCK; t++)
             cr_assert_eq(out[c * BLOCK + t], c + t, "CTA %u thread %u: %u", c, t, out[c * BLOCK + t]);
-    ptxi_ctx_destroy(ctx);
 }
