@@ -461,6 +461,7 @@ end:
     }
     return NULL;
 }
+
 /* Whether no record of kernel k moves a lane's stack pointer (a call, or
  * alloca, stacksave, stackrestore): a reused entry frame's lanes then keep
  * the local_size its first CTA's push gave them. */
