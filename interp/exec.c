@@ -1079,7 +1079,8 @@ execute:
         /* a loop's run goes round inside (jit.c loop_back) only while the
          * group does not merge at its head, and leaves its last backward
          * branch of the slice to the taken path below */
-        c.loops = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
+        const uint32_t loops = (uintptr_t)stop > (uintptr_t)i ? budget - 1 : 0;
+        c.loops = loops;
         c.seg = seg, c.head = i;
         const vm_insn *head = i;
         i = fn(fb, &c);
@@ -1097,18 +1098,10 @@ execute:
         }
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
-        if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) { /* it went round k times: counted as BRA's handler counts them */
-            uint32_t k = ((uintptr_t)stop > (uintptr_t)head ? budget - 1 : 0) - c.loops;
-            uint64_t len = (uint64_t)(r->end - head), n_ = (k - 1) * len;
-            ACCOUNT(r->end);
-            cta->warp_insns += n_;
-            cta->thread_insns += n_ * (uint64_t)__builtin_popcount(mask);
-            w->clock += n_;
-            cta->jit_warp_insns += k * len;
-            seg = head;
-            budget -= k;
-        }
-        if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran */
+        /* loops went round k times in all, their records counted in wadj, tadj
+         * (jit.c loop_back); the backward branches taken off the budget */
+        if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) budget -= loops - c.loops;
+        if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran, runs chained, loops went round */
             /* ACCOUNT's shape, so that the two counters are written as the next
              * ACCOUNT reads them, and wadj, tadj read one by one as the code
              * wrote them (a mixed pair costs a store-forwarding stall) */

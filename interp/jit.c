@@ -954,8 +954,11 @@ static void all_lanes(jc *j) {
 /* A loop whose back branch is its run's last record and jumps to the run's
  * first (saxpy's grid stride, histogram's): the whole warp taking it goes
  * round again in the compiled code while c->loops, which exec.c sets below
- * its time slice's remaining backward branches, allows; exec.c then counts
- * the rounds as it counts the branch it takes. The cache is what it is at
+ * its time slice's remaining backward branches, allows. Each round counts
+ * its records as BRA's handler would by taking them off wadj, tadj (the
+ * whole warp runs it), so that a loop chained into (chain) counts as one
+ * entered; exec.c takes the rounds, loops' fall, off the slice's budget
+ * (VM_JIT_ROUND). The cache is what it is at
  * the run's start, empty: the taken exit's stores (spill_copy) are what the
  * next round reads from the frame. Not in a masked version or a body. */
 static void jump_to(cbuf *b, size_t pos);
@@ -966,8 +969,13 @@ static void loop_back(jc *j, const vm_insn *i) {
     b1(j->b, 0);
     size_t out = jcc(j->b, 0x84);
     gop(j->b, false, 0xff, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, loops))); /* dec dword [loops] */
-    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));  /* or dword [fault], ROUND */
-    b1(j->b, VM_JIT_ROUND);
+    int32_t len = (int32_t)(j->end - j->start);
+    gop(j->b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], -len */
+    b32(j->b, (uint32_t)-len);
+    gop(j->b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add qword [tadj], -len * 32 */
+    b32(j->b, (uint32_t)(-len * VM_LANES));
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* or dword [fault], ROUND | ADJUST */
+    b1(j->b, VM_JIT_ROUND | VM_JIT_ADJUST);
     jump_to(j->b, j->head_at);
     land(j->b, out);
 }
@@ -977,8 +985,8 @@ static void loop_back(jc *j, const vm_insn *i) {
  * unless exec.c forbids it (VM_JIT_NOCHAIN), it goes on in that run's code
  * after its prologue, the cache stored as at a return, the skipped records
  * added to what exec.c takes off its count over the span (vm_jit_ctx.chead).
- * Only the whole warp's version chains, outside bodies, and never into a
- * loop's run (exec.c counts the rounds of the run it entered). */
+ * Only the whole warp's version chains, outside bodies; a loop's run
+ * chained into counts its rounds itself (loop_back). */
 static void chain(jc *j, uint32_t t, uint32_t skip) {
     if (!j->chain_to || j->base || j->depth || t >= j->f->ncode || !j->chain_to[t]) return;
     gop(j->b, false, 0xf6, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* test byte [fault], NOCHAIN */
@@ -2468,10 +2476,7 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
         if (e - k >= 2) starts[nr] = k, ends[nr] = e, nr++;
         k = e > k ? e : k + 1;
     }
-    for (uint32_t r = 0; r < nr; r++) { /* runs that can be chained into (chain): not a loop's */
-        const vm_insn *last = &f->code[ends[r] - 1];
-        if (!(last->op == VM_BRA && (last->flags & VM_F_BACK))) chain_to[starts[r]] = r + 1;
-    }
+    for (uint32_t r = 0; r < nr; r++) chain_to[starts[r]] = r + 1; /* runs that can be chained into (chain) */
     for (uint32_t r = 0; r < nr; r++) {
         offs[r] = b.n;
         emit_run(&j, starts[r], ends[r], 0, roff);

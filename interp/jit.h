@@ -44,17 +44,18 @@ typedef struct vm_jit_ctx {
      * target is what the run returned), else NULL. */
     const vm_insn *taken;
     /* Rounds a loop's run may still go from its last record back to its
-     * first without leaving (jit.c loop_back); each takes one away and sets
-     * VM_JIT_ROUND in `fault`. */
+     * first without leaving (jit.c loop_back); each takes one away, takes
+     * the run's records off wadj, tadj and sets VM_JIT_ROUND | VM_JIT_ADJUST
+     * in `fault`. */
     uint32_t loops;
     /* If-converted branches (jit.c ifconv): the body of a forward branch that
      * splits the warp runs in the run for the lanes that do not jump. `off`:
      * lanes a called record leaves alone (0 outside bodies). With
      * VM_JIT_ADJUST, wadj and tadj are the warp and thread instructions by
      * which the handler's count over the run's span exceeds the real one
-     * (skipped bodies, bodies run by fewer lanes). With VM_JIT_SPLIT (a fault
-     * in a body), `mask` is the body's lanes, and the lanes that jumped wait
-     * at their targets as the interpreter leaves them. Per nesting level: the
+     * (skipped bodies, bodies run by fewer lanes; less loops' rounds). With
+     * VM_JIT_SPLIT (a fault in a body), `mask` is the body's lanes, and the
+     * lanes that jumped wait at their targets as the interpreter leaves them. Per nesting level: the
      * branch, the lanes that jumped, the enclosing group (not initialized). */
     uint32_t off;
     uint32_t mask;

@@ -803,8 +803,10 @@ static void chain_case(const char *src, uint32_t *out, char *rep, size_t cap, pt
     const char *modes[2] = {"1", "0"};
     for (int k = 0; k < 2; k++)
         s[k] = run_io_jit(modes[k], src, NT, in, sizeof in, out + k * NT, NT * 4, rep + k * cap, cap, &st[k]);
-    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT");
-    cr_assert_eq(st[0].warp_insns, st[1].warp_insns);
+    cr_assert_eq(st[0].thread_insns, st[1].thread_insns, "the counts do not depend on the JIT: %llu, %llu",
+                 (unsigned long long)st[0].thread_insns, (unsigned long long)st[1].thread_insns);
+    cr_assert_eq(st[0].warp_insns, st[1].warp_insns, "%llu, %llu", (unsigned long long)st[0].warp_insns,
+                 (unsigned long long)st[1].warp_insns);
     cr_assert_eq(st[1].jit_warp_insns, 0);
     if (jit_host()) cr_assert_gt(st[0].jit_warp_insns, 0);
     else cr_assert_eq(st[0].jit_warp_insns, 0);
@@ -831,6 +833,64 @@ Test(jit, fault_inside_a_chained_run) {
     ptxi_launch_stats st[2];
     ptxi_status s[2];
     const char *src = CHAIN_SRC("1048576");
+    chain_case(src, out, rep[0], sizeof rep[0], st, s);
+    int line = 1; /* the load's line, counted in the source */
+    for (const char *p = src; p < strstr(src, "ld.global"); p++) line += *p == '\n';
+    char at[64];
+    snprintf(at, sizeof at, "at w.ptx:%d:1 in k", line);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(s[k], PTXI_ILLEGAL_ADDRESS, "%s", rep[k]);
+        cr_assert(strstr(rep[k], "out-of-bounds global read of 4 bytes"), "%s", rep[k]);
+        cr_assert(strstr(rep[k], at), "the load's line (%s): %s", at, rep[k]);
+        cr_assert(strstr(rep[k], "thread (32,0,0)"), "warp 1's first lane: %s", rep[k]);
+    }
+    cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
+}
+
+/* A straight run chained into a loop's run (jit.c chain, loop_back): each
+ * warp falls from the run before L into the loop, which goes round 10000 +
+ * 37 * warp times, past a time slice's backward branches (sched.c SLICE),
+ * reading in[(tid + i) & 63]. The counts must be those without the JIT;
+ * with BAD, warp 1's load from round K on reads out of bounds (K below a
+ * slice: in the loop chained into) and the report must name that load. */
+#define LOOPCHAIN_SRC(BAD, K)                                                                                          \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                                  \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                          \
+    ".reg .pred %p<3>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"                                                        \
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"                                     \
+    "shr.u32 %r2, %r1, 5;\nmul.lo.s32 %r3, %r2, 37;\nadd.s32 %r8, %r3, 10000;\nmul.lo.s32 %r12, %r2, " BAD ";\n"     \
+    "mov.u32 %r6, 1;\nmov.u32 %r7, 0;\n"                                                                               \
+    "L:\nadd.s32 %r9, %r1, %r7;\nand.b32 %r9, %r9, 63;\nsetp.ge.u32 %p2, %r7, " K ";\n"                              \
+    "selp.b32 %r11, %r12, 0, %p2;\nadd.s32 %r9, %r9, %r11;\nmul.wide.u32 %rd3, %r9, 4;\nadd.s64 %rd4, %rd2, %rd3;\n" \
+    "ld.global.u32 %r5, [%rd4];\nmad.lo.s32 %r6, %r6, 3, %r5;\nxor.b32 %r6, %r6, %r7;\nadd.s32 %r7, %r7, 1;\n"     \
+    "setp.lt.u32 %p1, %r7, %r8;\n@%p1 bra L;\n"                                                                       \
+    "mul.wide.u32 %rd5, %r1, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r6;\nret;\n}\n"
+
+Test(jit, chained_loop_counts_its_rounds) {
+    static uint32_t out[2 * NT];
+    char rep[2][1024];
+    ptxi_launch_stats st[2];
+    ptxi_status s[2];
+    chain_case(LOOPCHAIN_SRC("0", "3000"), out, rep[0], sizeof rep[0], st, s);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(s[k], PTXI_SUCCESS, "%s", rep[k]);
+        for (uint32_t t = 0; t < NT; t++) {
+            uint32_t acc = 1, n = 10000u + 37u * (t / 32);
+            for (uint32_t i = 0; i < n; i++) acc = (acc * 3u + 1000u + 17u * ((t + i) & 63u)) ^ i;
+            cr_assert_eq(out[k * NT + t], acc, "mode %d thread %u: %u, expected %u", k, t, out[k * NT + t], acc);
+        }
+    }
+    if (jit_host()) /* the loop ran compiled */
+        cr_assert_gt(st[0].jit_warp_insns, st[0].warp_insns * 9 / 10, "%llu of %llu",
+                     (unsigned long long)st[0].jit_warp_insns, (unsigned long long)st[0].warp_insns);
+}
+
+Test(jit, fault_inside_a_chained_loop) {
+    static uint32_t out[2 * NT];
+    char rep[2][1024];
+    ptxi_launch_stats st[2];
+    ptxi_status s[2];
+    const char *src = LOOPCHAIN_SRC("1048576", "3000");
     chain_case(src, out, rep[0], sizeof rep[0], st, s);
     int line = 1; /* the load's line, counted in the source */
     for (const char *p = src; p < strstr(src, "ld.global"); p++) line += *p == '\n';
