@@ -173,30 +173,33 @@ Test(jit_loop, fault_in_a_late_round) {
 }
 
 /* A loop that never ends, all of it one compiled run: the watchdog still
- * ends the launch. */
-static const char *FOREVER = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-                             ".reg .b32 %r<4>;\n"
-                             "mov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
-                             "L:\nadd.s32 %r2, %r2, %r1;\nxor.b32 %r2, %r2, 5;\nbra.uni L;\n}\n";
+ * ends the launch; also when a straight run before it chains into it (jit.c
+ * chain: the rounds still bounded by the time slice). */
+#define FOREVER(STRAIGHT)                                                                                              \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                                  \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                          \
+    ".reg .b32 %r<4>;\n"                                                                                              \
+    "mov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n" STRAIGHT "L:\nadd.s32 %r2, %r2, %r1;\nxor.b32 %r2, %r2, 5;\nbra.uni L;\n}\n"
 
 Test(jit_loop, endless_loop_stops_at_the_watchdog) {
     const char *modes[2] = {"1", "0"};
-    for (int m = 0; m < 2; m++) {
-        setenv("PTXI_JIT", modes[m], 1);
+    const char *srcs[2] = {FOREVER(""), FOREVER("mul.lo.s32 %r3, %r1, 3;\nadd.s32 %r2, %r3, 7;\nxor.b32 %r1, %r1, %r3;\n")};
+    for (int m = 0; m < 4; m++) {
+        const char *src = srcs[m / 2];
+        setenv("PTXI_JIT", modes[m % 2], 1);
         ptxi_ctx *ctx;
         cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1, .timeout_s = 0.2}), PTXI_SUCCESS);
         FILE *quiet = tmpfile();
         ptxi_ctx_set_output(ctx, NULL, quiet);
         ptxi_module *mod;
-        cr_assert_eq(ptxi_module_load_data(ctx, FOREVER, strlen(FOREVER), "f.ptx", &mod), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "f.ptx", &mod), PTXI_SUCCESS);
         unsetenv("PTXI_JIT");
         ptxi_dptr d = 0;
         void *args[] = {&d, &d};
         ptxi_status s = ptxi_launch(ptxi_module_kernel_at(mod, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){NT, 1, 1}, 0,
                                     NULL, args);
         if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
-        cr_assert_eq(s, PTXI_LAUNCH_TIMEOUT, "PTXI_JIT=%s: %s", modes[m], ptxi_ctx_error_detail(ctx));
+        cr_assert_eq(s, PTXI_LAUNCH_TIMEOUT, "PTXI_JIT=%s, source %d: %s", modes[m % 2], m / 2, ptxi_ctx_error_detail(ctx));
         ptxi_ctx_destroy(ctx);
         fclose(quiet);
     }
