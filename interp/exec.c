@@ -1089,6 +1089,9 @@ execute:
             seg = c.seg, head = c.head;
             r = (const vm_jit_region *)(const void *)head->target;
         }
+        /* loops went round k times in all, their records counted in wadj, tadj
+         * (jit.c loop_back), by every warp that ran here; the backward branches taken off the budget */
+        if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) budget -= loops - c.loops;
         if (__builtin_expect(c.fault & VM_JIT_WAITS, 0)) { /* the warp waits at a barrier, counted (jit.c run_bar) */
             if (atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
                 why = VM_Y_FAULT;
@@ -1098,9 +1101,6 @@ execute:
         }
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
-        /* loops went round k times in all, their records counted in wadj, tadj
-         * (jit.c loop_back); the backward branches taken off the budget */
-        if (__builtin_expect(c.fault & VM_JIT_ROUND, 0)) budget -= loops - c.loops;
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran, runs chained, loops went round */
             /* ACCOUNT's shape, so that the two counters are written as the next
              * ACCOUNT reads them, and wadj, tadj read one by one as the code

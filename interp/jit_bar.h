@@ -15,8 +15,8 @@
  *    exec.c with VM_JIT_WAITS, which goes on at `waits:`;
  *  - anything vm_bar_sync_whole does not take (a counted barrier, a warp
  *    whose lanes are not all there, sanitize mode), or a run with a fault,
- *    split, loop round or waiting lanes pending, leaves the record to its
- *    handler, as before.
+ *    split or waiting lanes pending, leaves the record to its handler, as
+ *    before.
  * The barrier record itself is counted as the handler's, not compiled code's
  * (jit_warp_insns), so the JIT share reads as before. A masked version's
  * code leaves every barrier to the handler. */
@@ -39,7 +39,7 @@ static const void *next_body(const vm_cta *cta, const vm_warp *w) {
 static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     vm_warp *w = c->w;
     vm_cta *cta = c->cta;
-    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_ROUND | VM_JIT_NOCHAIN)) return BAR_LEAVE;
+    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN)) return BAR_LEAVE;
     w->pc = i, w->mask = VM_FULL;
     int r = vm_bar_sync_whole(w, i, VM_FULL);
     if (r < 0) return BAR_LEAVE;
@@ -67,7 +67,7 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     c->w = nw, c->fr = &nw->frames[0];
     c->seg = c->head = nw->pc;
     c->wadj = c->tadj = 0;
-    c->fault = 0;
+    c->fault &= VM_JIT_ROUND; /* the rounds so far still come off the slice (exec.c) */
     c->go = body;
     return BAR_NEXT;
 }

@@ -12,8 +12,8 @@
  * Now the whole warp reaching an unguarded ret or exit of the kernel, at the
  * end of a run or by a forward branch every lane takes, does in compiled
  * code what exec.c would do, when exec.c would do exactly this:
- *  - no fault, split group or loop round is pending, and no lane waits
- *    anywhere (VM_JIT_NOCHAIN clear);
+ *  - no fault or split group is pending, and no lane waits anywhere
+ *    (VM_JIT_NOCHAIN clear);
  *  - the CTA's next warp is ready, not asleep, with every lane and no
  *    waiting lane, in the kernel's frame, at the first record of a compiled
  *    run; no barrier has arrivals and the grid was not stopped (`left:`'s
@@ -23,7 +23,9 @@
  * less the skipped ones in wadj, tadj; the compiled share from the run it
  * entered (c->head). It is marked done, and the next warp becomes the
  * context's (cta->ran, w, fr, rbx, seg and head at its record; wadj, tadj
- * and fault cleared as the JIT handler leaves them), then its run's code is
+ * and fault cleared as the JIT handler leaves them, but VM_JIT_ROUND: the
+ * loops' rounds come off the time slice, which the warps share as they do
+ * in exec.c, from c->loops when exec.c gets back), then its run's code is
  * entered after its prologue (vm_jit_region.body). exec.c takes the warp it
  * gets back from the context. */
 
@@ -41,7 +43,7 @@ static void hand_over(jc *j, uint32_t last) {
         out[no++] = jcc(b, 0x85); \
     } while (0)
     gop(b, false, 0xf6, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* test byte [fault], ... */
-    b1(b, VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_ROUND | VM_JIT_NOCHAIN);
+    b1(b, VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN);
     out[no++] = jcc(b, 0x85);
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));   /* rsi := the warp */
     gop(b, true, 0x8b, RDI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta))); /* rdi := the cta */
@@ -108,7 +110,8 @@ static void hand_over(jc *j, uint32_t last) {
     put(b, z, 2);
     gop(b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj)));
     gop(b, true, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj)));
-    gop(b, false, 0x89, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));
+    gop(b, false, 0x83, 4, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* and dword [fault], ROUND */
+    b1(b, VM_JIT_ROUND);
     gop(b, false, 0xff, 4, R(R11)); /* jmp r11 */
     for (int k = 0; k < no; k++) land(b, out[k]);
 }

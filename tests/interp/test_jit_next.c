@@ -164,3 +164,28 @@ Test(jit_next, barriers_with_a_partial_last_warp) {
         for (uint32_t t = 0; t < B; t++) want[c * B + t] = in[c * B + (t + 32) % B];
     run_both(ROTATE, B, 0, in, NCTA * B, got, want, "rotate");
 }
+
+/* Warps that go round a loop hand over too: each thread adds (i ^ g) * 3
+ * for i < n (n = 700: the eight warps of a CTA together go round past the
+ * 4096-branch time slice, so the warps share it as in exec.c and yield). */
+static const char *ROUNDS = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+                            ".reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
+                            "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\n"
+                            "mov.u32 %r2, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n"
+                            "mad.lo.s32 %r5, %r3, %r4, %r2;\nmov.u32 %r6, 0;\nmov.u32 %r7, 0;\n"
+                            "$LOOP:\nxor.b32 %r8, %r7, %r5;\nmad.lo.s32 %r6, %r8, 3, %r6;\nadd.s32 %r7, %r7, 1;\n"
+                            "setp.lt.u32 %p1, %r7, %r1;\n@%p1 bra $LOOP;\n"
+                            "mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+
+Test(jit_next, warps_that_went_round_a_loop_hand_over_and_share_the_slice) {
+    enum { ROUNDS_N = 700 };
+    static uint32_t in[1], want[NCTA * BLOCK], got0[NCTA * BLOCK], got1[NCTA * BLOCK];
+    uint32_t *got[2] = {got0, got1};
+    for (uint32_t g = 0; g < NCTA * BLOCK; g++) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < ROUNDS_N; i++) acc += (i ^ g) * 3;
+        want[g] = acc;
+    }
+    run_both(ROUNDS, BLOCK, ROUNDS_N, in, 1, got, want, "rounds");
+}
