@@ -2478,6 +2478,10 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     }
     for (uint32_t r = 0; r < nr; r++) chain_to[starts[r]] = r + 1; /* runs that can be chained into (chain) */
     for (uint32_t r = 0; r < nr; r++) {
+        /* the run's body (after the 11-byte prologue), where loops go round
+         * and warps hand over, starts a line of the code (the chunk is page
+         * aligned); the bytes before it are never run */
+        while ((b.n + 11) % 64) b1(&b, 0xcc);
         offs[r] = b.n;
         emit_run(&j, starts[r], ends[r], 0, roff);
         heads[r] = j.head_at;
