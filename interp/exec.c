@@ -1182,6 +1182,7 @@ left:
         vm_warp *nw = w + 1;
         if (w->id + 1 < cta->nwarps && nw->state == VM_W_READY && !nw->sleep_until && !cta->bars_open &&
             !atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) {
+            vm_pass_frame(w, nw);
             w = cta->ran = nw;
             cta->ran_exited = nw->exited;
             goto reload;

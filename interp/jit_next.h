@@ -29,6 +29,43 @@
  * entered after its prologue (vm_jit_region.body). exec.c takes the warp it
  * gets back from the context. */
 
+/* In hand_over, after the finished warp (rsi) is marked done: when the next
+ * warp (rdx, its record in r10) has not run since its CTA started, it takes
+ * the finished warp's entry frame (rbx) and gives it its own, and its new
+ * frame's reset lines are copied from frame_init, as sched.c's
+ * vm_pass_frame does (whose comment says why). Lines 63 and up (bit 63)
+ * are left to it. Uses rax, rcx, r8 and zmm28. */
+static void pass_frame(jc *j) {
+    const vm_func *f = j->f;
+    enum { R8 = 8, R10 = 10 };
+    cbuf *b = j->b;
+    if (f->reset_lines >> 63 & 1) return;
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)&f->code[f->nhoist]);
+    gop(b, true, 0x39, RAX, R(R10)); /* cmp r10, rax: at the prologue's end */
+    size_t no = jcc(b, 0x85);
+    gop(b, true, 0x81, 7, M(RDX, (int64_t)offsetof(vm_warp, clock))); /* cmp qword [clock], nhoist: nothing run */
+    b32(b, f->nhoist);
+    size_t ran = jcc(b, 0x85);
+    gop(b, true, 0x8b, RCX, M(RDX, (int64_t)offsetof(vm_warp, frames)));
+    gop(b, true, 0x8b, RAX, M(RCX, (int64_t)offsetof(vm_frame, fb)));
+    gop(b, true, 0x89, FB, M(RCX, (int64_t)offsetof(vm_frame, fb)));
+    gop(b, true, 0x8b, R8, M(CTX, (int64_t)offsetof(vm_jit_ctx, fr)));
+    gop(b, true, 0x89, RAX, M(R8, (int64_t)offsetof(vm_frame, fb)));
+    for (uint64_t r = f->reset_lines; r; r &= r - 1) {
+        uint32_t off = (uint32_t)__builtin_ctzll(r) * 64;
+        mov_imm64(b, RAX, (uint64_t)(uintptr_t)(f->frame_init + off));
+        z(b, LD64, 28, 0, M(RAX, 0), 0);
+        z(b, ST64, 28, 0, F(off), 0);
+    }
+    if (f->reset_cc) { /* the carry flag's lanes cleared */
+        z(b, XORD, 28, 28, R(28), 0);
+        z(b, ST64, 28, 0, F(f->frame_size - 4 * VM_LANES), 0);
+        z(b, ST64, 28, 0, F(f->frame_size - 2 * VM_LANES), 0);
+    }
+    land(b, no);
+    land(b, ran);
+}
+
 static void hand_over(jc *j, uint32_t last) {
     const vm_func *f = j->f;
     _Static_assert(sizeof(vm_insn) == 64, "records counted by pointer difference");
@@ -96,6 +133,7 @@ static void hand_over(jc *j, uint32_t last) {
     b32(b, VM_FULL);
     gop(b, false, 0xc6, 0, M(RSI, (int64_t)offsetof(vm_warp, state)));
     b1(b, VM_W_DONE);
+    pass_frame(j);
     /* the next warp runs: cta->ran, the context's warp, frame, count starts, rbx */
     gop(b, true, 0x89, RDX, M(RDI, (int64_t)offsetof(vm_cta, ran)));
     gop(b, false, 0x8b, RCX, M(RDX, (int64_t)offsetof(vm_warp, exited)));

@@ -171,6 +171,30 @@ static void reset_frame(uint8_t *fb, const vm_func *k) {
     if (k->reset_cc) memset(fb + k->frame_size - 4 * VM_LANES, 0, 4 * VM_LANES);
 }
 
+/* Warp w of a CTA is done with its entry frame; nw, a later warp of it, has
+ * not run since init_cta (it is still at the prologue's end with that count:
+ * a warp's count grows with every record it runs). They exchange entry
+ * frames, so that nw runs in the lines w's run left in the host's cache
+ * rather than in its own, which the other warps' frames and the data they
+ * stream have evicted by now (stencil's eight 5 KB frames and the data fill
+ * the L1). Both frames hold what a reused one holds (init_cta): the
+ * constants, the prologue's launch-invariant registers, and what a CTA does
+ * not read before writing, for the lanes present (the same in both: a
+ * partial warp's frame lacks the others' prologue values); nw's is reset as
+ * init_cta resets it. Not under
+ * a sanitizer or debugger, which look at frames of their own.
+ * jit_next.h's hand_over does the same in compiled code. */
+__attribute__((noinline)) void vm_pass_frame(vm_warp *w, vm_warp *nw) {
+    const vm_func *k = w->frames[0].fn;
+    if (w->depth != 1 || nw->depth != 1 || nw->frames[0].fn != k || nw->present != w->present || nw->pc != k->code + k->nhoist ||
+        nw->clock != k->nhoist || w->cta->san || (k->prog->rt && k->prog->rt->dbg))
+        return;
+    uint8_t *fb = w->frames[0].fb;
+    w->frames[0].fb = nw->frames[0].fb;
+    nw->frames[0].fb = fb;
+    reset_frame(fb, k);
+}
+
 /* Sets a slot up for CTA number `linear`. What a finished CTA leaves behind
  * that the next one must not see is reset here; per-warp state that is the
  * same for every CTA (init_warps_once) is not. The lanes' resume addresses
@@ -229,6 +253,16 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
         w->mask = w->present;
         w->lpc_stop = NO_STOP;
         w->state = VM_W_READY;
+    }
+    /* the frame the last CTA's last warp ran in (vm_pass_frame hands one
+     * frame on from warp to warp when they run one after another) goes to
+     * the first warp */
+    vm_warp *w0 = &cta->warps[0], *last = cta->ran;
+    if (last && last->id + 1 == cta->nwarps && last != w0 && last->depth == 1 && w0->depth == 1 &&
+        last->present == w0->present && last->frames[0].fn == k && w0->frames[0].fn == k) {
+        uint8_t *fb = w0->frames[0].fb;
+        w0->frames[0].fb = last->frames[0].fb;
+        last->frames[0].fb = fb;
     }
     cta->warp_insns += (uint64_t)k->nhoist * rwarps;
     cta->thread_insns += (uint64_t)k->nhoist * rthreads;

@@ -189,3 +189,29 @@ Test(jit_next, warps_that_went_round_a_loop_hand_over_and_share_the_slice) {
     }
     run_both(ROUNDS, BLOCK, ROUNDS_N, in, 1, got, want, "rounds");
 }
+
+/* A warp that finishes hands its frame to the next warp only when that one
+ * has not run yet (sched.c vm_pass_frame, jit_next.h pass_frame). Here the
+ * loop starts right after the launch-invariant prologue, so a warp that
+ * used up its time slice waits at the very record a fresh warp starts at:
+ * only its count tells the two apart. Each thread goes round n = 5000 times
+ * (past the 4096-branch slice, so warp 1 has run and waits there when warp 0
+ * finishes), keeping the count in memory and the sum of its global index,
+ * n * g, in a register from round to round. */
+static const char *YIELDS = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry y(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+                            ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+                            "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\n"
+                            "$LOOP:\nmov.u32 %r2, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n"
+                            "mad.lo.s32 %r5, %r3, %r4, %r2;\nmul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+                            "ld.global.u32 %r6, [%rd3];\nsetp.eq.u32 %p2, %r6, 0;\nselp.b32 %r9, 0, %r9, %p2;\n"
+                            "add.s32 %r9, %r9, %r5;\nadd.s32 %r6, %r6, 1;\nst.global.u32 [%rd3], %r6;\n"
+                            "setp.lt.u32 %p1, %r6, %r1;\n@%p1 bra $LOOP;\nxor.b32 %r10, %r9, 0;\nst.global.u32 [%rd3], %r10;\nret;\n}\n";
+
+Test(jit_next, a_warp_waiting_where_a_fresh_one_starts_keeps_its_frame) {
+    enum { B = 64, N_ROUNDS = 5000 };
+    static uint32_t in[1], want[NCTA * B], got0[NCTA * B], got1[NCTA * B];
+    uint32_t *got[2] = {got0, got1};
+    for (uint32_t g = 0; g < NCTA * B; g++) want[g] = N_ROUNDS * g;
+    run_both(YIELDS, B, N_ROUNDS, in, 1, got, want, "yields");
+}
