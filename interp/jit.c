@@ -341,13 +341,61 @@ static bool rec_sets(const vm_func *f, const vm_insn *i, uint64_t *use, uint64_t
     return true;
 }
 
-/* Live-in lines of every record (ncode + 1 of them), nw words each; NULL when out of memory. */
+/* The successors of record k among the first n records of f (at most cap
+ * written to s; the count returned): the next record and branch targets; an
+ * exit or return goes on only when guarded, and, with `restart`, to the
+ * launch-invariant prologue's end of an entry function, where the warp's
+ * next CTA in the launch goes on (hoist.c). */
+static uint32_t rec_succ(const vm_func *f, uint32_t n, bool restart, uint32_t k, uint32_t *s, uint32_t cap) {
+    const vm_insn *i = &f->code[k];
+    bool g = !(i->g == f->true_slot && i->gx == 0), falls = true;
+    uint32_t c = 0;
+#define ADD_SUCC(t)                            \
+    do {                                       \
+        uint32_t t_ = (t);                     \
+        if (t_ < n) {                          \
+            if (c < cap) s[c] = t_;            \
+            c++;                               \
+        }                                      \
+    } while (0)
+    if (i->op == VM_BRA) {
+        ADD_SUCC((uint32_t)(i->target - f->code));
+        falls = g;
+    } else if (i->op == VM_BRX) {
+        for (int64_t t = 0; t < i->imm; t++) ADD_SUCC((uint32_t)(((const vm_insn *const *)i->p)[t] - f->code));
+        falls = g;
+    } else if (i->op == VM_EXIT || i->op == VM_RET || i->op == VM_FALLOFF) {
+        falls = g && i->op != VM_FALLOFF;
+        if (restart && f->ir->is_entry && f->nhoist) ADD_SUCC(f->nhoist);
+    }
+    if (falls) ADD_SUCC(k + 1);
+#undef ADD_SUCC
+    return c;
+}
+
+/* The flow graph of f's first n records as successor lists (CSR:
+ * succ[at[k], at[k + 1])), as rec_succ gives them. */
+static bool flow_graph(const vm_func *f, uint32_t n, bool restart, uint32_t **atp, uint32_t **succp) {
+    uint32_t *at = malloc((n + 1) * sizeof *at), *succ = NULL;
+    if (!at) return false;
+    at[0] = 0;
+    for (uint32_t k = 0; k < n; k++) at[k + 1] = at[k] + rec_succ(f, n, restart, k, NULL, 0);
+    if (!(succ = malloc((at[n] + 1) * sizeof *succ))) {
+        free(at);
+        return false;
+    }
+    for (uint32_t k = 0; k < n; k++) rec_succ(f, n, restart, k, succ + at[k], at[k + 1] - at[k]);
+    *atp = at, *succp = succ;
+    return true;
+}
+
+/* Live-in lines of every record (ncode + 1 of them, the last the end's),
+ * nw words each; NULL when out of memory. */
 static uint64_t *liveness(const vm_func *f, uint32_t *nwp) {
-    uint32_t n = f->ncode + 1, nw = ((f->frame_size + 63) / 64 + 63) / 64;
+    uint32_t n = f->ncode + 1, nw = ((f->frame_size + 63) / 64 + 63) / 64, *at = NULL, *succ = NULL;
     uint64_t *live = calloc((size_t)n * nw, 8), *use = calloc((size_t)n * nw, 8), *def = calloc((size_t)n * nw, 8);
-    uint64_t *out = calloc(nw, 8);
     bool *all = calloc(n, 1);
-    if (!live || !use || !def || !out || !all) {
+    if (!live || !use || !def || !all || !flow_graph(f, n, true, &at, &succ)) {
         free(live);
         live = NULL;
         goto done;
@@ -356,33 +404,11 @@ static uint64_t *liveness(const vm_func *f, uint32_t *nwp) {
     for (bool more = true; more;) {
         more = false;
         for (uint32_t k = n; k-- > 0;) {
-            const vm_insn *i = &f->code[k];
-            bool g = !(i->g == f->true_slot && i->gx == 0);
-            memset(out, 0, nw * 8);
-#define SUCC(t)                                                                \
-    do {                                                                       \
-        uint32_t t_ = (t);                                                     \
-        if (t_ < n)                                                            \
-            for (uint32_t x = 0; x < nw; x++) out[x] |= live[(size_t)t_ * nw + x]; \
-    } while (0)
-            bool falls = true;
-            if (i->op == VM_BRA) {
-                SUCC((uint32_t)(i->target - f->code));
-                falls = g;
-            } else if (i->op == VM_BRX) {
-                for (int64_t t = 0; t < i->imm; t++) SUCC((uint32_t)(((const vm_insn *const *)i->p)[t] - f->code));
-                falls = g;
-            } else if (i->op == VM_EXIT || i->op == VM_RET || i->op == VM_FALLOFF) {
-                falls = g && i->op != VM_FALLOFF;
-                /* the warp's next CTA in the launch goes on after the kernel's
-                 * launch-invariant prologue, which it does not run (hoist.c) */
-                if (f->ir->is_entry && f->nhoist) SUCC(f->nhoist);
-            }
-            if (falls) SUCC(k + 1);
-#undef SUCC
             uint64_t *in = live + (size_t)k * nw;
             for (uint32_t x = 0; x < nw; x++) {
-                uint64_t v = all[k] ? ~0ull : use[(size_t)k * nw + x] | (out[x] & ~def[(size_t)k * nw + x]);
+                uint64_t out = 0;
+                for (uint32_t e = at[k]; e < at[k + 1]; e++) out |= live[(size_t)succ[e] * nw + x];
+                uint64_t v = all[k] ? ~0ull : use[(size_t)k * nw + x] | (out & ~def[(size_t)k * nw + x]);
                 if (v != in[x]) in[x] = v, more = true;
             }
         }
@@ -390,8 +416,9 @@ static uint64_t *liveness(const vm_func *f, uint32_t *nwp) {
 done:
     free(use);
     free(def);
-    free(out);
     free(all);
+    free(at);
+    free(succ);
     *nwp = nw;
     return live;
 }

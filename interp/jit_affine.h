@@ -90,49 +90,6 @@ static void jc_free(jc *j) {
     affine_free(j->af);
 }
 
-/* The successors of record k (at most cap written to s; the count returned):
- * the next record and branch targets; an exit or return goes on only when
- * guarded (the next CTA's start is left out). */
-static uint32_t rec_succ(const vm_func *f, uint32_t k, uint32_t *s, uint32_t cap) {
-    const vm_insn *i = &f->code[k];
-    bool g = !(i->g == f->true_slot && i->gx == 0), falls = true;
-    uint32_t n = 0;
-#define ADD_SUCC(t)                            \
-    do {                                       \
-        uint32_t t_ = (t);                     \
-        if (t_ < f->ncode) {                   \
-            if (n < cap) s[n] = t_;            \
-            n++;                               \
-        }                                      \
-    } while (0)
-    if (i->op == VM_BRA) {
-        ADD_SUCC((uint32_t)(i->target - f->code));
-        falls = g;
-    } else if (i->op == VM_BRX) {
-        for (int64_t t = 0; t < i->imm; t++) ADD_SUCC((uint32_t)(((const vm_insn *const *)i->p)[t] - f->code));
-        falls = g;
-    } else if (i->op == VM_EXIT || i->op == VM_RET || i->op == VM_FALLOFF)
-        falls = g && i->op != VM_FALLOFF;
-    if (falls) ADD_SUCC(k + 1);
-#undef ADD_SUCC
-    return n;
-}
-
-/* The function's flow graph as successor lists (CSR: succ[at[k], at[k + 1])). */
-static bool flow_graph(const vm_func *f, uint32_t **atp, uint32_t **succp) {
-    uint32_t n = f->ncode, *at = malloc((n + 1) * sizeof *at), *succ = NULL;
-    if (!at) return false;
-    at[0] = 0;
-    for (uint32_t k = 0; k < n; k++) at[k + 1] = at[k] + rec_succ(f, k, NULL, 0);
-    if (!(succ = malloc((at[n] + 1) * sizeof *succ))) {
-        free(at);
-        return false;
-    }
-    for (uint32_t k = 0; k < n; k++) rec_succ(f, k, succ + at[k], at[k + 1] - at[k]);
-    *atp = at, *succp = succ;
-    return true;
-}
-
 /* Immediate dominators and reverse-postorder numbers of the records, from
  * record 0 (Cooper, Harvey and Kennedy's iteration); the stack and the
  * predecessor lists are scratch. */
@@ -228,7 +185,7 @@ static bool affine_ready(jc *j) {
     af->seen = calloc(n, sizeof *af->seen), af->queue = malloc(n * sizeof *af->queue);
     af->memo = calloc(n, 1), af->lk = malloc(n * sizeof *af->lk);
     bool ok = af->idom && af->ord && af->seen && af->queue && af->memo && af->lk &&
-              flow_graph(f, &af->at, &af->succ) && dominators(f, af) && line_writers(f, af);
+              flow_graph(f, n, false, &af->at, &af->succ) && dominators(f, af) && line_writers(f, af);
     if (!ok) free(af->at), af->at = NULL;
     return ok;
 }
