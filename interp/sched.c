@@ -171,6 +171,14 @@ static void reset_frame(uint8_t *fb, const vm_func *k) {
     if (k->reset_cc) memset(fb + k->frame_size - 4 * VM_LANES, 0, 4 * VM_LANES);
 }
 
+/* Whether the warps of kernel k's CTAs may exchange entry frames: not under
+ * a sanitizer or a debugger (as the JIT), whose reports and views name a
+ * warp's registers. */
+static bool frames_move(const vm_func *k) {
+    const vm_runtime *rt = k->prog->rt;
+    return !(rt && (rt->san || rt->dbg || rt->dbg_fault));
+}
+
 /* Warp w of a CTA is done with its entry frame; nw, a later warp of it, has
  * not run since init_cta (it is still at the prologue's end with that count:
  * a warp's count grows with every record it runs). They exchange entry
@@ -181,13 +189,12 @@ static void reset_frame(uint8_t *fb, const vm_func *k) {
  * constants, the prologue's launch-invariant registers, and what a CTA does
  * not read before writing, for the lanes present (the same in both: a
  * partial warp's frame lacks the others' prologue values); nw's is reset as
- * init_cta resets it. Not under
- * a sanitizer or debugger, which look at frames of their own.
- * jit_next.h's hand_over does the same in compiled code. */
-__attribute__((noinline)) void vm_pass_frame(vm_warp *w, vm_warp *nw) {
+ * init_cta resets it. jit_next.h's hand_over does the same in compiled
+ * code. */
+void vm_pass_frame(vm_warp *w, vm_warp *nw) {
     const vm_func *k = w->frames[0].fn;
-    if (w->depth != 1 || nw->depth != 1 || nw->frames[0].fn != k || nw->present != w->present || nw->pc != k->code + k->nhoist ||
-        nw->clock != k->nhoist || w->cta->san || (k->prog->rt && k->prog->rt->dbg))
+    if (w->depth != 1 || nw->depth != 1 || nw->frames[0].fn != k || nw->present != w->present ||
+        nw->pc != k->code + k->nhoist || nw->clock != k->nhoist || !frames_move(k))
         return;
     uint8_t *fb = w->frames[0].fb;
     w->frames[0].fb = nw->frames[0].fb;
@@ -259,7 +266,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
      * the first warp */
     vm_warp *w0 = &cta->warps[0], *last = cta->ran;
     if (last && last->id + 1 == cta->nwarps && last != w0 && last->depth == 1 && w0->depth == 1 &&
-        last->present == w0->present && last->frames[0].fn == k && w0->frames[0].fn == k) {
+        last->present == w0->present && last->frames[0].fn == k && w0->frames[0].fn == k && frames_move(k)) {
         uint8_t *fb = w0->frames[0].fb;
         w0->frames[0].fb = last->frames[0].fb;
         last->frames[0].fb = fb;
