@@ -204,3 +204,38 @@ Test(jit_loop, endless_loop_stops_at_the_watchdog) {
         fclose(quiet);
     }
 }
+
+/* Warp 0 goes round n times and then sets a flag; warp 1 spins on the flag.
+ * Each yields after 4096 backward branches (sched.c's time slice), so warp
+ * 1 spins 4096 rounds for each of warp 0's slices before its last, and one
+ * more round once the flag is set: 2 * 4096 + 1 for n = 10000 (two full
+ * slices and 1808 rounds). A compiled loop that took its rounds off the
+ * slice wrongly (jit.c loop_back, exec.c's budget) would hand the other
+ * warp the CTA earlier or later, and the spin count would differ. */
+static const char *SPIN = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+                          "mov.u32 %r1, %tid.x;\nld.global.u32 %r2, [%rd2];\nmov.u32 %r3, 0;\nmov.u32 %r4, 0;\n"
+                          "shr.u32 %r5, %r1, 5;\nsetp.ne.u32 %p1, %r5, 0;\n@%p1 bra WAIT;\n"
+                          "L:\nadd.s32 %r4, %r4, %r3;\nadd.s32 %r3, %r3, 1;\nsetp.lt.u32 %p2, %r3, %r2;\n@%p2 bra L;\n"
+                          "st.volatile.global.u32 [%rd1], 1;\nbra.uni DONE;\n"
+                          "WAIT:\nld.volatile.global.u32 %r6, [%rd1];\nadd.s32 %r3, %r3, 1;\n"
+                          "setp.eq.u32 %p3, %r6, 0;\n@%p3 bra WAIT;\n"
+                          "DONE:\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nst.global.u32 [%rd4+4], %r3;\nret;\n}\n";
+
+Test(jit_loop, a_spinning_warp_gets_the_cta_at_the_same_rounds) {
+    enum { N = 10000, SLICE = 4096 };
+    uint32_t in[1] = {N};
+    static uint32_t want[1 + NT], got[2][1 + NT];
+    want[0] = 1;
+    for (uint32_t t = 0; t < NT; t++) want[1 + t] = t < 32 ? N : (N / SLICE) * SLICE + 1;
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        cr_assert_eq(run_io_jit(m ? "0" : "1", SPIN, NT, in, sizeof in, got[m], sizeof got[m], rep, sizeof rep, &st[m]),
+                     PTXI_SUCCESS, "%s", rep);
+    }
+    uint32_t *g[2] = {got[0], got[1]};
+    same_on_and_off(g, want, 1 + NT, st, "spin");
+}
