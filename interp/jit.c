@@ -2299,9 +2299,10 @@ typedef struct jit_chunk {
     vm_jit_region *regions;
 } jit_chunk;
 
+enum { PROLOGUE_BYTES = 11 };
 static void prologue(cbuf *b) {
     /* push rbx, r12, r13 (keeps rsp 16-aligned for calls); rbx := fb, r12 := ctx */
-    uint8_t x[11] = {0x53, 0x41, 0x54, 0x41, 0x55, 0x48, 0x89, 0xfb, 0x49, 0x89, 0xf4};
+    uint8_t x[PROLOGUE_BYTES] = {0x53, 0x41, 0x54, 0x41, 0x55, 0x48, 0x89, 0xfb, 0x49, 0x89, 0xf4};
     put(b, x, sizeof x);
 }
 static void epilogue(cbuf *b, const vm_insn *end) {
@@ -2505,10 +2506,10 @@ static void compile_func(vm_func *f, jit_chunk **list, bool log, bool pmap) {
     }
     for (uint32_t r = 0; r < nr; r++) chain_to[starts[r]] = r + 1; /* runs that can be chained into (chain) */
     for (uint32_t r = 0; r < nr; r++) {
-        /* the run's body (after the 11-byte prologue), where loops go round
-         * and warps hand over, starts a line of the code (the chunk is page
+        /* the run's body (after the prologue), where loops go round and
+         * warps hand over, starts a line of the code (the chunk is page
          * aligned); the bytes before it are never run */
-        while ((b.n + 11) % 64) b1(&b, 0xcc);
+        while ((b.n + PROLOGUE_BYTES) % 64) b1(&b, 0xcc);
         offs[r] = b.n;
         emit_run(&j, starts[r], ends[r], 0, roff);
         heads[r] = j.head_at;

@@ -179,6 +179,18 @@ static bool frames_move(const vm_func *k) {
     return !(rt && (rt->san || rt->dbg || rt->dbg_fault));
 }
 
+/* Warps a and b exchange entry frames, when both are in kernel k's frame
+ * only, with the same lanes (a partial warp's frame lacks the others'
+ * prologue values) and frames_move. */
+static void swap_frames(vm_warp *a, vm_warp *b, const vm_func *k) {
+    if (a->depth != 1 || b->depth != 1 || a->frames[0].fn != k || b->frames[0].fn != k || a->present != b->present ||
+        !frames_move(k))
+        return;
+    uint8_t *fb = a->frames[0].fb;
+    a->frames[0].fb = b->frames[0].fb;
+    b->frames[0].fb = fb;
+}
+
 /* Warp w of a CTA is done with its entry frame; nw, a later warp of it, has
  * not run since init_cta (it is still at the prologue's end with that count:
  * a warp's count grows with every record it runs). They exchange entry
@@ -187,19 +199,14 @@ static bool frames_move(const vm_func *k) {
  * stream have evicted by now (stencil's eight 5 KB frames and the data fill
  * the L1). Both frames hold what a reused one holds (init_cta): the
  * constants, the prologue's launch-invariant registers, and what a CTA does
- * not read before writing, for the lanes present (the same in both: a
- * partial warp's frame lacks the others' prologue values); nw's is reset as
- * init_cta resets it. jit_next.h's hand_over does the same in compiled
- * code. */
+ * not read before writing; nw's is reset as init_cta resets it. jit_next.h's
+ * hand_over does the same in compiled code. */
 void vm_pass_frame(vm_warp *w, vm_warp *nw) {
     const vm_func *k = w->frames[0].fn;
-    if (w->depth != 1 || nw->depth != 1 || nw->frames[0].fn != k || nw->present != w->present ||
-        nw->pc != k->code + k->nhoist || nw->clock != k->nhoist || !frames_move(k))
-        return;
+    if (nw->pc != k->code + k->nhoist || nw->clock != k->nhoist) return;
     uint8_t *fb = w->frames[0].fb;
-    w->frames[0].fb = nw->frames[0].fb;
-    nw->frames[0].fb = fb;
-    reset_frame(fb, k);
+    swap_frames(w, nw, k);
+    if (nw->frames[0].fb == fb) reset_frame(fb, k);
 }
 
 /* Sets a slot up for CTA number `linear`. What a finished CTA leaves behind
@@ -264,13 +271,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     /* the frame the last CTA's last warp ran in (vm_pass_frame hands one
      * frame on from warp to warp when they run one after another) goes to
      * the first warp */
-    vm_warp *w0 = &cta->warps[0], *last = cta->ran;
-    if (last && last->id + 1 == cta->nwarps && last != w0 && last->depth == 1 && w0->depth == 1 &&
-        last->present == w0->present && last->frames[0].fn == k && w0->frames[0].fn == k && frames_move(k)) {
-        uint8_t *fb = w0->frames[0].fb;
-        w0->frames[0].fb = last->frames[0].fb;
-        last->frames[0].fb = fb;
-    }
+    if (cta->ran && cta->ran->id + 1 == cta->nwarps && cta->ran != cta->warps) swap_frames(cta->warps, cta->ran, k);
     cta->warp_insns += (uint64_t)k->nhoist * rwarps;
     cta->thread_insns += (uint64_t)k->nhoist * rthreads;
     return 0;

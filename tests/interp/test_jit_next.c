@@ -13,12 +13,15 @@
 #include "../run_kernel.h"
 
 #define NCTA 40
+/* Every kernel here takes (out, in, n). */
+#define ENTRY(NAME)                                                                                                    \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                                  \
+    ".visible .entry " NAME "(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
 #define BLOCK 256
 
 /* out[g] = in[g] * 3 + (lane 5 ? 0 : tid) for g < n: lane 5 skips a body
  * (the run's skipped-record count); past n a warp leaves at once. */
-static const char *SRC = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                         ".visible .entry k(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+static const char *SRC = ENTRY("k")
                          ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nld.param.u32 %r1, [n];\n"
                          "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\nmov.u32 %r4, %tid.x;\n"
@@ -110,8 +113,7 @@ Test(jit_next, a_fault_in_a_warp_handed_over_to) {
 /* Each CTA's 256 words go through shared memory; after the barrier warp 0
  * sums the eight warps' words lane by lane in a loop and stores the 32 sums
  * (out[cta * 256 + lane]); the other warps branch to the ret. */
-static const char *SUMS = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                          ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+static const char *SUMS = ENTRY("r")
                           ".reg .pred %p<4>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
                           ".shared .align 4 .b32 sh[256];\n"
                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
@@ -141,8 +143,7 @@ Test(jit_next, warps_that_end_after_a_barrier_by_a_branch_to_the_ret) {
  * hands over to): each thread stores its word to shared memory, and after
  * the barrier reads the one 32 threads on (mod 240), then a second barrier
  * before its store: out[g] = in[cta * 240 + (tid + 32) % 240]. */
-static const char *ROTATE = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+static const char *ROTATE = ENTRY("r")
                             ".reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
                             ".shared .align 4 .b32 sh[240];\n"
                             "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
@@ -168,8 +169,7 @@ Test(jit_next, barriers_with_a_partial_last_warp) {
 /* Warps that go round a loop hand over too: each thread adds (i ^ g) * 3
  * for i < n (n = 700: the eight warps of a CTA together go round past the
  * 4096-branch time slice, so the warps share it as in exec.c and yield). */
-static const char *ROUNDS = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry r(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+static const char *ROUNDS = ENTRY("r")
                             ".reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<10>;\n"
                             "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\n"
                             "mov.u32 %r2, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n"
@@ -198,8 +198,7 @@ Test(jit_next, warps_that_went_round_a_loop_hand_over_and_share_the_slice) {
  * (past the 4096-branch slice, so warp 1 has run and waits there when warp 0
  * finishes), keeping the count in memory and the sum of its global index,
  * n * g, in a register from round to round. */
-static const char *YIELDS = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry y(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+static const char *YIELDS = ENTRY("y")
                             ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
                             "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\n"
                             "$LOOP:\nmov.u32 %r2, %tid.x;\nmov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\n"
