@@ -476,9 +476,15 @@ static void *worker_main(void *arg) {
         if (!nlive) break;
         bool ran = false, waits = g->cfg->resident != 0;
         uint64_t sleeper = 0;
+        /* A CTA alone whose round neither used up a time slice nor slept (one
+         * that stops only at barriers) would get the next round anyway, with
+         * no CTA admitted before it: it runs that round at once. */
+        bool alone = nlive == 1 && !(more && rounds >= ADMIT_AFTER && 1 < wk->nslots);
         for (unsigned s = 0; s < wk->nslots; s++) {
             if (!wk->live[s]) continue;
-            int r = cta_round(&wk->cta[s], &sleeper, &waits);
+            int r;
+            do r = cta_round(&wk->cta[s], &sleeper, &waits);
+            while (r == ROUND_RAN && alone && !waits && !atomic_load(&g->stop));
             if (r == ROUND_FAULT) goto end;
             if (r == ROUND_DONE) {
                 wk->live[s] = false;
