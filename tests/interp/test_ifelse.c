@@ -163,6 +163,45 @@ Test(ifelse, border_shape_split_and_uniform_warps) {
     on_and_off(BORDER, 70, in, want, 2 * 8);
 }
 
+/* BORDER with what the arms share used after the join, in a loop (a run of
+ * its own): %r2 and %rd5, computed before the branch, stay in registers
+ * where whole warps jump over the border's block, and must reach J and the
+ * frame as every other path leaves them. out: [0,NT) as BORDER's,
+ * [NT,2NT) three times the word. */
+static const char *BORDER_LIVE =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4+4];\n"
+    "add.s64 %rd5, %rd1, %rd3;\nand.b32 %r4, %r2, 3;\nsetp.eq.u32 %p1, %r4, 0;\n"
+    "@%p1 bra A;\n"
+    "bra.uni B;\n"
+    "A:\n"
+    "ld.global.u32 %r5, [%rd4+4];\nst.global.u32 [%rd5], %r5;\nbra.uni J;\n"
+    "B:\n"
+    "ld.global.u32 %r6, [%rd4];\nld.global.u32 %r7, [%rd4+8];\nadd.s32 %r8, %r6, %r7;\n"
+    "mul.lo.s32 %r9, %r2, 5;\nadd.s32 %r10, %r8, %r9;\nst.global.u32 [%rd5], %r10;\n"
+    "J:\n"
+    "mov.u32 %r11, 0;\nmov.u32 %r12, 3;\n"
+    "LOOP:\n"
+    "add.s32 %r11, %r11, %r2;\nsub.s32 %r12, %r12, 1;\nsetp.ne.u32 %p2, %r12, 0;\n@%p2 bra LOOP;\n"
+    "st.global.u32 [%rd5+512], %r11;\n"
+    "ret;\n}\n";
+
+Test(ifelse, border_shape_values_live_after_the_join) {
+    static uint32_t in[NT + 2], want[3 * NT];
+    inputs(in);
+    for (int t = 32; t < 64; t++) in[t + 1] &= ~3u; /* warp 1: every lane a border lane */
+    for (int t = 64; t < 96; t++) in[t + 1] |= 1;   /* warp 2: none */
+    _Static_assert(NT * 4 == 512, "the second row's offset in BORDER_LIVE");
+    for (unsigned threads = NT; threads >= 70; threads -= NT - 70) {
+        expected_border(in, threads, want);
+        for (uint32_t t = 0; t < threads; t++) want[NT + t] = 3 * in[t + 1];
+        on_and_off(BORDER_LIVE, threads, in, want, 2 * 8);
+    }
+}
+
 /* A load out of bounds in the else arm of a split warp, after the then
  * arm's lanes (0-4) have run theirs: the report names the load's line and
  * lane 9, the first lane of the arm that faults, and the counts up to it
