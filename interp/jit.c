@@ -453,7 +453,7 @@ typedef struct jc {
     uint32_t nw, now;     /* words per record, the record being emitted */
     bool nan_ok;          /* zmm31 holds the canonical NaN */
     bool loop;            /* the run ends with a backward branch */
-    uint32_t npf;         /* the run's loads that prefetch_warp has made so far */
+    uint32_t npf;         /* the function's loads that prefetch_warp has made so far */
     uint32_t start;       /* the run's first record, and its code's offset after the prologue */
     size_t head_at;
     bool busy[NPOOL];
@@ -1207,34 +1207,26 @@ static uint32_t loop_ahead(void) {
     return a;
 }
 
-/* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
- * inline. Inside a loop, loads only, for the same warp (a grid-stride loop
- * reads each iteration as far from the last as that one from the one
- * before: its two lines loop_ahead() rounds ahead are fetched now);
- * elsewhere for the next warp, when the one before this ran the record
- * (gather's index load and output store: the next warp's lines, misses
- * that the host's own prefetcher leaves to the access once the gather's
- * random misses crowd it out; a store's with prefetchw). Slot k of cta->pf
- * then holds the run's k-th such access (mod 8): slots by record address,
- * as the interpreter's handler picks them, put three of saxpy's eight loads
- * in one slot and two in another, which then never matched. */
-static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
+/* prefetch_warp's guess for a load in a loop (flags: the slot's record
+ * compared with r8; rcx the slot, edx the warp). A grid-stride loop reads
+ * each round as far from the last as that one from the one before: this
+ * warp's lines loop_ahead() rounds ahead are fetched into L1. And the next
+ * warp will read each round where this one does, moved by as much as this
+ * warp's first round from the warp before's (the slot's `first` and `step`,
+ * learnt when a warp reaches the record for the first time): those lines
+ * are fetched into L2 now, a whole warp's walk ahead. On one thread a warp
+ * walks its whole range before the next starts, so without them every
+ * round of saxpy's next warp missed again in lines 128 bytes from this
+ * warp's (bench/README.md, round 11: saxpy -44%). */
+static void loop_warp(jc *j) {
     cbuf *b = j->b;
-    enum { R8 = 8, R9 = 9 };
-    size_t pf = offsetof(vm_cta, pf) + (j->npf++ & 7) * sizeof(struct vm_pf); /* the run's loads apart, where records' addresses collide */
-    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
-    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
-    gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
-    gop(b, false, 0x8b, RDX, M(RDX, (int64_t)offsetof(vm_warp, id)));     /* edx := the warp */
-    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
-    gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
-    size_t other = jcc(b, 0x85);
-    gop(b, false, 0x8d, R9, M(RDX, j->loop ? 0 : -1));                      /* lea r9d, [rdx - !loop] */
-    gop(b, false, 0x3b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp r9d, [warp] */
-    size_t other2 = jcc(b, 0x85);
+    enum { R9 = 9 };
+    size_t fresh = jcc(b, 0x85);                                             /* another record's slot */
+    gop(b, false, 0x3b, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp edx, [warp] */
+    size_t first = jcc(b, 0x85);
     gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
     gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
-    uint32_t n = j->loop ? loop_ahead() : 1, sc = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4;
+    uint32_t n = loop_ahead(), sc = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4;
     if (sc == 4) { /* imul r9, r9, n (n < 128) */
         uint8_t mul[4] = {0x4d, 0x6b, 0xc9, (uint8_t)n};
         put(b, mul, 4);
@@ -1242,13 +1234,68 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
     }
     uint8_t ld[4] = {0x4e, 0x8d, 0x0c, (uint8_t)(sc << 6 | 0x08)}; /* lea r9, [rax + r9 * 2^sc] */
     put(b, ld, 4);
-    uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
-    uint8_t p0[4] = {0x41, 0x0f, op, 0x09};       /* [r9] */
-    uint8_t p1[5] = {0x41, 0x0f, op, 0x49, 0x40}; /* [r9+64] */
+    uint8_t p0[4] = {0x41, 0x0f, 0x18, 0x09}, p1[5] = {0x41, 0x0f, 0x18, 0x49, 0x40}; /* prefetcht0 [r9], [r9+64] */
     put(b, p0, 4);
     put(b, p1, 5);
-    land(b, other);
-    land(b, other2);
+    size_t next = jmp32(b);
+    land(b, first); /* this warp's first round here: the step from the warp before's */
+    gop(b, false, 0x8d, R9, M(RDX, -1));                                       /* lea r9d, [rdx - 1] */
+    gop(b, false, 0x3b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));   /* cmp r9d, [warp] */
+    size_t keep = jcc(b, 0x85);
+    gop(b, true, 0x89, RAX, R(R9));                                            /* mov r9, rax */
+    gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, first)));   /* sub r9, [first] */
+    gop(b, true, 0x89, R9, M(RCX, (int64_t)offsetof(struct vm_pf, step)));    /* mov [step], r9 */
+    land(b, keep);
+    land(b, fresh);
+    gop(b, true, 0x89, RAX, M(RCX, (int64_t)offsetof(struct vm_pf, first)));  /* mov [first], rax */
+    land(b, next);
+    gop(b, true, 0x8b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, step)));    /* mov r9, [step] */
+    uint8_t t[3] = {0x4d, 0x85, 0xc9}; /* test r9, r9 */
+    put(b, t, 3);
+    size_t none = jcc(b, 0x84);
+    uint8_t q0[5] = {0x42, 0x0f, 0x18, 0x14, 0x08}, q1[6] = {0x42, 0x0f, 0x18, 0x54, 0x08, 0x40}; /* prefetcht1 [rax + r9], [rax + r9 + 64] */
+    put(b, q0, 5);
+    put(b, q1, 6);
+    land(b, none);
+}
+
+/* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
+ * inline. Outside loops for the next warp, when the one before this ran the
+ * record (gather's index load and output store: the next warp's lines,
+ * misses that the host's own prefetcher leaves to the access once the
+ * gather's random misses crowd it out; a store's with prefetchw). Inside a
+ * loop, loads only (loop_warp). Slot k of cta->pf holds the function's k-th
+ * such access (mod VM_PF_SLOTS): slots by record address, as the
+ * interpreter's handler picks them, put three of saxpy's eight loads in one
+ * slot and two in another, which then never matched. */
+static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
+    cbuf *b = j->b;
+    enum { R8 = 8, R9 = 9 };
+    size_t pf = offsetof(vm_cta, pf) + (j->npf++ % VM_PF_SLOTS) * sizeof(struct vm_pf);
+    gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
+    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
+    gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
+    gop(b, false, 0x8b, RDX, M(RDX, (int64_t)offsetof(vm_warp, id)));     /* edx := the warp */
+    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
+    gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
+    if (j->loop) loop_warp(j);
+    else {
+        size_t other = jcc(b, 0x85);
+        gop(b, false, 0x8d, R9, M(RDX, -1));                                     /* lea r9d, [rdx - 1] */
+        gop(b, false, 0x3b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, warp))); /* cmp r9d, [warp] */
+        size_t other2 = jcc(b, 0x85);
+        gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
+        gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
+        uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x08}; /* lea r9, [rax + r9] */
+        put(b, ld, 4);
+        uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
+        uint8_t p0[4] = {0x41, 0x0f, op, 0x09};       /* [r9] */
+        uint8_t p1[5] = {0x41, 0x0f, op, 0x49, 0x40}; /* [r9+64] */
+        put(b, p0, 4);
+        put(b, p1, 5);
+        land(b, other);
+        land(b, other2);
+    }
     gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec)));
     gop(b, true, 0x89, RAX, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));
     gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
@@ -2436,7 +2483,6 @@ static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     cache_reset(j);
     j->end = e;
     j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
-    j->npf = 0;
     j->base = j->depth = base;
     prologue(j->b);
     if (base) ctx_get(j, R13, offsetof(vm_jit_ctx, mask));

@@ -103,6 +103,8 @@ typedef struct vm_cluster {
     uint32_t *want;          /* per thread (rank * nthreads + tid): the phase it waits for, 0 = none */
 } vm_cluster;
 
+enum { VM_PF_SLOTS = 16 }; /* vm_cta.pf: the interpreter's handlers use the first 8 */
+
 typedef struct vm_cta {
     _Alignas(64) vm_grid *grid;
     uint32_t ctaid[3];
@@ -126,7 +128,11 @@ typedef struct vm_cta {
         const struct vm_insn *rec;
         uint64_t addr;
         uint32_t warp;
-    } pf[8];
+        /* compiled loops (jit.c prefetch_warp): the address of this warp's
+         * first round, and how far that lies from the warp before's */
+        uint64_t first;
+        int64_t step;
+    } pf[VM_PF_SLOTS];
     uint32_t smem_full; /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
     uint32_t div_d;     /* compiled div/rem.u32 by a uniform divisor: the last divisor (0: none) */
     uint64_t div_r;     /* and its reciprocal's bits (jit.c, recip_cached) */

@@ -734,6 +734,30 @@ static const char *PF_BODY = "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in]
                              "add.s32 %r13, %r13, %r3;\nmul.wide.u32 %rd7, %r13, 4;\nadd.s64 %rd8, %rd1, %rd7;\n"
                              "st.global.u32 [%rd8], %r11;\nret;\n}\n";
 
+/* One launch of src's kernel, (out, in) its parameters, in a context whose
+ * arena holds 8 MiB: guesses a few MiB from the buffers fall outside it. */
+static void small_arena_run(const char *jit, const char *src, unsigned threads, const void *in, size_t nin,
+                            uint32_t *out, size_t nout, ptxi_launch_stats *st) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1, .global_reserve = 8u << 20}), PTXI_SUCCESS);
+    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "pf.ptx", &m), PTXI_SUCCESS);
+    unsetenv("PTXI_JIT");
+    ptxi_dptr d, di;
+    cr_assert_eq(ptxi_mem_alloc(ctx, nout, &d), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(ctx, nin, &di), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_memcpy_htod(ctx, di, in, nin), PTXI_SUCCESS);
+    void *args[] = {&d, &di};
+    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){threads, 1, 1}, 0, NULL,
+                                args);
+    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
+    cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", jit, ptxi_ctx_error_detail(ctx));
+    ptxi_memcpy_dtoh(ctx, out, d, nout);
+    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, st), PTXI_SUCCESS);
+    ptxi_ctx_destroy(ctx);
+}
+
 static void prefetch_case(const char *jit) {
     static char src[4096];
     snprintf(src, sizeof src, "%s%s", PF_HEAD, PF_BODY);
@@ -750,26 +774,9 @@ static void prefetch_case(const char *jit) {
         want[32 * (odd ? w >> 1 : 31 - (w >> 1)) + lane] = in[v & (PF_NTAB - 1)] * 3u + v;
     }
     /* an arena of 8 MiB: the guesses fall 4 MiB before it, past its shadow */
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 1, .global_reserve = 8u << 20}), PTXI_SUCCESS);
-    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
-    ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "pf.ptx", &m), PTXI_SUCCESS);
-    unsetenv("PTXI_JIT");
-    ptxi_dptr d, di;
-    cr_assert_eq(ptxi_mem_alloc(ctx, sizeof got, &d), PTXI_SUCCESS);
-    cr_assert_eq(ptxi_mem_alloc(ctx, nin * 4, &di), PTXI_SUCCESS);
-    cr_assert_eq(ptxi_memcpy_htod(ctx, di, in, nin * 4), PTXI_SUCCESS);
-    free(in);
-    void *args[] = {&d, &di};
-    ptxi_status s = ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){1, 1, 1}, (ptxi_dim3){PF_NT, 1, 1}, 0, NULL,
-                                args);
-    if (s == PTXI_SUCCESS) s = ptxi_ctx_synchronize(ctx);
-    cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%s: %s", jit, ptxi_ctx_error_detail(ctx));
-    ptxi_memcpy_dtoh(ctx, got, d, sizeof got);
     ptxi_launch_stats st;
-    cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
-    ptxi_ctx_destroy(ctx);
+    small_arena_run(jit, src, PF_NT, in, nin * 4, got, sizeof got, &st);
+    free(in);
     for (int k = 0; k < PF_NT; k++)
         cr_assert_eq(got[k], want[k], "PTXI_JIT=%s: word %d 0x%08x, expected 0x%08x", jit, k, got[k], want[k]);
     cr_assert_eq(st.thread_insns, n * PF_NT, "PTXI_JIT=%s: %llu thread instructions, expected %llu", jit,
@@ -780,6 +787,46 @@ static void prefetch_case(const char *jit) {
 
 Test(jit, next_warp_prefetch_outside_the_arena_jit_on) { prefetch_case("1"); }
 Test(jit, next_warp_prefetch_outside_the_arena_jit_off) { prefetch_case("0"); }
+
+/* A loop's loads guess where the next warp reads (jit.c loop_warp): from the
+ * step between two warps' first rounds. Here the even warps read 6 MiB into
+ * `in` and the odd ones at its start, in an arena of 8 MiB, so each guess
+ * falls 6 MiB before the arena or 4 MiB past its end: a prefetch never
+ * faults, and the sums are those without the JIT. */
+enum { LW_NT = 256, LW_FAR = 3 << 19, LW_ROUNDS = 5 };
+static const char *LOOP_WARPS =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nand.b32 %r4, %r2, 1;\nshr.u32 %r5, %r2, 1;\n"
+    "setp.ne.u32 %p1, %r4, 0;\nselp.b32 %r6, 0, 1572864, %p1;\n"
+    "mad.lo.s32 %r7, %r5, 32, %r3;\nadd.s32 %r7, %r7, %r6;\n"
+    "mov.u32 %r8, 0;\nmov.u32 %r9, 0;\n"
+    "LOOP:\n"
+    "mul.wide.u32 %rd3, %r7, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r10, [%rd4];\n"
+    "add.s32 %r8, %r8, %r10;\nadd.s32 %r7, %r7, 1024;\nadd.s32 %r9, %r9, 1;\n"
+    "setp.lt.u32 %p0, %r9, 5;\n@%p0 bra LOOP;\n"
+    "mul.wide.u32 %rd5, %r1, 4;\nadd.s64 %rd6, %rd1, %rd5;\nst.global.u32 [%rd6], %r8;\nret;\n}\n";
+
+Test(jit, loop_prefetch_for_the_next_warp_outside_the_arena) {
+    size_t nin = LW_FAR + 4 * 32 * 1024;
+    uint32_t *in = malloc(nin * 4), want[LW_NT], got[2][LW_NT];
+    cr_assert(in);
+    xorshift_words(in, nin, 99);
+    for (uint32_t t = 0; t < LW_NT; t++) {
+        uint32_t w = t / 32, s = 0, i = (w & 1 ? 0 : LW_FAR) + 32 * (w >> 1) + t % 32;
+        for (int r = 0; r < LW_ROUNDS; r++, i += 1024) s += in[i];
+        want[t] = s;
+    }
+    ptxi_launch_stats st[2];
+    const char *modes[2] = {"1", "0"};
+    for (int k = 0; k < 2; k++) small_arena_run(modes[k], LOOP_WARPS, LW_NT, in, nin * 4, got[k], sizeof got[k], &st[k]);
+    free(in);
+    uint32_t *g[2] = {got[0], got[1]};
+    same_on_and_off(g, want, LW_NT, st, "a loop's loads, warps 6 MiB apart");
+    if (jit_host()) cr_assert_gt(st[0].jit_warp_insns, st[0].warp_insns / 2, "the loop ran compiled");
+}
 
 /* Runs chained (jit.c chain): warp 1 takes a warp-uniform forward branch
  * over a run of its own (a shfl: not if-converted) into the next run; warp 0 runs the skipped run and
