@@ -1786,9 +1786,15 @@ static void skip_stub(jc *j, const ifstub *x) {
     restore_cache(j, &x->at_br);
     gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], n */
     b32(b, n);
-    if (x->depth) gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
-    else b1(b, 0xb8), b32(b, VM_FULL);              /* mov eax, -1 */
-    tadj_add(j, n);
+    if (x->depth) {
+        gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
+        tadj_add(j, n);
+    } else { /* the whole warp: 32 lanes a record, without the popcnt (stencil's interior warps, once each) */
+        gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add qword [tadj], 32 n */
+        b32(b, VM_LANES * n);
+        gop(b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* or dword [fault], ADJUST */
+        b1(b, VM_JIT_ADJUST);
+    }
     reconcile(j, x->t, &x->at_t);
     jump_to(b, x->t_pos);
 }
