@@ -77,23 +77,24 @@ static void expected(const uint32_t in[NT + 1], unsigned threads, uint32_t want[
 
 /* The shape nvcc gives `if (border) {copy} else {stencil}`, the border
  * lanes (in & 3 == 0) copying their word, the others summing it with their
- * neighbours'. out: [0,NT) */
-static const char *BORDER =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-    ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n"
-    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
-    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4+4];\n"
-    "add.s64 %rd5, %rd1, %rd3;\nand.b32 %r4, %r2, 3;\nsetp.eq.u32 %p1, %r4, 0;\n"
-    "@%p1 bra A;\n"
-    "bra.uni B;\n"
-    "A:\n"
-    "ld.global.u32 %r5, [%rd4+4];\nst.global.u32 [%rd5], %r5;\nbra.uni J;\n"
-    "B:\n"
-    "ld.global.u32 %r6, [%rd4];\nld.global.u32 %r7, [%rd4+8];\nadd.s32 %r8, %r6, %r7;\n"
-    "mul.lo.s32 %r9, %r2, 5;\nadd.s32 %r10, %r8, %r9;\nst.global.u32 [%rd5], %r10;\n"
+ * neighbours', up to the join J (BORDER_ARMS); BORDER returns there.
+ * out: [0,NT) */
+#define BORDER_ARMS                                                                                 \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                               \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                       \
+    ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n"                                     \
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"                  \
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4+4];\n"        \
+    "add.s64 %rd5, %rd1, %rd3;\nand.b32 %r4, %r2, 3;\nsetp.eq.u32 %p1, %r4, 0;\n"                  \
+    "@%p1 bra A;\n"                                                                                \
+    "bra.uni B;\n"                                                                                 \
+    "A:\n"                                                                                         \
+    "ld.global.u32 %r5, [%rd4+4];\nst.global.u32 [%rd5], %r5;\nbra.uni J;\n"                       \
+    "B:\n"                                                                                         \
+    "ld.global.u32 %r6, [%rd4];\nld.global.u32 %r7, [%rd4+8];\nadd.s32 %r8, %r6, %r7;\n"           \
+    "mul.lo.s32 %r9, %r2, 5;\nadd.s32 %r10, %r8, %r9;\nst.global.u32 [%rd5], %r10;\n"              \
     "J:\n"
-    "ret;\n}\n";
+static const char *BORDER = BORDER_ARMS "ret;\n}\n";
 
 static void expected_border(const uint32_t in[NT + 2], unsigned threads, uint32_t want[3 * NT]) {
     memset(want, 0, 3 * NT * 4);
@@ -169,21 +170,7 @@ Test(ifelse, border_shape_split_and_uniform_warps) {
  * frame as every other path leaves them. out: [0,NT) as BORDER's,
  * [NT,2NT) three times the word. */
 static const char *BORDER_LIVE =
-    ".version 8.0\n.target sm_90\n.address_size 64\n"
-    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-    ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n"
-    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
-    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4+4];\n"
-    "add.s64 %rd5, %rd1, %rd3;\nand.b32 %r4, %r2, 3;\nsetp.eq.u32 %p1, %r4, 0;\n"
-    "@%p1 bra A;\n"
-    "bra.uni B;\n"
-    "A:\n"
-    "ld.global.u32 %r5, [%rd4+4];\nst.global.u32 [%rd5], %r5;\nbra.uni J;\n"
-    "B:\n"
-    "ld.global.u32 %r6, [%rd4];\nld.global.u32 %r7, [%rd4+8];\nadd.s32 %r8, %r6, %r7;\n"
-    "mul.lo.s32 %r9, %r2, 5;\nadd.s32 %r10, %r8, %r9;\nst.global.u32 [%rd5], %r10;\n"
-    "J:\n"
-    "mov.u32 %r11, 0;\nmov.u32 %r12, 3;\n"
+    BORDER_ARMS "mov.u32 %r11, 0;\nmov.u32 %r12, 3;\n"
     "LOOP:\n"
     "add.s32 %r11, %r11, %r2;\nsub.s32 %r12, %r12, 1;\nsetp.ne.u32 %p2, %r12, 0;\n@%p2 bra LOOP;\n"
     "st.global.u32 [%rd5+512], %r11;\n"
