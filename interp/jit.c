@@ -2487,6 +2487,7 @@ static void perf_map(const vm_func *f, const uint8_t *code, const uint32_t *star
 static bool emit_run(jc *j, uint32_t k, uint32_t e, int base, size_t *roff) {
     bool all = true;
     cache_reset(j);
+    j->dead = false;
     j->end = e;
     j->loop = j->f->code[e - 1].op == VM_BRA && (j->f->code[e - 1].flags & VM_F_BACK);
     j->base = j->depth = base;
