@@ -7,11 +7,18 @@
  * frame is reused by every CTA a host thread runs in the launch (sched.c),
  * so such a value, once in the frame, is still there for the next CTA.
  *
- * An instruction of the kernel's first basic block (up to the first branch
- * or label a branch names), which every thread runs once, is hoisted when it writes one register that nothing else
+ * An instruction is hoisted when it writes one register that nothing else
  * writes, unguarded, with an integer operation (or a move, or an ld.param of
  * a kernel parameter no instruction can write) whose sources are immediates,
  * addresses of variables, %ntid, %nctaid and registers hoisted before it.
+ * One of the kernel's first basic block (up to the first branch or label a
+ * branch names), which every thread runs once, moves to the prologue
+ * (VM_HOIST_FIRST). One after it runs there too but is counted where it
+ * stood (VM_HOIST_LATER: lowering leaves a counting nop in its place), since
+ * not every thread reaches it, or reaches it once: stencil's row length
+ * minus one and its output pointer's cvta, behind the bounds test, were
+ * computed again by every warp. Neither can fault or has an effect but its
+ * register, so computing it for every thread changes nothing else.
  * Lowering (lower.c) emits the hoisted instructions first, in their order,
  * as the kernel's prologue, and gives their registers slots of their own;
  * a CTA whose warp finds its frame already set up starts after the prologue
@@ -141,14 +148,17 @@ uint32_t vm_hoist_find(const ir_func *f, uint8_t *stmt, uint8_t *reg) {
         for (uint32_t j = 0; j < in->nopnds; j++)
             if (names_kparam(f, &in->opnds[j])) params_fixed = false;
     }
+    uint8_t kind = VM_HOIST_FIRST;
     for (uint32_t k = 0; k < f->nbody; k++) {
         if ((f->body[k].kind == IR_ST_LABEL && target[f->body[k].u.label]) || f->body[k].kind == IR_ST_BRANCHTARGETS)
-            break;
+            kind = VM_HOIST_LATER;
         if (f->body[k].kind != IR_ST_INSN) continue;
         const ir_insn *in = &f->body[k].u.insn;
         if (in->op == IR_OP_BRA || in->op == IR_OP_BRX || in->op == IR_OP_RET || in->op == IR_OP_EXIT ||
-            in->op == IR_OP_CALL)
-            break;
+            in->op == IR_OP_CALL) {
+            kind = VM_HOIST_LATER;
+            continue;
+        }
         if (in->guard >= 0 || ir_has_mod(in, IR_MOD_CC) || !in->nopnds || in->opnds[0].kind != IR_OPND_REG) continue;
         uint32_t d = in->opnds[0].reg;
         uint8_t t = f->regs[d].type;
@@ -160,7 +170,8 @@ uint32_t vm_hoist_find(const ir_func *f, uint8_t *stmt, uint8_t *reg) {
             for (uint32_t j = 1; ok && j < in->nopnds; j++) ok = invariant_src(&in->opnds[j], reg);
         }
         if (!ok) continue;
-        stmt[k] = reg[d] = 1;
+        stmt[k] = kind;
+        reg[d] = 1;
         n++;
     }
     free(ndef);

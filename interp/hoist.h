@@ -6,6 +6,10 @@
 
 #include "ir.h"
 
+/* stmt[k] of vm_hoist_find: in the first basic block, or after it (counted
+ * in place). */
+enum { VM_HOIST_FIRST = 1, VM_HOIST_LATER = 2 };
+
 /* For an entry function f: sets stmt[k] for every statement of f->body
  * that lowering may run once per warp frame as the kernel's prologue, and
  * reg[r] for the register it writes (both arrays zeroed by the caller,

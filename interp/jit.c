@@ -487,6 +487,10 @@ typedef struct jc {
     /* jit_addr.h: the lines the function's records write (konst_writes) */
     uint64_t *kw;
     bool kw_done;
+    /* jit_affine.h: the prologue's constant registers (prologue_konsts):
+     * their slots and values, once per function */
+    uint32_t (*pk)[2], npk;
+    bool pk_done;
     /* jit_affine.h: the flow graph and what is found from it (affine_ready) */
     struct affine *af;
     /* chain: per record, 1 + the run that starts there and can be chained

@@ -87,6 +87,7 @@ static void affine_free(affine *a) {
 /* What the analyses of this file and jit_addr.h kept for the function. */
 static void jc_free(jc *j) {
     free(j->kw);
+    free(j->pk);
     affine_free(j->af);
 }
 
@@ -273,12 +274,45 @@ static bool konst_slot(jc *j, uint32_t b, uint32_t n, uint64_t *v) {
     return true;
 }
 
-/* Whether 32-bit slot b is a constant (*v). */
+/* The registers an unguarded mov.b32 of a constant in the launch-invariant
+ * prologue writes, when no other record writes their lines (hoist.c moves
+ * a reduction's `mov.u32 %r57, 8` there): after the prologue they hold that
+ * constant in every lane, CTA after CTA (j->pk, once per function). */
+static void prologue_konsts(jc *j) {
+    const vm_func *f = j->f;
+    j->pk_done = true;
+    if (!f->nhoist || !(j->pk = malloc(f->nhoist * sizeof *j->pk))) return;
+    uint64_t *after = writes_in(f, f->nhoist, f->ncode);
+    for (uint32_t q = 0; after && q < f->nhoist; q++) {
+        const vm_insn *m = &f->code[q];
+        uint64_t x;
+        if (m->op != VM_MOV32 || m->g != f->true_slot || m->gx || m->d % 64 || !konst_slot(j, m->a, 4, &x)) continue;
+        bool alone = true;
+        for (uint32_t l = m->d / 64; l < m->d / 64 + 2; l++) alone &= !(after[l / 64] >> (l % 64) & 1);
+        for (uint32_t r = 0; alone && r < f->nhoist; r++) {
+            uint64_t *w = r == q ? NULL : writes_in(f, r, r + 1);
+            for (uint32_t l = m->d / 64; w && l < m->d / 64 + 2; l++) alone &= !(w[l / 64] >> (l % 64) & 1);
+            if (r != q && !w) alone = false;
+            free(w);
+        }
+        if (alone) j->pk[j->npk][0] = m->d, j->pk[j->npk++][1] = (uint32_t)x;
+    }
+    free(after);
+}
+
+/* Whether 32-bit slot b is a constant (*v): one of the function's, or, in
+ * the code after the prologue, one the prologue moved there. */
 static bool konst32(jc *j, uint32_t b, uint32_t *v) {
     uint64_t x;
-    if (!konst_slot(j, b, 4, &x)) return false;
-    *v = (uint32_t)x;
-    return true;
+    if (konst_slot(j, b, 4, &x)) {
+        *v = (uint32_t)x;
+        return true;
+    }
+    if (j->now < j->f->nhoist || !j->f->ir->is_entry) return false;
+    if (!j->pk_done) prologue_konsts(j);
+    for (uint32_t k = 0; k < j->npk; k++)
+        if (j->pk[k][0] == b) return *v = j->pk[k][1], true;
+    return false;
 }
 
 /* The count in 32-bit slot b when it is a constant below 64, else -1. */

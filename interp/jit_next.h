@@ -43,8 +43,8 @@ static void pass_frame(jc *j) {
     mov_imm64(b, RAX, (uint64_t)(uintptr_t)&f->code[f->nhoist]);
     gop(b, true, 0x39, RAX, R(R10)); /* cmp r10, rax: at the prologue's end */
     size_t no = jcc(b, 0x85);
-    gop(b, true, 0x81, 7, M(RDX, (int64_t)offsetof(vm_warp, clock))); /* cmp qword [clock], nhoist: nothing run */
-    b32(b, f->nhoist);
+    gop(b, true, 0x81, 7, M(RDX, (int64_t)offsetof(vm_warp, clock))); /* cmp qword [clock], the prologue's count: nothing run */
+    b32(b, vm_prologue_count(f));
     size_t ran = jcc(b, 0x85);
     gop(b, true, 0x8b, RCX, M(RDX, (int64_t)offsetof(vm_warp, frames)));
     gop(b, true, 0x8b, RAX, M(RCX, (int64_t)offsetof(vm_frame, fb)));

@@ -1375,6 +1375,7 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
     /* the launch-invariant prologue first (hoist.c) */
     uint8_t *hstmt;
     free(hoist_find(prog, f, &hstmt));
+    uint32_t nfree = 0;
     for (uint32_t k = 0; hstmt && k < f->nbody && !lc.failed; k++) {
         if (!hstmt[k]) continue;
         uint32_t at = lc.n;
@@ -1383,13 +1384,21 @@ static int lower_func(vm_program *prog, vm_func *vf, char *err, size_t errlen) {
             free(lc.code[lc.n - 1].p);
             lc.n = at;
             memset(hstmt + k, 0, f->nbody - k);
+        } else if (hstmt[k] == VM_HOIST_LATER) {
+            hstmt[k] = (uint8_t)(lc.n - at + VM_HOIST_LATER); /* its records, counted in place */
+            nfree += lc.n - at;
         }
     }
     vf->nhoist = lc.n;
+    vf->nhoist_free = nfree;
     for (uint32_t k = 0; k < f->nbody && !lc.failed; k++) {
         const ir_stmt *s = &f->body[k];
         if (s->kind == IR_ST_LABEL) lc.label_code[s->u.label] = lc.n;
-        else if (s->kind == IR_ST_INSN && hstmt && hstmt[k]) continue;
+        else if (s->kind == IR_ST_INSN && hstmt && hstmt[k] >= VM_HOIST_LATER) {
+            /* computed in the prologue: a nop per record counts it here */
+            lc.cur = &s->u.insn;
+            for (int r = VM_HOIST_LATER; r < hstmt[k]; r++) emit_raw(&lc, base_insn(&lc, VM_NOP));
+        } else if (s->kind == IR_ST_INSN && hstmt && hstmt[k]) continue;
         else if (s->kind == IR_ST_INSN && !vm_contract(&lc, f, k, !prog->no_contract)) lower_insn(&lc, &s->u.insn);
         else if (s->kind == IR_ST_BRANCHTARGETS) lc.label_code[s->u.targets.label] = lc.n;
     }

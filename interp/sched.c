@@ -203,7 +203,7 @@ static void swap_frames(vm_warp *a, vm_warp *b, const vm_func *k) {
  * hand_over does the same in compiled code. */
 void vm_pass_frame(vm_warp *w, vm_warp *nw) {
     const vm_func *k = w->frames[0].fn;
-    if (nw->pc != k->code + k->nhoist || nw->clock != k->nhoist) return;
+    if (nw->pc != k->code + k->nhoist || nw->clock != vm_prologue_count(k)) return;
     uint8_t *fb = w->frames[0].fb;
     swap_frames(w, nw, k);
     if (nw->frames[0].fb == fb) reset_frame(fb, k);
@@ -253,7 +253,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
             /* and the launch-invariant prologue's registers still hold what it
              * computed in this launch (hoist.c): it counts as run */
             w->pc = k->code + k->nhoist;
-            w->clock = k->nhoist;
+            w->clock = vm_prologue_count(k);
             rwarps++;
             rthreads += (uint32_t)__builtin_popcount(w->present);
         } else {
@@ -263,6 +263,11 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
             memset(w->lsp, 0, sizeof w->lsp);
             if (vm_push_frame(w, k, w->present, NULL, NULL) < 0) return -1;
             w->pc = k->code;
+            /* the prologue's records that nops count where they stood are
+             * not counted here (they wrap round to the right totals) */
+            w->clock = -(uint64_t)k->nhoist_free;
+            cta->warp_insns -= k->nhoist_free;
+            cta->thread_insns -= (uint64_t)k->nhoist_free * (uint32_t)__builtin_popcount(w->present);
         }
         w->mask = w->present;
         w->lpc_stop = NO_STOP;
@@ -272,8 +277,8 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
      * frame on from warp to warp when they run one after another) goes to
      * the first warp */
     if (cta->ran && cta->ran->id + 1 == cta->nwarps && cta->ran != cta->warps) swap_frames(cta->warps, cta->ran, k);
-    cta->warp_insns += (uint64_t)k->nhoist * rwarps;
-    cta->thread_insns += (uint64_t)k->nhoist * rthreads;
+    cta->warp_insns += (uint64_t)vm_prologue_count(k) * rwarps;
+    cta->thread_insns += (uint64_t)vm_prologue_count(k) * rthreads;
     return 0;
 }
 

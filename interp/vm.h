@@ -153,6 +153,7 @@ typedef struct vm_func {
     vm_src *src;
     uint32_t ncode;
     uint32_t nhoist;           /* .entry: the first nhoist records are its launch-invariant prologue (hoist.c) */
+    uint32_t nhoist_free;      /* of those, records counted where a nop stands for them (VM_HOIST_LATER) */
     uint32_t frame_size;       /* bytes of registers, constants and per-lane params */
     uint8_t *frame_init;       /* initial frame image (constants set, registers zero) */
     uint32_t regs_lo, regs_hi; /* the 32/64-bit registers: undefined until written, so never copied */
@@ -177,6 +178,11 @@ typedef struct vm_func {
     uint64_t reset_lines;
     bool reset_cc; /* .entry: addc, subc or madc read the carry flag: it is cleared for each CTA */
 } vm_func;
+
+/* What the launch-invariant prologue of entry k counts as run (the records a
+ * nop counts where they stood are not): a warp's count when it starts past
+ * the prologue in a reused frame. */
+static inline uint32_t vm_prologue_count(const vm_func *k) { return k->nhoist - k->nhoist_free; }
 
 /* A module lowered. Owned by the runtime's module. */
 typedef struct vm_program {

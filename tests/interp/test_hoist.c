@@ -90,10 +90,10 @@ static void run(unsigned threads) {
 }
 
 /* A label no branch names ($L__tmp0, as DWARF line tables have) does not
- * end the first block; the loop's label does: its body's constant move runs
- * t % 3 + 1 times in thread t. out[t] = 7 (t % 3 + 1) + ntid (in every
- * CTA, the same words); thread t runs
- * 10 + 5 (t % 3 + 1) instructions. */
+ * end the first block; the loop's label does: its body's constant move is
+ * computed in the prologue but counted where it stands, t % 3 + 1 times in
+ * thread t. out[t] = 7 (t % 3 + 1) + ntid (in every CTA, the same words);
+ * thread t runs 10 + 5 (t % 3 + 1) instructions. */
 static const char loop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                                ".visible .entry k(.param .u64 o)\n{\n"
                                ".reg .pred %p<2>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<5>;\n"
@@ -115,7 +115,7 @@ static const char loop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                                "st.global.u32 [%rd3], %r6;\n"
                                "ret;\n}\n";
 
-Test(hoist, a_branch_target_ends_the_prologue_and_a_debug_label_does_not) {
+Test(hoist, a_branch_target_ends_the_first_block_and_a_debug_label_does_not) {
     setup s = set_up(loop_ptx, 1);
     void *params[] = {&s.d};
     static uint32_t out[N];
@@ -134,3 +134,56 @@ Test(hoist, a_branch_target_ends_the_prologue_and_a_debug_label_does_not) {
 
 Test(hoist, the_prologue_runs_once_per_frame_on_one_host_thread) { run(1); }
 Test(hoist, the_prologue_runs_once_per_frame_on_two_host_threads) { run(2); }
+
+/* Past the first block (hoist.c VM_HOIST_LATER): %r3 = n - 1 and the cvta
+ * behind the bounds test run in the prologue, but only threads 0-39 of each
+ * CTA reach them and count them (14 instructions; the others 6). Many CTAs
+ * on one and two host threads, so that later CTAs reuse the frames, with the
+ * JIT and without. out[gid] = n - 1 + gid for tid < 40, else untouched. */
+static const char later_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 o, .param .u32 n)\n{\n"
+                                ".reg .pred %p<2>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<5>;\n"
+                                "ld.param.u64 %rd1, [o];\n"
+                                "ld.param.u32 %r1, [n];\n"
+                                "mov.u32 %r2, %tid.x;\n"
+                                "setp.ge.u32 %p1, %r2, 40;\n"
+                                "@%p1 bra DONE;\n"
+                                "add.s32 %r3, %r1, -1;\n"
+                                "cvta.to.global.u64 %rd2, %rd1;\n"
+                                "mov.u32 %r4, %ctaid.x;\n"
+                                "mad.lo.s32 %r5, %r4, 80, %r2;\n"
+                                "add.s32 %r6, %r3, %r5;\n"
+                                "mul.wide.u32 %rd3, %r5, 4;\n"
+                                "add.s64 %rd4, %rd2, %rd3;\n"
+                                "st.global.u32 [%rd4], %r6;\n"
+                                "DONE:\n"
+                                "ret;\n}\n";
+
+static void later_case(unsigned threads, const char *jit) {
+    setenv("PTXI_JIT", jit, 1); /* read when the module is loaded */
+    setup s = set_up(later_ptx, threads);
+    unsetenv("PTXI_JIT");
+    static uint32_t out[N];
+    for (uint32_t n = 5; n <= 500; n *= 100) { /* two launches: the prologue's values change with n */
+        void *params[] = {&s.d, &n};
+        ptxi_launch_stats st;
+        launch(&s, params, out, &st);
+        for (uint32_t g = 0; g < N; g++) {
+            uint32_t want = g % BLOCK < 40 ? n - 1 + g : 0;
+            cr_expect_eq(out[g], want, "PTXI_JIT=%s, n %u, thread %u: %u, want %u", jit, n, g, out[g], want);
+        }
+        cr_expect_eq(st.thread_insns, (uint64_t)GRID * (40 * 14 + (BLOCK - 40) * 6), "PTXI_JIT=%s: thread_insns %llu",
+                     jit, (unsigned long long)st.thread_insns);
+        /* warp 0 and warp 1's lanes below 40 run 14, warp 2 runs 6 */
+        cr_expect_eq(st.warp_insns, (uint64_t)GRID * (14 + 14 + 6), "PTXI_JIT=%s: warp_insns %llu", jit,
+                     (unsigned long long)st.warp_insns);
+    }
+    ptxi_ctx_destroy(s.ctx);
+}
+
+Test(hoist, an_invariant_past_the_first_block_counts_where_it_stands) {
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        later_case(threads, "1");
+        later_case(threads, "0");
+    }
+}
