@@ -559,8 +559,18 @@ static centry *find(jc *j, uint32_t off, bool q64) {
         if (j->e[x].valid && j->e[x].off == off && j->e[x].q64 == q64) return &j->e[x];
     return NULL;
 }
+/* Whether the record being emitted names slot off as an operand. */
+static bool operand_now(const jc *j, uint32_t off) {
+    if (j->now >= j->f->ncode) return false;
+    const vm_insn *i = &j->f->code[j->now];
+    return off == i->a || off == i->b || off == i->c || off == i->d;
+}
 /* A new entry with its registers; the least recently used entry not read by
- * this record makes room. */
+ * this record makes room, and not one of its operands still to be read
+ * either: a template's operands are fetched in the order the compiler
+ * evaluates a call's arguments (`z(..., S(a), S(b))`: b first), and
+ * stencil's `sub.s64 %rd12, %rd3, %rd2` stored %rd3 to make room for %rd2,
+ * then loaded it back into other registers. */
 static centry *alloc(jc *j, uint32_t off, bool q64) {
     int parts = q64 ? 4 : 2;
     for (;;) {
@@ -568,8 +578,11 @@ static centry *alloc(jc *j, uint32_t off, bool q64) {
         for (int r = 0; r < NPOOL; r++) nfree += !j->busy[r];
         if (nfree >= parts) break;
         centry *v = NULL;
-        for (int x = 0; x < NPOOL; x++)
-            if (j->e[x].valid && j->e[x].used < j->now + 1 && (!v || j->e[x].used < v->used)) v = &j->e[x];
+        for (int pass = 0; pass < 2 && !v; pass++)
+            for (int x = 0; x < NPOOL; x++)
+                if (j->e[x].valid && j->e[x].used < j->now + 1 && (pass || !operand_now(j, j->e[x].off)) &&
+                    (!v || j->e[x].used < v->used))
+                    v = &j->e[x];
         if (v->dirty) spill(j, v);
         drop(j, v);
     }
