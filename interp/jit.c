@@ -1737,15 +1737,20 @@ static void ifconv_at(jc *j, uint32_t k) {
 /* ctx field at off := eax / r13d, and the reverse */
 static void ctx_put(jc *j, int r, size_t off) { gop(j->b, false, 0x89, r, M(CTX, (int64_t)off)); }
 static void ctx_get(jc *j, int r, size_t off) { gop(j->b, false, 0x8b, r, M(CTX, (int64_t)off)); }
-/* c->tadj += popcnt(eax) * n */
-static void tadj_add(jc *j, uint32_t n) {
-    uint8_t pc[4] = {0xf3, 0x0f, 0xb8, 0xc0}; /* popcnt eax, eax */
-    put(j->b, pc, 4);
-    b1(j->b, 0x69); /* imul eax, eax, imm32 */
-    b1(j->b, 0xc0);
-    b32(j->b, n);
-    gop(j->b, true, 0x01, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add [tadj], rax */
-    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault)));   /* or dword [fault], ADJUST */
+/* c->tadj += popcnt(eax) * n, or 32 n for the whole warp (no popcnt) */
+static void tadj_add(jc *j, uint32_t n, bool whole) {
+    if (whole) {
+        gop(j->b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add qword [tadj], 32 n */
+        b32(j->b, VM_LANES * n);
+    } else {
+        uint8_t pc[4] = {0xf3, 0x0f, 0xb8, 0xc0}; /* popcnt eax, eax */
+        put(j->b, pc, 4);
+        b1(j->b, 0x69); /* imul eax, eax, imm32 */
+        b1(j->b, 0xc0);
+        b32(j->b, n);
+        gop(j->b, true, 0x01, RAX, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add [tadj], rax */
+    }
+    gop(j->b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* or dword [fault], ADJUST */
     b1(j->b, VM_JIT_ADJUST);
 }
 /* c->off := ~r13d, or 0 outside bodies */
@@ -1803,15 +1808,8 @@ static void skip_stub(jc *j, const ifstub *x) {
     restore_cache(j, &x->at_br);
     gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* add qword [wadj], n */
     b32(b, n);
-    if (x->depth) {
-        gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
-        tadj_add(j, n);
-    } else { /* the whole warp: 32 lanes a record, without the popcnt (stencil's interior warps, once each) */
-        gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, tadj))); /* add qword [tadj], 32 n */
-        b32(b, VM_LANES * n);
-        gop(b, false, 0x83, 1, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* or dword [fault], ADJUST */
-        b1(b, VM_JIT_ADJUST);
-    }
+    if (x->depth) gop(b, false, 0x89, R13, R(RAX)); /* mov eax, r13d */
+    tadj_add(j, n, !x->depth); /* the whole warp (stencil's interior warps): a constant */
     reconcile(j, x->t, &x->at_t);
     jump_to(b, x->t_pos);
 }
@@ -1868,7 +1866,7 @@ static void ifconv_stub(jc *j, int s) {
     j->stream = stream;
     j->depth = d;
     ctx_get(j, RAX, offsetof(vm_jit_ctx, tk) + 4 * (size_t)d);
-    tadj_add(j, n);
+    tadj_add(j, n, false);
     if (d) ctx_get(j, R13, offsetof(vm_jit_ctx, ms) + 4 * (size_t)d);
     set_off(j, d);
     reconcile(j, x.t, &x.at_t);
@@ -2040,12 +2038,12 @@ static void region_masked(jc *j, uint32_t k, uint32_t e) {
             gop(b, true, 0x81, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, wadj))); /* no lane: skipped */
             b32(b, n);
             ctx_get(j, RAX, offsetof(vm_jit_ctx, grp));
-            tadj_add(j, n);
+            tadj_add(j, n, false);
             skip = jmp32(b);
             land(b, go);
             ctx_get(j, RAX, offsetof(vm_jit_ctx, grp)); /* run by r13d: the rest of the group not */
             rg_not_r13(j);
-            tadj_add(j, n);
+            tadj_add(j, n, false);
             set_off(j, 1);
         }
         emit(j, &f->code[q]);

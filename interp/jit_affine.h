@@ -282,22 +282,18 @@ static void prologue_konsts(jc *j) {
     const vm_func *f = j->f;
     j->pk_done = true;
     if (!f->nhoist || !(j->pk = malloc(f->nhoist * sizeof *j->pk))) return;
-    uint64_t *after = writes_in(f, f->nhoist, f->ncode);
-    for (uint32_t q = 0; after && q < f->nhoist; q++) {
+    for (uint32_t q = 0; q < f->nhoist; q++) {
         const vm_insn *m = &f->code[q];
         uint64_t x;
         if (m->op != VM_MOV32 || m->g != f->true_slot || m->gx || m->d % 64 || !konst_slot(j, m->a, 4, &x)) continue;
-        bool alone = true;
-        for (uint32_t l = m->d / 64; l < m->d / 64 + 2; l++) alone &= !(after[l / 64] >> (l % 64) & 1);
-        for (uint32_t r = 0; alone && r < f->nhoist; r++) {
-            uint64_t *w = r == q ? NULL : writes_in(f, r, r + 1);
-            for (uint32_t l = m->d / 64; w && l < m->d / 64 + 2; l++) alone &= !(w[l / 64] >> (l % 64) & 1);
-            if (r != q && !w) alone = false;
-            free(w);
-        }
+        /* the lines every other record writes: none of the register's two */
+        uint64_t *before = writes_in(f, 0, q), *rest = writes_in(f, q + 1, f->ncode);
+        bool alone = before && rest;
+        for (uint32_t l = m->d / 64; alone && l < m->d / 64 + 2; l++)
+            alone = !((before[l / 64] | rest[l / 64]) >> (l % 64) & 1);
+        free(before), free(rest);
         if (alone) j->pk[j->npk][0] = m->d, j->pk[j->npk++][1] = (uint32_t)x;
     }
-    free(after);
 }
 
 /* Whether 32-bit slot b is a constant (*v): one of the function's, or, in
