@@ -111,6 +111,16 @@ void vm_recheck_barriers(vm_cta *cta) {
     }
 }
 
+/* The live count a phase took at its first check (bar_need) drops by the
+ * threads that left, as vm_recheck_barriers's recount would find. */
+void vm_bar_exits(vm_cta *cta, uint32_t n) {
+    for (uint32_t o = cta->bars_open; o; o &= o - 1) {
+        unsigned b = (unsigned)__builtin_ctz(o);
+        if (cta->bars[b].live) cta->bars[b].live -= n;
+        vm_check_barrier(cta, b);
+    }
+}
+
 /* bar.sync / barrier.sync / bar.arrive / bar.red. Operands: a = barrier id,
  * b = thread count (when x has VM_BAR_COUNTED), c = predicate for bar.red;
  * x has VM_BAR_ARRIVE_ONLY for bar.arrive, sz the vm_bar_red_op of bar.red;

@@ -1084,7 +1084,9 @@ execute:
         c.seg = seg, c.head = i;
         const vm_insn *head = i;
         i = fn(fb, &c);
-        if (c.w != w) { /* the CTA's next warps ran on (jit.c hand_over): the last one's run */
+        /* the CTA's next warps ran on (jit.c hand_over), or the last one's
+         * exit went back to this one (jit_bar.h run_bar_exit): the last run */
+        if (c.w != w || c.head != head || c.seg != seg) {
             w = c.w, fr = c.fr, fb = fr->fb;
             seg = c.seg, head = c.head;
             r = (const vm_jit_region *)(const void *)head->target;
@@ -1099,6 +1101,7 @@ execute:
             }
             goto waits;
         }
+        if (__builtin_expect(c.fault & VM_JIT_DONE, 0)) goto left; /* it left at a barrier, counted (jit.c run_bar_exit) */
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran, runs chained, loops went round */

@@ -29,10 +29,8 @@ enum { BAR_ON, BAR_LEAVE, BAR_WAITS, BAR_NEXT };
  * as that of c->head, the run exec.c entered); that run's code. The same
  * test as hand_over's machine code (jit_next.h), which a call would make 4%
  * slower on stencil. */
-static const void *next_body(const vm_jit_ctx *c) {
-    const vm_warp *w = c->w;
-    if (w->id + 1 >= c->cta->nwarps) return NULL;
-    const vm_warp *nw = w + 1;
+static const void *next_body(const vm_jit_ctx *c, const vm_warp *nw) {
+    if (!nw) return NULL;
     const vm_insn *pc = nw->pc;
     if (nw->state != VM_W_READY || nw->sleep_until || nw->mask != VM_FULL ||
         nw->lpc_stop != (const vm_insn *)UINTPTR_MAX || nw->depth != 1 || pc->h != c->head->h)
@@ -60,7 +58,7 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     cta->jit_warp_insns += (uint64_t)(i - c->head) - wa;
     const void *body = NULL;
     if (!atomic_load_explicit(&cta->grid->stop, memory_order_relaxed) && w->exited == cta->ran_exited)
-        body = next_body(c);
+        body = next_body(c, w->id + 1 < cta->nwarps ? w + 1 : NULL);
     if (!body) {
         c->fault |= VM_JIT_WAITS;
         return BAR_WAITS;
@@ -76,6 +74,140 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     return BAR_NEXT;
 }
 
+/* A warp whose code after bar.sync i only computes registers and then
+ * leaves the kernel need not wait there: leaving before its arrival is
+ * leaving after it, for no other thread can see the difference (exited
+ * threads are not waited for). A block reduction's warps but the first do
+ * that (`if (warp == 0) ...` after __syncthreads()). Its code runs those
+ * records at the barrier, and when the whole warp takes the way out,
+ * run_bar_exit ends it there: counted through the ret as hand_over counts
+ * it, its lanes exited, the open barriers waiting for 32 fewer threads
+ * (one of which may release now), then on to the CTA's next warp as run_bar
+ * goes on (BAR_NEXT), or back to exec.c (VM_JIT_DONE: at `left:`). Else the
+ * warp arrives as before, from an empty cache: the records run again after
+ * the barrier from the same sources and give the same values. */
+enum { BAR_DONE = BAR_NEXT + 1 };
+
+static bool emit(jc *j, const vm_insn *i);
+
+/* Whether op only computes a register from registers in compiled code. */
+static bool reg_only(unsigned op) {
+    switch (op) {
+#define CMPS(T) \
+    case VM_EQ_##T: case VM_NE_##T: case VM_LT_##T: case VM_LE_##T: case VM_GT_##T: case VM_GE_##T:
+        CMPS(S32)
+        CMPS(U32)
+        CMPS(S64)
+        CMPS(U64)
+#undef CMPS
+    case VM_MOV32: case VM_MOV64: case VM_ADD32: case VM_SUB32: case VM_AND32: case VM_OR32: case VM_XOR32:
+    case VM_SHL32: case VM_SHRU32: case VM_SHRS32: case VM_NOT32: case VM_ADD64: case VM_SUB64:
+    case VM_PAND: case VM_POR: case VM_PXOR: case VM_PNOT: case VM_MOVP:
+        return true;
+    default: return false;
+    }
+}
+
+/* For bar.sync at record at: the record e that leaves the kernel after it
+ * (an unguarded ret, or a bra to one), with only unguarded reg_only records
+ * between, none writing what it or one before it reads (so that they may
+ * run twice); 0 when there is none. */
+static uint32_t exit_after_bar(const jc *j, uint32_t at) {
+    const vm_func *f = j->f;
+    const vm_insn *bi = &f->code[at];
+    if (bi->imm < 1 || bi->imm > 16) return 0; /* the id a register's: its check is the handler's */
+    for (uint32_t e = at + 1; e < f->ncode && e < at + 16; e++) {
+        const vm_insn *x = &f->code[e];
+        if (x->op == VM_BRA && x->target > x && ends_kernel(j, (uint32_t)(x->target - f->code)))
+            return e;
+        if (ends_kernel(j, e)) return e;
+        if (!reg_only(x->op) || guarded(j, x)) return 0;
+        for (const vm_insn *q = bi + 1; q <= x; q++)
+            if (x->d == q->a || x->d == q->b || x->d == q->c) return 0;
+    }
+    return 0;
+}
+
+static int run_bar_exit(vm_jit_ctx *c, const vm_insn *i, const vm_insn *last) {
+    vm_warp *w = c->w;
+    vm_cta *cta = c->cta;
+    const vm_frame *f = &w->frames[0];
+    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || cta->san || w->blocked || w->depth != 1 ||
+        (f->lanes & ~f->done & ~w->exited) != VM_FULL || w->exited == VM_FULL)
+        return BAR_LEAVE;
+    (void)i;
+    uint64_t n = (uint64_t)(last + 2 - c->seg), wa = (uint64_t)c->wadj, ta = (uint64_t)c->tadj;
+    cta->warp_insns += n - wa;
+    cta->thread_insns += n * VM_LANES - ta;
+    w->clock += n - wa;
+    cta->jit_warp_insns += (uint64_t)(last + 1 - c->head) - wa;
+    w->exited = VM_FULL;
+    w->state = VM_W_DONE;
+    if (cta->bars_open) vm_bar_exits(cta, VM_LANES);
+    /* the last warp hands over to the first, which its exit may have
+     * released: the next round would begin with it (sched.c cta_round) */
+    vm_warp *nw = w->id + 1 < cta->nwarps ? w + 1 : cta->warps;
+    const void *body = NULL;
+    if (!atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) body = next_body(c, nw);
+    if (!body) {
+        c->fault |= VM_JIT_DONE;
+        return BAR_DONE;
+    }
+    vm_pass_frame(w, nw);
+    cta->ran = nw;
+    cta->ran_exited = nw->exited;
+    c->w = nw, c->fr = &nw->frames[0];
+    c->seg = c->head = nw->pc;
+    c->wadj = c->tadj = 0;
+    c->fault &= VM_JIT_ROUND;
+    c->go = body;
+    return BAR_NEXT;
+}
+
+/* After run_bar or run_bar_exit returned BAR_NEXT: rbx := the next warp's
+ * frame, into its run's code. */
+static void bar_go(cbuf *b) {
+    gop(b, true, 0x8b, FB, M(CTX, (int64_t)offsetof(vm_jit_ctx, fr)));
+    gop(b, true, 0x8b, FB, M(FB, (int64_t)offsetof(vm_frame, fb)));
+    gop(b, false, 0xff, 4, M(CTX, (int64_t)offsetof(vm_jit_ctx, go))); /* jmp [go] */
+}
+
+/* The way out after bar.sync at record at, when there is one (exit_after_bar). */
+static void bar_exit(jc *j, uint32_t at) {
+    uint32_t e = exit_after_bar(j, at);
+    if (!e) return;
+    cbuf *b = j->b;
+    const vm_insn *x = &j->f->code[e];
+    for (uint32_t r = at + 1; r < e; r++) {
+        j->now = r;
+        emit(j, &j->f->code[r]);
+    }
+    j->now = e;
+    size_t stay = 0;
+    if (guarded(j, x)) {
+        exec_edx(j, x);
+        all_lanes(j);
+        stay = jcc(b, 0x85);
+    }
+    gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
+    mov_imm64(b, RSI, (uint64_t)(uintptr_t)&j->f->code[at]);
+    mov_imm64(b, RDX, (uint64_t)(uintptr_t)(x->op == VM_BRA ? x : x - 1));
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)run_bar_exit);
+    uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, BAR_NEXT}; /* call rax; cmp eax, BAR_NEXT */
+    put(b, call, 5);
+    size_t other = jcc(b, 0x85);
+    bar_go(b);
+    land(b, other);
+    uint8_t c3[3] = {0x83, 0xf8, BAR_DONE}; /* cmp eax, BAR_DONE */
+    put(b, c3, 3);
+    size_t leave = jcc(b, 0x85);
+    ret_with(b, (uint64_t)(uintptr_t)x);
+    land(b, leave);
+    if (stay) land(b, stay);
+    j->now = at;
+    cache_reset(j);
+}
+
 /* bar.sync (bar_sync's record): run_bar's outcomes as the header says;
  * false for a record it does not take, which ends the run. */
 static bool bar_sync(jc *j, const vm_insn *i) {
@@ -88,6 +220,7 @@ static bool bar_sync(jc *j, const vm_insn *i) {
         ret_with(b, (uint64_t)(uintptr_t)i);
         return true;
     }
+    bar_exit(j, j->now);
     gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(b, RSI, (uint64_t)(uintptr_t)i);
     mov_imm64(b, RAX, (uint64_t)(uintptr_t)run_bar);
@@ -97,9 +230,7 @@ static bool bar_sync(jc *j, const vm_insn *i) {
     uint8_t c3[3] = {0x83, 0xf8, BAR_NEXT}; /* cmp eax, BAR_NEXT */
     put(b, c3, 3);
     size_t leave = jcc(b, 0x85);
-    gop(b, true, 0x8b, FB, M(CTX, (int64_t)offsetof(vm_jit_ctx, fr))); /* rbx := the next warp's frame */
-    gop(b, true, 0x8b, FB, M(FB, (int64_t)offsetof(vm_frame, fb)));
-    gop(b, false, 0xff, 4, M(CTX, (int64_t)offsetof(vm_jit_ctx, go))); /* jmp [go] */
+    bar_go(b);
     land(b, leave);
     ret_with(b, (uint64_t)(uintptr_t)i);
     land(b, on);

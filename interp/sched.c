@@ -288,16 +288,11 @@ enum { ROUND_DONE, ROUND_RAN, ROUND_IDLE, ROUND_FAULT };
 
 static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
     vm_grid *g = cta->grid;
-    uint32_t done = 0;
     bool ran = false, sleeping = false;
     uint32_t slice = g->cfg->resident ? COOP_SLICE : SLICE;
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
-        if (w->state == VM_W_DONE) {
-            done++;
-            continue;
-        }
-        if (w->state == VM_W_BLOCKED) continue;
+        if (w->state == VM_W_DONE || w->state == VM_W_BLOCKED) continue;
         if (w->sleep_until) {
             uint64_t now = (uint64_t)(vm_now() * 1e9);
             if (now < w->sleep_until) {
@@ -312,18 +307,14 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
         cta->ran = w;
         cta->ran_exited = exited;
         vm_yield y = vm_exec(w, slice);
-        if (cta->ran != w) { /* it ran on into the next warps: all but the last are done or wait */
-            for (const vm_warp *p = w; p < cta->ran; p++) done += p->state == VM_W_DONE;
+        if (cta->ran != w) { /* it ran on into other warps (the last one's exit into the first: jit_bar.h) */
             w = cta->ran;
             k = w->id;
             exited = ~w->exited;
         }
         if (y == VM_Y_FAULT || atomic_load(&g->stop)) return ROUND_FAULT;
         if (y == VM_Y_SLICE) *waits = true;
-        if (y == VM_Y_DONE) {
-            w->state = VM_W_DONE;
-            done++;
-        }
+        if (y == VM_Y_DONE) w->state = VM_W_DONE;
         if (w->exited != exited) /* exited threads no longer count toward barriers */
             vm_recheck_barriers(cta);
         if (y == VM_Y_SLICE && g->deadline && vm_now() > g->deadline) {
@@ -332,6 +323,8 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
             return ROUND_FAULT;
         }
     }
+    uint32_t done = 0;
+    for (uint32_t k = 0; k < cta->nwarps; k++) done += cta->warps[k].state == VM_W_DONE;
     if (done == cta->nwarps) return ROUND_DONE;
     if (sleeping) *waits = true;
     if (ran || sleeping) return ran ? ROUND_RAN : ROUND_IDLE;

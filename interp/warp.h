@@ -235,6 +235,8 @@ void vm_check_barrier(vm_cta *cta, unsigned b);
 /* Threads of the CTA exited: checks every barrier with arrivals again, with
  * the live threads counted anew. */
 void vm_recheck_barriers(vm_cta *cta);
+/* n live threads of the CTA left the kernel: open barriers wait for n fewer. */
+void vm_bar_exits(vm_cta *cta, uint32_t n);
 /* Warp w, done, gives its entry frame to nw when nw has not run yet (sched.c). */
 void vm_pass_frame(vm_warp *w, vm_warp *nw);
 /* Records the fault of a CTA in which nothing can run: the first waiting warp's barrier or collective. */
