@@ -189,9 +189,11 @@ static void bar_exit(jc *j, uint32_t at) {
         all_lanes(j);
         stay = jcc(b, 0x85);
     }
+    const vm_insn *last = x->op == VM_BRA ? x : x - 1;
+    hand_over(j, (uint32_t)(last - j->f->code));
     gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
     mov_imm64(b, RSI, (uint64_t)(uintptr_t)&j->f->code[at]);
-    mov_imm64(b, RDX, (uint64_t)(uintptr_t)(x->op == VM_BRA ? x : x - 1));
+    mov_imm64(b, RDX, (uint64_t)(uintptr_t)last);
     mov_imm64(b, RAX, (uint64_t)(uintptr_t)run_bar_exit);
     uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, BAR_NEXT}; /* call rax; cmp eax, BAR_NEXT */
     put(b, call, 5);

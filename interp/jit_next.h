@@ -16,8 +16,10 @@
  *    (VM_JIT_NOCHAIN clear);
  *  - the CTA's next warp is ready, not asleep, with every lane and no
  *    waiting lane, in the kernel's frame, at the first record of a compiled
- *    run; no barrier has arrivals and the grid was not stopped (`left:`'s
- *    conditions).
+ *    run, and the grid was not stopped (`left:`'s conditions). When a
+ *    barrier has arrivals, the finished warp's exit is taken off what it
+ *    waits for (vm_bar_exits), as cta_round would (`left:` leaves that to
+ *    it).
  * The finished warp is counted as exec.c counts it: the records from where
  * its count started (c->seg) through the last one it ran here and the ret,
  * less the skipped ones in wadj, tadj; the compiled share from the run it
@@ -66,6 +68,26 @@ static void pass_frame(jc *j) {
     land(b, ran);
 }
 
+/* In hand_over, after the finished warp is marked done: when barriers have
+ * arrivals, vm_bar_exits(cta, 32) (which may release one), rsi, rdi, rdx,
+ * r10 and r11 kept. */
+static void bar_exits(cbuf *b) {
+    gop(b, false, 0x83, 7, M(RDI, (int64_t)offsetof(vm_cta, bars_open))); /* cmp dword [bars_open], 0 */
+    b1(b, 0);
+    size_t none = jcc(b, 0x84);
+    /* push rsi, rdi, rdx, r10, r11 and r11 again: rsp stays 16-aligned */
+    uint8_t push[9] = {0x56, 0x57, 0x52, 0x41, 0x52, 0x41, 0x53, 0x41, 0x53};
+    put(b, push, 9);
+    uint8_t esi[5] = {0xbe, VM_LANES, 0, 0, 0}; /* mov esi, 32 */
+    put(b, esi, 5);
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)vm_bar_exits);
+    uint8_t call[2] = {0xff, 0xd0};
+    put(b, call, 2);
+    uint8_t pop[9] = {0x41, 0x5b, 0x41, 0x5b, 0x41, 0x5a, 0x5a, 0x5f, 0x5e};
+    put(b, pop, 9);
+    land(b, none);
+}
+
 static void hand_over(jc *j, uint32_t last) {
     const vm_func *f = j->f;
     _Static_assert(sizeof(vm_insn) == 64, "records counted by pointer difference");
@@ -91,7 +113,6 @@ static void hand_over(jc *j, uint32_t last) {
     gop(b, true, 0x8d, RDX, M(RSI, (int64_t)sizeof(vm_warp)));           /* rdx := the next warp */
     CMPI(false, 0x80, M(RDX, (int64_t)offsetof(vm_warp, state)), VM_W_READY);
     CMPI(true, 0x83, M(RDX, (int64_t)offsetof(vm_warp, sleep_until)), 0);
-    CMPI(false, 0x83, M(RDI, (int64_t)offsetof(vm_cta, bars_open)), 0);
     gop(b, true, 0x8b, RCX, M(RDI, (int64_t)offsetof(vm_cta, grid)));
     CMPI(false, 0x83, M(RCX, (int64_t)offsetof(vm_grid, stop)), 0);
     CMPI(false, 0x83, M(RDX, (int64_t)offsetof(vm_warp, mask)), 0xff); /* -1 */
@@ -133,6 +154,7 @@ static void hand_over(jc *j, uint32_t last) {
     b32(b, VM_FULL);
     gop(b, false, 0xc6, 0, M(RSI, (int64_t)offsetof(vm_warp, state)));
     b1(b, VM_W_DONE);
+    bar_exits(b);
     pass_frame(j);
     /* the next warp runs: cta->ran, the context's warp, frame, count starts, rbx */
     gop(b, true, 0x89, RDX, M(RDI, (int64_t)offsetof(vm_cta, ran)));
