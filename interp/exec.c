@@ -1101,7 +1101,8 @@ execute:
             }
             goto waits;
         }
-        if (__builtin_expect(c.fault & VM_JIT_DONE, 0)) goto left; /* it left at a barrier, counted (jit.c run_bar_exit) */
+        /* it left the kernel at a barrier, counted (jit_bar.h run_bar_exit) */
+        if (__builtin_expect(c.fault & VM_JIT_DONE, 0)) goto left;
         const vm_insn *upto = c.taken ? c.taken + 1 : i;
         cta->jit_warp_insns += (uint64_t)(upto - head);
         if (__builtin_expect(c.fault & VM_JIT_ADJUST, 0)) { /* if-converted bodies ran, runs chained, loops went round */

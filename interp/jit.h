@@ -16,7 +16,7 @@ enum {
     VM_JIT_CHAIN = 16,
     VM_JIT_NOCHAIN = 32,
     VM_JIT_WAITS = 64, /* the warp arrived at a barrier and waits, counted (jit.c run_bar) */
-    VM_JIT_DONE = 128  /* the warp left the kernel at a barrier instead, counted (jit.c run_bar_exit) */
+    VM_JIT_DONE = 128  /* the warp left the kernel at a barrier instead, counted (jit_bar.h run_bar_exit) */
 };
 enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 

@@ -74,7 +74,7 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     return BAR_NEXT;
 }
 
-/* A warp whose code after bar.sync i only computes registers and then
+/* A warp whose code after bar.sync only computes registers and then
  * leaves the kernel need not wait there: leaving before its arrival is
  * leaving after it, for no other thread can see the difference (exited
  * threads are not waited for). A block reduction's warps but the first do
@@ -93,17 +93,36 @@ static bool emit(jc *j, const vm_insn *i);
 /* Whether op only computes a register from registers in compiled code. */
 static bool reg_only(unsigned op) {
     switch (op) {
-#define CMPS(T) \
-    case VM_EQ_##T: case VM_NE_##T: case VM_LT_##T: case VM_LE_##T: case VM_GT_##T: case VM_GE_##T:
+#define CMPS(T)     \
+    case VM_EQ_##T: \
+    case VM_NE_##T: \
+    case VM_LT_##T: \
+    case VM_LE_##T: \
+    case VM_GT_##T: \
+    case VM_GE_##T:
         CMPS(S32)
         CMPS(U32)
         CMPS(S64)
         CMPS(U64)
 #undef CMPS
-    case VM_MOV32: case VM_MOV64: case VM_ADD32: case VM_SUB32: case VM_AND32: case VM_OR32: case VM_XOR32:
-    case VM_SHL32: case VM_SHRU32: case VM_SHRS32: case VM_NOT32: case VM_ADD64: case VM_SUB64:
-    case VM_PAND: case VM_POR: case VM_PXOR: case VM_PNOT: case VM_MOVP:
-        return true;
+    case VM_MOV32:
+    case VM_MOV64:
+    case VM_ADD32:
+    case VM_SUB32:
+    case VM_AND32:
+    case VM_OR32:
+    case VM_XOR32:
+    case VM_SHL32:
+    case VM_SHRU32:
+    case VM_SHRS32:
+    case VM_NOT32:
+    case VM_ADD64:
+    case VM_SUB64:
+    case VM_PAND:
+    case VM_POR:
+    case VM_PXOR:
+    case VM_PNOT:
+    case VM_MOVP: return true;
     default: return false;
     }
 }
@@ -118,8 +137,7 @@ static uint32_t exit_after_bar(const jc *j, uint32_t at) {
     if (bi->imm < 1 || bi->imm > 16) return 0; /* the id a register's: its check is the handler's */
     for (uint32_t e = at + 1; e < f->ncode && e < at + 16; e++) {
         const vm_insn *x = &f->code[e];
-        if (x->op == VM_BRA && x->target > x && ends_kernel(j, (uint32_t)(x->target - f->code)))
-            return e;
+        if (x->op == VM_BRA && x->target > x && ends_kernel(j, (uint32_t)(x->target - f->code))) return e;
         if (ends_kernel(j, e)) return e;
         if (!reg_only(x->op) || guarded(j, x)) return 0;
         for (const vm_insn *q = bi + 1; q <= x; q++)
@@ -128,14 +146,13 @@ static uint32_t exit_after_bar(const jc *j, uint32_t at) {
     return 0;
 }
 
-static int run_bar_exit(vm_jit_ctx *c, const vm_insn *i, const vm_insn *last) {
+static int run_bar_exit(vm_jit_ctx *c, const vm_insn *last) {
     vm_warp *w = c->w;
     vm_cta *cta = c->cta;
     const vm_frame *f = &w->frames[0];
     if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || cta->san || w->blocked || w->depth != 1 ||
-        (f->lanes & ~f->done & ~w->exited) != VM_FULL || w->exited == VM_FULL)
+        (f->lanes & ~f->done & ~w->exited) != VM_FULL)
         return BAR_LEAVE;
-    (void)i;
     uint64_t n = (uint64_t)(last + 2 - c->seg), wa = (uint64_t)c->wadj, ta = (uint64_t)c->tadj;
     cta->warp_insns += n - wa;
     cta->thread_insns += n * VM_LANES - ta;
@@ -192,8 +209,7 @@ static void bar_exit(jc *j, uint32_t at) {
     const vm_insn *last = x->op == VM_BRA ? x : x - 1;
     hand_over(j, (uint32_t)(last - j->f->code));
     gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
-    mov_imm64(b, RSI, (uint64_t)(uintptr_t)&j->f->code[at]);
-    mov_imm64(b, RDX, (uint64_t)(uintptr_t)last);
+    mov_imm64(b, RSI, (uint64_t)(uintptr_t)last);
     mov_imm64(b, RAX, (uint64_t)(uintptr_t)run_bar_exit);
     uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, BAR_NEXT}; /* call rax; cmp eax, BAR_NEXT */
     put(b, call, 5);

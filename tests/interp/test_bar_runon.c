@@ -136,24 +136,23 @@ Test(bar_runon, counted_jit_off) { counted("0"); }
  * registers. LEAVE: the test after the barrier (17 records through the
  * branch). FLIP: the test before it, negated after it by `not.pred %p2,
  * %p2`, which may not run twice (18 records). */
-#define LEAVE_SRC(BEFORE, AFTER)                                                                                    \
-    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                               \
-    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                       \
-    ".reg .pred %p<4>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<12>;\n.shared .align 4 .b32 s1[1024];\n"                   \
-    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"       \
-    "add.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\nmul.lo.u32 %r4, %r1, 0x9E3779B1;\nadd.u32 %r4, %r4, 1;\n" \
-    "shl.b32 %r5, %r1, 2;\nmov.u32 %r6, s1;\nadd.u32 %r7, %r6, %r5;\n" BEFORE "st.shared.u32 [%r7], %r4;\n"        \
-    "bar.sync 0;\n"                                                                                                 \
-    "add.u32 %r21, %r1, 5;\n" AFTER "@%p2 bra DONE;\n"                                                              \
-    "add.u32 %r8, %r1, 37;\nand.b32 %r8, %r8, 127;\nshl.b32 %r9, %r8, 2;\nadd.u32 %r10, %r6, %r9;\n"                \
+#define LEAVE_SRC(BEFORE, AFTER)                                                                                       \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                                                  \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                                          \
+    ".reg .pred %p<4>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<12>;\n.shared .align 4 .b32 s1[1024];\n"                      \
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"          \
+    "add.s64 %rd4, %rd2, %rd3;\nld.global.u32 %r2, [%rd4];\nmul.lo.u32 %r4, %r1, 0x9E3779B1;\nadd.u32 %r4, %r4, 1;\n"  \
+    "shl.b32 %r5, %r1, 2;\nmov.u32 %r6, s1;\nadd.u32 %r7, %r6, %r5;\n" BEFORE "st.shared.u32 [%r7], %r4;\n"            \
+    "bar.sync 0;\n"                                                                                                    \
+    "add.u32 %r21, %r1, 5;\n" AFTER "@%p2 bra DONE;\n"                                                                 \
+    "add.u32 %r8, %r1, 37;\nand.b32 %r8, %r8, 127;\nshl.b32 %r9, %r8, 2;\nadd.u32 %r10, %r6, %r9;\n"                   \
     "ld.shared.u32 %r11, [%r10];\nadd.u32 %r12, %r11, %r21;\nadd.s64 %rd5, %rd1, %rd3;\nst.global.u32 [%rd5], %r12;\n" \
     "DONE:\nret;\n}\n"
 static const char *LEAVE = LEAVE_SRC("", "and.b32 %r22, %r2, 1;\nsetp.ne.u32 %p2, %r22, 0;\n");
 static const char *FLIP = LEAVE_SRC("and.b32 %r22, %r2, 1;\nsetp.eq.u32 %p2, %r22, 0;\n", "not.pred %p2, %p2;\n");
 
 /* src on nt threads, thread t leaving after the barrier where gone(t, arg). */
-static void leave(const char *src, unsigned nt, bool (*gone)(unsigned t, unsigned arg), unsigned arg,
-                  const char *jit) {
+static void leave(const char *src, unsigned nt, bool (*gone)(unsigned t, unsigned arg), unsigned arg, const char *jit) {
     static uint32_t in[MAXT], out[MAXT];
     const unsigned TO_BRANCH = src == FLIP ? 18 : 17, STAY = 8; /* records through the branch; after it, to the ret */
     for (unsigned t = 0; t < nt; t++) in[t] = gone(t, arg) ? 3 : 2;
@@ -175,8 +174,8 @@ static void leave(const char *src, unsigned nt, bool (*gone)(unsigned t, unsigne
         cr_assert_eq(out[t], want, "PTXI_JIT=%s threads %u arg %u: out[%u] = %#x, expected %#x", jit, nt, arg, t,
                      out[t], want);
     }
-    cr_assert_eq(st.thread_insns, ti, "PTXI_JIT=%s threads %u arg %u: thread instructions %llu, expected %llu", jit,
-                 nt, arg, (unsigned long long)st.thread_insns, (unsigned long long)ti);
+    cr_assert_eq(st.thread_insns, ti, "PTXI_JIT=%s threads %u arg %u: thread instructions %llu, expected %llu", jit, nt,
+                 arg, (unsigned long long)st.thread_insns, (unsigned long long)ti);
     cr_assert_eq(st.warp_insns, wi, "PTXI_JIT=%s threads %u arg %u: warp instructions %llu, expected %llu", jit, nt,
                  arg, (unsigned long long)st.warp_insns, (unsigned long long)wi);
 }
