@@ -38,6 +38,28 @@ static const void *next_body(const vm_jit_ctx *c, const vm_warp *nw) {
     return ((const vm_jit_region *)(const void *)pc->target)->body;
 }
 
+/* The warp's count over n records from c->seg, `jit` of them compiled,
+ * less what wadj, tadj take off (as exec.c counts a run that stops). */
+static void count_warp(vm_jit_ctx *c, uint64_t n, uint64_t jit) {
+    uint64_t wa = (uint64_t)c->wadj, ta = (uint64_t)c->tadj;
+    c->cta->warp_insns += n - wa;
+    c->cta->thread_insns += n * VM_LANES - ta;
+    c->w->clock += n - wa;
+    c->cta->jit_warp_insns += jit - wa;
+}
+
+/* The context goes on with warp nw in its run's code `body` (BAR_NEXT). */
+static int run_on(vm_jit_ctx *c, vm_warp *nw, const void *body) {
+    c->cta->ran = nw;
+    c->cta->ran_exited = nw->exited;
+    c->w = nw, c->fr = &nw->frames[0];
+    c->seg = c->head = nw->pc;
+    c->wadj = c->tadj = 0;
+    c->fault &= VM_JIT_ROUND; /* the rounds so far still come off the slice (exec.c) */
+    c->go = body;
+    return BAR_NEXT;
+}
+
 static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     vm_warp *w = c->w;
     vm_cta *cta = c->cta;
@@ -51,11 +73,7 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     }
     /* the warp waits: counted through the barrier, as exec.c counts a run
      * that stops at it and then the handler */
-    uint64_t n = (uint64_t)(i + 1 - c->seg), wa = (uint64_t)c->wadj, ta = (uint64_t)c->tadj;
-    cta->warp_insns += n - wa;
-    cta->thread_insns += n * VM_LANES - ta;
-    w->clock += n - wa;
-    cta->jit_warp_insns += (uint64_t)(i - c->head) - wa;
+    count_warp(c, (uint64_t)(i + 1 - c->seg), (uint64_t)(i - c->head));
     const void *body = NULL;
     if (!atomic_load_explicit(&cta->grid->stop, memory_order_relaxed) && w->exited == cta->ran_exited)
         body = next_body(c, w->id + 1 < cta->nwarps ? w + 1 : NULL);
@@ -63,15 +81,7 @@ static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
         c->fault |= VM_JIT_WAITS;
         return BAR_WAITS;
     }
-    vm_warp *nw = w + 1;
-    cta->ran = nw;
-    cta->ran_exited = nw->exited;
-    c->w = nw, c->fr = &nw->frames[0];
-    c->seg = c->head = nw->pc;
-    c->wadj = c->tadj = 0;
-    c->fault &= VM_JIT_ROUND; /* the rounds so far still come off the slice (exec.c) */
-    c->go = body;
-    return BAR_NEXT;
+    return run_on(c, w + 1, body);
 }
 
 /* A warp whose code after bar.sync only computes registers and then
@@ -153,11 +163,7 @@ static int run_bar_exit(vm_jit_ctx *c, const vm_insn *last) {
     if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || cta->san || w->blocked || w->depth != 1 ||
         (f->lanes & ~f->done & ~w->exited) != VM_FULL)
         return BAR_LEAVE;
-    uint64_t n = (uint64_t)(last + 2 - c->seg), wa = (uint64_t)c->wadj, ta = (uint64_t)c->tadj;
-    cta->warp_insns += n - wa;
-    cta->thread_insns += n * VM_LANES - ta;
-    w->clock += n - wa;
-    cta->jit_warp_insns += (uint64_t)(last + 1 - c->head) - wa;
+    count_warp(c, (uint64_t)(last + 2 - c->seg), (uint64_t)(last + 1 - c->head)); /* through the ret */
     w->exited = VM_FULL;
     w->state = VM_W_DONE;
     if (cta->bars_open) vm_bar_exits(cta, VM_LANES);
@@ -171,14 +177,7 @@ static int run_bar_exit(vm_jit_ctx *c, const vm_insn *last) {
         return BAR_DONE;
     }
     vm_pass_frame(w, nw);
-    cta->ran = nw;
-    cta->ran_exited = nw->exited;
-    c->w = nw, c->fr = &nw->frames[0];
-    c->seg = c->head = nw->pc;
-    c->wadj = c->tadj = 0;
-    c->fault &= VM_JIT_ROUND;
-    c->go = body;
-    return BAR_NEXT;
+    return run_on(c, nw, body);
 }
 
 /* After run_bar or run_bar_exit returned BAR_NEXT: rbx := the next warp's
