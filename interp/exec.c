@@ -1191,6 +1191,11 @@ left:
             cta->ran_exited = nw->exited;
             goto reload;
         }
+        /* the CTA's last warp: on into the next CTA's first (sched.c) */
+        if (vm_cta_follows(cta, w) && (nw = vm_next_cta(cta))) {
+            w = nw;
+            goto reload;
+        }
         why = VM_Y_DONE;
         goto out_nosave;
     }

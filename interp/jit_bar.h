@@ -188,6 +188,62 @@ static void bar_go(cbuf *b) {
     gop(b, false, 0xff, 4, M(CTX, (int64_t)offsetof(vm_jit_ctx, go))); /* jmp [go] */
 }
 
+/* Calls fn(c, arg) (run_bar_exit, run_next_cta): BAR_NEXT goes on in the
+ * next warp's code (bar_go), BAR_DONE returns `done` to exec.c, anything
+ * else goes on here with the registers a call keeps (rbx, r12, r13). */
+static void call_on(jc *j, int (*fn)(vm_jit_ctx *, const vm_insn *), const vm_insn *arg, const vm_insn *done) {
+    cbuf *b = j->b;
+    gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
+    mov_imm64(b, RSI, (uint64_t)(uintptr_t)arg);
+    mov_imm64(b, RAX, (uint64_t)(uintptr_t)fn);
+    uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, BAR_NEXT}; /* call rax; cmp eax, BAR_NEXT */
+    put(b, call, 5);
+    size_t other = jcc(b, 0x85);
+    bar_go(b);
+    land(b, other);
+    uint8_t c3[3] = {0x83, 0xf8, BAR_DONE}; /* cmp eax, BAR_DONE */
+    put(b, c3, 3);
+    size_t leave = jcc(b, 0x85);
+    ret_with(b, (uint64_t)(uintptr_t)done);
+    land(b, leave);
+}
+
+/* The CTA's last warp reaching the kernel's ret whole, in hand_over (last
+ * its last record before the ret): when the worker would start the next CTA
+ * in this slot and run it alone (sched.c vm_cta_follows), the warp is
+ * counted and done as hand_over does it, the next CTA starts, and its first
+ * warp goes on in compiled code (BAR_NEXT). That warp enters the run after
+ * the prologue, where the first warp of every CTA of the slot but the first
+ * starts (sched.c init_cta: a reused frame, whole warps); so when that
+ * record is a compiled run's with a body, as c->head's, it can. No CTA left
+ * (or out of memory): BAR_DONE, at exec.c's `left:`. */
+static int run_next_cta(vm_jit_ctx *c, const vm_insn *last) {
+    vm_warp *w = c->w;
+    vm_cta *cta = c->cta;
+    const vm_func *k = w->frames[0].fn;
+    const vm_insn *pc = &k->code[k->nhoist];
+    const vm_warp *w0 = cta->warps;
+    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || w->depth != 1 || w0->present != VM_FULL ||
+        !w0->depth || w0->frames[0].fn != k || pc->h != c->head->h ||
+        !((const vm_jit_region *)(const void *)pc->target)->body || !vm_cta_follows(cta, w))
+        return BAR_LEAVE;
+    count_warp(c, (uint64_t)(last + 2 - c->seg), (uint64_t)(last + 1 - c->head)); /* through the ret */
+    w->exited = VM_FULL;
+    w->state = VM_W_DONE;
+    vm_warp *nw = vm_next_cta(cta);
+    const void *body = nw ? next_body(c, nw) : NULL;
+    if (!body) {
+        c->fault |= VM_JIT_DONE;
+        return BAR_DONE;
+    }
+    return run_on(c, nw, body);
+}
+
+static void next_cta(jc *j, uint32_t last) {
+    const vm_insn *x = &j->f->code[last];
+    call_on(j, run_next_cta, x, x);
+}
+
 /* The way out after bar.sync at record at, when there is one (exit_after_bar). */
 static void bar_exit(jc *j, uint32_t at) {
     uint32_t e = exit_after_bar(j, at);
@@ -207,19 +263,7 @@ static void bar_exit(jc *j, uint32_t at) {
     }
     const vm_insn *last = x->op == VM_BRA ? x : x - 1;
     hand_over(j, (uint32_t)(last - j->f->code));
-    gop(b, true, 0x89, CTX, R(RDI)); /* mov rdi, r12 */
-    mov_imm64(b, RSI, (uint64_t)(uintptr_t)last);
-    mov_imm64(b, RAX, (uint64_t)(uintptr_t)run_bar_exit);
-    uint8_t call[5] = {0xff, 0xd0, 0x83, 0xf8, BAR_NEXT}; /* call rax; cmp eax, BAR_NEXT */
-    put(b, call, 5);
-    size_t other = jcc(b, 0x85);
-    bar_go(b);
-    land(b, other);
-    uint8_t c3[3] = {0x83, 0xf8, BAR_DONE}; /* cmp eax, BAR_DONE */
-    put(b, c3, 3);
-    size_t leave = jcc(b, 0x85);
-    ret_with(b, (uint64_t)(uintptr_t)x);
-    land(b, leave);
+    call_on(j, run_bar_exit, last, x);
     if (stay) land(b, stay);
     j->now = at;
     cache_reset(j);

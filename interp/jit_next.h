@@ -88,6 +88,8 @@ static void bar_exits(cbuf *b) {
     land(b, none);
 }
 
+static void next_cta(jc *j, uint32_t last);
+
 static void hand_over(jc *j, uint32_t last) {
     const vm_func *f = j->f;
     _Static_assert(sizeof(vm_insn) == 64, "records counted by pointer difference");
@@ -109,7 +111,7 @@ static void hand_over(jc *j, uint32_t last) {
     gop(b, false, 0x8b, RCX, M(RSI, (int64_t)offsetof(vm_warp, id)));
     gop(b, false, 0x8d, RCX, M(RCX, 1));                                 /* lea ecx, [rcx+1] */
     gop(b, false, 0x3b, RCX, M(RDI, (int64_t)offsetof(vm_cta, nwarps))); /* cmp ecx, [nwarps] */
-    out[no++] = jcc(b, 0x83);                                            /* jae: the last warp */
+    size_t lastw = jcc(b, 0x83);                                         /* jae: the last warp */
     gop(b, true, 0x8d, RDX, M(RSI, (int64_t)sizeof(vm_warp)));           /* rdx := the next warp */
     CMPI(false, 0x80, M(RDX, (int64_t)offsetof(vm_warp, state)), VM_W_READY);
     CMPI(true, 0x83, M(RDX, (int64_t)offsetof(vm_warp, sleep_until)), 0);
@@ -173,6 +175,8 @@ static void hand_over(jc *j, uint32_t last) {
     gop(b, false, 0x83, 4, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* and dword [fault], ROUND */
     b1(b, VM_JIT_ROUND);
     gop(b, false, 0xff, 4, R(R11)); /* jmp r11 */
+    land(b, lastw);
+    next_cta(j, last);
     for (int k = 0; k < no; k++) land(b, out[k]);
 }
 

@@ -347,7 +347,7 @@ static int cta_round(vm_cta *cta, uint64_t *sleeper, bool *waits) {
 /* Each worker's own line (the array of them is line-aligned): live and take
  * change with every CTA, and on a line shared with another worker each change
  * would evict it from that worker's cache. */
-typedef struct worker {
+typedef struct vm_worker {
     _Alignas(64) vm_grid *g;
     unsigned nslots;
     vm_cta *cta;
@@ -405,20 +405,28 @@ static void out_of_memory(vm_grid *g) {
 }
 
 /* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
-static bool admit(worker *wk, unsigned s) {
+/* The index of the worker's next CTA in *c; false when the grid has no more. */
+static bool take_cta(worker *wk, uint64_t *c) {
     vm_grid *g = wk->g;
     if (wk->take == wk->took) {
         wk->take = atomic_fetch_add(&g->next_cta, g->chunk);
         wk->took = wk->take + g->chunk;
     }
-    uint64_t c = wk->take++;
-    if (c >= g->ncta) return false;
+    *c = wk->take++;
+    return *c < g->ncta;
+}
+
+static bool admit(worker *wk, unsigned s) {
+    vm_grid *g = wk->g;
+    uint64_t c;
+    if (!take_cta(wk, &c)) return false;
     if (!wk->allocated[s]) {
         if (alloc_cta(&wk->cta[s], g->cfg) < 0) {
             out_of_memory(g);
             return false;
         }
         init_warps_once(&wk->cta[s], g->cfg);
+        wk->cta[s].worker = wk;
         wk->allocated[s] = true;
     }
     if (init_cta(&wk->cta[s], g, c) < 0) {
@@ -436,6 +444,41 @@ static bool admit(worker *wk, unsigned s) {
         wk->cta[s].cluster = cl;
     }
     return true;
+}
+
+/* A CTA whose last warp leaves the kernel after all the others ends in
+ * vm_exec, and the worker's loop then took the next CTA into the first free
+ * slot and entered its first warp: for a grid of small CTAs (stencil's 8
+ * warps of 32 records each) that was a third of the time of a CTA that
+ * computes nothing. When the CTA is the worker's only live one, that next CTA
+ * would run alone in a slot like this one: it starts here, in this slot,
+ * and the last warp's vm_exec goes on into its first warp (cta_round takes
+ * the warp it comes back with from cta->ran). Not for cooperative grids and
+ * clusters (admitted otherwise), nor under a sanitizer or a debugger
+ * (frames_move), whose views follow each CTA from its start. */
+bool vm_cta_follows(vm_cta *cta, const vm_warp *last) {
+    vm_grid *g = cta->grid;
+    const worker *wk = cta->worker;
+    if (!wk || g->cfg->resident || g->csize != 1 || cta->bars_open || last->id + 1 != cta->nwarps ||
+        !frames_move(g->cfg->kernel) || atomic_load_explicit(&g->stop, memory_order_relaxed))
+        return false;
+    for (uint32_t k = 0; k + 1 < cta->nwarps; k++)
+        if (cta->warps[k].state != VM_W_DONE) return false;
+    for (unsigned s = 0; s < wk->nslots; s++)
+        if (wk->live[s] && &wk->cta[s] != cta) return false;
+    return true;
+}
+
+vm_warp *vm_next_cta(vm_cta *cta) {
+    uint64_t c;
+    if (!take_cta(cta->worker, &c)) return NULL;
+    if (init_cta(cta, cta->grid, c) < 0) {
+        out_of_memory(cta->grid);
+        return NULL;
+    }
+    cta->ran = cta->warps;
+    cta->ran_exited = cta->warps[0].exited;
+    return cta->warps;
 }
 
 /* Admits a whole cluster (a single CTA without clusters) into the first group

@@ -137,6 +137,7 @@ typedef struct vm_cta {
     uint32_t div_d;     /* compiled div/rem.u32 by a uniform divisor: the last divisor (0: none) */
     uint64_t div_r;     /* and its reciprocal's bits (jit.c, recip_cached) */
     void *san;          /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
+    struct vm_worker *worker; /* the host thread's scheduler holding the CTA (sched.c) */
 } vm_cta;
 
 /* What vm_exec returns. */
@@ -239,6 +240,15 @@ void vm_recheck_barriers(vm_cta *cta);
 void vm_bar_exits(vm_cta *cta, uint32_t n);
 /* Warp w, done, gives its entry frame to nw when nw has not run yet (sched.c). */
 void vm_pass_frame(vm_warp *w, vm_warp *nw);
+/* The CTA's last warp `last` is leaving the kernel, every other warp done:
+ * whether its host thread would now take the grid's next CTA into this slot
+ * and run it alone (sched.c), so that the warp may go on into that CTA's
+ * first warp (exec.c `left:`, jit_bar.h run_next_cta). */
+bool vm_cta_follows(vm_cta *cta, const vm_warp *last);
+/* Then: the next CTA of this host thread's share started in cta (its first
+ * warp, which runs next), or NULL when there is none left (or, out of host
+ * memory, with the launch stopped). */
+vm_warp *vm_next_cta(vm_cta *cta);
 /* Records the fault of a CTA in which nothing can run: the first waiting warp's barrier or collective. */
 void vm_report_deadlock(vm_cta *cta);
 

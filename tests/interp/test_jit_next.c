@@ -214,3 +214,64 @@ Test(jit_next, a_warp_waiting_where_a_fresh_one_starts_keeps_its_frame) {
     for (uint32_t g = 0; g < NCTA * B; g++) want[g] = N_ROUNDS * g;
     run_both(YIELDS, B, N_ROUNDS, in, 1, got, want, "yields");
 }
+
+/* A CTA whose last warp leaves after all the others is followed, in its
+ * slot, by its host thread's next CTA, into whose first warp that warp's
+ * code goes on (sched.c vm_next_cta; compiled: jit_bar.h run_next_cta, when
+ * the first warp is whole). Each thread stores its CTA's coordinates and
+ * its tid; every thread runs the same 16 instructions, the ret included, so
+ * the counts are 16 per thread and 16 per warp (a partial warp counts as
+ * one). Whole and partial warps, a 2-D grid, one and three host threads. */
+static const char *COORDS = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry c(.param .u64 out)\n{\n"
+                            ".reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+                            "ld.param.u64 %rd1, [out];\n"
+                            "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ctaid.y;\nmov.u32 %r3, %tid.x;\n"
+                            "mov.u32 %r4, %nctaid.x;\nmad.lo.s32 %r5, %r2, %r4, %r1;\n"
+                            "mov.u32 %r6, %ntid.x;\nmad.lo.s32 %r7, %r5, %r6, %r3;\n"
+                            "shl.b32 %r8, %r1, 16;\nshl.b32 %r9, %r2, 12;\nadd.s32 %r10, %r8, %r9;\n"
+                            "add.s32 %r10, %r10, %r3;\n"
+                            "mul.wide.u32 %rd2, %r7, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;\n"
+                            "ret;\n}\n";
+
+Test(jit_next, ctas_follow_one_another_in_their_slot) {
+    static const struct {
+        unsigned gx, gy, block, threads;
+    } cases[] = {{13, 7, 256, 1}, {13, 7, 256, 3}, {50, 3, 48, 1}, {90, 2, 16, 1}, {90, 2, 16, 3}, {200, 1, 32, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unsigned gx = cases[c].gx, gy = cases[c].gy, nb = cases[c].block;
+        size_t n = (size_t)gx * gy * nb;
+        uint32_t *got = malloc(n * 4);
+        for (int m = 0; m < 2; m++) {
+            setenv("PTXI_JIT", m ? "0" : "1", 1);
+            ptxi_ctx *ctx;
+            ptxi_module *mod;
+            ptxi_dptr d;
+            cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = cases[c].threads}), PTXI_SUCCESS);
+            cr_assert_eq(ptxi_module_load_data(ctx, COORDS, strlen(COORDS), "c.ptx", &mod), PTXI_SUCCESS);
+            unsetenv("PTXI_JIT");
+            cr_assert_eq(ptxi_mem_alloc(ctx, n * 4, &d), PTXI_SUCCESS);
+            ptxi_memset_d8(ctx, d, 0, n * 4);
+            void *args[] = {&d};
+            cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(mod, 0), (ptxi_dim3){gx, gy, 1}, (ptxi_dim3){nb, 1, 1}, 0,
+                                     NULL, args),
+                         PTXI_SUCCESS);
+            cr_assert_eq(ptxi_ctx_synchronize(ctx), PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(ctx));
+            ptxi_memcpy_dtoh(ctx, got, d, n * 4);
+            ptxi_launch_stats st;
+            cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+            ptxi_ctx_destroy(ctx);
+            for (unsigned y = 0; y < gy; y++)
+                for (unsigned x = 0; x < gx; x++)
+                    for (unsigned t = 0; t < nb; t++) {
+                        size_t k = ((size_t)y * gx + x) * nb + t;
+                        cr_assert_eq(got[k], x << 16 | y << 12 | t, "case %zu, PTXI_JIT=%d: CTA (%u,%u) thread %u: 0x%x",
+                                     c, m == 0, x, y, t, got[k]);
+                    }
+            uint64_t warps = (uint64_t)gx * gy * ((nb + 31) / 32);
+            cr_assert_eq(st.thread_insns, 16 * (uint64_t)n, "case %zu, PTXI_JIT=%d", c, m == 0);
+            cr_assert_eq(st.warp_insns, 16 * warps, "case %zu, PTXI_JIT=%d", c, m == 0);
+        }
+        free(got);
+    }
+}
