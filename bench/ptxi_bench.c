@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,10 @@ typedef struct result {
      * the kernel's own native reference on that many threads, n copies at once
      * (n * time alone / time of the n together): the ceiling for that work. */
     double native_ceil;
+    /* Rows of more than one thread: the least time of the kernel on one
+     * thread, alternating with these runs in this process, and the host's
+     * vector ceiling measured just before them (0: not measured). */
+    double ptxi1_s, row_ceil;
     char msg[400];
 } result;
 
@@ -175,43 +180,93 @@ out:
         }                                                                                            \
     } while (0)
 
-static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads, result *res)
+/* One context running the case: its kernel, buffers and arguments. */
+typedef struct session {
+    ptxi_ctx *ctx;
+    ptxi_kernel *k;
+    ptxi_dptr dev[BENCH_MAX_BUFS];
+    void *argv[BENCH_MAX_ARGS];
+} session;
+
+static int open_session(const bench_case *c, const bench_run *r, const options *o, unsigned threads, session *x,
+                        result *res)
 {
     ptxi_ctx *ctx = NULL;
     ptxi_module *m = NULL;
-    ptxi_kernel *k = NULL;
     ptxi_ctx_options co = {0};
-    ptxi_launch_stats stats;
-    void *argv[BENCH_MAX_ARGS];
     char path[4096];
 
+    memset(x, 0, sizeof *x);
     co.threads = threads;
     snprintf(path, sizeof path, "%s/%s", o->kernels, c->ptx);
     TRY(ptxi_ctx_create(&ctx, &co));
+    x->ctx = ctx;
     TRY(ptxi_module_load_file(ctx, path, &m));
-    TRY(ptxi_module_get_kernel(m, c->entry, &k));
-    for (int i = 0; i < r->nbuf; i++) TRY(ptxi_mem_alloc(ctx, r->buf[i].bytes, &r->buf[i].dev));
+    TRY(ptxi_module_get_kernel(m, c->entry, &x->k));
+    for (int i = 0; i < r->nbuf; i++) TRY(ptxi_mem_alloc(ctx, r->buf[i].bytes, &x->dev[i]));
     for (int i = 0; i < r->narg; i++)
-        argv[i] = r->arg[i].buf >= 0 ? (void *)&r->buf[r->arg[i].buf].dev : (void *)&r->arg[i].bits;
+        x->argv[i] = r->arg[i].buf >= 0 ? (void *)&x->dev[r->arg[i].buf] : (void *)&r->arg[i].bits;
+    return 0;
+out:
+    return -1;
+}
 
-    res->ptxi_s = res->ptxi_cpu_min_s = INFINITY;
+/* One launch on fresh inputs: its wall and process CPU seconds. */
+static int run_session(const bench_run *r, session *x, double *t, double *ct, result *res)
+{
+    ptxi_ctx *ctx = x->ctx;
+    for (int i = 0; i < r->nbuf; i++) {
+        const bench_buf *b = &r->buf[i];
+        if (b->dir & BB_IN) TRY(ptxi_memcpy_htod(ctx, x->dev[i], b->init, b->bytes));
+        else TRY(ptxi_memset_d8(ctx, x->dev[i], 0, b->bytes));
+    }
+    TRY(ptxi_ctx_synchronize(ctx));
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = now();
+    TRY(ptxi_launch(x->k, r->grid, r->block, r->dyn_shared, NULL, x->argv));
+    TRY(ptxi_ctx_synchronize(ctx));
+    *t = now() - t0, *ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    return 0;
+out:
+    return -1;
+}
+
+/* The rows of more than one thread also time the kernel on one thread in
+ * a second context of the same process, each rep alternating the two, and
+ * the host's vector ceiling just before: a row's speed-up and the ceiling
+ * it is held to then come from the same minutes of the same process. On a
+ * shared host the speed from one child process to the next varies by more
+ * than the scaling to be measured (bench/README.md, round 13). */
+static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads, result *res)
+{
+    session x[2];
+    ptxi_ctx *ctx = NULL;
+    ptxi_launch_stats stats;
+    unsigned n = threads ? threads : cores();
+    bool paired = n > 1 && o->ceiling;
+
+    x[1].ctx = NULL;
+    if (paired) {
+        double one, all;
+        res->row_ceil = host_ceiling(host_vector_mix, 20000000L, (int)n, 3, &one, &all);
+    }
+    if (open_session(c, r, o, threads, &x[0], res) < 0 || (paired && open_session(c, r, o, 1, &x[1], res) < 0))
+        goto out;
+    ctx = x[0].ctx;
+    res->ptxi_s = res->ptxi_cpu_min_s = res->ptxi1_s = INFINITY;
     for (int rep = 0; rep <= o->reps; rep++) {
-        for (int i = 0; i < r->nbuf; i++) {
-            bench_buf *b = &r->buf[i];
-            if (b->dir & BB_IN) TRY(ptxi_memcpy_htod(ctx, b->dev, b->init, b->bytes));
-            else TRY(ptxi_memset_d8(ctx, b->dev, 0, b->bytes));
+        double t, ct;
+        if (paired) {
+            if (run_session(r, &x[1], &t, &ct, res) < 0) goto out;
+            if (rep > 0 && t < res->ptxi1_s) res->ptxi1_s = t;
         }
-        TRY(ptxi_ctx_synchronize(ctx));
-        double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = now();
-        TRY(ptxi_launch(k, r->grid, r->block, r->dyn_shared, NULL, argv));
-        TRY(ptxi_ctx_synchronize(ctx));
-        double t = now() - t0, ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        if (run_session(r, &x[0], &t, &ct, res) < 0) goto out;
         if (rep > 0 && t < res->ptxi_s) {
             res->ptxi_s = t;
             res->ptxi_cpu_s = ct;
         }
         if (rep > 0 && ct < res->ptxi_cpu_min_s) res->ptxi_cpu_min_s = ct;
     }
+    if (!paired) res->ptxi1_s = 0;
     TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
     res->thread_insns = stats.thread_insns;
     res->warp_insns = stats.warp_insns;
@@ -220,12 +275,13 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
         bench_buf *b = &r->buf[i];
         if (b->dir & BB_OUT) {
             b->got = bench_alloc(b->bytes);
-            TRY(ptxi_memcpy_dtoh(ctx, b->got, b->dev, b->bytes));
+            TRY(ptxi_memcpy_dtoh(ctx, b->got, x[0].dev[i], b->bytes));
         }
     }
     res->ran = 1;
 out:
-    if (ctx) ptxi_ctx_destroy(ctx);
+    for (int k = 0; k < 2; k++)
+        if (x[k].ctx) ptxi_ctx_destroy(x[k].ctx);
 }
 
 static void run_case(const bench_case *c, const options *o, unsigned threads, result *res)
@@ -313,12 +369,14 @@ static void print_header(options *o)
     if (o->csv)
         fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
                         "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
-                        "ceiling\n");
+                        "ceiling,one_thread_s\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
                       double t1)
 {
+    if (res->ptxi1_s > 0) t1 = res->ptxi1_s; /* paired in the row's own process (time_ptxi) */
+    if (res->row_ceil > 0) ceil = res->row_ceil;
     double lanes = res->warp_insns ? (double)res->thread_insns / (double)res->warp_insns : 0.0;
     double jit = res->warp_insns ? 100.0 * (double)res->jit_warp_insns / (double)res->warp_insns : 0.0;
     double rate = res->ran ? (double)res->thread_insns / res->ptxi_s : 0.0;
@@ -348,10 +406,10 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
     if (res->msg[0]) printf("    %s\n", res->msg);
     fflush(stdout);
     if (o->csv)
-        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g\n", c->name, shown,
+        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g\n", c->name, shown,
                 (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate, res->ptxi_s,
                 res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
-                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound);
+                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1);
 }
 
 static int selected(const options *o, const char *name)
