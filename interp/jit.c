@@ -667,8 +667,48 @@ static void canon32(jc *j, int zr) {
     z(j->b, MOVA32, zr, 0, R(ZNAN), 2);
 }
 
+/* Whether record i's f32 results (being emitted) need not be made
+ * canonical here: the first record after it that reads them is an add, sub,
+ * mul or fma.f32, whose NaN results are made canonical and are NaN whatever
+ * the payload of a NaN operand; they are dead after it (or it overwrites
+ * them whole); the records between read and write other registers only, by
+ * the paths rec_sets knows, none branching, waiting or calling out of the
+ * straight line. Then no one sees the host's payload: the frame may hold it
+ * for a while, but nothing reads it there. Not in bodies, masked versions or
+ * regions (the record's lanes are not the group's), nor without liveness.
+ * Stencil's and Triton's sums of products make two of every three f32
+ * results canonical only once. */
+static bool canon_later(const jc *j, const vm_insn *i) {
+    enum { W = 8 };
+    uint64_t use[W], def[W], mine[W] = {0};
+    if (guarded(j, i) || j->rmask || !j->live || j->nw > W) return false;
+    const vm_func *f = j->f;
+    mark(mine, i->d, 128);
+    for (uint32_t n = j->now + 1; n < j->end && n <= j->now + 16; n++) {
+        const vm_insn *x = &f->code[n];
+        unsigned op = x->op;
+        if (op == VM_BRA || op == VM_BRX || op == VM_BAR || op == VM_SHFL || op == VM_EXT || op == VM_RET ||
+            op == VM_EXIT || op == VM_FALLOFF || op == VM_CALL || op == VM_ALU)
+            return false;
+        memset(use, 0, sizeof use);
+        memset(def, 0, sizeof def);
+        if (!rec_sets(f, x, use, def)) return false;
+        bool reads = false, writes = false;
+        for (uint32_t w = 0; w < j->nw; w++) reads |= (use[w] & mine[w]) != 0, writes |= (def[w] & mine[w]) != 0;
+        bool g = !(x->g == f->true_slot && x->gx == 0);
+        if (x->d == i->d && g) return false; /* a guarded write keeps the value in the other lanes */
+        if (reads) {
+            bool canon = op == VM_ADDF32 || op == VM_SUBF32 || op == VM_MULF32 || op == VM_FMAF32;
+            return canon && (x->d == i->d || !live_at(j, n + 1, i->d, 128));
+        }
+        if (writes || x->d == i->d) return false;
+    }
+    return false;
+}
+
 /* d := a op b, 32 or 64-bit lanes; sh64: b is a 32-bit shift count. */
 static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon) {
+    if (fcanon && canon_later(j, i)) fcanon = false;
     if (fcanon) nan_const(j);
     for (int p = 0; p < (q64 ? 4 : 2); p++) {
         if (sh64) {
@@ -2321,15 +2361,17 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_ADDF32: bin(j, i, ADDPS, false, false, true); break;
     case VM_SUBF32: bin(j, i, SUBPS, false, false, true); break;
     case VM_MULF32: bin(j, i, MULPS, false, false, true); break;
-    case VM_FMAF32:
-        nan_const(j);
+    case VM_FMAF32: {
+        bool canon = !canon_later(j, i);
+        if (canon) nan_const(j);
         for (int p = 0; p < 2; p++) {
             z(j->b, MOVA64, ZT + p, 0, S(j, i->a, false, p), 0);
             z(j->b, FMA213PS, ZT + p, S(j, i->b, false, p).r, S(j, i->c, false, p), 0); /* T := b * T + c */
-            canon32(j, ZT + p);
+            if (canon) canon32(j, ZT + p);
         }
         commit(j, i, false);
         break;
+    }
 #define CMP6(T, O, W, EQ, NE, LT, LE, GT, GE)   \
     case VM_EQ_##T: cmp(j, i, O, W, EQ); break; \
     case VM_NE_##T: cmp(j, i, O, W, NE); break; \

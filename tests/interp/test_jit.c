@@ -936,3 +936,47 @@ Test(jit, chained_loop_counts_its_rounds) {
 }
 
 Test(jit, fault_inside_a_chained_loop) { chain_fault(LOOPCHAIN_SRC("1048576", "3000")); }
+
+/* f32 results read only by the next add/sub/mul/fma that reads them, and
+ * dead after it, are not made canonical where they are computed (jit.c
+ * canon_later): that record's own NaN is. Operands are NaNs with payloads of
+ * both signs, a signalling NaN, infinities whose sum is the host's default
+ * NaN, and numbers. Every stored word must be as the GPU gives it (a NaN is
+ * 0x7fffffff): the end of a chain, one through a load, an fma inside a chain,
+ * a value moved to a b32 register (not canonical again), and one also
+ * stored after its reader (still live). */
+static const char *CHAIN = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                           ".reg .b32 %r<12>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                           "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                           "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+256];\nld.global.f32 %f3, [%rd4+512];\n"
+                           "add.f32 %f4, %f1, %f2;\nmul.f32 %f5, %f4, %f3;\nld.global.f32 %f6, [%rd4+768];\n"
+                           "fma.rn.f32 %f7, %f5, %f6, %f1;\n"
+                           "sub.f32 %f8, %f1, %f2;\nmov.b32 %r9, %f8;\n"
+                           "add.f32 %f10, %f2, %f3;\nadd.f32 %f11, %f10, %f1;\n"
+                           "fma.rn.f32 %f12, %f1, %f3, %f2;\nadd.f32 %f13, %f12, %f3;\n"
+                           "mul.wide.u32 %rd5, %r1, 24;\nadd.s64 %rd6, %rd1, %rd5;\n"
+                           "st.global.f32 [%rd6], %f7;\nst.global.u32 [%rd6+4], %r9;\nst.global.f32 [%rd6+8], %f10;\n"
+                           "st.global.f32 [%rd6+12], %f11;\nst.global.f32 [%rd6+16], %f13;\n"
+                           "ret;\n}\n";
+
+Test(jit, nan_payloads_through_a_chain) {
+    static const uint32_t odd[] = {0x7fa00001u, 0xffc12345u, 0x7f800001u, 0x7f800000u, 0xff800000u, 0x80000000u};
+    static uint32_t in[4 * NT], want[6 * NT];
+    for (uint32_t t = 0; t < NT; t++)
+        for (int k = 0; k < 4; k++)
+            in[k * NT + t] = (t + 3 * k) % 4 == 0 ? odd[(t / 4 + k) % 6] : fbits((float)t * 0.25f - (float)k * 2.5f);
+    for (uint32_t t = 0; t < NT; t++) {
+        float a = bitsf(in[t]), b = bitsf(in[NT + t]), c = bitsf(in[2 * NT + t]), d = bitsf(in[3 * NT + t]);
+        uint32_t f4 = canon(a + b), f5 = canon(bitsf(f4) * c), f10 = canon(b + c), f12 = canon(fmaf(a, c, b));
+        uint32_t *o = &want[6 * t];
+        o[0] = canon(fmaf(bitsf(f5), d, a));
+        o[1] = canon(a - b);
+        o[2] = f10;
+        o[3] = canon(bitsf(f10) + a);
+        o[4] = canon(bitsf(f12) + c);
+        o[5] = 0; /* not stored */
+    }
+    runs_check(CHAIN, in, 4 * NT, want, 6 * NT);
+}
