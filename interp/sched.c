@@ -352,6 +352,7 @@ typedef struct vm_worker {
     unsigned nslots;
     vm_cta *cta;
     bool *allocated, *live; /* per slot; one line-aligned block of their own */
+    bool follows;           /* CTAs may follow one another in a slot (vm_cta_follows): fixed per launch */
     vm_cluster *clusters; /* one per group of csize slots (with clusters) */
     uint64_t take, took;  /* CTAs [take, took) are this worker's, not yet admitted */
 } worker;
@@ -457,10 +458,9 @@ static bool admit(worker *wk, unsigned s) {
  * clusters (admitted otherwise), nor under a sanitizer or a debugger
  * (frames_move), whose views follow each CTA from its start. */
 bool vm_cta_follows(vm_cta *cta, const vm_warp *last) {
-    vm_grid *g = cta->grid;
     const worker *wk = cta->worker;
-    if (!wk || g->cfg->resident || g->csize != 1 || cta->bars_open || last->id + 1 != cta->nwarps ||
-        !frames_move(g->cfg->kernel) || atomic_load_explicit(&g->stop, memory_order_relaxed))
+    if (!wk || !wk->follows || cta->bars_open || last->id + 1 != cta->nwarps ||
+        atomic_load_explicit(&cta->grid->stop, memory_order_relaxed))
         return false;
     for (uint32_t k = 0; k + 1 < cta->nwarps; k++)
         if (cta->warps[k].state != VM_W_DONE) return false;
@@ -606,6 +606,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         }
         ws[k].g = &g;
         ws[k].nslots = slots;
+        ws[k].follows = !cfg->resident && g.csize == 1 && frames_move(cfg->kernel);
         if (g.csize > 1 && !(ws[k].clusters = calloc(slots / g.csize, sizeof *ws[k].clusters))) rc = PTXI_OUT_OF_MEMORY;
         ws[k].cta = aligned_alloc(64, slots * sizeof *ws[k].cta); /* vm_cta is line-aligned */
         if (ws[k].cta) memset(ws[k].cta, 0, slots * sizeof *ws[k].cta);
