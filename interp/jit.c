@@ -1317,10 +1317,16 @@ static void loop_warp(jc *j) {
 }
 
 /* A whole-warp load (st: store) at rax: vm_prefetch_next_warp's guess made
- * inline. Outside loops for the next warp, when the one before this ran the
- * record (gather's index load and output store: the next warp's lines,
- * misses that the host's own prefetcher leaves to the access once the
- * gather's random misses crowd it out; a store's with prefetchw). Inside a
+ * inline. Outside loops for the warp four after this one, when the one
+ * before this ran the record (gather's index load and output store: the
+ * lines of the warps to come, misses that the host's own prefetcher leaves
+ * to the access once the gather's random misses crowd it out; a store's with
+ * prefetchw). A warp of an elementwise kernel takes 40-60 ns, less than a
+ * miss to memory: fetched for the next warp, a line came in late; four
+ * ahead, vecadd, saxpy, warpsum and Numba's axpy ran 12-19% faster on one
+ * thread (two and eight: less, or slower for the others; bench/README.md
+ * round 13). A 2-D block's warps past its last row fetch lines the block
+ * does not read (stencil's last four of eight): no slower. Inside a
  * loop, loads only (loop_warp). Slot k of cta->pf holds the function's k-th
  * such access (mod VM_PF_SLOTS): slots by record address, as the
  * interpreter's handler picks them, put three of saxpy's eight loads in one
@@ -1343,7 +1349,7 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
         size_t other2 = jcc(b, 0x85);
         gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
         gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
-        uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x08}; /* lea r9, [rax + r9] */
+        uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x88}; /* lea r9, [rax + r9 * 4]: four warps ahead */
         put(b, ld, 4);
         uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
         uint8_t p0[4] = {0x41, 0x0f, op, 0x09};       /* [r9] */
