@@ -469,6 +469,9 @@ typedef struct jc {
     /* r13 holds vm_fused_quot's result for a / b (offsets a, b; div.full or
      * div.approx) when the record being emitted is number quot_next */
     uint32_t quot_next, quot_a, quot_b;
+    /* jit_fold.h: the chain [fold_x, fold_e] being emitted (fold_e 0: none),
+     * the cached register it is computed from, the record expected next */
+    uint32_t fold_x, fold_e, fold_q, fold_next;
     bool quot_full;
     /* forward regions (region_*): per record, 1 + the first record of the
      * region that holds it (0: none); the positions of a region's masked
@@ -1404,6 +1407,7 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 #include "jit_addr.h"
 #include "jit_shfl.h"
 #include "jit_half.h"
+#include "jit_fold.h"
 
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
@@ -2298,6 +2302,7 @@ static void atom_shared(jc *j, const vm_insn *i) {
 static bool emit(jc *j, const vm_insn *i) {
     bool q = true;
     run4_step(j, i);
+    if (fold_take(j, i)) return true;
     if (dot_take(j, i)) return true;
     if (guarded(j, i) && i->op != VM_LDG4 && i->op != VM_STG4 && i->op != VM_LDS4 && i->op != VM_STS4 &&
         i->op != VM_LD && i->op != VM_ST && i->op != VM_LDV && i->op != VM_STV && i->op != VM_ATOM &&

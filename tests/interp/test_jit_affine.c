@@ -141,3 +141,60 @@ Test(jit_affine, loads_a_few_bytes_apart_take_one_arena_check) {
     cr_assert(strstr(rep[0], "thread (31,0,0)"), "the last lane: %s", rep[0]);
     cr_assert_str_eq(rep[0], rep[1], "with and without the JIT");
 }
+
+/* Chains of 64-bit address records computed as a cached register plus one
+ * amount (interp/jit_fold.h): a sub, shl, add chain (stencil's row above), an
+ * add, mov, shl, add chain whose last add takes the chain as its first
+ * operand, one that writes one register throughout, and one whose uniform
+ * part comes from %ctaid (not a prologue value: computed record by record),
+ * a second sub chain, and one whose first result is read again later (the
+ * chain starts after it). Loads go through each result; three results less
+ * `in` and that first result are stored too, so every lane's value is
+ * checked, with the JIT on and off. */
+static const char *CHAINS =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .b32 %r<40>;\n.reg .b64 %rd<48>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u64 %rd9, 16;\nmov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r2, %ctaid.x;\ncvt.u64.u32 %rd40, %r2;\n"
+    "cvt.u64.u32 %rd5, %r1;\nmul.lo.s64 %rd3, %rd5, 3;\nadd.s64 %rd3, %rd3, 24;\n" /* i = 3t + 24 */
+    "shl.b64 %rd10, %rd3, 2;\nadd.s64 %rd4, %rd2, %rd10;\n"                      /* in + 4i */
+    "ld.global.u32 %r10, [%rd4];\n"
+    "sub.s64 %rd12, %rd3, %rd9;\nshl.b64 %rd13, %rd12, 2;\nadd.s64 %rd14, %rd2, %rd13;\n"
+    "add.s64 %rd15, %rd3, %rd9;\nmov.u64 %rd16, %rd15;\nshl.b64 %rd17, %rd16, 2;\nadd.s64 %rd18, %rd17, %rd2;\n"
+    "add.s64 %rd19, %rd3, 5;\nshl.b64 %rd19, %rd19, 2;\nadd.s64 %rd19, %rd2, %rd19;\n"
+    "add.s64 %rd41, %rd3, %rd40;\nshl.b64 %rd42, %rd41, 2;\nadd.s64 %rd43, %rd2, %rd42;\n"
+    "sub.s64 %rd24, %rd3, 7;\nshl.b64 %rd25, %rd24, 2;\nadd.s64 %rd26, %rd2, %rd25;\n"
+    "add.s64 %rd27, %rd3, 9;\nshl.b64 %rd28, %rd27, 2;\nadd.s64 %rd29, %rd2, %rd28;\n"
+    "ld.global.u32 %r11, [%rd14];\nld.global.u32 %r12, [%rd18];\nld.global.u32 %r13, [%rd19];\n"
+    "ld.global.u32 %r14, [%rd43];\nld.global.u32 %r15, [%rd26];\nld.global.u32 %r16, [%rd29];\n"
+    "cvt.u32.u64 %r24, %rd27;\n"
+    "sub.s64 %rd20, %rd14, %rd2;\ncvt.u32.u64 %r20, %rd20;\nsub.s64 %rd21, %rd18, %rd2;\ncvt.u32.u64 %r21, %rd21;\n"
+    "sub.s64 %rd22, %rd19, %rd2;\ncvt.u32.u64 %r22, %rd22;\nsub.s64 %rd23, %rd43, %rd2;\ncvt.u32.u64 %r23, %rd23;\n"
+    "mul.wide.u32 %rd30, %r1, 4;\nadd.s64 %rd31, %rd1, %rd30;\n"
+    "st.global.u32 [%rd31], %r10;\nst.global.u32 [%rd31+256], %r11;\nst.global.u32 [%rd31+512], %r12;\n"
+    "st.global.u32 [%rd31+768], %r13;\nst.global.u32 [%rd31+1024], %r14;\nst.global.u32 [%rd31+1280], %r20;\n"
+    "st.global.u32 [%rd31+1536], %r21;\nst.global.u32 [%rd31+1792], %r22;\nst.global.u32 [%rd31+2048], %r15;\n"
+    "st.global.u32 [%rd31+2304], %r16;\nst.global.u32 [%rd31+2560], %r24;\n"
+    "ret;\n}\n";
+
+Test(jit_affine, address_chains_folded_onto_a_cached_register) {
+    enum { N = 11 * 64 };
+    static uint32_t in[NIN], want[N], got0[N], got1[N];
+    uint32_t *got[2] = {got0, got1};
+    inputs(in);
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t i = 3 * t + 24;
+        want[t] = in[i], want[64 + t] = in[i - 16], want[128 + t] = in[i + 16], want[192 + t] = in[i + 5];
+        want[256 + t] = in[i]; /* CTA 0: %ctaid.x is 0 */
+        want[320 + t] = 4 * (i - 16), want[384 + t] = 4 * (i + 16), want[448 + t] = 4 * (i + 5);
+        want[512 + t] = in[i - 7], want[576 + t] = in[i + 9], want[640 + t] = i + 9;
+    }
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status s = run_io_jit(m ? "0" : "1", CHAINS, NT, in, sizeof in, got[m], N * 4, rep, sizeof rep, &st[m]);
+        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
+    }
+    same_on_and_off(got, want, N, st, "chains");
+}
