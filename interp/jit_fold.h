@@ -108,7 +108,8 @@ static bool uni_part(jc *j, uint32_t off, uint32_t u, const lkey *k, int reg, bo
         int c = konst_count(j, i->b);
         if (c < 0 || !uni_part(j, i->a, d, k, reg, go, depth + 1)) return false;
         if (go) {
-            uint8_t sh[4] = {(uint8_t)(0x48 | (reg >= 8)), 0xc1, (uint8_t)(0xe0 | (reg & 7)), (uint8_t)c}; /* shl reg, c */
+            uint8_t sh[4] = {(uint8_t)(0x48 | (reg >= 8)), 0xc1, (uint8_t)(0xe0 | (reg & 7)),
+                             (uint8_t)c}; /* shl reg, c */
             put(b, sh, 4);
         }
         return true;
