@@ -57,6 +57,19 @@ static const char *SRC =
 
 static void inputs(uint32_t in[NIN]) { xorshift_words(in, NIN, 2463534242u); }
 
+/* src over the NIN input words with the JIT on (got[0]) and off (got[1]):
+ * its n output words as want, and the counts alike. */
+static void both_modes(const char *src, const uint32_t *in, uint32_t *const got[2], const uint32_t *want, size_t n,
+                       const char *what) {
+    ptxi_launch_stats st[2];
+    for (int m = 0; m < 2; m++) {
+        char rep[1024];
+        ptxi_status s = run_io_jit(m ? "0" : "1", src, NT, in, NIN * 4, got[m], n * 4, rep, sizeof rep, &st[m]);
+        cr_assert_eq(s, PTXI_SUCCESS, "%s, PTXI_JIT=%d: %s", what, !m, rep);
+    }
+    same_on_and_off(got, want, n, st, what);
+}
+
 Test(jit_affine, accesses_that_share_a_lane_test_and_those_that_do_not) {
     static uint32_t in[NIN], want[NOUT], got0[NOUT], got1[NOUT];
     uint32_t *got[2] = {got0, got1};
@@ -71,13 +84,7 @@ Test(jit_affine, accesses_that_share_a_lane_test_and_those_that_do_not) {
         want[384 + t] = in[3 * t + 16];
         want[448 + t] = 3 * in[t + 1] + in[t] + in[4 * t] + in[7 * t];
     }
-    ptxi_launch_stats st[2];
-    for (int m = 0; m < 2; m++) {
-        char rep[1024];
-        ptxi_status s = run_io_jit(m ? "0" : "1", SRC, NT, in, sizeof in, got[m], NOUT * 4, rep, sizeof rep, &st[m]);
-        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
-    }
-    same_on_and_off(got, want, NOUT, st, "regions");
+    both_modes(SRC, in, got, want, NOUT, "regions");
 }
 
 /* An access that takes another's lane test still checks its own span: the
@@ -190,11 +197,5 @@ Test(jit_affine, address_chains_folded_onto_a_cached_register) {
         want[320 + t] = 4 * (i - 16), want[384 + t] = 4 * (i + 16), want[448 + t] = 4 * (i + 5);
         want[512 + t] = in[i - 7], want[576 + t] = in[i + 9], want[640 + t] = i + 9;
     }
-    ptxi_launch_stats st[2];
-    for (int m = 0; m < 2; m++) {
-        char rep[1024];
-        ptxi_status s = run_io_jit(m ? "0" : "1", CHAINS, NT, in, sizeof in, got[m], N * 4, rep, sizeof rep, &st[m]);
-        cr_assert_eq(s, PTXI_SUCCESS, "PTXI_JIT=%d: %s", !m, rep);
-    }
-    same_on_and_off(got, want, N, st, "chains");
+    both_modes(CHAINS, in, got, want, N, "chains");
 }
