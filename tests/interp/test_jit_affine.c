@@ -165,7 +165,7 @@ static const char *CHAINS =
     "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u64 %rd9, 16;\nmov.u32 %r1, %tid.x;\n"
     "mov.u32 %r2, %ctaid.x;\ncvt.u64.u32 %rd40, %r2;\n"
     "cvt.u64.u32 %rd5, %r1;\nmul.lo.s64 %rd3, %rd5, 3;\nadd.s64 %rd3, %rd3, 24;\n" /* i = 3t + 24 */
-    "shl.b64 %rd10, %rd3, 2;\nadd.s64 %rd4, %rd2, %rd10;\n"                      /* in + 4i */
+    "shl.b64 %rd10, %rd3, 2;\nadd.s64 %rd4, %rd2, %rd10;\n"                        /* in + 4i */
     "ld.global.u32 %r10, [%rd4];\n"
     "sub.s64 %rd12, %rd3, %rd9;\nshl.b64 %rd13, %rd12, 2;\nadd.s64 %rd14, %rd2, %rd13;\n"
     "add.s64 %rd15, %rd3, %rd9;\nmov.u64 %rd16, %rd15;\nshl.b64 %rd17, %rd16, 2;\nadd.s64 %rd18, %rd17, %rd2;\n"
