@@ -367,9 +367,10 @@ static void print_header(options *o)
     printf("%-16s %4s %12s %6s %5s %10s %9s %9s %9s %10s %8s %8s %7s  %s\n", "kernel", "thr", "thread-insns", "lanes", "jit%",
            "insn/s", "ptxi s", "peak MiB", "native s", "ptxi/nat", "speed-up", "nat-ceil", "of-ceil", "check");
     if (o->csv)
-        fprintf(o->csv, "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
-                        "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
-                        "ceiling,one_thread_s\n");
+        fprintf(o->csv,
+                "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
+                "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
+                "ceiling,one_thread_s\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
@@ -406,9 +407,9 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
     if (res->msg[0]) printf("    %s\n", res->msg);
     fflush(stdout);
     if (o->csv)
-        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g\n", c->name, shown,
-                (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate, res->ptxi_s,
-                res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
+        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g\n",
+                c->name, shown, (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
+                res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
                 res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1);
 }
 

@@ -945,21 +945,22 @@ Test(jit, fault_inside_a_chained_loop) { chain_fault(LOOPCHAIN_SRC("1048576", "3
  * 0x7fffffff): the end of a chain, one through a load, an fma inside a chain,
  * a value moved to a b32 register (not canonical again), and one also
  * stored after its reader (still live). */
-static const char *CHAIN = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-                           ".reg .b32 %r<12>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<8>;\n"
-                           "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
-                           "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
-                           "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+256];\nld.global.f32 %f3, [%rd4+512];\n"
-                           "add.f32 %f4, %f1, %f2;\nmul.f32 %f5, %f4, %f3;\nld.global.f32 %f6, [%rd4+768];\n"
-                           "fma.rn.f32 %f7, %f5, %f6, %f1;\n"
-                           "sub.f32 %f8, %f1, %f2;\nmov.b32 %r9, %f8;\n"
-                           "add.f32 %f10, %f2, %f3;\nadd.f32 %f11, %f10, %f1;\n"
-                           "fma.rn.f32 %f12, %f1, %f3, %f2;\nadd.f32 %f13, %f12, %f3;\n"
-                           "mul.wide.u32 %rd5, %r1, 24;\nadd.s64 %rd6, %rd1, %rd5;\n"
-                           "st.global.f32 [%rd6], %f7;\nst.global.u32 [%rd6+4], %r9;\nst.global.f32 [%rd6+8], %f10;\n"
-                           "st.global.f32 [%rd6+12], %f11;\nst.global.f32 [%rd6+16], %f13;\n"
-                           "ret;\n}\n";
+static const char *CHAIN =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+    ".reg .b32 %r<12>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+    "ld.global.f32 %f1, [%rd4];\nld.global.f32 %f2, [%rd4+256];\nld.global.f32 %f3, [%rd4+512];\n"
+    "add.f32 %f4, %f1, %f2;\nmul.f32 %f5, %f4, %f3;\nld.global.f32 %f6, [%rd4+768];\n"
+    "fma.rn.f32 %f7, %f5, %f6, %f1;\n"
+    "sub.f32 %f8, %f1, %f2;\nmov.b32 %r9, %f8;\n"
+    "add.f32 %f10, %f2, %f3;\nadd.f32 %f11, %f10, %f1;\n"
+    "fma.rn.f32 %f12, %f1, %f3, %f2;\nadd.f32 %f13, %f12, %f3;\n"
+    "mul.wide.u32 %rd5, %r1, 24;\nadd.s64 %rd6, %rd1, %rd5;\n"
+    "st.global.f32 [%rd6], %f7;\nst.global.u32 [%rd6+4], %r9;\nst.global.f32 [%rd6+8], %f10;\n"
+    "st.global.f32 [%rd6+12], %f11;\nst.global.f32 [%rd6+16], %f13;\n"
+    "ret;\n}\n";
 
 Test(jit, nan_payloads_through_a_chain) {
     static const uint32_t odd[] = {0x7fa00001u, 0xffc12345u, 0x7f800001u, 0x7f800000u, 0xff800000u, 0x80000000u};

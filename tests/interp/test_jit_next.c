@@ -265,8 +265,8 @@ Test(jit_next, ctas_follow_one_another_in_their_slot) {
                 for (unsigned x = 0; x < gx; x++)
                     for (unsigned t = 0; t < nb; t++) {
                         size_t k = ((size_t)y * gx + x) * nb + t;
-                        cr_assert_eq(got[k], x << 16 | y << 12 | t, "case %zu, PTXI_JIT=%d: CTA (%u,%u) thread %u: 0x%x",
-                                     c, m == 0, x, y, t, got[k]);
+                        cr_assert_eq(got[k], x << 16 | y << 12 | t,
+                                     "case %zu, PTXI_JIT=%d: CTA (%u,%u) thread %u: 0x%x", c, m == 0, x, y, t, got[k]);
                     }
             uint64_t warps = (uint64_t)gx * gy * ((nb + 31) / 32);
             cr_assert_eq(st.thread_insns, 16 * (uint64_t)n, "case %zu, PTXI_JIT=%d", c, m == 0);
