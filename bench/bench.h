@@ -19,7 +19,6 @@ typedef struct bench_buf {
     void *init; /* initial contents (inputs); NULL means zeros */
     void *ref;  /* the native reference works here */
     void *got;  /* what ptxi produced, copied back */
-    ptxi_dptr dev;
 } bench_buf;
 
 typedef struct bench_arg {

@@ -469,10 +469,10 @@ typedef struct jc {
     /* r13 holds vm_fused_quot's result for a / b (offsets a, b; div.full or
      * div.approx) when the record being emitted is number quot_next */
     uint32_t quot_next, quot_a, quot_b;
+    bool quot_full;
     /* jit_fold.h: the chain [fold_x, fold_e] being emitted (fold_e 0: none),
      * the cached register it is computed from, the record expected next */
     uint32_t fold_x, fold_e, fold_q, fold_next;
-    bool quot_full;
     /* forward regions (region_*): per record, 1 + the first record of the
      * region that holds it (0: none); the positions of a region's masked
      * code at its blocks (rent[k]: none yet); while that code is emitted,

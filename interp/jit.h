@@ -16,7 +16,10 @@ enum {
     VM_JIT_CHAIN = 16,
     VM_JIT_NOCHAIN = 32,
     VM_JIT_WAITS = 64, /* the warp arrived at a barrier and waits, counted (jit.c run_bar) */
-    VM_JIT_DONE = 128  /* the warp left the kernel at a barrier instead, counted (jit_bar.h run_bar_exit) */
+    VM_JIT_DONE = 128, /* the warp left the kernel at a barrier instead, counted (jit_bar.h run_bar_exit) */
+    /* a fault, a split group or lanes waiting elsewhere: the run may not go
+     * on into another warp (jit_next.h hand_over, jit_bar.h) */
+    VM_JIT_HELD = VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN
 };
 enum { VM_JIT_REGION = 64 }; /* records of a forward region after its first branch (jit.c region_*) */
 

@@ -63,7 +63,7 @@ static int run_on(vm_jit_ctx *c, vm_warp *nw, const void *body) {
 static int run_bar(vm_jit_ctx *c, const vm_insn *i) {
     vm_warp *w = c->w;
     vm_cta *cta = c->cta;
-    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN)) return BAR_LEAVE;
+    if (c->fault & VM_JIT_HELD) return BAR_LEAVE;
     w->pc = i, w->mask = VM_FULL;
     int r = vm_bar_sync_whole(w, i, VM_FULL);
     if (r < 0) return BAR_LEAVE;
@@ -156,28 +156,38 @@ static uint32_t exit_after_bar(const jc *j, uint32_t at) {
     return 0;
 }
 
+/* The warp leaves the kernel whole after record last (the ret counted too):
+ * counted as hand_over counts it, its lanes exited, done. */
+static void leave_warp(vm_jit_ctx *c, const vm_insn *last) {
+    count_warp(c, (uint64_t)(last + 2 - c->seg), (uint64_t)(last + 1 - c->head));
+    c->w->exited = VM_FULL;
+    c->w->state = VM_W_DONE;
+}
+
+/* Then on with warp nw in its run's code `body` (BAR_NEXT), or, without one,
+ * back to exec.c's `left:` (VM_JIT_DONE). */
+static int on_or_done(vm_jit_ctx *c, vm_warp *nw, const void *body) {
+    if (body) return run_on(c, nw, body);
+    c->fault |= VM_JIT_DONE;
+    return BAR_DONE;
+}
+
 static int run_bar_exit(vm_jit_ctx *c, const vm_insn *last) {
     vm_warp *w = c->w;
     vm_cta *cta = c->cta;
     const vm_frame *f = &w->frames[0];
-    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || cta->san || w->blocked || w->depth != 1 ||
+    if (c->fault & VM_JIT_HELD || cta->san || w->blocked || w->depth != 1 ||
         (f->lanes & ~f->done & ~w->exited) != VM_FULL)
         return BAR_LEAVE;
-    count_warp(c, (uint64_t)(last + 2 - c->seg), (uint64_t)(last + 1 - c->head)); /* through the ret */
-    w->exited = VM_FULL;
-    w->state = VM_W_DONE;
+    leave_warp(c, last);
     if (cta->bars_open) vm_bar_exits(cta, VM_LANES);
     /* the last warp hands over to the first, which its exit may have
      * released: the next round would begin with it (sched.c cta_round) */
     vm_warp *nw = w->id + 1 < cta->nwarps ? w + 1 : cta->warps;
     const void *body = NULL;
     if (!atomic_load_explicit(&cta->grid->stop, memory_order_relaxed)) body = next_body(c, nw);
-    if (!body) {
-        c->fault |= VM_JIT_DONE;
-        return BAR_DONE;
-    }
-    vm_pass_frame(w, nw);
-    return run_on(c, nw, body);
+    if (body) vm_pass_frame(w, nw);
+    return on_or_done(c, nw, body);
 }
 
 /* After run_bar or run_bar_exit returned BAR_NEXT: rbx := the next warp's
@@ -223,20 +233,12 @@ static int run_next_cta(vm_jit_ctx *c, const vm_insn *last) {
     const vm_func *k = w->frames[0].fn;
     const vm_insn *pc = &k->code[k->nhoist];
     const vm_warp *w0 = cta->warps;
-    if (c->fault & (VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN) || w->depth != 1 || w0->present != VM_FULL ||
-        !w0->depth || w0->frames[0].fn != k || pc->h != c->head->h ||
-        !((const vm_jit_region *)(const void *)pc->target)->body || !vm_cta_follows(cta, w))
+    if (c->fault & VM_JIT_HELD || w->depth != 1 || w0->present != VM_FULL || !w0->depth || w0->frames[0].fn != k ||
+        pc->h != c->head->h || !((const vm_jit_region *)(const void *)pc->target)->body || !vm_cta_follows(cta, w))
         return BAR_LEAVE;
-    count_warp(c, (uint64_t)(last + 2 - c->seg), (uint64_t)(last + 1 - c->head)); /* through the ret */
-    w->exited = VM_FULL;
-    w->state = VM_W_DONE;
+    leave_warp(c, last);
     vm_warp *nw = vm_next_cta(cta);
-    const void *body = nw ? next_body(c, nw) : NULL;
-    if (!body) {
-        c->fault |= VM_JIT_DONE;
-        return BAR_DONE;
-    }
-    return run_on(c, nw, body);
+    return on_or_done(c, nw, nw ? next_body(c, nw) : NULL);
 }
 
 static void next_cta(jc *j, uint32_t last) {

@@ -23,8 +23,9 @@
  * branch among them, no branch target after x), each an unguarded add.s64,
  * sub.s64, shl.b64 by a constant or mov.b64; each after x reads the one
  * before's result as exactly one operand, and that result is dead after it
- * (liveness()). No operand from outside the chain is a register the chain
- * writes before e. Since all 32 lanes run the unmasked code, lane 0's values
+ * (liveness()). The amount reads only constants and prologue registers,
+ * which no record of the chain writes (a prologue register's slot has one
+ * writer, def_at); since all 32 lanes run the unmasked code, lane 0's values
  * are the registers' own, and the amount holds for every lane (mod 2^64).
  * Instruction counts are over spans of records, so they do not change. */
 
@@ -149,21 +150,15 @@ static uint32_t fold_plan(jc *j, uint32_t x, uint32_t *q) {
         prev = c->d;
     }
     if (e == x || e + 1 >= f->ncode || !one_stretch(f, x, e)) return 0;
-    /* what comes from outside the chain is not written by a record of it
-     * before it is read: at e the slot still holds what that record read */
-    for (uint32_t r = x + 1; r <= e; r++) {
-        const vm_insn *c = &f->code[r];
-        bool two = c->op == VM_ADD64 || c->op == VM_SUB64;
-        if (two && fold_writes(j, x, r, c->a == f->code[r - 1].d ? c->b : c->a)) return 0;
-    }
     lkey ke, kq;
-    if (!lkey_at(j, f->code[e].d, true, e + 1, 0, &ke) || ke.uni) return 0;
+    if (!lkey_at(j, f->code[e].d, true, e + 1, 0, &ke) || ke.uni ||
+        !uni_part(j, f->code[e].d, e + 1, &ke, RAX, false, 0))
+        return 0;
     for (int k = 0; k < NPOOL; k++) {
         const centry *c = &j->e[k];
         if (!c->valid || !c->q64 || fold_writes(j, x, e, c->off)) continue;
         if (lkey_at(j, c->off, true, x, 0, &kq) && !kq.uni && kq.leaf == ke.leaf && kq.leaf_off == ke.leaf_off &&
-            kq.shift == ke.shift && uni_part(j, f->code[e].d, e + 1, &ke, RAX, false, 0) &&
-            uni_part(j, c->off, x, &kq, RCX, false, 0)) {
+            kq.shift == ke.shift && uni_part(j, c->off, x, &kq, RCX, false, 0)) {
             *q = c->off;
             return e;
         }

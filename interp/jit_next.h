@@ -104,7 +104,7 @@ static void hand_over(jc *j, uint32_t last) {
         out[no++] = jcc(b, 0x85); \
     } while (0)
     gop(b, false, 0xf6, 0, M(CTX, (int64_t)offsetof(vm_jit_ctx, fault))); /* test byte [fault], ... */
-    b1(b, VM_JIT_FAULT | VM_JIT_SPLIT | VM_JIT_NOCHAIN);
+    b1(b, VM_JIT_HELD);
     out[no++] = jcc(b, 0x85);
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));   /* rsi := the warp */
     gop(b, true, 0x8b, RDI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta))); /* rdi := the cta */

@@ -405,7 +405,6 @@ static void out_of_memory(vm_grid *g) {
     atomic_store(&g->stop, 1);
 }
 
-/* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
 /* The index of the worker's next CTA in *c; false when the grid has no more. */
 static bool take_cta(worker *wk, uint64_t *c) {
     vm_grid *g = wk->g;
@@ -417,6 +416,7 @@ static bool take_cta(worker *wk, uint64_t *c) {
     return *c < g->ncta;
 }
 
+/* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
 static bool admit(worker *wk, unsigned s) {
     vm_grid *g = wk->g;
     uint64_t c;
