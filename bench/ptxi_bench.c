@@ -67,6 +67,9 @@ typedef struct result {
      * thread, alternating with these runs in this process, and the host's
      * vector ceiling measured just before them (0: not measured). */
     double ptxi1_s, row_ceil;
+    /* The best run's host threads (ptxi_launch_stats): the share of the run
+     * they were busy, the last one's late start and the first one's early end. */
+    double busy_share, late_s, tail_s;
     char msg[400];
 } result;
 
@@ -263,6 +266,10 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
         if (rep > 0 && t < res->ptxi_s) {
             res->ptxi_s = t;
             res->ptxi_cpu_s = ct;
+            TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
+            if (stats.host_threads && stats.seconds > 0)
+                res->busy_share = stats.busy_seconds / (stats.host_threads * stats.seconds);
+            res->late_s = stats.late_start_seconds, res->tail_s = stats.tail_seconds;
         }
         if (rep > 0 && ct < res->ptxi_cpu_min_s) res->ptxi_cpu_min_s = ct;
     }
@@ -370,7 +377,7 @@ static void print_header(options *o)
         fprintf(o->csv,
                 "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
                 "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
-                "ceiling,one_thread_s\n");
+                "ceiling,one_thread_s,busy_share,late_start_s,tail_s\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
@@ -405,12 +412,19 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
         printf("%-16s %4u %12s %6s %5s %10s %9s %9.1f %9.4f %10s %8s %8s %7s  %s\n", c->name, shown, "-", "-", "-", "-",
                "-", res->maxrss_kib / 1024.0, res->native_s, "-", "-", "-", "-", check);
     if (res->msg[0]) printf("    %s\n", res->msg);
+    if (res->ran && shown > 1)
+        printf("    %u host threads busy %.0f%% of the best run; the last started %.0f us late, the first ended %.0f "
+               "us early\n",
+               shown, 100 * res->busy_share, 1e6 * res->late_s, 1e6 * res->tail_s);
     fflush(stdout);
     if (o->csv)
-        fprintf(o->csv, "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g\n",
-                c->name, shown, (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
-                res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
-                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1);
+        fprintf(
+            o->csv,
+            "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g,%.4f,%.6g,%.6g\n",
+            c->name, shown, (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
+            res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
+            res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1, res->busy_share,
+            res->late_s, res->tail_s);
 }
 
 static int selected(const options *o, const char *name)

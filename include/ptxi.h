@@ -380,6 +380,12 @@ typedef struct ptxi_launch_stats {
     uint64_t jit_warp_insns;
     double seconds;        /* wall time of the launch */
     uint64_t pmevents[16]; /* pmevent counters */
+    /* How the launch filled the host threads that ran it: their number, the
+     * last one's start after the launch began, the seconds they ran summed
+     * (busy_seconds / (host_threads * seconds) is the share of the launch
+     * they were busy), and the first one's end to the last one's. */
+    unsigned host_threads;
+    double late_start_seconds, busy_seconds, tail_seconds;
 } ptxi_launch_stats;
 ptxi_status ptxi_ctx_last_launch_stats(ptxi_ctx *ctx, ptxi_launch_stats *out);
 

@@ -10,11 +10,6 @@
 #include "exec_mem.h"
 
 #define STRIPES 256
-#if defined(__x86_64__) || defined(__i386__)
-#define PAUSE() __builtin_ia32_pause()
-#else
-#define PAUSE() ((void)0)
-#endif
 
 /* Zero-initialised static atomics are valid (C11 7.17.2.1); one cache line each. */
 static struct {
@@ -25,7 +20,7 @@ static struct {
 void vm_atom128(uint8_t *p, unsigned op, const uint64_t b[2], const uint64_t c[2], uint64_t old[2]) {
     atomic_int *lock = &stripes[((uintptr_t)p >> 4) % STRIPES].held;
     while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(lock, memory_order_relaxed)) PAUSE();
+        while (atomic_load_explicit(lock, memory_order_relaxed)) VM_PAUSE();
     memcpy(old, p, 16);
     if (op == VM_AO_EXCH) memcpy(p, b, 16);
     else if (old[0] == b[0] && old[1] == b[1]) memcpy(p, c, 16);

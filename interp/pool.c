@@ -1,54 +1,109 @@
 /* pool.c — the host threads that run a launch's workers.
  * Launches reuse one pool of host threads, started as launches first ask for
- * them and kept, idle on a condition variable, until the process ends: a
- * launch then costs no thread creation, and its workers start together. The
- * launching thread runs job 0 itself. A launch that finds the pool busy
- * (another host thread is launching) starts threads of its own, as does one
- * that cannot grow the pool. After fork() the child starts afresh. */
+ * them and kept until the process ends: a launch then costs no thread
+ * creation. The launching thread runs job 0 itself. A launch that finds the
+ * pool busy (another host thread is launching) starts threads of its own, as
+ * does one that cannot grow the pool. After fork() the child starts afresh.
+ *
+ * A launch of a few milliseconds on 16 threads lost a tenth of its time to
+ * waking them (bench/README.md, round 14): a condition variable's broadcast
+ * woke them one after another through its mutex, each into a launch already
+ * under way, and the launching thread slept on another one for the last. So
+ * the threads wait on a futex word of their own and take their jobs from one
+ * atomic word, and both sides spin briefly before they sleep: a thread just
+ * done spins for as long as its job ran (at most SPIN_MAX), so that launches
+ * in a loop find it awake, and the launching thread spins for the others'
+ * last jobs, which end within microseconds of its own. */
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "pool.h"
+#include "vm.h"
 
 enum { POOL_MAX = 1024 };
+#define SPIN_MAX 5e-4  /* s a done thread spins for the next launch, at most */
+#define SPIN_DONE 5e-4 /* s the launching thread spins for the others to end */
 
 static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t go, done;
+    pthread_mutex_t lock; /* th, nth, busy */
     pthread_t th[POOL_MAX];
-    unsigned nth;        /* threads started */
-    void *(*fn)(void *); /* the job: fn(items + k * stride) for k = 1..n-1 */
+    unsigned nth;
+    bool busy;
+    /* The job: launch number << 32 | jobs << 16 | next job to take. A
+     * thread takes one by compare-and-swap; launch number and count make a
+     * late thread's swap fail once the next launch has begun. */
+    _Atomic uint64_t take;
+    atomic_uint launch; /* futex word: bumped as each launch starts, and to quit */
+    atomic_uint left;   /* futex word: the launch's jobs not yet done, job 0 aside */
+    atomic_bool quit;
+    /* fixed while the launch has jobs to take (written before take) */
+    void *(*fn)(void *); /* the job: fn(items + k * stride) */
     char *items;
     size_t stride;
-    unsigned n, next, running;
-    bool busy, quit;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void futex_wait(atomic_uint *w, unsigned v) { syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0); }
+static void futex_wake(atomic_uint *w, int n) { syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0); }
+
+/* Spins while *w == v for up to s seconds, then sleeps until it changes. */
+static unsigned await_change(atomic_uint *w, unsigned v, double s) {
+    unsigned now;
+    double until = s > 0 ? vm_now() + s : 0;
+    for (unsigned i = 1; (now = atomic_load_explicit(w, memory_order_acquire)) == v; i++) {
+        if (until && (i % 64 || vm_now() < until)) {
+            VM_PAUSE();
+            continue;
+        }
+        until = 0;
+        futex_wait(w, v);
+    }
+    return now;
+}
+
+/* Takes and runs the current launch's jobs until none is left; the seconds
+ * spent in them. */
+static double run_jobs(void) {
+    double ran = 0;
+    uint64_t t = atomic_load_explicit(&pool.take, memory_order_acquire);
+    while ((t & 0xffff) < (t >> 16 & 0xffff)) {
+        if (!atomic_compare_exchange_weak_explicit(&pool.take, &t, t + 1, memory_order_acq_rel, memory_order_acquire))
+            continue;
+        double t0 = vm_now();
+        pool.fn(pool.items + (t & 0xffff) * pool.stride);
+        ran += vm_now() - t0;
+        if (atomic_fetch_sub_explicit(&pool.left, 1, memory_order_acq_rel) == 1) futex_wake(&pool.left, 1);
+        t = atomic_load_explicit(&pool.take, memory_order_acquire);
+    }
+    return ran;
+}
 
 static void *pool_main(void *arg) {
-    (void)arg;
-    pthread_mutex_lock(&pool.lock);
+    unsigned seen = (unsigned)(uintptr_t)arg;
+    double spin = 0;
     for (;;) {
-        while (!pool.quit && pool.next >= pool.n) pthread_cond_wait(&pool.go, &pool.lock);
-        if (pool.quit) break;
-        void *item = pool.items + pool.next++ * pool.stride;
-        void *(*fn)(void *) = pool.fn;
-        pthread_mutex_unlock(&pool.lock);
-        fn(item);
-        pthread_mutex_lock(&pool.lock);
-        if (--pool.running == 0) pthread_cond_signal(&pool.done);
+        seen = await_change(&pool.launch, seen, spin);
+        if (atomic_load(&pool.quit)) break;
+        spin = run_jobs();
+        if (spin > SPIN_MAX) spin = SPIN_MAX;
     }
-    pthread_mutex_unlock(&pool.lock);
     return NULL;
 }
 
 static void pool_after_fork(void) {
     pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.go, NULL);
-    pthread_cond_init(&pool.done, NULL);
-    pool.nth = pool.n = pool.next = pool.running = 0;
-    pool.fn = NULL;
-    pool.items = NULL;
-    pool.busy = pool.quit = false;
+    pool.nth = 0;
+    pool.busy = false;
+    atomic_store(&pool.take, 0);
+    atomic_store(&pool.launch, 0);
+    atomic_store(&pool.left, 0);
+    atomic_store(&pool.quit, false);
 }
 
 static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
@@ -56,32 +111,31 @@ static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
 /* The pool's threads end with the process (or when the library is unloaded). */
 __attribute__((destructor)) static void pool_stop(void) {
     pthread_mutex_lock(&pool.lock);
-    if (pool.busy) {
-        pthread_mutex_unlock(&pool.lock);
-        return;
-    }
-    pool.quit = true;
-    pthread_cond_broadcast(&pool.go);
+    bool busy = pool.busy;
     unsigned nth = pool.nth;
+    if (!busy) {
+        atomic_store(&pool.quit, true);
+        atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
+        futex_wake(&pool.launch, INT_MAX);
+    }
     pthread_mutex_unlock(&pool.lock);
-    for (unsigned k = 0; k < nth; k++) pthread_join(pool.th[k], NULL);
+    for (unsigned k = 0; !busy && k < nth; k++) pthread_join(pool.th[k], NULL);
 }
 
-void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) {
+/* Runs the jobs on the pool (pool_run's own threads: none, false when the
+ * pool is busy or cannot grow) and returns when all have returned. */
+static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, bool own_threads) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, pool_atfork);
-    char *it = items;
     pthread_mutex_lock(&pool.lock);
-    bool mine = !pool.busy && !pool.quit && n - 1 <= POOL_MAX;
+    bool mine = !pool.busy && !atomic_load(&pool.quit) && n - 1 <= POOL_MAX;
+    unsigned launch = atomic_load(&pool.launch);
     while (mine && pool.nth < n - 1)
-        if (pthread_create(&pool.th[pool.nth], NULL, pool_main, NULL) == 0) pool.nth++;
+        if (pthread_create(&pool.th[pool.nth], NULL, pool_main, (void *)(uintptr_t)launch) == 0) pool.nth++;
         else mine = false;
-    if (mine) {
-        pool.busy = true;
-        pool.fn = fn, pool.items = it, pool.stride = stride, pool.n = n, pool.next = 1, pool.running = n - 1;
-        pthread_cond_broadcast(&pool.go);
-    }
+    pool.busy |= mine;
     pthread_mutex_unlock(&pool.lock);
+    if (!mine && !own_threads) return false;
     if (!mine) { /* jobs that get no thread run here, after the others started */
         pthread_t *th = malloc(n * sizeof *th);
         unsigned made = 1;
@@ -90,11 +144,51 @@ void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) {
         fn(it);
         for (unsigned k = 1; k < made; k++) pthread_join(th[k], NULL);
         free(th);
-        return;
+        return true;
     }
+    pool.fn = fn, pool.items = it, pool.stride = stride;
+    atomic_store_explicit(&pool.left, n - 1, memory_order_relaxed);
+    atomic_store_explicit(&pool.take, (uint64_t)(launch + 1) << 32 | (uint64_t)n << 16 | 1, memory_order_release);
+    atomic_store_explicit(&pool.launch, launch + 1, memory_order_release);
+    futex_wake(&pool.launch, INT_MAX);
     fn(it);
+    unsigned left;
+    while ((left = atomic_load_explicit(&pool.left, memory_order_acquire))) await_change(&pool.left, left, SPIN_DONE);
     pthread_mutex_lock(&pool.lock);
-    while (pool.running) pthread_cond_wait(&pool.done, &pool.lock);
-    pool.fn = NULL, pool.items = NULL, pool.n = pool.next = 0, pool.busy = false;
+    pool.busy = false;
     pthread_mutex_unlock(&pool.lock);
+    return true;
+}
+
+void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) { pool_run(fn, items, stride, n, true); }
+
+/* A piece of a spread copy or fill (src NULL: fill with c). */
+typedef struct piece {
+    char *dst;
+    const char *src;
+    size_t n;
+    int c;
+} piece;
+
+static void *copy_piece(void *arg) {
+    piece *p = arg;
+    if (p->src) memcpy(p->dst, p->src, p->n);
+    else memset(p->dst, p->c, p->n);
+    return NULL;
+}
+
+enum { PIECE_MIN = 4 << 20, PIECES_MAX = 64 };
+
+void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads) {
+    piece ps[PIECES_MAX];
+    if (!n) return;
+    unsigned most = threads < 1 ? 1 : threads > PIECES_MAX ? PIECES_MAX : threads;
+    size_t each = (n + most - 1) / most;
+    if (each < PIECE_MIN) each = PIECE_MIN;
+    each = (each + 4095) & ~(size_t)4095;
+    unsigned k = 0;
+    for (size_t at = 0; at < n; k++, at += each)
+        ps[k] = (piece){(char *)dst + at, src ? (const char *)src + at : NULL, n - at < each ? n - at : each, c};
+    if (k > 1 && pool_run(copy_piece, (char *)ps, sizeof *ps, k, false)) return;
+    copy_piece(&(piece){dst, src, n, c});
 }

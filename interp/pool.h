@@ -8,5 +8,9 @@
 /* Runs fn(items + k * stride) for k = 0..n-1, each on its own host thread, the
  * caller's among them (it runs item 0), and returns when all have returned. */
 void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n);
+/* Copies n bytes from src to dst (src NULL: fills them with c), spread over
+ * up to `threads` of the pool's host threads when n is large and the pool is
+ * free; ranges that overlap are the caller's to avoid. */
+void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads);
 
 #endif

@@ -1,6 +1,7 @@
 /* sched.c — scheduling: lane groups within a warp (smallest PC first), warps
  * within a CTA, and CTAs over the host threads of the pool (pool.c). Calls and
  * frames are in call.c, barriers in barrier.c, the fault report in fault.c. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +356,7 @@ typedef struct vm_worker {
     bool follows;           /* CTAs may follow one another in a slot (vm_cta_follows): fixed per launch */
     vm_cluster *clusters; /* one per group of csize slots (with clusters) */
     uint64_t take, took;  /* CTAs [take, took) are this worker's, not yet admitted */
+    double start, end;    /* vm_now() as it began and ended the launch (vm_stats) */
 } worker;
 
 static void free_cta(vm_cta *cta) {
@@ -503,6 +505,7 @@ static void *worker_main(void *arg) {
     worker *wk = arg;
     vm_grid *g = wk->g;
     unsigned rounds = 0;
+    wk->start = vm_now();
     bool more = true;
     for (;;) {
         if (atomic_load(&g->stop)) break;
@@ -548,6 +551,7 @@ end:
         atomic_fetch_add(&g->warp_insns, wk->cta[s].warp_insns);
         atomic_fetch_add(&g->jit_warp_insns, wk->cta[s].jit_warp_insns);
     }
+    wk->end = vm_now();
     return NULL;
 }
 
@@ -562,9 +566,24 @@ static bool keeps_lsp(const vm_func *k) {
     return true;
 }
 
+/* How the launch filled its n workers, begun at t0 (vm_stats). */
+static void launch_times(vm_stats *st, const worker *ws, unsigned n, double t0) {
+    double first_end = INFINITY, last_end = t0;
+    st->threads = n;
+    st->late_s = st->busy_s = st->tail_s = 0;
+    for (unsigned k = 0; k < n; k++) {
+        if (ws[k].start - t0 > st->late_s) st->late_s = ws[k].start - t0;
+        st->busy_s += ws[k].end - ws[k].start;
+        if (ws[k].end < first_end) first_end = ws[k].end;
+        if (ws[k].end > last_end) last_end = ws[k].end;
+    }
+    if (n) st->tail_s = last_end - first_end;
+}
+
 int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     vm_grid g;
     memset(&g, 0, sizeof g);
+    double t0 = vm_now();
     g.cfg = cfg;
     g.fault = fault;
     g.ncta = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
@@ -621,6 +640,7 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
         if (n == 1) worker_main(&ws[0]);
         else vm_pool_run(worker_main, ws, sizeof *ws, n);
     }
+    if (stats) launch_times(stats, ws, rc ? 0 : n, t0);
     for (unsigned k = 0; ws && k < n; k++) {
         for (unsigned s = 0; ws[k].allocated && s < ws[k].nslots; s++)
             if (ws[k].allocated[s]) free_cta(&ws[k].cta[s]);

@@ -287,6 +287,11 @@ typedef struct vm_stats {
     uint64_t thread_insns, warp_insns;
     uint64_t jit_warp_insns; /* of warp_insns, those run as compiled code (jit.c) */
     uint64_t pmevents[16];
+    /* How the launch filled its host threads (vm_launch): how many ran it,
+     * the last one's start after the launch began, their run times summed,
+     * and the first one's end to the last one's. */
+    unsigned threads;
+    double late_s, busy_s, tail_s;
 } vm_stats;
 
 /* The built-in device function `name` stands for (VM_BI_*), 0 for none. */
@@ -305,5 +310,11 @@ void vm_program_free(vm_program *prog);
 int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault);
 /* Seconds on the monotonic clock. */
 double vm_now(void);
+/* The spin-wait hint: a waiting loop's step (lets the core's other thread run). */
+#if defined(__x86_64__) || defined(__i386__)
+#define VM_PAUSE() __builtin_ia32_pause()
+#else
+#define VM_PAUSE() ((void)0)
+#endif
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "initcheck.h"
+#include "pool.h"
 #include "rt.h"
 #include "sanitize.h"
 
@@ -214,7 +215,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         cfg.envreg[1] = (uint32_t)(work >> 32);
         cfg.envreg[2] = (uint32_t)work;
     }
-    vm_stats stats;
+    vm_stats stats = {0};
     vm_fault fault = {0};
     vm_san *san = ctx->vmrt.san;
     uint64_t errors = san ? atomic_load(&san->errors) : 0;
@@ -241,6 +242,10 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     ctx->stats.warp_insns = stats.warp_insns;
     ctx->stats.jit_warp_insns = stats.jit_warp_insns;
     memcpy(ctx->stats.pmevents, stats.pmevents, sizeof stats.pmevents);
+    ctx->stats.host_threads = stats.threads;
+    ctx->stats.late_start_seconds = stats.late_s;
+    ctx->stats.busy_seconds = stats.busy_s;
+    ctx->stats.tail_seconds = stats.tail_s;
     pthread_mutex_unlock(&ctx->lock);
     vm_arena_free(&ctx->arena, pbuf);
     if (work) vm_arena_free(&ctx->arena, work);
@@ -422,7 +427,7 @@ ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size
     bool ok = (src || !n) && d;
     if (ok) {
         rt_flush(ctx);
-        if (n) memcpy((void *)(uintptr_t)dst, src, n);
+        vm_pool_copy((void *)(uintptr_t)dst, src, 0, n, ctx->opt.threads);
         vm_init_wrote(d, dst, n);
     }
     return copy_end(ctx, ok);
@@ -434,7 +439,7 @@ ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) 
     bool ok = (dst || !n) && dev_range(ctx, src, n);
     if (ok) {
         rt_flush(ctx);
-        if (n) memcpy(dst, (const void *)(uintptr_t)src, n);
+        vm_pool_copy(dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
     }
     return copy_end(ctx, ok);
 }
@@ -446,7 +451,9 @@ ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t
     bool ok = d && dev_range(ctx, src, n);
     if (ok) {
         rt_flush(ctx);
-        if (n) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+        if (dst + n <= src || src + n <= dst)
+            vm_pool_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
+        else memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
         vm_init_wrote(d, dst, n);
     }
     return copy_end(ctx, ok);
@@ -460,7 +467,7 @@ static ptxi_status memset_n(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
     bool ok = !(dst & (width - 1)) && d;
     if (ok) {
         rt_flush(ctx);
-        if (width == 1) memset((void *)(uintptr_t)dst, (int)value, count);
+        if (width == 1) vm_pool_copy((void *)(uintptr_t)dst, NULL, (int)value, count, ctx->opt.threads);
         else
             for (size_t i = 0; i < count; i++) ((uint32_t *)(uintptr_t)dst)[i] = value;
         vm_init_wrote(d, dst, count * width);

@@ -348,3 +348,113 @@ Test(device_memory, address_space_limit_shrinks_the_device) {
     cr_assert_eq(ptxi_mem_free(ctx, d), PTXI_SUCCESS);
     ptxi_ctx_destroy(ctx);
 }
+
+/* A byte of the pattern the copy tests fill with: differs at every offset of a page. */
+static uint8_t pattern(size_t i, unsigned salt) { return (uint8_t)((i * 2654435761u >> 7) ^ (i >> 12) ^ salt); }
+
+typedef struct {
+    ptxi_ctx *ctx;
+    ptxi_module *m;
+    ptxi_dptr in, out;
+    int launches;
+    char failure[200];
+} launcher;
+
+/* Launches add1 over and over on its own context (whose threads then hold the pool). */
+static void *keep_launching(void *arg) {
+    launcher *l = arg;
+    uint32_t n = 1024;
+    void *args[] = {&l->in, &l->out, &n};
+    for (int r = 0; r < l->launches && !l->failure[0]; r++)
+        if (ptxi_launch(ptxi_module_kernel_at(l->m, 0), (ptxi_dim3){64, 1, 1}, (ptxi_dim3){1024, 1, 1}, 0, NULL, args))
+            snprintf(l->failure, sizeof l->failure, "launch %d: %s", r, ptxi_ctx_error_detail(l->ctx));
+    return NULL;
+}
+
+/* Copies and fills of many MiB run spread over the context's host threads
+ * (pool.c vm_pool_copy): every byte lands where one memcpy would put it, for
+ * sizes that are not whole pages, a fill inside a buffer, device-to-device
+ * copies apart and overlapping (memmove's answer), and while another
+ * context's launches hold the pool. */
+Test(device_memory, large_copies_spread_over_host_threads_are_exact, .timeout = 300) {
+    enum { N = (37 << 20) + 123 };
+    ptxi_ctx *ctx, *busy;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 5}), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_ctx_create(&busy, &(ptxi_ctx_options){.threads = 3}), PTXI_SUCCESS);
+    uint8_t *host = malloc(N), *got = malloc(N), *want = malloc(N);
+    cr_assert(host && got && want);
+    launcher l = {busy, NULL, 0, 0, 200, ""};
+    cr_assert_eq(ptxi_module_load_data(busy, add1, strlen(add1), "add1.ptx", &l.m), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(busy, 4096, &l.in), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_mem_alloc(busy, 4096, &l.out), PTXI_SUCCESS);
+    for (int round = 0; round < 2; round++) {
+        pthread_t t;
+        if (round) cr_assert_eq(pthread_create(&t, NULL, keep_launching, &l), 0);
+        for (size_t i = 0; i < N; i++) host[i] = pattern(i, round);
+        ptxi_dptr a, b;
+        cr_assert_eq(ptxi_mem_alloc(ctx, N, &a), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_mem_alloc(ctx, N, &b), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_memcpy_htod(ctx, a, host, N), PTXI_SUCCESS);
+        memset(got, 0, N);
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, a, N), PTXI_SUCCESS);
+        cr_assert(!memcmp(got, host, N), "round %d: host to device and back", round);
+        /* a fill from an odd offset over an odd length */
+        size_t at = 4095, len = (21 << 20) + 77;
+        cr_assert_eq(ptxi_memset_d8(ctx, a + at, 0xa5, len), PTXI_SUCCESS);
+        memcpy(want, host, N);
+        memset(want + at, 0xa5, len);
+        cr_assert_eq(ptxi_memcpy_dtod(ctx, b, a, N), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, b, N), PTXI_SUCCESS);
+        cr_assert(!memcmp(got, want, N), "round %d: fill, then device to device", round);
+        /* overlapping, both ways */
+        size_t shift = 1000, part = N - 2 * shift;
+        cr_assert_eq(ptxi_memcpy_dtod(ctx, b + shift, b, part), PTXI_SUCCESS);
+        memmove(want + shift, want, part);
+        cr_assert_eq(ptxi_memcpy_dtod(ctx, b, b + 2 * shift, part), PTXI_SUCCESS);
+        memmove(want, want + 2 * shift, part);
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, got, b, N), PTXI_SUCCESS);
+        cr_assert(!memcmp(got, want, N), "round %d: overlapping device-to-device copies", round);
+        cr_assert_eq(ptxi_mem_free(ctx, a), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_mem_free(ctx, b), PTXI_SUCCESS);
+        if (round) {
+            pthread_join(t, NULL);
+            cr_expect_str_empty(l.failure);
+        }
+    }
+    free(host), free(got), free(want);
+    ptxi_ctx_destroy(busy);
+    ptxi_ctx_destroy(ctx);
+}
+
+/* ptxi_launch_stats tells how the launch filled its host threads: as many
+ * as the context has (no more than the grid's CTAs), each started after the
+ * launch began and busy no longer than it ran. */
+Test(device_memory, launch_stats_say_how_the_host_threads_were_filled) {
+    static const unsigned threads[] = {1, 3, 8}, grids[] = {64, 64, 2};
+    for (int c = 0; c < 3; c++) {
+        ptxi_ctx *ctx;
+        ptxi_module *m;
+        cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads[c]}), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_module_load_data(ctx, add1, strlen(add1), "add1.ptx", &m), PTXI_SUCCESS);
+        ptxi_dptr in, out;
+        uint32_t n = 1024;
+        cr_assert_eq(ptxi_mem_alloc(ctx, 4096, &in), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_mem_alloc(ctx, 4096, &out), PTXI_SUCCESS);
+        void *args[] = {&in, &out, &n};
+        cr_assert_eq(ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){grids[c], 1, 1}, (ptxi_dim3){1024, 1, 1}, 0,
+                                 NULL, args),
+                     PTXI_SUCCESS);
+        ptxi_launch_stats st;
+        cr_assert_eq(ptxi_ctx_last_launch_stats(ctx, &st), PTXI_SUCCESS);
+        unsigned want = threads[c] < grids[c] ? threads[c] : grids[c];
+        cr_expect_eq(st.host_threads, want, "%u threads, %u CTAs: %u host threads ran it", threads[c], grids[c],
+                     st.host_threads);
+        cr_expect(st.busy_seconds > 0 && st.busy_seconds <= st.host_threads * st.seconds, "busy %g s of %u x %g s",
+                  st.busy_seconds, st.host_threads, st.seconds);
+        cr_expect(st.late_start_seconds >= 0 && st.late_start_seconds < st.seconds, "late %g s of %g",
+                  st.late_start_seconds, st.seconds);
+        cr_expect(st.tail_seconds >= 0 && st.tail_seconds < st.seconds, "tail %g s of %g", st.tail_seconds, st.seconds);
+        if (want == 1) cr_expect_eq(st.tail_seconds, 0.0);
+        ptxi_ctx_destroy(ctx);
+    }
+}
