@@ -36,11 +36,12 @@ static struct {
     pthread_t th[POOL_MAX];
     unsigned nth;
     bool busy;
-    /* The job: launch number << 32 | jobs << 16 | next job to take. A
+    /* The job: launch number (seq) << 32 | jobs << 16 | next job to take. A
      * thread takes one by compare-and-swap; launch number and count make a
      * late thread's swap fail once the next launch has begun. */
     _Atomic uint64_t take;
-    atomic_uint launch; /* futex word: bumped as each launch starts, and to quit */
+    unsigned seq;       /* launches begun (by the thread that holds busy) */
+    atomic_uint launch; /* futex word: bumped as each launch starts, by a heads-up, and to quit */
     atomic_uint left;   /* futex word: the launch's jobs not yet done, job 0 aside */
     atomic_bool quit;
     /* fixed while the launch has jobs to take (written before take) */
@@ -91,7 +92,8 @@ static void *pool_main(void *arg) {
         seen = await_change(&pool.launch, seen, spin);
         if (atomic_load(&pool.quit)) break;
         spin = run_jobs();
-        if (spin > SPIN_MAX) spin = SPIN_MAX;
+        /* no job: a heads-up (vm_pool_heads_up) */
+        if (spin > SPIN_MAX || spin == 0) spin = SPIN_MAX;
     }
     return NULL;
 }
@@ -148,8 +150,8 @@ static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, b
     }
     pool.fn = fn, pool.items = it, pool.stride = stride;
     atomic_store_explicit(&pool.left, n - 1, memory_order_relaxed);
-    atomic_store_explicit(&pool.take, (uint64_t)(launch + 1) << 32 | (uint64_t)n << 16 | 1, memory_order_release);
-    atomic_store_explicit(&pool.launch, launch + 1, memory_order_release);
+    atomic_store_explicit(&pool.take, (uint64_t)++pool.seq << 32 | (uint64_t)n << 16 | 1, memory_order_release);
+    atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
     futex_wake(&pool.launch, INT_MAX);
     fn(it);
     unsigned left;
@@ -161,6 +163,15 @@ static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, b
 }
 
 void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) { pool_run(fn, items, stride, n, true); }
+
+void vm_pool_heads_up(void) {
+    if (pthread_mutex_trylock(&pool.lock)) return;
+    if (!pool.busy && pool.nth) {
+        atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
+        futex_wake(&pool.launch, INT_MAX);
+    }
+    pthread_mutex_unlock(&pool.lock);
+}
 
 /* A piece of a spread copy or fill (src NULL: fill with c). */
 typedef struct piece {

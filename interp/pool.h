@@ -8,6 +8,10 @@
 /* Runs fn(items + k * stride) for k = 0..n-1, each on its own host thread, the
  * caller's among them (it runs item 0), and returns when all have returned. */
 void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n);
+/* Wakes the pool's threads to spin for a while (SPIN_MAX) before they sleep
+ * again, as a launch on many threads is expected soon: a sleeping thread
+ * takes from tens to hundreds of microseconds to wake on a virtual machine. */
+void vm_pool_heads_up(void);
 /* Copies n bytes from src to dst (src NULL: fills them with c), spread over
  * up to `threads` of the pool's host threads when n is large and the pool is
  * free; ranges that overlap are the caller's to avoid. */

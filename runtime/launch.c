@@ -236,6 +236,8 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         vm_san_record(san, fault.msg);
     }
     double seconds = vm_now() - t0;
+    if (stats.threads > 1)
+        atomic_store_explicit(&ctx->launched_ns, (uint64_t)((t0 + seconds) * 1e9), memory_order_relaxed);
     pthread_mutex_lock(&ctx->lock);
     ctx->stats.seconds = seconds;
     ctx->stats.thread_insns = stats.thread_insns;
@@ -419,6 +421,16 @@ static ptxi_status copy_end(ptxi_ctx *ctx, bool ok) {
     return ok ? PTXI_SUCCESS : rt_set_error(ctx, PTXI_INVALID_VALUE);
 }
 
+/* A copy or memset on a context whose launches ran on many host threads, the
+ * last within LAUNCHES_NEAR seconds: another is likely to follow soon, and the
+ * pool's threads are woken now, to spin (vm_pool_heads_up), so that it does
+ * not wait for them to wake. */
+#define LAUNCHES_NEAR 0.1
+static void launch_ahead(ptxi_ctx *ctx) {
+    uint64_t at = atomic_load_explicit(&ctx->launched_ns, memory_order_relaxed);
+    if (at && vm_now() * 1e9 - (double)at < LAUNCHES_NEAR * 1e9) vm_pool_heads_up();
+}
+
 /* Blocking copies and memsets are flush points: what launches printed comes out first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
     RT_CHECK_STICKY(ctx);
@@ -427,6 +439,7 @@ ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size
     bool ok = (src || !n) && d;
     if (ok) {
         rt_flush(ctx);
+        launch_ahead(ctx);
         vm_pool_copy((void *)(uintptr_t)dst, src, 0, n, ctx->opt.threads);
         vm_init_wrote(d, dst, n);
     }
@@ -439,6 +452,7 @@ ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) 
     bool ok = (dst || !n) && dev_range(ctx, src, n);
     if (ok) {
         rt_flush(ctx);
+        launch_ahead(ctx);
         vm_pool_copy(dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
     }
     return copy_end(ctx, ok);
@@ -451,6 +465,7 @@ ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t
     bool ok = d && dev_range(ctx, src, n);
     if (ok) {
         rt_flush(ctx);
+        launch_ahead(ctx);
         if (dst + n <= src || src + n <= dst)
             vm_pool_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
         else memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
@@ -467,6 +482,7 @@ static ptxi_status memset_n(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
     bool ok = !(dst & (width - 1)) && d;
     if (ok) {
         rt_flush(ctx);
+        launch_ahead(ctx);
         if (width == 1) vm_pool_copy((void *)(uintptr_t)dst, NULL, (int)value, count, ctx->opt.threads);
         else
             for (size_t i = 0; i < count; i++) ((uint32_t *)(uintptr_t)dst)[i] = value;

@@ -118,6 +118,7 @@ struct ptxi_ctx {
     rt_kept *kept; /* under mod_lock */
     rt_bind *binds;
     ptxi_launch_stats stats;
+    _Atomic uint64_t launched_ns; /* vm_now() in ns as the last launch on many threads ended */
     struct ptxi_stream null_stream;
     ptxi_stream *streams; /* live streams and events, destroyed by a reset */
     ptxi_event *events;

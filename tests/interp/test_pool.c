@@ -1,0 +1,101 @@
+/* test_pool.c — the host threads that run launches (pool.c): every job of
+ * every run taken exactly once, job 0 by the caller, while heads-ups
+ * wake the pool between runs and other host threads run jobs of their own at
+ * the same time (they then get threads of their own); spread copies and
+ * fills byte for byte. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+
+enum { MAXJOBS = 9, RUNS = 3000 };
+
+typedef struct {
+    atomic_uint ran;
+    pthread_t by;
+} job;
+
+static void *count(void *arg) {
+    job *j = arg;
+    atomic_fetch_add(&j->ran, 1);
+    j->by = pthread_self();
+    return NULL;
+}
+
+typedef struct {
+    unsigned seed;
+    char failure[160];
+} runner;
+
+/* RUNS runs of 1 to MAXJOBS jobs each, every one checked. */
+static void *runs(void *arg) {
+    runner *r = arg;
+    job jobs[MAXJOBS];
+    for (unsigned k = 0; k < RUNS && !r->failure[0]; k++) {
+        unsigned n = 1 + (unsigned)rand_r(&r->seed) % MAXJOBS;
+        memset(jobs, 0, sizeof jobs);
+        vm_pool_run(count, jobs, sizeof *jobs, n);
+        for (unsigned i = 0; i < MAXJOBS; i++) {
+            unsigned want = i < n;
+            if (atomic_load(&jobs[i].ran) != want)
+                snprintf(r->failure, sizeof r->failure, "run %u of %u jobs: job %u ran %u times", k, n, i,
+                         atomic_load(&jobs[i].ran));
+        }
+        if (!pthread_equal(jobs[0].by, pthread_self()))
+            snprintf(r->failure, sizeof r->failure, "run %u: job 0 ran on another thread", k);
+    }
+    return NULL;
+}
+
+static atomic_bool stop_heads_up;
+
+static void *heads_up(void *arg) {
+    (void)arg;
+    while (!atomic_load(&stop_heads_up)) vm_pool_heads_up();
+    return NULL;
+}
+
+Test(pool, every_job_runs_once_among_heads_ups_and_other_launchers, .timeout = 300) {
+    enum { LAUNCHERS = 3 };
+    runner r[LAUNCHERS];
+    pthread_t t[LAUNCHERS], h;
+    atomic_store(&stop_heads_up, false);
+    cr_assert_eq(pthread_create(&h, NULL, heads_up, NULL), 0);
+    for (unsigned k = 0; k < LAUNCHERS; k++) {
+        r[k] = (runner){k + 7, ""};
+        cr_assert_eq(pthread_create(&t[k], NULL, runs, &r[k]), 0);
+    }
+    for (unsigned k = 0; k < LAUNCHERS; k++) {
+        pthread_join(t[k], NULL);
+        cr_expect_str_empty(r[k].failure, "launcher %u: %s", k, r[k].failure);
+    }
+    atomic_store(&stop_heads_up, true);
+    pthread_join(h, NULL);
+}
+
+Test(pool, spread_copies_and_fills_land_byte_for_byte) {
+    static const size_t sizes[] = {0, 1, 4095, (4 << 20) + 1, (13 << 20) + 4097, 40 << 20};
+    static const unsigned threads[] = {1, 2, 3, 16, 200};
+    size_t most = 40 << 20;
+    unsigned char *src = malloc(most), *dst = malloc(most + 2);
+    cr_assert(src && dst);
+    for (size_t i = 0; i < most; i++) src[i] = (unsigned char)(i * 131 + (i >> 13));
+    for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (unsigned t = 0; t < sizeof threads / sizeof *threads; t++) {
+            size_t n = sizes[s];
+            memset(dst, 0x11, most + 2);
+            vm_pool_copy(dst + 1, src, 0, n, threads[t]);
+            cr_assert(dst[0] == 0x11 && dst[n + 1] == 0x11, "%zu bytes, %u threads: written outside", n, threads[t]);
+            cr_assert(!memcmp(dst + 1, src, n), "%zu bytes, %u threads: the copy", n, threads[t]);
+            vm_pool_copy(dst + 1, NULL, 0xee, n, threads[t]);
+            cr_assert(dst[0] == 0x11 && dst[n + 1] == 0x11, "%zu bytes, %u threads: filled outside", n, threads[t]);
+            for (size_t i = 0; i < n; i++)
+                if (dst[1 + i] != 0xee) cr_assert_fail("%zu bytes, %u threads: byte %zu not filled", n, threads[t], i);
+        }
+    free(src);
+    free(dst);
+}
