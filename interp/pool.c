@@ -3,7 +3,8 @@
  * them and kept until the process ends: a launch then costs no thread
  * creation. The launching thread runs job 0 itself. A launch that finds the
  * pool busy (another host thread is launching) starts threads of its own, as
- * does one that cannot grow the pool. After fork() the child starts afresh.
+ * does one that cannot grow the pool; large copies use the pool when it is
+ * free (vm_pool_copy). After fork() the child starts afresh.
  *
  * A launch of a few milliseconds on 16 threads lost a tenth of its time to
  * waking them (bench/README.md, round 14): a condition variable's broadcast
@@ -32,10 +33,11 @@ enum { POOL_MAX = 1024 };
 #define SPIN_DONE 5e-4 /* s the launching thread spins for the others to end */
 
 static struct {
-    pthread_mutex_t lock; /* th, nth, busy */
+    pthread_mutex_t lock; /* th, nth, busy, copying */
+    pthread_cond_t freed; /* busy became false after a copy */
     pthread_t th[POOL_MAX];
     unsigned nth;
-    bool busy;
+    bool busy, copying; /* held by a launch or a copy (copying) */
     /* The job: launch number (seq) << 32 | jobs << 16 | next job to take. A
      * thread takes one by compare-and-swap; launch number and count make a
      * late thread's swap fail once the next launch has begun. */
@@ -48,7 +50,7 @@ static struct {
     void *(*fn)(void *); /* the job: fn(items + k * stride) */
     char *items;
     size_t stride;
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed = PTHREAD_COND_INITIALIZER};
 
 static void futex_wait(atomic_uint *w, unsigned v) { syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0); }
 static void futex_wake(atomic_uint *w, int n) { syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0); }
@@ -100,8 +102,9 @@ static void *pool_main(void *arg) {
 
 static void pool_after_fork(void) {
     pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.freed, NULL);
     pool.nth = 0;
-    pool.busy = false;
+    pool.busy = pool.copying = false;
     atomic_store(&pool.take, 0);
     atomic_store(&pool.launch, 0);
     atomic_store(&pool.left, 0);
@@ -124,18 +127,22 @@ __attribute__((destructor)) static void pool_stop(void) {
     for (unsigned k = 0; !busy && k < nth; k++) pthread_join(pool.th[k], NULL);
 }
 
-/* Runs the jobs on the pool (pool_run's own threads: none, false when the
- * pool is busy or cannot grow) and returns when all have returned. */
+/* Runs the jobs on the pool and returns when all have returned. A launch
+ * (own_threads) that finds the pool busy with a copy waits for it, as a copy
+ * ends soon; one that finds it busy with another launch, which may run for
+ * as long as it waits on this one, starts threads of its own. A copy runs on
+ * the pool only when it is free (false otherwise, or when it cannot grow). */
 static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, bool own_threads) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, pool_atfork);
     pthread_mutex_lock(&pool.lock);
+    while (own_threads && pool.busy && pool.copying) pthread_cond_wait(&pool.freed, &pool.lock);
     bool mine = !pool.busy && !atomic_load(&pool.quit) && n - 1 <= POOL_MAX;
     unsigned launch = atomic_load(&pool.launch);
     while (mine && pool.nth < n - 1)
         if (pthread_create(&pool.th[pool.nth], NULL, pool_main, (void *)(uintptr_t)launch) == 0) pool.nth++;
         else mine = false;
-    pool.busy |= mine;
+    if (mine) pool.busy = true, pool.copying = !own_threads;
     pthread_mutex_unlock(&pool.lock);
     if (!mine && !own_threads) return false;
     if (!mine) { /* jobs that get no thread run here, after the others started */
@@ -157,7 +164,8 @@ static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, b
     unsigned left;
     while ((left = atomic_load_explicit(&pool.left, memory_order_acquire))) await_change(&pool.left, left, SPIN_DONE);
     pthread_mutex_lock(&pool.lock);
-    pool.busy = false;
+    if (pool.copying) pthread_cond_broadcast(&pool.freed);
+    pool.busy = pool.copying = false;
     pthread_mutex_unlock(&pool.lock);
     return true;
 }

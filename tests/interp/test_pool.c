@@ -1,8 +1,8 @@
 /* test_pool.c — the host threads that run launches (pool.c): every job of
- * every run taken exactly once, job 0 by the caller, while heads-ups
- * wake the pool between runs and other host threads run jobs of their own at
- * the same time (they then get threads of their own); spread copies and
- * fills byte for byte. */
+ * every run taken exactly once, job 0 by the caller, while heads-ups wake the
+ * pool between runs, other host threads run jobs of their own at the same
+ * time (they then get threads of their own) and spread copies take the pool
+ * when it is free; spread copies and fills byte for byte. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -59,12 +59,30 @@ static void *heads_up(void *arg) {
     return NULL;
 }
 
-Test(pool, every_job_runs_once_among_heads_ups_and_other_launchers, .timeout = 300) {
+/* Spread copies meanwhile, each checked (launches wait for them, not they for launches). */
+static void *copies(void *arg) {
+    char *failure = arg;
+    size_t n = (9 << 20) + 5;
+    unsigned char *a = malloc(n), *b = malloc(n);
+    for (unsigned k = 0; a && b && !atomic_load(&stop_heads_up) && !failure[0]; k++) {
+        memset(a, (int)(k & 0xff), n);
+        vm_pool_copy(b, a, 0, n, 4);
+        if (b[0] != (k & 0xff) || b[n / 2] != (k & 0xff) || b[n - 1] != (k & 0xff) || memcmp(a, b, n))
+            snprintf(failure, 160, "copy %u differs", k);
+    }
+    free(a);
+    free(b);
+    return NULL;
+}
+
+Test(pool, every_job_runs_once_among_heads_ups_copies_and_other_launchers, .timeout = 300) {
     enum { LAUNCHERS = 3 };
     runner r[LAUNCHERS];
-    pthread_t t[LAUNCHERS], h;
+    pthread_t t[LAUNCHERS], h, c;
+    static char copy_failure[160];
     atomic_store(&stop_heads_up, false);
     cr_assert_eq(pthread_create(&h, NULL, heads_up, NULL), 0);
+    cr_assert_eq(pthread_create(&c, NULL, copies, copy_failure), 0);
     for (unsigned k = 0; k < LAUNCHERS; k++) {
         r[k] = (runner){k + 7, ""};
         cr_assert_eq(pthread_create(&t[k], NULL, runs, &r[k]), 0);
@@ -75,6 +93,8 @@ Test(pool, every_job_runs_once_among_heads_ups_and_other_launchers, .timeout = 3
     }
     atomic_store(&stop_heads_up, true);
     pthread_join(h, NULL);
+    pthread_join(c, NULL);
+    cr_expect_str_empty(copy_failure);
 }
 
 Test(pool, spread_copies_and_fills_land_byte_for_byte) {
