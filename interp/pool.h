@@ -5,8 +5,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Runs fn(items + k * stride) for k = 0..n-1, each on its own host thread, the
- * caller's among them (it runs item 0), and returns when all have returned. */
+/* Runs fn(items + k * stride) for k = 0..n-1 on n host threads at once, the
+ * caller's among them (it runs item 0; a pool thread done with one item may
+ * take another that no thread has taken yet), and returns when all have
+ * returned. */
 void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n);
 /* Wakes the pool's threads to spin for a while (SPIN_MAX) before they sleep
  * again, as a launch on many threads is expected soon: a sleeping thread
