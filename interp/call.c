@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "pool.h"
 #include "sanitize.h"
 #include "warp.h"
 
@@ -23,7 +24,7 @@ int vm_push_frame(vm_warp *w, vm_func *fn, uint32_t lanes, const vm_insn *call, 
         w->frames = nf;
         w->cap = nc;
     }
-    uint8_t *fb = aligned_alloc(64, (fn->frame_size + 63) & ~63u);
+    uint8_t *fb = vm_block_alloc(fn->frame_size);
     if (!fb) return -1;
     memcpy(fb, fn->frame_init, fn->frame_size);
     uint32_t base = 0, align = fn->local_align ? fn->local_align : 1;

@@ -32,6 +32,12 @@ enum { POOL_MAX = 1024 };
 #define SPIN_MAX 5e-4  /* s a done thread spins for the next launch, at most */
 #define SPIN_DONE 5e-4 /* s the launching thread spins for the others to end */
 
+/* A futex word, and how many threads sleep on it: a change wakes them with a
+ * system call only when some do (the spinning ones see it). */
+typedef struct fword {
+    atomic_uint v, sleepers;
+} fword;
+
 static struct {
     pthread_mutex_t lock; /* th, nth, busy, copying */
     pthread_cond_t freed; /* busy became false after a copy */
@@ -43,8 +49,8 @@ static struct {
      * late thread's swap fail once the next launch has begun. */
     _Atomic uint64_t take;
     unsigned seq;       /* launches begun (by the thread that holds busy) */
-    atomic_uint launch; /* futex word: bumped as each launch starts, by a heads-up, and to quit */
-    atomic_uint left;   /* futex word: the launch's jobs not yet done, job 0 aside */
+    fword launch; /* bumped as each launch starts, by a heads-up, and to quit */
+    fword left;   /* the launch's jobs not yet done, job 0 aside */
     atomic_bool quit;
     /* fixed while the launch has jobs to take (written before take) */
     void *(*fn)(void *); /* the job: fn(items + k * stride) */
@@ -52,20 +58,26 @@ static struct {
     size_t stride;
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .freed = PTHREAD_COND_INITIALIZER};
 
-static void futex_wait(atomic_uint *w, unsigned v) { syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0); }
-static void futex_wake(atomic_uint *w, int n) { syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0); }
+/* The value's change is seq_cst, and so is a sleeper's count before it
+ * looks at the value once more: either the sleeper sees the change or the
+ * changer sees the sleeper. */
+static void wake(fword *w) {
+    if (atomic_load(&w->sleepers)) syscall(SYS_futex, &w->v, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
 
-/* Spins while *w == v for up to s seconds, then sleeps until it changes. */
-static unsigned await_change(atomic_uint *w, unsigned v, double s) {
+/* Spins while w's value is v for up to s seconds, then sleeps until it changes. */
+static unsigned await_change(fword *w, unsigned v, double s) {
     unsigned now;
     double until = s > 0 ? vm_now() + s : 0;
-    for (unsigned i = 1; (now = atomic_load_explicit(w, memory_order_acquire)) == v; i++) {
+    for (unsigned i = 1; (now = atomic_load_explicit(&w->v, memory_order_acquire)) == v; i++) {
         if (until && (i % 64 || vm_now() < until)) {
             VM_PAUSE();
             continue;
         }
         until = 0;
-        futex_wait(w, v);
+        atomic_fetch_add(&w->sleepers, 1);
+        if (atomic_load(&w->v) == v) syscall(SYS_futex, &w->v, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+        atomic_fetch_sub(&w->sleepers, 1);
     }
     return now;
 }
@@ -81,7 +93,7 @@ static double run_jobs(void) {
         double t0 = vm_now();
         pool.fn(pool.items + (t & 0xffff) * pool.stride);
         ran += vm_now() - t0;
-        if (atomic_fetch_sub_explicit(&pool.left, 1, memory_order_acq_rel) == 1) futex_wake(&pool.left, 1);
+        if (atomic_fetch_sub(&pool.left.v, 1) == 1) wake(&pool.left);
         t = atomic_load_explicit(&pool.take, memory_order_acquire);
     }
     return ran;
@@ -106,8 +118,10 @@ static void pool_after_fork(void) {
     pool.nth = 0;
     pool.busy = pool.copying = false;
     atomic_store(&pool.take, 0);
-    atomic_store(&pool.launch, 0);
-    atomic_store(&pool.left, 0);
+    atomic_store(&pool.launch.v, 0);
+    atomic_store(&pool.launch.sleepers, 0);
+    atomic_store(&pool.left.v, 0);
+    atomic_store(&pool.left.sleepers, 0);
     atomic_store(&pool.quit, false);
 }
 
@@ -120,8 +134,8 @@ __attribute__((destructor)) static void pool_stop(void) {
     unsigned nth = pool.nth;
     if (!busy) {
         atomic_store(&pool.quit, true);
-        atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
-        futex_wake(&pool.launch, INT_MAX);
+        atomic_fetch_add(&pool.launch.v, 1);
+        wake(&pool.launch);
     }
     pthread_mutex_unlock(&pool.lock);
     for (unsigned k = 0; !busy && k < nth; k++) pthread_join(pool.th[k], NULL);
@@ -138,7 +152,7 @@ static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, b
     pthread_mutex_lock(&pool.lock);
     while (own_threads && pool.busy && pool.copying) pthread_cond_wait(&pool.freed, &pool.lock);
     bool mine = !pool.busy && !atomic_load(&pool.quit) && n - 1 <= POOL_MAX;
-    unsigned launch = atomic_load(&pool.launch);
+    unsigned launch = atomic_load(&pool.launch.v);
     while (mine && pool.nth < n - 1)
         if (pthread_create(&pool.th[pool.nth], NULL, pool_main, (void *)(uintptr_t)launch) == 0) pool.nth++;
         else mine = false;
@@ -156,13 +170,13 @@ static bool pool_run(void *(*fn)(void *), char *it, size_t stride, unsigned n, b
         return true;
     }
     pool.fn = fn, pool.items = it, pool.stride = stride;
-    atomic_store_explicit(&pool.left, n - 1, memory_order_relaxed);
+    atomic_store_explicit(&pool.left.v, n - 1, memory_order_relaxed);
     atomic_store_explicit(&pool.take, (uint64_t)++pool.seq << 32 | (uint64_t)n << 16 | 1, memory_order_release);
-    atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
-    futex_wake(&pool.launch, INT_MAX);
+    atomic_fetch_add(&pool.launch.v, 1);
+    wake(&pool.launch);
     fn(it);
     unsigned left;
-    while ((left = atomic_load_explicit(&pool.left, memory_order_acquire))) await_change(&pool.left, left, SPIN_DONE);
+    while ((left = atomic_load_explicit(&pool.left.v, memory_order_acquire))) await_change(&pool.left, left, SPIN_DONE);
     pthread_mutex_lock(&pool.lock);
     if (pool.copying) pthread_cond_broadcast(&pool.freed);
     pool.busy = pool.copying = false;
@@ -175,8 +189,8 @@ void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n) { 
 void vm_pool_heads_up(void) {
     if (pthread_mutex_trylock(&pool.lock)) return;
     if (!pool.busy && pool.nth) {
-        atomic_fetch_add_explicit(&pool.launch, 1, memory_order_release);
-        futex_wake(&pool.launch, INT_MAX);
+        atomic_fetch_add(&pool.launch.v, 1);
+        wake(&pool.launch);
     }
     pthread_mutex_unlock(&pool.lock);
 }
@@ -210,4 +224,70 @@ void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads)
         ps[k] = (piece){(char *)dst + at, src ? (const char *)src + at : NULL, n - at < each ? n - at : each, c};
     if (k > 1 && pool_run(copy_piece, (char *)ps, sizeof *ps, k, false)) return;
     copy_piece(&(piece){dst, src, n, c});
+}
+
+/* ---- blocks kept by a host thread between launches ---- */
+
+/* A launch's CTA slots (warps, frames, shared memory) were allocated as
+ * each worker began and freed as it ended. The allocator handed the freed
+ * memory at the top of a thread's heap back to the kernel (madvise), and the
+ * next launch faulted it in again: two system calls a launch on a tiny
+ * kernel, and each madvise interrupts every other CPU that runs one of the
+ * process's threads (bench/README.md, round 14). A thread keeps up to
+ * KEPT_MAX blocks, KEPT_BYTES in all, for its next launch. */
+enum { KEPT_MAX = 48, KEPT_BYTES = 8 << 20 };
+
+typedef struct kept {
+    void *p[KEPT_MAX];
+    size_t n[KEPT_MAX];
+    unsigned count;
+    size_t bytes;
+} kept;
+
+static _Thread_local kept *mine;
+static pthread_key_t kept_key;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void kept_drop(void *arg) {
+    kept *k = arg;
+    for (unsigned i = 0; i < k->count; i++) free(k->p[i]);
+    free(k);
+    mine = NULL;
+}
+
+static void kept_init(void) { pthread_key_create(&kept_key, kept_drop); }
+
+void *vm_block_alloc(size_t n) {
+    n = (n + 63) & ~(size_t)63;
+    kept *k = mine;
+    for (unsigned i = 0; k && i < k->count; i++)
+        if (k->n[i] == n) {
+            void *p = k->p[i];
+            k->bytes -= n;
+            k->count--;
+            k->p[i] = k->p[k->count], k->n[i] = k->n[k->count];
+            return p;
+        }
+    return aligned_alloc(64, n);
+}
+
+void vm_block_free(void *p, size_t n) {
+    if (!p) return;
+    n = (n + 63) & ~(size_t)63;
+    kept *k = mine;
+    if (!k) {
+        pthread_once(&kept_once, kept_init);
+        if ((k = calloc(1, sizeof *k)) && pthread_setspecific(kept_key, k) == 0) mine = k;
+        else {
+            free(k);
+            k = NULL;
+        }
+    }
+    if (!k || k->count == KEPT_MAX || k->bytes + n > KEPT_BYTES) {
+        free(p);
+        return;
+    }
+    k->p[k->count] = p, k->n[k->count] = n;
+    k->count++;
+    k->bytes += n;
 }

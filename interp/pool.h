@@ -18,5 +18,10 @@ void vm_pool_heads_up(void);
  * up to `threads` of the pool's host threads when n is large and the pool is
  * free; ranges that overlap are the caller's to avoid. */
 void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads);
+/* A block of n bytes, 64-byte aligned, from those this host thread freed
+ * with vm_block_free (the same size rounded up to 64), else from the heap;
+ * what either returns may go to free() as well. */
+void *vm_block_alloc(size_t n);
+void vm_block_free(void *p, size_t n);
 
 #endif

@@ -231,7 +231,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
     uint32_t rwarps = 0, rthreads = 0; /* warps (threads) that start after the prologue */
     for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
         vm_warp *w = &cta->warps[wi];
-        for (uint32_t d = 1; d < w->depth; d++) free(w->frames[d].fb);
+        for (uint32_t d = 1; d < w->depth; d++) vm_block_free(w->frames[d].fb, w->frames[d].fn->frame_size);
         w->blocked = w->collwait = 0;
         if (open) memset(w->barwait, 0, sizeof w->barwait);
         w->forced = false;
@@ -258,7 +258,7 @@ static int init_cta(vm_cta *cta, vm_grid *g, uint64_t linear) {
             rwarps++;
             rthreads += (uint32_t)__builtin_popcount(w->present);
         } else {
-            if (w->depth) free(w->frames[0].fb);
+            if (w->depth) vm_block_free(w->frames[0].fb, w->frames[0].fn->frame_size);
             w->depth = 0;
             w->clock = 0;
             memset(w->lsp, 0, sizeof w->lsp);
@@ -359,16 +359,21 @@ typedef struct vm_worker {
     double start, end;    /* vm_now() as it began and ended the launch (vm_stats) */
 } worker;
 
+/* The sizes alloc_cta gives a CTA's blocks: whole cache lines, so that two
+ * host threads' CTAs never share one. */
+static size_t smem_bytes(const vm_cta *cta) { return ((size_t)cta->smem_full + 16 + 63) & ~(size_t)63; }
+static size_t warps_bytes(const vm_cta *cta) { return (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63; }
+
 static void free_cta(vm_cta *cta) {
     if (cta->san) vm_san_cta_free(cta);
     for (uint32_t k = 0; k < cta->nwarps; k++) {
         vm_warp *w = &cta->warps[k];
-        for (uint32_t d = 0; d < w->depth; d++) free(w->frames[d].fb);
+        for (uint32_t d = 0; d < w->depth; d++) vm_block_free(w->frames[d].fb, w->frames[d].fn->frame_size);
         if (w->frames != &w->frame0) free(w->frames);
         free(w->local);
     }
-    free(cta->warps);
-    free(cta->smem);
+    vm_block_free(cta->warps, warps_bytes(cta));
+    vm_block_free(cta->smem, smem_bytes(cta));
 }
 
 static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
@@ -384,11 +389,9 @@ static int alloc_cta(vm_cta *cta, const vm_launch_cfg *cfg) {
         cta->smem_size = (cta->smem_size + al - 1) / al * al + cfg->dyn_shared;
     }
     cta->smem_full = cta->smem_size;
-    /* whole cache lines, so two host threads' CTAs never share one */
-    size_t sbytes = ((size_t)cta->smem_size + 16 + 63) & ~(size_t)63,
-           wbytes = (cta->nwarps * sizeof *cta->warps + 63) & ~(size_t)63;
-    cta->smem = aligned_alloc(64, sbytes);
-    cta->warps = aligned_alloc(64, wbytes);
+    size_t sbytes = smem_bytes(cta), wbytes = warps_bytes(cta);
+    cta->smem = vm_block_alloc(sbytes);
+    cta->warps = vm_block_alloc(wbytes);
     if (!cta->smem || !cta->warps) return -1;
     memset(cta->smem, 0, sbytes);
     memset(cta->warps, 0, wbytes);
@@ -507,10 +510,10 @@ static bool admit_group(worker *wk, bool *more) {
 static bool worker_alloc(worker *wk) {
     unsigned slots = wk->nslots, csize = wk->g->csize;
     if (csize > 1 && !(wk->clusters = calloc(slots / csize, sizeof *wk->clusters))) return false;
-    wk->cta = aligned_alloc(64, slots * sizeof *wk->cta); /* vm_cta is line-aligned */
+    wk->cta = vm_block_alloc(slots * sizeof *wk->cta); /* vm_cta is line-aligned */
     if (wk->cta) memset(wk->cta, 0, slots * sizeof *wk->cta);
     size_t fl = ((size_t)slots * 2 + 63) & ~(size_t)63;
-    if ((wk->allocated = aligned_alloc(64, fl))) {
+    if ((wk->allocated = vm_block_alloc(fl))) {
         memset(wk->allocated, 0, fl);
         wk->live = wk->allocated + slots;
     }
@@ -522,8 +525,8 @@ static void worker_free(worker *wk) {
         if (wk->allocated[s]) free_cta(&wk->cta[s]);
     for (unsigned c = 0; wk->clusters && c < wk->nslots / wk->g->csize; c++) free(wk->clusters[c].want);
     free(wk->clusters);
-    free(wk->cta);
-    free(wk->allocated);
+    vm_block_free(wk->cta, wk->nslots * sizeof *wk->cta);
+    vm_block_free(wk->allocated, wk->nslots * 2);
     wk->clusters = NULL, wk->cta = NULL, wk->allocated = wk->live = NULL;
 }
 

@@ -249,6 +249,7 @@ static void release_all(ptxi_ctx *ctx) {
     if (ctx->heap_ready) rt_heap_fini(&ctx->heap);
     ctx->heap_ready = false;
     ctx->fifo_fixed = false;
+    memset(ctx->params_kept, 0, sizeof ctx->params_kept); /* in the arena */
     vm_arena_destroy(&ctx->arena);
 }
 

@@ -165,6 +165,35 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
     return PTXI_SUCCESS;
 }
 
+/* A launch's parameter buffer of n bytes. Allocated and freed with each
+ * launch, it gave its page back to the host at every free (madvise), whose
+ * TLB shootdown interrupted every CPU running one of the process's threads:
+ * 30 us a launch on two CPUs with the pool's threads spinning (bench/README.md,
+ * round 14). Finished launches' buffers are kept, a few, for the next launch
+ * of the same size. */
+static uint64_t params_take(ptxi_ctx *ctx, size_t n) {
+    uint64_t got = 0;
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < sizeof ctx->params_kept / sizeof *ctx->params_kept && !got; i++)
+        if (ctx->params_kept[i].size == n) {
+            got = ctx->params_kept[i].addr;
+            ctx->params_kept[i].size = 0;
+        }
+    pthread_mutex_unlock(&ctx->lock);
+    return got ? got : vm_arena_alloc(&ctx->arena, n, VM_SH_PARAM, "kernel parameters");
+}
+
+static void params_give(ptxi_ctx *ctx, uint64_t p, size_t n) {
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < sizeof ctx->params_kept / sizeof *ctx->params_kept && p; i++)
+        if (!ctx->params_kept[i].size) {
+            ctx->params_kept[i].addr = p, ctx->params_kept[i].size = n;
+            p = 0;
+        }
+    pthread_mutex_unlock(&ctx->lock);
+    if (p) vm_arena_free(&ctx->arena, p);
+}
+
 static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_t dyn_shared, const void *params,
                           size_t params_size, unsigned flags, const uint32_t *cluster) {
     if (!k) return PTXI_INVALID_HANDLE;
@@ -182,7 +211,8 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
      * calls printf (on an H100 a launch of one that does not leaves it free:
      * tests/cudart/programs/nan_limits.cu, gpu/jobs/rt_defaults) */
     if (!ctx->fifo_fixed && kernel_sum(k, is_vprintf)) ctx->fifo_fixed = true;
-    uint64_t pbuf = vm_arena_alloc(&ctx->arena, params_size ? params_size : 1, VM_SH_PARAM, "kernel parameters");
+    size_t psize = params_size ? params_size : 1;
+    uint64_t pbuf = params_take(ctx, psize);
     if (!pbuf) return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
     memcpy((void *)(uintptr_t)pbuf, params, params_size);
     pthread_mutex_lock(&ctx->lock);
@@ -209,7 +239,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
         if (cfg.resident < 8) cfg.resident = 8;
         work = vm_arena_alloc(&ctx->arena, 64, VM_SH_GLOBAL, "grid workspace");
         if (!work) {
-            vm_arena_free(&ctx->arena, pbuf);
+            params_give(ctx, pbuf, psize);
             return rt_set_error(ctx, PTXI_OUT_OF_MEMORY);
         }
         cfg.envreg[1] = (uint32_t)(work >> 32);
@@ -249,7 +279,7 @@ static ptxi_status launch(ptxi_kernel *k, ptxi_dim3 grid, ptxi_dim3 block, size_
     ctx->stats.busy_seconds = stats.busy_s;
     ctx->stats.tail_seconds = stats.tail_s;
     pthread_mutex_unlock(&ctx->lock);
-    vm_arena_free(&ctx->arena, pbuf);
+    params_give(ctx, pbuf, psize);
     if (work) vm_arena_free(&ctx->arena, work);
     if (!rc) {
         free(fault.asserts);

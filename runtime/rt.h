@@ -119,6 +119,12 @@ struct ptxi_ctx {
     rt_bind *binds;
     ptxi_launch_stats stats;
     _Atomic uint64_t launched_ns; /* vm_now() in ns as the last launch on many threads ended */
+    /* parameter buffers of finished launches, kept for the next of the same
+     * size (launch.c params_take), under lock; size 0: none */
+    struct {
+        uint64_t addr;
+        size_t size;
+    } params_kept[4];
     struct ptxi_stream null_stream;
     ptxi_stream *streams; /* live streams and events, destroyed by a reset */
     ptxi_event *events;

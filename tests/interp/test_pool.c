@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,33 @@ Test(pool, spread_copies_and_fills_land_byte_for_byte) {
         }
     free(src);
     free(dst);
+}
+
+static void *keep_and_exit(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 8; i++) vm_block_free(vm_block_alloc(4096u << (i % 3)), 4096u << (i % 3));
+    return NULL; /* what it kept goes with the thread (LeakSanitizer, the asan variant) */
+}
+
+/* A host thread's kept blocks (vm_block_alloc, vm_block_free): a block freed
+ * comes back for the next request of its size rounded to 64 bytes, aligned,
+ * and only once; another size gets another block; a thread's blocks go when
+ * it exits. */
+Test(pool, freed_blocks_come_back_for_their_size) {
+    char *p = vm_block_alloc(1000);
+    cr_assert(p && (uintptr_t)p % 64 == 0);
+    memset(p, 1, 1000);
+    vm_block_free(p, 1000);
+    char *q = vm_block_alloc(1024), *r = vm_block_alloc(1000), *s = vm_block_alloc(2048);
+    cr_expect_eq(q, p, "the kept block for 1000 bytes serves 1024");
+    cr_expect_neq(r, p, "and only once");
+    cr_assert(r && s && (uintptr_t)r % 64 == 0 && (uintptr_t)s % 64 == 0);
+    vm_block_free(q, 1024);
+    vm_block_free(s, 2048);
+    cr_expect_eq(vm_block_alloc(2048), s);
+    vm_block_free(s, 2048);
+    vm_block_free(r, 1000);
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, keep_and_exit, NULL), 0);
+    pthread_join(t, NULL);
 }

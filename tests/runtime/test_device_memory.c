@@ -458,3 +458,47 @@ Test(device_memory, launch_stats_say_how_the_host_threads_were_filled) {
         ptxi_ctx_destroy(ctx);
     }
 }
+
+static const char sums[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry one(.param .u64 out, .param .u32 a)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [a];\nst.global.u32 [%rd1], %r1;\nret;\n}\n"
+    ".visible .entry two(.param .u64 out, .param .u32 a, .param .u32 b)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+    "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [a];\nld.param.u32 %r2, [b];\nmul.lo.u32 %r3, %r2, 1000;\n"
+    "add.u32 %r3, %r3, %r1;\nst.global.u32 [%rd1], %r3;\nret;\n}\n"
+    ".visible .entry none()\n{\nret;\n}\n";
+
+/* Parameter buffers are kept from launch to launch (launch.c params_take):
+ * kernels of three parameter sizes, one of them none, launched in turn on a
+ * context of two host threads, see their own values every time, and the
+ * kept buffers do not count as device memory in use. */
+Test(device_memory, kept_parameter_buffers_hold_each_launch_s_own_values) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2}), PTXI_SUCCESS);
+    ptxi_module *m;
+    cr_assert_eq(ptxi_module_load_data(ctx, sums, strlen(sums), "sums.ptx", &m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    ptxi_kernel *one, *two, *none;
+    cr_assert_eq(ptxi_module_get_kernel(m, "one", &one), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_get_kernel(m, "two", &two), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_get_kernel(m, "none", &none), PTXI_SUCCESS);
+    ptxi_dptr out;
+    cr_assert_eq(ptxi_mem_alloc(ctx, 4, &out), PTXI_SUCCESS);
+    size_t free0;
+    cr_assert_eq(ptxi_mem_get_info(ctx, &free0, NULL), PTXI_SUCCESS);
+    for (uint32_t i = 0; i < 60; i++) {
+        uint32_t a = i * 7 + 1, b = i % 5, got = 0, want = i % 3 == 1 ? a + 1000 * b : a;
+        void *a1[] = {&out, &a}, *a2[] = {&out, &a, &b};
+        ptxi_kernel *k = i % 3 == 1 ? two : one;
+        cr_assert_eq(ptxi_launch(k, (ptxi_dim3){1, 1, 1}, (ptxi_dim3){1, 1, 1}, 0, NULL, i % 3 == 1 ? a2 : a1),
+                     PTXI_SUCCESS);
+        if (i % 3 == 2)
+            cr_assert_eq(ptxi_launch(none, (ptxi_dim3){2, 1, 1}, (ptxi_dim3){32, 1, 1}, 0, NULL, NULL), PTXI_SUCCESS);
+        cr_assert_eq(ptxi_memcpy_dtoh(ctx, &got, out, 4), PTXI_SUCCESS);
+        cr_assert_eq(got, want, "launch %u: %u, not %u", i, got, want);
+    }
+    size_t free1;
+    cr_assert_eq(ptxi_mem_get_info(ctx, &free1, NULL), PTXI_SUCCESS);
+    cr_expect_eq(free1, free0, "kept parameter buffers are not device memory in use");
+    ptxi_ctx_destroy(ctx);
+}
