@@ -255,6 +255,15 @@ static const char add1[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                            "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n@!%p1 ld.global.u32 %r3, [%rd4];\n"
                            "add.u32 %r4, %r3, 1;\n@!%p1 st.global.u32 [%rd5], %r4;\nret;\n}\n";
 
+/* A context of `threads` host threads with the module src loaded into *m. */
+static ptxi_ctx *with_module(unsigned threads, const char *src, ptxi_module **m) {
+    ptxi_ctx *ctx;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(ctx, src, strlen(src), "test.ptx", m), PTXI_SUCCESS, "%s",
+                 ptxi_ctx_error_detail(ctx));
+    return ctx;
+}
+
 typedef struct {
     ptxi_ctx *ctx;
     unsigned id;
@@ -286,11 +295,8 @@ static void *churn(void *arg) {
 }
 
 Test(device_memory, many_threads_allocate_and_free_while_a_kernel_runs, .timeout = 300) {
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2}), PTXI_SUCCESS);
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, add1, strlen(add1), "add1.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
+    ptxi_ctx *ctx = with_module(2, add1, &m);
     enum { N = 100, THREADS = 6 };
     static uint32_t host[N];
     for (uint32_t i = 0; i < N; i++) host[i] = i * 3;
@@ -378,13 +384,12 @@ static void *keep_launching(void *arg) {
  * context's launches hold the pool. */
 Test(device_memory, large_copies_spread_over_host_threads_are_exact, .timeout = 300) {
     enum { N = (37 << 20) + 123 };
-    ptxi_ctx *ctx, *busy;
+    ptxi_ctx *ctx;
     cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 5}), PTXI_SUCCESS);
-    cr_assert_eq(ptxi_ctx_create(&busy, &(ptxi_ctx_options){.threads = 3}), PTXI_SUCCESS);
     uint8_t *host = malloc(N), *got = malloc(N), *want = malloc(N);
     cr_assert(host && got && want);
-    launcher l = {busy, NULL, 0, 0, 200, ""};
-    cr_assert_eq(ptxi_module_load_data(busy, add1, strlen(add1), "add1.ptx", &l.m), PTXI_SUCCESS);
+    launcher l = {NULL, NULL, 0, 0, 200, ""};
+    ptxi_ctx *busy = l.ctx = with_module(3, add1, &l.m);
     cr_assert_eq(ptxi_mem_alloc(busy, 4096, &l.in), PTXI_SUCCESS);
     cr_assert_eq(ptxi_mem_alloc(busy, 4096, &l.out), PTXI_SUCCESS);
     for (int round = 0; round < 2; round++) {
@@ -432,10 +437,8 @@ Test(device_memory, large_copies_spread_over_host_threads_are_exact, .timeout = 
 Test(device_memory, launch_stats_say_how_the_host_threads_were_filled) {
     static const unsigned threads[] = {1, 3, 8}, grids[] = {64, 64, 2};
     for (int c = 0; c < 3; c++) {
-        ptxi_ctx *ctx;
         ptxi_module *m;
-        cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads[c]}), PTXI_SUCCESS);
-        cr_assert_eq(ptxi_module_load_data(ctx, add1, strlen(add1), "add1.ptx", &m), PTXI_SUCCESS);
+        ptxi_ctx *ctx = with_module(threads[c], add1, &m);
         ptxi_dptr in, out;
         uint32_t n = 1024;
         cr_assert_eq(ptxi_mem_alloc(ctx, 4096, &in), PTXI_SUCCESS);
@@ -473,11 +476,8 @@ static const char sums[] =
  * context of two host threads, see their own values every time, and the
  * kept buffers do not count as device memory in use. */
 Test(device_memory, kept_parameter_buffers_hold_each_launch_s_own_values) {
-    ptxi_ctx *ctx;
-    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 2}), PTXI_SUCCESS);
     ptxi_module *m;
-    cr_assert_eq(ptxi_module_load_data(ctx, sums, strlen(sums), "sums.ptx", &m), PTXI_SUCCESS, "%s",
-                 ptxi_ctx_error_detail(ctx));
+    ptxi_ctx *ctx = with_module(2, sums, &m);
     ptxi_kernel *one, *two, *none;
     cr_assert_eq(ptxi_module_get_kernel(m, "one", &one), PTXI_SUCCESS);
     cr_assert_eq(ptxi_module_get_kernel(m, "two", &two), PTXI_SUCCESS);
