@@ -1,7 +1,7 @@
 /* launch_loop.c — ptxi-launch-loop: what a small launch costs in a loop, as
  * a test suite or a Triton autotuning run makes them: each iteration copies
- * 4 KiB in and launches 64 CTAs of 256 threads that each compute one word,
- * on one host thread and on N, back to back and with a pause between
+ * 4 KiB in and launches 64 CTAs of 256 threads that each compute their own
+ * word of a 64 KiB buffer, on one host thread and on N, back to back and with a pause between
  * iterations (the host doing something else). Prints microseconds per
  * iteration and per launch call, the least of five rounds of 2000.
  * usage: ptxi-launch-loop [N (default: one per core)] */
@@ -13,12 +13,13 @@
 
 #include "ptxi.h"
 
-/* out[i] = in[i] * 3 + 1 for the block's threads */
+/* out[i] = in[i] * 3 + 1, i the thread's index in the grid */
 static const char triple[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                              ".visible .entry triple(.param .u64 in, .param .u64 out)\n{\n"
-                             ".reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+                             ".reg .b32 %r<7>;\n.reg .b64 %rd<6>;\n"
                              "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\n"
-                             "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+                             "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r6, %r4, %r5, %r1;\n"
+                             "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
                              "mad.lo.s32 %r3, %r2, 3, 1;\nadd.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r3;\nret;\n}\n";
 
 static double now(void) {
@@ -32,8 +33,8 @@ static int loop(unsigned threads, unsigned pause_us) {
     ptxi_module *m;
     ptxi_dptr in, out;
     if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}) ||
-        ptxi_module_load_data(ctx, triple, strlen(triple), "triple.ptx", &m) || ptxi_mem_alloc(ctx, 4096, &in) ||
-        ptxi_mem_alloc(ctx, 4096, &out)) {
+        ptxi_module_load_data(ctx, triple, strlen(triple), "triple.ptx", &m) || ptxi_mem_alloc(ctx, 64 * 256 * 4, &in) ||
+        ptxi_mem_alloc(ctx, 64 * 256 * 4, &out)) {
         fprintf(stderr, "ptxi-launch-loop: setting up failed\n");
         return -1;
     }
