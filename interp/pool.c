@@ -127,7 +127,12 @@ static void pool_after_fork(void) {
 
 static void pool_atfork(void) { pthread_atfork(NULL, NULL, pool_after_fork); }
 
-/* The pool's threads end with the process (or when the library is unloaded). */
+static pthread_key_t kept_key; /* the blocks a host thread keeps (below) */
+static atomic_bool kept_made;
+
+/* The pool's threads end with the process (or when the library is unloaded),
+ * giving back the blocks they kept; then the key goes, whose destructor would
+ * otherwise run in an unloaded library when the program's own threads end. */
 __attribute__((destructor)) static void pool_stop(void) {
     pthread_mutex_lock(&pool.lock);
     bool busy = pool.busy;
@@ -139,6 +144,7 @@ __attribute__((destructor)) static void pool_stop(void) {
     }
     pthread_mutex_unlock(&pool.lock);
     for (unsigned k = 0; !busy && k < nth; k++) pthread_join(pool.th[k], NULL);
+    if (!busy && kept_made) pthread_key_delete(kept_key);
 }
 
 /* Runs the jobs on the pool and returns when all have returned. A launch
@@ -245,7 +251,6 @@ typedef struct kept {
 } kept;
 
 static _Thread_local kept *mine;
-static pthread_key_t kept_key;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 
 static void kept_drop(void *arg) {
@@ -255,7 +260,7 @@ static void kept_drop(void *arg) {
     mine = NULL;
 }
 
-static void kept_init(void) { pthread_key_create(&kept_key, kept_drop); }
+static void kept_init(void) { kept_made = pthread_key_create(&kept_key, kept_drop) == 0; }
 
 void *vm_block_alloc(size_t n) {
     n = (n + 63) & ~(size_t)63;
