@@ -221,6 +221,10 @@ enum { PIECE_MIN = 4 << 20, PIECES_MAX = 64 };
 void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads) {
     piece ps[PIECES_MAX];
     if (!n) return;
+    if (src && (char *)dst < (const char *)src + n && (const char *)src < (char *)dst + n) {
+        memmove(dst, src, n); /* overlapping: one piece, in the right order */
+        return;
+    }
     unsigned most = threads < 1 ? 1 : threads > PIECES_MAX ? PIECES_MAX : threads;
     size_t each = (n + most - 1) / most;
     if (each < PIECE_MIN) each = PIECE_MIN;

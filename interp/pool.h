@@ -14,9 +14,9 @@ void vm_pool_run(void *(*fn)(void *), void *items, size_t stride, unsigned n);
  * again, as a launch on many threads is expected soon: a sleeping thread
  * takes from tens to hundreds of microseconds to wake on a virtual machine. */
 void vm_pool_heads_up(void);
-/* Copies n bytes from src to dst (src NULL: fills them with c), spread over
- * up to `threads` of the pool's host threads when n is large and the pool is
- * free; ranges that overlap are the caller's to avoid. */
+/* Copies n bytes from src to dst as memmove does (src NULL: fills them with
+ * c), spread over up to `threads` of the pool's host threads when n is large,
+ * the pool is free and the ranges do not overlap. */
 void vm_pool_copy(void *dst, const void *src, int c, size_t n, unsigned threads);
 /* A block of n bytes, 64-byte aligned, from those this host thread freed
  * with vm_block_free (the same size rounded up to 64), else from the heap;

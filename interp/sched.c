@@ -512,9 +512,8 @@ static bool worker_alloc(worker *wk) {
     if (csize > 1 && !(wk->clusters = calloc(slots / csize, sizeof *wk->clusters))) return false;
     wk->cta = vm_block_alloc(slots * sizeof *wk->cta); /* vm_cta is line-aligned */
     if (wk->cta) memset(wk->cta, 0, slots * sizeof *wk->cta);
-    size_t fl = ((size_t)slots * 2 + 63) & ~(size_t)63;
-    if ((wk->allocated = vm_block_alloc(fl))) {
-        memset(wk->allocated, 0, fl);
+    if ((wk->allocated = vm_block_alloc((size_t)slots * 2))) {
+        memset(wk->allocated, 0, (size_t)slots * 2);
         wk->live = wk->allocated + slots;
     }
     return wk->cta && wk->allocated;
@@ -526,7 +525,7 @@ static void worker_free(worker *wk) {
     for (unsigned c = 0; wk->clusters && c < wk->nslots / wk->g->csize; c++) free(wk->clusters[c].want);
     free(wk->clusters);
     vm_block_free(wk->cta, wk->nslots * sizeof *wk->cta);
-    vm_block_free(wk->allocated, wk->nslots * 2);
+    vm_block_free(wk->allocated, (size_t)wk->nslots * 2);
     wk->clusters = NULL, wk->cta = NULL, wk->allocated = wk->live = NULL;
 }
 

@@ -451,25 +451,25 @@ static ptxi_status copy_end(ptxi_ctx *ctx, bool ok) {
     return ok ? PTXI_SUCCESS : rt_set_error(ctx, PTXI_INVALID_VALUE);
 }
 
-/* A copy or memset on a context whose launches ran on many host threads, the
- * last within LAUNCHES_NEAR seconds: another is likely to follow soon, and the
- * pool's threads are woken now, to spin (vm_pool_heads_up), so that it does
- * not wait for them to wake. */
+/* The start of a blocking copy or memset. It is a flush point: what launches
+ * printed comes out first. And on a context whose launches ran on many host
+ * threads, the last within LAUNCHES_NEAR seconds, another launch is likely to
+ * follow soon: the pool's threads are woken now, to spin (vm_pool_heads_up),
+ * so that it does not wait for them to wake. */
 #define LAUNCHES_NEAR 0.1
-static void launch_ahead(ptxi_ctx *ctx) {
+static void copy_begin(ptxi_ctx *ctx) {
+    rt_flush(ctx);
     uint64_t at = atomic_load_explicit(&ctx->launched_ns, memory_order_relaxed);
     if (at && vm_now() * 1e9 - (double)at < LAUNCHES_NEAR * 1e9) vm_pool_heads_up();
 }
 
-/* Blocking copies and memsets are flush points: what launches printed comes out first. */
 ptxi_status ptxi_memcpy_htod(ptxi_ctx *ctx, ptxi_dptr dst, const void *src, size_t n) {
     RT_CHECK_STICKY(ctx);
     vm_arenas_lock();
     vm_arena *d = dev_range(ctx, dst, n);
     bool ok = (src || !n) && d;
     if (ok) {
-        rt_flush(ctx);
-        launch_ahead(ctx);
+        copy_begin(ctx);
         vm_pool_copy((void *)(uintptr_t)dst, src, 0, n, ctx->opt.threads);
         vm_init_wrote(d, dst, n);
     }
@@ -481,8 +481,7 @@ ptxi_status ptxi_memcpy_dtoh(ptxi_ctx *ctx, void *dst, ptxi_dptr src, size_t n) 
     vm_arenas_lock();
     bool ok = (dst || !n) && dev_range(ctx, src, n);
     if (ok) {
-        rt_flush(ctx);
-        launch_ahead(ctx);
+        copy_begin(ctx);
         vm_pool_copy(dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
     }
     return copy_end(ctx, ok);
@@ -494,11 +493,8 @@ ptxi_status ptxi_memcpy_dtod(ptxi_ctx *ctx, ptxi_dptr dst, ptxi_dptr src, size_t
     vm_arena *d = dev_range(ctx, dst, n);
     bool ok = d && dev_range(ctx, src, n);
     if (ok) {
-        rt_flush(ctx);
-        launch_ahead(ctx);
-        if (dst + n <= src || src + n <= dst)
-            vm_pool_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
-        else memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+        copy_begin(ctx);
+        vm_pool_copy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, 0, n, ctx->opt.threads);
         vm_init_wrote(d, dst, n);
     }
     return copy_end(ctx, ok);
@@ -511,8 +507,7 @@ static ptxi_status memset_n(ptxi_ctx *ctx, ptxi_dptr dst, uint32_t value, size_t
     vm_arena *d = dev_range(ctx, dst, count * width);
     bool ok = !(dst & (width - 1)) && d;
     if (ok) {
-        rt_flush(ctx);
-        launch_ahead(ctx);
+        copy_begin(ctx);
         if (width == 1) vm_pool_copy((void *)(uintptr_t)dst, NULL, (int)value, count, ctx->opt.threads);
         else
             for (size_t i = 0; i < count; i++) ((uint32_t *)(uintptr_t)dst)[i] = value;
