@@ -410,15 +410,31 @@ static void out_of_memory(vm_grid *g) {
     atomic_store(&g->stop, 1);
 }
 
-/* The index of the worker's next CTA in *c; false when the grid has no more. */
+/* The index of the worker's next CTA in *c; false when the grid has no more.
+ * A worker takes 1/GUIDE of its fair share of the CTAs left (guided
+ * self-scheduling): long runs of neighbouring CTAs while much is left, one
+ * at a time at the end, so that the threads still end together. Taken 16 at
+ * a time, stencil's CTAs (32 x 8 floats each) had every host thread read 10
+ * rows in pieces of 2 KiB, one piece here and the next far away, and 16
+ * threads ran it no faster than 16 copies of its C loop, which is twice as
+ * fast; in long runs the rows stream (bench/README.md, round 15). Whole
+ * clusters at a time. */
+#define GUIDE 2
+
 static bool take_cta(worker *wk, uint64_t *c) {
     vm_grid *g = wk->g;
     if (wk->take == wk->took) {
-        wk->take = atomic_fetch_add(&g->next_cta, g->chunk);
-        wk->took = wk->take + g->chunk;
+        uint64_t at = atomic_load_explicit(&g->next_cta, memory_order_relaxed), k;
+        do {
+            if (at >= g->ncta) return false;
+            k = (g->ncta - at) / g->guide / g->csize * g->csize;
+            if (k < g->csize) k = g->csize;
+        } while (!atomic_compare_exchange_weak_explicit(&g->next_cta, &at, at + k, memory_order_relaxed,
+                                                        memory_order_relaxed));
+        wk->take = at, wk->took = at + k;
     }
     *c = wk->take++;
-    return *c < g->ncta;
+    return true;
 }
 
 /* Takes the next CTA of the grid into slot s; false when the grid is exhausted. */
@@ -628,19 +644,12 @@ int vm_launch(const vm_launch_cfg *cfg, vm_stats *stats, vm_fault *fault) {
     unsigned n = cfg->threads ? cfg->threads : 1;
     if (n > g.ncta) n = (unsigned)g.ncta;
     if (!n) n = 1;
-    /* Workers take CTAs a few at a time from the shared counter, in order, so
-     * that small CTAs do not make it the bottleneck; few enough that the grid
-     * still ends evenly on all threads, and one at a time when every CTA must
-     * be resident together (cooperative launches). */
-    g.chunk = cfg->resident ? 1 : g.ncta / ((uint64_t)n * 64);
-    if (g.chunk < 1) g.chunk = 1;
-    if (g.chunk > 16) g.chunk = 16;
     /* Thread-block clusters (.reqnctapercluster, checked against the grid by
      * the runtime): taken and resident whole. */
     const uint32_t *rc3 = cfg->kernel->ir ? cfg->kernel->ir->reqnctapercluster : NULL;
     for (int d = 0; d < 3; d++) g.cdim[d] = cfg->cluster[d] ? cfg->cluster[d] : rc3 && rc3[d] ? rc3[d] : 1;
     g.csize = g.cdim[0] * g.cdim[1] * g.cdim[2];
-    g.chunk *= g.csize;
+    g.guide = (uint64_t)n * GUIDE;
     worker *ws = aligned_alloc(64, n * sizeof *ws);
     if (ws) memset(ws, 0, n * sizeof *ws);
     int rc = 0;

@@ -74,7 +74,7 @@ typedef struct vm_barrier {
 typedef struct vm_grid {
     const vm_launch_cfg *cfg;
     uint64_t ncta;
-    uint64_t chunk;          /* CTAs a worker takes from next_cta at once */
+    uint64_t guide;          /* a worker takes 1/guide of the CTAs left (sched.c take_cta) */
     uint32_t cdim[3], csize; /* thread-block cluster shape (1x1x1 without clusters) */
     atomic_int stop;         /* set on the first fault */
     bool fixed_lsp;          /* the kernel has no call or stack record: its lanes' stack pointers stay put (sched.c) */

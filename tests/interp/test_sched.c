@@ -94,6 +94,52 @@ Test(sched, results_do_not_depend_on_host_threads) {
     cr_assert_eq(fsum, 16.0f * 255.0f * 256.0f / 2.0f, "exact in f32");
 }
 
+/* Workers take shares of what is left of the grid, large ones first, and
+ * clusters whole (sched.c take_cta): every CTA runs exactly once, whatever the
+ * grid's size against the threads', with and without clusters of 2 and 8. */
+static const char once_ptx[] = HDR
+    ".visible .entry once(.param .u64 f)\n{\n.reg .pred %p;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [f];\nmov.u32 %r1, %tid.x;\nsetp.ne.u32 %p, %r1, 0;\n@%p ret;\n"
+    "mov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ctaid.y;\nmov.u32 %r4, %nctaid.x;\nmad.lo.s32 %r5, %r3, %r4, %r2;\n"
+    "mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\natom.global.add.u32 %r1, [%rd3], 1;\nret;\n}\n";
+
+Test(sched, every_cta_runs_once_in_shares_of_the_grid) {
+    static uint32_t got[8 * 1252];
+    ptxi_ctx *ctx;
+    ptxi_module *m;
+    cr_assert_eq(ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = 16, .timeout_s = WATCHDOG_S}), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(ctx, once_ptx, strlen(once_ptx), "s.ptx", &m), PTXI_SUCCESS);
+    ptxi_ctx *one;
+    ptxi_module *m1;
+    cr_assert_eq(ptxi_ctx_create(&one, &(ptxi_ctx_options){.threads = 3, .timeout_s = WATCHDOG_S}), PTXI_SUCCESS);
+    cr_assert_eq(ptxi_module_load_data(one, once_ptx, strlen(once_ptx), "s.ptx", &m1), PTXI_SUCCESS);
+    const unsigned xs[] = {1, 2, 15, 16, 17, 1000, 1252};
+    const unsigned cl[][2] = {{1, 1}, {2, 1}, {2, 4}};
+    for (int c = 0; c < 2; c++) {
+        ptxi_ctx *x = c ? one : ctx;
+        ptxi_kernel *k = ptxi_module_kernel_at(c ? m1 : m, 0);
+        for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+            for (size_t j = 0; j < sizeof cl / sizeof *cl; j++) {
+                unsigned gx = xs[i] * cl[j][0], gy = cl[j][1], n = gx * gy;
+                ptxi_dptr d;
+                cr_assert_eq(ptxi_mem_alloc(x, n * 4, &d), PTXI_SUCCESS);
+                cr_assert_eq(ptxi_memset_d8(x, d, 0, n * 4), PTXI_SUCCESS);
+                void *args[] = {&d};
+                ptxi_status s = j ? ptxi_launch_cluster(k, (ptxi_dim3){gx, gy, 1}, (ptxi_dim3){32, 1, 1},
+                                                        (ptxi_dim3){cl[j][0], cl[j][1], 1}, 0, NULL, args, 0)
+                                  : ptxi_launch(k, (ptxi_dim3){gx, gy, 1}, (ptxi_dim3){32, 1, 1}, 0, NULL, args);
+                cr_assert_eq(s, PTXI_SUCCESS, "%s", ptxi_ctx_error_detail(x));
+                cr_assert_eq(ptxi_memcpy_dtoh(x, got, d, n * 4), PTXI_SUCCESS);
+                for (unsigned t = 0; t < n; t++)
+                    cr_assert_eq(got[t], 1, "CTA %u of %u x %u (clusters %u x %u) ran %u times", t, gx, gy, cl[j][0],
+                                 cl[j][1], got[t]);
+                ptxi_mem_free(x, d);
+            }
+    }
+    ptxi_ctx_destroy(one);
+    ptxi_ctx_destroy(ctx);
+}
+
 /* Launches share one pool of host threads (sched.c). Two host threads that
  * launch at once (the second finds the pool busy and starts threads of its
  * own), and a child forked after launches (it starts a pool of its own),
