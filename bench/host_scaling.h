@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 
+/* Seconds on the monotonic clock. */
+double host_now(void);
+
 /* Work for one thread: id tells threads apart, iters sets the amount. */
 typedef void (*host_work)(long id, long iters);
 

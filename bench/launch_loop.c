@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "host_scaling.h"
 #include "ptxi.h"
 
 /* out[i] = in[i] * 3 + 1, i the thread's index in the grid */
@@ -21,12 +21,6 @@ static const char triple[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                              "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r6, %r4, %r5, %r1;\n"
                              "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
                              "mad.lo.s32 %r3, %r2, 3, 1;\nadd.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r3;\nret;\n}\n";
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int loop(unsigned threads, unsigned pause_us) {
     ptxi_ctx *ctx;
@@ -43,17 +37,17 @@ static int loop(unsigned threads, unsigned pause_us) {
     double best = 1e9, best_call = 1e9;
     enum { ITERS = 2000 };
     for (int round = 0; round < 5; round++) {
-        double t0 = now(), calls = 0;
+        double t0 = host_now(), calls = 0;
         for (int i = 0; i < ITERS; i++) {
             if (ptxi_memcpy_htod(ctx, in, host, sizeof host)) return -1;
-            double c0 = now();
+            double c0 = host_now();
             if (ptxi_launch(ptxi_module_kernel_at(m, 0), (ptxi_dim3){64, 1, 1}, (ptxi_dim3){256, 1, 1}, 0, NULL,
                             args))
                 return -1;
-            calls += now() - c0;
-            for (double until = now() + pause_us * 1e-6; pause_us && now() < until;) {}
+            calls += host_now() - c0;
+            for (double until = host_now() + pause_us * 1e-6; pause_us && host_now() < until;) {}
         }
-        double it = (now() - t0) / ITERS - pause_us * 1e-6;
+        double it = (host_now() - t0) / ITERS - pause_us * 1e-6;
         if (it < best) best = it, best_call = calls / ITERS;
     }
     printf("%7u %9u %14.1f %12.1f\n", threads, pause_us, 1e6 * best, 1e6 * best_call);

@@ -84,8 +84,6 @@ static double clock_s(clockid_t id)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double now(void) { return clock_s(CLOCK_MONOTONIC); }
-
 static void say(result *res, const char *fmt, ...)
 {
     va_list ap;
@@ -99,9 +97,9 @@ static void time_native(const bench_case *c, bench_run *r, const options *o, res
     res->native_s = res->native_cpu_s = INFINITY;
     for (int rep = 0; rep <= o->reps; rep++) {
         bench_reset_refs(r);
-        double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t0 = now();
+        double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t0 = host_now();
         c->native(r);
-        double t = now() - t0, ct = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+        double t = host_now() - t0, ct = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
         if (rep > 0 && t < res->native_s) res->native_s = t;
         if (rep > 0 && ct < res->native_cpu_s) res->native_cpu_s = ct;
     }
@@ -148,16 +146,16 @@ static double native_scaling(const bench_case *c, bench_run *r, const options *o
     for (int rep = 0; started == n && rep <= o->reps; rep++) {
         bench_reset_refs(r);
         for (unsigned k = 1; k < n; k++) bench_reset_refs(&runs[k]);
-        double t0 = now();
+        double t0 = host_now();
         pthread_barrier_wait(&go);
         c->native(r);
         pthread_barrier_wait(&go);
-        double t = now() - t0;
+        double t = host_now() - t0;
         if (rep > 0 && t < best) best = t;
         bench_reset_refs(r);
-        t0 = now();
+        t0 = host_now();
         c->native(r);
-        t = now() - t0;
+        t = host_now() - t0;
         if (rep > 0 && t < alone) alone = t;
     }
     for (unsigned k = 1; k < started; k++) x[k].r = NULL;
@@ -229,10 +227,10 @@ static int run_session(const bench_run *r, session *x, double *t, double *ct, re
         else TRY(ptxi_memset_d8(ctx, x->dev[i], 0, b->bytes));
     }
     TRY(ptxi_ctx_synchronize(ctx));
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = now();
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = host_now();
     TRY(ptxi_launch(x->k, r->grid, r->block, r->dyn_shared, NULL, x->argv));
     TRY(ptxi_ctx_synchronize(ctx));
-    *t = now() - t0, *ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    *t = host_now() - t0, *ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     return 0;
 out:
     return -1;

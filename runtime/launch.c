@@ -174,7 +174,7 @@ static ptxi_status validate(ptxi_kernel *k, ptxi_dim3 g, ptxi_dim3 b, size_t dyn
 static uint64_t params_take(ptxi_ctx *ctx, size_t n) {
     uint64_t got = 0;
     pthread_mutex_lock(&ctx->lock);
-    for (size_t i = 0; i < sizeof ctx->params_kept / sizeof *ctx->params_kept && !got; i++)
+    for (size_t i = 0; i < RT_PARAMS_KEPT && !got; i++)
         if (ctx->params_kept[i].size == n) {
             got = ctx->params_kept[i].addr;
             ctx->params_kept[i].size = 0;
@@ -185,7 +185,7 @@ static uint64_t params_take(ptxi_ctx *ctx, size_t n) {
 
 static void params_give(ptxi_ctx *ctx, uint64_t p, size_t n) {
     pthread_mutex_lock(&ctx->lock);
-    for (size_t i = 0; i < sizeof ctx->params_kept / sizeof *ctx->params_kept && p; i++)
+    for (size_t i = 0; i < RT_PARAMS_KEPT && p; i++)
         if (!ctx->params_kept[i].size) {
             ctx->params_kept[i].addr = p, ctx->params_kept[i].size = n;
             p = 0;

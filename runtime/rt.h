@@ -98,6 +98,8 @@ typedef struct rt_host_fn {
  * list and the host bindings (held across a whole load, which resolves
  * .extern symbols against that list); atomics the error codes and the flags
  * read on every call. The arena, the heap and the FIFO lock themselves. */
+enum { RT_PARAMS_KEPT = 4 }; /* finished launches' parameter buffers a context keeps */
+
 struct ptxi_ctx {
     ptxi_ctx_options opt;
     vm_arena arena;
@@ -124,7 +126,7 @@ struct ptxi_ctx {
     struct {
         uint64_t addr;
         size_t size;
-    } params_kept[4];
+    } params_kept[RT_PARAMS_KEPT];
     struct ptxi_stream null_stream;
     ptxi_stream *streams; /* live streams and events, destroyed by a reset */
     ptxi_event *events;
