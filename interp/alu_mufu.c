@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 #include <zstd.h>
 
 /* ---- embedded recordings ---- */
@@ -54,26 +58,36 @@ typedef struct {
     uint32_t base;  /* value at the block's start, less the smallest correction */
     int32_t slope;  /* per step, in 2^-16 units of the result bits */
     uint32_t width; /* bits per correction */
-    uint32_t off;   /* bit offset of the block's corrections */
+    uint32_t off;   /* bit offset of the block's corrections in the table's bits */
 } mufu_block;
 
-/* One slice of MUFU_SEG results: blocks of 256, each a line through its first
- * and last result plus bit-packed corrections. */
+/* A table's unpacked slices: blocks of 256 results, each a line through its
+ * first and last result plus bit-packed corrections. The blocks of the whole
+ * table are one array, and the corrections fill one reserved address range
+ * in the order slices are unpacked, so neither moves and a warp's lanes read
+ * each with one gather. ready[s] is 0 until slice s is unpacked, then 1 + the
+ * index of its first block: readers index the blocks with it, so their reads
+ * of the blocks depend on (follow) their read of it. */
 typedef struct {
-    mufu_block blk[SEG_BLOCKS];
+    mufu_block *blk;
     uint8_t *bits;
-} mufu_seg;
+    uint32_t used;      /* bits filled (under seg_lock) */
+    uint32_t nseg;      /* slices unpacked (under seg_lock) */
+    _Atomic bool whole; /* every slice unpacked */
+    _Atomic uint32_t ready[MAX_SEGS];
+} mufu_tab;
 
-static _Atomic(mufu_seg *) segs[T_COUNT][MAX_SEGS];
+static mufu_tab tabs[T_COUNT];
 static pthread_mutex_t seg_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static inline uint32_t seg_get(const mufu_seg *sg, uint32_t j0) {
-    const mufu_block *b = &sg->blk[j0 >> BLOCK_LOG];
-    uint32_t j = j0 & (BLOCK - 1), pos = b->off + j * b->width;
+/* Result j of the slice whose first block is b0. */
+static inline uint32_t tab_get(const mufu_tab *t, uint32_t b0, uint32_t j) {
+    const mufu_block *b = &t->blk[b0 + (j >> BLOCK_LOG)];
+    uint32_t k = j & (BLOCK - 1), pos = b->off + k * b->width;
     uint64_t w;
-    memcpy(&w, sg->bits + (pos >> 3), 8);
+    memcpy(&w, t->bits + (pos >> 3), 8);
     uint32_t corr = b->width ? (uint32_t)(w >> (pos & 7)) & (uint32_t)(~0ull >> (64 - b->width)) : 0;
-    return b->base + (uint32_t)(int32_t)(((int64_t)b->slope * j) >> 16) + corr;
+    return b->base + (uint32_t)(int32_t)(((int64_t)b->slope * k) >> 16) + corr;
 }
 
 static _Noreturn void fail(const char *name, const char *why) {
@@ -102,22 +116,22 @@ static inline __attribute__((always_inline)) void pack32(uint8_t *p, const uint3
 
 static void pack_groups(uint8_t *p, const uint32_t *c, uint32_t groups, unsigned w) {
     switch (w) {
-#define PACK_W(n)                                                             \
-    case n:                                                                   \
-        for (uint32_t g = 0; g < groups; g++) pack32(p + 4 * (n) * g, c + 32 * g, (n)); \
+#define PACK_W(n)                                                                     \
+    case n:                                                                           \
+        for (uint32_t g = 0; g < groups; g++) pack32(p + 4 * (n)*g, c + 32 * g, (n)); \
         return;
-#define PACK_W8(n) PACK_W(n) PACK_W(n + 1) PACK_W(n + 2) PACK_W(n + 3) PACK_W(n + 4) PACK_W(n + 5) PACK_W(n + 6) PACK_W(n + 7)
+#define PACK_W8(n) \
+    PACK_W(n) PACK_W(n + 1) PACK_W(n + 2) PACK_W(n + 3) PACK_W(n + 4) PACK_W(n + 5) PACK_W(n + 6) PACK_W(n + 7)
         PACK_W8(1) PACK_W8(9) PACK_W8(17) PACK_W8(25)
 #undef PACK_W8
 #undef PACK_W
     }
 }
 
-/* Packs one block of results v[0..cnt): a line through the first and last
- * and the corrections, in whole groups of 32 (so every block starts on a
+/* Packs block bi of table t, results v[0..cnt): a line through the first and
+ * last and the corrections, in whole groups of 32 (so every block starts on a
  * 32-bit boundary). */
-static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32_t *v, uint32_t cnt, size_t *cap,
-                       uint32_t *used) {
+static void pack_block(mufu_tab *t, uint32_t bi, const uint32_t *v, uint32_t cnt) {
     int64_t slope = cnt > 1 ? (((int64_t)v[cnt - 1] - (int64_t)v[0]) * 65536) / (cnt - 1) : 0;
     if (slope > INT32_MAX || slope < INT32_MIN) slope = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -128,26 +142,18 @@ static void pack_block(mufu_seg *sg, const char *name, uint32_t bi, const uint32
     }
     uint32_t width = 0;
     while (width < 32 && (uint64_t)(hi - lo) >> width) width++;
-    mufu_block *b = &sg->blk[bi];
+    mufu_block *b = &t->blk[bi];
     b->base = (uint32_t)((int64_t)v[0] + lo);
     b->slope = (int32_t)slope;
     b->width = width;
-    b->off = *used;
-    uint32_t groups = (cnt + 31) / 32; /* a short block's last group padded with zeros */
-    size_t need = (size_t)*used / 8 + (size_t)groups * 4 * width + 8; /* seg_get reads 8 bytes */
-    if (need > *cap) {
-        size_t old = *cap;
-        while (need > *cap) *cap *= 2;
-        sg->bits = realloc(sg->bits, *cap);
-        if (!sg->bits) fail(name, "out of memory");
-        memset(sg->bits + old, 0, *cap - old);
-    }
+    b->off = t->used;
     if (!width) return;
-    uint32_t c[BLOCK]; /* the corrections, each below 2^width */
+    uint32_t groups = (cnt + 31) / 32; /* a short block's last group padded with zeros */
+    uint32_t c[BLOCK];                 /* the corrections, each below 2^width */
     for (uint32_t j = 0; j < cnt; j++) c[j] = (uint32_t)((int64_t)v[j] - (int64_t)v[0] - ((slope * j) >> 16) - lo);
     memset(c + cnt, 0, (groups * 32 - cnt) * sizeof *c);
-    pack_groups(sg->bits + (*used >> 3), c, groups, width);
-    *used += 32 * width * groups;
+    pack_groups(t->bits + (t->used >> 3), c, groups, width);
+    t->used += 32 * width * groups;
 }
 
 static uint32_t rd32(const unsigned char *p) {
@@ -165,23 +171,24 @@ static uint32_t seg_count(int which) {
     return n;
 }
 
-/* The cnt results v packed block by block. */
-static mufu_seg *pack_seg(const char *name, const uint32_t *v, uint32_t cnt) {
-    mufu_seg *sg = calloc(1, sizeof *sg);
-    size_t cap = cnt / 4 + 64; /* ~1-2 bits per result are typical */
-    if (!sg || !(sg->bits = calloc(cap, 1))) fail(name, "out of memory");
-    uint32_t used = 0;
-    for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK)
-        pack_block(sg, name, b0 >> BLOCK_LOG, v + b0, cnt - b0 < BLOCK ? cnt - b0 : BLOCK, &cap, &used);
-    uint8_t *fit = realloc(sg->bits, (used + 7) / 8 + 8); /* seg_get reads 8 bytes */
-    if (fit) sg->bits = fit;
-    return sg;
+/* Table `which`'s arrays, on its first use (the caller holds seg_lock): its
+ * blocks, and room for the corrections of every slice at 32 bits a result
+ * (reserved, not committed: a block takes 1-2 bits a result) plus the 8
+ * bytes tab_get reads. */
+static void tab_alloc(int which, uint32_t n) {
+    mufu_tab *t = &tabs[which];
+    if (t->blk) return;
+    size_t room = (size_t)n * 4 + 64;
+    void *m = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED || !(t->blk = calloc((n + BLOCK - 1) / BLOCK, sizeof *t->blk)))
+        fail(tab_name[which], "out of memory");
+    t->bits = m;
 }
 
 /* Decompresses slice s of table `which` (the caller holds seg_lock) (its
  * int32 differences, little-endian like the hosts ptxi runs on), sums them up
  * from the slice's starting value and packs them. */
-static mufu_seg *unpack_seg(int which, uint32_t s) {
+static void unpack_seg(int which, uint32_t s) {
     const unsigned char *z = blob[which];
     const char *name = tab_name[which];
     uint32_t n = seg_count(which), nseg = rd32(z + 4);
@@ -196,25 +203,34 @@ static mufu_seg *unpack_seg(int which, uint32_t s) {
     size_t got = ZSTD_decompressDCtx(dctx, v, (size_t)cnt * 4, z + head + lo, hi - lo);
     if (ZSTD_isError(got) || got != (size_t)cnt * 4) fail(name, "embedded data corrupt");
     for (uint32_t j = 0; j < cnt; j++) v[j] = acc += v[j];
-    return pack_seg(name, v, cnt);
+    tab_alloc(which, n);
+    for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK)
+        pack_block(&tabs[which], s * SEG_BLOCKS + (b0 >> BLOCK_LOG), v + b0, cnt - b0 < BLOCK ? cnt - b0 : BLOCK);
 }
 
-/* Result i of table `which`; a slice is unpacked on its first use. */
-static uint32_t look(int which, uint32_t i) {
-    uint32_t s = i >> MUFU_SEG_LOG;
+/* Slice s of table `which`, unpacked on its first use: 1 + its first block. */
+static uint32_t seg_ready(int which, uint32_t s) {
     if (s >= MAX_SEGS) fail(tab_name[which], "index out of range");
-    _Atomic(mufu_seg *) *slot = &segs[which][s];
-    mufu_seg *sg = atomic_load_explicit(slot, memory_order_acquire);
-    if (!sg) {
+    _Atomic uint32_t *slot = &tabs[which].ready[s];
+    uint32_t r = atomic_load_explicit(slot, memory_order_acquire);
+    if (!r) {
         pthread_mutex_lock(&seg_lock);
-        sg = atomic_load_explicit(slot, memory_order_relaxed);
-        if (!sg) {
-            sg = unpack_seg(which, s);
-            atomic_store_explicit(slot, sg, memory_order_release);
+        r = atomic_load_explicit(slot, memory_order_relaxed);
+        if (!r) {
+            unpack_seg(which, s);
+            r = s * SEG_BLOCKS + 1;
+            atomic_store_explicit(slot, r, memory_order_release);
+            if (++tabs[which].nseg == (seg_count(which) + MUFU_SEG - 1) / MUFU_SEG)
+                atomic_store_explicit(&tabs[which].whole, true, memory_order_release);
         }
         pthread_mutex_unlock(&seg_lock);
     }
-    return seg_get(sg, i & (MUFU_SEG - 1));
+    return r;
+}
+
+/* Result i of table `which`. */
+static uint32_t look(int which, uint32_t i) {
+    return tab_get(&tabs[which], seg_ready(which, i >> MUFU_SEG_LOG) - 1, i & (MUFU_SEG - 1));
 }
 
 /* ---- bit helpers ---- */
@@ -328,37 +344,113 @@ static uint32_t mu_ex2(uint32_t x, bool ftz) {
     return bt((float)((double)y * y));
 }
 
-/* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane:
- * every lane's index first, fetching its table entry, then the lookups, so
- * the lanes' cache misses overlap instead of following one another (the
- * table is megabytes, and Triton's softmax reads it at random). */
+#ifdef __AVX512F__
+/* Sixteen lanes of alu_mufu_ex2_warp at x, d; act the lanes to write. The
+ * lanes mu_ex2 takes elsewhere than to a table entry through ex2_index
+ * (NaN, ftz'd, |x| >= 128, below -126 in the full form) or whose slice is not
+ * unpacked yet are returned, for mu_ex2. */
+static __mmask16 ex2_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool ftz) {
+    const __m512i one = _mm512_set1_epi32(1), frac = _mm512_set1_epi32(0x7fffff), inf = _mm512_set1_epi32(INF);
+    __m512i v = _mm512_loadu_si512(x), a = _mm512_and_si512(v, _mm512_set1_epi32(~SIGN));
+    __mmask16 neg = _mm512_cmplt_epi32_mask(v, _mm512_setzero_si512());
+    __mmask16 odd = _mm512_cmpgt_epu32_mask(a, inf) | _mm512_testn_epi32_mask(a, inf) |
+                    _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43000000));
+    if (!ftz) odd |= _mm512_cmp_ps_mask(_mm512_castsi512_ps(v), _mm512_set1_ps(-126.0f), _CMP_LT_OQ);
+    __mmask16 go = act & ~odd;
+    /* ex2_index: X = |x| in fixed point (srlv shifts 32 and more to 0) */
+    __m512i mant = _mm512_or_si512(_mm512_and_si512(a, frac), _mm512_set1_epi32(0x800000));
+    __m512i sh = _mm512_sub_epi32(_mm512_srli_epi32(a, 23), _mm512_set1_epi32(127));
+    __m512i X = _mm512_mask_srlv_epi32(_mm512_sllv_epi32(mant, sh), _mm512_cmplt_epi32_mask(sh, _mm512_setzero_si512()),
+                                       mant, _mm512_sub_epi32(_mm512_setzero_si512(), sh));
+    __m512i nX = _mm512_mask_sub_epi32(_mm512_sub_epi32(_mm512_setzero_si512(), X), _mm512_test_epi32_mask(X, frac),
+                                       _mm512_sub_epi32(_mm512_setzero_si512(), X), one); /* ~X = -X - 1 */
+    X = _mm512_mask_mov_epi32(X, neg, nX);
+    __m512i i = _mm512_and_si512(X, frac), be = _mm512_add_epi32(_mm512_srai_epi32(X, 23), _mm512_set1_epi32(127));
+    __mmask16 zero = _mm512_cmple_epi32_mask(be, _mm512_setzero_si512()); /* ex2_pack: 0 */
+    mufu_tab *t = &tabs[T_ex2];
+    __m512i bi = _mm512_srli_epi32(i, BLOCK_LOG); /* tab_get's block */
+    __mmask16 ready = go & ~zero;
+    if (!atomic_load_explicit(&t->whole, memory_order_acquire)) {
+        /* ready[s] - 1 is the slice's first block: the block's index depends on it */
+        __m512i r = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ready, _mm512_srli_epi32(i, MUFU_SEG_LOG),
+                                                (const void *)t->ready, 4);
+        ready = _mm512_test_epi32_mask(r, r);
+        bi = _mm512_add_epi32(_mm512_sub_epi32(r, one),
+                              _mm512_srli_epi32(_mm512_and_si512(i, _mm512_set1_epi32(MUFU_SEG - 1)), BLOCK_LOG));
+    }
+    __mmask16 look = go & ~zero & ready;
+    __m512i res = _mm512_setzero_si512();
+    if (look) {
+        bi = _mm512_slli_epi32(bi, 2); /* in words: a block is 4 */
+        const int *blk = (const int *)t->blk;
+        __m512i z = _mm512_setzero_si512();
+        __m512i base = _mm512_mask_i32gather_epi32(z, look, bi, blk, 4);
+        __m512i slope = _mm512_mask_i32gather_epi32(z, look, bi, blk + 1, 4);
+        __m512i width = _mm512_mask_i32gather_epi32(z, look, bi, blk + 2, 4);
+        __m512i off = _mm512_mask_i32gather_epi32(z, look, bi, blk + 3, 4);
+        __m512i k = _mm512_and_si512(i, _mm512_set1_epi32(BLOCK - 1));
+        __m512i pos = _mm512_add_epi32(off, _mm512_mullo_epi32(k, width));
+        /* (slope * k) >> 16, exactly, in 32 bits: k < 2^8 */
+        __m512i sk = _mm512_add_epi32(
+            _mm512_mullo_epi32(_mm512_srai_epi32(slope, 16), k),
+            _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_and_si512(slope, _mm512_set1_epi32(0xffff)), k), 16));
+        __m512i byte = _mm512_srli_epi32(pos, 3), shift = _mm512_and_si512(pos, _mm512_set1_epi32(7));
+        __m512i corr2[2];
+        for (int h = 0; h < 2; h++) {
+            __m256i bh = h ? _mm512_extracti64x4_epi64(byte, 1) : _mm512_castsi512_si256(byte);
+            __m512i w = _mm512_mask_i32gather_epi64(z, (__mmask8)(look >> 8 * h), bh, (const void *)t->bits, 1);
+            __m512i s64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(shift, 1)
+                                                  : _mm512_castsi512_si256(shift));
+            __m512i w64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(width, 1)
+                                                  : _mm512_castsi512_si256(width));
+            __m512i msk = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), w64), _mm512_set1_epi64(1));
+            corr2[h] = _mm512_and_si512(_mm512_srlv_epi64(w, s64), msk);
+        }
+        __m512i corr = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(corr2[0])),
+                                          _mm512_cvtepi64_epi32(corr2[1]), 1);
+        __m512i val = _mm512_add_epi32(_mm512_add_epi32(base, sk), corr);
+        res = _mm512_mask_or_epi32(res, look, _mm512_slli_epi32(be, 23), _mm512_and_si512(val, frac));
+    }
+    _mm512_mask_storeu_epi32(d, go & (zero | look), res);
+    return act & (odd | (go & ~zero & ~ready));
+}
+#endif
+
+/* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane.
+ * Triton's softmax exponentiates every element: the lanes' indices, the
+ * reads of their blocks and of their corrections go a warp at a time (AVX-512
+ * gathers; elsewhere every lane's block fetched before the first is read). */
 void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
-    const mufu_seg *sg[32];
-    uint32_t j[32], hi[32];
+#ifdef __AVX512F__
+    uint32_t rest = ex2_x16(x, d, (__mmask16)m, ftz) | (uint32_t)ex2_x16(x + 16, d + 16, (__mmask16)(m >> 16), ftz)
+                                                           << 16;
+    for (; rest; rest &= rest - 1) {
+        int l = __builtin_ctz(rest);
+        d[l] = mu_ex2(x[l], ftz);
+    }
+#else
+    uint32_t j[32], b0[32], hi[32];
     uint8_t lane[32];
     uint32_t n = 0;
+    const mufu_tab *t = &tabs[T_ex2];
     for (; m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        uint32_t v = x[l], i;
-        if (!ftz && fl(v) < -126.0f) {
-            d[l] = mu_ex2(v, false);
+        uint32_t v = x[l], i, r;
+        if ((!ftz && fl(v) < -126.0f) || ex2_special(v, &r)) {
+            d[l] = mu_ex2(v, ftz);
             continue;
         }
-        if (ex2_special(v, &d[l])) continue;
         int be = ex2_index(v, &i);
-        const mufu_seg *g = atomic_load_explicit(&segs[T_ex2][i >> MUFU_SEG_LOG], memory_order_acquire);
-        if (!g) d[l] = ex2_pack(be, look(T_ex2, i)); /* unpacks the slice */
-        else if (be <= 0 || be >= 255) d[l] = ex2_pack(be, 0);
-        else {
-            j[n] = i & (MUFU_SEG - 1), hi[n] = (uint32_t)be << 23, sg[n] = g, lane[n++] = (uint8_t)l;
-            __builtin_prefetch(&g->blk[j[n - 1] >> BLOCK_LOG]);
+        if (be <= 0 || be >= 255) {
+            d[l] = ex2_pack(be, 0);
+            continue;
         }
+        j[n] = i & (MUFU_SEG - 1), b0[n] = seg_ready(T_ex2, i >> MUFU_SEG_LOG) - 1, hi[n] = (uint32_t)be << 23;
+        __builtin_prefetch(&t->blk[b0[n] + (j[n] >> BLOCK_LOG)]);
+        lane[n++] = (uint8_t)l;
     }
-    for (uint32_t k = 0; k < n; k++) {
-        const mufu_block *b = &sg[k]->blk[j[k] >> BLOCK_LOG];
-        __builtin_prefetch(sg[k]->bits + ((b->off + (j[k] & (BLOCK - 1)) * b->width) >> 3));
-    }
-    for (uint32_t k = 0; k < n; k++) d[lane[k]] = hi[k] | (seg_get(sg[k], j[k]) & 0x7fffff);
+    for (uint32_t k = 0; k < n; k++) d[lane[k]] = hi[k] | (tab_get(t, b0[k], j[k]) & 0x7fffff);
+#endif
 }
 
 /* lg2: log2 of the fraction (the [1,2) table) plus the exponent, truncated.
