@@ -1170,16 +1170,18 @@ static _Alignas(64) const uint32_t iota4d[VM_LANES] = {0,  4,  8,  12,  16,  20,
 /* Three in every lane (vptestmd's operand: the low bits of a word address). */
 static _Alignas(64) const uint32_t three16[16] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
 
-/* vpgatherdd zmm d{k}, [base + zmm idx]: 32-bit indices, scale 1, no displacement. */
-static void gatherdd(cbuf *b, int d, int base, int idx, int k) {
+/* vpgather{dd,qd} d{k}, [base + zmm idx]: op 0x90 (32-bit indices, zmm d) or
+ * 0x91 (64-bit indices, ymm d), 32-bit elements, scale 1, no displacement. */
+static void gather32(cbuf *b, uint8_t op, int d, int base, int idx, int k) {
     b1(b, 0x62);
     b1(b, (uint8_t)((!(d & 8)) << 7 | (!(idx & 8)) << 6 | (!(base & 8)) << 5 | (!(d & 16)) << 4 | M0F38));
     b1(b, (uint8_t)(15 << 3 | 4 | P66));
     b1(b, (uint8_t)(2 << 5 | (!(idx & 16)) << 3 | (k & 7)));
-    b1(b, 0x90);
+    b1(b, op);
     b1(b, (uint8_t)(0x04 | (d & 7) << 3)); /* mod 00, rm 100: SIB */
     b1(b, (uint8_t)((idx & 7) << 3 | (base & 7)));
 }
+static void gatherdd(cbuf *b, int d, int base, int idx, int k) { gather32(b, 0x90, d, base, idx, k); }
 
 /* ld.shared.b32 of the whole warp whose lanes are not one run (Triton reads
  * the warps' partial sums back after the barrier, lane l the word l % 4):
@@ -1409,6 +1411,62 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 #include "jit_half.h"
 #include "jit_fold.h"
 
+/* ldg4_gather's constants: 3 in each 64-bit lane (the low bits of a word
+ * address), then 0xff in each of eight 32-bit lanes (a shadow byte). */
+static _Alignas(64) const uint32_t gather_k[24] = {3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0,
+                                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+/* ld.global.b32 of the whole warp whose lanes are not one run (a random
+ * gather, `table[idx[i]]`): ldg4_half's gather, inline, eight lanes at a
+ * time. Every lane's address aligned, inside the arena's reserve (less its
+ * last four granules, so that the shadow's 4-byte reads stay inside it) and
+ * its granule's shadow accessible (not VM_SH_NONE), as ldg4_half tests them,
+ * else a jump to the call (collected in x), which reports; each eight lanes'
+ * words are gathered only once they passed. The words go to ZT, ZT+1.
+ * Returns the jump past the call. */
+static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
+    cbuf *b = j->b;
+    enum { KXNORW = 0x46 };
+    static const zop TESTMQ = {M0F38, P66, 1, 0x27};
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
+    uint8_t movi[3] = {0x48, 0xc7, 0xc0}; /* mov rax, imm32 (sign-extended) */
+    put(b, movi, 3);
+    b32(b, (uint32_t)(int32_t)i->imm);
+    gop(b, true, 0x2b, RAX, M(RCX, (int64_t)offsetof(vm_arena, base))); /* sub rax, [base] */
+    z(b, BCQ_R, ZQ, 0, R(RAX), 0);                                     /* ZQ := imm - base */
+    gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* mov rdx, [reserve] */
+    uint8_t sub[3] = {0x48, 0x81, 0xea};                                    /* sub rdx, 4 granules */
+    put(b, sub, 3);
+    b32(b, 4 * VM_GRANULE);
+    to_exit(b, 0x82, x, nx); /* jb */
+    z(b, BCQ_R, ZX, 0, R(RDX), 0);                                        /* ZX := the offsets' limit */
+    gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, shadow))); /* rdx := shadow */
+    movi[2] = 0xc6;                                                       /* mov rsi, imm32 */
+    put(b, movi, 3);
+    b32(b, (uint32_t)(int32_t)i->imm);
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)gather_k);
+    for (int p = 0; p < 4; p++) {
+        z(b, ADDQ, ZT + 2, a->z[p], R(ZQ), 0);   /* the offsets in the arena */
+        z(b, TESTMQ, 2, ZT + 2, M(RCX, 0), 0);   /* k2 := misaligned */
+        zi(b, CMPUQ, 3, ZT + 2, R(ZX), 0, 5);    /* k3 := at or past the limit */
+        klog(b, KORW, 2, 2, 3);
+        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
+        put(b, kt, 4);
+        to_exit(b, 0x85, x, nx);
+        zi(b, SLLQI, 2, ZT + 3, R(ZT + 2), 0, VM_GRANULE_SHIFT); /* vpsrlq: the granules */
+        klog(b, KXNORW, 2, 2, 2);
+        gather32(b, 0x91, ZT + 2, RDX, ZT + 3, 2);                       /* their shadow (and 3 bytes more) */
+        evexl(b, 1, M0F38, P66, 0, 0x27, 2, ZT + 2, M(RCX, 64), 0);      /* vptestmd k2, ymm, [0xff...] */
+        uint8_t kb[4] = {0xc5, 0xf9, 0x98, 0xd2};                        /* kortestb k2, k2: CF when all 8 */
+        put(b, kb, 4);
+        to_exit(b, 0x83, x, nx); /* jnc: a granule not accessible */
+        klog(b, KXNORW, 2, 2, 2);
+        gather32(b, 0x91, p & 1 ? ZT + 2 : ZT + p / 2, RSI, a->z[p], 2); /* the words at imm + address */
+        if (p & 1) zi(b, INS8, ZT + p / 2, ZT + p / 2, R(ZT + 2), 0, 1); /* vinserti32x8: lanes 8-15 */
+    }
+    return jmp32(b);
+}
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
@@ -1512,7 +1570,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
             z(b, LD32, ZT + p, 0, M(RAX, 64 * p), g ? 3 + p : 0);
         }
     }
-    size_t done = jmp32(b), gx[4], gdone = 0, hdone = 0;
+    size_t done = jmp32(b), gx[12], gdone = 0, hdone = 0;
     if (nh) {
         for (int k = 0; k < nh; k++) land(b, half[k]);
         if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 0);
@@ -1522,8 +1580,8 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (told >= 0) run4_put(j, told, 0);
     if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 0);
     int ngx = 0;
-    if (shared && !st && !guarded(j, i)) {
-        gdone = lds4_gather(j, i, a, gx, &ngx);
+    if (!st && !guarded(j, i)) {
+        gdone = shared ? lds4_gather(j, i, a, gx, &ngx) : ldg4_gather(j, i, a, gx, &ngx);
         for (int k = 0; k < ngx; k++) land(b, gx[k]);
     }
     slow_call(j, i);

@@ -219,6 +219,58 @@ Test(jit, shared_gather_fault_inside_a_run) {
     cr_assert_str_eq(on, off, "with and without the JIT");
 }
 
+/* ld.global whose lanes are not one run (the inline gather's case): thread
+ * t reads in[(7 * t) % 64] and stores it plus t to out[t]; thread 37 reads
+ * `bad` bytes further on (outside the allocation, misaligned, or far below
+ * the arena). */
+static void gather_src(char *src, size_t cap, const char *bad) {
+    snprintf(src, cap,
+             ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+             ".reg .pred %%p<2>;\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<8>;\n"
+             "ld.param.u64 %%rd1, [in];\nmov.u32 %%r1, %%tid.x;\n"
+             "mul.lo.u32 %%r2, %%r1, 7;\nand.b32 %%r2, %%r2, 63;\nmul.wide.u32 %%rd2, %%r2, 4;\n"
+             "setp.eq.u32 %%p1, %%r1, 37;\nselp.b64 %%rd5, %s, 0, %%p1;\nadd.s64 %%rd3, %%rd1, %%rd2;\n"
+             "add.s64 %%rd4, %%rd3, %%rd5;\nld.global.u32 %%r3, [%%rd4];\n"
+             "ld.param.u64 %%rd1, [out];\nmul.wide.u32 %%rd6, %%r1, 4;\nadd.s64 %%rd7, %%rd1, %%rd6;\n"
+             "add.s32 %%r4, %%r3, %%r1;\nst.global.u32 [%%rd7], %%r4;\nret;\n}\n",
+             bad);
+}
+
+Test(jit, global_gather_inside_a_run) {
+    uint32_t in[NT], out[NT];
+    char src[2048];
+    for (uint32_t t = 0; t < NT; t++) in[t] = 0x9e3779b9u * (t + 1);
+    gather_src(src, sizeof src, "0");
+    for (int k = 0; k < 2; k++) {
+        memset(out, 0, sizeof out);
+        run_with_src(src, k ? "1" : "0", in, sizeof in, out, sizeof out);
+        for (uint32_t t = 0; t < NT; t++)
+            cr_assert_eq(out[t], in[(7 * t) % 64] + t, "PTXI_JIT=%d: thread %u: 0x%08x", k, t, out[t]);
+    }
+}
+
+static ptxi_status gather_fault(const char *src, const char *jit, char *rep, size_t cap) {
+    uint32_t in[NT] = {0}, out[NT];
+    ptxi_status s = run_io_jit(jit, src, NT, in, sizeof in, out, sizeof out, rep, cap, NULL);
+    cr_assert_neq(s, PTXI_SUCCESS, "%s", rep);
+    return s;
+}
+
+Test(jit, global_gather_fault_inside_a_run) {
+    static const char *const bad[] = {"1048576", "2", "-1099511627776"};
+    static const char *const what[] = {"out-of-bounds global read of 4 bytes", "misaligned", "global read of 4 bytes"};
+    for (int k = 0; k < 3; k++) {
+        char src[2048], on[2048], off[2048];
+        gather_src(src, sizeof src, bad[k]);
+        cr_assert_eq(gather_fault(src, "1", on, sizeof on), gather_fault(src, "0", off, sizeof off));
+        cr_assert(strstr(on, what[k]), "%s", on);
+        cr_assert(strstr(on, "at w.ptx:18:1 in k"), "the load's line: %s", on);
+        cr_assert(strstr(on, "thread (37,0,0)"), "the bad lane: %s", on);
+        cr_assert_str_eq(on, off, "with and without the JIT");
+    }
+}
+
 Test(jit, fault_inside_a_run) {
     char on[2048], off[2048];
     fault_with("1", on, sizeof on);
