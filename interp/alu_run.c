@@ -60,8 +60,13 @@ void vm_alu_run(vm_warp *w, uint8_t *fb, const vm_alu *a, uint32_t m) {
         uint32_t none = 0;
         for (unsigned k = 0; k < a->op.ns; k++) ps[k] = read_opnd(fb, &a->s[k], a->op.sbytes[k], 0);
         a->op.fn(&a->op, pd, ps, &none);
-        for (unsigned k = 0; k < a->op.nd; k++)
-            for (int l = 0; l < VM_LANES; l++) write_opnd(fb, &a->d[k], l, pd[k]);
+        for (unsigned k = 0; k < a->op.nd; k++) {
+            if (a->d[k].kind == VM_K_R32) { /* one vector fill, not a switch per lane */
+                uint32_t *d = (uint32_t *)(fb + a->d[k].off);
+                for (int l = 0; l < VM_LANES; l++) d[l] = (uint32_t)pd[k];
+            } else
+                for (int l = 0; l < VM_LANES; l++) write_opnd(fb, &a->d[k], l, pd[k]);
+        }
         return;
     }
     if (a->op.nd == 1 && a->d[0].kind == VM_K_R32 && a->op.ns && a->op.ns <= 2 && a->s[0].kind == VM_K_R32 &&
