@@ -173,12 +173,12 @@ static uint32_t seg_count(int which) {
 
 /* Table `which`'s arrays, on its first use (the caller holds seg_lock): its
  * blocks, and room for the corrections of every slice at 32 bits a result
- * (reserved, not committed: a block takes 1-2 bits a result) plus the 8
- * bytes tab_get reads. */
+ * (reserved, not committed: a block takes 1-2 bits a result) and the 8
+ * bytes after each slice that tab_get may read. */
 static void tab_alloc(int which, uint32_t n) {
     mufu_tab *t = &tabs[which];
     if (t->blk) return;
-    size_t room = (size_t)n * 4 + 64;
+    size_t room = (size_t)n * 4 + ((size_t)n / MUFU_SEG + 2) * 8;
     void *m = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED || !(t->blk = calloc((n + BLOCK - 1) / BLOCK, sizeof *t->blk)))
         fail(tab_name[which], "out of memory");
@@ -206,6 +206,7 @@ static void unpack_seg(int which, uint32_t s) {
     tab_alloc(which, n);
     for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK)
         pack_block(&tabs[which], s * SEG_BLOCKS + (b0 >> BLOCK_LOG), v + b0, cnt - b0 < BLOCK ? cnt - b0 : BLOCK);
+    tabs[which].used += 64; /* tab_get's 8-byte reads stay clear of the next slice, which another thread may be writing */
 }
 
 /* Slice s of table `which`, unpacked on its first use: 1 + its first block. */
@@ -375,6 +376,11 @@ static __mmask16 ex2_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool ftz
         __m512i r = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ready, _mm512_srli_epi32(i, MUFU_SEG_LOG),
                                                 (const void *)t->ready, 4);
         ready = _mm512_test_epi32_mask(r, r);
+        if (ready) { /* one ready flag read as an acquire, so that the arrays' addresses are read after it */
+            uint32_t ix[16];
+            _mm512_storeu_si512(ix, i);
+            (void)atomic_load_explicit(&t->ready[ix[__builtin_ctz(ready)] >> MUFU_SEG_LOG], memory_order_acquire);
+        }
         bi = _mm512_add_epi32(_mm512_sub_epi32(r, one),
                               _mm512_srli_epi32(_mm512_and_si512(i, _mm512_set1_epi32(MUFU_SEG - 1)), BLOCK_LOG));
     }
