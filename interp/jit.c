@@ -206,7 +206,6 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
                  MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
                  MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
-                 MULPD = {M0F, P66, 1, 0x59},
                  CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
                  CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
                  MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
@@ -750,12 +749,12 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
     commit(j, i, false);
 }
 
-/* The reciprocal r of divu_uniform is a function of d alone: the CTA slot
+/* The magic number of divu_uniform is a function of d alone: the CTA slot
  * keeps the last one (cta->div_d, div_r; a slot runs on one host thread), so
  * that the warps of a kernel dividing by a launch constant (a grid stride)
- * do not each wait for a 512-bit division. recip_cached: with eax = d, ZQ
- * := r when it is d's, and a jump past the computation (returned); else on,
- * with rsi = the cta and d kept. recip_keep: after it, r stored for d. */
+ * do not each compute it. recip_cached: with eax = d, ZQ := its magic when
+ * it is d's, and a jump past the computation (returned); else on, with rsi
+ * = the cta and d kept. recip_keep: after it, ZQ's low word stored for d. */
 static size_t recip_cached(jc *j) {
     cbuf *b = j->b;
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));  /* rsi := the cta */
@@ -772,17 +771,20 @@ static void recip_keep(jc *j, size_t have) {
     land(j->b, have);
 }
 
-/* The quotients of a uniform nonzero divisor d into ZT..ZT+3 (8 each, as the
- * general path leaves them); jumps to general[0..1] otherwise. q = trunc(a *
- * r) with r the double next above the nearest 1 / d, so 1 / d <= r < (1 / d)
- * (1 + 2^-51): a * r is at least a / d (an exact multiple stays k, not just
- * below it), and its excess, (a / d) 2^-51 plus half an ulp of the rounded
- * product, stays below the 1 / d that separates any other quotient from the
- * next integer while a < 2^51. One division per warp and three operations
- * per 8 lanes, no remainder correction. */
+/* The quotients of a uniform divisor d >= 2 into ZT, ZT+1 (16 each); jumps
+ * to general[0..2] otherwise (lanes that differ, d = 0, d = 1). Granlund and
+ * Montgomery's division by an invariant integer: with l = ceil(log2 d) and
+ * m = floor(2^32 (2^l - d) / d) + 1 (32 bits), t = the high word of m * a,
+ * q = (t + ((a - t) >> 1)) >> (l - 1), exact for every 32-bit a. The magic
+ * (m, and l - 1 in the high word) is computed by one 64-bit division per d
+ * and kept in the CTA slot; per 16 lanes the quotients are two vpmuludq, a
+ * blend and five 1-cycle operations (the double form before: four
+ * conversions each way and a multiply per 8 lanes, twice the latency, 12%
+ * of reduce's time). */
 static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     cbuf *b = j->b;
-    centry *bb = src(j, i->b, false);
+    static const zop SHQI = {M0F, P66, 1, 0x73}, SHDI = {M0F, P66, 0, 0x72}, SRLD_X = {M0F, P66, 0, 0xd2};
+    centry *ea = src(j, i->a, false), *bb = src(j, i->b, false);
     z(b, BCD_X, ZQ, 0, R(bb->z[0]), 0);
     zi(b, CMPD, 2, bb->z[0], R(ZQ), 0, 4);
     zi(b, CMPD, 3, bb->z[1], R(ZQ), 0, 4);
@@ -791,46 +793,74 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     put(b, kt, 4);
     general[0] = jcc(b, 0x85);
     evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := d */
-    uint8_t t[2] = {0x85, 0xc0};                            /* test eax, eax */
-    put(b, t, 2);
-    general[1] = jcc(b, 0x84);
+    uint8_t c1[3] = {0x83, 0xf8, 0x01};                     /* cmp eax, 1 */
+    put(b, c1, 3);
+    general[1] = jcc(b, 0x84); /* je: d = 1 */
+    general[2] = jcc(b, 0x82); /* jb: d = 0 */
     size_t have = recip_cached(j);
-    z(b, UDQ2PD, ZX, 0, R(ZQ), 0); /* ZX := d, double */
-    mov_imm64(b, RAX, 0x3ff0000000000000ull);
+    /* l := 32 - lzcnt(d - 1); rax := ((2^l - d) << 32) / d + 1 | (l - 1) << 32
+     * (rcx and rdx kept: edx holds the executing lanes in a masked version) */
+    static const uint8_t magic[] = {
+        0x51, 0x52,                   /* push rcx; push rdx */
+        0x89, 0xc1,                   /* mov ecx, eax */
+        0x8d, 0x50, 0xff,             /* lea edx, [rax - 1] */
+        0xf3, 0x0f, 0xbd, 0xd2,       /* lzcnt edx, edx */
+        0xf7, 0xda, 0x83, 0xc2, 0x20, /* neg edx; add edx, 32: l */
+        0x41, 0x89, 0xd0,             /* mov r8d, edx */
+        0x31, 0xc0,                   /* xor eax, eax */
+        0x48, 0x0f, 0xab, 0xd0,       /* bts rax, rdx: 2^l */
+        0x48, 0x29, 0xc8,             /* sub rax, rcx */
+        0x48, 0xc1, 0xe0, 0x20,       /* shl rax, 32 */
+        0x31, 0xd2,                   /* xor edx, edx */
+        0x48, 0xf7, 0xf1,             /* div rcx */
+        0xff, 0xc0,                   /* inc eax: m */
+        0x41, 0xff, 0xc8,             /* dec r8d */
+        0x49, 0xc1, 0xe0, 0x20,       /* shl r8, 32 */
+        0x4c, 0x09, 0xc0,             /* or rax, r8 */
+        0x5a, 0x59,                   /* pop rdx; pop rcx */
+    };
+    put(b, magic, sizeof magic);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
-    z(b, DIVPD, ZQ, ZQ, R(ZX), 0); /* ZQ := 1 / d, nearest */
-    mov_imm64(b, RAX, 1);
-    z(b, BCQ_R, ZD, 0, R(RAX), 0);
-    z(b, ADDQ, ZQ, ZQ, R(ZD), 0); /* one ulp up: r */
     recip_keep(j, have);
-    for (int p = 0; p < 4; p++) {
-        z(b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
-        z(b, MULPD, ZT + p, ZT + p, R(ZQ), 0);
-        z(b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
+    zi(b, SHQI, 2, ZX, R(ZQ), 0, 32); /* vpsrlq: ZX's low word := l - 1 */
+    b1(b, 0xb8);                      /* mov eax, 0xaaaa; kmovw k2, eax: the odd lanes */
+    b32(b, 0xaaaa);
+    kmov(b, false, true, 2, RAX);
+    for (int h = 0; h < 2; h++) {
+        int a = ea->z[h], t = ZT + h;
+        z(b, MULUDQ, ZT + 2, a, R(ZQ), 0);       /* the even lanes' m * a */
+        zi(b, SHQI, 2, ZT + 3, R(a), 0, 32);     /* the odd lanes' a, low */
+        z(b, MULUDQ, ZT + 3, ZT + 3, R(ZQ), 0);  /* their m * a */
+        zi(b, SHQI, 2, ZT + 2, R(ZT + 2), 0, 32); /* the even lanes' high words, low */
+        z(b, BLENDD, t, ZT + 2, R(ZT + 3), 2);   /* t: the odd lanes' high words in place */
+        z(b, SUBD, ZT + 2, a, R(t), 0);
+        zi(b, SHDI, 2, ZT + 2, R(ZT + 2), 0, 1);
+        z(b, ADDD, ZT + 2, ZT + 2, R(t), 0);
+        z(b, SRLD_X, t, ZT + 2, R(ZX), 0);       /* >> (l - 1) */
     }
 }
 
 /* div.u32 / rem.u32 as exec.c computes them: the quotient by double division
  * (exact for 32-bit operands, see DIVU32 there), a / 0 and a % 0 all ones.
- * A divisor that is the same nonzero d in every lane (a stride, a block
- * size) takes one division instead (divu_uniform). */
+ * A divisor that is the same d >= 2 in every lane (a stride, a block size)
+ * takes a multiply by its magic number instead (divu_uniform). */
 static void divu(jc *j, const vm_insn *i, bool rem) {
     src(j, i->a, false); /* both loaded before the two paths part */
     src(j, i->b, false);
-    size_t general[2];
+    size_t general[3];
     divu_uniform(j, i, general);
     size_t join = jmp32(j->b);
-    land(j->b, general[0]);
-    land(j->b, general[1]);
+    for (int k = 0; k < 3; k++) land(j->b, general[k]);
     for (int p = 0; p < 4; p++) {
         z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
         z(j->b, DIVPD, ZT + p, ZT + p, R(ZQ), 0);
         z(j->b, TPD2UDQ, ZT + p, 0, R(ZT + p), 0); /* truncated, into the low 8 words */
     }
+    for (int h = 0; h < 2; h++)
+        zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
     land(j->b, join);
     for (int h = 0; h < 2; h++) {
-        zi(j->b, INS8, ZT + h, ZT + 2 * h, R(ZT + 2 * h + 1), 0, 1); /* the half's 16 quotients */
         int bz = S(j, i->b, false, h).r;
         if (rem) {
             z(j->b, MULLD, ZQ, ZT + h, R(bz), 0);

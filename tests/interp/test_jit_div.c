@@ -1,5 +1,5 @@
 /* test_jit_div.c — div.u32 and rem.u32 by a divisor that is the same in
- * every lane (the compiled code's one-division path, interp/jit.c
+ * every lane (the compiled code's magic-number path, interp/jit.c
  * divu_uniform), with the JIT on and off, against C's / and %: quotients next
  * to integers, the largest operands, divisors of one, of 2^31 and above,
  * and zero (all ones, as exec.c gives it). */
@@ -54,8 +54,8 @@ static void check(const char *jit) {
 }
 
 /* Divisors spread over every magnitude (a random word shifted right by 0..31)
- * against C's / and %: the one-division path has no correction step, so its
- * bound must hold for every d, not only the listed ones. */
+ * against C's / and %: the magic-number path has no correction step, so it
+ * must hold for every d, not only the listed ones. */
 Test(jit_div, random_divisors) {
     uint32_t s = 12345;
     for (int n = 0; n < 256; n++) {
@@ -80,9 +80,37 @@ Test(jit_div, random_divisors) {
 Test(jit_div, uniform_divisor_jit_on) { check("1"); }
 Test(jit_div, uniform_divisor_jit_off) { check("0"); }
 
-/* The reciprocal kept by the CTA slot (jit.c recip_cached): eight warps whose
- * divisors go 7, 7, 1000003, 3, 7, 7, ... (a warp finds the last warp's
- * reciprocal, of its own divisor or of another), each dividing twice (the
+/* A warp of 16 lanes runs the masked version of the compiled code, whose
+ * results are merged under the executing lanes (edx), which computing a
+ * divisor's magic number must leave alone: (t + 32) % 240 and (t + 32) / 7
+ * (immediate divisors, each computing its magic number since the slot keeps
+ * one), in CTAs of 16 and of 240 threads (a last warp of 16 lanes). */
+static const char *IMM = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                         ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                         ".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+                         "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 32;\n"
+                         "rem.u32 %r3, %r2, 240;\ndiv.u32 %r4, %r2, 7;\n"
+                         "mul.wide.u32 %rd3, %r1, 8;\nadd.s64 %rd5, %rd1, %rd3;\n"
+                         "st.global.u32 [%rd5], %r3;\nst.global.u32 [%rd5+4], %r4;\nret;\n}\n";
+
+Test(jit_div, uniform_divisor_in_a_partial_warp) {
+    static const unsigned threads[] = {16, 240};
+    for (int k = 0; k < 2; k++) {
+        uint32_t out[2 * 240];
+        char rep[1024];
+        memset(out, 0xee, sizeof out);
+        ptxi_status st = run_io_jit("1", IMM, threads[k], NULL, 0, out, 8 * threads[k], rep, sizeof rep, NULL);
+        cr_assert_eq(st, PTXI_SUCCESS, "%s", rep);
+        for (uint32_t t = 0; t < threads[k]; t++) {
+            cr_assert_eq(out[2 * t], (t + 32) % 240, "%u threads: thread %u: %u", threads[k], t, out[2 * t]);
+            cr_assert_eq(out[2 * t + 1], (t + 32) / 7, "%u threads: thread %u: %u", threads[k], t, out[2 * t + 1]);
+        }
+    }
+}
+
+/* The magic number kept by the CTA slot (jit.c recip_cached): eight warps
+ * whose divisors go 7, 7, 1000003, 3, 7, 7, ... (a warp finds the last
+ * warp's, of its own divisor or of another), each dividing twice (the
  * second finds its own). Quotients against C's. */
 #define NT8 256
 static const char *SRC8 = ".version 8.0\n.target sm_90\n.address_size 64\n"
