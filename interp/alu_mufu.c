@@ -206,7 +206,8 @@ static void unpack_seg(int which, uint32_t s) {
     tab_alloc(which, n);
     for (uint32_t b0 = 0; b0 < cnt; b0 += BLOCK)
         pack_block(&tabs[which], s * SEG_BLOCKS + (b0 >> BLOCK_LOG), v + b0, cnt - b0 < BLOCK ? cnt - b0 : BLOCK);
-    tabs[which].used += 64; /* tab_get's 8-byte reads stay clear of the next slice, which another thread may be writing */
+    /* tab_get's 8-byte reads stay clear of the next slice, which another thread may be writing */
+    tabs[which].used += 64;
 }
 
 /* Slice s of table `which`, unpacked on its first use: 1 + its first block. */

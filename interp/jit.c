@@ -193,22 +193,26 @@ static void mov_imm64(cbuf *b, int r, uint64_t v) {
 typedef struct zop {
     uint8_t map, pp, w, op;
 } zop;
-static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f}, MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58}, UDQ2PD = {M0F, PF3, 0, 0x7a}, DQ2PS = {M0F, PNONE, 0, 0x5b}, UDQ2PS = {M0F, PF2, 0, 0x7a}, DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27}, TESTMD = {M0F38, P66, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39}, EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a},
-                 ST64 = {M0F, PF3, 1, 0x7f}, MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35},
-                 SXDQ = {M0F38, P66, 0, 0x25}, QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c},
-                 BCQ_R = {M0F38, P66, 1, 0x7c}, BLENDD = {M0F38, P66, 0, 0x64},
-                 BLENDQ = {M0F38, P66, 1, 0x64}, ADDD = {M0F, P66, 0, 0xfe}, ADDQ = {M0F, P66, 1, 0xd4},
-                 SUBD = {M0F, P66, 0, 0xfa}, SUBQ = {M0F, P66, 1, 0xfb}, MULLD = {M0F38, P66, 0, 0x40},
-                 MULLQ = {M0F38, P66, 1, 0x40}, ANDD = {M0F, P66, 0, 0xdb}, ANDQ = {M0F, P66, 1, 0xdb},
-                 ORD = {M0F, P66, 0, 0xeb}, ORQ = {M0F, P66, 1, 0xeb}, XORD = {M0F, P66, 0, 0xef},
-                 XORQ = {M0F, P66, 1, 0xef}, SLLVD = {M0F38, P66, 0, 0x47}, SLLVQ = {M0F38, P66, 1, 0x47},
-                 SRLVD = {M0F38, P66, 0, 0x45}, SRLVQ = {M0F38, P66, 1, 0x45}, SRAVD = {M0F38, P66, 0, 0x46},
-                 SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39}, MAXSD = {M0F38, P66, 0, 0x3d},
-                 MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f}, MULDQ = {M0F38, P66, 1, 0x28},
-                 MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25}, CMPD = {M0F3A, P66, 0, 0x1f},
-                 CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f}, CMPUQ = {M0F3A, P66, 1, 0x1e},
-                 CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58}, SUBPS = {M0F, PNONE, 0, 0x5c},
-                 MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
+static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = {M0F, PF3, 1, 0x6f},
+                 MOVA64 = {M0F, P66, 1, 0x6f}, PERMI2D = {M0F38, P66, 0, 0x76}, BCD_X = {M0F38, P66, 0, 0x58},
+                 UDQ2PD = {M0F, PF3, 0, 0x7a}, DQ2PS = {M0F, PNONE, 0, 0x5b}, UDQ2PS = {M0F, PF2, 0, 0x7a},
+                 DIVPD = {M0F, P66, 1, 0x5e}, TPD2UDQ = {M0F, PNONE, 1, 0x78}, TESTNMD = {M0F38, PF3, 0, 0x27},
+                 TESTMD = {M0F38, P66, 0, 0x27}, BCQ_X = {M0F38, P66, 1, 0x59}, D2M = {M0F38, PF3, 0, 0x39},
+                 EXTR8 = {M0F3A, P66, 0, 0x3b}, INS8 = {M0F3A, P66, 0, 0x3a}, ST64 = {M0F, PF3, 1, 0x7f},
+                 MOVA32 = {M0F, P66, 0, 0x6f}, ZXDQ = {M0F38, P66, 0, 0x35}, SXDQ = {M0F38, P66, 0, 0x25},
+                 QD = {M0F38, PF3, 0, 0x35}, BCD_R = {M0F38, P66, 0, 0x7c}, BCQ_R = {M0F38, P66, 1, 0x7c},
+                 BLENDD = {M0F38, P66, 0, 0x64}, BLENDQ = {M0F38, P66, 1, 0x64}, ADDD = {M0F, P66, 0, 0xfe},
+                 ADDQ = {M0F, P66, 1, 0xd4}, SUBD = {M0F, P66, 0, 0xfa}, SUBQ = {M0F, P66, 1, 0xfb},
+                 MULLD = {M0F38, P66, 0, 0x40}, MULLQ = {M0F38, P66, 1, 0x40}, ANDD = {M0F, P66, 0, 0xdb},
+                 ANDQ = {M0F, P66, 1, 0xdb}, ORD = {M0F, P66, 0, 0xeb}, ORQ = {M0F, P66, 1, 0xeb},
+                 XORD = {M0F, P66, 0, 0xef}, XORQ = {M0F, P66, 1, 0xef}, SLLVD = {M0F38, P66, 0, 0x47},
+                 SLLVQ = {M0F38, P66, 1, 0x47}, SRLVD = {M0F38, P66, 0, 0x45}, SRLVQ = {M0F38, P66, 1, 0x45},
+                 SRAVD = {M0F38, P66, 0, 0x46}, SRAVQ = {M0F38, P66, 1, 0x46}, MINSD = {M0F38, P66, 0, 0x39},
+                 MAXSD = {M0F38, P66, 0, 0x3d}, MINUD = {M0F38, P66, 0, 0x3b}, MAXUD = {M0F38, P66, 0, 0x3f},
+                 MULDQ = {M0F38, P66, 1, 0x28}, MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25},
+                 CMPD = {M0F3A, P66, 0, 0x1f}, CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f},
+                 CMPUQ = {M0F3A, P66, 1, 0x1e}, CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58},
+                 SUBPS = {M0F, PNONE, 0, 0x5c}, MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
 
 static void z(cbuf *b, zop o, int reg, int v, rm r, int k) { evex(b, o.map, o.pp, o.w, o.op, reg, v, r, k); }
 static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
@@ -828,15 +832,15 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     kmov(b, false, true, 2, RAX);
     for (int h = 0; h < 2; h++) {
         int a = ea->z[h], t = ZT + h;
-        z(b, MULUDQ, ZT + 2, a, R(ZQ), 0);       /* the even lanes' m * a */
-        zi(b, SHQI, 2, ZT + 3, R(a), 0, 32);     /* the odd lanes' a, low */
-        z(b, MULUDQ, ZT + 3, ZT + 3, R(ZQ), 0);  /* their m * a */
+        z(b, MULUDQ, ZT + 2, a, R(ZQ), 0);        /* the even lanes' m * a */
+        zi(b, SHQI, 2, ZT + 3, R(a), 0, 32);      /* the odd lanes' a, low */
+        z(b, MULUDQ, ZT + 3, ZT + 3, R(ZQ), 0);   /* their m * a */
         zi(b, SHQI, 2, ZT + 2, R(ZT + 2), 0, 32); /* the even lanes' high words, low */
-        z(b, BLENDD, t, ZT + 2, R(ZT + 3), 2);   /* t: the odd lanes' high words in place */
+        z(b, BLENDD, t, ZT + 2, R(ZT + 3), 2);    /* t: the odd lanes' high words in place */
         z(b, SUBD, ZT + 2, a, R(t), 0);
         zi(b, SHDI, 2, ZT + 2, R(ZT + 2), 0, 1);
         z(b, ADDD, ZT + 2, ZT + 2, R(t), 0);
-        z(b, SRLD_X, t, ZT + 2, R(ZX), 0);       /* >> (l - 1) */
+        z(b, SRLD_X, t, ZT + 2, R(ZX), 0); /* >> (l - 1) */
     }
 }
 
@@ -1443,8 +1447,8 @@ static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
 
 /* ldg4_gather's constants: 3 in each 64-bit lane (the low bits of a word
  * address), then 0xff in each of eight 32-bit lanes (a shadow byte). */
-static _Alignas(64) const uint32_t gather_k[24] = {3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0, 3, 0,
-                                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+static _Alignas(64) const uint32_t gather_k[24] = {3, 0, 3, 0, 3,    0,    3,    0,    3,    0,    3,    0,
+                                                   3, 0, 3, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
 /* ld.global.b32 of the whole warp whose lanes are not one run (a random
  * gather, `table[idx[i]]`): ldg4_half's gather, inline, eight lanes at a
@@ -1462,13 +1466,13 @@ static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
     uint8_t movi[3] = {0x48, 0xc7, 0xc0}; /* mov rax, imm32 (sign-extended) */
     put(b, movi, 3);
     b32(b, (uint32_t)(int32_t)i->imm);
-    gop(b, true, 0x2b, RAX, M(RCX, (int64_t)offsetof(vm_arena, base))); /* sub rax, [base] */
-    z(b, BCQ_R, ZQ, 0, R(RAX), 0);                                     /* ZQ := imm - base */
+    gop(b, true, 0x2b, RAX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rax, [base] */
+    z(b, BCQ_R, ZQ, 0, R(RAX), 0);                                         /* ZQ := imm - base */
     gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* mov rdx, [reserve] */
-    uint8_t sub[3] = {0x48, 0x81, 0xea};                                    /* sub rdx, 4 granules */
+    uint8_t sub[3] = {0x48, 0x81, 0xea};                                   /* sub rdx, 4 granules */
     put(b, sub, 3);
     b32(b, 4 * VM_GRANULE);
-    to_exit(b, 0x82, x, nx); /* jb */
+    to_exit(b, 0x82, x, nx);                                              /* jb */
     z(b, BCQ_R, ZX, 0, R(RDX), 0);                                        /* ZX := the offsets' limit */
     gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, shadow))); /* rdx := shadow */
     movi[2] = 0xc6;                                                       /* mov rsi, imm32 */
@@ -1476,18 +1480,18 @@ static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
     b32(b, (uint32_t)(int32_t)i->imm);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)gather_k);
     for (int p = 0; p < 4; p++) {
-        z(b, ADDQ, ZT + 2, a->z[p], R(ZQ), 0);   /* the offsets in the arena */
-        z(b, TESTMQ, 2, ZT + 2, M(RCX, 0), 0);   /* k2 := misaligned */
-        zi(b, CMPUQ, 3, ZT + 2, R(ZX), 0, 5);    /* k3 := at or past the limit */
+        z(b, ADDQ, ZT + 2, a->z[p], R(ZQ), 0); /* the offsets in the arena */
+        z(b, TESTMQ, 2, ZT + 2, M(RCX, 0), 0); /* k2 := misaligned */
+        zi(b, CMPUQ, 3, ZT + 2, R(ZX), 0, 5);  /* k3 := at or past the limit */
         klog(b, KORW, 2, 2, 3);
         uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
         put(b, kt, 4);
         to_exit(b, 0x85, x, nx);
         zi(b, SLLQI, 2, ZT + 3, R(ZT + 2), 0, VM_GRANULE_SHIFT); /* vpsrlq: the granules */
         klog(b, KXNORW, 2, 2, 2);
-        gather32(b, 0x91, ZT + 2, RDX, ZT + 3, 2);                       /* their shadow (and 3 bytes more) */
-        evexl(b, 1, M0F38, P66, 0, 0x27, 2, ZT + 2, M(RCX, 64), 0);      /* vptestmd k2, ymm, [0xff...] */
-        uint8_t kb[4] = {0xc5, 0xf9, 0x98, 0xd2};                        /* kortestb k2, k2: CF when all 8 */
+        gather32(b, 0x91, ZT + 2, RDX, ZT + 3, 2);                  /* their shadow (and 3 bytes more) */
+        evexl(b, 1, M0F38, P66, 0, 0x27, 2, ZT + 2, M(RCX, 64), 0); /* vptestmd k2, ymm, [0xff...] */
+        uint8_t kb[4] = {0xc5, 0xf9, 0x98, 0xd2};                   /* kortestb k2, k2: CF when all 8 */
         put(b, kb, 4);
         to_exit(b, 0x83, x, nx); /* jnc: a granule not accessible */
         klog(b, KXNORW, 2, 2, 2);
