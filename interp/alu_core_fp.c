@@ -131,12 +131,25 @@ bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t
     }
     if (op->fn != f_div32 || !m) return false;
     /* a divisor the same in every lane that needs no scaling: one reciprocal */
-    uint32_t bv = b[__builtin_ctz(m)];
+    bool full = op->p[0] == K_FDIV;
+    uint32_t bv = b[__builtin_ctz(m)], same = 1;
+    for (uint32_t k = m; k; k &= k - 1) same &= b[__builtin_ctz(k)] == bv;
+    if (same && !div_scale(bv, full, ftz)) {
+        uint32_t r = alu_mufu_f32(ALU_MU_RCP, bv, true);
+        for (; m; m &= m - 1) d[__builtin_ctz(m)] = alu_mul_f32(a[__builtin_ctz(m)], r, ftz);
+        return true;
+    }
+    /* a divisor per lane (Triton's x / y): the lanes' reciprocals a warp at a
+     * time; a lane whose divisor needs scaling as f_div32 takes it */
+    uint32_t r[32], plain = 0;
     for (uint32_t k = m; k; k &= k - 1)
-        if (b[__builtin_ctz(k)] != bv) return false;
-    if (div_scale(bv, op->p[0] == K_FDIV, ftz)) return false;
-    uint32_t r = alu_mufu_f32(ALU_MU_RCP, bv, true);
-    for (; m; m &= m - 1) d[__builtin_ctz(m)] = alu_mul_f32(a[__builtin_ctz(m)], r, ftz);
+        plain |= (uint32_t)!div_scale(b[__builtin_ctz(k)], full, ftz) << __builtin_ctz(k);
+    alu_mufu_rcp_warp(b, r, plain);
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint32_t al = a[l], rl = plain >> l & 1 ? r[l] : alu_div_rcp_f32(&al, b[l], full, ftz); /* al scaled */
+        d[l] = alu_mul_f32(al, rl, ftz);
+    }
     return true;
 }
 

@@ -347,6 +347,55 @@ static uint32_t mu_ex2(uint32_t x, bool ftz) {
 }
 
 #ifdef __AVX512F__
+/* tab_get of table `which` for sixteen lanes at once: results i of the lanes
+ * in *go, their slices unpacked; lanes whose slice is not unpacked yet are
+ * taken out of *go (their result 0). One gather for each field of the
+ * lanes' blocks and one for their deviations (and, until every slice of the
+ * table is unpacked, one for the slices' ready flags first). */
+static __m512i tab_get16(int which, __m512i i, __mmask16 *go) {
+    const __m512i one = _mm512_set1_epi32(1), z = _mm512_setzero_si512();
+    mufu_tab *t = &tabs[which];
+    __m512i bi = _mm512_srli_epi32(i, BLOCK_LOG); /* the block */
+    if (!*go) return z;
+    if (!atomic_load_explicit(&t->whole, memory_order_acquire)) {
+        /* ready[s] - 1 is the slice's first block: the block's index depends on it */
+        __m512i r = _mm512_mask_i32gather_epi32(z, *go, _mm512_srli_epi32(i, MUFU_SEG_LOG), (const void *)t->ready, 4);
+        *go &= _mm512_test_epi32_mask(r, r);
+        if (!*go) return z;
+        uint32_t ix[16]; /* one ready flag read as an acquire, so that the arrays' addresses are read after it */
+        _mm512_storeu_si512(ix, i);
+        (void)atomic_load_explicit(&t->ready[ix[__builtin_ctz(*go)] >> MUFU_SEG_LOG], memory_order_acquire);
+        bi = _mm512_add_epi32(_mm512_sub_epi32(r, one),
+                              _mm512_srli_epi32(_mm512_and_si512(i, _mm512_set1_epi32(MUFU_SEG - 1)), BLOCK_LOG));
+    }
+    __mmask16 look = *go;
+    bi = _mm512_slli_epi32(bi, 2); /* in words: a block is 4 */
+    const int *blk = (const int *)t->blk;
+    __m512i base = _mm512_mask_i32gather_epi32(z, look, bi, blk, 4);
+    __m512i slope = _mm512_mask_i32gather_epi32(z, look, bi, blk + 1, 4);
+    __m512i width = _mm512_mask_i32gather_epi32(z, look, bi, blk + 2, 4);
+    __m512i off = _mm512_mask_i32gather_epi32(z, look, bi, blk + 3, 4);
+    __m512i k = _mm512_and_si512(i, _mm512_set1_epi32(BLOCK - 1));
+    __m512i pos = _mm512_add_epi32(off, _mm512_mullo_epi32(k, width));
+    /* (slope * k) >> 16, exactly, in 32 bits: k < 2^8 */
+    __m512i sk = _mm512_add_epi32(
+        _mm512_mullo_epi32(_mm512_srai_epi32(slope, 16), k),
+        _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_and_si512(slope, _mm512_set1_epi32(0xffff)), k), 16));
+    __m512i byte = _mm512_srli_epi32(pos, 3), shift = _mm512_and_si512(pos, _mm512_set1_epi32(7));
+    __m512i corr2[2];
+    for (int h = 0; h < 2; h++) {
+        __m256i bh = h ? _mm512_extracti64x4_epi64(byte, 1) : _mm512_castsi512_si256(byte);
+        __m512i w = _mm512_mask_i32gather_epi64(z, (__mmask8)(look >> 8 * h), bh, (const void *)t->bits, 1);
+        __m512i s64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(shift, 1) : _mm512_castsi512_si256(shift));
+        __m512i w64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(width, 1) : _mm512_castsi512_si256(width));
+        __m512i msk = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), w64), _mm512_set1_epi64(1));
+        corr2[h] = _mm512_and_si512(_mm512_srlv_epi64(w, s64), msk);
+    }
+    __m512i corr = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(corr2[0])),
+                                      _mm512_cvtepi64_epi32(corr2[1]), 1);
+    return _mm512_maskz_add_epi32(look, _mm512_add_epi32(base, sk), corr);
+}
+
 /* Sixteen lanes of alu_mufu_ex2_warp at x, d; act the lanes to write. The
  * lanes mu_ex2 takes elsewhere than to a table entry through ex2_index
  * (NaN, ftz'd, |x| >= 128, below -126 in the full form) or whose slice is not
@@ -369,59 +418,45 @@ static __mmask16 ex2_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool ftz
     X = _mm512_mask_mov_epi32(X, neg, nX);
     __m512i i = _mm512_and_si512(X, frac), be = _mm512_add_epi32(_mm512_srai_epi32(X, 23), _mm512_set1_epi32(127));
     __mmask16 zero = _mm512_cmple_epi32_mask(be, _mm512_setzero_si512()); /* ex2_pack: 0 */
-    mufu_tab *t = &tabs[T_ex2];
-    __m512i bi = _mm512_srli_epi32(i, BLOCK_LOG); /* tab_get's block */
-    __mmask16 ready = go & ~zero;
-    if (!atomic_load_explicit(&t->whole, memory_order_acquire)) {
-        /* ready[s] - 1 is the slice's first block: the block's index depends on it */
-        __m512i r = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ready, _mm512_srli_epi32(i, MUFU_SEG_LOG),
-                                                (const void *)t->ready, 4);
-        ready = _mm512_test_epi32_mask(r, r);
-        if (ready) { /* one ready flag read as an acquire, so that the arrays' addresses are read after it */
-            uint32_t ix[16];
-            _mm512_storeu_si512(ix, i);
-            (void)atomic_load_explicit(&t->ready[ix[__builtin_ctz(ready)] >> MUFU_SEG_LOG], memory_order_acquire);
-        }
-        bi = _mm512_add_epi32(_mm512_sub_epi32(r, one),
-                              _mm512_srli_epi32(_mm512_and_si512(i, _mm512_set1_epi32(MUFU_SEG - 1)), BLOCK_LOG));
-    }
-    __mmask16 look = go & ~zero & ready;
-    __m512i res = _mm512_setzero_si512();
-    if (look) {
-        bi = _mm512_slli_epi32(bi, 2); /* in words: a block is 4 */
-        const int *blk = (const int *)t->blk;
-        __m512i z = _mm512_setzero_si512();
-        __m512i base = _mm512_mask_i32gather_epi32(z, look, bi, blk, 4);
-        __m512i slope = _mm512_mask_i32gather_epi32(z, look, bi, blk + 1, 4);
-        __m512i width = _mm512_mask_i32gather_epi32(z, look, bi, blk + 2, 4);
-        __m512i off = _mm512_mask_i32gather_epi32(z, look, bi, blk + 3, 4);
-        __m512i k = _mm512_and_si512(i, _mm512_set1_epi32(BLOCK - 1));
-        __m512i pos = _mm512_add_epi32(off, _mm512_mullo_epi32(k, width));
-        /* (slope * k) >> 16, exactly, in 32 bits: k < 2^8 */
-        __m512i sk = _mm512_add_epi32(
-            _mm512_mullo_epi32(_mm512_srai_epi32(slope, 16), k),
-            _mm512_srli_epi32(_mm512_mullo_epi32(_mm512_and_si512(slope, _mm512_set1_epi32(0xffff)), k), 16));
-        __m512i byte = _mm512_srli_epi32(pos, 3), shift = _mm512_and_si512(pos, _mm512_set1_epi32(7));
-        __m512i corr2[2];
-        for (int h = 0; h < 2; h++) {
-            __m256i bh = h ? _mm512_extracti64x4_epi64(byte, 1) : _mm512_castsi512_si256(byte);
-            __m512i w = _mm512_mask_i32gather_epi64(z, (__mmask8)(look >> 8 * h), bh, (const void *)t->bits, 1);
-            __m512i s64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(shift, 1)
-                                                  : _mm512_castsi512_si256(shift));
-            __m512i w64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(width, 1)
-                                                  : _mm512_castsi512_si256(width));
-            __m512i msk = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), w64), _mm512_set1_epi64(1));
-            corr2[h] = _mm512_and_si512(_mm512_srlv_epi64(w, s64), msk);
-        }
-        __m512i corr = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(corr2[0])),
-                                          _mm512_cvtepi64_epi32(corr2[1]), 1);
-        __m512i val = _mm512_add_epi32(_mm512_add_epi32(base, sk), corr);
-        res = _mm512_mask_or_epi32(res, look, _mm512_slli_epi32(be, 23), _mm512_and_si512(val, frac));
-    }
+    __mmask16 look = go & ~zero;
+    __m512i val = tab_get16(T_ex2, i, &look);
+    __m512i res = _mm512_maskz_or_epi32(look, _mm512_slli_epi32(be, 23), _mm512_and_si512(val, frac));
     _mm512_mask_storeu_epi32(d, go & (zero | look), res);
-    return act & (odd | (go & ~zero & ~ready));
+    return act & (odd | (go & ~zero & ~look));
+}
+
+/* Sixteen lanes of alu_mufu_rcp_warp (mu_rcp with .ftz): lanes whose operand
+ * is NaN, infinite, zero or subnormal, whose result leaves the normal range,
+ * or whose slice is not unpacked yet are returned, for mu_rcp. */
+static __mmask16 rcp_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
+    const __m512i inf = _mm512_set1_epi32(INF), frac = _mm512_set1_epi32(0x7fffff);
+    __m512i v = _mm512_loadu_si512(x), a = _mm512_and_si512(v, _mm512_set1_epi32(~SIGN));
+    __mmask16 go = act & ~(_mm512_cmpge_epu32_mask(a, inf) | _mm512_testn_epi32_mask(a, inf));
+    __m512i r = tab_get16(T_rcp, _mm512_and_si512(a, frac), &go); /* split: the fraction of a normal a */
+    /* the result's biased exponent: r's less a's unbiased one */
+    __m512i be = _mm512_sub_epi32(_mm512_add_epi32(_mm512_srli_epi32(r, 23), _mm512_set1_epi32(127)),
+                                  _mm512_srli_epi32(a, 23));
+    go &= _mm512_cmpgt_epi32_mask(be, _mm512_setzero_si512()) & _mm512_cmplt_epi32_mask(be, _mm512_set1_epi32(255));
+    __m512i res = _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi32((int)SIGN)),
+                                  _mm512_or_si512(_mm512_slli_epi32(be, 23), _mm512_and_si512(r, frac)));
+    _mm512_mask_storeu_epi32(d, go, res);
+    return act & ~go;
 }
 #endif
+
+/* rcp.approx.ftz.f32 of x[l] into d[l] for the lanes l of m (x and d may be
+ * the same array), as alu_mufu_f32 lane by lane: the reciprocals of
+ * div.approx/div.full with a divisor per lane (Triton's x / y), sixteen lanes
+ * at a time where the build has AVX-512. */
+void alu_mufu_rcp_warp(const uint32_t *x, uint32_t *d, uint32_t m) {
+#ifdef __AVX512F__
+    m = rcp_x16(x, d, (__mmask16)m) | (uint32_t)rcp_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
+#endif
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        d[l] = mu_rcp(x[l], true);
+    }
+}
 
 /* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane.
  * Triton's softmax exponentiates every element: the lanes' indices, the

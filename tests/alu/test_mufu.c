@@ -201,37 +201,74 @@ Test(mufu, ex2_warp_negative_binade) {
     cr_expect(bad == 0, "%ld results differ from the GPU", bad);
 }
 
-/* div.full/div.approx[.ftz].f32 of the H100 table (alu_table.txt) with the
- * divisor in every lane: the warp form takes it or declines (a divisor that
- * needs scaling), and what it gives is the GPU's quotient. A divisor that
- * differs between lanes is declined. */
-Test(mufu, div_warp_uniform_divisor) {
-    FILE *f = fopen(DIR "alu_table.txt", "r");
-    cr_assert(f);
+/* div.full/div.approx[.ftz].f32 of the H100 table (alu_table.txt) through
+ * the warp form: each case with its divisor in every lane (one reciprocal;
+ * a divisor that needs scaling lane by lane), then the cases of each form
+ * 32 at a time, a divisor per lane (the reciprocals a warp at a time), under
+ * whole and partial masks. Every lane against the GPU's quotient. */
+enum { DIV_FORMS = 8, DIV_MAX = 512 };
+typedef struct {
+    char mn[64];
+    unsigned n, a[DIV_MAX], b[DIV_MAX], q[DIV_MAX];
+} div_form;
+
+static void div_lanes(const div_form *f, const uint32_t *x, const uint32_t *y, const uint32_t *q, uint32_t m,
+                      long *bad) {
+    alu_op op;
+    uint32_t d[32];
+    cr_assert(alu_lookup(f->mn, 3, &op), "%s unknown", f->mn);
+    cr_assert(warp(&op, x, y, m, d), "%s: the warp form declined", f->mn);
+    for (int l = 0; l < 32; l++) {
+        uint32_t w = m >> l & 1 ? q[l] : 0x5eed0000u + (uint32_t)l;
+        if (d[l] != w && (*bad)++ < 10) fprintf(stderr, "%s %#x / %#x: want %#x got %#x\n", f->mn, x[l], y[l], w, d[l]);
+    }
+}
+
+Test(mufu, div_warp) {
+    FILE *fp = fopen(DIR "alu_table.txt", "r");
+    cr_assert(fp);
+    static div_form forms[DIV_FORMS];
+    int nf = 0;
     char line[512];
-    long cases = 0, taken = 0, bad = 0;
-    uint32_t seed = 7;
-    while (fgets(line, sizeof line, f)) {
+    long cases = 0, bad = 0, lanes = 0;
+    while (fgets(line, sizeof line, fp)) {
         char mn[64];
         unsigned a, b, q;
         if (strncmp(line, "div.", 4) || sscanf(line, "%63s 3 | %x %x | %x", mn, &a, &b, &q) != 4 ||
             !strstr(mn, ".f32") || (!strstr(mn, ".full") && !strstr(mn, ".approx")))
             continue;
-        alu_op op;
-        cr_assert(alu_lookup(mn, 3, &op), "%s unknown", mn);
-        uint32_t x[32], y[32], d[32], m = next_mask(&seed) | 1;
-        for (int l = 0; l < 32; l++) x[l] = a, y[l] = b;
-        cases++;
-        if (!warp(&op, x, y, m, d)) continue;
-        taken++;
-        for (int l = 0; l < 32; l++) {
-            uint32_t w = m >> l & 1 ? q : 0x5eed0000u + (uint32_t)l;
-            if (d[l] != w && bad++ < 10) fprintf(stderr, "%s %#x / %#x: want %#x got %#x\n", mn, a, b, w, d[l]);
+        int k = 0;
+        while (k < nf && strcmp(forms[k].mn, mn)) k++;
+        if (k == nf) {
+            cr_assert(nf < DIV_FORMS, "more div forms than expected");
+            snprintf(forms[nf++].mn, sizeof forms[0].mn, "%s", mn);
         }
-        y[31] = b ^ 1;
-        cr_expect(!warp(&op, x, y, 0xffffffffu, d), "%s: a divisor differing in one lane taken", mn);
+        div_form *f = &forms[k];
+        if (f->n < DIV_MAX) f->a[f->n] = a, f->b[f->n] = b, f->q[f->n++] = q;
+        cases++;
     }
-    fclose(f);
-    cr_expect(cases >= 400 && taken > cases / 2, "%ld cases, %ld taken", cases, taken);
+    fclose(fp);
+    uint32_t seed = 7;
+    for (int k = 0; k < nf; k++) {
+        const div_form *f = &forms[k];
+        uint32_t x[32], y[32], q[32];
+        for (unsigned c = 0; c < f->n; c++) { /* the divisor in every lane */
+            for (int l = 0; l < 32; l++) x[l] = f->a[c], y[l] = f->b[c], q[l] = f->q[c];
+            div_lanes(f, x, y, q, next_mask(&seed) | 1, &bad);
+        }
+        for (unsigned r = 0; r < 8; r++) /* a case per lane, drawn at random */
+            for (unsigned c = 0; c + 32 <= f->n; c += 32) {
+                for (int l = 0; l < 32; l++) {
+                    seed = seed * 1664525u + 1013904223u;
+                    unsigned e = seed % f->n;
+                    x[l] = f->a[e], y[l] = f->b[e], q[l] = f->q[e];
+                }
+                uint32_t m = next_mask(&seed);
+                div_lanes(f, x, y, q, m, &bad);
+                lanes += __builtin_popcount(m);
+            }
+    }
+    cr_expect(cases >= 400 && nf >= 4, "%ld cases in %d forms", cases, nf);
+    cr_expect(lanes > 4 * cases, "%ld lanes with a divisor per lane", lanes);
     cr_expect(bad == 0, "%ld lanes differ from the GPU", bad);
 }
