@@ -125,10 +125,7 @@ ALU_FN(f_div32) {
 
 bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t m) {
     bool ftz = op->p[2] & F_FTZ;
-    if (op->fn == f_mufu32 && op->p[0] == K_EX2) {
-        alu_mufu_ex2_warp(a, d, m, ftz);
-        return true;
-    }
+    if (op->fn == f_mufu32) return alu_mufu_warp(mufu_of[op->p[0]], a, d, m, ftz);
     if (op->fn != f_div32 || !m) return false;
     /* a divisor the same in every lane that needs no scaling: one reciprocal */
     bool full = op->p[0] == K_FDIV;
@@ -144,7 +141,7 @@ bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t
     uint32_t r[32], plain = 0;
     for (uint32_t k = m; k; k &= k - 1)
         plain |= (uint32_t)!div_scale(b[__builtin_ctz(k)], full, ftz) << __builtin_ctz(k);
-    alu_mufu_rcp_warp(b, r, plain);
+    alu_mufu_warp(ALU_MU_RCP, b, r, plain, true);
     for (; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint32_t al = a[l], rl = plain >> l & 1 ? r[l] : alu_div_rcp_f32(&al, b[l], full, ftz); /* al scaled */

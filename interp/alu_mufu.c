@@ -425,7 +425,7 @@ static __mmask16 ex2_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool ftz
     return act & (odd | (go & ~zero & ~look));
 }
 
-/* Sixteen lanes of alu_mufu_rcp_warp (mu_rcp with .ftz): lanes whose operand
+/* Sixteen lanes of rcp (mu_rcp, with or without .ftz): lanes whose operand
  * is NaN, infinite, zero or subnormal, whose result leaves the normal range,
  * or whose slice is not unpacked yet are returned, for mu_rcp. */
 static __mmask16 rcp_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
@@ -443,20 +443,6 @@ static __mmask16 rcp_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
     return act & ~go;
 }
 #endif
-
-/* rcp.approx.ftz.f32 of x[l] into d[l] for the lanes l of m (x and d may be
- * the same array), as alu_mufu_f32 lane by lane: the reciprocals of
- * div.approx/div.full with a divisor per lane (Triton's x / y), sixteen lanes
- * at a time where the build has AVX-512. */
-void alu_mufu_rcp_warp(const uint32_t *x, uint32_t *d, uint32_t m) {
-#ifdef __AVX512F__
-    m = rcp_x16(x, d, (__mmask16)m) | (uint32_t)rcp_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
-#endif
-    for (; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        d[l] = mu_rcp(x[l], true);
-    }
-}
 
 /* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane.
  * Triton's softmax exponentiates every element: the lanes' indices, the
@@ -540,8 +526,9 @@ static uint32_t mu_sincos(uint32_t x, bool cosine) {
 
 /* tanh: x itself below 2^-8, +-1 from 8 on; between, the unit keeps 17-21
  * mantissa bits depending on the binade (drop[] low bits ignored). */
+static const uint8_t tanh_drop[11] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
 static uint32_t mu_tanh(uint32_t x) {
-    static const uint8_t drop[11] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
+    const uint8_t *drop = tanh_drop;
     uint32_t s = x & SIGN, a = x & ~SIGN;
     if (a > INF) return NAN32;
     if (a < 0x3b800000u) return x;
@@ -549,6 +536,77 @@ static uint32_t mu_tanh(uint32_t x) {
     uint32_t b = (a >> 23) - 0x77, i = 0;
     for (uint32_t k = 0; k < b; k++) i += 1u << (23 - drop[k]);
     return s | look(T_tanh, i + ((a & 0x7fffff) >> drop[b]));
+}
+
+#ifdef __AVX512F__
+/* Sixteen lanes of tanh (mu_tanh) for 2^-8 <= |x| < 8: the binade's first
+ * entry and kept bits by a permute, the rest as mu_tanh; the other lanes (and
+ * those whose slice is not unpacked) are returned, for mu_tanh. */
+static __mmask16 tanh_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
+    uint32_t first[16] = {0}, drop[16] = {0};
+    for (int k = 0; k < 11; k++) {
+        drop[k] = tanh_drop[k];
+        if (k < 10) first[k + 1] = first[k] + (1u << (23 - tanh_drop[k]));
+    }
+    __m512i v = _mm512_loadu_si512(x), a = _mm512_and_si512(v, _mm512_set1_epi32(~SIGN));
+    __mmask16 go = act & _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x3b800000)) &
+                   _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x41000000));
+    __m512i b = _mm512_sub_epi32(_mm512_srli_epi32(a, 23), _mm512_set1_epi32(0x77)); /* 0..10 */
+    __m512i dr = _mm512_permutexvar_epi32(b, _mm512_loadu_si512(drop));
+    __m512i i = _mm512_add_epi32(_mm512_permutexvar_epi32(b, _mm512_loadu_si512(first)),
+                                 _mm512_srlv_epi32(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), dr));
+    __m512i r = tab_get16(T_tanh, i, &go);
+    _mm512_mask_storeu_epi32(d, go, _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi32((int)SIGN)), r));
+    return act & ~go;
+}
+
+/* Sixteen lanes of rsqrt / sqrt (mu_root) for positive normal x: the [1, 4)
+ * table by the exponent's parity, the exponent halved; the other lanes (and
+ * those whose slice is not unpacked) are returned, for mu_root. */
+static __mmask16 root_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool sq) {
+    __m512i v = _mm512_loadu_si512(x);
+    __mmask16 go = act & _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x00800000)) &
+                   _mm512_cmplt_epu32_mask(v, _mm512_set1_epi32(INF)); /* the sign bit makes v larger */
+    __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(v, 23), _mm512_set1_epi32(127));
+    __m512i i = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(e, _mm512_set1_epi32(1)), 23),
+                                _mm512_and_si512(v, _mm512_set1_epi32(0x7fffff)));
+    __m512i r = tab_get16(sq ? T_sqrt : T_rsqrt, i, &go);
+    __m512i k = _mm512_slli_epi32(_mm512_srai_epi32(e, 1), 23); /* floor(e / 2), in the exponent */
+    _mm512_mask_storeu_epi32(d, go, sq ? _mm512_add_epi32(r, k) : _mm512_sub_epi32(r, k));
+    return act & ~go;
+}
+#endif
+
+bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
+    switch (fn) {
+    case ALU_MU_EX2: alu_mufu_ex2_warp(x, d, m, ftz); return true;
+    case ALU_MU_RCP: /* the table's lanes do not depend on .ftz; the rest go to mu_rcp as it is */
+#ifdef __AVX512F__
+        m = rcp_x16(x, d, (__mmask16)m) | (uint32_t)rcp_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
+#endif
+        break;
+#ifdef __AVX512F__
+    case ALU_MU_TANH:
+        m = tanh_x16(x, d, (__mmask16)m) | (uint32_t)tanh_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
+        break;
+    case ALU_MU_RSQRT:
+    case ALU_MU_SQRT: {
+        bool sq = fn == ALU_MU_SQRT;
+        m = root_x16(x, d, (__mmask16)m, sq) | (uint32_t)root_x16(x + 16, d + 16, (__mmask16)(m >> 16), sq) << 16;
+        break;
+    }
+#else
+    case ALU_MU_TANH:
+    case ALU_MU_RSQRT:
+    case ALU_MU_SQRT: break;
+#endif
+    default: return false;
+    }
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        d[l] = alu_mufu_f32(fn, x[l], ftz);
+    }
+    return true;
 }
 
 /* The 20 fraction bits of the high word index the f32 tables (their low 3
