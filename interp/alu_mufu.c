@@ -575,6 +575,46 @@ static __mmask16 root_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool sq
     _mm512_mask_storeu_epi32(d, go, sq ? _mm512_add_epi32(r, k) : _mm512_sub_epi32(r, k));
     return act & ~go;
 }
+
+/* Sixteen lanes of lg2 (mu_lg2_ftz) for positive normal x: the [0.5, 1)
+ * table's result for x in [0.5, 1); else the [1, 2) one plus the exponent
+ * in double, truncated to f32 (vcvtpd2ps toward zero), and where that sum
+ * was exact below 0.25 the [0.5, 1) result decides one more unit toward 0.
+ * The other lanes (and those whose slice is not unpacked) are returned. */
+static __mmask16 lg2_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
+    const __m512i frac = _mm512_set1_epi32(0x7fffff);
+    __m512i v = _mm512_loadu_si512(x);
+    __mmask16 go = act & _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(0x00800000)) &
+                   _mm512_cmplt_epu32_mask(v, _mm512_set1_epi32(INF));
+    __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(v, 23), _mm512_set1_epi32(127)), f = _mm512_and_si512(v, frac);
+    __mmask16 half = go & _mm512_cmpeq_epi32_mask(e, _mm512_set1_epi32(-1)), one = go & ~half;
+    __m512i rh = tab_get16(T_lg2_05, f, &half), l = tab_get16(T_lg2_1, f, &one);
+    __m512i r = _mm512_setzero_si512();
+    __mmask16 exact = 0;
+    for (int h = 0; h < 2; h++) {
+        __m256i lh = h ? _mm512_extracti64x4_epi64(l, 1) : _mm512_castsi512_si256(l);
+        __m256i eh = h ? _mm512_extracti64x4_epi64(e, 1) : _mm512_castsi512_si256(e);
+        __m512d t = _mm512_add_pd(_mm512_cvtepi32_pd(eh), _mm512_cvtps_pd(_mm256_castsi256_ps(lh)));
+        __m256 rf = _mm512_cvt_roundpd_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        exact |= (__mmask16)(_mm512_cmp_pd_mask(_mm512_cvtps_pd(rf), t, _CMP_EQ_OQ) << 8 * h);
+        r = _mm512_inserti64x4(r, _mm256_castps_si256(rf), h);
+    }
+    __mmask16 fix = one & exact & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(-1)), got = fix;
+    if (fix) {
+        __m512i l05 = tab_get16(T_lg2_05, f, &got);
+        one &= ~(fix & ~got); /* the [0.5, 1) slice not unpacked: lane by lane */
+        __mmask16 ne = 0;
+        for (int h = 0; h < 2; h++) {
+            __m256i ah = h ? _mm512_extracti64x4_epi64(l05, 1) : _mm512_castsi512_si256(l05);
+            __m256i bh = h ? _mm512_extracti64x4_epi64(l, 1) : _mm512_castsi512_si256(l);
+            __m512d b1 = _mm512_add_pd(_mm512_set1_pd(-1.0), _mm512_cvtps_pd(_mm256_castsi256_ps(bh)));
+            ne |= (__mmask16)(_mm512_cmp_pd_mask(_mm512_cvtps_pd(_mm256_castsi256_ps(ah)), b1, _CMP_NEQ_UQ) << 8 * h);
+        }
+        r = _mm512_mask_sub_epi32(r, got & ne, r, _mm512_set1_epi32(1)); /* nextafterf(r, 0): |r| >= 1 */
+    }
+    _mm512_mask_storeu_epi32(d, half | one, _mm512_mask_mov_epi32(r, half, rh));
+    return act & ~(half | one);
+}
 #endif
 
 bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
@@ -589,6 +629,9 @@ bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz)
     case ALU_MU_TANH:
         m = tanh_x16(x, d, (__mmask16)m) | (uint32_t)tanh_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
         break;
+    case ALU_MU_LG2:
+        m = lg2_x16(x, d, (__mmask16)m) | (uint32_t)lg2_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
+        break;
     case ALU_MU_RSQRT:
     case ALU_MU_SQRT: {
         bool sq = fn == ALU_MU_SQRT;
@@ -597,6 +640,7 @@ bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz)
     }
 #else
     case ALU_MU_TANH:
+    case ALU_MU_LG2:
     case ALU_MU_RSQRT:
     case ALU_MU_SQRT: break;
 #endif

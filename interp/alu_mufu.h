@@ -19,8 +19,8 @@ uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz);
 void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
 /* d[l] := <fn>.approx[.ftz].f32 of x[l] for each lane l of m (x and d may
  * be the same array), as alu_mufu_f32 lane by lane, for fn ex2, rcp, rsqrt,
- * sqrt and tanh (their table reads a warp at a time): true; false, and
- * nothing done, for the others. */
+ * sqrt, tanh and lg2 (their table reads a warp at a time): true; false, and
+ * nothing done, for sin and cos. */
 bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
 
 /* The unit's f64 forms (MUFU.RCP64H/RSQ64H, fn ALU_MU_RCP or ALU_MU_RSQRT): the
