@@ -125,7 +125,10 @@ ALU_FN(f_div32) {
 
 bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t m) {
     bool ftz = op->p[2] & F_FTZ;
-    if (op->fn == f_mufu32) return alu_mufu_warp(mufu_of[op->p[0]], a, d, m, ftz);
+    if (op->fn == f_mufu32) {
+        alu_mufu_warp(mufu_of[op->p[0]], a, d, m, ftz);
+        return true;
+    }
     if (op->fn != f_div32 || !m) return false;
     /* a divisor the same in every lane that needs no scaling: one reciprocal */
     bool full = op->p[0] == K_FDIV;

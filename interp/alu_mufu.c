@@ -597,7 +597,7 @@ static __mmask16 lg2_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
         __m512d t = _mm512_add_pd(_mm512_cvtepi32_pd(eh), _mm512_cvtps_pd(_mm256_castsi256_ps(lh)));
         __m256 rf = _mm512_cvt_roundpd_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
         exact |= (__mmask16)(_mm512_cmp_pd_mask(_mm512_cvtps_pd(rf), t, _CMP_EQ_OQ) << 8 * h);
-        r = _mm512_inserti64x4(r, _mm256_castps_si256(rf), h);
+        r = h ? _mm512_inserti64x4(r, _mm256_castps_si256(rf), 1) : _mm512_inserti64x4(r, _mm256_castps_si256(rf), 0);
     }
     __mmask16 fix = one & exact & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(-1)), got = fix;
     if (fix) {
@@ -615,42 +615,67 @@ static __mmask16 lg2_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
     _mm512_mask_storeu_epi32(d, half | one, _mm512_mask_mov_epi32(r, half, rh));
     return act & ~(half | one);
 }
+
+/* Sixteen lanes of sin / cos (mu_sincos) for finite x: the turns truncated
+ * to f32 (vcvtpd2ps toward zero), their fraction on the 2^-25 grid in
+ * double, the quarter folding as mu_sincos; lanes whose slice is not
+ * unpacked yet are returned. */
+static __mmask16 sincos_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool cosine) {
+    __m512i v = _mm512_loadu_si512(x), a = _mm512_and_si512(v, _mm512_set1_epi32(~SIGN));
+    const __m512i inf = _mm512_set1_epi32(INF);
+    __mmask16 go = act & _mm512_cmplt_epu32_mask(a, inf);
+    a = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(a, inf), a); /* subnormals as 0 */
+    __m512i F = _mm512_setzero_si512();
+    for (int h = 0; h < 2; h++) {
+        __m256i ah = h ? _mm512_extracti64x4_epi64(a, 1) : _mm512_castsi512_si256(a);
+        __m512d p = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_castsi256_ps(ah)), _mm512_set1_pd((double)fl(0x3e22f983)));
+        __m512d t = _mm512_cvtps_pd(_mm512_cvt_roundpd_ps(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
+        __m512d fr = _mm512_mul_pd(_mm512_sub_pd(t, _mm512_roundscale_pd(t, _MM_FROUND_TO_NEG_INF)),
+                                   _mm512_set1_pd(0x1p25));
+        __m256i fh = _mm512_cvttpd_epu32(_mm512_roundscale_pd(fr, _MM_FROUND_TO_NEG_INF));
+        F = h ? _mm512_inserti64x4(F, fh, 1) : _mm512_inserti64x4(F, fh, 0);
+    }
+    if (cosine) F = _mm512_add_epi32(F, _mm512_set1_epi32(1 << 23));
+    __m512i f = _mm512_and_si512(F, _mm512_set1_epi32(0x7fffff));
+    __m512i i = _mm512_mask_sub_epi32(f, _mm512_test_epi32_mask(F, _mm512_set1_epi32(1 << 23)),
+                                      _mm512_set1_epi32(0x7fffff), f);
+    __m512i r = tab_get16(T_sin, i, &go);
+    r = _mm512_xor_si512(r, _mm512_and_si512(_mm512_slli_epi32(F, 7), _mm512_set1_epi32((int)SIGN)));
+    if (!cosine) r = _mm512_xor_si512(r, _mm512_and_si512(v, _mm512_set1_epi32((int)SIGN)));
+    _mm512_mask_storeu_epi32(d, go, r);
+    return act & ~go;
+}
 #endif
 
-bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
-    switch (fn) {
-    case ALU_MU_EX2: alu_mufu_ex2_warp(x, d, m, ftz); return true;
-    case ALU_MU_RCP: /* the table's lanes do not depend on .ftz; the rest go to mu_rcp as it is */
-#ifdef __AVX512F__
-        m = rcp_x16(x, d, (__mmask16)m) | (uint32_t)rcp_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
-#endif
-        break;
-#ifdef __AVX512F__
-    case ALU_MU_TANH:
-        m = tanh_x16(x, d, (__mmask16)m) | (uint32_t)tanh_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
-        break;
-    case ALU_MU_LG2:
-        m = lg2_x16(x, d, (__mmask16)m) | (uint32_t)lg2_x16(x + 16, d + 16, (__mmask16)(m >> 16)) << 16;
-        break;
-    case ALU_MU_RSQRT:
-    case ALU_MU_SQRT: {
-        bool sq = fn == ALU_MU_SQRT;
-        m = root_x16(x, d, (__mmask16)m, sq) | (uint32_t)root_x16(x + 16, d + 16, (__mmask16)(m >> 16), sq) << 16;
-        break;
+void alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
+    if (fn == ALU_MU_EX2) {
+        alu_mufu_ex2_warp(x, d, m, ftz);
+        return;
     }
-#else
-    case ALU_MU_TANH:
-    case ALU_MU_LG2:
-    case ALU_MU_RSQRT:
-    case ALU_MU_SQRT: break;
-#endif
-    default: return false;
+#ifdef __AVX512F__
+    /* the lanes the table gives do not depend on .ftz; the rest go to alu_mufu_f32 */
+    uint32_t rest = 0;
+    for (int h = 0; h < 2; h++) {
+        const uint32_t *xh = x + 16 * h;
+        uint32_t *dh = d + 16 * h;
+        __mmask16 mh = (__mmask16)(m >> 16 * h), r;
+        switch (fn) {
+        case ALU_MU_RCP: r = rcp_x16(xh, dh, mh); break;
+        case ALU_MU_RSQRT:
+        case ALU_MU_SQRT: r = root_x16(xh, dh, mh, fn == ALU_MU_SQRT); break;
+        case ALU_MU_LG2: r = lg2_x16(xh, dh, mh); break;
+        case ALU_MU_SIN:
+        case ALU_MU_COS: r = sincos_x16(xh, dh, mh, fn == ALU_MU_COS); break;
+        default: r = tanh_x16(xh, dh, mh); break;
+        }
+        rest |= (uint32_t)r << 16 * h;
     }
+    m = rest;
+#endif
     for (; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         d[l] = alu_mufu_f32(fn, x[l], ftz);
     }
-    return true;
 }
 
 /* The 20 fraction bits of the high word index the f32 tables (their low 3

@@ -18,10 +18,9 @@ uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz);
  * the same array): alu_mufu_f32 lane by lane, with the lanes' table reads overlapped. */
 void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
 /* d[l] := <fn>.approx[.ftz].f32 of x[l] for each lane l of m (x and d may
- * be the same array), as alu_mufu_f32 lane by lane, for fn ex2, rcp, rsqrt,
- * sqrt, tanh and lg2 (their table reads a warp at a time): true; false, and
- * nothing done, for sin and cos. */
-bool alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
+ * be the same array), as alu_mufu_f32 lane by lane, the lanes' table reads
+ * a warp at a time (AVX-512 builds). */
+void alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
 
 /* The unit's f64 forms (MUFU.RCP64H/RSQ64H, fn ALU_MU_RCP or ALU_MU_RSQRT): the
  * high word of the result from the high word of the operand; the low word

@@ -131,16 +131,14 @@ static uint32_t next_mask(uint32_t *seed) {
 }
 
 /* The recorded cases of every form (NaN, inf, zero, subnormal, negative,
- * huge) 32 at a time through the warp form, under whole and partial masks:
- * ex2, rcp, rsqrt, sqrt, tanh and lg2 take every warp (their table reads a warp at
- * a time), the others decline it (lane by lane in vm_alu_run). */
+ * huge) 32 at a time through the warp form (the lanes' table reads a warp at
+ * a time), under whole and partial masks. */
 Test(mufu, warp_random_operands) {
     size_t n;
     uint32_t *t = load_zst(DIR "mufu_random.bin.zst", &n), seed = 1;
     long bad = 0, seen = 0;
     for (int f = 0; f < NFORMS; f++) {
         alu_op op = form_op(forms[f]);
-        bool takes = !strstr(forms[f], "sin") && !strstr(forms[f], "cos");
         uint32_t x[32], want[32], d[32];
         int k = 0;
         for (size_t i = 0; i + 2 < n; i += 3) {
@@ -149,8 +147,7 @@ Test(mufu, warp_random_operands) {
             if (k < 32) continue;
             k = 0;
             uint32_t m = next_mask(&seed);
-            cr_assert_eq(warp(&op, x, x, m, d), takes, "%s: the warp form %s", forms[f], takes ? "declined" : "taken");
-            if (!takes) continue;
+            cr_assert(warp(&op, x, x, m, d), "%s: the warp form declined", forms[f]);
             for (int l = 0; l < 32; l++) {
                 uint32_t w = m >> l & 1 ? want[l] : 0x5eed0000u + (uint32_t)l;
                 seen += m >> l & 1;
@@ -159,7 +156,7 @@ Test(mufu, warp_random_operands) {
         }
     }
     free(t);
-    cr_expect(seen > 8 * 1024, "%ld lanes", seen);
+    cr_expect(seen > 12 * 1024, "%ld lanes", seen);
     cr_expect(bad == 0, "%ld lanes differ", bad);
 }
 
