@@ -10,6 +10,9 @@
 
 #include <fenv.h>
 #include <math.h>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 enum {
     K_ADD,
@@ -123,6 +126,38 @@ ALU_FN(f_div32) {
     d[0] = alu_mul_f32(a, r, ftz);
 }
 
+/* d[l] := alu_mul_f32(a[l], r[l], ftz) for the lanes l of m (d may be a or
+ * r): sixteen lanes to a vmulps where the build has AVX-512 (the host's
+ * rounding, as the double product rounded once; NaN made canonical). Under
+ * .ftz, lanes with a subnormal a or a result at or below the smallest normal
+ * (which .ftz flushes when the exact product lies below it) go lane by lane. */
+static void mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *r, uint32_t m, bool ftz) {
+#ifdef __AVX512F__
+    uint32_t rest = 0;
+    for (int h = 0; h < 2; h++) {
+        __mmask16 mh = (__mmask16)(m >> 16 * h);
+        __m512i va = _mm512_loadu_si512(a + 16 * h);
+        __m512 p = _mm512_mul_ps(_mm512_castsi512_ps(va), _mm512_castsi512_ps(_mm512_loadu_si512(r + 16 * h)));
+        __m512i pb = _mm512_mask_mov_epi32(_mm512_castps_si512(p), _mm512_cmp_ps_mask(p, p, _CMP_UNORD_Q),
+                                           _mm512_set1_epi32((int)ALU_NAN32));
+        __mmask16 slow = 0;
+        if (ftz) {
+            __m512i mag = _mm512_and_si512(pb, _mm512_set1_epi32(0x7fffffff));
+            slow = _mm512_cmple_epu32_mask(mag, _mm512_set1_epi32(0x00800000)) |
+                   (_mm512_testn_epi32_mask(va, _mm512_set1_epi32(0x7f800000)) &
+                    _mm512_test_epi32_mask(va, _mm512_set1_epi32(0x007fffff)));
+        }
+        _mm512_mask_storeu_epi32(d + 16 * h, mh & ~slow, pb);
+        rest |= (uint32_t)(mh & slow) << 16 * h;
+    }
+    m = rest;
+#endif
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        d[l] = alu_mul_f32(a[l], r[l], ftz);
+    }
+}
+
 bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t m) {
     bool ftz = op->p[2] & F_FTZ;
     if (op->fn == f_mufu32) {
@@ -134,22 +169,25 @@ bool alu_warp32(const alu_op *op, uint32_t *d, const uint32_t *a, const uint32_t
     bool full = op->p[0] == K_FDIV;
     uint32_t bv = b[__builtin_ctz(m)], same = 1;
     for (uint32_t k = m; k; k &= k - 1) same &= b[__builtin_ctz(k)] == bv;
+    uint32_t r[32];
     if (same && !div_scale(bv, full, ftz)) {
-        uint32_t r = alu_mufu_f32(ALU_MU_RCP, bv, true);
-        for (; m; m &= m - 1) d[__builtin_ctz(m)] = alu_mul_f32(a[__builtin_ctz(m)], r, ftz);
+        uint32_t rv = alu_mufu_f32(ALU_MU_RCP, bv, true);
+        for (int l = 0; l < 32; l++) r[l] = rv;
+        mul_lanes(d, a, r, m, ftz);
         return true;
     }
     /* a divisor per lane (Triton's x / y): the lanes' reciprocals a warp at a
      * time; a lane whose divisor needs scaling as f_div32 takes it */
-    uint32_t r[32], plain = 0;
+    uint32_t plain = 0;
     for (uint32_t k = m; k; k &= k - 1)
         plain |= (uint32_t)!div_scale(b[__builtin_ctz(k)], full, ftz) << __builtin_ctz(k);
     alu_mufu_warp(ALU_MU_RCP, b, r, plain, true);
-    for (; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        uint32_t al = a[l], rl = plain >> l & 1 ? r[l] : alu_div_rcp_f32(&al, b[l], full, ftz); /* al scaled */
+    for (uint32_t k = m & ~plain; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t al = a[l], rl = alu_div_rcp_f32(&al, b[l], full, ftz); /* al scaled */
         d[l] = alu_mul_f32(al, rl, ftz);
     }
+    mul_lanes(d, a, r, m & plain, ftz);
     return true;
 }
 
