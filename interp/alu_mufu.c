@@ -347,6 +347,15 @@ static uint32_t mu_ex2(uint32_t x, bool ftz) {
 }
 
 #ifdef __AVX512F__
+/* Lanes 8h..8h+7 of v (h a constant 0 or 1), and v with them replaced by w:
+ * the immediate operand an -O0 build still sees as one. */
+static inline __m256i half256(__m512i v, int h) {
+    return h ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v);
+}
+static inline __m512i with_half(__m512i v, __m256i w, int h) {
+    return h ? _mm512_inserti64x4(v, w, 1) : _mm512_inserti64x4(v, w, 0);
+}
+
 /* tab_get of table `which` for sixteen lanes at once: results i of the lanes
  * in *go, their slices unpacked; lanes whose slice is not unpacked yet are
  * taken out of *go (their result 0). One gather for each field of the
@@ -384,19 +393,19 @@ static __m512i tab_get16(int which, __m512i i, __mmask16 *go) {
     __m512i byte = _mm512_srli_epi32(pos, 3), shift = _mm512_and_si512(pos, _mm512_set1_epi32(7));
     __m512i corr2[2];
     for (int h = 0; h < 2; h++) {
-        __m256i bh = h ? _mm512_extracti64x4_epi64(byte, 1) : _mm512_castsi512_si256(byte);
+        __m256i bh = half256(byte, h);
         __m512i w = _mm512_mask_i32gather_epi64(z, (__mmask8)(look >> 8 * h), bh, (const void *)t->bits, 1);
-        __m512i s64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(shift, 1) : _mm512_castsi512_si256(shift));
-        __m512i w64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(width, 1) : _mm512_castsi512_si256(width));
+        __m512i s64 = _mm512_cvtepu32_epi64(half256(shift, h));
+        __m512i w64 = _mm512_cvtepu32_epi64(half256(width, h));
         __m512i msk = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), w64), _mm512_set1_epi64(1));
         corr2[h] = _mm512_and_si512(_mm512_srlv_epi64(w, s64), msk);
     }
-    __m512i corr = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(corr2[0])),
-                                      _mm512_cvtepi64_epi32(corr2[1]), 1);
+    __m512i corr = with_half(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(corr2[0])), _mm512_cvtepi64_epi32(corr2[1]),
+                             1);
     return _mm512_maskz_add_epi32(look, _mm512_add_epi32(base, sk), corr);
 }
 
-/* Sixteen lanes of alu_mufu_ex2_warp at x, d; act the lanes to write. The
+/* Sixteen lanes of ex2 (mu_ex2) at x, d; act the lanes to write. The
  * lanes mu_ex2 takes elsewhere than to a table entry through ex2_index
  * (NaN, ftz'd, |x| >= 128, below -126 in the full form) or whose slice is not
  * unpacked yet are returned, for mu_ex2. */
@@ -444,43 +453,6 @@ static __mmask16 rcp_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
 }
 #endif
 
-/* ex2.approx of x[l] into d[l] for the lanes l of m, as mu_ex2 lane by lane.
- * Triton's softmax exponentiates every element: the lanes' indices, the
- * reads of their blocks and of their corrections go a warp at a time (AVX-512
- * gathers; elsewhere every lane's block fetched before the first is read). */
-void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
-#ifdef __AVX512F__
-    uint32_t rest = ex2_x16(x, d, (__mmask16)m, ftz) | (uint32_t)ex2_x16(x + 16, d + 16, (__mmask16)(m >> 16), ftz)
-                                                           << 16;
-    for (; rest; rest &= rest - 1) {
-        int l = __builtin_ctz(rest);
-        d[l] = mu_ex2(x[l], ftz);
-    }
-#else
-    uint32_t j[32], b0[32], hi[32];
-    uint8_t lane[32];
-    uint32_t n = 0;
-    const mufu_tab *t = &tabs[T_ex2];
-    for (; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        uint32_t v = x[l], i, r;
-        if ((!ftz && fl(v) < -126.0f) || ex2_special(v, &r)) {
-            d[l] = mu_ex2(v, ftz);
-            continue;
-        }
-        int be = ex2_index(v, &i);
-        if (be <= 0 || be >= 255) {
-            d[l] = ex2_pack(be, 0);
-            continue;
-        }
-        j[n] = i & (MUFU_SEG - 1), b0[n] = seg_ready(T_ex2, i >> MUFU_SEG_LOG) - 1, hi[n] = (uint32_t)be << 23;
-        __builtin_prefetch(&t->blk[b0[n] + (j[n] >> BLOCK_LOG)]);
-        lane[n++] = (uint8_t)l;
-    }
-    for (uint32_t k = 0; k < n; k++) d[lane[k]] = hi[k] | (tab_get(t, b0[k], j[k]) & 0x7fffff);
-#endif
-}
-
 /* lg2: log2 of the fraction (the [1,2) table) plus the exponent, truncated.
  * Below 1 the sum cancels: [0.5,1) has its own table, and further down the
  * unit's fraction is known to lie above the [1,2) result exactly when the
@@ -525,17 +497,20 @@ static uint32_t mu_sincos(uint32_t x, bool cosine) {
 }
 
 /* tanh: x itself below 2^-8, +-1 from 8 on; between, the unit keeps 17-21
- * mantissa bits depending on the binade (drop[] low bits ignored). */
-static const uint8_t tanh_drop[11] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
+ * mantissa bits depending on the binade b (tanh_drop[b] low bits ignored),
+ * and the table holds the binades one after another (binade b's first entry
+ * at tanh_first[b], the sum of 2^(23 - drop) over the binades below it).
+ * Sixteen entries each, so that tanh_x16 permutes them by binade. */
+static const uint32_t tanh_drop[16] = {6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3};
+static const uint32_t tanh_first[16] = {0,       131072,  262144,  393216,  655360, 917504,
+                                        1441792, 1966080, 2490368, 3538944, 5636096};
 static uint32_t mu_tanh(uint32_t x) {
-    const uint8_t *drop = tanh_drop;
     uint32_t s = x & SIGN, a = x & ~SIGN;
     if (a > INF) return NAN32;
     if (a < 0x3b800000u) return x;
     if (a >= 0x41000000u) return s | ONE;
-    uint32_t b = (a >> 23) - 0x77, i = 0;
-    for (uint32_t k = 0; k < b; k++) i += 1u << (23 - drop[k]);
-    return s | look(T_tanh, i + ((a & 0x7fffff) >> drop[b]));
+    uint32_t b = (a >> 23) - 0x77;
+    return s | look(T_tanh, tanh_first[b] + ((a & 0x7fffff) >> tanh_drop[b]));
 }
 
 #ifdef __AVX512F__
@@ -543,17 +518,12 @@ static uint32_t mu_tanh(uint32_t x) {
  * entry and kept bits by a permute, the rest as mu_tanh; the other lanes (and
  * those whose slice is not unpacked) are returned, for mu_tanh. */
 static __mmask16 tanh_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
-    uint32_t first[16] = {0}, drop[16] = {0};
-    for (int k = 0; k < 11; k++) {
-        drop[k] = tanh_drop[k];
-        if (k < 10) first[k + 1] = first[k] + (1u << (23 - tanh_drop[k]));
-    }
     __m512i v = _mm512_loadu_si512(x), a = _mm512_and_si512(v, _mm512_set1_epi32(~SIGN));
     __mmask16 go = act & _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x3b800000)) &
                    _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x41000000));
     __m512i b = _mm512_sub_epi32(_mm512_srli_epi32(a, 23), _mm512_set1_epi32(0x77)); /* 0..10 */
-    __m512i dr = _mm512_permutexvar_epi32(b, _mm512_loadu_si512(drop));
-    __m512i i = _mm512_add_epi32(_mm512_permutexvar_epi32(b, _mm512_loadu_si512(first)),
+    __m512i dr = _mm512_permutexvar_epi32(b, _mm512_loadu_si512(tanh_drop));
+    __m512i i = _mm512_add_epi32(_mm512_permutexvar_epi32(b, _mm512_loadu_si512(tanh_first)),
                                  _mm512_srlv_epi32(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), dr));
     __m512i r = tab_get16(T_tanh, i, &go);
     _mm512_mask_storeu_epi32(d, go, _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi32((int)SIGN)), r));
@@ -592,12 +562,12 @@ static __mmask16 lg2_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
     __m512i r = _mm512_setzero_si512();
     __mmask16 exact = 0;
     for (int h = 0; h < 2; h++) {
-        __m256i lh = h ? _mm512_extracti64x4_epi64(l, 1) : _mm512_castsi512_si256(l);
-        __m256i eh = h ? _mm512_extracti64x4_epi64(e, 1) : _mm512_castsi512_si256(e);
+        __m256i lh = half256(l, h);
+        __m256i eh = half256(e, h);
         __m512d t = _mm512_add_pd(_mm512_cvtepi32_pd(eh), _mm512_cvtps_pd(_mm256_castsi256_ps(lh)));
         __m256 rf = _mm512_cvt_roundpd_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
         exact |= (__mmask16)(_mm512_cmp_pd_mask(_mm512_cvtps_pd(rf), t, _CMP_EQ_OQ) << 8 * h);
-        r = h ? _mm512_inserti64x4(r, _mm256_castps_si256(rf), 1) : _mm512_inserti64x4(r, _mm256_castps_si256(rf), 0);
+        r = with_half(r, _mm256_castps_si256(rf), h);
     }
     __mmask16 fix = one & exact & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(-1)), got = fix;
     if (fix) {
@@ -605,8 +575,8 @@ static __mmask16 lg2_x16(const uint32_t *x, uint32_t *d, __mmask16 act) {
         one &= ~(fix & ~got); /* the [0.5, 1) slice not unpacked: lane by lane */
         __mmask16 ne = 0;
         for (int h = 0; h < 2; h++) {
-            __m256i ah = h ? _mm512_extracti64x4_epi64(l05, 1) : _mm512_castsi512_si256(l05);
-            __m256i bh = h ? _mm512_extracti64x4_epi64(l, 1) : _mm512_castsi512_si256(l);
+            __m256i ah = half256(l05, h);
+            __m256i bh = half256(l, h);
             __m512d b1 = _mm512_add_pd(_mm512_set1_pd(-1.0), _mm512_cvtps_pd(_mm256_castsi256_ps(bh)));
             ne |= (__mmask16)(_mm512_cmp_pd_mask(_mm512_cvtps_pd(_mm256_castsi256_ps(ah)), b1, _CMP_NEQ_UQ) << 8 * h);
         }
@@ -627,13 +597,13 @@ static __mmask16 sincos_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool 
     a = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(a, inf), a); /* subnormals as 0 */
     __m512i F = _mm512_setzero_si512();
     for (int h = 0; h < 2; h++) {
-        __m256i ah = h ? _mm512_extracti64x4_epi64(a, 1) : _mm512_castsi512_si256(a);
+        __m256i ah = half256(a, h);
         __m512d p = _mm512_mul_pd(_mm512_cvtps_pd(_mm256_castsi256_ps(ah)), _mm512_set1_pd((double)fl(0x3e22f983)));
         __m512d t = _mm512_cvtps_pd(_mm512_cvt_roundpd_ps(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC));
         __m512d fr = _mm512_mul_pd(_mm512_sub_pd(t, _mm512_roundscale_pd(t, _MM_FROUND_TO_NEG_INF)),
                                    _mm512_set1_pd(0x1p25));
         __m256i fh = _mm512_cvttpd_epu32(_mm512_roundscale_pd(fr, _MM_FROUND_TO_NEG_INF));
-        F = h ? _mm512_inserti64x4(F, fh, 1) : _mm512_inserti64x4(F, fh, 0);
+        F = with_half(F, fh, h);
     }
     if (cosine) F = _mm512_add_epi32(F, _mm512_set1_epi32(1 << 23));
     __m512i f = _mm512_and_si512(F, _mm512_set1_epi32(0x7fffff));
@@ -647,19 +617,19 @@ static __mmask16 sincos_x16(const uint32_t *x, uint32_t *d, __mmask16 act, bool 
 }
 #endif
 
+/* Each x16 function does the lanes its table gives (for all but ex2 these
+ * do not depend on .ftz) and returns the rest, for alu_mufu_f32. Triton's
+ * softmax exponentiates every element, its x / y divides by a reciprocal per
+ * lane: lane by lane, each lane's table reads missed one after another. */
 void alu_mufu_warp(int fn, const uint32_t *x, uint32_t *d, uint32_t m, bool ftz) {
-    if (fn == ALU_MU_EX2) {
-        alu_mufu_ex2_warp(x, d, m, ftz);
-        return;
-    }
 #ifdef __AVX512F__
-    /* the lanes the table gives do not depend on .ftz; the rest go to alu_mufu_f32 */
     uint32_t rest = 0;
     for (int h = 0; h < 2; h++) {
         const uint32_t *xh = x + 16 * h;
         uint32_t *dh = d + 16 * h;
         __mmask16 mh = (__mmask16)(m >> 16 * h), r;
         switch (fn) {
+        case ALU_MU_EX2: r = ex2_x16(xh, dh, mh, ftz); break;
         case ALU_MU_RCP: r = rcp_x16(xh, dh, mh); break;
         case ALU_MU_RSQRT:
         case ALU_MU_SQRT: r = root_x16(xh, dh, mh, fn == ALU_MU_SQRT); break;

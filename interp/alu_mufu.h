@@ -14,9 +14,6 @@ enum { ALU_MU_RCP, ALU_MU_RSQRT, ALU_MU_SQRT, ALU_MU_EX2, ALU_MU_LG2, ALU_MU_SIN
  * no .ftz form and ignores ftz). Thread-safe; the first call for a function
  * unpacks its table (a few MB, kept for the life of the process). */
 uint32_t alu_mufu_f32(int fn, uint32_t x, bool ftz);
-/* d[l] := ex2.approx[.ftz].f32 of x[l] for each lane l of m (x and d may be
- * the same array): alu_mufu_f32 lane by lane, with the lanes' table reads overlapped. */
-void alu_mufu_ex2_warp(const uint32_t *x, uint32_t *d, uint32_t m, bool ftz);
 /* d[l] := <fn>.approx[.ftz].f32 of x[l] for each lane l of m (x and d may
  * be the same array), as alu_mufu_f32 lane by lane, the lanes' table reads
  * a warp at a time (AVX-512 builds). */

@@ -212,7 +212,9 @@ static const zop LD32 = {M0F, PF3, 0, 0x6f}, ST32 = {M0F, PF3, 0, 0x7f}, LD64 = 
                  MULDQ = {M0F38, P66, 1, 0x28}, MULUDQ = {M0F, P66, 1, 0xf4}, TERND = {M0F3A, P66, 0, 0x25},
                  CMPD = {M0F3A, P66, 0, 0x1f}, CMPUD = {M0F3A, P66, 0, 0x1e}, CMPQ = {M0F3A, P66, 1, 0x1f},
                  CMPUQ = {M0F3A, P66, 1, 0x1e}, CMPPS = {M0F, PNONE, 0, 0xc2}, ADDPS = {M0F, PNONE, 0, 0x58},
-                 SUBPS = {M0F, PNONE, 0, 0x5c}, MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8};
+                 SUBPS = {M0F, PNONE, 0, 0x5c}, MULPS = {M0F, PNONE, 0, 0x59}, FMA213PS = {M0F38, P66, 0, 0xa8},
+                 TESTMQ = {M0F38, P66, 1, 0x27}, SHQI = {M0F, P66, 1, 0x73}, SHDI = {M0F, P66, 0, 0x72},
+                 SRLD_X = {M0F, P66, 0, 0xd2}; /* SHQI, SHDI: vpsrl{q,d} (reg 2), vpsll{q,d} (reg 6) by imm8 */
 
 static void z(cbuf *b, zop o, int reg, int v, rm r, int k) { evex(b, o.map, o.pp, o.w, o.op, reg, v, r, k); }
 static void zi(cbuf *b, zop o, int reg, int v, rm r, int k, uint8_t imm) {
@@ -731,7 +733,12 @@ static void klog(cbuf *b, uint8_t op, int d, int a, int bb) {
     uint8_t x[4] = {0xc5, (uint8_t)(0x84 | (~a & 15) << 3), op, (uint8_t)(0xc0 | d << 3 | bb)};
     put(b, x, 4);
 }
-enum { KANDW = 0x41, KANDNW = 0x42, KORW = 0x45 };
+enum { KANDW = 0x41, KANDNW = 0x42, KORW = 0x45, KXNORW = 0x46 };
+/* kortest{w,b} k2, k2: ZF when no lane of k2 is set, CF when all are (all 8 for byte). */
+static void kortest2(cbuf *b, bool byte) {
+    uint8_t x[4] = {0xc5, byte ? 0xf9 : 0xf8, 0x98, 0xd2};
+    put(b, x, 4);
+}
 
 /* min/max.f32 as alu_minmax_f32: -0 below +0, a NaN loses, two NaNs give the
  * canonical one. a is picked where a > b (a < b), where equal and a's sign
@@ -787,14 +794,12 @@ static void recip_keep(jc *j, size_t have) {
  * of reduce's time). */
 static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     cbuf *b = j->b;
-    static const zop SHQI = {M0F, P66, 1, 0x73}, SHDI = {M0F, P66, 0, 0x72}, SRLD_X = {M0F, P66, 0, 0xd2};
     centry *ea = src(j, i->a, false), *bb = src(j, i->b, false);
     z(b, BCD_X, ZQ, 0, R(bb->z[0]), 0);
     zi(b, CMPD, 2, bb->z[0], R(ZQ), 0, 4);
     zi(b, CMPD, 3, bb->z[1], R(ZQ), 0, 4);
     klog(b, KORW, 2, 2, 3);
-    uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-    put(b, kt, 4);
+    kortest2(b, false);
     general[0] = jcc(b, 0x85);
     evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := d */
     uint8_t c1[3] = {0x83, 0xf8, 0x01};                     /* cmp eax, 1 */
@@ -1215,7 +1220,6 @@ static void gather32(cbuf *b, uint8_t op, int d, int base, int idx, int k) {
     b1(b, (uint8_t)(0x04 | (d & 7) << 3)); /* mod 00, rm 100: SIB */
     b1(b, (uint8_t)((idx & 7) << 3 | (base & 7)));
 }
-static void gatherdd(cbuf *b, int d, int base, int idx, int k) { gather32(b, 0x90, d, base, idx, k); }
 
 /* ld.shared.b32 of the whole warp whose lanes are not one run (Triton reads
  * the warps' partial sums back after the barrier, lane l the word l % 4):
@@ -1224,7 +1228,6 @@ static void gatherdd(cbuf *b, int d, int base, int idx, int k) { gather32(b, 0x9
  * (collected in x); the words go to ZT, ZT+1. Returns the jump past the call. */
 static size_t lds4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
     cbuf *b = j->b;
-    enum { KXNORW = 0x46 };
     b1(b, 0xb8); /* mov eax, imm */
     b32(b, (uint32_t)i->imm);
     z(b, BCD_R, ZQ, 0, R(RAX), 0);
@@ -1240,14 +1243,13 @@ static size_t lds4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
         z(b, TESTMD, 2, ZT + 2 + p, M(RCX, 0), 0);       /* k2 := misaligned */
         zi(b, CMPUD, 3, ZT + 2 + p, R(ZQ), 0, 6);        /* k3 := past the last word */
         klog(b, KORW, 2, 2, 3);
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};         /* kortestw k2, k2 */
-        put(b, kt, 4);
+        kortest2(b, false);
         to_exit(b, 0x85, x, nx);
     }
     gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := the window */
     for (int p = 0; p < 2; p++) {
         klog(b, KXNORW, 2, 2, 2); /* every lane */
-        gatherdd(b, ZT + p, RSI, ZT + 2 + p, 2);
+        gather32(b, 0x90, ZT + p, RSI, ZT + 2 + p, 2);
     }
     return jmp32(b);
 }
@@ -1460,8 +1462,6 @@ static _Alignas(64) const uint32_t gather_k[24] = {3, 0, 3, 0, 3,    0,    3,   
  * Returns the jump past the call. */
 static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
     cbuf *b = j->b;
-    enum { KXNORW = 0x46 };
-    static const zop TESTMQ = {M0F38, P66, 1, 0x27};
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
     uint8_t movi[3] = {0x48, 0xc7, 0xc0}; /* mov rax, imm32 (sign-extended) */
     put(b, movi, 3);
@@ -1484,15 +1484,13 @@ static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
         z(b, TESTMQ, 2, ZT + 2, M(RCX, 0), 0); /* k2 := misaligned */
         zi(b, CMPUQ, 3, ZT + 2, R(ZX), 0, 5);  /* k3 := at or past the limit */
         klog(b, KORW, 2, 2, 3);
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-        put(b, kt, 4);
+        kortest2(b, false);
         to_exit(b, 0x85, x, nx);
-        zi(b, SLLQI, 2, ZT + 3, R(ZT + 2), 0, VM_GRANULE_SHIFT); /* vpsrlq: the granules */
+        zi(b, SHQI, 2, ZT + 3, R(ZT + 2), 0, VM_GRANULE_SHIFT); /* vpsrlq: the granules */
         klog(b, KXNORW, 2, 2, 2);
         gather32(b, 0x91, ZT + 2, RDX, ZT + 3, 2);                  /* their shadow (and 3 bytes more) */
         evexl(b, 1, M0F38, P66, 0, 0x27, 2, ZT + 2, M(RCX, 64), 0); /* vptestmd k2, ymm, [0xff...] */
-        uint8_t kb[4] = {0xc5, 0xf9, 0x98, 0xd2};                   /* kortestb k2, k2: CF when all 8 */
-        put(b, kb, 4);
+        kortest2(b, true); /* CF when all 8 */
         to_exit(b, 0x83, x, nx); /* jnc: a granule not accessible */
         klog(b, KXNORW, 2, 2, 2);
         gather32(b, 0x91, p & 1 ? ZT + 2 : ZT + p / 2, RSI, a->z[p], 2); /* the words at imm + address */
@@ -1669,8 +1667,7 @@ static bool fused(jc *j, const vm_insn *i) {
             z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
             for (int h = 0; h < 2; h++) {
                 zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
-                uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-                put(b, kt, 4);
+                kortest2(b, false);
                 to_exit(b, 0x85, x, &nx);
             }
         }
@@ -2340,8 +2337,7 @@ static void atom_shared(jc *j, const vm_insn *i) {
             kmov(b, false, true, 3, RAX);
             klog(b, KANDW, 2, 2, 3);
         }
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-        put(b, kt, 4);
+        kortest2(b, false);
         slow[ns++] = jcc(b, 0x85);
     }
     gop(b, true, 0x8b, RSI, M(RSI, (int64_t)offsetof(vm_cta, smem))); /* rsi := smem */

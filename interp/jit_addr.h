@@ -38,8 +38,7 @@ static void run_test(jc *j, const centry *a, int parts, bool d32, const int *km,
         zi(b, d32 ? CMPD : CMPQ, p ? 7 : 2, ZX, R(a->z[p]), km ? km[p] : 0, 4); /* k2 / k7 := lanes off the run */
         if (p) klog(b, KORW, 2, 2, 7);
     }
-    uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-    put(b, kt, 4);
+    kortest2(b, false);
     slow[(*ns)++] = jcc(b, 0x85);
 }
 
@@ -188,13 +187,12 @@ static int span4_set(jc *j, const vm_insn *i, int64_t *lo, int64_t *hi) {
  * (every record's writes known to rec_sets; an entry function's frame is
  * written by its records only) and its 32 lanes in frame_init are equal. */
 
-static const zop SLLQI = {M0F, P66, 1, 0x73}; /* vpsllq zmm(vvvv), zmm/m, imm8: /6 */
 
 /* shl.b64 by a constant count; false: the general template. */
 static bool shl64_konst(jc *j, const vm_insn *i) {
     int c = konst_count(j, i->b);
     if (c < 0) return false;
-    for (int p = 0; p < 4; p++) zi(j->b, SLLQI, 6, ZT + p, S(j, i->a, true, p), 0, (uint8_t)c);
+    for (int p = 0; p < 4; p++) zi(j->b, SHQI, 6, ZT + p, S(j, i->a, true, p), 0, (uint8_t)c);
     commit(j, i, true);
     return true;
 }
@@ -215,7 +213,7 @@ static bool mulw_konst(jc *j, const vm_insn *i, bool sgn, bool add) {
     }
     for (int p = 0; p < 4; p++) {
         z(j->b, sgn ? SXDQ : ZXDQ, ZT + p, 0, srcq(j, i->a, p), 0);
-        if (pow2) zi(j->b, SLLQI, 6, ZT + p, R(ZT + p), 0, (uint8_t)__builtin_ctz(c));
+        if (pow2) zi(j->b, SHQI, 6, ZT + p, R(ZT + p), 0, (uint8_t)__builtin_ctz(c));
         else z(j->b, sgn ? MULDQ : MULUDQ, ZT + p, ZT + p, R(ZQ), 0);
         if (add) z(j->b, ADDQ, ZT + p, ZT + p, S(j, i->c, true, p), 0);
     }

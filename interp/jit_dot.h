@@ -104,9 +104,8 @@ static void dot_emit(jc *j, const vm_insn *i, const vm_dotplan *p) {
             z(b, BCD_X, ZQ + 2 * h, 0, R(e->z[h]), 0);          /* ZQ, ZD := the half's lane 0 in every lane */
             zi(b, CMPD, 2 + h, ZQ + 2 * h, R(e->z[h]), 0, 0); /* k2, k3 := lanes at it */
         }
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2: CF when every lane */
         klog(b, KANDW, 2, 2, 3);
-        put(b, kt, 4);
+        kortest2(b, false); /* CF when every lane */
         size_t one = jcc(b, 0x82); /* jc */
         mov_imm64(b, RAX, (uint64_t)(uintptr_t)iota4d);
         for (int h = 0; h < 2; h++) {
@@ -114,7 +113,7 @@ static void dot_emit(jc *j, const vm_insn *i, const vm_dotplan *p) {
             zi(b, CMPD, 2 + h, ZX, R(e->z[h]), 0, 0); /* k2, k3 := lanes at lane 0's + 4 * lane */
         }
         klog(b, KANDW, 2, 2, 3);
-        put(b, kt, 4);
+        kortest2(b, false);
         x[nx++] = jcc(b, 0x83); /* jnc */
         dot_bases(j, p, e, s, 64, x, &nx);
         uint8_t orb[3] = {0x83, 0xcf, (uint8_t)(1 << s)}; /* or edi, 1 << s */

@@ -141,8 +141,7 @@ static bool shfl(jc *j, const vm_insn *i) {
     zi(b, TERND, ZQ, ZQ, R(ZQ), 0, 0xff);
     for (int h = 0; h < 2; h++) {
         zi(b, CMPD, 2, mm->z[h], R(ZQ), 0, 4);
-        uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2}; /* kortestw k2, k2 */
-        put(b, kt, 4);
+        kortest2(b, false);
         to_exit(b, 0x85, x, &nx);
     }
     for (int v = 0; v < 2; v++) {
@@ -150,8 +149,7 @@ static bool shfl(jc *j, const vm_insn *i) {
         z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
         for (int h = 0; h < 2; h++) {
             zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
-            uint8_t kt[4] = {0xc5, 0xf8, 0x98, 0xd2};
-            put(b, kt, 4);
+            kortest2(b, false);
             to_exit(b, 0x85, x, &nx);
         }
     }
