@@ -14,21 +14,22 @@
 #include "ptxi.h"
 
 /* out[i] = in[i] * 3 + 1, i the thread's index in the grid */
-static const char triple[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
-                             ".visible .entry triple(.param .u64 in, .param .u64 out)\n{\n"
-                             ".reg .b32 %r<7>;\n.reg .b64 %rd<6>;\n"
-                             "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\n"
-                             "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r6, %r4, %r5, %r1;\n"
-                             "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
-                             "mad.lo.s32 %r3, %r2, 3, 1;\nadd.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r3;\nret;\n}\n";
+static const char triple[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry triple(.param .u64 in, .param .u64 out)\n{\n"
+    ".reg .b32 %r<7>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\nmov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r6, %r4, %r5, %r1;\n"
+    "mul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+    "mad.lo.s32 %r3, %r2, 3, 1;\nadd.s64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r3;\nret;\n}\n";
 
 static int loop(unsigned threads, unsigned pause_us) {
     ptxi_ctx *ctx;
     ptxi_module *m;
     ptxi_dptr in, out;
     if (ptxi_ctx_create(&ctx, &(ptxi_ctx_options){.threads = threads}) ||
-        ptxi_module_load_data(ctx, triple, strlen(triple), "triple.ptx", &m) || ptxi_mem_alloc(ctx, 64 * 256 * 4, &in) ||
-        ptxi_mem_alloc(ctx, 64 * 256 * 4, &out)) {
+        ptxi_module_load_data(ctx, triple, strlen(triple), "triple.ptx", &m) ||
+        ptxi_mem_alloc(ctx, 64 * 256 * 4, &in) || ptxi_mem_alloc(ctx, 64 * 256 * 4, &out)) {
         fprintf(stderr, "ptxi-launch-loop: setting up failed\n");
         return -1;
     }

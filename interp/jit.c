@@ -1490,8 +1490,8 @@ static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
         klog(b, KXNORW, 2, 2, 2);
         gather32(b, 0x91, ZT + 2, RDX, ZT + 3, 2);                  /* their shadow (and 3 bytes more) */
         evexl(b, 1, M0F38, P66, 0, 0x27, 2, ZT + 2, M(RCX, 64), 0); /* vptestmd k2, ymm, [0xff...] */
-        kortest2(b, true); /* CF when all 8 */
-        to_exit(b, 0x83, x, nx); /* jnc: a granule not accessible */
+        kortest2(b, true);                                          /* CF when all 8 */
+        to_exit(b, 0x83, x, nx);                                    /* jnc: a granule not accessible */
         klog(b, KXNORW, 2, 2, 2);
         gather32(b, 0x91, p & 1 ? ZT + 2 : ZT + p / 2, RSI, a->z[p], 2); /* the words at imm + address */
         if (p & 1) zi(b, INS8, ZT + p / 2, ZT + p / 2, R(ZT + 2), 0, 1); /* vinserti32x8: lanes 8-15 */

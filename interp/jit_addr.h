@@ -187,7 +187,6 @@ static int span4_set(jc *j, const vm_insn *i, int64_t *lo, int64_t *hi) {
  * (every record's writes known to rec_sets; an entry function's frame is
  * written by its records only) and its 32 lanes in frame_init are equal. */
 
-
 /* shl.b64 by a constant count; false: the general template. */
 static bool shl64_konst(jc *j, const vm_insn *i) {
     int c = konst_count(j, i->b);

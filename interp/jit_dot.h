@@ -105,7 +105,7 @@ static void dot_emit(jc *j, const vm_insn *i, const vm_dotplan *p) {
             zi(b, CMPD, 2 + h, ZQ + 2 * h, R(e->z[h]), 0, 0); /* k2, k3 := lanes at it */
         }
         klog(b, KANDW, 2, 2, 3);
-        kortest2(b, false); /* CF when every lane */
+        kortest2(b, false);        /* CF when every lane */
         size_t one = jcc(b, 0x82); /* jc */
         mov_imm64(b, RAX, (uint64_t)(uintptr_t)iota4d);
         for (int h = 0; h < 2; h++) {
