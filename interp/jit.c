@@ -1372,15 +1372,20 @@ static void loop_warp(jc *j) {
  * such access (mod VM_PF_SLOTS): slots by record address, as the
  * interpreter's handler picks them, put three of saxpy's eight loads in one
  * slot and two in another, which then never matched. */
+enum { PF_FAR = 4096 };
 static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
     cbuf *b = j->b;
     enum { R8 = 8, R9 = 9 };
-    size_t pf = offsetof(vm_cta, pf) + (j->npf++ % VM_PF_SLOTS) * sizeof(struct vm_pf);
+    size_t pf = offsetof(vm_cta, pf) + (j->npf++ % VM_PF_SLOTS) * sizeof(struct vm_pf), skip = 0;
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));
-    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf));                          /* rcx := the slot */
+    gop(b, true, 0x8d, RCX, M(RSI, (int64_t)pf)); /* rcx := the slot */
+    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
+    if (!j->loop) {
+        gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, far))); /* cmp r8, [far] */
+        skip = jcc(b, 0x84);
+    }
     gop(b, true, 0x8b, RDX, M(CTX, (int64_t)offsetof(vm_jit_ctx, w)));
     gop(b, false, 0x8b, RDX, M(RDX, (int64_t)offsetof(vm_warp, id)));     /* edx := the warp */
-    mov_imm64(b, R8, (uint64_t)(uintptr_t)i);
     gop(b, true, 0x3b, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec))); /* cmp r8, [rec] */
     if (j->loop) loop_warp(j);
     else {
@@ -1390,6 +1395,16 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
         size_t other2 = jcc(b, 0x85);
         gop(b, true, 0x89, RAX, R(R9));                                          /* mov r9, rax */
         gop(b, true, 0x2b, R9, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));   /* sub r9, [addr] */
+        /* warps a page or more apart (the rows of a 2-D block) read lines
+         * that the host's own prefetcher follows from CTA to CTA: the record
+         * stops fetching (and keeping its slot) for the rest of the launch */
+        gop(b, true, 0x8d, RSI, M(R9, PF_FAR - 1));                              /* lea rsi, [r9 + far - 1] */
+        gop(b, true, 0x81, 7, R(RSI));                                           /* cmp rsi, 2 far - 2 */
+        b32(b, 2 * PF_FAR - 2);
+        size_t near = jcc(b, 0x86);                                              /* jbe */
+        gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, far)));    /* mov [far], r8 */
+        size_t far = jmp32(b);
+        land(b, near);
         uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x88}; /* lea r9, [rax + r9 * 4]: four warps ahead */
         put(b, ld, 4);
         uint8_t op = st ? 0x0d : 0x18;                /* prefetchw / prefetcht0 */
@@ -1399,10 +1414,12 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
         put(b, p1, 5);
         land(b, other);
         land(b, other2);
+        land(b, far);
     }
     gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, rec)));
     gop(b, true, 0x89, RAX, M(RCX, (int64_t)offsetof(struct vm_pf, addr)));
     gop(b, false, 0x89, RDX, M(RCX, (int64_t)offsetof(struct vm_pf, warp)));
+    if (skip) land(b, skip);
 }
 
 /* vm_arena_ok(rax, span, st) inline, for a span of at most two granules

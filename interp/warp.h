@@ -132,6 +132,9 @@ typedef struct vm_cta {
          * first round, and how far that lies from the warp before's */
         uint64_t first;
         int64_t step;
+        /* compiled accesses outside loops: the record whose warps were found
+         * a page or more apart in this launch, so that it fetches no more */
+        const struct vm_insn *far;
     } pf[VM_PF_SLOTS];
     uint32_t smem_full; /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
     uint32_t div_d;     /* compiled div/rem.u32 by a uniform divisor: the last divisor (0: none) */
