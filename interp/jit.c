@@ -1398,11 +1398,11 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
         /* warps a page or more apart (the rows of a 2-D block) read lines
          * that the host's own prefetcher follows from CTA to CTA: the record
          * stops fetching (and keeping its slot) for the rest of the launch */
-        gop(b, true, 0x8d, RSI, M(R9, PF_FAR - 1));                              /* lea rsi, [r9 + far - 1] */
-        gop(b, true, 0x81, 7, R(RSI));                                           /* cmp rsi, 2 far - 2 */
+        gop(b, true, 0x8d, RSI, M(R9, PF_FAR - 1)); /* lea rsi, [r9 + far - 1] */
+        gop(b, true, 0x81, 7, R(RSI));              /* cmp rsi, 2 far - 2 */
         b32(b, 2 * PF_FAR - 2);
-        size_t near = jcc(b, 0x86);                                              /* jbe */
-        gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, far)));    /* mov [far], r8 */
+        size_t near = jcc(b, 0x86);                                           /* jbe */
+        gop(b, true, 0x89, R8, M(RCX, (int64_t)offsetof(struct vm_pf, far))); /* mov [far], r8 */
         size_t far = jmp32(b);
         land(b, near);
         uint8_t ld[4] = {0x4e, 0x8d, 0x0c, 0x88}; /* lea r9, [rax + r9 * 4]: four warps ahead */
