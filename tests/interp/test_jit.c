@@ -740,6 +740,34 @@ Test(jit, wide_products_by_constants) {
     runs_check(WIDE, NULL, 0, want, NQ * 128);
 }
 
+/* mul.lo / mad.lo whose two factors are the same in every lane (jit.c
+ * mul_uniform: one vpmuludq and a vpshufd), with products past 2^32: a
+ * constant times %ntid (launch-invariant, computed before the run), then
+ * in the run a CTA-uniform value times the constant, the same product plus
+ * %tid (mad), %ctaid * %ntid + %tid, and a lane's value times the constant
+ * (the general template). */
+static const char *UNIPROD = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                             "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\n"
+                             "mov.u32 %r3, -1640531527;\nmul.lo.u32 %r4, %r3, %r2;\nmov.u32 %r6, %ctaid.x;\n"
+                             "add.u32 %r10, %r6, 123456789;\nmul.lo.u32 %r11, %r10, %r3;\n"
+                             "mad.lo.s32 %r5, %r11, %r4, %r1;\nmad.lo.s32 %r7, %r6, %r2, %r1;\n"
+                             "mul.lo.u32 %r8, %r5, %r3;\n"
+                             "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\n"
+                             "st.global.u32 [%rd4], %r11;\nst.global.u32 [%rd4+256], %r5;\n"
+                             "st.global.u32 [%rd4+512], %r7;\nst.global.u32 [%rd4+768], %r8;\nret;\n}\n";
+
+Test(jit, products_of_uniform_factors) {
+    static uint32_t want[4 * 64];
+    uint32_t c = 2654435769u, r4 = c * NT, r11 = 123456789u * c;
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t r5 = r11 * r4 + t;
+        want[t] = r11, want[64 + t] = r5, want[128 + t] = t, want[192 + t] = r5 * c;
+    }
+    runs_check(UNIPROD, NULL, 0, want, 4 * 64);
+}
+
 /* The second access through a register whose lanes the first found one run
  * leaves the arena: its report is the call's, at its own line and lane 0. */
 static const char *RUNFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
