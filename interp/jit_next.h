@@ -92,7 +92,7 @@ static void bar_exits(cbuf *b) {
     gop(b, false, 0x8b, R9, M(R8, (int64_t)offsetof(vm_barrier, live))); /* mov r9d, [live] */
     gop(b, false, 0x83, 7, R(R9));                                       /* cmp r9d, 32: unknown (0) or all */
     b1(b, VM_LANES);
-    size_t call2 = jcc(b, 0x86); /* jbe */
+    size_t call2 = jcc(b, 0x86);   /* jbe */
     gop(b, false, 0x83, 5, R(R9)); /* sub r9d, 32 */
     b1(b, VM_LANES);
     /* what it then waits for (bar_need): expected, else the live count */
@@ -103,7 +103,7 @@ static void bar_exits(cbuf *b) {
     land(b, have);
     gop(b, false, 0x8b, RCX, M(R8, (int64_t)offsetof(vm_barrier, arrived)));
     gop(b, false, 0x85, RCX, R(RCX));
-    size_t keep = jcc(b, 0x84); /* no arrivals: nothing to release */
+    size_t keep = jcc(b, 0x84);       /* no arrivals: nothing to release */
     gop(b, false, 0x39, RAX, R(RCX)); /* cmp ecx, eax */
     size_t call3 = jcc(b, 0x83);      /* jae: released, the call's */
     land(b, keep);
