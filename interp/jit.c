@@ -883,12 +883,13 @@ static void divu(jc *j, const vm_insn *i, bool rem) {
 
 static bool uni_at(jc *j, uint32_t off, bool q64, uint32_t u, int depth);
 
+static const zop SHUFD = {M0F, P66, 0, 0x70}; /* vpshufd */
+
 /* ZQ := a * b (32-bit, wrapping) when both are the same in every lane
  * (jit_affine.h uni_at): one vpmuludq, whose quadwords' low words are the
  * product, and a vpshufd copying them to the high words: 6 cycles where
  * vpmulld takes 10, at the start of most kernels' way to their first loads
  * (blockIdx * blockDim, which threadIdx is then added to). false: not so. */
-static const zop SHUFD = {M0F, P66, 0, 0x70}; /* vpshufd */
 static bool mul_uniform(jc *j, const vm_insn *i) {
     if (!uni_at(j, i->a, false, j->now, 0) || !uni_at(j, i->b, false, j->now, 0)) return false;
     z(j->b, MULUDQ, ZQ, S(j, i->a, false, 0).r, S(j, i->b, false, 0), 0);
@@ -1385,9 +1386,8 @@ static void loop_warp(jc *j) {
  * miss to memory: fetched for the next warp, a line came in late; four
  * ahead, vecadd, saxpy, warpsum and Numba's axpy ran 12-19% faster on one
  * thread (two and eight: less, or slower for the others; bench/README.md
- * round 13). A 2-D block's warps past its last row fetch lines the block
- * does not read (stencil's last four of eight): no slower. Inside a
- * loop, loads only (loop_warp). Slot k of cta->pf holds the function's k-th
+ * round 13). Warps a page or more apart (the rows of a 2-D block) stop it
+ * for the launch (`far`, below). Inside a loop, loads only (loop_warp). Slot k of cta->pf holds the function's k-th
  * such access (mod VM_PF_SLOTS): slots by record address, as the
  * interpreter's handler picks them, put three of saxpy's eight loads in one
  * slot and two in another, which then never matched. */
