@@ -739,6 +739,17 @@ static void kortest2(cbuf *b, bool byte) {
     uint8_t x[4] = {0xc5, byte ? 0xf9 : 0xf8, 0x98, 0xd2};
     put(b, x, 4);
 }
+/* Jumps, each to be landed by the caller (x[(*nx)++]), taken unless the
+ * 32-bit register cached in e holds one value in every lane (a divisor,
+ * a shuffle's lane operand). Uses ZX and k2. */
+static void unless_uniform(cbuf *b, const centry *e, size_t *x, int *nx) {
+    z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
+    for (int h = 0; h < 2; h++) {
+        zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
+        kortest2(b, false);
+        x[(*nx)++] = jcc(b, 0x85);
+    }
+}
 
 /* min/max.f32 as alu_minmax_f32: -0 below +0, a NaN loses, two NaNs give the
  * canonical one. a is picked where a > b (a < b), where equal and a's sign
@@ -763,10 +774,10 @@ static void minmax(jc *j, const vm_insn *i, bool max) {
 /* The magic number of divu_uniform is a function of d alone: the CTA slot
  * keeps the last one (cta->div_d, div_r; a slot runs on one host thread), so
  * that the warps of a kernel dividing by a launch constant (a grid stride)
- * do not each compute it. recip_cached: with eax = d, ZQ := its magic when
+ * do not each compute it. magic_cached: with eax = d, ZQ := its magic when
  * it is d's, and a jump past the computation (returned); else on, with rsi
- * = the cta and d kept. recip_keep: after it, ZQ's low word stored for d. */
-static size_t recip_cached(jc *j) {
+ * = the cta and d kept. magic_keep: after it, ZQ's low quadword stored for d. */
+static size_t magic_cached(jc *j) {
     cbuf *b = j->b;
     gop(b, true, 0x8b, RSI, M(CTX, (int64_t)offsetof(vm_jit_ctx, cta)));  /* rsi := the cta */
     gop(b, false, 0x3b, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d)));  /* cmp eax, [div_d] */
@@ -777,13 +788,13 @@ static size_t recip_cached(jc *j) {
     gop(b, false, 0x89, RAX, M(RSI, (int64_t)offsetof(vm_cta, div_d))); /* mov [div_d], eax */
     return have;
 }
-static void recip_keep(jc *j, size_t have) {
+static void magic_keep(jc *j, size_t have) {
     evexl(j->b, 0, M0F, P66, 1, 0xd6, ZQ, 0, M(RSI, (int64_t)offsetof(vm_cta, div_r)), 0); /* vmovq [div_r], xmm */
     land(j->b, have);
 }
 
 /* The quotients of a uniform divisor d >= 2 into ZT, ZT+1 (16 each); jumps
- * to general[0..2] otherwise (lanes that differ, d = 0, d = 1). Granlund and
+ * to general[0..3] otherwise (lanes that differ, in either half; d = 1; d = 0). Granlund and
  * Montgomery's division by an invariant integer: with l = ceil(log2 d) and
  * m = floor(2^32 (2^l - d) / d) + 1 (32 bits), t = the high word of m * a,
  * q = (t + ((a - t) >> 1)) >> (l - 1), exact for every 32-bit a. The magic
@@ -795,18 +806,14 @@ static void recip_keep(jc *j, size_t have) {
 static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     cbuf *b = j->b;
     centry *ea = src(j, i->a, false), *bb = src(j, i->b, false);
-    z(b, BCD_X, ZQ, 0, R(bb->z[0]), 0);
-    zi(b, CMPD, 2, bb->z[0], R(ZQ), 0, 4);
-    zi(b, CMPD, 3, bb->z[1], R(ZQ), 0, 4);
-    klog(b, KORW, 2, 2, 3);
-    kortest2(b, false);
-    general[0] = jcc(b, 0x85);
+    int ng = 0;
+    unless_uniform(b, bb, general, &ng);
     evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := d */
     uint8_t c1[3] = {0x83, 0xf8, 0x01};                     /* cmp eax, 1 */
     put(b, c1, 3);
-    general[1] = jcc(b, 0x84); /* je: d = 1 */
-    general[2] = jcc(b, 0x82); /* jb: d = 0 */
-    size_t have = recip_cached(j);
+    general[ng++] = jcc(b, 0x84); /* je: d = 1 */
+    general[ng++] = jcc(b, 0x82); /* jb: d = 0 */
+    size_t have = magic_cached(j);
     /* l := 32 - lzcnt(d - 1); rax := ((2^l - d) << 32) / d + 1 | (l - 1) << 32
      * (rcx and rdx kept: edx holds the executing lanes in a masked version) */
     static const uint8_t magic[] = {
@@ -830,7 +837,7 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
     };
     put(b, magic, sizeof magic);
     z(b, BCQ_R, ZQ, 0, R(RAX), 0);
-    recip_keep(j, have);
+    magic_keep(j, have);
     zi(b, SHQI, 2, ZX, R(ZQ), 0, 32); /* vpsrlq: ZX's low word := l - 1 */
     b1(b, 0xb8);                      /* mov eax, 0xaaaa; kmovw k2, eax: the odd lanes */
     b32(b, 0xaaaa);
@@ -856,10 +863,10 @@ static void divu_uniform(jc *j, const vm_insn *i, size_t *general) {
 static void divu(jc *j, const vm_insn *i, bool rem) {
     src(j, i->a, false); /* both loaded before the two paths part */
     src(j, i->b, false);
-    size_t general[3];
+    size_t general[4];
     divu_uniform(j, i, general);
     size_t join = jmp32(j->b);
-    for (int k = 0; k < 3; k++) land(j->b, general[k]);
+    for (int k = 0; k < 4; k++) land(j->b, general[k]);
     for (int p = 0; p < 4; p++) {
         z(j->b, UDQ2PD, ZT + p, 0, srcq(j, i->a, p), 0);
         z(j->b, UDQ2PD, ZQ, 0, srcq(j, i->b, p), 0);
@@ -1387,8 +1394,9 @@ static void loop_warp(jc *j) {
  * ahead, vecadd, saxpy, warpsum and Numba's axpy ran 12-19% faster on one
  * thread (two and eight: less, or slower for the others; bench/README.md
  * round 13). Warps a page or more apart (the rows of a 2-D block) stop it
- * for the launch (`far`, below). Inside a loop, loads only (loop_warp). Slot k of cta->pf holds the function's k-th
- * such access (mod VM_PF_SLOTS): slots by record address, as the
+ * for the launch (`far`, below). Inside a loop, loads only (loop_warp).
+ * Slot k of cta->pf holds the function's k-th such access (mod
+ * VM_PF_SLOTS): slots by record address, as the
  * interpreter's handler picks them, put three of saxpy's eight loads in one
  * slot and two in another, which then never matched. */
 enum { PF_FAR = 4096 };
@@ -1698,15 +1706,8 @@ static bool fused(jc *j, const vm_insn *i) {
         centry *ea = src(j, f.a, false), *eb = src(j, f.b, false);
         size_t x[4];
         int nx = 0;
-        for (int v = 0; v < 2; v++) {
-            centry *e = v ? eb : ea;
-            z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
-            for (int h = 0; h < 2; h++) {
-                zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
-                kortest2(b, false);
-                to_exit(b, 0x85, x, &nx);
-            }
-        }
+        unless_uniform(b, ea, x, &nx);
+        unless_uniform(b, eb, x, &nx);
         evexl(b, 0, M0F, P66, 0, 0x7e, ea->z[0], 0, R(RSI), 0); /* vmovd esi, xmm */
         evexl(b, 0, M0F, P66, 0, 0x7e, eb->z[0], 0, R(RDX), 0); /* vmovd edx, xmm */
         size_t uni = jmp32(b);

@@ -144,15 +144,8 @@ static bool shfl(jc *j, const vm_insn *i) {
         kortest2(b, false);
         to_exit(b, 0x85, x, &nx);
     }
-    for (int v = 0; v < 2; v++) {
-        centry *e = v ? cc : bb;
-        z(b, BCD_X, ZX, 0, R(e->z[0]), 0);
-        for (int h = 0; h < 2; h++) {
-            zi(b, CMPD, 2, e->z[h], R(ZX), 0, 4);
-            kortest2(b, false);
-            to_exit(b, 0x85, x, &nx);
-        }
-    }
+    unless_uniform(b, bb, x, &nx);
+    unless_uniform(b, cc, x, &nx);
     evexl(b, 0, M0F, P66, 0, 0x7e, bb->z[0], 0, R(RAX), 0); /* eax := b */
     evexl(b, 0, M0F, P66, 0, 0x7e, cc->z[0], 0, R(RCX), 0); /* ecx := c */
     uint8_t an[6] = {0x83, 0xe0, 0x1f, 0x81, 0xe1, 0};      /* and eax, 31; and ecx, 0x1f1f */

@@ -138,7 +138,7 @@ typedef struct vm_cta {
     } pf[VM_PF_SLOTS];
     uint32_t smem_full; /* bytes of shared memory (racecheck sets smem_size to 0: every access is checked) */
     uint32_t div_d;     /* compiled div/rem.u32 by a uniform divisor: the last divisor (0: none) */
-    uint64_t div_r;     /* and its reciprocal's bits (jit.c, recip_cached) */
+    uint64_t div_r;     /* and its magic number, with its shift less 1 in the high word (jit.c, magic_cached) */
     void *san;          /* racecheck's or synccheck's state of the CTA (sanitize.h), else NULL */
     struct vm_worker *worker; /* the host thread's scheduler holding the CTA (sched.c) */
 } vm_cta;
