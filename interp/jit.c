@@ -115,14 +115,16 @@ enum { FB = RBX, CTX = R12 }; /* callee-saved: the frame and the context */
 enum { M0F = 1, M0F38 = 2, M0F3A = 3 };
 enum { PNONE, P66, PF3, PF2 };
 
-/* An r/m operand: a register (zmm, k or general) or [base + disp32]. */
+/* An r/m operand: a register (zmm, k or general) or [base + disp32]; bc:
+ * the memory's first element broadcast to every lane (EVEX.b, {1toN}). */
 typedef struct rm {
     bool mem;
     int r;
     int32_t d;
+    bool bc;
 } rm;
-static rm R(int r) { return (rm){false, r, 0}; }
-static rm M(int base, int64_t d) { return (rm){true, base, (int32_t)d}; }
+static rm R(int r) { return (rm){false, r, 0, false}; }
+static rm M(int base, int64_t d) { return (rm){true, base, (int32_t)d, false}; }
 static rm F(uint32_t off) { return M(FB, off); } /* a frame slot */
 
 static void modrm(cbuf *b, int reg, rm o) {
@@ -141,7 +143,7 @@ static void evexl(cbuf *b, int ll, int map, int pp, int w, uint8_t op, int reg, 
     b1(b, 0x62);
     b1(b, (uint8_t)((!(reg & 8)) << 7 | (!x) << 6 | (!(o.r & 8)) << 5 | (!(reg & 16)) << 4 | map));
     b1(b, (uint8_t)(w << 7 | (~v & 15) << 3 | 4 | pp));
-    b1(b, (uint8_t)(ll << 5 | (!(v & 16)) << 3 | (k & 7)));
+    b1(b, (uint8_t)(ll << 5 | (o.mem && o.bc) << 4 | (!(v & 16)) << 3 | (k & 7)));
     b1(b, op);
     modrm(b, reg, o);
 }
@@ -622,6 +624,49 @@ static rm srcq(jc *j, uint32_t off, int p) {
     return R(ZX);
 }
 
+static bool uni_at(jc *j, uint32_t off, bool q64, uint32_t u, int depth);
+
+/* Whether a record after this one in the run names slot off as an operand:
+ * then it is cached here, once, not broadcast from the frame at each use
+ * (saxpy's unrolled loop adds its 64-bit stride six times a round). */
+static bool read_later(const jc *j, uint32_t off) {
+    for (uint32_t r = j->now + 1; r < j->end && r <= j->now + 64; r++) {
+        const vm_insn *x = &j->f->code[r];
+        if (x->a == off || x->b == off || x->c == off) return true;
+    }
+    return false;
+}
+
+/* Whether no cached entry holds any of [off, off + n): the frame has it. */
+static bool uncached(const jc *j, uint32_t off, uint32_t n) {
+    for (int x = 0; x < NPOOL; x++) {
+        const centry *e = &j->e[x];
+        if (e->valid && e->off < off + n && off < e->off + esize(e)) return false;
+    }
+    return true;
+}
+
+/* A source operand of an EVEX operation that takes a broadcast (vpaddd,
+ * vpcmpd, vmulps ...: not a move): when the register holds one value in
+ * every lane (jit_affine.h uni_at: a parameter, a constant, blockDim ...)
+ * and is neither cached nor read again in the run (read_later), its first
+ * lane from the frame, broadcast ({1to16}, {1to8}), for every part; else
+ * the cached register's part p. Such an operand then takes no vector load
+ * of its own and no cache entry, whose loading evicted (and stored) the
+ * registers the warp was working on: `-s 0.05`, numba_axpy 0.87, layer norm
+ * 0.88, vecadd and mandelbrot 0.96 of before, the rest 0.97-1.01. */
+static bool broadcast_ok(jc *j, uint32_t off, bool q64) {
+    return uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) && uni_at(j, off, q64, j->now, 0);
+}
+static rm UB(jc *j, uint32_t off, bool q64, int p) {
+    if (broadcast_ok(j, off, q64)) {
+        rm o = F(off);
+        o.bc = true;
+        return o;
+    }
+    return S(j, off, q64, p);
+}
+
 /* edx := the lanes that execute (the group is the whole warp, or in an
  * if-converted body the lanes in r13d). */
 static void exec_edx(jc *j, const vm_insn *i) {
@@ -714,18 +759,27 @@ static bool canon_later(const jc *j, const vm_insn *i) {
     return false;
 }
 
-/* d := a op b, 32 or 64-bit lanes; sh64: b is a 32-bit shift count. */
-static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon) {
+/* d := a op b, 32 or 64-bit lanes; sh64: b is a 32-bit shift count; comm:
+ * a op b = b op a, so that a uniform a may be the broadcast operand (UB). */
+static void bin_c(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon, bool comm) {
     if (fcanon && canon_later(j, i)) fcanon = false;
     if (fcanon) nan_const(j);
+    uint32_t a = i->a, bb = i->b;
+    if (comm && broadcast_ok(j, a, q64) && !broadcast_ok(j, bb, q64)) a = i->b, bb = i->a;
     for (int p = 0; p < (q64 ? 4 : 2); p++) {
         if (sh64) {
-            z(j->b, ZXDQ, ZQ, 0, srcq(j, i->b, p), 0);
-            z(j->b, o, ZT + p, S(j, i->a, q64, p).r, R(ZQ), 0);
-        } else z(j->b, o, ZT + p, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0);
+            z(j->b, ZXDQ, ZQ, 0, srcq(j, bb, p), 0);
+            z(j->b, o, ZT + p, S(j, a, q64, p).r, R(ZQ), 0);
+        } else {
+            rm y = UB(j, bb, q64, p);
+            z(j->b, o, ZT + p, S(j, a, q64, p).r, y, 0);
+        }
         if (fcanon) canon32(j, ZT + p);
     }
     commit(j, i, q64);
+}
+static void bin(jc *j, const vm_insn *i, zop o, bool q64, bool sh64, bool fcanon) {
+    bin_c(j, i, o, q64, sh64, fcanon, false);
 }
 
 /* k-register logic (VEX.L1.0F.W0): k[d] := op(k[a], k[b]). */
@@ -980,7 +1034,8 @@ static void store_pred(jc *j, const vm_insn *i) {
 /* setp: d := a cmp b per lane. */
 static void cmp(jc *j, const vm_insn *i, zop o, bool q64, uint8_t pred) {
     for (int p = 0; p < (q64 ? 4 : 2); p++) {
-        zi(j->b, o, 2, S(j, i->a, q64, p).r, S(j, i->b, q64, p), 0, pred);
+        rm y = UB(j, i->b, q64, p);
+        zi(j->b, o, 2, S(j, i->a, q64, p).r, y, 0, pred);
         if (!p) {
             kmov(j->b, q64, false, 2, RAX);
             continue;
@@ -1677,6 +1732,27 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     j->depth = depth;
 }
 
+/* ZT, ZT+1 := ±(a * b) ± c per lane (fm: vf[n]m{add,sub}213ps, T := ±(T *
+ * B) ± C), a from zmm za or, za < 0, the register at a, b likewise; NaN
+ * made canonical when canon. A factor the same in every lane and not
+ * cached comes from the frame broadcast (UB) as T's first value, the other
+ * the multiplier (the product is exact either way round); c is the
+ * broadcast operand when it can be. */
+static void fma213(jc *j, zop fm, int za, uint32_t a, int zb, uint32_t b, uint32_t c, bool canon) {
+    bool ua = za < 0 && broadcast_ok(j, a, false);
+    if (za < 0 && zb < 0 && !ua && broadcast_ok(j, b, false)) {
+        uint32_t t = a;
+        a = b, b = t, ua = true;
+    }
+    for (int p = 0; p < 2; p++) {
+        if (ua) z(j->b, BCD_X, ZT + p, 0, F(a), 0); /* vpbroadcastd */
+        else z(j->b, MOVA64, ZT + p, 0, za >= 0 ? R(za) : S(j, a, false, p), 0);
+        rm y = UB(j, c, false, p);
+        z(j->b, fm, ZT + p, zb >= 0 ? zb : S(j, b, false, p).r, y, 0);
+        if (canon) canon32(j, ZT + p);
+    }
+}
+
 /* contract.c's fused f32 record without .ftz/.sat: d := fma(±a, b, ±c) per
  * lane as vfmadd/vfmsub/vfnmadd/vfnmsub (the negations are exact, so the one
  * rounding is the same), NaN made canonical as alu_fma_f32 does. b is the
@@ -1741,11 +1817,7 @@ static bool fused(jc *j, const vm_insn *i) {
     zop fm = FMA213PS; /* vf[n]m{add,sub}213ps: T := ±(T * B) ± C */
     fm.op = (uint8_t)(0xa8 + 2 * f.neg_c + 4 * f.neg_p);
     nan_const(j);
-    for (int p = 0; p < 2; p++) {
-        z(b, MOVA64, ZT + p, 0, f.quot ? R(ZX) : S(j, f.a, false, p), 0);
-        z(b, fm, ZT + p, f.quot || f.kconst ? ZQ : S(j, f.b, false, p).r, S(j, f.c, false, p), 0);
-        canon32(j, ZT + p);
-    }
+    fma213(j, fm, f.quot ? ZX : -1, f.a, f.quot || f.kconst ? ZQ : -1, f.b, f.c, true);
     vm_insn to = *i;
     to.d = f.d;
     commit(j, &to, false);
@@ -2449,7 +2521,7 @@ static bool emit(jc *j, const vm_insn *i) {
     case VM_CVT_U32_U64: narrow(j, i); break;
     case VM_SELP32: selp(j, i, false); break;
     case VM_SELP64: selp(j, i, true); break;
-    case VM_ADD32: bin(j, i, ADDD, false, false, false); break;
+    case VM_ADD32: bin_c(j, i, ADDD, false, false, false, true); break;
     case VM_SUB32: bin(j, i, SUBD, false, false, false); break;
     case VM_MUL32:
         if (mul_uniform(j, i)) {
@@ -2457,25 +2529,25 @@ static bool emit(jc *j, const vm_insn *i) {
             commit(j, i, false);
         } else bin(j, i, MULLD, false, false, false);
         break;
-    case VM_AND32: bin(j, i, ANDD, false, false, false); break;
-    case VM_OR32: bin(j, i, ORD, false, false, false); break;
-    case VM_XOR32: bin(j, i, XORD, false, false, false); break;
+    case VM_AND32: bin_c(j, i, ANDD, false, false, false, true); break;
+    case VM_OR32: bin_c(j, i, ORD, false, false, false, true); break;
+    case VM_XOR32: bin_c(j, i, XORD, false, false, false, true); break;
     case VM_SHL32: bin(j, i, SLLVD, false, false, false); break;
     case VM_SHRU32: bin(j, i, SRLVD, false, false, false); break;
     case VM_SHRS32: bin(j, i, SRAVD, false, false, false); break;
-    case VM_MINS32: bin(j, i, MINSD, false, false, false); break;
-    case VM_MAXS32: bin(j, i, MAXSD, false, false, false); break;
-    case VM_MINU32: bin(j, i, MINUD, false, false, false); break;
-    case VM_MAXU32: bin(j, i, MAXUD, false, false, false); break;
+    case VM_MINS32: bin_c(j, i, MINSD, false, false, false, true); break;
+    case VM_MAXS32: bin_c(j, i, MAXSD, false, false, false, true); break;
+    case VM_MINU32: bin_c(j, i, MINUD, false, false, false, true); break;
+    case VM_MAXU32: bin_c(j, i, MAXUD, false, false, false, true); break;
     case VM_MAD32: mad(j, i, false); break;
     case VM_DIVU32: divu(j, i, false); break;
     case VM_REMU32: divu(j, i, true); break;
-    case VM_ADD64: bin(j, i, ADDQ, true, false, false); break;
+    case VM_ADD64: bin_c(j, i, ADDQ, true, false, false, true); break;
     case VM_SUB64: bin(j, i, SUBQ, true, false, false); break;
-    case VM_MUL64: bin(j, i, MULLQ, true, false, false); break;
-    case VM_AND64: bin(j, i, ANDQ, true, false, false); break;
-    case VM_OR64: bin(j, i, ORQ, true, false, false); break;
-    case VM_XOR64: bin(j, i, XORQ, true, false, false); break;
+    case VM_MUL64: bin_c(j, i, MULLQ, true, false, false, true); break;
+    case VM_AND64: bin_c(j, i, ANDQ, true, false, false, true); break;
+    case VM_OR64: bin_c(j, i, ORQ, true, false, false, true); break;
+    case VM_XOR64: bin_c(j, i, XORQ, true, false, false, true); break;
     case VM_SHL64:
         if (!shl64_konst(j, i)) bin(j, i, SLLVQ, true, true, false);
         break;
@@ -2499,17 +2571,13 @@ static bool emit(jc *j, const vm_insn *i) {
         for (int p = 0; p < 2; p++) z(j->b, i->op == VM_CVTF32S32 ? DQ2PS : UDQ2PS, ZT + p, 0, S(j, i->a, false, p), 0);
         commit(j, i, false);
         break;
-    case VM_ADDF32: bin(j, i, ADDPS, false, false, true); break;
+    case VM_ADDF32: bin_c(j, i, ADDPS, false, false, true, true); break;
     case VM_SUBF32: bin(j, i, SUBPS, false, false, true); break;
-    case VM_MULF32: bin(j, i, MULPS, false, false, true); break;
+    case VM_MULF32: bin_c(j, i, MULPS, false, false, true, true); break;
     case VM_FMAF32: {
         bool canon = !canon_later(j, i);
         if (canon) nan_const(j);
-        for (int p = 0; p < 2; p++) {
-            z(j->b, MOVA64, ZT + p, 0, S(j, i->a, false, p), 0);
-            z(j->b, FMA213PS, ZT + p, S(j, i->b, false, p).r, S(j, i->c, false, p), 0); /* T := b * T + c */
-            if (canon) canon32(j, ZT + p);
-        }
+        fma213(j, FMA213PS, -1, i->a, -1, i->b, i->c, canon);
         commit(j, i, false);
         break;
     }

@@ -768,6 +768,46 @@ Test(jit, products_of_uniform_factors) {
     runs_check(UNIPROD, NULL, 0, want, 4 * 64);
 }
 
+/* Operands the same in every lane, each read once, taken from the frame as
+ * a broadcast (jit.c UB): constants and %ntid as the second operand of
+ * setp, sub and add.f32; a constant and the parameter `out` as the first
+ * operand of min and add.s64, which trade places; fma's factor as its first
+ * or second operand, and its addend (mul and add.f32 may become one fma);
+ * and values the same in every lane but computed in the run (%ctaid + 1000,
+ * that less 968, %ctaid + 77), whose frame slots are stale while they are
+ * cached, as second operands of add and setp: read from their registers. */
+static const char *BCAST = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                           ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .f32 %f<12>;\n.reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;\n"
+                           "mov.u32 %r6, %ctaid.x;\nadd.u32 %r10, %r6, 1000;\nsub.u32 %r11, %r10, 968;\n"
+                           "setp.lt.u32 %p1, %r1, 40;\nselp.u32 %r3, 7, 9, %p1;\nadd.s32 %r4, %r1, %r10;\n"
+                           "sub.s32 %r5, %r1, %r2;\nmin.s32 %r7, 20, %r1;\nsetp.gt.u32 %p2, %r1, %r11;\n"
+                           "selp.u32 %r8, 1, 0, %p2;\nmov.f32 %f1, 0f3FC00000;\nmov.f32 %f7, 0f3F400000;\n"
+                           "mov.f32 %f8, 0f3F000000;\nmov.f32 %f9, 0f40000000;\nmov.f32 %f10, 0f40800000;\n"
+                           "cvt.rn.f32.s32 %f2, %r1;\nmul.rn.f32 %f3, %f1, %f2;\nadd.rn.f32 %f4, %f3, %f7;\n"
+                           "mov.b32 %r9, %f4;\nfma.rn.f32 %f5, %f2, %f8, %f2;\nmov.b32 %r12, %f5;\n"
+                           "fma.rn.f32 %f6, %f9, %f2, %f10;\nmov.b32 %r13, %f6;\n"
+                           "add.u32 %r14, %r6, 77;\nadd.s32 %r15, %r1, %r14;\n"
+                           "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\n"
+                           "st.global.u32 [%rd4], %r3;\nst.global.u32 [%rd4+256], %r4;\n"
+                           "st.global.u32 [%rd4+512], %r5;\nst.global.u32 [%rd4+768], %r7;\n"
+                           "st.global.u32 [%rd4+1024], %r8;\nst.global.u32 [%rd4+1280], %r9;\n"
+                           "st.global.u32 [%rd4+1536], %r12;\nst.global.u32 [%rd4+1792], %r13;\n"
+                           "st.global.u32 [%rd4+2048], %r15;\nret;\n}\n";
+
+Test(jit, operands_the_same_in_every_lane) {
+    static uint32_t want[9 * 64];
+    for (uint32_t t = 0; t < NT; t++) {
+        float f[3] = {1.5f * (float)t + 0.75f, 1.5f * (float)t, 2.0f * (float)t + 4.0f}; /* exact */
+        want[t] = t < 40 ? 7 : 9, want[64 + t] = 1000 + t, want[128 + t] = t - NT;
+        want[192 + t] = t < 20 ? t : 20, want[256 + t] = t > NT / 2;
+        for (int k = 0; k < 3; k++) memcpy(&want[320 + 64 * k + t], &f[k], 4);
+        want[512 + t] = 77 + t;
+    }
+    runs_check(BCAST, NULL, 0, want, 9 * 64);
+}
+
 /* The second access through a register whose lanes the first found one run
  * leaves the arena: its report is the call's, at its own line and lane 0. */
 static const char *RUNFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
