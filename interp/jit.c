@@ -626,6 +626,15 @@ static rm srcq(jc *j, uint32_t off, int p) {
 
 static bool uni_at(jc *j, uint32_t off, bool q64, uint32_t u, int depth);
 
+/* Whether every lane of the warp runs the code being emitted: a register
+ * that jit_affine.h finds holds one value in every lane (uni_at, a
+ * statement about each lane's own path) then holds it in all 32 of the
+ * frame's lanes. In a masked version or an if-converted body the lanes
+ * outside the group may not have run the record that wrote it (odd lanes
+ * going on after the even ones left hold %ctaid + 5; the even lanes' slot
+ * holds what it held before), so lane 0 does not speak for them. */
+static bool whole_warp(const jc *j) { return !j->depth && !j->rmask; }
+
 /* Whether a record after this one in the run names slot off as an operand:
  * then it is cached here, once, not broadcast from the frame at each use
  * (saxpy's unrolled loop adds its 64-bit stride six times a round). */
@@ -656,7 +665,7 @@ static bool uncached(const jc *j, uint32_t off, uint32_t n) {
  * registers the warp was working on: `-s 0.05`, numba_axpy 0.87, layer norm
  * 0.88, vecadd and mandelbrot 0.96 of before, the rest 0.97-1.01. */
 static bool broadcast_ok(jc *j, uint32_t off, bool q64) {
-    return uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) && uni_at(j, off, q64, j->now, 0);
+    return whole_warp(j) && uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) && uni_at(j, off, q64, j->now, 0);
 }
 static rm UB(jc *j, uint32_t off, bool q64, int p) {
     if (broadcast_ok(j, off, q64)) {
@@ -952,7 +961,7 @@ static const zop SHUFD = {M0F, P66, 0, 0x70}; /* vpshufd */
  * vpmulld takes 10, at the start of most kernels' way to their first loads
  * (blockIdx * blockDim, which threadIdx is then added to). false: not so. */
 static bool mul_uniform(jc *j, const vm_insn *i) {
-    if (!uni_at(j, i->a, false, j->now, 0) || !uni_at(j, i->b, false, j->now, 0)) return false;
+    if (!whole_warp(j) || !uni_at(j, i->a, false, j->now, 0) || !uni_at(j, i->b, false, j->now, 0)) return false;
     z(j->b, MULUDQ, ZQ, S(j, i->a, false, 0).r, S(j, i->b, false, 0), 0);
     zi(j->b, SHUFD, ZQ, 0, R(ZQ), 0, 0xa0); /* words 0 0 2 2 */
     return true;

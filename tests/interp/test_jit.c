@@ -808,6 +808,32 @@ Test(jit, operands_the_same_in_every_lane) {
     runs_check(BCAST, NULL, 0, want, 9 * 64);
 }
 
+/* The same in a group that is not the whole warp: the even lanes leave, and
+ * the odd ones compute %ctaid + 5 and %ctaid + 9, in their lanes only (the
+ * even lanes' slots keep what they held). Their product (jit.c
+ * mul_uniform: here in the if-converted body of the branch), and after
+ * bar.sync both values (it ends the run: the next one's masked version
+ * reads them from the frame, UB), must be the odd lanes' own, not lane 0's:
+ * compiled code takes them as one value in every lane only when the whole
+ * warp runs it. UNIGROUP(x) puts x between the product and the rest. */
+#define UNIGROUP(x)                                                                                \
+    ".version 8.0\n.target sm_90\n.address_size 64\n"                                              \
+    ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"                                      \
+    ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"                                    \
+    "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"                \
+    "add.s64 %rd4, %rd1, %rd3;\nand.b32 %r2, %r1, 1;\nsetp.eq.u32 %p1, %r2, 0;\n"                  \
+    "@%p1 bra DONE;\nmov.u32 %r6, %ctaid.x;\nadd.u32 %r8, %r6, 5;\nadd.u32 %r9, %r6, 9;\n"         \
+    "mul.lo.u32 %r7, %r8, %r8;\n" x "add.s32 %r10, %r1, %r8;\nsetp.lt.u32 %p2, %r1, %r9;\n"        \
+    "selp.u32 %r11, 100, 200, %p2;\nst.global.u32 [%rd4], %r7;\nst.global.u32 [%rd4+256], %r10;\n" \
+    "st.global.u32 [%rd4+512], %r11;\nDONE:\nret;\n}\n"
+
+Test(jit, operands_the_same_in_a_group_of_lanes) {
+    static uint32_t want[3 * 64];
+    for (uint32_t t = 1; t < NT; t += 2) want[t] = 25, want[64 + t] = t + 5, want[128 + t] = t < 9 ? 100 : 200;
+    runs_check(UNIGROUP(""), NULL, 0, want, 3 * 64);
+    runs_check(UNIGROUP("bar.sync 0;\n"), NULL, 0, want, 3 * 64);
+}
+
 /* The second access through a register whose lanes the first found one run
  * leaves the arena: its report is the call's, at its own line and lane 0. */
 static const char *RUNFAULT = ".version 8.0\n.target sm_90\n.address_size 64\n"
