@@ -662,10 +662,12 @@ static bool uncached(const jc *j, uint32_t off, uint32_t n) {
  * lane from the frame, broadcast ({1to16}, {1to8}), for every part; else
  * the cached register's part p. Such an operand then takes no vector load
  * of its own and no cache entry, whose loading evicted (and stored) the
- * registers the warp was working on: `-s 0.05`, numba_axpy 0.87, layer norm
- * 0.88, vecadd and mandelbrot 0.96 of before, the rest 0.97-1.01. */
+ * registers the warp was working on: `-s 0.05`, numba_axpy 0.91, vecadd
+ * 0.94, warpsum 0.94, triton_gen 0.96 of before, the rest 0.97-1.01. Not
+ * in a loop's run: histogram's atomics loop ran 4% slower with it. */
 static bool broadcast_ok(jc *j, uint32_t off, bool q64) {
-    return whole_warp(j) && uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) && uni_at(j, off, q64, j->now, 0);
+    return whole_warp(j) && !j->loop && uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) &&
+           uni_at(j, off, q64, j->now, 0);
 }
 static rm UB(jc *j, uint32_t off, bool q64, int p) {
     if (broadcast_ok(j, off, q64)) {
