@@ -637,7 +637,7 @@ static bool whole_warp(const jc *j) { return !j->depth && !j->rmask; }
 
 /* Whether a record after this one in the run names slot off as an operand:
  * then it is cached here, once, not broadcast from the frame at each use
- * (saxpy's unrolled loop adds its 64-bit stride six times a round). */
+ * (stencil's interior adds its grid's 64-bit base to two rows' offsets). */
 static bool read_later(const jc *j, uint32_t off) {
     for (uint32_t r = j->now + 1; r < j->end && r <= j->now + 64; r++) {
         const vm_insn *x = &j->f->code[r];
