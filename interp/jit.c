@@ -626,14 +626,16 @@ static rm srcq(jc *j, uint32_t off, int p) {
 
 static bool uni_at(jc *j, uint32_t off, bool q64, uint32_t u, int depth);
 
-/* Whether every lane of the warp runs the code being emitted: a register
- * that jit_affine.h finds holds one value in every lane (uni_at, a
- * statement about each lane's own path) then holds it in all 32 of the
- * frame's lanes. In a masked version or an if-converted body the lanes
+/* Whether the register at off holds one value in all 32 of the frame's
+ * lanes as the record being emitted reads it. jit_affine.h's uni_at says so
+ * of each lane's own path; that is every lane's value only when the whole
+ * warp runs the code. In a masked version or an if-converted body the lanes
  * outside the group may not have run the record that wrote it (odd lanes
  * going on after the even ones left hold %ctaid + 5; the even lanes' slot
  * holds what it held before), so lane 0 does not speak for them. */
-static bool whole_warp(const jc *j) { return !j->depth && !j->rmask; }
+static bool same_in_all(jc *j, uint32_t off, bool q64) {
+    return !j->depth && !j->rmask && uni_at(j, off, q64, j->now, 0);
+}
 
 /* Whether a record after this one in the run names slot off as an operand:
  * then it is cached here, once, not broadcast from the frame at each use
@@ -657,7 +659,7 @@ static bool uncached(const jc *j, uint32_t off, uint32_t n) {
 
 /* A source operand of an EVEX operation that takes a broadcast (vpaddd,
  * vpcmpd, vmulps ...: not a move): when the register holds one value in
- * every lane (jit_affine.h uni_at: a parameter, a constant, blockDim ...)
+ * every lane (same_in_all: a parameter, a constant, blockDim ...)
  * and is neither cached nor read again in the run (read_later), its first
  * lane from the frame, broadcast ({1to16}, {1to8}), for every part; else
  * the cached register's part p. Such an operand then takes no vector load
@@ -666,8 +668,7 @@ static bool uncached(const jc *j, uint32_t off, uint32_t n) {
  * 0.94, warpsum 0.94, triton_gen 0.96 of before, the rest 0.97-1.01. Not
  * in a loop's run: histogram's atomics loop ran 4% slower with it. */
 static bool broadcast_ok(jc *j, uint32_t off, bool q64) {
-    return whole_warp(j) && !j->loop && uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) &&
-           uni_at(j, off, q64, j->now, 0);
+    return !j->loop && uncached(j, off, q64 ? 256 : 128) && !read_later(j, off) && same_in_all(j, off, q64);
 }
 static rm UB(jc *j, uint32_t off, bool q64, int p) {
     if (broadcast_ok(j, off, q64)) {
@@ -953,17 +954,15 @@ static void divu(jc *j, const vm_insn *i, bool rem) {
     commit(j, i, false);
 }
 
-static bool uni_at(jc *j, uint32_t off, bool q64, uint32_t u, int depth);
-
 static const zop SHUFD = {M0F, P66, 0, 0x70}; /* vpshufd */
 
 /* ZQ := a * b (32-bit, wrapping) when both are the same in every lane
- * (jit_affine.h uni_at): one vpmuludq, whose quadwords' low words are the
+ * (same_in_all): one vpmuludq, whose quadwords' low words are the
  * product, and a vpshufd copying them to the high words: 6 cycles where
  * vpmulld takes 10, at the start of most kernels' way to their first loads
  * (blockIdx * blockDim, which threadIdx is then added to). false: not so. */
 static bool mul_uniform(jc *j, const vm_insn *i) {
-    if (!whole_warp(j) || !uni_at(j, i->a, false, j->now, 0) || !uni_at(j, i->b, false, j->now, 0)) return false;
+    if (!same_in_all(j, i->a, false) || !same_in_all(j, i->b, false)) return false;
     z(j->b, MULUDQ, ZQ, S(j, i->a, false, 0).r, S(j, i->b, false, 0), 0);
     zi(j->b, SHUFD, ZQ, 0, R(ZQ), 0, 0xa0); /* words 0 0 2 2 */
     return true;
