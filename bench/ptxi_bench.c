@@ -236,12 +236,19 @@ out:
     return -1;
 }
 
+/* The lesser of two times, a time that is not positive counting as none. */
+static double least(double a, double b) { return a > 0 && (a < b || !(b > 0)) ? a : b; }
+
 /* The rows of more than one thread also time the kernel on one thread in
- * a second context of the same process, each rep alternating the two, and
- * the host's vector ceiling just before: a row's speed-up and the ceiling
- * it is held to then come from the same minutes of the same process. On a
- * shared host the speed from one child process to the next varies by more
- * than the scaling to be measured (bench/README.md, round 13). */
+ * a second context of the same process and the host's vector ceiling on
+ * one and on n threads, each rep all four in turn: a row's speed-up and the
+ * ceiling it is held to then come from the same seconds of the same
+ * process. On a shared host the speed from one child process to the next
+ * varies by more than the scaling to be measured (bench/README.md, round
+ * 13), and within one process the ceiling measured before the kernel's runs
+ * read 9.3-14.3x on the 16-CPU host (round 19). A launch of n threads
+ * after such a pause started its last thread up to 1.4 ms late there (the
+ * host's CPUs sleep), so each rep's timed launch follows an untimed one. */
 static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsigned threads, result *res)
 {
     session x[2];
@@ -250,17 +257,26 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
     unsigned n = threads ? threads : cores();
     bool paired = n > 1 && o->ceiling;
 
+    /* as much vector work in all as the three reps measured before the runs did */
+    long ceil_iters = 60000000L / (o->reps > 1 ? o->reps : 1);
     x[1].ctx = NULL;
-    if (paired) res->row_ceil = host_ceiling(host_vector_mix, 20000000L, (int)n, 3, &res->ceil_one_s, &res->ceil_all_s);
     if (open_session(c, r, o, threads, &x[0], res) < 0 || (paired && open_session(c, r, o, 1, &x[1], res) < 0))
         goto out;
     ctx = x[0].ctx;
-    res->ptxi_s = res->ptxi_cpu_min_s = res->ptxi1_s = INFINITY;
+    res->ptxi_s = res->ptxi_cpu_min_s = res->ptxi1_s = res->ceil_one_s = res->ceil_all_s = INFINITY;
     for (int rep = 0; rep <= o->reps; rep++) {
         double t, ct;
         if (paired) {
+            if (rep > 0) {
+                double one, all;
+                host_ceiling(host_vector_mix, ceil_iters < 4000000L ? 4000000L : ceil_iters, (int)n, 1, &one, &all);
+                res->ceil_one_s = least(one, res->ceil_one_s), res->ceil_all_s = least(all, res->ceil_all_s);
+            }
             if (run_session(r, &x[1], &t, &ct, res) < 0) goto out;
             if (rep > 0 && t < res->ptxi1_s) res->ptxi1_s = t;
+            /* untimed: after the ceiling's quarter second the pool's threads
+             * sleep; the timed launch finds them awake, as in a loop */
+            if (run_session(r, &x[0], &t, &ct, res) < 0) goto out;
         }
         if (run_session(r, &x[0], &t, &ct, res) < 0) goto out;
         if (rep > 0 && t < res->ptxi_s) {
@@ -273,7 +289,8 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
         }
         if (rep > 0 && ct < res->ptxi_cpu_min_s) res->ptxi_cpu_min_s = ct;
     }
-    if (!paired) res->ptxi1_s = 0;
+    if (paired) res->row_ceil = n * res->ceil_one_s / res->ceil_all_s;
+    else res->ptxi1_s = res->ceil_one_s = res->ceil_all_s = 0;
     TRY(ptxi_ctx_last_launch_stats(ctx, &stats));
     res->thread_insns = stats.thread_insns;
     res->warp_insns = stats.warp_insns;
@@ -434,7 +451,6 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
  * ptxi's code 1.7-1.9x slower in about two processes of three, and the
  * speed-up of a row of one process moved with it (bench/README.md, round
  * 15); the least times are all the fast processes' figures. */
-static double least(double a, double b) { return a > 0 && (a < b || !(b > 0)) ? a : b; }
 
 static void keep_least(result *res, const result *again, unsigned n)
 {
