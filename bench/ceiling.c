@@ -6,7 +6,9 @@
  * most of a core idle, so SMT siblings hide each other), a throughput-bound
  * mix (eight independent chains of integer and float work: a core's ports
  * busy, as in an interpreter), the same mix on 16-lane vectors (what ptxi's
- * lane loops compile to; ptxi-bench measures this one too), and a memory
+ * lane loops compile to; ptxi-bench measures this one too), float
+ * multiply-add alone on 16-lane vectors (eight independent chains: what a
+ * tiled matmul's inner loop is; many CPUs clock lowest for it), and a memory
  * stream (c = a + b over 96 MB per thread). A throughput ceiling well below N
  * means the "cores" share execution units (SMT) or clocks drop with load.
  * Usage: ptxi-ceiling [N] (default: one thread per core). */
@@ -41,6 +43,23 @@ static void throughput(long id, long iters)
     host_keep(s);
 }
 
+typedef float f16v __attribute__((vector_size(64)));
+
+static void vector_fma(long id, long iters)
+{
+    f16v a[8], m;
+    for (int l = 0; l < 16; l++) m[l] = 0.9999f;
+    for (int k = 0; k < 8; k++)
+        for (int l = 0; l < 16; l++) a[k][l] = (float)(id + k + l);
+    for (long i = 0; i < iters; i++)
+#pragma GCC unroll 8
+        for (int k = 0; k < 8; k++) a[k] = a[k] * m + m;
+    float s = 0;
+    for (int k = 0; k < 8; k++)
+        for (int l = 0; l < 16; l++) s += a[k][l];
+    host_keep((uint64_t)s);
+}
+
 static float *bufs[512][3];
 
 static void stream(long id, long iters)
@@ -68,6 +87,7 @@ int main(int argc, char **argv)
         {"latency-bound chain", latency, 300000000L},
         {"throughput-bound mix", throughput, 200000000L},
         {"16-lane vector mix", host_vector_mix, 100000000L},
+        {"16-lane fma only", vector_fma, 400000000L},
         {"memory stream", stream, 16},
     };
     printf("ptxi-ceiling: %d threads on %ld CPUs (best of 3)\n\n%-22s %10s %10s %10s\n", n, cores, "work", "1 thread",
