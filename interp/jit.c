@@ -1666,16 +1666,32 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     slow[ns++] = jcc(b, 0x85);
     /* every (executing) lane's address is the start's + 4 * lane: tested
      * here, or known from an earlier access through the register (jit_addr.h) */
-    int known = shared || g ? -1 : run4_use(j, i), told = shared || g || known >= 0 ? -1 : run4_set(j, i);
+    static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
+    bool flags = !shared && !j->depth; /* unguarded, or guarded by its predicate only */
+    int known = flags ? run4_use(j, i) : -1, told = flags && known < 0 ? run4_set(j, i) : -1;
     if (known >= 0) {
         gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)known))); /* cmp byte, 0 */
         b1(b, 0);
-        slow[ns++] = jcc(b, 0x84);
+        if (g) { /* not known a run: the executing lanes tested */
+            size_t run = jcc(b, 0x85);
+            mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
+            run_test(j, a, 4, false, part_k[0], slow, &ns);
+            land(b, run);
+        } else slow[ns++] = jcc(b, 0x84);
     } else {
         if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
         mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
-        static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
-        if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        if (g && told >= 0) { /* the flag from all 32 lanes (ZQ: lane 0's address when they are a run) */
+            size_t off[4];
+            int noff = 0;
+            run_test(j, a, 4, false, NULL, off, &noff);
+            run4_put(j, told, 1);
+            size_t run = jmp32(b);
+            for (int k = 0; k < noff; k++) land(b, off[k]);
+            run4_put(j, told, 0);
+            run_test(j, a, 4, false, part_k[0], slow, &ns);
+            land(b, run);
+        } else if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
         else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
     }
     /* loads a few bytes apart through one register: one arena check (jit_addr.h span4_*) */
@@ -1702,7 +1718,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         b32(b, (uint32_t)(int32_t)(lo - i->imm));
     } else arena_span(j, 128, st, slow, &ns);
     if (!shared && (!st || !j->loop) && held < 0) prefetch_warp(j, i, st);
-    if (told >= 0) run4_put(j, told, 1);
+    if (told >= 0 && !g) run4_put(j, told, 1);
     if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 1);
     for (int p = 0; p < 2; p++) {
         if (st) z(b, ST32, src(j, i->b, false)->z[p], 0, M(RAX, 64 * p), g ? 3 + p : 0);

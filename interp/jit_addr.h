@@ -22,7 +22,13 @@
  * same holds for B's own register when its lanes differ from A's by one
  * amount in every lane (jit_affine.h: stencil's six accesses, vecadd's
  * three, reduce's four loads of a round take one test). Each of A and B
- * still tests its own alignment and its own span of the arena. */
+ * still tests its own alignment and its own span of the arena.
+ * Accesses guarded by a predicate outside bodies (Triton's `@%p
+ * ld.global.b32`: 24 a warp in a layer norm) take part too. Such an A sets
+ * the flag from a test of all 32 lanes, whose addresses are whole there;
+ * when that fails it tests its executing lanes as before. Such a B whose flag
+ * is 0 also tests its own executing lanes rather than take the call, so that
+ * a guard that leaves out lanes off the run still stays inline. */
 
 enum { RUN4_FLAGS = 8, RUN4_WINDOW = 64 };
 _Static_assert(sizeof(((vm_jit_ctx *)0)->run4) == 2 * RUN4_FLAGS, "lane flags, then span flags");
@@ -50,10 +56,14 @@ static void run4_step(jc *j, const vm_insn *i) {
     j->r4_next = k + 1;
 }
 
-/* A whole-warp global b32 access of the kind mem4 takes (unguarded). */
-static bool run4_access(const vm_func *f, const vm_insn *i) {
-    return (i->op == VM_LDG4 || i->op == VM_STG4) && i->g == f->true_slot && i->gx == 0 &&
-           i->imm == (int32_t)i->imm;
+/* A global b32 access of the kind mem4 takes, guarded or not. */
+static bool run4_access(const vm_insn *i) {
+    return (i->op == VM_LDG4 || i->op == VM_STG4) && i->imm == (int32_t)i->imm;
+}
+
+/* Its record unguarded: the whole warp accesses. */
+static bool whole_access(const vm_func *f, const vm_insn *i) {
+    return run4_access(i) && i->g == f->true_slot && i->gx == 0;
 }
 
 /* Whether every path to record b passes record a (a < b) in one straight
@@ -116,7 +126,7 @@ static int run4_set(jc *j, const vm_insn *i) {
     const vm_func *f = j->f;
     uint32_t k = (uint32_t)(i - f->code);
     for (uint32_t q = k + 1; q < f->ncode && q <= k + RUN4_WINDOW; q++)
-        if (run4_access(f, &f->code[q]) && run4_window(j, k, q)) {
+        if (run4_access(&f->code[q]) && run4_window(j, k, q)) {
             int s = (int)(j->r4_n++ % RUN4_FLAGS);
             j->r4_rec[s] = k + 1;
             return s;
@@ -146,7 +156,7 @@ enum { SPAN4 = 64 };
 /* Whether load q is a member of leader a's span. */
 static bool span4_member(const vm_func *f, uint32_t a, uint32_t q) {
     const vm_insn *x = &f->code[a], *y = &f->code[q];
-    return x->op == VM_LDG4 && y->op == VM_LDG4 && run4_access(f, x) && run4_access(f, y) && y->a == x->a &&
+    return x->op == VM_LDG4 && y->op == VM_LDG4 && whole_access(f, x) && whole_access(f, y) && y->a == x->a &&
            y->imm - x->imm <= SPAN4 && x->imm - y->imm <= SPAN4 && stretch_keeps(f, a, q, a, x->a, 4);
 }
 

@@ -669,6 +669,26 @@ static const char *RUNJUMP = ".version 8.0\n.target sm_90\n.address_size 64\n"
                              "L:\nld.global.u32 %r8, [%rd4+4];\nadd.s32 %r9, %r7, %r8;\n"
                              "add.s64 %rd6, %rd1, %rd3;\nst.global.u32 [%rd6], %r9;\nret;\n}\n";
 
+/* Guarded accesses through one register (jit_addr.h): warp 0's 32 lanes
+ * are one run; warp 1's lanes 0-15 are, but 16-31 swap in pairs. The first
+ * load's guard takes lanes 0-15, a run in both warps, and the two after it
+ * leave out lane 3 only: in warp 1 they must test their own lanes, whatever
+ * the first one's did. Each thread stores at its own index, so that a load
+ * in the wrong lane order shows. */
+static const char *GUARDED = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                             ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                             ".reg .pred %p<3>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                             "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                             "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nshr.u32 %r4, %r3, 4;\n"
+                             "and.b32 %r4, %r4, %r2;\nxor.b32 %r5, %r3, %r4;\nshl.b32 %r6, %r2, 5;\n"
+                             "add.s32 %r6, %r6, %r5;\nmul.wide.u32 %rd3, %r6, 4;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                             "add.s64 %rd5, %rd4, 1024;\nsetp.lt.u32 %p1, %r3, 16;\nsetp.ne.u32 %p2, %r3, 3;\n"
+                             "mov.u32 %r7, 0;\n@%p1 ld.global.b32 %r7, [%rd4];\n"
+                             "mov.u32 %r8, 0;\n@%p2 ld.global.b32 %r8, [%rd4+512];\n"
+                             "mov.u32 %r9, 0;\n@%p2 ld.global.b32 %r9, [%rd5];\n"
+                             "mul.wide.u32 %rd7, %r1, 4;\nadd.s64 %rd6, %rd1, %rd7;\nst.global.u32 [%rd6], %r7;\n"
+                             "st.global.u32 [%rd6+256], %r8;\nst.global.u32 [%rd6+512], %r9;\nret;\n}\n";
+
 /* src over 64 threads, with the JIT on and off: the words want, the same counts. */
 static void runs_check(const char *src, const uint32_t *in, size_t nin, const uint32_t *want, int nout) {
     const char *modes[2] = {"1", "0"};
@@ -702,6 +722,20 @@ Test(jit, accesses_through_one_register) {
     }
     runs_check(RUNS, in, NIN, want, NOUT);
     runs_check(RUNJUMP, in, NIN, jwant, 64);
+}
+
+Test(jit, guarded_accesses_through_one_register) {
+    enum { NIN = 320 };
+    static uint32_t in[NIN], want[192];
+    uint32_t s = 2463534242u;
+    for (int k = 0; k < NIN; k++) s ^= s << 13, s ^= s >> 17, s ^= s << 5, in[k] = s;
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t l = t & 31, x = 32 * (t >> 5) + (l ^ ((l >> 4) & (t >> 5))); /* the thread's word */
+        want[t] = l < 16 ? in[x] : 0;
+        want[64 + t] = l != 3 ? in[x + 128] : 0;
+        want[128 + t] = l != 3 ? in[x + 256] : 0;
+    }
+    runs_check(GUARDED, in, NIN, want, 192);
 }
 
 /* mul.wide / mad.wide by constants (jit_addr.h's mulw_konst): powers of two
