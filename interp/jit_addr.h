@@ -28,7 +28,9 @@
  * the flag from a test of all 32 lanes, whose addresses are whole there;
  * when that fails it tests its executing lanes as before. Such a B whose flag
  * is 0 also tests its own executing lanes rather than take the call, so that
- * a guard that leaves out lanes off the run still stays inline. */
+ * a guard that leaves out lanes off the run still stays inline. Triton's
+ * .v4 loads and stores (jit_vec.h) share flags of their own the same way:
+ * runs of 16 bytes a lane (8 for .v2). */
 
 enum { RUN4_FLAGS = 8, RUN4_WINDOW = 64 };
 _Static_assert(sizeof(((vm_jit_ctx *)0)->run4) == 2 * RUN4_FLAGS, "lane flags, then span flags");
@@ -56,14 +58,21 @@ static void run4_step(jc *j, const vm_insn *i) {
     j->r4_next = k + 1;
 }
 
-/* A global b32 access of the kind mem4 takes, guarded or not. */
-static bool run4_access(const vm_insn *i) {
-    return (i->op == VM_LDG4 || i->op == VM_STG4) && i->imm == (int32_t)i->imm;
+/* The bytes a lane takes in a run of record i's kind: a global b32 access
+ * of the kind mem4 takes, guarded or not, 4; a global .v2 / .v4 of 32-bit
+ * elements (jit_vec.h), 8 / 16; 0 for any other record. A flag is shared
+ * by accesses of one kind only. */
+static uint32_t run_stride(const vm_insn *i) {
+    if (i->imm != (int32_t)i->imm) return 0;
+    if (i->op == VM_LDG4 || i->op == VM_STG4) return 4;
+    if ((i->op != VM_LDV && i->op != VM_STV) || i->sp != VM_SP_GLOBAL || i->sz != 4) return 0;
+    const vm_vec *v = i->p;
+    return v->n == 2 || v->n == 4 ? 4 * v->n : 0;
 }
 
-/* Its record unguarded: the whole warp accesses. */
+/* An unguarded global b32 access of the kind mem4 takes: the whole warp accesses. */
 static bool whole_access(const vm_func *f, const vm_insn *i) {
-    return run4_access(i) && i->g == f->true_slot && i->gx == 0;
+    return run_stride(i) == 4 && i->g == f->true_slot && i->gx == 0;
 }
 
 /* Whether every path to record b passes record a (a < b) in one straight
@@ -115,7 +124,7 @@ static int run4_use(jc *j, const vm_insn *i) {
     uint32_t k = (uint32_t)(i - j->f->code);
     for (int s = 0; s < RUN4_FLAGS; s++) {
         uint32_t a = j->r4_rec[s];
-        if (a-- && run4_window(j, a, k)) return s;
+        if (a-- && run_stride(&j->f->code[a]) == run_stride(i) && run4_window(j, a, k)) return s;
     }
     return -1;
 }
@@ -126,7 +135,7 @@ static int run4_set(jc *j, const vm_insn *i) {
     const vm_func *f = j->f;
     uint32_t k = (uint32_t)(i - f->code);
     for (uint32_t q = k + 1; q < f->ncode && q <= k + RUN4_WINDOW; q++)
-        if (run4_access(&f->code[q]) && run4_window(j, k, q)) {
+        if (run_stride(&f->code[q]) == run_stride(i) && run4_window(j, k, q)) {
             int s = (int)(j->r4_n++ % RUN4_FLAGS);
             j->r4_rec[s] = k + 1;
             return s;

@@ -90,10 +90,18 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     size_t slow[24];
     int ns = 0;
     every_lane(j, i, slow, &ns);
-    /* every lane's address is lane 0's + stride * lane */
-    z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)vec_iota[v4]);
-    run_test(j, a, 4, false, NULL, slow, &ns);
+    /* every lane's address is lane 0's + stride * lane: tested here, or
+     * known from an earlier access of the kind through the register (jit_addr.h) */
+    int known = j->depth ? -1 : run4_use(j, i), told = j->depth || known >= 0 ? -1 : run4_set(j, i);
+    if (known >= 0) {
+        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)known))); /* cmp byte, 0 */
+        b1(b, 0);
+        slow[ns++] = jcc(b, 0x84);
+    } else {
+        z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)vec_iota[v4]);
+        run_test(j, a, 4, false, NULL, slow, &ns);
+    }
     /* rax := lane 0's address + imm, aligned to the vector */
     evexl(b, 0, M0F, P66, 1, 0x7e, a->z[0], 0, R(RAX), 0); /* vmovq rax, xmm */
     uint8_t addi[2] = {0x48, 0x05};                        /* add rax, imm32 */
@@ -103,6 +111,7 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     put(b, tst, 2);
     slow[ns++] = jcc(b, 0x85);
     arena_span(j, VM_LANES * stride, st, slow, &ns);
+    if (told >= 0) run4_put(j, told, 1);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)vec_idx);
     /* half h (lanes 16h..16h+15) is the 64 * n bytes at rax + 64 * n * h */
     for (int h = 0; h < 2; h++) {
@@ -142,6 +151,7 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     }
     size_t done = jmp32(b);
     for (int k = 0; k < ns; k++) land(b, slow[k]);
+    if (told >= 0) run4_put(j, told, 0);
     slow_call(j, i);
     land(b, done);
     j->nan_ok = false;

@@ -689,6 +689,25 @@ static const char *GUARDED = ".version 8.0\n.target sm_90\n.address_size 64\n"
                              "mul.wide.u32 %rd7, %r1, 4;\nadd.s64 %rd6, %rd1, %rd7;\nst.global.u32 [%rd6], %r7;\n"
                              "st.global.u32 [%rd6+256], %r8;\nst.global.u32 [%rd6+512], %r9;\nret;\n}\n";
 
+/* .v4 loads through one register and one a constant apart (jit_vec.h):
+ * the lanes as GUARDED's, warp 1's 16-31 swapped in pairs. Each thread
+ * stores its four words at its own index. */
+static const char *VEC4 = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                          ".reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                          "shr.u32 %r2, %r1, 5;\nand.b32 %r3, %r1, 31;\nshr.u32 %r4, %r3, 4;\n"
+                          "and.b32 %r4, %r4, %r2;\nxor.b32 %r5, %r3, %r4;\nshl.b32 %r6, %r2, 5;\n"
+                          "add.s32 %r6, %r6, %r5;\nmul.wide.u32 %rd3, %r6, 16;\nadd.s64 %rd4, %rd2, %rd3;\n"
+                          "add.s64 %rd5, %rd4, 2048;\n"
+                          "ld.global.v4.b32 {%r7, %r8, %r9, %r10}, [%rd4];\n"
+                          "ld.global.v4.b32 {%r11, %r12, %r13, %r14}, [%rd4+1024];\n"
+                          "ld.global.v4.b32 {%r15, %r16, %r17, %r18}, [%rd5];\n"
+                          "mul.wide.u32 %rd7, %r1, 16;\nadd.s64 %rd6, %rd1, %rd7;\n"
+                          "st.global.v4.b32 [%rd6], {%r7, %r8, %r9, %r10};\n"
+                          "st.global.v4.b32 [%rd6+1024], {%r11, %r12, %r13, %r14};\n"
+                          "st.global.v4.b32 [%rd6+2048], {%r15, %r16, %r17, %r18};\nret;\n}\n";
+
 /* src over 64 threads, with the JIT on and off: the words want, the same counts. */
 static void runs_check(const char *src, const uint32_t *in, size_t nin, const uint32_t *want, int nout) {
     const char *modes[2] = {"1", "0"};
@@ -736,6 +755,19 @@ Test(jit, guarded_accesses_through_one_register) {
         want[128 + t] = l != 3 ? in[x + 256] : 0;
     }
     runs_check(GUARDED, in, NIN, want, 192);
+}
+
+Test(jit, vector_accesses_through_one_register) {
+    enum { NIN = 768 };
+    static uint32_t in[NIN], want[NIN];
+    uint32_t s = 1597334677u;
+    for (int k = 0; k < NIN; k++) s ^= s << 13, s ^= s >> 17, s ^= s << 5, in[k] = s;
+    for (uint32_t t = 0; t < NT; t++) {
+        uint32_t l = t & 31, x = 32 * (t >> 5) + (l ^ ((l >> 4) & (t >> 5))); /* the thread's vector */
+        for (uint32_t e = 0; e < 4; e++)
+            for (uint32_t r = 0; r < 3; r++) want[256 * r + 4 * t + e] = in[256 * r + 4 * x + e];
+    }
+    runs_check(VEC4, in, NIN, want, NIN);
 }
 
 /* mul.wide / mad.wide by constants (jit_addr.h's mulw_konst): powers of two
