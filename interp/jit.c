@@ -1608,6 +1608,14 @@ static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, i
     return jmp32(b);
 }
 
+/* The executing lanes (k3-k6) of a guarded global access one run from ZQ:
+ * else a jump to the call (collected in slow). */
+static void exec_run_test(jc *j, const centry *a, size_t *slow, int *ns) {
+    static const int part_k[4] = {3, 5, 4, 6};
+    mov_imm64(j->b, RCX, (uint64_t)(uintptr_t)iota4);
+    run_test(j, a, 4, false, part_k, slow, ns);
+}
+
 static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     cbuf *b = j->b;
     drop_dead(j);
@@ -1666,7 +1674,6 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     slow[ns++] = jcc(b, 0x85);
     /* every (executing) lane's address is the start's + 4 * lane: tested
      * here, or known from an earlier access through the register (jit_addr.h) */
-    static const int part_k[2][4] = {{3, 5, 4, 6}, {3, 4}};
     bool flags = !shared && !j->depth; /* unguarded, or guarded by its predicate only */
     int known = flags ? run4_use(j, i) : -1, told = flags && known < 0 ? run4_set(j, i) : -1;
     if (known >= 0) {
@@ -1674,24 +1681,27 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         b1(b, 0);
         if (g) { /* not known a run: the executing lanes tested */
             size_t run = jcc(b, 0x85);
-            mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
-            run_test(j, a, 4, false, part_k[0], slow, &ns);
+            exec_run_test(j, a, slow, &ns);
             land(b, run);
         } else slow[ns++] = jcc(b, 0x84);
     } else {
         if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
-        mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
-        if (g && told >= 0) { /* the flag from all 32 lanes (ZQ: lane 0's address when they are a run) */
-            size_t off[4];
+        if (shared || !g) mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
+        if (g && told >= 0) {
+            /* the flag from all 32 lanes (ZQ is lane 0's address when they
+             * are a run); the way to the call puts it back to 0 */
+            size_t off[1];
             int noff = 0;
+            mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
             run_test(j, a, 4, false, NULL, off, &noff);
             run4_put(j, told, 1);
             size_t run = jmp32(b);
-            for (int k = 0; k < noff; k++) land(b, off[k]);
+            land(b, off[0]);
             run4_put(j, told, 0);
-            run_test(j, a, 4, false, part_k[0], slow, &ns);
+            exec_run_test(j, a, slow, &ns);
             land(b, run);
-        } else if (shared || g) run_test(j, a, shared ? 2 : 4, shared, g ? part_k[shared] : NULL, slow, &ns);
+        } else if (shared) run_test(j, a, 2, true, g ? (const int[]){3, 4} : NULL, slow, &ns);
+        else if (g) exec_run_test(j, a, slow, &ns);
         else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
     }
     /* loads a few bytes apart through one register: one arena check (jit_addr.h span4_*) */
