@@ -1674,36 +1674,36 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     slow[ns++] = jcc(b, 0x85);
     /* every (executing) lane's address is the start's + 4 * lane: tested
      * here, or known from an earlier access through the register (jit_addr.h) */
-    bool flags = !shared && !j->depth; /* unguarded, or guarded by its predicate only */
-    int known = flags ? run4_use(j, i) : -1, told = flags && known < 0 ? run4_set(j, i) : -1;
+    int told, known = run4_flags(j, i, !shared && !j->depth, &told); /* unguarded, or guarded by its predicate only */
     if (known >= 0) {
-        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)known))); /* cmp byte, 0 */
-        b1(b, 0);
+        run4_test(j, known);
         if (g) { /* not known a run: the executing lanes tested */
             size_t run = jcc(b, 0x85);
             exec_run_test(j, a, slow, &ns);
             land(b, run);
         } else slow[ns++] = jcc(b, 0x84);
-    } else {
-        if (!g) z(b, shared ? BCD_X : BCQ_X, ZQ, 0, R(a->z[0]), 0);
-        if (shared || !g) mov_imm64(b, RCX, shared ? (uint64_t)(uintptr_t)iota4d : (uint64_t)(uintptr_t)iota4);
-        if (g && told >= 0) {
-            /* the flag from all 32 lanes (ZQ is lane 0's address when they
-             * are a run); the way to the call puts it back to 0 */
-            size_t off[1];
-            int noff = 0;
-            mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
-            run_test(j, a, 4, false, NULL, off, &noff);
-            run4_put(j, told, 1);
-            size_t run = jmp32(b);
-            land(b, off[0]);
-            run4_put(j, told, 0);
-            exec_run_test(j, a, slow, &ns);
-            land(b, run);
-        } else if (shared) run_test(j, a, 2, true, g ? (const int[]){3, 4} : NULL, slow, &ns);
-        else if (g) exec_run_test(j, a, slow, &ns);
-        else half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
-    }
+    } else if (shared) {
+        if (!g) z(b, BCD_X, ZQ, 0, R(a->z[0]), 0);
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4d);
+        run_test(j, a, 2, true, g ? (const int[]){3, 4} : NULL, slow, &ns);
+    } else if (!g) {
+        z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
+        half_test(j, a, slow, &ns, half, &nh); /* lanes 16-31 elsewhere: jit_half.h */
+    } else if (told >= 0) {
+        /* the flag from all 32 lanes (ZQ is lane 0's address when they are
+         * a run); the way to the call puts it back to 0 */
+        size_t off[1];
+        int noff = 0;
+        mov_imm64(b, RCX, (uint64_t)(uintptr_t)iota4);
+        run_test(j, a, 4, false, NULL, off, &noff);
+        run4_put(j, told, 1);
+        size_t run = jmp32(b);
+        land(b, off[0]);
+        run4_put(j, told, 0);
+        exec_run_test(j, a, slow, &ns);
+        land(b, run);
+    } else exec_run_test(j, a, slow, &ns);
     /* loads a few bytes apart through one register: one arena check (jit_addr.h span4_*) */
     int64_t lo = 0, hi = 0;
     int held = shared || g || st ? -1 : span4_use(j, i), lead = shared || g || st || held >= 0 ? -1 : span4_set(j, i, &lo, &hi);
@@ -1716,8 +1716,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
         slow[ns++] = jcc(b, 0x87);                                               /* ja */
         gop(b, true, 0x03, RAX, M(RSI, (int64_t)offsetof(vm_cta, smem)));        /* add rax, [smem] */
     } else if (held >= 0) {
-        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + RUN4_FLAGS + (size_t)held))); /* cmp byte, 0 */
-        b1(b, 0);
+        run4_test(j, RUN4_FLAGS + held);
         slow[ns++] = jcc(b, 0x84);
     } else if (lead >= 0) { /* rax + lo - imm, hi - lo + 128 bytes */
         uint8_t addi[2] = {0x48, 0x05}, subi[2] = {0x48, 0x2d}; /* add / sub rax, imm32 */

@@ -149,6 +149,21 @@ static void run4_put(jc *j, int s, uint8_t v) {
     b1(j->b, v);
 }
 
+/* cmp byte [ctx + run4[s]], 0: ZF when flag s is 0 */
+static void run4_test(jc *j, int s) {
+    gop(j->b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)s)));
+    b1(j->b, 0);
+}
+
+/* For access i, when it may take part (may): the flag an earlier access
+ * set that answers for its lanes (returned), else -1 with *told the flag it
+ * is to set itself (run4_set), or -1. */
+static int run4_flags(jc *j, const vm_insn *i, bool may, int *told) {
+    int known = may ? run4_use(j, i) : -1;
+    *told = may && known < 0 ? run4_set(j, i) : -1;
+    return known;
+}
+
 /* ---- one arena check for loads through one register a few bytes apart ----
  * stencil reads [%rd4+4], [%rd4+-4] and [%rd4]: three runs of 128 bytes
  * within 136. The first of such loads (the leader) checks the arena for

@@ -92,10 +92,9 @@ static bool vec_mem(jc *j, const vm_insn *i) {
     every_lane(j, i, slow, &ns);
     /* every lane's address is lane 0's + stride * lane: tested here, or
      * known from an earlier access of the kind through the register (jit_addr.h) */
-    int known = j->depth ? -1 : run4_use(j, i), told = j->depth || known >= 0 ? -1 : run4_set(j, i);
+    int told, known = run4_flags(j, i, !j->depth, &told);
     if (known >= 0) {
-        gop(b, false, 0x80, 7, M(CTX, (int64_t)(offsetof(vm_jit_ctx, run4) + (size_t)known))); /* cmp byte, 0 */
-        b1(b, 0);
+        run4_test(j, known);
         slow[ns++] = jcc(b, 0x84);
     } else {
         z(b, BCQ_X, ZQ, 0, R(a->z[0]), 0);
