@@ -2,7 +2,8 @@
  * every run taken exactly once, job 0 by the caller, while heads-ups wake the
  * pool between runs, other host threads run jobs of their own at the same
  * time (they then get threads of their own) and spread copies take the pool
- * when it is free; spread copies and fills byte for byte. */
+ * when it is free; a job no thread has taken when the caller's ends runs on
+ * the caller; spread copies and fills byte for byte. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pool.h"
 
@@ -96,6 +98,24 @@ Test(pool, every_job_runs_once_among_heads_ups_copies_and_other_launchers, .time
     pthread_join(h, NULL);
     pthread_join(c, NULL);
     cr_expect_str_empty(copy_failure);
+}
+
+/* A job that no pool thread has taken when the caller's own job ends runs on
+ * the caller: a pool thread asleep for 20 ms takes microseconds to wake,
+ * and the caller, done with an empty job 0 at once, takes job 1 first in
+ * (nearly) every try. Each try still runs each job once. */
+Test(pool, the_caller_runs_jobs_no_thread_has_taken) {
+    job jobs[2];
+    unsigned mine = 0;
+    vm_pool_run(count, jobs, sizeof *jobs, 2); /* the pool has its thread */
+    for (int k = 0; k < 20; k++) {
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL); /* it sleeps (after 0.5 ms of spinning) */
+        memset(jobs, 0, sizeof jobs);
+        vm_pool_run(count, jobs, sizeof *jobs, 2);
+        cr_assert(atomic_load(&jobs[0].ran) == 1 && atomic_load(&jobs[1].ran) == 1, "try %d", k);
+        mine += pthread_equal(jobs[1].by, pthread_self()) != 0;
+    }
+    cr_expect_gt(mine, 0, "job 1 never ran on the caller in 20 tries");
 }
 
 Test(pool, spread_copies_and_fills_land_byte_for_byte) {
