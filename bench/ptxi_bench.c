@@ -43,6 +43,7 @@ typedef struct options {
     const char *kernels; /* folder holding the .ptx files */
     const char *only;    /* comma-separated case names, or NULL */
     int ceiling;         /* measure the host's own scaling first */
+    int copies;          /* rows of n threads: also n copies of ptxi on one thread each */
     double ceil_of[8];   /* per thread count: the host's 16-lane vector ceiling (0: not measured) */
     FILE *csv;
 } options;
@@ -72,6 +73,9 @@ typedef struct result {
     /* The best run's host threads (ptxi_launch_stats): the share of the run
      * they were busy, the last one's late start and the first one's early end. */
     double busy_share, late_s, tail_s;
+    /* With --copies: n copies of the kernel on one thread each at once, as
+     * native_ceil is for the native reference (0: not measured). */
+    double copies, copies_alone_s, copies_all_s;
     char msg[400];
 } result;
 
@@ -92,88 +96,139 @@ static void say(result *res, const char *fmt, ...)
     va_end(ap);
 }
 
-static void time_native(const bench_case *c, bench_run *r, const options *o, result *res)
+/* One run of the native reference; rep 0 warms up. */
+static void time_native(const bench_case *c, bench_run *r, int rep, result *res)
 {
-    res->native_s = res->native_cpu_s = INFINITY;
-    for (int rep = 0; rep <= o->reps; rep++) {
-        bench_reset_refs(r);
-        double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t0 = host_now();
-        c->native(r);
-        double t = host_now() - t0, ct = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-        if (rep > 0 && t < res->native_s) res->native_s = t;
-        if (rep > 0 && ct < res->native_cpu_s) res->native_cpu_s = ct;
-    }
+    bench_reset_refs(r);
+    double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), t0 = host_now();
+    c->native(r);
+    double t = host_now() - t0, ct = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+    if (rep > 0 && t < res->native_s) res->native_s = t;
+    if (rep > 0 && ct < res->native_cpu_s) res->native_cpu_s = ct;
 }
 
 static unsigned cores(void);
 
-/* n copies of the native reference at once, each on its own inputs (copy 0
- * is r, run by this thread, so that no thread waits for a core): n * (best
- * time of copy 0 alone) / (best time of the n together), alone and together
- * alternating. */
+/* n copies of one piece of work at once, copy 0 on this thread and each
+ * other on a thread of its own: n * (best time of copy 0 alone) / (best time
+ * of the n together), alone and together alternating. Each copy is readied
+ * (prep, untimed) before each of its runs; the n start together once all are
+ * ready. A copy whose prep or run fails makes the result 0. */
+typedef struct copy_work {
+    int (*prep)(void *arg);
+    int (*run)(void *arg);
+} copy_work;
+
+typedef struct copy_thread {
+    const copy_work *w;
+    void *arg;
+    pthread_barrier_t *go;
+    int quit, failed;
+} copy_thread;
+
+static int copy_once(const copy_work *w, void *arg, pthread_barrier_t *go, double *t)
+{
+    int bad = w->prep(arg) != 0;
+    if (go) pthread_barrier_wait(go); /* all ready */
+    double t0 = host_now();
+    bad |= w->run(arg) != 0;
+    if (go) pthread_barrier_wait(go); /* all done */
+    *t = host_now() - t0;
+    return bad;
+}
+
+static void *copy_thread_main(void *p)
+{
+    copy_thread *x = p;
+    for (double t;;) {
+        pthread_barrier_wait(x->go); /* start (or, with quit, leave) */
+        if (x->quit) return NULL;
+        x->failed |= copy_once(x->w, x->arg, x->go, &t);
+    }
+}
+
+static double copy_scaling(const copy_work *w, void **arg, unsigned n, int reps, double *alone_s, double *all_s)
+{
+    copy_thread *x = calloc(n, sizeof *x);
+    pthread_t *th = calloc(n, sizeof *th);
+    pthread_barrier_t go;
+    double best = INFINITY, alone = INFINITY, t;
+    int failed = 0;
+    if (!x || !th || pthread_barrier_init(&go, NULL, n) != 0) goto out;
+    unsigned started = 1;
+    for (; started < n; started++) {
+        x[started] = (copy_thread){w, arg[started], &go, 0, 0};
+        if (pthread_create(&th[started], NULL, copy_thread_main, &x[started]) != 0) break;
+    }
+    for (int rep = 0; started == n && rep <= reps; rep++) {
+        pthread_barrier_wait(&go);
+        failed |= copy_once(w, arg[0], &go, &t);
+        if (rep > 0 && t < best) best = t;
+        failed |= copy_once(w, arg[0], NULL, &t);
+        if (rep > 0 && t < alone) alone = t;
+    }
+    for (unsigned k = 1; k < started; k++) x[k].quit = 1;
+    if (started == n) pthread_barrier_wait(&go);
+    for (unsigned k = 1; k < started; k++) pthread_join(th[k], NULL), failed |= x[k].failed;
+    pthread_barrier_destroy(&go);
+out:
+    free(x);
+    free(th);
+    bool ok = !failed && isfinite(best) && isfinite(alone) && best > 0;
+    *alone_s = ok ? alone : 0, *all_s = ok ? best : 0;
+    return ok ? (double)n * alone / best : 0.0;
+}
+
+/* n copies of the native reference, each on its own inputs (copy 0 is r). */
 typedef struct native_copy {
     const bench_case *c;
     bench_run *r;
-    pthread_barrier_t *go;
 } native_copy;
 
-static void *native_copy_main(void *p)
+static int native_prep(void *p)
+{
+    bench_reset_refs(((native_copy *)p)->r);
+    return 0;
+}
+
+static int native_run(void *p)
 {
     native_copy *x = p;
-    for (;;) {
-        pthread_barrier_wait(x->go); /* start (or, with r NULL, leave) */
-        if (!x->r) return NULL;
-        x->c->native(x->r);
-        pthread_barrier_wait(x->go); /* done */
+    x->c->native(x->r);
+    return 0;
+}
+
+/* Frees what setup gave a copy's run beyond the row's own. */
+static void free_run(bench_run *r)
+{
+    for (int b = 0; b < r->nbuf; b++) {
+        if (r->buf[b].ref != r->buf[b].init) free(r->buf[b].ref);
+        free(r->buf[b].init);
     }
 }
 
 static double native_scaling(const bench_case *c, bench_run *r, const options *o, unsigned n, double *alone_s,
                              double *all_s)
 {
+    static const copy_work w = {native_prep, native_run};
     bench_run *runs = calloc(n, sizeof *runs);
     native_copy *x = calloc(n, sizeof *x);
-    pthread_t *th = calloc(n, sizeof *th);
-    pthread_barrier_t go;
-    double best = INFINITY, alone = INFINITY;
-    if (!runs || !x || !th || pthread_barrier_init(&go, NULL, n) != 0) goto out;
-    for (unsigned k = 1; k < n; k++) c->setup(&runs[k], o->scale);
-    unsigned started = 1;
-    for (; started < n; started++) {
-        x[started] = (native_copy){c, &runs[started], &go};
-        if (pthread_create(&th[started], NULL, native_copy_main, &x[started]) != 0) break;
-    }
-    for (int rep = 0; started == n && rep <= o->reps; rep++) {
-        bench_reset_refs(r);
-        for (unsigned k = 1; k < n; k++) bench_reset_refs(&runs[k]);
-        double t0 = host_now();
-        pthread_barrier_wait(&go);
-        c->native(r);
-        pthread_barrier_wait(&go);
-        double t = host_now() - t0;
-        if (rep > 0 && t < best) best = t;
-        bench_reset_refs(r);
-        t0 = host_now();
-        c->native(r);
-        t = host_now() - t0;
-        if (rep > 0 && t < alone) alone = t;
-    }
-    for (unsigned k = 1; k < started; k++) x[k].r = NULL;
-    if (started == n) pthread_barrier_wait(&go);
-    for (unsigned k = 1; k < started; k++) pthread_join(th[k], NULL);
-    pthread_barrier_destroy(&go);
-    for (unsigned k = 1; k < n; k++)
-        for (int b = 0; b < runs[k].nbuf; b++) {
-            if (runs[k].buf[b].ref != runs[k].buf[b].init) free(runs[k].buf[b].ref);
-            free(runs[k].buf[b].init);
+    void **arg = calloc(n, sizeof *arg);
+    double s = 0;
+    *alone_s = *all_s = 0;
+    if (runs && x && arg) {
+        for (unsigned k = 0; k < n; k++) {
+            if (k) c->setup(&runs[k], o->scale);
+            x[k] = (native_copy){c, k ? &runs[k] : r};
+            arg[k] = &x[k];
         }
-out:
+        s = copy_scaling(&w, arg, n, o->reps, alone_s, all_s);
+        for (unsigned k = 1; k < n; k++) free_run(&runs[k]);
+    }
     free(runs);
     free(x);
-    free(th);
-    bool ok = isfinite(best) && isfinite(alone) && best > 0;
-    *alone_s = ok ? alone : 0, *all_s = ok ? best : 0;
-    return ok ? (double)n * alone / best : 0.0;
+    free(arg);
+    return s;
 }
 
 #define TRY(call)                                                                                    \
@@ -217,8 +272,8 @@ out:
     return -1;
 }
 
-/* One launch on fresh inputs: its wall and process CPU seconds. */
-static int run_session(const bench_run *r, session *x, double *t, double *ct, result *res)
+/* Fresh inputs for the next launch. */
+static int prep_session(const bench_run *r, session *x, result *res)
 {
     ptxi_ctx *ctx = x->ctx;
     for (int i = 0; i < r->nbuf; i++) {
@@ -227,19 +282,95 @@ static int run_session(const bench_run *r, session *x, double *t, double *ct, re
         else TRY(ptxi_memset_d8(ctx, x->dev[i], 0, b->bytes));
     }
     TRY(ptxi_ctx_synchronize(ctx));
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = host_now();
-    TRY(ptxi_launch(x->k, r->grid, r->block, r->dyn_shared, NULL, x->argv));
-    TRY(ptxi_ctx_synchronize(ctx));
-    *t = host_now() - t0, *ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     return 0;
 out:
     return -1;
 }
 
+static int launch_session(const bench_run *r, session *x, result *res)
+{
+    ptxi_ctx *ctx = x->ctx;
+    TRY(ptxi_launch(x->k, r->grid, r->block, r->dyn_shared, NULL, x->argv));
+    TRY(ptxi_ctx_synchronize(ctx));
+    return 0;
+out:
+    return -1;
+}
+
+/* One launch on fresh inputs: its wall and process CPU seconds. */
+static int run_session(const bench_run *r, session *x, double *t, double *ct, result *res)
+{
+    if (prep_session(r, x, res) < 0) return -1;
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = host_now();
+    if (launch_session(r, x, res) < 0) return -1;
+    *t = host_now() - t0, *ct = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    return 0;
+}
+
+/* With --copies, rows of n threads also run n copies of the kernel at once,
+ * each in a context of one thread on inputs of its own: how far the host
+ * scales ptxi's own work when nothing is shared, to hold the launch's
+ * speed-up against. */
+typedef struct ptxi_copy {
+    const bench_run *r;
+    session s;
+    result res; /* this copy's error message */
+} ptxi_copy;
+
+static int ptxi_prep(void *p)
+{
+    ptxi_copy *x = p;
+    return prep_session(x->r, &x->s, &x->res);
+}
+
+static int ptxi_run(void *p)
+{
+    ptxi_copy *x = p;
+    return launch_session(x->r, &x->s, &x->res);
+}
+
+static double ptxi_scaling(const bench_case *c, const bench_run *r, const options *o, unsigned n, double *alone_s,
+                           double *all_s, result *res)
+{
+    static const copy_work w = {ptxi_prep, ptxi_run};
+    bench_run *runs = calloc(n, sizeof *runs);
+    ptxi_copy *x = calloc(n, sizeof *x);
+    void **arg = calloc(n, sizeof *arg);
+    double s = 0;
+    unsigned opened = 0;
+    *alone_s = *all_s = 0;
+    if (!runs || !x || !arg) goto out;
+    for (; opened < n; opened++) {
+        bench_run *run = opened ? &runs[opened] : NULL;
+        if (run) c->setup(run, o->scale);
+        x[opened].r = run ? run : r;
+        arg[opened] = &x[opened];
+        if (open_session(c, x[opened].r, o, 1, &x[opened].s, &x[opened].res) < 0) {
+            say(res, "copies: %.380s", x[opened].res.msg);
+            if (x[opened].s.ctx) ptxi_ctx_destroy(x[opened].s.ctx);
+            break;
+        }
+    }
+    if (opened == n) s = copy_scaling(&w, arg, n, o->reps, alone_s, all_s);
+    for (unsigned k = 0; k < n; k++) {
+        if (k < opened && x[k].s.ctx) ptxi_ctx_destroy(x[k].s.ctx);
+        if (k) free_run(&runs[k]);
+    }
+out:
+    free(runs);
+    free(x);
+    free(arg);
+    return s;
+}
+
 /* The lesser of two times, a time that is not positive counting as none. */
 static double least(double a, double b) { return a > 0 && (a < b || !(b > 0)) ? a : b; }
 
-/* The rows of more than one thread also time the kernel on one thread in
+/* Each rep runs the native reference once and then the kernel: on the
+ * 16-CPU host a CPU's speed for load- and store-heavy work halves for
+ * spells of 0.2-1 s (bench/README.md, round 20), so the two least times are
+ * best taken from the same seconds. The rows of more than one thread also
+ * time the kernel on one thread in
  * a second context of the same process and the host's vector ceiling on
  * one and on n threads, each rep all four in turn: a row's speed-up and the
  * ceiling it is held to then come from the same seconds of the same
@@ -264,6 +395,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
         goto out;
     ctx = x[0].ctx;
     res->ptxi_s = res->ptxi_cpu_min_s = res->ptxi1_s = res->ceil_one_s = res->ceil_all_s = INFINITY;
+    res->native_s = res->native_cpu_s = INFINITY;
     for (int rep = 0; rep <= o->reps; rep++) {
         double t, ct;
         if (paired) {
@@ -288,6 +420,7 @@ static void time_ptxi(const bench_case *c, bench_run *r, const options *o, unsig
             res->late_s = stats.late_start_seconds, res->tail_s = stats.tail_seconds;
         }
         if (rep > 0 && ct < res->ptxi_cpu_min_s) res->ptxi_cpu_min_s = ct;
+        time_native(c, r, rep, res);
     }
     if (paired) res->row_ceil = n * res->ceil_one_s / res->ceil_all_s;
     else res->ptxi1_s = res->ceil_one_s = res->ceil_all_s = 0;
@@ -316,10 +449,16 @@ static void run_case(const bench_case *c, const options *o, unsigned threads, re
     memset(&r, 0, sizeof r);
     memset(res, 0, sizeof *res);
     c->setup(&r, o->scale);
-    time_native(c, &r, o, res);
     unsigned n = threads ? threads : cores();
     if (n > 1 && o->ceiling) res->native_ceil = native_scaling(c, &r, o, n, &res->nat_alone_s, &res->nat_all_s);
     time_ptxi(c, &r, o, threads, res);
+    if (n > 1 && o->copies && res->ran) {
+        res->copies = ptxi_scaling(c, &r, o, n, &res->copies_alone_s, &res->copies_all_s, res);
+        if (!(res->copies > 0)) { /* a failed copy fails the row */
+            if (!res->msg[0]) say(res, "copies: no result");
+            res->ran = 0;
+        }
+    }
     if (res->ran) res->match = bench_compare(&r, res->msg, sizeof res->msg);
     getrusage(RUSAGE_SELF, &ru);
     res->maxrss_kib = ru.ru_maxrss;
@@ -394,7 +533,7 @@ static void print_header(options *o)
         fprintf(o->csv,
                 "kernel,threads,thread_insns,warp_insns,insn_per_s,ptxi_s,ptxi_cpu_s,peak_mib,"
                 "native_s,ratio,speedup,check,host_ceiling,ptxi_cpu_min_s,native_cpu_s,jit_share,native_ceiling,"
-                "ceiling,one_thread_s,busy_share,late_start_s,tail_s\n");
+                "ceiling,one_thread_s,busy_share,late_start_s,tail_s,ptxi_copies\n");
 }
 
 static void print_row(const options *o, const bench_case *c, unsigned threads, double ceil, const result *res,
@@ -433,15 +572,19 @@ static void print_row(const options *o, const bench_case *c, unsigned threads, d
         printf("    %u host threads busy %.0f%% of the best run; the last started %.0f us late, the first ended %.0f "
                "us early\n",
                shown, 100 * res->busy_share, 1e6 * res->late_s, 1e6 * res->tail_s);
+    if (res->copies > 0)
+        printf("    %u copies of the kernel on one thread each: %.2fx (%.3f ms alone, %.3f ms together); the launch "
+               "gets %.2f of that\n",
+               shown, res->copies, 1e3 * res->copies_alone_s, 1e3 * res->copies_all_s, speedup / res->copies);
     fflush(stdout);
     if (o->csv)
-        fprintf(
-            o->csv,
-            "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g,%.4f,%.6g,%.6g\n",
-            c->name, shown, (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
-            res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
-            res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1, res->busy_share,
-            res->late_s, res->tail_s);
+        fprintf(o->csv,
+                "%s,%u,%llu,%llu,%.6g,%.6g,%.6g,%.1f,%.6g,%.6g,%.6g,%s,"
+                "%.4g,%.6g,%.6g,%.4f,%.4g,%.4g,%.6g,%.4f,%.6g,%.6g,%.4g\n",
+                c->name, shown, (unsigned long long)res->thread_insns, (unsigned long long)res->warp_insns, rate,
+                res->ptxi_s, res->ptxi_cpu_s, res->maxrss_kib / 1024.0, res->native_s, ratio, speedup, check, ceil,
+                res->ptxi_cpu_min_s, res->native_cpu_s, jit / 100.0, res->native_ceil, bound, t1, res->busy_share,
+                res->late_s, res->tail_s, res->copies);
 }
 
 /* With --rounds, a row's figures are each one's least over its processes:
@@ -465,6 +608,9 @@ static void keep_least(result *res, const result *again, unsigned n)
     r.nat_alone_s = least(res->nat_alone_s, again->nat_alone_s);
     r.nat_all_s = least(res->nat_all_s, again->nat_all_s);
     if (r.nat_alone_s > 0 && r.nat_all_s > 0) r.native_ceil = n * r.nat_alone_s / r.nat_all_s;
+    r.copies_alone_s = least(res->copies_alone_s, again->copies_alone_s);
+    r.copies_all_s = least(res->copies_all_s, again->copies_all_s);
+    if (r.copies_alone_s > 0 && r.copies_all_s > 0) r.copies = n * r.copies_alone_s / r.copies_all_s;
     r.maxrss_kib = res->maxrss_kib > again->maxrss_kib ? res->maxrss_kib : again->maxrss_kib;
     *res = r;
 }
@@ -496,6 +642,7 @@ static void usage(FILE *f)
             "      --csv FILE             also write the table as CSV\n"
             "      --no-fork              run everything in this process (for debuggers)\n"
             "      --no-ceiling           skip measuring the host's own scaling first\n"
+            "      --copies               rows of n threads: also time n copies of the kernel on one thread each\n"
             "  -l, --list                 list the kernels and exit\n",
             PTXI_BENCH_KERNELS);
 }
@@ -522,6 +669,7 @@ int main(int argc, char **argv)
                  .fork = 1,
                  .kernels = PTXI_BENCH_KERNELS,
                  .ceiling = 1};
+    /* clang-format off */
     static const struct option longopts[] = {
         {"only", required_argument, 0, 'k'},
         {"reps", required_argument, 0, 'n'},
@@ -535,8 +683,10 @@ int main(int argc, char **argv)
         {"list", no_argument, 0, 'l'},
         {"help", no_argument, 0, 'h'},
         {"no-ceiling", no_argument, 0, 'C'},
+        {"copies", no_argument, 0, 'P'},
         {0, 0, 0, 0},
     };
+    /* clang-format on */
     for (int ch; (ch = getopt_long(argc, argv, "k:n:r:s:t:lh", longopts, NULL)) != -1;) {
         switch (ch) {
         case 'k': o.only = optarg; break;
@@ -559,6 +709,7 @@ int main(int argc, char **argv)
             break;
         case 'F': o.fork = 0; break;
         case 'C': o.ceiling = 0; break;
+        case 'P': o.copies = 1; break;
         case 'l':
             for (int i = 0; i < NCASES; i++) printf("%-16s %-18s %s\n", cases[i]->name, cases[i]->ptx, cases[i]->about);
             return 0;
