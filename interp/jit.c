@@ -1518,18 +1518,23 @@ static void prefetch_warp(jc *j, const vm_insn *i, bool st) {
  * past its first: [rax, rax + span) inside the reserve, the shadow of the
  * granules of both ends (and of the one after the first, for a span longer
  * than a granule) accessible, and for a store none of them read-only; else a
- * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi. */
+ * jump to the call (collected in slow). Leaves rax, clobbers rcx, rdx, rsi.
+ * The arena's base, reserve and shadow are fixed while it lives, and it
+ * outlives the module's code (runtime/context.c unloads the modules first):
+ * they are immediates here, not loads (an access's checks were four of its
+ * loads from memory; on the 16-CPU host a core's loads and stores slow down
+ * in spells, bench/README.md round 20). */
 static void arena_span(jc *j, uint32_t span, bool st, size_t *slow, int *ns) {
     cbuf *b = j->b;
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
-    gop(b, true, 0x89, RAX, R(RDX));                                        /* mov rdx, rax */
-    gop(b, true, 0x2b, RDX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rdx, [base] */
-    gop(b, true, 0x3b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rdx, [reserve] */
-    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
-    gop(b, true, 0x8d, RSI, M(RDX, span - 1));                              /* lea rsi, [rdx+span-1] */
-    gop(b, true, 0x3b, RSI, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* cmp rsi, [reserve] */
-    slow[(*ns)++] = jcc(b, 0x83);                                           /* jae */
-    gop(b, true, 0x8b, RCX, M(RCX, (int64_t)offsetof(vm_arena, shadow)));  /* rcx := shadow */
+    const vm_arena *ar = j->f->prog->rt->arena;
+    mov_imm64(b, RDX, -(uint64_t)(uintptr_t)ar->base);
+    gop(b, true, 0x01, RAX, R(RDX)); /* add rdx, rax: the offset in the arena */
+    /* offset + span - 1 < reserve, and offset itself (no wrap), in one compare */
+    mov_imm64(b, RSI, ar->reserve - (span - 1));
+    gop(b, true, 0x3b, RDX, R(RSI));           /* cmp rdx, rsi */
+    slow[(*ns)++] = jcc(b, 0x83);              /* jae */
+    gop(b, true, 0x8d, RSI, M(RDX, span - 1)); /* lea rsi, [rdx+span-1] */
+    mov_imm64(b, RCX, (uint64_t)(uintptr_t)ar->shadow);
     uint8_t shr[8] = {0x48, 0xc1, 0xea, VM_GRANULE_SHIFT, 0x48, 0xc1, 0xee, VM_GRANULE_SHIFT};
     put(b, shr, 8); /* shr rdx, 8; shr rsi, 8 */
     /* movzx esi, byte [rcx + rsi]; movzx esi, byte [rcx + rdx + 1]; movzx edx, byte [rcx + rdx] */
@@ -1571,20 +1576,14 @@ static _Alignas(64) const uint32_t gather_k[24] = {3, 0, 3, 0, 3,    0,    3,   
  * Returns the jump past the call. */
 static size_t ldg4_gather(jc *j, const vm_insn *i, const centry *a, size_t *x, int *nx) {
     cbuf *b = j->b;
-    mov_imm64(b, RCX, (uint64_t)(uintptr_t)j->f->prog->rt->arena);
-    uint8_t movi[3] = {0x48, 0xc7, 0xc0}; /* mov rax, imm32 (sign-extended) */
-    put(b, movi, 3);
-    b32(b, (uint32_t)(int32_t)i->imm);
-    gop(b, true, 0x2b, RAX, M(RCX, (int64_t)offsetof(vm_arena, base)));    /* sub rax, [base] */
-    z(b, BCQ_R, ZQ, 0, R(RAX), 0);                                         /* ZQ := imm - base */
-    gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, reserve))); /* mov rdx, [reserve] */
-    uint8_t sub[3] = {0x48, 0x81, 0xea};                                   /* sub rdx, 4 granules */
-    put(b, sub, 3);
-    b32(b, 4 * VM_GRANULE);
-    to_exit(b, 0x82, x, nx);                                              /* jb */
-    z(b, BCQ_R, ZX, 0, R(RDX), 0);                                        /* ZX := the offsets' limit */
-    gop(b, true, 0x8b, RDX, M(RCX, (int64_t)offsetof(vm_arena, shadow))); /* rdx := shadow */
-    movi[2] = 0xc6;                                                       /* mov rsi, imm32 */
+    const vm_arena *ar = j->f->prog->rt->arena; /* fixed while it lives (arena_span) */
+    mov_imm64(b, RAX, (uint64_t)(int64_t)i->imm - (uint64_t)(uintptr_t)ar->base);
+    z(b, BCQ_R, ZQ, 0, R(RAX), 0); /* ZQ := imm - base */
+    /* the offsets' limit (0 for a reserve of under four granules: every lane takes the call) */
+    mov_imm64(b, RDX, ar->reserve > 4 * VM_GRANULE ? ar->reserve - 4 * VM_GRANULE : 0);
+    z(b, BCQ_R, ZX, 0, R(RDX), 0);
+    mov_imm64(b, RDX, (uint64_t)(uintptr_t)ar->shadow);
+    uint8_t movi[3] = {0x48, 0xc7, 0xc6}; /* mov rsi, imm32 (sign-extended) */
     put(b, movi, 3);
     b32(b, (uint32_t)(int32_t)i->imm);
     mov_imm64(b, RCX, (uint64_t)(uintptr_t)gather_k);
