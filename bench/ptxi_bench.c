@@ -109,8 +109,8 @@ static void time_native(const bench_case *c, bench_run *r, int rep, result *res)
 
 static unsigned cores(void);
 
-/* n copies of one piece of work at once, copy 0 on this thread and each
- * other on a thread of its own: n * (best time of copy 0 alone) / (best time
+/* n copies of one piece of work at once (copy k's state at items + k *
+ * stride), copy 0 on this thread and each other on a thread of its own: n * (best time of copy 0 alone) / (best time
  * of the n together), alone and together alternating. Each copy is readied
  * (prep, untimed) before each of its runs; the n start together once all are
  * ready. A copy whose prep or run fails makes the result 0. */
@@ -147,8 +147,10 @@ static void *copy_thread_main(void *p)
     }
 }
 
-static double copy_scaling(const copy_work *w, void **arg, unsigned n, int reps, double *alone_s, double *all_s)
+static double copy_scaling(const copy_work *w, void *items, size_t stride, unsigned n, int reps, double *alone_s,
+                           double *all_s)
 {
+    char *it = items;
     copy_thread *x = calloc(n, sizeof *x);
     pthread_t *th = calloc(n, sizeof *th);
     pthread_barrier_t go;
@@ -157,14 +159,14 @@ static double copy_scaling(const copy_work *w, void **arg, unsigned n, int reps,
     if (!x || !th || pthread_barrier_init(&go, NULL, n) != 0) goto out;
     unsigned started = 1;
     for (; started < n; started++) {
-        x[started] = (copy_thread){w, arg[started], &go, 0, 0};
+        x[started] = (copy_thread){w, it + started * stride, &go, 0, 0};
         if (pthread_create(&th[started], NULL, copy_thread_main, &x[started]) != 0) break;
     }
     for (int rep = 0; started == n && rep <= reps; rep++) {
         pthread_barrier_wait(&go);
-        failed |= copy_once(w, arg[0], &go, &t);
+        failed |= copy_once(w, it, &go, &t);
         if (rep > 0 && t < best) best = t;
-        failed |= copy_once(w, arg[0], NULL, &t);
+        failed |= copy_once(w, it, NULL, &t);
         if (rep > 0 && t < alone) alone = t;
     }
     for (unsigned k = 1; k < started; k++) x[k].quit = 1;
@@ -198,36 +200,39 @@ static int native_run(void *p)
     return 0;
 }
 
-/* Frees what setup gave a copy's run beyond the row's own. */
-static void free_run(bench_run *r)
+/* Inputs of their own for copies 1 to n-1 (runs[0] stays unused: copy 0
+ * runs on the row's own); NULL when out of memory. */
+static bench_run *copy_runs(const bench_case *c, const options *o, unsigned n)
 {
-    for (int b = 0; b < r->nbuf; b++) {
-        if (r->buf[b].ref != r->buf[b].init) free(r->buf[b].ref);
-        free(r->buf[b].init);
-    }
+    bench_run *runs = calloc(n, sizeof *runs);
+    for (unsigned k = 1; runs && k < n; k++) c->setup(&runs[k], o->scale);
+    return runs;
+}
+
+static void free_copy_runs(bench_run *runs, unsigned n)
+{
+    for (unsigned k = 1; runs && k < n; k++)
+        for (int b = 0; b < runs[k].nbuf; b++) {
+            if (runs[k].buf[b].ref != runs[k].buf[b].init) free(runs[k].buf[b].ref);
+            free(runs[k].buf[b].init);
+        }
+    free(runs);
 }
 
 static double native_scaling(const bench_case *c, bench_run *r, const options *o, unsigned n, double *alone_s,
                              double *all_s)
 {
     static const copy_work w = {native_prep, native_run};
-    bench_run *runs = calloc(n, sizeof *runs);
+    bench_run *runs = copy_runs(c, o, n);
     native_copy *x = calloc(n, sizeof *x);
-    void **arg = calloc(n, sizeof *arg);
     double s = 0;
     *alone_s = *all_s = 0;
-    if (runs && x && arg) {
-        for (unsigned k = 0; k < n; k++) {
-            if (k) c->setup(&runs[k], o->scale);
-            x[k] = (native_copy){c, k ? &runs[k] : r};
-            arg[k] = &x[k];
-        }
-        s = copy_scaling(&w, arg, n, o->reps, alone_s, all_s);
-        for (unsigned k = 1; k < n; k++) free_run(&runs[k]);
+    if (runs && x) {
+        for (unsigned k = 0; k < n; k++) x[k] = (native_copy){c, k ? &runs[k] : r};
+        s = copy_scaling(&w, x, sizeof *x, n, o->reps, alone_s, all_s);
     }
-    free(runs);
+    free_copy_runs(runs, n);
     free(x);
-    free(arg);
     return s;
 }
 
@@ -333,40 +338,30 @@ static double ptxi_scaling(const bench_case *c, const bench_run *r, const option
                            double *all_s, result *res)
 {
     static const copy_work w = {ptxi_prep, ptxi_run};
-    bench_run *runs = calloc(n, sizeof *runs);
+    bench_run *runs = copy_runs(c, o, n);
     ptxi_copy *x = calloc(n, sizeof *x);
-    void **arg = calloc(n, sizeof *arg);
     double s = 0;
     unsigned opened = 0;
     *alone_s = *all_s = 0;
-    if (!runs || !x || !arg) goto out;
-    for (; opened < n; opened++) {
-        bench_run *run = opened ? &runs[opened] : NULL;
-        if (run) c->setup(run, o->scale);
-        x[opened].r = run ? run : r;
-        arg[opened] = &x[opened];
+    for (; runs && x && opened < n; opened++) {
+        x[opened].r = opened ? &runs[opened] : r;
         if (open_session(c, x[opened].r, o, 1, &x[opened].s, &x[opened].res) < 0) {
             say(res, "copies: %.380s", x[opened].res.msg);
-            if (x[opened].s.ctx) ptxi_ctx_destroy(x[opened].s.ctx);
             break;
         }
     }
-    if (opened == n) s = copy_scaling(&w, arg, n, o->reps, alone_s, all_s);
-    for (unsigned k = 0; k < n; k++) {
-        if (k < opened && x[k].s.ctx) ptxi_ctx_destroy(x[k].s.ctx);
-        if (k) free_run(&runs[k]);
-    }
-out:
-    free(runs);
+    if (opened == n) s = copy_scaling(&w, x, sizeof *x, n, o->reps, alone_s, all_s);
+    for (unsigned k = 0; x && k < n; k++) /* the one that failed to open too */
+        if (x[k].s.ctx) ptxi_ctx_destroy(x[k].s.ctx);
+    free_copy_runs(runs, n);
     free(x);
-    free(arg);
     return s;
 }
 
 /* The lesser of two times, a time that is not positive counting as none. */
 static double least(double a, double b) { return a > 0 && (a < b || !(b > 0)) ? a : b; }
 
-/* Each rep runs the native reference once and then the kernel: on the
+/* Each rep runs the kernel and then the native reference once: on the
  * 16-CPU host a CPU's speed for load- and store-heavy work halves for
  * spells of 0.2-1 s (bench/README.md, round 20), so the two least times are
  * best taken from the same seconds. The rows of more than one thread also

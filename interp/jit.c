@@ -1745,7 +1745,7 @@ static void mem4(jc *j, const vm_insn *i, bool st, bool shared) {
     if (told >= 0) run4_put(j, told, 0);
     if (lead >= 0) run4_put(j, RUN4_FLAGS + lead, 0);
     int ngx = 0;
-    if (!st && !guarded(j, i)) {
+    if (!st && !g) {
         gdone = shared ? lds4_gather(j, i, a, gx, &ngx) : ldg4_gather(j, i, a, gx, &ngx);
         for (int k = 0; k < ngx; k++) land(b, gx[k]);
     }
